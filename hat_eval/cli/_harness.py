@@ -1,0 +1,113 @@
+"""``hat-eval harness validate|render|diff|augment``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._common import fail, progress
+
+harness_app = typer.Typer(help="Validate, render, compare and augment harness files.",
+                          no_args_is_help=True)
+
+FileArg = Annotated[Path, typer.Argument(help="Harness file (YAML or JSON).")]
+
+
+def _load(path: Path | None):  # type: ignore[no-untyped-def]
+    from hat_eval.harness import HarnessError, load_harness
+
+    try:
+        return load_harness(path)
+    except HarnessError as err:
+        fail(str(err))
+
+
+@harness_app.command()
+def validate(file: FileArg) -> None:
+    """Check a harness file; print a summary, or one error line and exit 2."""
+    h = _load(file)
+    typer.echo(
+        f"{file}: ok: {len(h.system_prompt.blocks)} prompt blocks, {len(h.skills)} skills, "
+        f"{len(h.tools)} tools, {len(h.constraints())} constraints"
+    )
+
+
+@harness_app.command()
+def render(
+    file: Annotated[Path | None, typer.Argument(help="Harness file; the default when omitted.")
+                    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Print the exact system prompt and tool schemas a model sees."""
+    from hat_eval.harness import render as render_harness
+
+    r = render_harness(_load(file))
+    if as_json:
+        typer.echo(json.dumps({"system_prompt": r.system_prompt, "tools": r.tools},
+                              ensure_ascii=False, indent=2))
+        return
+    typer.echo("=== system prompt ===")
+    typer.echo(r.system_prompt)
+    typer.echo("\n=== tools ===")
+    typer.echo(json.dumps(r.tools, ensure_ascii=False, indent=2))
+
+
+@harness_app.command()
+def diff(
+    a: Annotated[Path, typer.Argument(help="The original harness.")],
+    b: Annotated[Path, typer.Argument(help="The changed harness.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of changes.")] = False,
+) -> None:
+    """List renamed tools and skills, changed rules, moved blocks and changed constraints."""
+    from hat_eval.harness import diff_harness
+
+    d = diff_harness(_load(a), _load(b))
+    if as_json:
+        typer.echo(json.dumps(d.to_dict(), ensure_ascii=False, indent=2))
+        return
+    if not d:
+        typer.echo("no differences")
+        return
+    for c in d.changes:
+        typer.echo(f"{c.kind:28} {c.path:50} {c.detail}")
+    typer.echo(f"{len(d.changes)} changes")
+
+
+@harness_app.command()
+def augment(
+    file: Annotated[Path | None, typer.Argument(help="Harness file; the default when omitted.")
+                    ] = None,
+    n: Annotated[int, typer.Option("--n", min=1, help="How many variants to write.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed; the same seed writes the same bytes.")] = 0,
+    dims: Annotated[str | None, typer.Option(
+        help="Comma-separated dimensions (skill_ids,skill_content,tools,system_prompt,hooks); "
+             "all when omitted.")] = None,
+    strength: Annotated[float, typer.Option(min=0.0, max=1.0,
+                                            help="Share of elements each dimension touches.")
+                        ] = 0.5,
+    probability: Annotated[float, typer.Option(min=0.0, max=1.0,
+                                               help="Chance each dimension is applied.")] = 0.7,
+    fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml",
+    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("variants"),
+) -> None:
+    """Write N task-preserving variants of a harness and their mappings to --out."""
+    from hat_eval.hsa import DIMENSIONS, AugmentationPolicy, write_variants
+
+    if fmt not in ("yaml", "json"):
+        raise typer.BadParameter(f"{fmt!r} is not a format, expected yaml or json",
+                                 param_hint="--format")
+    chosen = tuple(d.strip() for d in dims.split(",") if d.strip()) if dims else DIMENSIONS
+    bad = [d for d in chosen if d not in DIMENSIONS]
+    if bad or not chosen:
+        raise typer.BadParameter(f"unknown dimension(s) {bad}, expected some of "
+                                 f"{','.join(DIMENSIONS)}", param_hint="--dims")
+    policy = AugmentationPolicy(dims=chosen, default_strength=strength,
+                                default_probability=probability)
+    h = _load(file)
+    with progress("augmenting", n) as bar:
+        rows = write_variants(policy.variants(h, n, seed), out, fmt=fmt,
+                              on_written=lambda _: bar.advance(0))
+    typer.echo(f"wrote {len(rows)} variants and mappings to {out}/ (manifest.jsonl)")

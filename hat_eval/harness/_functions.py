@@ -1,0 +1,26 @@
+"""The catalogue of function ids a harness tool may bind to.
+
+A tool in a harness has a surface (name, description, JSON schema) and a ``function``: the id of
+the implementation it calls. Harness State Augmentation may rename and re-describe a tool, but the
+function id never changes, so gold labels written against function ids survive every variant.
+The implementations themselves live with the live-stream world; this module only names them.
+"""
+
+from __future__ import annotations
+
+FUNCTIONS: dict[str, str] = {
+    "catalog.search": "Search the product catalogue by keyword and optional category.",
+    "catalog.get_product": "Full details of one product: specs, materials, SKUs, list prices.",
+    "inventory.check_stock": "Units in stock for one product, per SKU (size or colour).",
+    "pricing.final_price": "Final price of a SKU after the promotions and coupons that stack.",
+    "policy.shipping_returns": "Shipping times, fees and the returns policy for a product.",
+    "compliance.check_claim": "Whether a claim about a product is allowed on a public stream.",
+    "handoff.escalate": "Hand the conversation to a human agent, with a reason.",
+    "live.session_context": "The product on screen now and the time-limited deals running.",
+}
+"""Function id -> what the implementation does."""
+
+
+def is_known_function(function_id: str) -> bool:
+    """Whether ``function_id`` names an implementation hat-eval provides."""
+    return function_id in FUNCTIONS

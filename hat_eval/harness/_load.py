@@ -1,0 +1,88 @@
+"""Read and write harness files (YAML or JSON)."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from ._errors import HarnessError, from_validation_error
+from ._model import Harness
+
+try:  # the C loader/dumper are ~10x faster; fall back to pure Python where libyaml is missing
+    from yaml import CSafeDumper as _Dumper
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+DEFAULT_HARNESS_NAME = "live_commerce.yaml"
+
+
+def default_harness_path() -> Path:
+    """The path of the default live-commerce harness shipped with hat-eval."""
+    return Path(str(files("hat_eval").joinpath("suites", "harnesses", DEFAULT_HARNESS_NAME)))
+
+
+def parse_harness(data: Any, source: str = "<harness>") -> Harness:
+    """Validate already-parsed data as a harness; errors name ``source`` and the field path."""
+    if not isinstance(data, dict):
+        raise HarnessError(source, "<root>", f"got {type(data).__name__}, expected a mapping")
+    try:
+        return Harness.model_validate(data)
+    except ValidationError as err:
+        raise from_validation_error(source, err) from None
+
+
+def load_harness(path: str | Path | None = None) -> Harness:
+    """Load and validate a harness file; ``None`` loads the default live-commerce harness.
+
+    Raises:
+        HarnessError: the file is missing, is not valid YAML/JSON, or fails validation. Its
+            message is one line: ``FILE: field.path: what is wrong, what was expected``.
+    """
+    path = Path(path) if path is not None else default_harness_path()
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HarnessError(source, "<file>", "no such file, expected a YAML or JSON harness") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise HarnessError(source, "<file>", f"cannot read ({err}), expected a UTF-8 text file"
+                           ) from None
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise HarnessError(
+                source, f"<line {err.lineno}>", f"invalid JSON ({err.msg}), expected a JSON object"
+            ) from None
+    else:
+        try:
+            data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        except yaml.YAMLError as err:
+            mark = getattr(err, "problem_mark", None)
+            where = f"<line {mark.line + 1}>" if mark is not None else "<yaml>"
+            problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+            raise HarnessError(source, where, f"invalid YAML ({problem}), expected a mapping"
+                               ) from None
+    return parse_harness(data, source)
+
+
+def harness_to_dict(harness: Harness) -> dict[str, Any]:
+    """A plain-data view of a harness, in field order, ready for YAML or JSON."""
+    return harness.model_dump(mode="json")
+
+
+def dump_harness(harness: Harness, fmt: str = "yaml") -> str:
+    """Serialise a harness; the same harness always gives the same bytes."""
+    data = harness_to_dict(harness)
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if fmt != "yaml":
+        raise ValueError(f"format {fmt!r} is unknown, expected 'yaml' or 'json'")
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)

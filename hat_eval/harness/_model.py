@@ -1,0 +1,315 @@
+"""Typed models of a harness: system prompt blocks, skills, tools and hooks.
+
+A harness is a file the business edits (YAML or JSON), so its models are pydantic: every field is
+validated on load and a bad value names its path. Models are frozen and use tuples, so a transform
+can share unchanged parts between a harness and its variants without copying them.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ._functions import is_known_function
+
+IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_\-]{0,63}$"
+"""Tool names, skill ids, block ids and constraint names: what function-calling APIs accept."""
+
+ErrorKind = Literal["timeout", "server_error", "malformed", "empty", "schema_drift", "slow"]
+"""The tool faults hooks can react to."""
+
+_FORMATTER = string.Formatter()
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``{name}`` placeholders in a block text, in order of appearance."""
+    return [field for _, field, _, _ in _FORMATTER.parse(text) if field]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Constraint(_Frozen):
+    """A numeric constraint a prompt block states, e.g. the most words an answer may have.
+
+    ``min`` and ``max`` bound the values augmentation may move it to; the text of its block
+    references it as ``{name}``.
+    """
+
+    name: str = Field(pattern=IDENTIFIER)
+    value: int | float
+    min: int | float
+    max: int | float
+    unit: str | None = None
+
+    @model_validator(mode="after")
+    def _in_range(self) -> Constraint:
+        if self.min > self.max:
+            raise ValueError(f"min|{self.min} is above max {self.max}, expected min <= max")
+        if not self.min <= self.value <= self.max:
+            raise ValueError(
+                f"value|{self.value} is outside the allowed range, "
+                f"expected {self.min} <= value <= {self.max}"
+            )
+        return self
+
+    @property
+    def is_integer(self) -> bool:
+        """Whether the constraint takes whole numbers only (all of value, min, max are ints)."""
+        return all(isinstance(v, int) for v in (self.value, self.min, self.max))
+
+
+class PromptBlock(_Frozen):
+    """One ordered block of the system prompt."""
+
+    id: str = Field(pattern=IDENTIFIER)
+    text: str = Field(min_length=1)
+    constraints: tuple[Constraint, ...] = ()
+    movable: bool = True
+    """Whether augmentation may move the block (a persona block usually stays first)."""
+
+    @model_validator(mode="after")
+    def _placeholders_match(self) -> PromptBlock:
+        names = [c.name for c in self.constraints]
+        try:
+            used = placeholders(self.text)
+        except ValueError as err:
+            raise ValueError(
+                f"text|{err}, expected plain text with {{constraint}} placeholders"
+            ) from None
+        for name in used:
+            if name not in names:
+                raise ValueError(
+                    f"text|placeholder {{{name}}} names no constraint of this block, "
+                    f"expected one of {names or 'none (add it under constraints)'}"
+                )
+        for i, name in enumerate(names):
+            if name not in used:
+                raise ValueError(
+                    f"constraints.{i}.name|constraint {name!r} is not referenced by the text, "
+                    f"expected {{{name}}} in the block text"
+                )
+        return self
+
+    def render(self) -> str:
+        """The text with every constraint placeholder replaced by its value."""
+        if not self.constraints:
+            return self.text
+        return self.text.format_map({c.name: _fmt_number(c.value) for c in self.constraints})
+
+
+class SystemPrompt(_Frozen):
+    """The ordered instruction blocks of the system prompt."""
+
+    blocks: tuple[PromptBlock, ...] = Field(min_length=1)
+
+
+class Rule(_Frozen):
+    """One rule of a skill. ``essential`` rules are never masked by augmentation."""
+
+    id: str = Field(pattern=IDENTIFIER)
+    text: str = Field(min_length=1)
+    essential: bool = False
+
+
+class Skill(_Frozen):
+    """A named bundle of rules the agent applies when its triggers match."""
+
+    id: str = Field(pattern=IDENTIFIER)
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    rules: tuple[Rule, ...] = Field(min_length=1)
+    triggers: tuple[str, ...] = ()
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _rules_from_strings(cls, value: Any) -> Any:
+        """Accept plain strings in a file: rule ``i`` gets the id ``r{i+1}``."""
+        if isinstance(value, list | tuple):
+            return [{"id": f"r{i + 1}", "text": r} if isinstance(r, str) else r for i, r in
+                    enumerate(value)]
+        return value
+
+    @model_validator(mode="after")
+    def _unique_rule_ids(self) -> Skill:
+        _check_unique("rules", [r.id for r in self.rules], "rule id")
+        return self
+
+
+class Tool(_Frozen):
+    """A tool's surface as the model sees it, bound to an implementation by function id."""
+
+    name: str = Field(pattern=IDENTIFIER)
+    description: str = Field(min_length=1)
+    parameters: dict[str, Any]
+    function: str
+
+    @field_validator("function")
+    @classmethod
+    def _known_function(cls, value: str) -> str:
+        if not is_known_function(value):
+            from ._functions import FUNCTIONS
+
+            raise ValueError(
+                f"unknown function id {value!r}, expected one of {', '.join(sorted(FUNCTIONS))}"
+            )
+        return value
+
+    @field_validator("parameters")
+    @classmethod
+    def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if value.get("type") != "object":
+            raise ValueError(
+                f"type|JSON schema type is {value.get('type')!r}, expected 'object'"
+            )
+        props = value.get("properties", {})
+        if not isinstance(props, dict):
+            raise ValueError("properties|not a mapping, expected {name: schema}")
+        for name in value.get("required", []):
+            if name not in props:
+                raise ValueError(
+                    f"required|{name!r} is required but not under properties, "
+                    f"expected one of {sorted(props)}"
+                )
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI-style function schema a model is given."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+class RetryPolicy(_Frozen):
+    """How a failed tool call is retried before the agent sees the error."""
+
+    max_retries: int = Field(default=1, ge=0, le=10)
+    backoff_s: float = Field(default=0.0, ge=0.0, le=60.0)
+    backoff_multiplier: float = Field(default=2.0, ge=1.0, le=10.0)
+    retry_on: tuple[ErrorKind, ...] = ("timeout", "server_error")
+
+
+class MessageStructure(_Frozen):
+    """How tool results and errors are wrapped, and which role carries them."""
+
+    tool_result_role: Literal["tool", "user"] = "tool"
+    result_format: Literal["json", "text", "xml"] = "json"
+    result_prefix: str = ""
+    error_template: str = "Tool error ({kind}): {message}"
+
+    @field_validator("error_template")
+    @classmethod
+    def _error_fields(cls, value: str) -> str:
+        allowed = {"kind", "message"}
+        used = set(placeholders(value))
+        if not used <= allowed:
+            raise ValueError(
+                f"placeholders {sorted(used - allowed)} are unknown, expected only {{kind}} "
+                "and {message}"
+            )
+        return value
+
+
+class Hooks(_Frozen):
+    """Retry behaviour and message structure around tool calls."""
+
+    retry: RetryPolicy = RetryPolicy()
+    messages: MessageStructure = MessageStructure()
+
+
+class Harness(_Frozen):
+    """Everything around the model weights: system prompt, skills, tools and hooks."""
+
+    name: str = Field(min_length=1)
+    version: str = "1"
+    description: str = ""
+    system_prompt: SystemPrompt
+    skills: tuple[Skill, ...] = Field(min_length=1)
+    tools: tuple[Tool, ...] = Field(min_length=1)
+    hooks: Hooks = Hooks()
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> Harness:
+        _check_unique("tools", [t.name for t in self.tools], "tool name", "name")
+        _check_unique("tools", [t.function for t in self.tools], "function", "function")
+        _check_unique("skills", [s.id for s in self.skills], "skill id", "id")
+        _check_unique("system_prompt.blocks", [b.id for b in self.system_prompt.blocks],
+                      "block id", "id")
+        names = [(i, j, c.name) for i, b in enumerate(self.system_prompt.blocks)
+                 for j, c in enumerate(b.constraints)]
+        seen: dict[str, int] = {}
+        for i, j, name in names:
+            if name in seen:
+                raise ValueError(
+                    f"system_prompt.blocks.{i}.constraints.{j}.name|constraint {name!r} is "
+                    f"also defined in block {seen[name]}, expected each constraint name once"
+                )
+            seen[name] = i
+        return self
+
+    # -- lookups -------------------------------------------------------------------------------
+    def tool(self, name: str) -> Tool:
+        """The tool called ``name``; ``KeyError`` names the tools there are."""
+        for t in self.tools:
+            if t.name == name:
+                return t
+        raise KeyError(f"no tool {name!r}; tools: {[t.name for t in self.tools]}")
+
+    def tool_for(self, function: str) -> Tool | None:
+        """The tool bound to ``function``, or None when no tool binds it."""
+        for t in self.tools:
+            if t.function == function:
+                return t
+        return None
+
+    def skill(self, skill_id: str) -> Skill:
+        """The skill with id ``skill_id``; ``KeyError`` names the skills there are."""
+        for s in self.skills:
+            if s.id == skill_id:
+                return s
+        raise KeyError(f"no skill {skill_id!r}; skills: {[s.id for s in self.skills]}")
+
+    def constraints(self) -> dict[str, Constraint]:
+        """Every numeric constraint of the system prompt, by name."""
+        return {c.name: c for b in self.system_prompt.blocks for c in b.constraints}
+
+    def constraint_value(self, name: str) -> int | float:
+        """The value in force of constraint ``name``."""
+        try:
+            return self.constraints()[name].value
+        except KeyError:
+            raise KeyError(
+                f"no constraint {name!r}; constraints: {sorted(self.constraints())}"
+            ) from None
+
+
+def _check_unique(path: str, values: list[str], what: str, field: str | None = None) -> None:
+    seen: dict[str, int] = {}
+    for i, value in enumerate(values):
+        if value in seen:
+            where = f"{path}.{i}.{field}" if field else f"{path}.{i}"
+            raise ValueError(
+                f"{where}|duplicated {what} {value!r} (first at {path}.{seen[value]}), "
+                f"expected each {what} once"
+            )
+        seen[value] = i
+
+
+def _fmt_number(value: int | float) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def slug(text: str) -> str:
+    """A lower-case identifier made from free text (used by rewrites and diffs)."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")

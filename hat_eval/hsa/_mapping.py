@@ -1,0 +1,186 @@
+"""The record of what one augmentation changed, so gold labels can follow it.
+
+Keys are always names of the *original* harness; values are what the variant calls them. A
+variant made by several transforms has the composition of their mappings (``a.then(b)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+Number = int | float
+
+
+@dataclass(frozen=True)
+class RuleEdit:
+    """What happened to the rules of one skill (rule ids survive paraphrase and reorder)."""
+
+    order: tuple[str, ...] | None = None
+    """Rule ids in their new order, when the rules were reordered."""
+    masked: tuple[str, ...] = ()
+    """Rule ids removed from the variant."""
+    paraphrased: tuple[str, ...] = ()
+    """Rule ids whose text was rewritten."""
+
+    def then(self, later: RuleEdit) -> RuleEdit:
+        """This edit followed by ``later``."""
+        return RuleEdit(
+            order=later.order if later.order is not None else self.order,
+            masked=tuple(dict.fromkeys(self.masked + later.masked)),
+            paraphrased=tuple(dict.fromkeys(self.paraphrased + later.paraphrased)),
+        )
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """Every rename, mask, reorder and constraint change of one variant."""
+
+    dims: tuple[str, ...] = ()
+    tools: dict[str, str] = field(default_factory=dict)
+    """Original tool name -> variant tool name (renamed tools only)."""
+    tool_descriptions: tuple[str, ...] = ()
+    """Original names of the tools whose description was rewritten."""
+    skills: dict[str, str | None] = field(default_factory=dict)
+    """Original skill id -> variant skill id, ``None`` when the skill was masked."""
+    skill_names: dict[str, str] = field(default_factory=dict)
+    """Original skill id -> new display name."""
+    skill_descriptions: tuple[str, ...] = ()
+    """Original ids of the skills whose description was rewritten."""
+    rules: dict[str, RuleEdit] = field(default_factory=dict)
+    """Original skill id -> what happened to its rules."""
+    block_order: tuple[str, ...] | None = None
+    """Block ids in their new order, when blocks moved."""
+    constraints: dict[str, tuple[Number, Number]] = field(default_factory=dict)
+    """Constraint name -> (original value, variant value), for moved constraints."""
+    hooks: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    """Dotted hook field (``retry.max_retries``) -> (original value, variant value)."""
+
+    # -- re-targeting gold labels ----------------------------------------------------------------
+    def tool_name(self, original: str) -> str:
+        """The variant's name for the tool originally called ``original``."""
+        return self.tools.get(original, original)
+
+    def skill_id(self, original: str) -> str | None:
+        """The variant's id for skill ``original``, or None when the variant masked it."""
+        return self.skills.get(original, original)
+
+    def constraint_value(self, name: str, original: Number) -> Number:
+        """The value constraint ``name`` has in the variant (``original`` when it did not move)."""
+        change = self.constraints.get(name)
+        return change[1] if change is not None else original
+
+    def masked_skills(self) -> list[str]:
+        """Original ids of the skills the variant masked."""
+        return [k for k, v in self.skills.items() if v is None]
+
+    # -- composition ------------------------------------------------------------------------------
+    def then(self, later: Mapping) -> Mapping:
+        """The mapping of applying this change, then ``later`` (whose keys are our values)."""
+        if not self.dims:
+            return later
+        changes: dict[str, Any] = {"dims": tuple(dict.fromkeys(self.dims + later.dims))}
+        if later.tools:
+            changes["tools"] = _chain(self.tools, later.tools)
+        if later.tool_descriptions:
+            back = {v: k for k, v in self.tools.items()}
+            changes["tool_descriptions"] = tuple(dict.fromkeys(
+                self.tool_descriptions + tuple(back.get(n, n) for n in later.tool_descriptions)))
+        if later.skills:
+            skills = dict(self.skills)
+            for mid, new in later.skills.items():
+                skills[_original(self.skills, mid)] = new
+            changes["skills"] = {k: v for k, v in skills.items() if v != k}
+        if later.skill_names:
+            changes["skill_names"] = {**self.skill_names, **{
+                _original(self.skills, k): v for k, v in later.skill_names.items()}}
+        if later.skill_descriptions:
+            changes["skill_descriptions"] = tuple(dict.fromkeys(
+                self.skill_descriptions
+                + tuple(_original(self.skills, s) for s in later.skill_descriptions)))
+        if later.rules:
+            rules = dict(self.rules)
+            for mid, edit in later.rules.items():
+                orig = _original(self.skills, mid)
+                rules[orig] = rules[orig].then(edit) if orig in rules else edit
+            changes["rules"] = rules
+        if later.block_order is not None:
+            changes["block_order"] = later.block_order
+        if later.constraints:
+            constraints = dict(self.constraints)
+            for name, (old, new) in later.constraints.items():
+                constraints[name] = (self.constraints.get(name, (old,))[0], new)
+            changes["constraints"] = constraints
+        if later.hooks:
+            hooks = dict(self.hooks)
+            for key, (old, new) in later.hooks.items():
+                hooks[key] = (self.hooks.get(key, (old,))[0], new)
+            changes["hooks"] = hooks
+        return replace(self, **changes)
+
+    # -- serialisation ----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (lists for tuples, in a fixed key order)."""
+        return {
+            "dims": list(self.dims),
+            "tools": dict(self.tools),
+            "tool_descriptions": list(self.tool_descriptions),
+            "skills": dict(self.skills),
+            "skill_names": dict(self.skill_names),
+            "skill_descriptions": list(self.skill_descriptions),
+            "rules": {
+                k: {"order": list(e.order) if e.order is not None else None,
+                    "masked": list(e.masked), "paraphrased": list(e.paraphrased)}
+                for k, e in self.rules.items()
+            },
+            "block_order": list(self.block_order) if self.block_order is not None else None,
+            "constraints": {k: list(v) for k, v in self.constraints.items()},
+            "hooks": {k: [_jsonable(v[0]), _jsonable(v[1])] for k, v in self.hooks.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Mapping:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            dims=tuple(data.get("dims", ())),
+            tools=dict(data.get("tools", {})),
+            tool_descriptions=tuple(data.get("tool_descriptions", ())),
+            skills=dict(data.get("skills", {})),
+            skill_names=dict(data.get("skill_names", {})),
+            skill_descriptions=tuple(data.get("skill_descriptions", ())),
+            rules={
+                k: RuleEdit(
+                    order=tuple(v["order"]) if v.get("order") is not None else None,
+                    masked=tuple(v.get("masked", ())),
+                    paraphrased=tuple(v.get("paraphrased", ())),
+                )
+                for k, v in data.get("rules", {}).items()
+            },
+            block_order=tuple(data["block_order"]) if data.get("block_order") else None,
+            constraints={k: (v[0], v[1]) for k, v in data.get("constraints", {}).items()},
+            hooks={k: (_tuple(v[0]), _tuple(v[1])) for k, v in data.get("hooks", {}).items()},
+        )
+
+
+def _chain(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:
+    out = {k: second.get(v, v) for k, v in first.items()}
+    renamed = set(first.values())
+    for k, v in second.items():
+        if k not in renamed:
+            out[k] = v
+    return {k: v for k, v in out.items() if k != v}
+
+
+def _original(renames: dict[str, str | None], current: str) -> str:
+    for orig, new in renames.items():
+        if new == current:
+            return orig
+    return current
+
+
+def _jsonable(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value

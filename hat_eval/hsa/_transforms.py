@@ -1,0 +1,275 @@
+"""The five Harness State Augmentation dimensions, each a registered, seeded, pure transform.
+
+``TRANSFORMS[name](harness, seed=..., strength=...)`` returns ``(variant, mapping)``. The input is
+never modified (harness models are frozen); the same seed always gives the same variant.
+``strength`` in [0, 1] is the share of elements a transform touches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hat_eval.harness import Constraint, Harness, PromptBlock, Skill
+
+from ._banks import (
+    ERROR_TEMPLATES,
+    NAME_PREFIXES,
+    NAME_SUFFIXES,
+    RESULT_PREFIXES,
+    SKILL_FRAMES,
+    SKILL_PREFIXES,
+    SKILL_SUFFIXES,
+    SKILL_TAILS,
+    TOOL_FRAMES,
+    TOOL_TAILS,
+)
+from ._mapping import Mapping, RuleEdit
+from ._rewrite import new_display_name, new_identifier, pick, rewrite_text, rule_paraphrases
+
+TransformFn = Callable[[Harness, random.Random, float, frozenset[str]], tuple[Harness, Mapping]]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One augmentation dimension."""
+
+    name: str
+    dimension: int
+    help: str
+    fn: TransformFn
+
+    def __call__(self, harness: Harness, *, seed: int, strength: float = 0.5,
+                 protect: frozenset[str] = frozenset()) -> tuple[Harness, Mapping]:
+        """Apply the transform with its own ``random.Random(seed)``.
+
+        Args:
+            harness: the harness to perturb (left unchanged).
+            seed: the seed; the same seed gives the same variant.
+            strength: share of elements touched, in [0, 1].
+            protect: skill ids that must not be masked (the skill a case needs, say).
+        """
+        if not 0.0 <= strength <= 1.0:
+            raise ValueError(f"strength {strength} is outside [0, 1], expected 0 <= strength <= 1")
+        return self.fn(harness, random.Random(seed), strength, protect)
+
+
+TRANSFORMS: dict[str, Transform] = {}
+"""Registered transforms by name, in dimension order."""
+
+
+def transform(name: str, dimension: int, help: str) -> Callable[[TransformFn], TransformFn]:
+    """Register ``fn`` as the transform ``name`` of HSA dimension ``dimension``."""
+
+    def register(fn: TransformFn) -> TransformFn:
+        if name in TRANSFORMS:
+            raise ValueError(f"transform {name!r} is already registered")
+        TRANSFORMS[name] = Transform(name, dimension, help, fn)
+        return fn
+
+    return register
+
+
+def _upd(model: Any, **changes: Any) -> Any:
+    """A copy of a frozen model with fields changed, without re-validation.
+
+    Transforms keep every value valid by construction (tests re-validate every variant), and
+    this is ~10x cheaper than ``model_copy(update=...)``, which deep-copies private state.
+    """
+    new = _new(type(model))
+    _set(new, "__dict__", {**model.__dict__, **changes})
+    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
+    return new
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+@transform("skill_ids", 1, "rename skills, mask a subset, rewrite their descriptions")
+def _skill_ids(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+               ) -> tuple[Harness, Mapping]:
+    r = rng.random
+    taken = {s.id for s in h.skills}
+    maskable = [s.id for s in h.skills if s.id not in protect]
+    n_mask = min(int(r() * (strength * len(h.skills) / 3 + 1)), len(maskable), len(h.skills) - 1)
+    masked = set(rng.sample(maskable, n_mask)) if n_mask > 0 else set()
+    ids: dict[str, str | None] = {s.id: None for s in h.skills if s.id in masked}
+    names: dict[str, str] = {}
+    descriptions: list[str] = []
+    skills: list[Skill] = []
+    for s in h.skills:
+        if s.id in masked:
+            continue
+        changes: dict[str, Any] = {}
+        if r() < strength:
+            changes["id"] = ids[s.id] = new_identifier(s.id, r, SKILL_PREFIXES, SKILL_SUFFIXES,
+                                                       taken)
+            taken.add(changes["id"])
+        if r() < strength:
+            changes["name"] = names[s.id] = new_display_name(s.name, r)
+        if r() < strength:
+            changes["description"] = rewrite_text(s.description, r, strength, SKILL_FRAMES,
+                                                  SKILL_TAILS)
+            descriptions.append(s.id)
+        skills.append(_upd(s, **changes) if changes else s)
+    if strength > 0 and not (ids or names or descriptions):  # always change something
+        i = int(r() * len(skills))
+        new_id = new_identifier(skills[i].id, r, SKILL_PREFIXES, SKILL_SUFFIXES, taken)
+        ids[skills[i].id] = new_id
+        skills[i] = _upd(skills[i], id=new_id)
+    mapping = Mapping(dims=("skill_ids",), skills=ids, skill_names=names,
+                      skill_descriptions=tuple(descriptions))
+    return _upd(h, skills=tuple(skills)), mapping
+
+
+@transform("skill_content", 2, "paraphrase, mask and reorder the rules of skills")
+def _skill_content(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+                   ) -> tuple[Harness, Mapping]:
+    r = rng.random
+    mask_p = strength * 0.25
+    edits: dict[str, RuleEdit] = {}
+    skills: list[Skill] = []
+    for s in h.skills:
+        rules = []
+        paraphrased = []
+        masked = []
+        left = len(s.rules)
+        for rule in s.rules:
+            if left > 1 and not rule.essential and r() < mask_p:
+                masked.append(rule.id)
+                left -= 1
+                continue
+            if r() < strength:
+                bank = rule_paraphrases(rule.text, strength)
+                rule = _upd(rule, text=bank[int(r() * len(bank))])
+                paraphrased.append(rule.id)
+            rules.append(rule)
+        order = None
+        if len(rules) > 1 and r() < strength:
+            before = [x.id for x in rules]
+            rng.shuffle(rules)
+            after = [x.id for x in rules]
+            if after != before:
+                order = tuple(after)
+        if paraphrased or masked or order:
+            edits[s.id] = RuleEdit(order=order, masked=tuple(masked),
+                                   paraphrased=tuple(paraphrased))
+            skills.append(_upd(s, rules=tuple(rules)))
+        else:
+            skills.append(s)
+    return _upd(h, skills=tuple(skills)), Mapping(dims=("skill_content",), rules=edits)
+
+
+@transform("tools", 3, "rename tools and rewrite their descriptions; functions stay bound")
+def _tools(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+           ) -> tuple[Harness, Mapping]:
+    r = rng.random
+    taken = {t.name for t in h.tools}
+    renames: dict[str, str] = {}
+    described: list[str] = []
+    tools = list(h.tools)
+    for i, t in enumerate(tools):
+        changes: dict[str, Any] = {}
+        if r() < strength:
+            changes["name"] = renames[t.name] = new_identifier(t.name, r, NAME_PREFIXES,
+                                                               NAME_SUFFIXES, taken)
+            taken.add(changes["name"])
+        if r() < strength:
+            changes["description"] = rewrite_text(t.description, r, strength, TOOL_FRAMES,
+                                                  TOOL_TAILS)
+            described.append(t.name)
+        if changes:
+            tools[i] = _upd(t, **changes)
+    if strength > 0 and not (renames or described):
+        i = int(r() * len(tools))
+        renames[tools[i].name] = new_identifier(tools[i].name, r, NAME_PREFIXES, NAME_SUFFIXES,
+                                                taken)
+        tools[i] = _upd(tools[i], name=renames[tools[i].name])
+    mapping = Mapping(dims=("tools",), tools=renames, tool_descriptions=tuple(described))
+    return _upd(h, tools=tuple(tools)), mapping
+
+
+def _move(c: Constraint, r: Callable[[], float]) -> int | float:
+    if c.is_integer:
+        lo, hi = int(c.min), int(c.max)
+        if hi == lo:
+            return c.value
+        v = lo + int(r() * (hi - lo))  # one of the hi - lo values other than the current one
+        return v + 1 if v >= c.value else v
+    return round(c.min + r() * (c.max - c.min), 2)
+
+
+@transform("system_prompt", 4, "reorder movable blocks, move numeric constraints within range")
+def _system_prompt(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+                   ) -> tuple[Harness, Mapping]:
+    r = rng.random
+    blocks: list[PromptBlock] = list(h.system_prompt.blocks)
+    order = None
+    movable = [i for i, b in enumerate(blocks) if b.movable]
+    if len(movable) > 1 and r() < max(strength, 0.5):
+        picked = [blocks[i] for i in movable]
+        rng.shuffle(picked)
+        if [b.id for b in picked] != [blocks[i].id for i in movable]:
+            for i, b in zip(movable, picked, strict=True):
+                blocks[i] = b
+            order = tuple(b.id for b in blocks)
+    moved: dict[str, tuple[int | float, int | float]] = {}
+    for i, b in enumerate(blocks):
+        if not b.constraints:
+            continue
+        cons = list(b.constraints)
+        for j, c in enumerate(cons):
+            if r() < strength:
+                value = _move(c, r)
+                if value != c.value:
+                    moved[c.name] = (c.value, value)
+                    cons[j] = _upd(c, value=value)
+        if any(c.name in moved for c in b.constraints):
+            blocks[i] = _upd(b, constraints=tuple(cons))
+    prompt = _upd(h.system_prompt, blocks=tuple(blocks))
+    return _upd(h, system_prompt=prompt), Mapping(dims=("system_prompt",), block_order=order,
+                                                  constraints=moved)
+
+
+_RETRY_CHOICES: dict[str, tuple[Any, ...]] = {
+    "max_retries": (0, 1, 2, 3),
+    "backoff_s": (0.0, 0.1, 0.25, 0.5, 1.0),
+    "backoff_multiplier": (1.0, 1.5, 2.0, 3.0),
+    "retry_on": (("timeout",), ("timeout", "server_error"), ("server_error",),
+                 ("timeout", "server_error", "malformed"), ("timeout", "server_error", "empty")),
+}
+_MESSAGE_CHOICES: dict[str, tuple[Any, ...]] = {
+    "tool_result_role": ("tool", "user"),
+    "result_format": ("json", "text", "xml"),
+    "result_prefix": RESULT_PREFIXES,
+    "error_template": ERROR_TEMPLATES,
+}
+
+
+@transform("hooks", 5, "vary retry behaviour and the message structure around tool results")
+def _hooks(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+           ) -> tuple[Harness, Mapping]:
+    r = rng.random
+    changed: dict[str, tuple[Any, Any]] = {}
+    sections = {}
+    for section, choices in (("retry", _RETRY_CHOICES), ("messages", _MESSAGE_CHOICES)):
+        model = getattr(h.hooks, section)
+        changes = {}
+        for field, options in choices.items():
+            if r() < strength:
+                old = getattr(model, field)
+                new = pick(r, [o for o in options if o != old] or [old])
+                if new != old:
+                    changes[field] = new
+                    changed[f"{section}.{field}"] = (old, new)
+        sections[section] = _upd(model, **changes) if changes else model
+    return _upd(h, hooks=_upd(h.hooks, **sections)), Mapping(dims=("hooks",), hooks=changed)
+
+
+DIMENSIONS: tuple[str, ...] = tuple(TRANSFORMS)
+"""The transform names in dimension order: skill_ids, skill_content, tools, system_prompt, hooks."""

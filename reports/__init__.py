@@ -1,0 +1,1 @@
+"""Reports over Inspect logs (``hat_eval.reports``); they arrive with their own issue."""
