@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.progress import TaskID
 
 from ._common import fail, progress
 
-harness_app = typer.Typer(help="Validate, render, compare and augment harness files.",
-                          no_args_is_help=True)
+harness_app = typer.Typer(
+    help="Validate, render, compare and augment harness files.", no_args_is_help=True
+)
 
 FileArg = Annotated[Path, typer.Argument(help="Harness file (YAML or JSON).")]
 
@@ -37,8 +39,9 @@ def validate(file: FileArg) -> None:
 
 @harness_app.command()
 def render(
-    file: Annotated[Path | None, typer.Argument(help="Harness file; the default when omitted.")
-                    ] = None,
+    file: Annotated[
+        Path | None, typer.Argument(help="Harness file; the default when omitted.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Print the exact system prompt and tool schemas a model sees."""
@@ -46,8 +49,11 @@ def render(
 
     r = render_harness(_load(file))
     if as_json:
-        typer.echo(json.dumps({"system_prompt": r.system_prompt, "tools": r.tools},
-                              ensure_ascii=False, indent=2))
+        typer.echo(
+            json.dumps(
+                {"system_prompt": r.system_prompt, "tools": r.tools}, ensure_ascii=False, indent=2
+            )
+        )
         return
     typer.echo("=== system prompt ===")
     typer.echo(r.system_prompt)
@@ -78,18 +84,24 @@ def diff(
 
 @harness_app.command()
 def augment(
-    file: Annotated[Path | None, typer.Argument(help="Harness file; the default when omitted.")
-                    ] = None,
+    file: Annotated[
+        Path | None, typer.Argument(help="Harness file; the default when omitted.")
+    ] = None,
     n: Annotated[int, typer.Option("--n", min=1, help="How many variants to write.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed; the same seed writes the same bytes.")] = 0,
-    dims: Annotated[str | None, typer.Option(
-        help="Comma-separated dimensions (skill_ids,skill_content,tools,system_prompt,hooks); "
-             "all when omitted.")] = None,
-    strength: Annotated[float, typer.Option(min=0.0, max=1.0,
-                                            help="Share of elements each dimension touches.")
-                        ] = 0.5,
-    probability: Annotated[float, typer.Option(min=0.0, max=1.0,
-                                               help="Chance each dimension is applied.")] = 0.7,
+    dims: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated dimensions (skill_ids,skill_content,tools,system_prompt,hooks); "
+            "all when omitted."
+        ),
+    ] = None,
+    strength: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of elements each dimension touches.")
+    ] = 0.5,
+    probability: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Chance each dimension is applied.")
+    ] = 0.7,
     fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml",
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("variants"),
 ) -> None:
@@ -97,17 +109,22 @@ def augment(
     from hat_eval.hsa import DIMENSIONS, AugmentationPolicy, write_variants
 
     if fmt not in ("yaml", "json"):
-        raise typer.BadParameter(f"{fmt!r} is not a format, expected yaml or json",
-                                 param_hint="--format")
+        raise typer.BadParameter(
+            f"{fmt!r} is not a format, expected yaml or json", param_hint="--format"
+        )
     chosen = tuple(d.strip() for d in dims.split(",") if d.strip()) if dims else DIMENSIONS
     bad = [d for d in chosen if d not in DIMENSIONS]
     if bad or not chosen:
-        raise typer.BadParameter(f"unknown dimension(s) {bad}, expected some of "
-                                 f"{','.join(DIMENSIONS)}", param_hint="--dims")
-    policy = AugmentationPolicy(dims=chosen, default_strength=strength,
-                                default_probability=probability)
+        raise typer.BadParameter(
+            f"unknown dimension(s) {bad}, expected some of {','.join(DIMENSIONS)}",
+            param_hint="--dims",
+        )
+    policy = AugmentationPolicy(
+        dims=chosen, default_strength=strength, default_probability=probability
+    )
     h = _load(file)
     with progress("augmenting", n) as bar:
-        rows = write_variants(policy.variants(h, n, seed), out, fmt=fmt,
-                              on_written=lambda _: bar.advance(0))
+        rows = write_variants(
+            policy.variants(h, n, seed), out, fmt=fmt, on_written=lambda _: bar.advance(TaskID(0))
+        )
     typer.echo(f"wrote {len(rows)} variants and mappings to {out}/ (manifest.jsonl)")

@@ -77,8 +77,11 @@ def _diff_blocks(a: Harness, b: Harness, d: HarnessDiff) -> None:
     if common_old != common_new:
         for bid in common_new:
             if old[bid][0] != new[bid][0]:
-                d.add("block_moved", f"system_prompt.{bid}",
-                      f"position {old[bid][0]} -> {new[bid][0]}")
+                d.add(
+                    "block_moved",
+                    f"system_prompt.{bid}",
+                    f"position {old[bid][0]} -> {new[bid][0]}",
+                )
     for bid in common_new:
         ob, nb = old[bid][1], new[bid][1]
         if ob.text != nb.text:
@@ -93,8 +96,11 @@ def _diff_blocks(a: Harness, b: Harness, d: HarnessDiff) -> None:
                 d.add("constraint_added", path, f"{name} = {nc[name].value} added")
             elif oc[name] != nc[name]:
                 o, n = oc[name], nc[name]
-                bits = [f"{attr} {getattr(o, attr)} -> {getattr(n, attr)}"
-                        for attr in ("value", "min", "max") if getattr(o, attr) != getattr(n, attr)]
+                bits = [
+                    f"{attr} {getattr(o, attr)} -> {getattr(n, attr)}"
+                    for attr in ("value", "min", "max")
+                    if getattr(o, attr) != getattr(n, attr)
+                ]
                 d.add("constraint_changed", path, ", ".join(bits) or "unit changed")
 
 
@@ -102,8 +108,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def _words(skill: Skill) -> set[str]:
-    text = " ".join([skill.id, skill.name, skill.description, *(r.text for r in skill.rules),
-                     *skill.triggers])
+    text = " ".join(
+        [skill.id, skill.name, skill.description, *(r.text for r in skill.rules), *skill.triggers]
+    )
     return set(_WORD.findall(text.lower()))
 
 
@@ -111,8 +118,9 @@ def _jaccard(x: set[str], y: set[str]) -> float:
     return len(x & y) / len(x | y) if x | y else 1.0
 
 
-def match_skills(a: Iterable[Skill], b: Iterable[Skill], threshold: float = 0.25
-                 ) -> tuple[list[tuple[Skill, Skill, float]], list[Skill], list[Skill]]:
+def match_skills(
+    a: Iterable[Skill], b: Iterable[Skill], threshold: float = 0.25
+) -> tuple[list[tuple[Skill, Skill, float]], list[Skill], list[Skill]]:
     """Pair skills of ``a`` with skills of ``b``: same id first, then by word overlap.
 
     Returns the pairs (with their similarity, 1.0 for an id match), the unmatched skills of ``a``
@@ -126,8 +134,14 @@ def match_skills(a: Iterable[Skill], b: Iterable[Skill], threshold: float = 0.25
             pairs.append((s, by_id[s.id], 1.0))
             left.remove(s)
             right.remove(by_id[s.id])
-    scored = sorted(((_jaccard(_words(x), _words(y)), i, j) for i, x in enumerate(left)
-                     for j, y in enumerate(right)), reverse=True)
+    scored = sorted(
+        (
+            (_jaccard(_words(x), _words(y)), i, j)
+            for i, x in enumerate(left)
+            for j, y in enumerate(right)
+        ),
+        reverse=True,
+    )
     used_l: set[int] = set()
     used_r: set[int] = set()
     for score, i, j in scored:
@@ -136,8 +150,11 @@ def match_skills(a: Iterable[Skill], b: Iterable[Skill], threshold: float = 0.25
         pairs.append((left[i], right[j], score))
         used_l.add(i)
         used_r.add(j)
-    return (pairs, [s for i, s in enumerate(left) if i not in used_l],
-            [s for j, s in enumerate(right) if j not in used_r])
+    return (
+        pairs,
+        [s for i, s in enumerate(left) if i not in used_l],
+        [s for j, s in enumerate(right) if j not in used_r],
+    )
 
 
 def _diff_skills(a: Harness, b: Harness, d: HarnessDiff) -> None:

@@ -50,10 +50,13 @@ def load_harness(path: str | Path | None = None) -> Harness:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise HarnessError(source, "<file>", "no such file, expected a YAML or JSON harness") from None
+        raise HarnessError(
+            source, "<file>", "no such file, expected a YAML or JSON harness"
+        ) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise HarnessError(source, "<file>", f"cannot read ({err}), expected a UTF-8 text file"
-                           ) from None
+        raise HarnessError(
+            source, "<file>", f"cannot read ({err}), expected a UTF-8 text file"
+        ) from None
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
@@ -68,8 +71,9 @@ def load_harness(path: str | Path | None = None) -> Harness:
             mark = getattr(err, "problem_mark", None)
             where = f"<line {mark.line + 1}>" if mark is not None else "<yaml>"
             problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-            raise HarnessError(source, where, f"invalid YAML ({problem}), expected a mapping"
-                               ) from None
+            raise HarnessError(
+                source, where, f"invalid YAML ({problem}), expected a mapping"
+            ) from None
     return parse_harness(data, source)
 
 

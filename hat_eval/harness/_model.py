@@ -130,8 +130,10 @@ class Skill(_Frozen):
     def _rules_from_strings(cls, value: Any) -> Any:
         """Accept plain strings in a file: rule ``i`` gets the id ``r{i+1}``."""
         if isinstance(value, list | tuple):
-            return [{"id": f"r{i + 1}", "text": r} if isinstance(r, str) else r for i, r in
-                    enumerate(value)]
+            return [
+                {"id": f"r{i + 1}", "text": r} if isinstance(r, str) else r
+                for i, r in enumerate(value)
+            ]
         return value
 
     @model_validator(mode="after")
@@ -163,9 +165,7 @@ class Tool(_Frozen):
     @classmethod
     def _object_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
         if value.get("type") != "object":
-            raise ValueError(
-                f"type|JSON schema type is {value.get('type')!r}, expected 'object'"
-            )
+            raise ValueError(f"type|JSON schema type is {value.get('type')!r}, expected 'object'")
         props = value.get("properties", {})
         if not isinstance(props, dict):
             raise ValueError("properties|not a mapping, expected {name: schema}")
@@ -177,7 +177,7 @@ class Tool(_Frozen):
                 )
         return value
 
-    def schema(self) -> dict[str, Any]:
+    def function_schema(self) -> dict[str, Any]:
         """The OpenAI-style function schema a model is given."""
         return {
             "type": "function",
@@ -242,10 +242,14 @@ class Harness(_Frozen):
         _check_unique("tools", [t.name for t in self.tools], "tool name", "name")
         _check_unique("tools", [t.function for t in self.tools], "function", "function")
         _check_unique("skills", [s.id for s in self.skills], "skill id", "id")
-        _check_unique("system_prompt.blocks", [b.id for b in self.system_prompt.blocks],
-                      "block id", "id")
-        names = [(i, j, c.name) for i, b in enumerate(self.system_prompt.blocks)
-                 for j, c in enumerate(b.constraints)]
+        _check_unique(
+            "system_prompt.blocks", [b.id for b in self.system_prompt.blocks], "block id", "id"
+        )
+        names = [
+            (i, j, c.name)
+            for i, b in enumerate(self.system_prompt.blocks)
+            for j, c in enumerate(b.constraints)
+        ]
         seen: dict[str, int] = {}
         for i, j, name in names:
             if name in seen:

@@ -36,7 +36,7 @@ def render_system_prompt(harness: Harness) -> str:
 
 def render_tools(harness: Harness) -> list[dict[str, Any]]:
     """The tool schemas in harness order."""
-    return [tool.schema() for tool in harness.tools]
+    return [tool.function_schema() for tool in harness.tools]
 
 
 def render(harness: Harness) -> RenderedHarness:

@@ -13,8 +13,13 @@ from hat_eval.harness import dump_harness
 from ._policy import Variant
 
 
-def write_variants(variants: Iterable[Variant], out_dir: str | Path, *, fmt: str = "yaml",
-                   on_written: Callable[[Variant], None] | None = None) -> list[dict[str, Any]]:
+def write_variants(
+    variants: Iterable[Variant],
+    out_dir: str | Path,
+    *,
+    fmt: str = "yaml",
+    on_written: Callable[[Variant], None] | None = None,
+) -> list[dict[str, Any]]:
     """Write ``variant-NNNNN.{yaml,json}``, its ``.mapping.json`` and ``manifest.jsonl``.
 
     Returns the manifest rows: index, seed, dims, file names and the sha256 of the harness file.
@@ -29,15 +34,18 @@ def write_variants(variants: Iterable[Variant], out_dir: str | Path, *, fmt: str
         (out / harness_file).write_text(text, encoding="utf-8")
         mapping_file = f"{stem}.mapping.json"
         (out / mapping_file).write_text(
-            json.dumps(v.mapping.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        rows.append({
-            "index": v.index,
-            "seed": v.seed,
-            "dims": list(v.mapping.dims),
-            "harness": harness_file,
-            "mapping": mapping_file,
-            "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        })
+            json.dumps(v.mapping.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        rows.append(
+            {
+                "index": v.index,
+                "seed": v.seed,
+                "dims": list(v.mapping.dims),
+                "harness": harness_file,
+                "mapping": mapping_file,
+                "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            }
+        )
         if on_written is not None:
             on_written(v)
     with open(out / "manifest.jsonl", "w", encoding="utf-8") as f:

@@ -6,7 +6,7 @@ variant made by several transforms has the composition of their mappings (``a.th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 Number = int | float
@@ -84,20 +84,28 @@ class Mapping:
             changes["tools"] = _chain(self.tools, later.tools)
         if later.tool_descriptions:
             back = {v: k for k, v in self.tools.items()}
-            changes["tool_descriptions"] = tuple(dict.fromkeys(
-                self.tool_descriptions + tuple(back.get(n, n) for n in later.tool_descriptions)))
+            changes["tool_descriptions"] = tuple(
+                dict.fromkeys(
+                    self.tool_descriptions + tuple(back.get(n, n) for n in later.tool_descriptions)
+                )
+            )
         if later.skills:
             skills = dict(self.skills)
             for mid, new in later.skills.items():
                 skills[_original(self.skills, mid)] = new
             changes["skills"] = {k: v for k, v in skills.items() if v != k}
         if later.skill_names:
-            changes["skill_names"] = {**self.skill_names, **{
-                _original(self.skills, k): v for k, v in later.skill_names.items()}}
+            changes["skill_names"] = {
+                **self.skill_names,
+                **{_original(self.skills, k): v for k, v in later.skill_names.items()},
+            }
         if later.skill_descriptions:
-            changes["skill_descriptions"] = tuple(dict.fromkeys(
-                self.skill_descriptions
-                + tuple(_original(self.skills, s) for s in later.skill_descriptions)))
+            changes["skill_descriptions"] = tuple(
+                dict.fromkeys(
+                    self.skill_descriptions
+                    + tuple(_original(self.skills, s) for s in later.skill_descriptions)
+                )
+            )
         if later.rules:
             rules = dict(self.rules)
             for mid, edit in later.rules.items():
@@ -108,15 +116,15 @@ class Mapping:
             changes["block_order"] = later.block_order
         if later.constraints:
             constraints = dict(self.constraints)
-            for name, (old, new) in later.constraints.items():
-                constraints[name] = (self.constraints.get(name, (old,))[0], new)
+            for name, (c_old, c_new) in later.constraints.items():
+                constraints[name] = (self.constraints.get(name, (c_old,))[0], c_new)
             changes["constraints"] = constraints
         if later.hooks:
             hooks = dict(self.hooks)
-            for key, (old, new) in later.hooks.items():
-                hooks[key] = (self.hooks.get(key, (old,))[0], new)
+            for key, (h_old, h_new) in later.hooks.items():
+                hooks[key] = (self.hooks.get(key, (h_old,))[0], h_new)
             changes["hooks"] = hooks
-        return replace(self, **changes)
+        return Mapping(**{**self.__dict__, **changes})
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -129,8 +137,11 @@ class Mapping:
             "skill_names": dict(self.skill_names),
             "skill_descriptions": list(self.skill_descriptions),
             "rules": {
-                k: {"order": list(e.order) if e.order is not None else None,
-                    "masked": list(e.masked), "paraphrased": list(e.paraphrased)}
+                k: {
+                    "order": list(e.order) if e.order is not None else None,
+                    "masked": list(e.masked),
+                    "paraphrased": list(e.paraphrased),
+                }
                 for k, e in self.rules.items()
             },
             "block_order": list(self.block_order) if self.block_order is not None else None,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-
-from collections.abc import Iterator, Mapping as MappingABC
+from collections.abc import Iterator
+from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -67,18 +67,26 @@ class AugmentationPolicy:
             )
         if len(set(self.dims)) != len(self.dims):
             raise ValueError(f"dims {list(self.dims)} repeats a dimension, expected each once")
-        for label, table, default in (("probability", self.probability, self.default_probability),
-                                      ("strength", self.strength, self.default_strength)):
+        for label, table, default in (
+            ("probability", self.probability, self.default_probability),
+            ("strength", self.strength, self.default_strength),
+        ):
             for dim, value in {**{d: default for d in self.dims}, **table}.items():
                 if dim not in self.dims:
-                    raise ValueError(f"{label} is given for {dim!r}, which is not in dims "
-                                     f"{list(self.dims)}; add it to dims or drop it")
+                    raise ValueError(
+                        f"{label} is given for {dim!r}, which is not in dims "
+                        f"{list(self.dims)}; add it to dims or drop it"
+                    )
                 if not 0.0 <= value <= 1.0:
-                    raise ValueError(f"{label}[{dim!r}] = {value} is outside [0, 1], "
-                                     "expected a value between 0 and 1")
+                    raise ValueError(
+                        f"{label}[{dim!r}] = {value} is outside [0, 1], "
+                        "expected a value between 0 and 1"
+                    )
         if not 0 <= self.min_dims <= len(self.dims):
-            raise ValueError(f"min_dims ({self.min_dims}) must be between 0 and the number of "
-                             f"dims ({len(self.dims)})")
+            raise ValueError(
+                f"min_dims ({self.min_dims}) must be between 0 and the number of "
+                f"dims ({len(self.dims)})"
+            )
         # Order dims canonically so a policy is the same whatever order they were given in.
         object.__setattr__(self, "dims", tuple(d for d in DIMENSIONS if d in self.dims))
         object.__setattr__(self, "probability", _frozen(self.probability))
@@ -97,8 +105,9 @@ class AugmentationPolicy:
             chosen.append(missing.pop(int(r() * len(missing))))
         return tuple(d for d in DIMENSIONS if d in chosen)
 
-    def augment(self, harness: Harness, seed: int, *, index: int = 0,
-                protect: frozenset[str] = frozenset()) -> Variant:
+    def augment(
+        self, harness: Harness, seed: int, *, index: int = 0, protect: frozenset[str] = frozenset()
+    ) -> Variant:
         """One variant of ``harness``; the same seed gives the same variant.
 
         One ``random.Random(seed)`` picks the dimensions and drives every transform in turn.
@@ -109,7 +118,9 @@ class AugmentationPolicy:
         keep = self.protect_skills | protect
         for dim in self._plan(rng):
             out, step = TRANSFORMS[dim].fn(
-                out, rng, self.strength.get(dim, self.default_strength),
+                out,
+                rng,
+                self.strength.get(dim, self.default_strength),
                 frozenset(mapping.skill_id(k) or k for k in keep) if keep else keep,
             )
             mapping = mapping.then(step)

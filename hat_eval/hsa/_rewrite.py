@@ -69,7 +69,7 @@ def realize(template: tuple[Segment, ...], r: Random, strength: float) -> str:
     add = out.append
     for seg in template:
         if seg.__class__ is str:
-            add(seg)  # type: ignore[arg-type]
+            add(seg)
         elif r() < strength:
             add(seg[1 + int(r() * (len(seg) - 1))])
         else:
@@ -96,8 +96,15 @@ def apply_frame(frame: str, body: str) -> str:
     return frame.replace("{}", body)
 
 
-def rewrite_text(text: str, r: Random, strength: float, frames: tuple[str, ...],
-                 tails: tuple[str, ...] = ("",), *, shuffle: bool = True) -> str:
+def rewrite_text(
+    text: str,
+    r: Random,
+    strength: float,
+    frames: tuple[str, ...],
+    tails: tuple[str, ...] = ("",),
+    *,
+    shuffle: bool = True,
+) -> str:
     """A meaning-preserving rewrite of a description or rule; always differs from ``text``."""
     sentences = split_sentences(text)
     if shuffle and len(sentences) > 1 and r() < strength * 0.5:
@@ -124,8 +131,11 @@ def rule_paraphrases(text: str, strength: float, size: int = 48) -> tuple[str, .
     random number, which keeps augmentation fast; the bank depends only on its arguments.
     """
     r = random.Random(f"{strength}|{text}").random
-    return tuple(dict.fromkeys(
-        rewrite_text(text, r, strength, RULE_FRAMES, shuffle=False) for _ in range(size)))
+    return tuple(
+        dict.fromkeys(
+            rewrite_text(text, r, strength, RULE_FRAMES, shuffle=False) for _ in range(size)
+        )
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -150,8 +160,13 @@ def _case(words: list[str], r: Random) -> str:
     return "-".join(flat)
 
 
-def new_identifier(old: str, r: Random, prefixes: tuple[str, ...], suffixes: tuple[str, ...],
-                   taken: Collection[str]) -> str:
+def new_identifier(
+    old: str,
+    r: Random,
+    prefixes: tuple[str, ...],
+    suffixes: tuple[str, ...],
+    taken: Collection[str],
+) -> str:
     """A new identifier for ``old``: synonyms, word order, affixes, casing; never in ``taken``.
 
     The casing (snake, camel or kebab) applies to the affixes too, so names stay consistent.
@@ -161,8 +176,11 @@ def new_identifier(old: str, r: Random, prefixes: tuple[str, ...], suffixes: tup
         if r() < 0.12:
             words = [pick(r, CODE_NAMES), str(2 + int(r() * 98))]
         else:
-            words = [o[1 + int(r() * (len(o) - 1))] if len(o) > 1 and r() < 0.8 else o[0]
-                     for o in options if not (o[0] == "to" and r() < 0.7)] or ["fn"]
+            words = [
+                o[1 + int(r() * (len(o) - 1))] if len(o) > 1 and r() < 0.8 else o[0]
+                for o in options
+                if not (o[0] == "to" and r() < 0.7)
+            ] or ["fn"]
             if len(words) > 1 and r() < 0.15:
                 words.reverse()
             if r() < 0.3:
@@ -182,15 +200,19 @@ def _display_parts(name: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     """Words of a display name, grouped by joiner, each with its synonyms (first: itself)."""
     parts = re.split(r"\s+(?:and|&|/|\+)\s+|,\s+", name)
     return tuple(
-        tuple((w, *(a.replace("_", " ").title() for a in IDENT_WORDS.get(w.lower(), ())))
-              for w in part.split())
+        tuple(
+            (w, *(a.replace("_", " ").title() for a in IDENT_WORDS.get(w.lower(), ())))
+            for w in part.split()
+        )
         for part in parts
     )
 
 
 def new_display_name(old: str, r: Random) -> str:
     """A new human-readable skill name: synonyms, a different joiner, an optional tail."""
-    words = [" ".join(w[1 + int(r() * (len(w) - 1))] if len(w) > 1 and r() < 0.8 else w[0]
-                      for w in part) for part in _display_parts(old)]
+    words = [
+        " ".join(w[1 + int(r() * (len(w) - 1))] if len(w) > 1 and r() < 0.8 else w[0] for w in part)
+        for part in _display_parts(old)
+    ]
     name = pick(r, DISPLAY_JOINERS).join(words) + pick(r, DISPLAY_TAILS)
     return name if name != old else name + " Desk"

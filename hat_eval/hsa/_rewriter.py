@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ._mapping import Mapping
 from ._policy import Variant
 
 if TYPE_CHECKING:
@@ -48,8 +47,9 @@ class ModelRewriter:
         return new
 
 
-async def rewrite_with_model(variant: Variant, model: str | Model | ModelRewriter, *,
-                             tools: bool = True, skills: bool = True) -> Variant:
+async def rewrite_with_model(
+    variant: Variant, model: str | Model | ModelRewriter, *, tools: bool = True, skills: bool = True
+) -> Variant:
     """Rewrite the tool and/or skill descriptions of a variant with a model.
 
     The mapping records each description that changed, under the original name or id.

@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from hat_eval.harness import Constraint, Harness, PromptBlock, Skill
+from hat_eval.harness import Constraint, Harness, PromptBlock, Rule, Skill
 
 from ._banks import (
     ERROR_TEMPLATES,
@@ -41,8 +42,14 @@ class Transform:
     help: str
     fn: TransformFn
 
-    def __call__(self, harness: Harness, *, seed: int, strength: float = 0.5,
-                 protect: frozenset[str] = frozenset()) -> tuple[Harness, Mapping]:
+    def __call__(
+        self,
+        harness: Harness,
+        *,
+        seed: int,
+        strength: float = 0.5,
+        protect: frozenset[str] = frozenset(),
+    ) -> tuple[Harness, Mapping]:
         """Apply the transform with its own ``random.Random(seed)``.
 
         Args:
@@ -91,8 +98,9 @@ _set = object.__setattr__
 
 
 @transform("skill_ids", 1, "rename skills, mask a subset, rewrite their descriptions")
-def _skill_ids(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
-               ) -> tuple[Harness, Mapping]:
+def _skill_ids(
+    h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+) -> tuple[Harness, Mapping]:
     r = rng.random
     taken = {s.id for s in h.skills}
     maskable = [s.id for s in h.skills if s.id not in protect]
@@ -107,14 +115,16 @@ def _skill_ids(h: Harness, rng: random.Random, strength: float, protect: frozens
             continue
         changes: dict[str, Any] = {}
         if r() < strength:
-            changes["id"] = ids[s.id] = new_identifier(s.id, r, SKILL_PREFIXES, SKILL_SUFFIXES,
-                                                       taken)
+            changes["id"] = ids[s.id] = new_identifier(
+                s.id, r, SKILL_PREFIXES, SKILL_SUFFIXES, taken
+            )
             taken.add(changes["id"])
         if r() < strength:
             changes["name"] = names[s.id] = new_display_name(s.name, r)
         if r() < strength:
-            changes["description"] = rewrite_text(s.description, r, strength, SKILL_FRAMES,
-                                                  SKILL_TAILS)
+            changes["description"] = rewrite_text(
+                s.description, r, strength, SKILL_FRAMES, SKILL_TAILS
+            )
             descriptions.append(s.id)
         skills.append(_upd(s, **changes) if changes else s)
     if strength > 0 and not (ids or names or descriptions):  # always change something
@@ -122,14 +132,22 @@ def _skill_ids(h: Harness, rng: random.Random, strength: float, protect: frozens
         new_id = new_identifier(skills[i].id, r, SKILL_PREFIXES, SKILL_SUFFIXES, taken)
         ids[skills[i].id] = new_id
         skills[i] = _upd(skills[i], id=new_id)
-    mapping = Mapping(dims=("skill_ids",), skills=ids, skill_names=names,
-                      skill_descriptions=tuple(descriptions))
+    mapping = Mapping(
+        dims=("skill_ids",), skills=ids, skill_names=names, skill_descriptions=tuple(descriptions)
+    )
     return _upd(h, skills=tuple(skills)), mapping
 
 
+@lru_cache(maxsize=16384)
+def _paraphrased_rules(rule: Rule, strength: float) -> tuple[Rule, ...]:
+    """Copies of ``rule`` with each text of its paraphrase bank (cached: rules are frozen)."""
+    return tuple(_upd(rule, text=text) for text in rule_paraphrases(rule.text, strength))
+
+
 @transform("skill_content", 2, "paraphrase, mask and reorder the rules of skills")
-def _skill_content(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
-                   ) -> tuple[Harness, Mapping]:
+def _skill_content(
+    h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+) -> tuple[Harness, Mapping]:
     r = rng.random
     mask_p = strength * 0.25
     edits: dict[str, RuleEdit] = {}
@@ -145,8 +163,8 @@ def _skill_content(h: Harness, rng: random.Random, strength: float, protect: fro
                 left -= 1
                 continue
             if r() < strength:
-                bank = rule_paraphrases(rule.text, strength)
-                rule = _upd(rule, text=bank[int(r() * len(bank))])
+                bank = _paraphrased_rules(rule, strength)
+                rule = bank[int(r() * len(bank))]
                 paraphrased.append(rule.id)
             rules.append(rule)
         order = None
@@ -157,8 +175,9 @@ def _skill_content(h: Harness, rng: random.Random, strength: float, protect: fro
             if after != before:
                 order = tuple(after)
         if paraphrased or masked or order:
-            edits[s.id] = RuleEdit(order=order, masked=tuple(masked),
-                                   paraphrased=tuple(paraphrased))
+            edits[s.id] = RuleEdit(
+                order=order, masked=tuple(masked), paraphrased=tuple(paraphrased)
+            )
             skills.append(_upd(s, rules=tuple(rules)))
         else:
             skills.append(s)
@@ -166,8 +185,9 @@ def _skill_content(h: Harness, rng: random.Random, strength: float, protect: fro
 
 
 @transform("tools", 3, "rename tools and rewrite their descriptions; functions stay bound")
-def _tools(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
-           ) -> tuple[Harness, Mapping]:
+def _tools(
+    h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+) -> tuple[Harness, Mapping]:
     r = rng.random
     taken = {t.name for t in h.tools}
     renames: dict[str, str] = {}
@@ -176,19 +196,22 @@ def _tools(h: Harness, rng: random.Random, strength: float, protect: frozenset[s
     for i, t in enumerate(tools):
         changes: dict[str, Any] = {}
         if r() < strength:
-            changes["name"] = renames[t.name] = new_identifier(t.name, r, NAME_PREFIXES,
-                                                               NAME_SUFFIXES, taken)
+            changes["name"] = renames[t.name] = new_identifier(
+                t.name, r, NAME_PREFIXES, NAME_SUFFIXES, taken
+            )
             taken.add(changes["name"])
         if r() < strength:
-            changes["description"] = rewrite_text(t.description, r, strength, TOOL_FRAMES,
-                                                  TOOL_TAILS)
+            changes["description"] = rewrite_text(
+                t.description, r, strength, TOOL_FRAMES, TOOL_TAILS
+            )
             described.append(t.name)
         if changes:
             tools[i] = _upd(t, **changes)
     if strength > 0 and not (renames or described):
         i = int(r() * len(tools))
-        renames[tools[i].name] = new_identifier(tools[i].name, r, NAME_PREFIXES, NAME_SUFFIXES,
-                                                taken)
+        renames[tools[i].name] = new_identifier(
+            tools[i].name, r, NAME_PREFIXES, NAME_SUFFIXES, taken
+        )
         tools[i] = _upd(tools[i], name=renames[tools[i].name])
     mapping = Mapping(dims=("tools",), tools=renames, tool_descriptions=tuple(described))
     return _upd(h, tools=tuple(tools)), mapping
@@ -205,13 +228,14 @@ def _move(c: Constraint, r: Callable[[], float]) -> int | float:
 
 
 @transform("system_prompt", 4, "reorder movable blocks, move numeric constraints within range")
-def _system_prompt(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
-                   ) -> tuple[Harness, Mapping]:
+def _system_prompt(
+    h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+) -> tuple[Harness, Mapping]:
     r = rng.random
     blocks: list[PromptBlock] = list(h.system_prompt.blocks)
     order = None
     movable = [i for i, b in enumerate(blocks) if b.movable]
-    if len(movable) > 1 and r() < max(strength, 0.5):
+    if len(movable) > 1 and r() < strength:
         picked = [blocks[i] for i in movable]
         rng.shuffle(picked)
         if [b.id for b in picked] != [blocks[i].id for i in movable]:
@@ -232,16 +256,22 @@ def _system_prompt(h: Harness, rng: random.Random, strength: float, protect: fro
         if any(c.name in moved for c in b.constraints):
             blocks[i] = _upd(b, constraints=tuple(cons))
     prompt = _upd(h.system_prompt, blocks=tuple(blocks))
-    return _upd(h, system_prompt=prompt), Mapping(dims=("system_prompt",), block_order=order,
-                                                  constraints=moved)
+    return _upd(h, system_prompt=prompt), Mapping(
+        dims=("system_prompt",), block_order=order, constraints=moved
+    )
 
 
 _RETRY_CHOICES: dict[str, tuple[Any, ...]] = {
     "max_retries": (0, 1, 2, 3),
     "backoff_s": (0.0, 0.1, 0.25, 0.5, 1.0),
     "backoff_multiplier": (1.0, 1.5, 2.0, 3.0),
-    "retry_on": (("timeout",), ("timeout", "server_error"), ("server_error",),
-                 ("timeout", "server_error", "malformed"), ("timeout", "server_error", "empty")),
+    "retry_on": (
+        ("timeout",),
+        ("timeout", "server_error"),
+        ("server_error",),
+        ("timeout", "server_error", "malformed"),
+        ("timeout", "server_error", "empty"),
+    ),
 }
 _MESSAGE_CHOICES: dict[str, tuple[Any, ...]] = {
     "tool_result_role": ("tool", "user"),
@@ -252,8 +282,9 @@ _MESSAGE_CHOICES: dict[str, tuple[Any, ...]] = {
 
 
 @transform("hooks", 5, "vary retry behaviour and the message structure around tool results")
-def _hooks(h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
-           ) -> tuple[Harness, Mapping]:
+def _hooks(
+    h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
+) -> tuple[Harness, Mapping]:
     r = rng.random
     changed: dict[str, tuple[Any, Any]] = {}
     sections = {}
