@@ -1,1 +1,12 @@
-"""Inspect AI entry point: importing this module registers hat-eval's tasks and models."""
+"""Inspect AI entry point: importing this module registers hat-eval's tasks and models.
+
+``inspect eval hat_eval/variant`` finds the suites through it, and ``hat/reference`` (the
+reference policy) becomes a model name Inspect knows.
+"""
+
+from hat_eval.suites._reference import ReferencePolicy
+from hat_eval.suites.livestream import livestream
+from hat_eval.suites.robustness import robustness
+from hat_eval.suites.variant import variant
+
+__all__ = ["ReferencePolicy", "livestream", "robustness", "variant"]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import typer
 
 from ._harness import harness_app
+from ._ifeval import ifeval_app
+from ._loadtest import loadtest_app
+from ._run import run, suites
 
 app = typer.Typer(
     name="hat-eval",
@@ -14,6 +17,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(harness_app, name="harness")
+app.add_typer(ifeval_app, name="ifeval")
+app.add_typer(loadtest_app, name="loadtest")
+app.command()(run)
+app.command()(suites)
 
 
 def main() -> None:

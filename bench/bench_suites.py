@@ -1,0 +1,102 @@
+"""Suite overhead: deterministic scoring speed, and a suite run against a bare Inspect task.
+
+Run: ``python bench/bench_suites.py [--samples 300]``. Prints
+
+1. the time to score 4,500 transcripts with the deterministic scorers (target: under 5 s);
+2. the wall time of the ``livestream`` suite on the zero-latency ``mockllm/model`` against a bare
+   Inspect task (``generate()`` + ``includes()``) over the same number of samples, measured side
+   by side in this run, and their ratio (target: at most 1.5x).
+
+Inspect's mockllm counts tokens with tiktoken's o200k file, which cannot be downloaded offline:
+like the tests, this script estimates 4 characters a token instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+
+import inspect_ai.model._model as _model_module
+
+_model_module.count_text_tokens = lambda text: max(1, len(text) // 4)  # type: ignore[assignment]
+
+
+def bench_scoring(n: int = 4500) -> float:
+    from inspect_ai.model import ChatMessageUser, ModelName, ModelOutput
+    from inspect_ai.scorer import Target
+    from inspect_ai.solver import TaskState
+
+    from hat_eval.suites._dataset import build_rows
+    from hat_eval.suites._runtime import STORE_KEY
+    from hat_eval.suites._scorers import variant_scorer
+    from hat_eval.world import Case, build_kb, reference_answer
+
+    kb = build_kb(0)
+    rows = build_rows("variant", n=1500) + build_rows("livestream", n=1500) + build_rows(
+        "robustness", n=1500)
+    states = []
+    for i, row in enumerate(rows[:n]):
+        case = Case.from_dict(row["metadata"]["case"])
+        answer = f"[skill: {row['metadata']['gold']['skill']}] " + reference_answer(case, kb)
+        state = TaskState(model=ModelName("mockllm/model"), sample_id=row["id"], epoch=1,
+                          input=row["input"], messages=[ChatMessageUser(content=row["input"])],
+                          metadata=row["metadata"],
+                          output=ModelOutput.from_content("mockllm/model", answer))
+        state.store.set(STORE_KEY, [{"name": e.function, "function": e.function,
+                                     "arguments": e.args, "outcome": "ok"}
+                                    for e in case.expected_calls])
+        states.append(state)
+        if i == 0:
+            pass
+    score = variant_scorer()
+
+    async def run_all() -> None:
+        for s in states:
+            await score(s, Target(""))
+
+    t0 = time.perf_counter()
+    asyncio.run(run_all())
+    return time.perf_counter() - t0, len(states)
+
+
+def bench_overhead(samples: int) -> tuple[float, float]:
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import includes
+    from inspect_ai.solver import generate
+
+    from hat_eval.suites._task import suite_task
+
+    suite = suite_task("livestream", n=samples)
+    bare = Task(dataset=[Sample(input=s.input, target="x") for s in suite.dataset],
+                solver=generate(), scorer=includes(), name="bare")
+    with tempfile.TemporaryDirectory() as tmp:
+        eval(bare, model="mockllm/model", log_dir=tmp, display="none", limit=5)  # warm up
+        t0 = time.perf_counter()
+        eval(bare, model="mockllm/model", log_dir=tmp, display="none")
+        t_bare = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        eval(suite, model="mockllm/model", log_dir=tmp, display="none")
+        t_suite = time.perf_counter() - t0
+    return t_bare, t_suite
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--samples", type=int, default=300)
+    args = parser.parse_args()
+    seconds, n = bench_scoring()
+    print(f"deterministic scoring: {n:,} transcripts in {seconds:.2f} s "
+          f"({n / seconds:,.0f}/s); target < 5 s")
+    t_bare, t_suite = bench_overhead(args.samples)
+    print(f"bare Inspect task (generate + includes), {args.samples} samples on mockllm/model: "
+          f"{t_bare:.2f} s ({args.samples / t_bare:.0f} samples/s)")
+    print(f"livestream suite, same samples and model: {t_suite:.2f} s "
+          f"({args.samples / t_suite:.0f} samples/s)")
+    print(f"ratio suite / bare: {t_suite / t_bare:.2f}x; target <= 1.5x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""The agents the suites run: the harness-driven agent, and Inspect's ReAct as the baseline.
+
+``harness_agent`` does what a production live-commerce host does: system prompt rendered from
+the harness (skills included), a live-context line, tools under the harness's names, and the
+harness's hooks deciding retries and how tool results come back. ``react_baseline`` runs the
+same prompt and tools through ``inspect_ai.agent.react`` with Inspect's standard tool messages:
+the reference compares against ReAct.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.agent import AgentPrompt, as_solver, react
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+    get_model,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolDef, ToolInfo, ToolParams
+
+from hat_eval.harness import Harness, RetryPolicy, Tool, render_system_prompt
+
+from ._context import sample_context
+from ._runtime import STORE_KEY, ToolRuntime
+
+
+def live_context(session: Any, kb: Any) -> str:
+    """The line a live-commerce backend adds to the system prompt: what is on screen now."""
+    from hat_eval.world import call_function
+
+    product = call_function(kb, session, "catalog.get_product",
+                            {"product_id": session.product_on_screen})
+    name = product.get("name", session.product_on_screen) if isinstance(product, dict) else ""
+    return (f"## Live now\nOn screen: {name} (product id {session.product_on_screen}). "
+            f"Current time: {session.now}.")
+
+
+def tool_infos(harness: Harness) -> list[ToolInfo]:
+    """The harness's tools as Inspect tool specifications."""
+    return [ToolInfo(name=t.name, description=t.description,
+                     parameters=ToolParams.model_validate(t.parameters)) for t in harness.tools]
+
+
+def _user_messages(state: TaskState) -> list[ChatMessage]:
+    return [m for m in state.messages if not isinstance(m, ChatMessageSystem)]
+
+
+@solver
+def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
+    """The harness-driven agent: prompt, tools and hooks all come from the sample's harness.
+
+    Args:
+        harness: harness file the suite runs on (the default live-commerce harness if None).
+        max_turns: most model calls per viewer message (each may request several tools).
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        ctx = sample_context(state.metadata, harness)
+        runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault,
+                              seed=_stable(str(state.sample_id)))
+        system = render_system_prompt(ctx.harness) + "\n\n" + live_context(ctx.session, ctx.kb)
+        state.messages = [ChatMessageSystem(content=system), *_user_messages(state)]
+        tools = tool_infos(ctx.harness)
+        structure = ctx.harness.hooks.messages
+        model = get_model()
+        for _ in range(max_turns):
+            output = await model.generate(state.messages, tools=tools)
+            state.output = output
+            state.messages.append(output.message)
+            calls = output.message.tool_calls or []
+            if not calls:
+                break
+            results = []
+            for call in calls:
+                text, is_error = runtime.call(call.function, call.arguments or {})
+                results.append((call, text))
+            if structure.tool_result_role == "tool":
+                state.messages.extend(
+                    ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)
+                    for call, text in results)
+            else:  # results come back in a user message; tool messages only acknowledge
+                state.messages.extend(
+                    ChatMessageTool(content="(result in the next message)", tool_call_id=call.id,
+                                    function=call.function) for call, _ in results)
+                state.messages.append(ChatMessageUser(content="\n\n".join(
+                    f"{call.function}: {text}" for call, text in results)))
+        state.store.set(STORE_KEY, runtime.dump())
+        return state
+
+    return solve
+
+
+def _stable(text: str) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+def _tool_def(runtime: ToolRuntime, tool: Tool) -> ToolDef:
+    async def execute(**kwargs: Any) -> str:
+        text, _ = runtime.call(tool.name, kwargs)
+        return text
+
+    return ToolDef(execute, name=tool.name, description=tool.description,
+                   parameters=ToolParams.model_validate(tool.parameters))
+
+
+@solver
+def react_baseline(*, harness: str | None = None) -> Solver:
+    """Inspect's ReAct agent over the same system prompt and tools (no submit tool, no hooks).
+
+    Tool faults still happen (the world injects them) but are not retried: ReAct has no hooks.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        ctx = sample_context(state.metadata, harness)
+        no_retry = ctx.harness.hooks.model_copy(update={"retry": RetryPolicy(max_retries=0)})
+        plain = ctx.harness.model_copy(update={"hooks": no_retry})
+        runtime = ToolRuntime(plain, ctx.kb, ctx.session, fault=ctx.fault,
+                              seed=_stable(str(state.sample_id)))
+        system = render_system_prompt(ctx.harness) + "\n\n" + live_context(ctx.session, ctx.kb)
+        agent = react(
+            prompt=AgentPrompt(instructions=system, assistant_prompt=None, handoff_prompt=None,
+                               submit_prompt=None),
+            tools=[_tool_def(runtime, t) for t in ctx.harness.tools],
+            submit=False,
+        )
+        state.messages = _user_messages(state)
+        state = await as_solver(agent)(state, generate)
+        state.store.set(STORE_KEY, runtime.dump())
+        return state
+
+    return solve

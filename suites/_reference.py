@@ -1,0 +1,438 @@
+"""The reference policy: a rule-based agent registered as the Inspect model ``hat/reference``.
+
+It is the embedded default of ``hat-eval run``: it runs offline, in milliseconds, and exercises
+every part of a suite. It reads everything from what a model is given, never from the gold: the
+skills and the word limit from the rendered system prompt, the tools from their *descriptions*
+(names change under HSA), the product on screen from the live-context line, and facts from the
+tool results in whatever format the hooks wrap them. Its intent detection is keyword based, so
+it misses slang, typos and mixed-language messages some of the time: its scores are real,
+not perfect, and they move when the harness changes in ways keyword reading cannot follow.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+    modelapi,
+)
+from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+
+# -- reading tools from their descriptions -------------------------------------------------------
+
+_TOOL_WORDS: dict[str, tuple[str, ...]] = {
+    "catalog.search": ("search", "catalog", "keyword", "matching", "query", "look through",
+                       "assortment", "product range"),
+    "catalog.get_product": ("full", "listing", "details", "specification", "specs", "materials",
+                            "product page", "product entry", "complete", "technical"),
+    "inventory.check_stock": ("stock", "units", "in stock", "pieces", "inventory"),
+    "pricing.final_price": ("pays", "final price", "coupon", "voucher", "stack", "deals",
+                            "calculate", "compute", "work out", "determine"),
+    "policy.shipping_returns": ("delivery", "shipping", "returns", "return policy", "refund",
+                                "postage", "transit"),
+    "compliance.check_claim": ("claim", "said on", "public stream", "broadcast", "statement",
+                               "assertion", "rules"),
+    "handoff.escalate": ("human", "hand the conversation", "customer-service", "agent",
+                         "colleague", "person", "transfer", "route"),
+    "live.session_context": ("on screen", "live session", "right now", "time-limited",
+                             "at the moment", "currently"),
+}
+
+
+def identify_tools(tools: list[ToolInfo]) -> dict[str, str]:
+    """Function id -> tool name, by the words of each tool's description (greedy, one-to-one)."""
+    scores = []
+    for t in tools:
+        text = f"{t.description} {t.name.replace('_', ' ')}".casefold()
+        for fn, words in _TOOL_WORDS.items():
+            scores.append((sum(text.count(w) for w in words), fn, t.name))
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for score, fn, name in sorted(scores, key=lambda s: -s[0]):
+        if score and fn not in out and name not in used:
+            out[fn] = name
+            used.add(name)
+    return out
+
+
+# -- reading the system prompt -------------------------------------------------------------------
+
+_SKILL_RE = re.compile(r"^### Skill `([^`]+)`: (.*)$", re.MULTILINE)
+
+
+@dataclass
+class PromptFacts:
+    """What the policy reads off the system prompt."""
+
+    skills: dict[str, str] = field(default_factory=dict)
+    """Skill id -> its rendered text (name, description, triggers, rules)."""
+    max_words: int = 60
+    max_calls: int = 4
+    product_id: str | None = None
+    product_name: str = "this product"
+
+
+def read_prompt(system: str) -> PromptFacts:
+    """Skills, word and call limits, and the product on screen."""
+    facts = PromptFacts()
+    heads = list(_SKILL_RE.finditer(system))
+    for i, m in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(system)
+        facts.skills[m.group(1)] = system[m.start() : end].split("\n## ")[0].casefold()
+    if m := re.search(r"at most (\d+) words", system):
+        facts.max_words = int(m.group(1))
+    if m := re.search(r"at most (\d+) tool calls", system):
+        facts.max_calls = int(m.group(1))
+    if m := re.search(r"On screen: (.*) \(product id (P\d+)\)", system):
+        facts.product_name, facts.product_id = m.group(1), m.group(2)
+    return facts
+
+
+_SKILL_WORDS: dict[str, tuple[str, ...]] = {
+    "price": ("price", "pay", "coupon", "promotion", "deal", "discount", "cost"),
+    "promotion_stacking": ("coupon", "promotion", "deal", "stack", "price", "voucher"),
+    "stock_size": ("stock", "size", "availab", "sold out", "colour"),
+    "material_spec": ("material", "specification", "ingredient", "spec", "q&a", "made of"),
+    "shipping_returns": ("shipping", "delivery", "return", "refund", "exchange"),
+    "compliance_bait": ("compliance", "medical", "claim", "cure", "absolute", "doctor"),
+    "comparison": ("compar", "versus", "difference", "which one"),
+    "chit_chat": ("greet", "chit-chat", "thank", "friendly", "hello", "welcome"),
+    "escalation": ("human", "escalat", "complaint", "hand", "safety issue", "order problem"),
+    "out_of_scope": ("outside shopping", "out of scope", "human", "escalat"),
+}
+
+
+def pick_skill(skills: dict[str, str], intent: str) -> str | None:
+    """The skill whose rendered text best matches the intent's words (None without skills)."""
+    words = _SKILL_WORDS.get(intent, ())
+    best = max(skills.items(), key=lambda kv: sum(kv[1].count(w) for w in words), default=None)
+    return best[0] if best else None
+
+
+# -- reading the viewer ------------------------------------------------------------------------
+
+_INTENT_WORDS: list[tuple[str, tuple[str, ...]]] = [
+    ("escalation", ("my order", "order", "complain", "broken", "allerg", "rash", "reaction",
+                    "talk to", "real person", "human", "投诉", "过敏", "订单", "坏了", "人工",
+                    "never arrived", "refund not", "damaged")),
+    ("compliance_bait", ("cure", "treat", "heal", "eczema", "acne", "lose weight", "slim",
+                         "cancer", "disease", "medical", "best", "100%", "no.1", "number one",
+                         "guarantee", "治", "减肥", "药", "最好", "保证", "better than")),
+    ("comparison", ("compare", " vs", "versus", "difference", "which one", "which is",
+                    "哪个", "区别", "对比")),
+    ("promotion_stacking", ("coupon", "stack", "code", "voucher", "券", "叠加", "combine")),
+    ("price", ("price", "how much", "cost", "how mch", "hw much", "多少钱", "价格", "价",
+               "cheap", "discount", "deal", "$", "¥", "rn??")),
+    ("stock_size", ("stock", "size", "available", "sold out", "left", " xl", " l ", "有货",
+                    "尺码", "码", "库存", "colour", "color", "fit")),
+    ("material_spec", ("material", "made of", "fabric", "ingredient", "spec", "cotton", "材质",
+                       "成分", "面料", "battery", "weight", "capacity", "wash")),
+    ("shipping_returns", ("ship", "deliver", "arrive", "return", "refund", "exchange", "包邮",
+                          "退", "发货", "快递", "几天", "post")),
+    ("chit_chat", ("hi ", "hello", "love", "thank", "哈哈", "主播", "lol", "beautiful", "hey",
+                   "good evening", "好看")),
+]
+
+
+def detect_intents(message: str) -> list[str]:
+    """Intents whose words occur in the message, most specific first; out_of_scope if none."""
+    text = f" {message.casefold()} "
+    found = [intent for intent, words in _INTENT_WORDS if any(w in text for w in words)]
+    if "promotion_stacking" in found and "price" in found:
+        found.remove("price")
+    return found[:2] or ["out_of_scope"]
+
+
+_COUPON = re.compile(r"\b[A-Z]{2,}[0-9]{0,4}\b")
+_SIZE = re.compile(r"(?<![a-z])(xxl|xl|xs|s|m|l|eu ?\d{2}|\d{2})(?![a-z])", re.IGNORECASE)
+
+
+def coupon_codes(message: str) -> list[str]:
+    """Upper-case codes such as LIVE20 in the message (not sizes or plain words)."""
+    return [c for c in _COUPON.findall(message)
+            if any(ch.isdigit() for ch in c) or c.startswith(("LIVE", "VIP", "NEW", "FANS"))]
+
+
+# -- reading tool results ----------------------------------------------------------------------
+
+
+def parse_result(text: str) -> Any:
+    """A tool result in any hook format (json, text, xml, prefixed) -> JSON, or None."""
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if start >= 0:
+        end = max(text.rfind("}"), text.rfind("]"))
+        try:
+            return json.loads(text[start : end + 1])
+        except ValueError:
+            pass
+    pairs = dict(re.findall(r"^\s*(\w+): (.+)$", text, re.MULTILINE))
+    return pairs or None
+
+
+def _find(value: Any, *keys: str) -> Any:
+    """The first value under any of ``keys`` (or a key starting with one), depth first."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if any(k == key or k.startswith(key + "_") for key in keys):
+                return v
+        for v in value.values():
+            found = _find(v, *keys)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for v in value:
+            found = _find(v, *keys)
+            if found is not None:
+                return found
+    return None
+
+
+def _money(value: Any) -> str:
+    try:
+        return f"¥{float(value):.2f}".replace(".00", "")
+    except (TypeError, ValueError):
+        return str(value)
+
+
+# -- the policy ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Turn:
+    """The conversation so far, as the policy reads it."""
+
+    facts: PromptFacts
+    message: str
+    tools: dict[str, str]
+    results: dict[str, list[Any]]
+    """Function id -> parsed results, in call order (None for errors and garbage)."""
+    calls: int
+
+
+def read_turn(input: list[ChatMessage], tools: list[ToolInfo]) -> Turn:
+    """Parse the conversation: prompt facts, the viewer's message, tool results by function."""
+    system = next((m.text for m in input if isinstance(m, ChatMessageSystem)), "")
+    message = next((m.text for m in input if isinstance(m, ChatMessageUser)), "")
+    by_name = identify_tools(tools)
+    fn_of = {name: fn for fn, name in by_name.items()}
+    results: dict[str, list[Any]] = {}
+    calls = 0
+    pending: list[str] = []
+    for m in input:
+        if isinstance(m, ChatMessageAssistant) and m.tool_calls:
+            calls += len(m.tool_calls)
+        elif isinstance(m, ChatMessageTool):
+            fn = fn_of.get(m.function or "", "")
+            if m.text == "(result in the next message)":
+                pending.append(fn)
+            else:
+                results.setdefault(fn, []).append(parse_result(m.text))
+        elif isinstance(m, ChatMessageUser) and pending:
+            chunks = m.text.split("\n\n")
+            for fn, chunk in zip(pending, chunks, strict=False):
+                results.setdefault(fn, []).append(parse_result(chunk.split(": ", 1)[-1]))
+            pending = []
+    return Turn(read_prompt(system), message, by_name, results, calls)
+
+
+def _ok(turn: Turn, fn: str) -> Any:
+    """The last usable result of ``fn`` (a dict or list that is not an error), or None."""
+    for r in reversed(turn.results.get(fn, [])):
+        if isinstance(r, dict | list) and r and not (isinstance(r, dict) and "kind" in r
+                                                     and "message" in r):
+            return r
+    return None
+
+
+def _pick_sku(product: dict[str, Any], message: str) -> str | None:
+    skus = product.get("skus") or []
+    sizes = {s.casefold().replace(" ", "") for s in _SIZE.findall(message)}
+    for s in skus:
+        option = str(s.get("option", "")).casefold().replace(" ", "")
+        if option and option in sizes:
+            return str(s["sku"])
+    return str(skus[0]["sku"]) if skus else None
+
+
+def next_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls still needed for the intents (empty when the policy can answer)."""
+    pid = turn.facts.product_id
+    need: list[tuple[str, dict[str, Any]]] = []
+    product = _ok(turn, "catalog.get_product")
+    for intent in intents:
+        if intent in ("price", "promotion_stacking", "stock_size", "material_spec") and pid:
+            if product is None:
+                need.append(("catalog.get_product", {"product_id": pid}))
+                continue
+            sku = _pick_sku(product, turn.message)
+            if intent in ("price", "promotion_stacking") and sku and not _ok(
+                    turn, "pricing.final_price"):
+                args: dict[str, Any] = {"sku": sku}
+                if codes := coupon_codes(turn.message):
+                    args["coupon_codes"] = codes
+                need.append(("pricing.final_price", args))
+            if intent == "stock_size" and not _ok(turn, "inventory.check_stock"):
+                args = {"product_id": pid}
+                if sku and _SIZE.search(turn.message):
+                    args["sku"] = sku
+                need.append(("inventory.check_stock", args))
+        elif intent == "shipping_returns" and pid and not _ok(turn, "policy.shipping_returns"):
+            need.append(("policy.shipping_returns", {"product_id": pid}))
+        elif intent == "compliance_bait" and pid and not _ok(turn, "compliance.check_claim"):
+            need.append(("compliance.check_claim", {"product_id": pid, "claim": turn.message}))
+        elif intent == "escalation" and not _ok(turn, "handoff.escalate"):
+            urgent = any(w in turn.message.casefold() for w in ("allerg", "rash", "过敏"))
+            need.append(("handoff.escalate", {"reason": turn.message[:200],
+                                              "urgency": "high" if urgent else "normal"}))
+        elif intent == "comparison" and pid:
+            if product is None:
+                need.append(("catalog.get_product", {"product_id": pid}))
+            elif not _ok(turn, "catalog.search"):
+                need.append(("catalog.search", {"query": str(product.get("type") or
+                                                            product.get("name"))}))
+    seen = set()
+    unique = []
+    for fn, args in need:
+        key = (fn, json.dumps(args, sort_keys=True))
+        if key not in seen and fn in turn.tools:
+            seen.add(key)
+            unique.append((fn, args))
+    return unique
+
+
+def compose(turn: Turn, intents: list[str]) -> str:
+    """The answer from what the tools returned, within the word limit."""
+    parts: list[str] = []
+    name = turn.facts.product_name
+    for intent in intents:
+        if intent in ("price", "promotion_stacking"):
+            price = _ok(turn, "pricing.final_price")
+            if isinstance(price, dict) and _find(price, "final_price") is not None:
+                option = price.get("option") or ""
+                parts.append(f"{name}{' (' + option + ')' if option else ''} is "
+                             f"{_money(_find(price, 'final_price'))} for you right now.")
+                for c in price.get("rejected_coupons") or []:
+                    parts.append(f"Coupon {c.get('code')} can't be used: {c.get('reason')}.")
+            else:
+                parts.append("Let me double-check the price for you in a moment.")
+        elif intent == "stock_size":
+            stock = _ok(turn, "inventory.check_stock")
+            skus = _find(stock, "skus") if stock else None
+            if isinstance(skus, list) and skus:
+                for s in skus[:3]:
+                    status = str(_find(s, "status") or "")
+                    units = _find(s, "stock", "qty")
+                    label = s.get("option") or s.get("sku")
+                    if status == "out_of_stock" or units == 0:
+                        parts.append(f"{label} is sold out.")
+                    elif status == "low_stock":
+                        parts.append(f"{label}: only {units} left.")
+                    else:
+                        parts.append(f"{label} is in stock.")
+            else:
+                parts.append("I'm checking stock for you now.")
+        elif intent == "material_spec":
+            product = _ok(turn, "catalog.get_product")
+            specs = _find(product, "specs") if product else None
+            if isinstance(specs, dict):
+                first = [f"{k}: {v}" for k, v in list(specs.items())[:2]
+                         if not isinstance(v, dict)]
+                parts.append("; ".join(first) + ".")
+        elif intent == "shipping_returns":
+            policy = _ok(turn, "policy.shipping_returns")
+            if isinstance(policy, dict):
+                ship = next((s for s in policy.get("shipping") or [] if s.get("available")),
+                            None)
+                if ship and ship.get("delivery_days"):
+                    d = ship["delivery_days"]
+                    parts.append(f"Delivery takes {d['min']}-{d['max']} days, shipping fee "
+                                 f"{_money(ship.get('fee'))}.")
+                ret = policy.get("returns") or {}
+                if ret.get("returnable"):
+                    parts.append(f"Returns within {ret.get('window_days')} days.")
+                elif ret:
+                    parts.append("This item can't be returned.")
+        elif intent == "compliance_bait":
+            check = _ok(turn, "compliance.check_claim")
+            suggestion = check.get("suggestion") if isinstance(check, dict) else None
+            parts.append("I can't make medical or absolute claims on stream.")
+            if suggestion and isinstance(check, dict) and not check.get("allowed", True):
+                parts.append(str(suggestion))
+            parts.append("For health questions please ask a doctor.")
+        elif intent == "comparison":
+            found = _ok(turn, "catalog.search")
+            product = _ok(turn, "catalog.get_product")
+            if isinstance(found, list) and isinstance(product, dict):
+                others = [p for p in found if p.get("product_id") != product.get("product_id")]
+                parts.append(f"{product.get('name')} starts at "
+                             f"{_money(product.get('list_price'))}.")
+                if others:
+                    o = others[0]
+                    parts.append(f"{o.get('name')} starts at {_money(o.get('list_price'))}.")
+        elif intent == "escalation":
+            ticket = _ok(turn, "handoff.escalate")
+            tid = f" (ticket {ticket.get('ticket_id')})" if isinstance(ticket, dict) else ""
+            parts.append(f"I've passed this to a human colleague{tid}; they will follow up in "
+                         "the chat.")
+        elif intent == "chit_chat":
+            parts.append(f"Hi, welcome to the stream! Ask me anything about {name}.")
+        else:
+            parts.append("Sorry, I can only help with the products on this stream.")
+    skill = pick_skill(turn.facts.skills, intents[0])
+    words = " ".join(parts).split()
+    body = " ".join(words[: turn.facts.max_words])
+    return f"[skill: {skill}] {body}" if skill else body
+
+
+def _output(model: str, message: ChatMessageAssistant, input_text: str) -> ModelOutput:
+    out_tokens = max(1, len(message.text.split()) + 8 * len(message.tool_calls or []))
+    usage = ModelUsage(input_tokens=max(1, len(input_text) // 4), output_tokens=out_tokens,
+                       total_tokens=max(1, len(input_text) // 4) + out_tokens)
+    stop = "tool_calls" if message.tool_calls else "stop"
+    return ModelOutput(model=model, choices=[ChatCompletionChoice(message=message,
+                                                                  stop_reason=stop)],
+                       usage=usage)
+
+
+@modelapi(name="hat")
+class ReferencePolicy(ModelAPI):
+    """``hat/reference``: the rule-based reference policy (no weights, no network)."""
+
+    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
+                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+        if model_name != "reference":
+            raise ValueError(f"model hat/{model_name} is unknown, expected hat/reference")
+        super().__init__(model_name, base_url, api_key, [], config)
+
+    async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
+                       tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
+        """Answer, or ask for the tool calls the answer still needs."""
+        turn = read_turn(input, tools)
+        intents = detect_intents(turn.message)
+        input_text = "".join(m.text for m in input)
+        calls = next_calls(turn, intents)
+        tries = sum(len(v) for v in turn.results.values())
+        if calls and turn.calls < turn.facts.max_calls and tries < 2 * max(1, len(intents)) + 2:
+            tool_calls = [ToolCall(id=f"call_{turn.calls + i}", function=turn.tools[fn],
+                                   arguments=args)
+                          for i, (fn, args) in enumerate(calls[: turn.facts.max_calls -
+                                                                 turn.calls])]
+            return _output(self.model_name,
+                           ChatMessageAssistant(content="", tool_calls=tool_calls,
+                                                model=self.model_name), input_text)
+        answer = compose(turn, intents)
+        return _output(self.model_name, ChatMessageAssistant(content=answer,
+                                                             model=self.model_name), input_text)

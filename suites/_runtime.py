@@ -1,0 +1,166 @@
+"""One sample's tool runtime: the world's functions under the harness's names, with its hooks.
+
+The agent sees tools by the names and descriptions the harness (or its HSA variant) gives them;
+each call resolves to a function id, runs against the knowledge base, may hit an injected fault,
+is retried as the harness's retry policy says, and comes back wrapped the way its message
+structure says. Every call is recorded for the scorers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hat_eval.harness import Harness, MessageStructure, RetryPolicy
+
+STORE_KEY = "hat_eval:tool_calls"
+"""Where the solver leaves the list of :class:`CallRecord` dicts in the sample store."""
+
+
+@dataclass
+class CallRecord:
+    """One tool call as the agent made it and as the runtime resolved it."""
+
+    name: str
+    function: str | None
+    arguments: dict[str, Any]
+    outcome: str
+    """``ok``, ``input_error``, ``unknown_tool``, or ``fault:<kind>`` when a fault reached the agent."""
+    attempts: int = 1
+    faults: list[str] = field(default_factory=list)
+    """Fault kinds met on the way (including those a retry recovered from)."""
+    backoff_s: float = 0.0
+    """Simulated time spent waiting between retries (the runtime does not sleep)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the sample store."""
+        return asdict(self)
+
+
+@dataclass
+class FaultState:
+    """A fault plan in progress: which function it hits, and how many more calls fail."""
+
+    kind: str
+    function: str
+    remaining: int
+
+
+class ToolRuntime:
+    """Executes tool calls for one sample."""
+
+    def __init__(self, harness: Harness, kb: Any, session: Any, *,
+                 fault: dict[str, Any] | None = None, seed: int = 0) -> None:
+        self.harness = harness
+        self.kb = kb
+        self.session = session
+        self.by_name = {t.name: t.function for t in harness.tools}
+        self.retry: RetryPolicy = harness.hooks.retry
+        self.messages: MessageStructure = harness.hooks.messages
+        self.fault = (FaultState(fault["kind"], fault["function"], int(fault["times"]))
+                      if fault else None)
+        self.rng = random.Random(seed)
+        self.records: list[CallRecord] = []
+
+    # -- execution ---------------------------------------------------------------------------------
+    def call(self, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """Run one call; returns the text the agent sees and whether it is an error."""
+        from hat_eval.world import ToolFault, ToolInputError, call_function, inject_fault
+
+        function = self.by_name.get(name)
+        record = CallRecord(name=name, function=function, arguments=dict(arguments), outcome="ok")
+        self.records.append(record)
+        if function is None:
+            record.outcome = "unknown_tool"
+            return self.error("unknown_tool", f"there is no tool called {name!r}; the tools are "
+                              f"{', '.join(self.by_name)}"), True
+        delay = self.retry.backoff_s
+        while True:
+            try:
+                result = call_function(self.kb, self.session, function, arguments)
+            except ToolInputError as err:
+                record.outcome = "input_error"
+                return self.error("input_error", str(err)), True
+            try:
+                if self.fault and self.fault.function == function and self.fault.remaining > 0:
+                    self.fault.remaining -= 1
+                    record.faults.append(self.fault.kind)
+                    text = inject_fault(self.fault.kind, result, self.rng)
+                    # What the hooks can see: broken JSON or an empty result. Schema drift, a
+                    # partial-but-valid result and a slow answer look like success.
+                    detected = None if self.fault.kind == "slow" else _detect(text)
+                    if detected is not None:
+                        if self._retry(record, detected):
+                            record.backoff_s += delay
+                            delay *= self.retry.backoff_multiplier
+                            continue
+                        record.outcome = f"fault:{detected}"
+                else:
+                    text = json.dumps(result, ensure_ascii=False)
+            except ToolFault as fault:
+                if self._retry(record, fault.kind):
+                    record.backoff_s += delay
+                    delay *= self.retry.backoff_multiplier
+                    continue
+                record.outcome = f"fault:{fault.kind}"
+                return self.error(fault.kind, fault.message), True
+            return self.wrap(name, text), record.outcome != "ok"
+
+    def _retry(self, record: CallRecord, kind: str) -> bool:
+        if kind in self.retry.retry_on and record.attempts <= self.retry.max_retries:
+            record.attempts += 1
+            return True
+        return False
+
+    # -- message structure ------------------------------------------------------------------------
+    def wrap(self, name: str, text: str) -> str:
+        """A successful result in the harness's result format, with its prefix."""
+        fmt = self.messages.result_format
+        if fmt == "text":
+            try:
+                body = _as_text(json.loads(text))
+            except ValueError:
+                body = text
+        elif fmt == "xml":
+            body = f'<tool_result name="{name}">{text}</tool_result>'
+        else:
+            body = text
+        prefix = self.messages.result_prefix
+        return f"{prefix} {body}" if prefix else body
+
+    def error(self, kind: str, message: str) -> str:
+        """An error as the harness's error template words it."""
+        return self.messages.error_template.format(kind=kind, message=message)
+
+    def dump(self) -> list[dict[str, Any]]:
+        """Every call so far, as plain data."""
+        return [r.to_dict() for r in self.records]
+
+
+def _detect(text: str) -> str | None:
+    """The fault kind a result text shows on its face: malformed JSON or an empty result."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return "malformed"
+    if value in ({}, [], None, ""):
+        return "empty"
+    return None
+
+
+def _as_text(value: Any, indent: str = "") -> str:
+    """JSON as ``key: value`` lines, for the ``text`` result format."""
+    if isinstance(value, dict):
+        lines = []
+        for k, v in value.items():
+            if isinstance(v, dict | list):
+                lines.append(f"{indent}{k}:")
+                lines.append(_as_text(v, indent + "  "))
+            else:
+                lines.append(f"{indent}{k}: {v}")
+        return "\n".join(lines)
+    if isinstance(value, list):
+        return "\n".join(f"{indent}- {_as_text(v, indent + '  ').lstrip()}" for v in value)
+    return f"{indent}{value}"
