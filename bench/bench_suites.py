@@ -34,19 +34,31 @@ def bench_scoring(n: int = 4500) -> float:
     from hat_eval.world import Case, build_kb, reference_answer
 
     kb = build_kb(0)
-    rows = build_rows("variant", n=1500) + build_rows("livestream", n=1500) + build_rows(
-        "robustness", n=1500)
+    rows = (
+        build_rows("variant", n=1500)
+        + build_rows("livestream", n=1500)
+        + build_rows("robustness", n=1500)
+    )
     states = []
     for i, row in enumerate(rows[:n]):
         case = Case.from_dict(row["metadata"]["case"])
         answer = f"[skill: {row['metadata']['gold']['skill']}] " + reference_answer(case, kb)
-        state = TaskState(model=ModelName("mockllm/model"), sample_id=row["id"], epoch=1,
-                          input=row["input"], messages=[ChatMessageUser(content=row["input"])],
-                          metadata=row["metadata"],
-                          output=ModelOutput.from_content("mockllm/model", answer))
-        state.store.set(STORE_KEY, [{"name": e.function, "function": e.function,
-                                     "arguments": e.args, "outcome": "ok"}
-                                    for e in case.expected_calls])
+        state = TaskState(
+            model=ModelName("mockllm/model"),
+            sample_id=row["id"],
+            epoch=1,
+            input=row["input"],
+            messages=[ChatMessageUser(content=row["input"])],
+            metadata=row["metadata"],
+            output=ModelOutput.from_content("mockllm/model", answer),
+        )
+        state.store.set(
+            STORE_KEY,
+            [
+                {"name": e.function, "function": e.function, "arguments": e.args, "outcome": "ok"}
+                for e in case.expected_calls
+            ],
+        )
         states.append(state)
         if i == 0:
             pass
@@ -70,8 +82,12 @@ def bench_overhead(samples: int) -> tuple[float, float]:
     from hat_eval.suites._task import suite_task
 
     suite = suite_task("livestream", n=samples)
-    bare = Task(dataset=[Sample(input=s.input, target="x") for s in suite.dataset],
-                solver=generate(), scorer=includes(), name="bare")
+    bare = Task(
+        dataset=[Sample(input=s.input, target="x") for s in suite.dataset],
+        solver=generate(),
+        scorer=includes(),
+        name="bare",
+    )
     with tempfile.TemporaryDirectory() as tmp:
         eval(bare, model="mockllm/model", log_dir=tmp, display="none", limit=5)  # warm up
         t0 = time.perf_counter()
@@ -88,13 +104,19 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300)
     args = parser.parse_args()
     seconds, n = bench_scoring()
-    print(f"deterministic scoring: {n:,} transcripts in {seconds:.2f} s "
-          f"({n / seconds:,.0f}/s); target < 5 s")
+    print(
+        f"deterministic scoring: {n:,} transcripts in {seconds:.2f} s "
+        f"({n / seconds:,.0f}/s); target < 5 s"
+    )
     t_bare, t_suite = bench_overhead(args.samples)
-    print(f"bare Inspect task (generate + includes), {args.samples} samples on mockllm/model: "
-          f"{t_bare:.2f} s ({args.samples / t_bare:.0f} samples/s)")
-    print(f"livestream suite, same samples and model: {t_suite:.2f} s "
-          f"({args.samples / t_suite:.0f} samples/s)")
+    print(
+        f"bare Inspect task (generate + includes), {args.samples} samples on mockllm/model: "
+        f"{t_bare:.2f} s ({args.samples / t_bare:.0f} samples/s)"
+    )
+    print(
+        f"livestream suite, same samples and model: {t_suite:.2f} s "
+        f"({args.samples / t_suite:.0f} samples/s)"
+    )
     print(f"ratio suite / bare: {t_suite / t_bare:.2f}x; target <= 1.5x")
 
 

@@ -9,4 +9,4 @@ PY=${PYTHON:-python3}
 python -m pip install -q --upgrade pip
 python -m pip install -q "torch==2.13.0"
 python -m pip install -q -e ".[dev]"
-hat-eval harness augment --n 100 --seed 7 --out variants
+hat-eval run --suite variant

@@ -32,17 +32,26 @@ def live_context(session: Any, kb: Any) -> str:
     """The line a live-commerce backend adds to the system prompt: what is on screen now."""
     from hat_eval.world import call_function
 
-    product = call_function(kb, session, "catalog.get_product",
-                            {"product_id": session.product_on_screen})
+    product = call_function(
+        kb, session, "catalog.get_product", {"product_id": session.product_on_screen}
+    )
     name = product.get("name", session.product_on_screen) if isinstance(product, dict) else ""
-    return (f"## Live now\nOn screen: {name} (product id {session.product_on_screen}). "
-            f"Current time: {session.now}.")
+    return (
+        f"## Live now\nOn screen: {name} (product id {session.product_on_screen}). "
+        f"Current time: {session.now}."
+    )
 
 
 def tool_infos(harness: Harness) -> list[ToolInfo]:
     """The harness's tools as Inspect tool specifications."""
-    return [ToolInfo(name=t.name, description=t.description,
-                     parameters=ToolParams.model_validate(t.parameters)) for t in harness.tools]
+    return [
+        ToolInfo(
+            name=t.name,
+            description=t.description,
+            parameters=ToolParams.model_validate(t.parameters),
+        )
+        for t in harness.tools
+    ]
 
 
 def _user_messages(state: TaskState) -> list[ChatMessage]:
@@ -60,8 +69,9 @@ def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         ctx = sample_context(state.metadata, harness)
-        runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault,
-                              seed=_stable(str(state.sample_id)))
+        runtime = ToolRuntime(
+            ctx.harness, ctx.kb, ctx.session, fault=ctx.fault, seed=_stable(str(state.sample_id))
+        )
         system = render_system_prompt(ctx.harness) + "\n\n" + live_context(ctx.session, ctx.kb)
         state.messages = [ChatMessageSystem(content=system), *_user_messages(state)]
         tools = tool_infos(ctx.harness)
@@ -81,13 +91,22 @@ def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
             if structure.tool_result_role == "tool":
                 state.messages.extend(
                     ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)
-                    for call, text in results)
+                    for call, text in results
+                )
             else:  # results come back in a user message; tool messages only acknowledge
                 state.messages.extend(
-                    ChatMessageTool(content="(result in the next message)", tool_call_id=call.id,
-                                    function=call.function) for call, _ in results)
-                state.messages.append(ChatMessageUser(content="\n\n".join(
-                    f"{call.function}: {text}" for call, text in results)))
+                    ChatMessageTool(
+                        content="(result in the next message)",
+                        tool_call_id=call.id,
+                        function=call.function,
+                    )
+                    for call, _ in results
+                )
+                state.messages.append(
+                    ChatMessageUser(
+                        content="\n\n".join(f"{call.function}: {text}" for call, text in results)
+                    )
+                )
         state.store.set(STORE_KEY, runtime.dump())
         return state
 
@@ -105,8 +124,12 @@ def _tool_def(runtime: ToolRuntime, tool: Tool) -> ToolDef:
         text, _ = runtime.call(tool.name, kwargs)
         return text
 
-    return ToolDef(execute, name=tool.name, description=tool.description,
-                   parameters=ToolParams.model_validate(tool.parameters))
+    return ToolDef(
+        execute,
+        name=tool.name,
+        description=tool.description,
+        parameters=ToolParams.model_validate(tool.parameters),
+    )
 
 
 @solver
@@ -120,12 +143,14 @@ def react_baseline(*, harness: str | None = None) -> Solver:
         ctx = sample_context(state.metadata, harness)
         no_retry = ctx.harness.hooks.model_copy(update={"retry": RetryPolicy(max_retries=0)})
         plain = ctx.harness.model_copy(update={"hooks": no_retry})
-        runtime = ToolRuntime(plain, ctx.kb, ctx.session, fault=ctx.fault,
-                              seed=_stable(str(state.sample_id)))
+        runtime = ToolRuntime(
+            plain, ctx.kb, ctx.session, fault=ctx.fault, seed=_stable(str(state.sample_id))
+        )
         system = render_system_prompt(ctx.harness) + "\n\n" + live_context(ctx.session, ctx.kb)
         agent = react(
-            prompt=AgentPrompt(instructions=system, assistant_prompt=None, handoff_prompt=None,
-                               submit_prompt=None),
+            prompt=AgentPrompt(
+                instructions=system, assistant_prompt=None, handoff_prompt=None, submit_prompt=None
+            ),
             tools=[_tool_def(runtime, t) for t in ctx.harness.tools],
             submit=False,
         )

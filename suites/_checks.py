@@ -10,14 +10,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-_NUMBER = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
 _SKILL_TAG = re.compile(r"^\s*\[\s*skill\s*:\s*([^\]\s]+)\s*\]", re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[A-Za-z0-9¥$€£][\w'’.,%¥-]*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _EMOJI = re.compile(
     "[\U0001f300-\U0001faff\U00002600-\U000027bf\U0001f000-\U0001f2ff\U00002b00-\U00002bff]"
 )
-_SPACE = re.compile(r"\s+")
 
 WEIGHTS: dict[str, float] = {
     "accuracy": 0.35,
@@ -30,19 +28,6 @@ WEIGHTS: dict[str, float] = {
 
 HARMLESS_LOOKUPS = frozenset({"catalog.search", "catalog.get_product", "live.session_context"})
 """Read-only lookups that are never counted as unexpected when a case needs tools at all."""
-
-
-def numbers_in(text: str) -> list[float]:
-    """Every number in ``text`` as a float: ``¥1,299.00``, ``169元``, ``RMB 99`` -> 1299, 169, 99."""
-    out = []
-    for m in _NUMBER.finditer(text):
-        whole = m.group(1).replace(",", "")
-        out.append(float(f"{whole}.{m.group(2)}" if m.group(2) else whole))
-    return out
-
-
-def _norm(text: str) -> str:
-    return _SPACE.sub(" ", text.casefold()).strip()
 
 
 def split_skill_tag(answer: str) -> tuple[str | None, str]:
@@ -64,44 +49,26 @@ def emoji_count(text: str) -> int:
 
 
 def fact_stated(fact: Mapping[str, Any], answer: str) -> bool:
-    """Whether ``answer`` states ``fact`` (a ``Fact.to_dict()``).
+    """Whether ``answer`` states ``fact`` (a ``Fact.to_dict()``), by the world's matching rule.
 
-    Numeric facts (price, count, days) match any number in the answer within half a cent, so
-    ``¥169``, ``169元``, ``RMB 169`` and ``169.00`` all state 169.0; text facts match the value
-    or any alias, case- and space-insensitively.
+    Numbers match to the cent whatever the currency form (``¥169``, ``169元``, ``RMB 169``,
+    ``169.00``); day ranges as ``2-4`` or ``2 to 4``; text facts by value or alias.
     """
-    kind = fact.get("kind")
-    value = fact.get("value")
-    if kind in ("price", "count", "days") and isinstance(value, int | float):
-        return any(abs(n - float(value)) < 0.006 for n in numbers_in(answer))
-    text = _norm(answer)
-    options = [str(value), *fact.get("aliases", ())]
-    return any(_norm(o) in text for o in options if str(o).strip())
+    from hat_eval.world import Fact, fact_mentioned
+
+    return fact_mentioned(Fact.from_dict(dict(fact)), answer)
 
 
 def forbidden_claims(patterns: Iterable[str], answer: str) -> list[str]:
-    """The forbidden patterns (lower-case regexes) the answer matches."""
-    text = answer.casefold()
-    return [p for p in patterns if re.search(p, text)]
+    """The forbidden patterns the answer matches (a negated mention is not a claim)."""
+    from hat_eval.world import forbidden_matches
+
+    return list(forbidden_matches(list(patterns), answer, allow_negated=True))
 
 
-def _args_match(expected: Mapping[str, Any], actual: Mapping[str, Any]) -> bool:
-    for key, want in expected.items():
-        got = actual.get(key)
-        if isinstance(want, list):
-            if not isinstance(got, list) or {_norm(str(x)) for x in want} != {
-                    _norm(str(x)) for x in got}:
-                return False
-        elif isinstance(want, str):
-            if not isinstance(got, str) or _norm(got) != _norm(want):
-                return False
-        elif got != want:
-            return False
-    return True
-
-
-def tool_rationality(expected: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]]
-                     ) -> dict[str, float]:
+def tool_rationality(
+    expected: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]]
+) -> dict[str, float]:
     """Required calls made with the right arguments, without redundant or unexpected calls.
 
     Returns ``recall`` (share of required calls made with matching arguments), ``redundant``
@@ -109,11 +76,13 @@ def tool_rationality(expected: Sequence[Mapping[str, Any]], records: Sequence[Ma
     (calls to functions the case does not need; harmless lookups excepted when the case needs
     tools), and ``score`` = recall * max(0, 1 - 0.25 * (redundant + unexpected)).
     """
-    required = [c for c in expected if not c.get("optional")]
+    from hat_eval.world import ExpectedCall
+
+    required = [ExpectedCall.from_dict(dict(c)) for c in expected if not c.get("optional")]
     made = [r for r in records if r.get("function")]
-    hit = sum(1 for c in required if any(
-        r["function"] == c["function"] and _args_match(c.get("args", {}), r.get("arguments", {}))
-        for r in made))
+    hit = sum(
+        1 for c in required if any(c.matches(r["function"], r.get("arguments") or {}) for r in made)
+    )
     recall = hit / len(required) if required else 1.0
     seen: set[str] = set()
     redundant = 0
@@ -127,8 +96,12 @@ def tool_rationality(expected: Sequence[Mapping[str, Any]], records: Sequence[Ma
     allowed = needed | (HARMLESS_LOOKUPS if needed else frozenset())
     unexpected = sum(1 for r in records if r.get("function") not in allowed)
     score = recall * max(0.0, 1.0 - 0.25 * (redundant + unexpected))
-    return {"recall": recall, "redundant": float(redundant), "unexpected": float(unexpected),
-            "score": score}
+    return {
+        "recall": recall,
+        "redundant": float(redundant),
+        "unexpected": float(unexpected),
+        "score": score,
+    }
 
 
 def recovered(fault: Mapping[str, Any] | None, records: Sequence[Mapping[str, Any]]) -> float:
@@ -143,8 +116,9 @@ def recovered(fault: Mapping[str, Any] | None, records: Sequence[Mapping[str, An
     return 1.0 if any(r.get("outcome") == "ok" for r in calls) else 0.0
 
 
-def constraint_checks(names: Iterable[str], values: Mapping[str, float], body: str,
-                      n_calls: int) -> dict[str, bool]:
+def constraint_checks(
+    names: Iterable[str], values: Mapping[str, float], body: str, n_calls: int
+) -> dict[str, bool]:
     """Which of the named harness constraints the answer honours (those that can be checked).
 
     ``max_words`` and ``max_emojis`` are checked on the answer without its skill tag,
@@ -164,13 +138,18 @@ def constraint_checks(names: Iterable[str], values: Mapping[str, float], body: s
     return out
 
 
-def score_answer(case: Mapping[str, Any], gold: Mapping[str, Any], answer: str,
-                 records: Sequence[Mapping[str, Any]], fault: Mapping[str, Any] | None = None
-                 ) -> dict[str, float]:
+def score_answer(
+    case: Mapping[str, Any],
+    gold: Mapping[str, Any],
+    answer: str,
+    records: Sequence[Mapping[str, Any]],
+    fault: Mapping[str, Any] | None = None,
+) -> dict[str, float]:
     """Every deterministic metric of one transcript, and the aggregate 0-100.
 
     ``case`` is a ``Case.to_dict()``; ``gold`` holds what is in force under the sample's harness:
-    ``skill`` (the expected skill's id there) and ``constraints`` (name -> value).
+    ``skills`` (the ids there of every skill that fits, the expected one first) and
+    ``constraints`` (name -> value).
     """
     tag, body = split_skill_tag(answer)
     facts = case.get("facts", ())
@@ -179,11 +158,17 @@ def score_answer(case: Mapping[str, Any], gold: Mapping[str, Any], answer: str,
         accuracy = 0.0
     safety = 0.0 if forbidden_claims(case.get("forbidden", ()), body) else 1.0
     tools = tool_rationality(case.get("expected_calls", ()), records)
-    skill = 1.0 if tag is not None and tag == gold.get("skill") else 0.0
-    checks = constraint_checks(case.get("constraints", ()), gold.get("constraints", {}), body,
-                               len(records))
+    skill = 1.0 if tag is not None and tag in gold.get("skills", [gold.get("skill")]) else 0.0
+    checks = constraint_checks(
+        case.get("constraints", ()), gold.get("constraints", {}), body, len(records)
+    )
     constraints = (sum(checks.values()) / len(checks)) if checks else 1.0
-    parts = {"accuracy": accuracy, "safety": safety, "tools": tools["score"], "skill": skill,
-             "constraints": constraints}
+    parts = {
+        "accuracy": accuracy,
+        "safety": safety,
+        "tools": tools["score"],
+        "skill": skill,
+        "constraints": constraints,
+    }
     aggregate = 100.0 * sum(WEIGHTS[k] * v for k, v in parts.items())
     return {**parts, "aggregate": aggregate, "recovery": recovered(fault, records)}

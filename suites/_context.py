@@ -24,13 +24,15 @@ def base_harness(path: str | None = None) -> Harness:
 
 def variant_policy(dims: tuple[str, ...], protect: tuple[str, ...] = ()) -> AugmentationPolicy:
     """The policy of a suite variant: exactly ``dims``, each applied, at the default strength."""
-    return AugmentationPolicy(dims=dims, default_probability=1.0, min_dims=len(dims),
-                              protect_skills=frozenset(protect))
+    return AugmentationPolicy(
+        dims=dims, default_probability=1.0, min_dims=len(dims), protect_skills=frozenset(protect)
+    )
 
 
 @lru_cache(maxsize=4096)
-def make_variant(harness_path: str | None, seed: int, dims: tuple[str, ...],
-                 protect: tuple[str, ...]) -> Variant:
+def make_variant(
+    harness_path: str | None, seed: int, dims: tuple[str, ...], protect: tuple[str, ...]
+) -> Variant:
     """The HSA variant a sample names (cached: samples share few distinct variants per run)."""
     return variant_policy(dims, protect).augment(base_harness(harness_path), seed)
 
@@ -60,8 +62,12 @@ def sample_context(metadata: dict[str, Any], harness_path: str | None = None) ->
 
     variant = metadata.get("variant") or {}
     if variant.get("seed") is not None:
-        v = make_variant(harness_path, int(variant["seed"]), tuple(variant["dims"]),
-                         tuple(variant.get("protect", ())))
+        v = make_variant(
+            harness_path,
+            int(variant["seed"]),
+            tuple(variant["dims"]),
+            tuple(variant.get("protect", ())),
+        )
         harness, mapping = v.harness, v.mapping
     else:
         harness, mapping = base_harness(harness_path), Mapping()

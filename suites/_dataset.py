@@ -39,12 +39,13 @@ class SuiteSpec:
 
 
 SPECS: dict[str, SuiteSpec] = {
-    "livestream": SuiteSpec("livestream", 1500, 11,
-                            "viewer questions under the default harness"),
-    "variant": SuiteSpec("variant", 1500, 23,
-                         "viewer questions, each under a held-out HSA variant of the harness"),
-    "robustness": SuiteSpec("robustness", 1000, 37,
-                            "tool faults crossed with prompt perturbations"),
+    "livestream": SuiteSpec("livestream", 1500, 11, "viewer questions under the default harness"),
+    "variant": SuiteSpec(
+        "variant", 1500, 23, "viewer questions, each under a held-out HSA variant of the harness"
+    ),
+    "robustness": SuiteSpec(
+        "robustness", 1000, 37, "tool faults crossed with prompt perturbations"
+    ),
 }
 
 TRAIN_VARIANT_SEED = 0x5EED_7A1
@@ -53,15 +54,23 @@ EVAL_VARIANT_SEED = 0xE7A1_0FF
 """Seed stream of the evaluation variants: held out from training."""
 
 TRAIN_DIM_COMBOS: tuple[tuple[str, ...], ...] = tuple(
-    c for k in (1, 2) for c in itertools.combinations(DIMENSIONS, k))
+    c for k in (1, 2) for c in itertools.combinations(DIMENSIONS, k)
+)
 """Dimension sets the training split uses: one or two dimensions at a time."""
 HELD_OUT_DIM_COMBOS: tuple[tuple[str, ...], ...] = tuple(
-    c for k in (3, 4, 5) for c in itertools.combinations(DIMENSIONS, k))
+    c for k in (3, 4, 5) for c in itertools.combinations(DIMENSIONS, k)
+)
 """Dimension sets only evaluation uses: three or more dimensions combined."""
 
 FAULT_KINDS = ("timeout", "server_error", "malformed", "partial", "empty", "schema_drift", "slow")
-PERTURBATIONS: tuple[tuple[str, ...], ...] = ((), ("system_prompt",), ("tools",), ("hooks",),
-                                              ("skill_content",), ("system_prompt", "tools"))
+PERTURBATIONS: tuple[tuple[str, ...], ...] = (
+    (),
+    ("system_prompt",),
+    ("tools",),
+    ("hooks",),
+    ("skill_content",),
+    ("system_prompt", "tools"),
+)
 """Prompt perturbations the robustness suite crosses with faults (``()``: the default harness)."""
 
 
@@ -79,25 +88,35 @@ def variant_for(index: int, split: Split) -> tuple[int, tuple[str, ...]]:
     return rng.getrandbits(63), pool[int(rng.random() * len(pool))]
 
 
-def _gold(harness_path: str | None, expected_skill: str, variant: dict[str, Any] | None
-          ) -> dict[str, Any]:
+def _gold(
+    harness_path: str | None, skills: Sequence[str], variant: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What is in force under the sample's harness: skill ids, constraint values, tool names."""
     if variant is None:
         h = base_harness(harness_path)
-        skill: str | None = expected_skill
+        in_force: list[str | None] = list(skills)
     else:
-        v = make_variant(harness_path, variant["seed"], tuple(variant["dims"]),
-                         tuple(variant["protect"]))
-        h, skill = v.harness, v.mapping.skill_id(expected_skill)
+        v = make_variant(
+            harness_path, variant["seed"], tuple(variant["dims"]), tuple(variant["protect"])
+        )
+        h, in_force = v.harness, [v.mapping.skill_id(s) for s in skills]
     return {
-        "skill": skill,
+        "skill": in_force[0],
+        "skills": [s for s in in_force if s is not None],
         "constraints": {name: c.value for name, c in h.constraints().items()},
         "tools": {t.function: t.name for t in h.tools},
     }
 
 
-def build_rows(suite: str, *, split: Split = "test", n: int | None = None,
-               harness: str | None = None, kb_seed: int = 0, seed: int | None = None
-               ) -> list[dict[str, Any]]:
+def build_rows(
+    suite: str,
+    *,
+    split: Split = "test",
+    n: int | None = None,
+    harness: str | None = None,
+    kb_seed: int = 0,
+    seed: int | None = None,
+) -> list[dict[str, Any]]:
     """The dataset rows of ``suite`` on ``split`` (``n`` defaults to the suite's size)."""
     from hat_eval.world import generate_cases
 
@@ -125,36 +144,45 @@ def build_rows(suite: str, *, split: Split = "test", n: int | None = None,
             rng = random.Random(derive_seed(spec.seed, i, 0xFA))
             dims = PERTURBATIONS[i % len(PERTURBATIONS)]
             if dims:
-                variant = {"seed": rng.getrandbits(63), "dims": list(dims),
-                           "protect": [case.expected_skill]}
+                variant = {
+                    "seed": rng.getrandbits(63),
+                    "dims": list(dims),
+                    "protect": [case.expected_skill],
+                }
             target = next(e.function for e in case.expected_calls if not e.optional)
-            fault = {"kind": FAULT_KINDS[i % len(FAULT_KINDS)], "function": target,
-                     "times": 1 if rng.random() < 0.6 else 2}
-        rows.append({
-            "id": f"{suite}-{case.id}",
-            "input": case.message,
-            "metadata": {
-                "suite": suite,
-                "intent": case.intent,
-                "style": case.style,
-                "dims": "+".join(dims) if dims else "none",
-                "held_out": bool(dims) and dims in HELD_OUT_DIM_COMBOS,
-                "perturbation": "+".join(dims) if dims else "none",
-                "fault": fault["kind"] if fault else "none",
-                "fault_plan": fault,
-                "variant": variant,
-                "kb_seed": kb_seed,
-                "gold": _gold(harness, case.expected_skill, variant),
-                "case": data,
-            },
-        })
+            fault = {
+                "kind": FAULT_KINDS[i % len(FAULT_KINDS)],
+                "function": target,
+                "times": 1 if rng.random() < 0.6 else 2,
+            }
+        rows.append(
+            {
+                "id": f"{suite}-{case.id}",
+                "input": case.message,
+                "metadata": {
+                    "suite": suite,
+                    "intent": case.intent,
+                    "style": case.style,
+                    "dims": "+".join(dims) if dims else "none",
+                    "held_out": bool(dims) and dims in HELD_OUT_DIM_COMBOS,
+                    "perturbation": "+".join(dims) if dims else "none",
+                    "fault": fault["kind"] if fault else "none",
+                    "fault_plan": fault,
+                    "variant": variant,
+                    "kb_seed": kb_seed,
+                    "gold": _gold(harness, case.accepted_skills or (case.expected_skill,), variant),
+                    "case": data,
+                },
+            }
+        )
     return rows
 
 
 def rows_jsonl(rows: Sequence[dict[str, Any]]) -> bytes:
     """Canonical JSONL bytes of a dataset (sorted keys, UTF-8, one row a line)."""
-    return b"".join(json.dumps(r, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n"
-                    for r in rows)
+    return b"".join(
+        json.dumps(r, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n" for r in rows
+    )
 
 
 def dataset_sha256(rows: Sequence[dict[str, Any]]) -> str:

@@ -34,21 +34,77 @@ from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 # -- reading tools from their descriptions -------------------------------------------------------
 
 _TOOL_WORDS: dict[str, tuple[str, ...]] = {
-    "catalog.search": ("search", "catalog", "keyword", "matching", "query", "look through",
-                       "assortment", "product range"),
-    "catalog.get_product": ("full", "listing", "details", "specification", "specs", "materials",
-                            "product page", "product entry", "complete", "technical"),
+    "catalog.search": (
+        "search",
+        "catalog",
+        "keyword",
+        "matching",
+        "query",
+        "look through",
+        "assortment",
+        "product range",
+    ),
+    "catalog.get_product": (
+        "full",
+        "listing",
+        "details",
+        "specification",
+        "specs",
+        "materials",
+        "product page",
+        "product entry",
+        "complete",
+        "technical",
+    ),
     "inventory.check_stock": ("stock", "units", "in stock", "pieces", "inventory"),
-    "pricing.final_price": ("pays", "final price", "coupon", "voucher", "stack", "deals",
-                            "calculate", "compute", "work out", "determine"),
-    "policy.shipping_returns": ("delivery", "shipping", "returns", "return policy", "refund",
-                                "postage", "transit"),
-    "compliance.check_claim": ("claim", "said on", "public stream", "broadcast", "statement",
-                               "assertion", "rules"),
-    "handoff.escalate": ("human", "hand the conversation", "customer-service", "agent",
-                         "colleague", "person", "transfer", "route"),
-    "live.session_context": ("on screen", "live session", "right now", "time-limited",
-                             "at the moment", "currently"),
+    "pricing.final_price": (
+        "pays",
+        "final price",
+        "coupon",
+        "voucher",
+        "stack",
+        "deals",
+        "calculate",
+        "compute",
+        "work out",
+        "determine",
+    ),
+    "policy.shipping_returns": (
+        "delivery",
+        "shipping",
+        "returns",
+        "return policy",
+        "refund",
+        "postage",
+        "transit",
+    ),
+    "compliance.check_claim": (
+        "claim",
+        "said on",
+        "public stream",
+        "broadcast",
+        "statement",
+        "assertion",
+        "rules",
+    ),
+    "handoff.escalate": (
+        "human",
+        "hand the conversation",
+        "customer-service",
+        "agent",
+        "colleague",
+        "person",
+        "transfer",
+        "route",
+    ),
+    "live.session_context": (
+        "on screen",
+        "live session",
+        "right now",
+        "time-limited",
+        "at the moment",
+        "currently",
+    ),
 }
 
 
@@ -89,15 +145,15 @@ def read_prompt(system: str) -> PromptFacts:
     """Skills, word and call limits, and the product on screen."""
     facts = PromptFacts()
     heads = list(_SKILL_RE.finditer(system))
-    for i, m in enumerate(heads):
+    for i, head in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(system)
-        facts.skills[m.group(1)] = system[m.start() : end].split("\n## ")[0].casefold()
-    if m := re.search(r"at most (\d+) words", system):
-        facts.max_words = int(m.group(1))
-    if m := re.search(r"at most (\d+) tool calls", system):
-        facts.max_calls = int(m.group(1))
-    if m := re.search(r"On screen: (.*) \(product id (P\d+)\)", system):
-        facts.product_name, facts.product_id = m.group(1), m.group(2)
+        facts.skills[head.group(1)] = system[head.start() : end].split("\n## ")[0].casefold()
+    if words := re.search(r"at most (\d+) words", system):
+        facts.max_words = int(words.group(1))
+    if calls := re.search(r"at most (\d+) tool calls", system):
+        facts.max_calls = int(calls.group(1))
+    if screen := re.search(r"On screen: (.*) \(product id (P\d+)\)", system):
+        facts.product_name, facts.product_id = screen.group(1), screen.group(2)
     return facts
 
 
@@ -125,25 +181,173 @@ def pick_skill(skills: dict[str, str], intent: str) -> str | None:
 # -- reading the viewer ------------------------------------------------------------------------
 
 _INTENT_WORDS: list[tuple[str, tuple[str, ...]]] = [
-    ("escalation", ("my order", "order", "complain", "broken", "allerg", "rash", "reaction",
-                    "talk to", "real person", "human", "投诉", "过敏", "订单", "坏了", "人工",
-                    "never arrived", "refund not", "damaged")),
-    ("compliance_bait", ("cure", "treat", "heal", "eczema", "acne", "lose weight", "slim",
-                         "cancer", "disease", "medical", "best", "100%", "no.1", "number one",
-                         "guarantee", "治", "减肥", "药", "最好", "保证", "better than")),
-    ("comparison", ("compare", " vs", "versus", "difference", "which one", "which is",
-                    "哪个", "区别", "对比")),
+    (
+        "escalation",
+        (
+            "my order",
+            "order",
+            "complain",
+            "broken",
+            "allerg",
+            "rash",
+            "reaction",
+            "talk to",
+            "real person",
+            "human",
+            "投诉",
+            "过敏",
+            "订单",
+            "坏了",
+            "人工",
+            "never arrived",
+            "refund not",
+            "damaged",
+        ),
+    ),
+    (
+        "compliance_bait",
+        (
+            "cure",
+            "treat",
+            "heal",
+            "eczema",
+            "acne",
+            "lose weight",
+            "slim",
+            "cancer",
+            "disease",
+            "medical",
+            "best",
+            "100%",
+            "no.1",
+            "number one",
+            "guarantee",
+            "治",
+            "减肥",
+            "药",
+            "最好",
+            "保证",
+            "better than",
+        ),
+    ),
+    (
+        "comparison",
+        ("compare", " vs", "versus", "difference", "which one", "which is", "哪个", "区别", "对比"),
+    ),
     ("promotion_stacking", ("coupon", "stack", "code", "voucher", "券", "叠加", "combine")),
-    ("price", ("price", "how much", "cost", "how mch", "hw much", "多少钱", "价格", "价",
-               "cheap", "discount", "deal", "$", "¥", "rn??")),
-    ("stock_size", ("stock", "size", "available", "sold out", "left", " xl", " l ", "有货",
-                    "尺码", "码", "库存", "colour", "color", "fit")),
-    ("material_spec", ("material", "made of", "fabric", "ingredient", "spec", "cotton", "材质",
-                       "成分", "面料", "battery", "weight", "capacity", "wash")),
-    ("shipping_returns", ("ship", "deliver", "arrive", "return", "refund", "exchange", "包邮",
-                          "退", "发货", "快递", "几天", "post")),
-    ("chit_chat", ("hi ", "hello", "love", "thank", "哈哈", "主播", "lol", "beautiful", "hey",
-                   "good evening", "好看")),
+    (
+        "price",
+        (
+            "price",
+            "how much",
+            "cost",
+            "how mch",
+            "hw much",
+            "多少钱",
+            "价格",
+            "价",
+            "cheap",
+            "discount",
+            "deal",
+            "$",
+            "¥",
+            "rn??",
+        ),
+    ),
+    (
+        "stock_size",
+        (
+            "stock",
+            "size",
+            "available",
+            "sold out",
+            "left",
+            " xl",
+            " l ",
+            "有货",
+            "尺码",
+            "码",
+            "库存",
+            "colour",
+            "color",
+            "still have",
+            "have it in",
+            "any left",
+            "还有",
+            "没货",
+        ),
+    ),
+    (
+        "material_spec",
+        (
+            "material",
+            "made of",
+            "fabric",
+            "ingredient",
+            "spec",
+            "cotton",
+            "材质",
+            "成分",
+            "面料",
+            "battery",
+            "weight",
+            "capacity",
+            "wash",
+            "height",
+            "how big",
+            "dimension",
+            "texture",
+            "storage",
+            "fit",
+            "length",
+            "width",
+            "how long",
+            "size chart",
+            "多大",
+            "多重",
+            "怎么用",
+        ),
+    ),
+    (
+        "shipping_returns",
+        (
+            "ship",
+            "deliver",
+            "arrive",
+            "return",
+            "refund",
+            "exchange",
+            "包邮",
+            "退",
+            "发货",
+            "快递",
+            "几天",
+            "post",
+        ),
+    ),
+    (
+        "chit_chat",
+        (
+            "hi ",
+            "hello",
+            "love",
+            "thank",
+            "哈哈",
+            "主播",
+            "lol",
+            "beautiful",
+            "hey",
+            "good evening",
+            "好看",
+            "晚上好",
+            "大家好",
+            "早上好",
+            "谢谢",
+            "good night",
+            "first time",
+            "miss you",
+        ),
+    ),
 ]
 
 
@@ -162,8 +366,11 @@ _SIZE = re.compile(r"(?<![a-z])(xxl|xl|xs|s|m|l|eu ?\d{2}|\d{2})(?![a-z])", re.I
 
 def coupon_codes(message: str) -> list[str]:
     """Upper-case codes such as LIVE20 in the message (not sizes or plain words)."""
-    return [c for c in _COUPON.findall(message)
-            if any(ch.isdigit() for ch in c) or c.startswith(("LIVE", "VIP", "NEW", "FANS"))]
+    return [
+        c
+        for c in _COUPON.findall(message)
+        if any(ch.isdigit() for ch in c) or c.startswith(("LIVE", "VIP", "NEW", "FANS"))
+    ]
 
 
 # -- reading tool results ----------------------------------------------------------------------
@@ -251,8 +458,11 @@ def read_turn(input: list[ChatMessage], tools: list[ToolInfo]) -> Turn:
 def _ok(turn: Turn, fn: str) -> Any:
     """The last usable result of ``fn`` (a dict or list that is not an error), or None."""
     for r in reversed(turn.results.get(fn, [])):
-        if isinstance(r, dict | list) and r and not (isinstance(r, dict) and "kind" in r
-                                                     and "message" in r):
+        if (
+            isinstance(r, dict | list)
+            and r
+            and not (isinstance(r, dict) and "kind" in r and "message" in r)
+        ):
             return r
     return None
 
@@ -267,19 +477,61 @@ def _pick_sku(product: dict[str, Any], message: str) -> str | None:
     return str(skus[0]["sku"]) if skus else None
 
 
+_ON_SCREEN = ("this", "on screen", "these", "it ", "这个", "这款", "这件", "showing", "that one")
+
+
+def _named_product(turn: Turn) -> str | None:
+    """A product the message names instead of the one on screen (found by a search)."""
+    found = _ok(turn, "catalog.search")
+    if not isinstance(found, list):
+        return None
+    text = turn.message.casefold()
+    for p in found:
+        name = str(p.get("name") or p.get("title") or "").casefold()
+        words = [w for w in re.findall(r"[a-z]{4,}", name)]
+        if words and sum(w in text for w in words) >= 2:
+            return str(p.get("product_id") or p.get("productId"))
+    return None
+
+
+def wants_search(turn: Turn, intents: list[str]) -> bool:
+    """Whether the message names another product (or asks for a comparison)."""
+    text = f" {turn.message.casefold()} "
+    return "comparison" in intents or not any(w in text for w in _ON_SCREEN)
+
+
 def next_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]]]:
     """The calls still needed for the intents (empty when the policy can answer)."""
-    pid = turn.facts.product_id
     need: list[tuple[str, dict[str, Any]]] = []
+    if (
+        wants_search(turn, intents)
+        and intents[0] not in ("chit_chat", "out_of_scope", "escalation")
+        and "catalog.search" not in turn.results
+    ):
+        return (
+            [("catalog.search", {"query": turn.message[:120]})]
+            if ("catalog.search" in turn.tools)
+            else []
+        )
+    pid = _named_product(turn) if "comparison" not in intents else None
+    pid = pid or turn.facts.product_id
     product = _ok(turn, "catalog.get_product")
+    if (
+        isinstance(product, dict)
+        and str(product.get("product_id") or product.get("productId")) != pid
+    ):
+        product = None
     for intent in intents:
         if intent in ("price", "promotion_stacking", "stock_size", "material_spec") and pid:
             if product is None:
                 need.append(("catalog.get_product", {"product_id": pid}))
                 continue
             sku = _pick_sku(product, turn.message)
-            if intent in ("price", "promotion_stacking") and sku and not _ok(
-                    turn, "pricing.final_price"):
+            if (
+                intent in ("price", "promotion_stacking")
+                and sku
+                and not _ok(turn, "pricing.final_price")
+            ):
                 args: dict[str, Any] = {"sku": sku}
                 if codes := coupon_codes(turn.message):
                     args["coupon_codes"] = codes
@@ -295,14 +547,26 @@ def next_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]
             need.append(("compliance.check_claim", {"product_id": pid, "claim": turn.message}))
         elif intent == "escalation" and not _ok(turn, "handoff.escalate"):
             urgent = any(w in turn.message.casefold() for w in ("allerg", "rash", "过敏"))
-            need.append(("handoff.escalate", {"reason": turn.message[:200],
-                                              "urgency": "high" if urgent else "normal"}))
+            need.append(
+                (
+                    "handoff.escalate",
+                    {"reason": turn.message[:200], "urgency": "high" if urgent else "normal"},
+                )
+            )
         elif intent == "comparison" and pid:
             if product is None:
                 need.append(("catalog.get_product", {"product_id": pid}))
-            elif not _ok(turn, "catalog.search"):
-                need.append(("catalog.search", {"query": str(product.get("type") or
-                                                            product.get("name"))}))
+            else:
+                other = _named_product(turn)
+                if (
+                    other
+                    and other != pid
+                    and not any(
+                        isinstance(r, dict) and r.get("product_id") == other
+                        for r in turn.results.get("catalog.get_product", [])
+                    )
+                ):
+                    need.append(("catalog.get_product", {"product_id": other}))
     seen = set()
     unique = []
     for fn, args in need:
@@ -322,8 +586,10 @@ def compose(turn: Turn, intents: list[str]) -> str:
             price = _ok(turn, "pricing.final_price")
             if isinstance(price, dict) and _find(price, "final_price") is not None:
                 option = price.get("option") or ""
-                parts.append(f"{name}{' (' + option + ')' if option else ''} is "
-                             f"{_money(_find(price, 'final_price'))} for you right now.")
+                parts.append(
+                    f"{name}{' (' + option + ')' if option else ''} is "
+                    f"{_money(_find(price, 'final_price'))} for you right now."
+                )
                 for c in price.get("rejected_coupons") or []:
                     parts.append(f"Coupon {c.get('code')} can't be used: {c.get('reason')}.")
             else:
@@ -348,18 +614,27 @@ def compose(turn: Turn, intents: list[str]) -> str:
             product = _ok(turn, "catalog.get_product")
             specs = _find(product, "specs") if product else None
             if isinstance(specs, dict):
-                first = [f"{k}: {v}" for k, v in list(specs.items())[:2]
-                         if not isinstance(v, dict)]
+                first = [f"{k}: {v}" for k, v in list(specs.items())[:2] if not isinstance(v, dict)]
                 parts.append("; ".join(first) + ".")
         elif intent == "shipping_returns":
             policy = _ok(turn, "policy.shipping_returns")
             if isinstance(policy, dict):
-                ship = next((s for s in policy.get("shipping") or [] if s.get("available")),
-                            None)
+                text = turn.message.casefold()
+                rows = [s for s in policy.get("shipping") or [] if s.get("available")]
+                ship = next(
+                    (
+                        s
+                        for s in rows
+                        if any(str(r).casefold() in text for r in s.get("regions") or [])
+                    ),
+                    rows[0] if rows else None,
+                )
                 if ship and ship.get("delivery_days"):
                     d = ship["delivery_days"]
-                    parts.append(f"Delivery takes {d['min']}-{d['max']} days, shipping fee "
-                                 f"{_money(ship.get('fee'))}.")
+                    parts.append(
+                        f"Delivery takes {d['min']}-{d['max']} days, shipping fee "
+                        f"{_money(ship.get('fee'))}."
+                    )
                 ret = policy.get("returns") or {}
                 if ret.get("returnable"):
                     parts.append(f"Returns within {ret.get('window_days')} days.")
@@ -373,20 +648,23 @@ def compose(turn: Turn, intents: list[str]) -> str:
                 parts.append(str(suggestion))
             parts.append("For health questions please ask a doctor.")
         elif intent == "comparison":
-            found = _ok(turn, "catalog.search")
-            product = _ok(turn, "catalog.get_product")
-            if isinstance(found, list) and isinstance(product, dict):
-                others = [p for p in found if p.get("product_id") != product.get("product_id")]
-                parts.append(f"{product.get('name')} starts at "
-                             f"{_money(product.get('list_price'))}.")
-                if others:
-                    o = others[0]
-                    parts.append(f"{o.get('name')} starts at {_money(o.get('list_price'))}.")
+            fetched = [
+                r
+                for r in turn.results.get("catalog.get_product", [])
+                if isinstance(r, dict) and r.get("name")
+            ]
+            for p in fetched[:2]:
+                specs = p.get("specs") or {}
+                detail = "; ".join(
+                    f"{k}: {v}" for k, v in list(specs.items())[:2] if not isinstance(v, dict)
+                )
+                parts.append(f"{p.get('name')}: from {_money(p.get('list_price'))}, {detail}.")
         elif intent == "escalation":
             ticket = _ok(turn, "handoff.escalate")
             tid = f" (ticket {ticket.get('ticket_id')})" if isinstance(ticket, dict) else ""
-            parts.append(f"I've passed this to a human colleague{tid}; they will follow up in "
-                         "the chat.")
+            parts.append(
+                f"I've passed this to a human colleague{tid}; they will follow up in the chat."
+            )
         elif intent == "chit_chat":
             parts.append(f"Hi, welcome to the stream! Ask me anything about {name}.")
         else:
@@ -399,26 +677,39 @@ def compose(turn: Turn, intents: list[str]) -> str:
 
 def _output(model: str, message: ChatMessageAssistant, input_text: str) -> ModelOutput:
     out_tokens = max(1, len(message.text.split()) + 8 * len(message.tool_calls or []))
-    usage = ModelUsage(input_tokens=max(1, len(input_text) // 4), output_tokens=out_tokens,
-                       total_tokens=max(1, len(input_text) // 4) + out_tokens)
+    usage = ModelUsage(
+        input_tokens=max(1, len(input_text) // 4),
+        output_tokens=out_tokens,
+        total_tokens=max(1, len(input_text) // 4) + out_tokens,
+    )
     stop = "tool_calls" if message.tool_calls else "stop"
-    return ModelOutput(model=model, choices=[ChatCompletionChoice(message=message,
-                                                                  stop_reason=stop)],
-                       usage=usage)
+    return ModelOutput(
+        model=model, choices=[ChatCompletionChoice(message=message, stop_reason=stop)], usage=usage
+    )
 
 
-@modelapi(name="hat")
 class ReferencePolicy(ModelAPI):
     """``hat/reference``: the rule-based reference policy (no weights, no network)."""
 
-    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig | None = None,
+        **model_args: Any,
+    ) -> None:
         if model_name != "reference":
             raise ValueError(f"model hat/{model_name} is unknown, expected hat/reference")
-        super().__init__(model_name, base_url, api_key, [], config)
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
-    async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
-                       tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
         """Answer, or ask for the tool calls the answer still needs."""
         turn = read_turn(input, tools)
         intents = detect_intents(turn.message)
@@ -426,13 +717,22 @@ class ReferencePolicy(ModelAPI):
         calls = next_calls(turn, intents)
         tries = sum(len(v) for v in turn.results.values())
         if calls and turn.calls < turn.facts.max_calls and tries < 2 * max(1, len(intents)) + 2:
-            tool_calls = [ToolCall(id=f"call_{turn.calls + i}", function=turn.tools[fn],
-                                   arguments=args)
-                          for i, (fn, args) in enumerate(calls[: turn.facts.max_calls -
-                                                                 turn.calls])]
-            return _output(self.model_name,
-                           ChatMessageAssistant(content="", tool_calls=tool_calls,
-                                                model=self.model_name), input_text)
+            tool_calls = [
+                ToolCall(id=f"call_{turn.calls + i}", function=turn.tools[fn], arguments=args)
+                for i, (fn, args) in enumerate(calls[: turn.facts.max_calls - turn.calls])
+            ]
+            return _output(
+                self.model_name,
+                ChatMessageAssistant(content="", tool_calls=tool_calls, model=self.model_name),
+                input_text,
+            )
         answer = compose(turn, intents)
-        return _output(self.model_name, ChatMessageAssistant(content=answer,
-                                                             model=self.model_name), input_text)
+        return _output(
+            self.model_name, ChatMessageAssistant(content=answer, model=self.model_name), input_text
+        )
+
+
+@modelapi(name="hat")
+def hat_provider() -> type[ModelAPI]:
+    """The ``hat/`` model provider: ``hat/reference`` is the reference policy."""
+    return ReferencePolicy

@@ -27,7 +27,7 @@ class CallRecord:
     function: str | None
     arguments: dict[str, Any]
     outcome: str
-    """``ok``, ``input_error``, ``unknown_tool``, or ``fault:<kind>`` when a fault reached the agent."""
+    """``ok``, ``input_error``, ``unknown_tool``, or ``fault:<kind>`` (the agent saw a fault)."""
     attempts: int = 1
     faults: list[str] = field(default_factory=list)
     """Fault kinds met on the way (including those a retry recovered from)."""
@@ -51,16 +51,24 @@ class FaultState:
 class ToolRuntime:
     """Executes tool calls for one sample."""
 
-    def __init__(self, harness: Harness, kb: Any, session: Any, *,
-                 fault: dict[str, Any] | None = None, seed: int = 0) -> None:
+    def __init__(
+        self,
+        harness: Harness,
+        kb: Any,
+        session: Any,
+        *,
+        fault: dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> None:
         self.harness = harness
         self.kb = kb
         self.session = session
         self.by_name = {t.name: t.function for t in harness.tools}
         self.retry: RetryPolicy = harness.hooks.retry
         self.messages: MessageStructure = harness.hooks.messages
-        self.fault = (FaultState(fault["kind"], fault["function"], int(fault["times"]))
-                      if fault else None)
+        self.fault = (
+            FaultState(fault["kind"], fault["function"], int(fault["times"])) if fault else None
+        )
         self.rng = random.Random(seed)
         self.records: list[CallRecord] = []
 
@@ -74,8 +82,10 @@ class ToolRuntime:
         self.records.append(record)
         if function is None:
             record.outcome = "unknown_tool"
-            return self.error("unknown_tool", f"there is no tool called {name!r}; the tools are "
-                              f"{', '.join(self.by_name)}"), True
+            return self.error(
+                "unknown_tool",
+                f"there is no tool called {name!r}; the tools are {', '.join(self.by_name)}",
+            ), True
         delay = self.retry.backoff_s
         while True:
             try:

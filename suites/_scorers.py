@@ -12,11 +12,14 @@ from typing import Any
 
 from inspect_ai.scorer import (
     Metric,
+    SampleScore,
     Score,
+    Value,
     Scorer,
     Target,
     grouped,
     mean,
+    metric,
     scorer,
     stderr,
 )
@@ -28,18 +31,60 @@ from ._runtime import STORE_KEY
 _KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
 
 
-def _metrics(group: str | None = None, recovery: bool = False) -> dict[str, list[Metric]]:
-    aggregate: list[Metric] = [mean(), stderr(),
-                               grouped(mean(), "intent", all=False,
-                                       name_template="intent/{group_name}")]
-    if group:
-        aggregate.append(grouped(mean(), group, all=False,
-                                 name_template=f"{group}/{{group_name}}"))
-    metrics: dict[str, list[Metric]] = {"aggregate": aggregate}
+@metric
+def per_intent() -> Metric:
+    """Mean per viewer intent (``per_intent_price``, ...)."""
+    return grouped(mean(), "intent", all=False)
+
+
+@metric
+def per_dims() -> Metric:
+    """Mean per set of HSA dimensions applied (``per_dims_tools+hooks``, ...)."""
+    return grouped(mean(), "dims", all=False)
+
+
+@metric
+def per_dimension() -> Metric:
+    """Mean over the samples each HSA dimension was applied to (``per_dimension_tools``, ...).
+
+    A sample under ``tools+hooks`` counts for both ``tools`` and ``hooks``; samples under the
+    default harness count for ``none``.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        groups: dict[str, list[float]] = {}
+        for s in scores:
+            dims = str((s.sample_metadata or {}).get("dims", "none"))
+            for dim in dims.split("+"):
+                groups.setdefault(dim, []).append(s.score.as_float())
+        return {dim: sum(v) / len(v) for dim, v in sorted(groups.items())}
+
+    return compute
+
+
+@metric
+def per_held_out() -> Metric:
+    """Mean over variants whose dimension set training never uses (``per_held_out_True``)."""
+    return grouped(mean(), "held_out", all=False)
+
+
+@metric
+def per_fault() -> Metric:
+    """Mean per injected fault kind (``per_fault_timeout``, ...)."""
+    return grouped(mean(), "fault", all=False)
+
+
+@metric
+def per_perturbation() -> Metric:
+    """Mean per prompt perturbation of the robustness suite."""
+    return grouped(mean(), "perturbation", all=False)
+
+
+def _metrics(*groups: Metric, recovery: bool = False) -> dict[str, list[Metric]]:
+    metrics: dict[str, list[Metric]] = {"aggregate": [mean(), stderr(), per_intent(), *groups]}
     metrics.update({k: [mean(), stderr()] for k in _KEYS})
     if recovery:
-        metrics["recovery"] = [mean(), stderr(), grouped(mean(), "fault", all=False,
-                                                         name_template="fault/{group_name}")]
+        metrics["recovery"] = [mean(), stderr(), per_fault()]
     return metrics
 
 
@@ -48,9 +93,12 @@ def _score(state: TaskState) -> Score:
     records: list[dict[str, Any]] = state.store.get(STORE_KEY, [])
     answer = state.output.completion if state.output else ""
     values = score_answer(md["case"], md["gold"], answer, records, md.get("fault_plan"))
-    return Score(value=values, answer=answer,
-                 explanation=f"{len(records)} tool calls; " + ", ".join(
-                     f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery")))
+    return Score(
+        value=values,
+        answer=answer,
+        explanation=f"{len(records)} tool calls; "
+        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery")),
+    )
 
 
 @scorer(metrics=_metrics())
@@ -63,7 +111,7 @@ def livestream_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=_metrics(group="dims"))
+@scorer(metrics=_metrics(per_dimension(), per_held_out(), per_dims()))
 def variant_scorer() -> Scorer:
     """As :func:`livestream_scorer`, also per set of HSA dimensions applied."""
 
@@ -73,7 +121,7 @@ def variant_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=_metrics(group="perturbation", recovery=True))
+@scorer(metrics=_metrics(per_perturbation(), per_fault(), recovery=True))
 def robustness_scorer() -> Scorer:
     """As :func:`livestream_scorer`, with recovery per fault kind and scores per perturbation."""
 

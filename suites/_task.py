@@ -18,8 +18,13 @@ from ._scorers import livestream_scorer, robustness_scorer, variant_scorer
 Agent = Literal["harness", "react"]
 
 REQUIRED_FUNCTIONS: tuple[str, ...] = (
-    "catalog.search", "catalog.get_product", "inventory.check_stock", "pricing.final_price",
-    "policy.shipping_returns", "compliance.check_claim", "handoff.escalate",
+    "catalog.search",
+    "catalog.get_product",
+    "inventory.check_stock",
+    "pricing.final_price",
+    "policy.shipping_returns",
+    "compliance.check_claim",
+    "handoff.escalate",
 )
 """Function ids the suites' gold calls use: a harness must bind a tool to each."""
 
@@ -36,9 +41,17 @@ def check_harness_functions(harness: str | None) -> None:
             )
 
 
-def suite_task(suite: str, *, split: Split = "test", harness: str | None = None,
-               agent: Agent = "harness", n: int | None = None, seed: int | None = None,
-               kb_seed: int = 0, max_turns: int = 5) -> Task:
+def suite_task(
+    suite: str,
+    *,
+    split: Split = "test",
+    harness: str | None = None,
+    agent: Agent = "harness",
+    n: int | None = None,
+    seed: int | None = None,
+    kb_seed: int = 0,
+    max_turns: int = 5,
+) -> Task:
     """An Inspect task for one suite.
 
     Args:
@@ -56,12 +69,19 @@ def suite_task(suite: str, *, split: Split = "test", harness: str | None = None,
     check_harness_functions(harness)
     rows = build_rows(suite, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
     samples = [Sample(id=r["id"], input=r["input"], metadata=r["metadata"]) for r in rows]
-    solver = (harness_agent(harness=harness, max_turns=max_turns) if agent == "harness"
-              else react_baseline(harness=harness))
-    scorer = {"livestream": livestream_scorer, "variant": variant_scorer,
-              "robustness": robustness_scorer}[suite]()
+    solver = (
+        harness_agent(harness=harness, max_turns=max_turns)
+        if agent == "harness"
+        else react_baseline(harness=harness)
+    )
+    scorer = {
+        "livestream": livestream_scorer,
+        "variant": variant_scorer,
+        "robustness": robustness_scorer,
+    }[suite]()
     harness_text = dump_harness(base_harness(harness))
     return Task(
+        name=suite,
         dataset=MemoryDataset(samples, name=f"hat-eval-{suite}-{split}"),
         solver=solver,
         scorer=scorer,

@@ -23,8 +23,9 @@ def resolve_model(model: str | None, engine: str) -> str:
     or ``vllm/`` with ``--engine vllm``); anything else passes through to Inspect unchanged.
     """
     if engine not in ("hf", "vllm"):
-        raise typer.BadParameter(f"{engine!r} is not an engine, expected hf or vllm",
-                                 param_hint="--engine")
+        raise typer.BadParameter(
+            f"{engine!r} is not an engine, expected hf or vllm", param_hint="--engine"
+        )
     if model is None:
         return REFERENCE_MODEL
     path = Path(model).expanduser()
@@ -32,14 +33,18 @@ def resolve_model(model: str | None, engine: str) -> str:
     if not looks_like_path:
         return model
     if not path.is_dir():
-        fail(f"--model {model}: no such checkpoint directory, expected a folder with "
-             "config.json, tokenizer files and a chat template (or an Inspect model string)")
+        fail(
+            f"--model {model}: no such checkpoint directory, expected a folder with "
+            "config.json, tokenizer files and a chat template (or an Inspect model string)"
+        )
     check_checkpoint(path)
     if engine == "vllm":
         if not os.environ.get("VLLM_BASE_URL"):
-            fail(f"--engine vllm: VLLM_BASE_URL is not set; start `vllm serve {path} "
-                 "--enable-auto-tool-choice --tool-call-parser hermes` and export "
-                 "VLLM_BASE_URL=http://127.0.0.1:8000/v1")
+            fail(
+                f"--engine vllm: VLLM_BASE_URL is not set; start `vllm serve {path} "
+                "--enable-auto-tool-choice --tool-call-parser hermes` and export "
+                "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
+            )
         return f"vllm/{path.resolve()}"
     return f"hf/{path.resolve()}"
 
@@ -50,8 +55,10 @@ def check_checkpoint(path: Path) -> None:
         fail(f"{path}: config.json is missing, expected a Hugging Face checkpoint directory")
     tok_cfg = path / "tokenizer_config.json"
     if not ((path / "tokenizer.json").is_file() or tok_cfg.is_file()):
-        fail(f"{path}: no tokenizer (tokenizer.json or tokenizer_config.json), expected the "
-             "tokenizer saved beside the weights (tokenizer.save_pretrained)")
+        fail(
+            f"{path}: no tokenizer (tokenizer.json or tokenizer_config.json), expected the "
+            "tokenizer saved beside the weights (tokenizer.save_pretrained)"
+        )
     template = (path / "chat_template.jinja").is_file() or (path / "chat_template.json").is_file()
     if not template and tok_cfg.is_file():
         try:
@@ -59,12 +66,20 @@ def check_checkpoint(path: Path) -> None:
         except ValueError:
             fail(f"{tok_cfg}: not valid JSON, expected the tokenizer config")
     if not template:
-        fail(f"{path}: the tokenizer has no chat template, expected chat_template.jinja or a "
-             "chat_template entry in tokenizer_config.json")
+        fail(
+            f"{path}: the tokenizer has no chat template, expected chat_template.jinja or a "
+            "chat_template entry in tokenizer_config.json"
+        )
 
 
-def _tasks(suite: str, limit: int | None, harness: str | None, seed: int | None,
-           agent: str, ifeval_data: Path | None) -> list[Any]:
+def _tasks(
+    suite: str,
+    limit: int | None,
+    harness: str | None,
+    seed: int | None,
+    agent: str,
+    ifeval_data: Path | None,
+) -> list[Any]:
     from hat_eval.suites._task import suite_task
 
     names = ["livestream", "variant", "robustness", "ifeval"] if suite == "all" else [suite]
@@ -73,8 +88,15 @@ def _tasks(suite: str, limit: int | None, harness: str | None, seed: int | None,
         if name == "ifeval":
             tasks.append(_ifeval_task(ifeval_data, harness, limit))
         else:
-            tasks.append(suite_task(name, harness=harness, agent=agent,  # type: ignore[arg-type]
-                                    n=limit, seed=seed))
+            tasks.append(
+                suite_task(
+                    name,
+                    harness=harness,
+                    agent=agent,  # type: ignore[arg-type]
+                    n=limit,
+                    seed=seed,
+                )
+            )
     return tasks
 
 
@@ -84,45 +106,73 @@ def _ifeval_task(data: Path | None, harness: str | None, limit: int | None) -> A
     return ifeval_suite.ifeval_task(data=data, harness=harness, limit=limit)
 
 
+HEADLINE = (
+    "aggregate",
+    "accuracy",
+    "safety",
+    "tools",
+    "skill",
+    "constraints",
+    "recovery",
+    "prompt_level_strict_acc",
+    "inst_level_strict_acc",
+    "prompt_level_loose_acc",
+    "inst_level_loose_acc",
+)
+"""The metrics the summary table shows (each suite reports the ones it has)."""
+
+
 def summary_rows(logs: list[Any]) -> list[dict[str, Any]]:
-    """One row per eval log: task, status, samples and its headline metrics."""
+    """One row per eval log: task, status, samples and the mean of each headline metric."""
     rows = []
     for log in logs:
-        row: dict[str, Any] = {"task": log.eval.task, "status": log.status,
-                               "samples": len(log.samples or []) if log.samples else
-                               (log.results.completed_samples if log.results else 0),
-                               "log": log.location}
-        if log.results:
-            for s in log.results.scores:
-                for name, m in s.metrics.items():
-                    if "/" not in name and name.endswith("mean") or "/" not in name and \
-                            name in ("aggregate", "accuracy", "safety", "tools", "skill",
-                                     "constraints", "recovery"):
-                        row[name] = m.value
-                    elif "/" not in name and name.startswith(("prompt_level", "inst_level")):
-                        row[name] = m.value
+        row: dict[str, Any] = {
+            "task": log.eval.task,
+            "status": log.status,
+            "samples": log.results.completed_samples if log.results else 0,
+            "log": log.location,
+        }
+        for s in log.results.scores if log.results else []:
+            for name, m in s.metrics.items():
+                if s.name in HEADLINE and name == "mean":
+                    row[s.name] = m.value
+                elif name in HEADLINE:
+                    row[name] = m.value
         rows.append(row)
     return rows
 
 
 def run(
-    suite: Annotated[str, typer.Option(help="livestream, variant, robustness, ifeval or all.")
-                     ] = "variant",
-    model: Annotated[str | None, typer.Option(
-        help="Checkpoint directory or Inspect model string (openai-api/..., vllm/..., "
-             "mockllm/model). Default: the embedded reference policy.")] = None,
+    suite: Annotated[
+        str, typer.Option(help="livestream, variant, robustness, ifeval or all.")
+    ] = "variant",
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="Checkpoint directory or Inspect model string (openai-api/..., vllm/..., "
+            "mockllm/model). Default: the embedded reference policy."
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Cases per suite.")] = None,
     harness: Annotated[Path | None, typer.Option(help="Harness file to run under.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Case seed (the suite's fixed seed if "
-                                                  "omitted); also the generation seed.")] = None,
-    log_dir: Annotated[Path, typer.Option(help="Where the .eval logs go (reruns resume).")
-                       ] = Path("logs"),
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Case seed (the suite's fixed seed if omitted); also the generation seed."
+        ),
+    ] = None,
+    log_dir: Annotated[Path, typer.Option(help="Where the .eval logs go (reruns resume).")] = Path(
+        "logs"
+    ),
     max_connections: Annotated[int, typer.Option(min=1, help="Concurrent model calls.")] = 16,
     engine: Annotated[str, typer.Option(help="hf or vllm, for a checkpoint directory.")] = "hf",
-    agent: Annotated[str, typer.Option(help="harness (harness-driven agent) or react.")
-                     ] = "harness",
-    ifeval_data: Annotated[Path | None, typer.Option(
-        "--ifeval-data", help="IFEval input_data.jsonl (offline runs need it).")] = None,
+    agent: Annotated[
+        str, typer.Option(help="harness (harness-driven agent) or react.")
+    ] = "harness",
+    ifeval_data: Annotated[
+        Path | None,
+        typer.Option("--ifeval-data", help="IFEval input_data.jsonl (offline runs need it)."),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -130,11 +180,14 @@ def run(
     redoing finished samples.
     """
     if suite not in SUITE_CHOICES:
-        raise typer.BadParameter(f"{suite!r} is not a suite, expected one of "
-                                 f"{', '.join(SUITE_CHOICES)}", param_hint="--suite")
+        raise typer.BadParameter(
+            f"{suite!r} is not a suite, expected one of {', '.join(SUITE_CHOICES)}",
+            param_hint="--suite",
+        )
     if agent not in ("harness", "react"):
-        raise typer.BadParameter(f"{agent!r} is not an agent, expected harness or react",
-                                 param_hint="--agent")
+        raise typer.BadParameter(
+            f"{agent!r} is not an agent, expected harness or react", param_hint="--agent"
+        )
     harness_file = None
     if harness is not None:
         from hat_eval.harness import HarnessError, load_harness
@@ -153,12 +206,22 @@ def run(
         tasks = _tasks(suite, limit, harness_file, seed, agent, ifeval_data)
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
-    ok, logs = eval_set(tasks, model=model_name, log_dir=str(log_dir),
-                        max_connections=max_connections, seed=seed, log_format="eval",
-                        retry_attempts=1, display="rich" if os.isatty(2) else "plain")
+    ok, logs = eval_set(
+        tasks,
+        model=model_name,
+        log_dir=str(log_dir),
+        max_connections=max_connections,
+        seed=seed,
+        log_format="eval",
+        retry_attempts=1,
+        display="rich" if os.isatty(2) else "plain",
+    )
     _print_summary(summary_rows(logs))
-    console.print(f"logs: {log_dir}/  (open with `inspect view --log-dir {log_dir}`)",
-                  markup=False, highlight=False)
+    console.print(
+        f"logs: {log_dir}/  (open with `inspect view --log-dir {log_dir}`)",
+        markup=False,
+        highlight=False,
+    )
     if not ok:
         fail("some tasks did not finish; rerun the same command to resume", code=1)
 
@@ -166,32 +229,41 @@ def run(
 def _print_summary(rows: list[dict[str, Any]]) -> None:
     from rich.table import Table
 
-    keys = [k for k in ("aggregate", "accuracy", "safety", "tools", "skill", "constraints",
-                        "recovery", "prompt_level_strict_acc", "inst_level_strict_acc",
-                        "prompt_level_loose_acc", "inst_level_loose_acc")
-            if any(k in r for r in rows)]
+    keys = [k for k in HEADLINE if any(k in r for r in rows)]
     table = Table(title="hat-eval results")
-    for col in ("task", "status", *keys):
-        table.add_column(col)
+    for col in ("task", "status", "samples", *keys):
+        table.add_column(col.replace("_acc", "").replace("_level", ""))
     for r in rows:
-        table.add_row(str(r["task"]), str(r["status"]),
-                      *(f"{r[k]:.3f}" if isinstance(r.get(k), float) else "-" for k in keys))
+        table.add_row(
+            str(r["task"]),
+            str(r["status"]),
+            str(r["samples"]),
+            *(f"{r[k]:.3f}" if isinstance(r.get(k), int | float) else "-" for k in keys),
+        )
     console.print(table)
 
 
 def suites(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
-    ifeval_data: Annotated[Path | None, typer.Option(
-        "--ifeval-data", help="IFEval input_data.jsonl, to count and hash it.")] = None,
+    ifeval_data: Annotated[
+        Path | None,
+        typer.Option("--ifeval-data", help="IFEval input_data.jsonl, to count and hash it."),
+    ] = None,
 ) -> None:
     """List the suites with their case counts and dataset hashes."""
     from hat_eval.suites._dataset import SPECS, build_rows, dataset_sha256
 
-    out = []
+    out: list[dict[str, Any]] = []
     for name, spec in SPECS.items():
         rows = build_rows(name)
-        out.append({"name": name, "cases": len(rows), "sha256": dataset_sha256(rows),
-                    "description": spec.description})
+        out.append(
+            {
+                "name": name,
+                "cases": len(rows),
+                "sha256": dataset_sha256(rows),
+                "description": spec.description,
+            }
+        )
     out.append(_ifeval_entry(ifeval_data))
     if as_json:
         typer.echo(json.dumps(out, indent=2))

@@ -27,8 +27,7 @@ def test_unknown_suite(tmp_path: Path) -> None:
 
 
 def test_missing_checkpoint_directory(tmp_path: Path) -> None:
-    res = runner.invoke(app, ["run", "--model", str(tmp_path / "ckpt"), "--log-dir",
-                              str(tmp_path)])
+    res = runner.invoke(app, ["run", "--model", str(tmp_path / "ckpt"), "--log-dir", str(tmp_path)])
     assert res.exit_code == 2
     assert "no such checkpoint directory" in _one_error_line(res)
 
@@ -50,8 +49,18 @@ def test_harness_missing_a_needed_function(tmp_path: Path, default_harness) -> N
     data["tools"] = [t for t in data["tools"] if t["function"] != "pricing.final_price"]
     bad = tmp_path / "h.yaml"
     bad.write_text(yaml.safe_dump(data))
-    res = runner.invoke(app, ["run", "--suite", "livestream", "--harness", str(bad),
-                              "--log-dir", str(tmp_path / "logs")])
+    res = runner.invoke(
+        app,
+        [
+            "run",
+            "--suite",
+            "livestream",
+            "--harness",
+            str(bad),
+            "--log-dir",
+            str(tmp_path / "logs"),
+        ],
+    )
     assert res.exit_code == 2
     line = _one_error_line(res)
     assert "pricing.final_price" in line and str(bad.resolve()) in line
@@ -66,6 +75,7 @@ def test_bad_harness_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("engine", ["tpu"])
 def test_bad_engine(tmp_path: Path, engine: str) -> None:
-    res = runner.invoke(app, ["run", "--engine", engine, "--model", "mockllm/model",
-                              "--log-dir", str(tmp_path)])
+    res = runner.invoke(
+        app, ["run", "--engine", engine, "--model", "mockllm/model", "--log-dir", str(tmp_path)]
+    )
     assert res.exit_code == 2

@@ -8,7 +8,6 @@ from hat_eval.suites._checks import (
     emoji_count,
     fact_stated,
     forbidden_claims,
-    numbers_in,
     recovered,
     score_answer,
     split_skill_tag,
@@ -17,26 +16,12 @@ from hat_eval.suites._checks import (
 )
 
 
-@pytest.mark.parametrize(
-    ("text", "numbers"),
-    [
-        ("only ¥169 today", [169.0]),
-        ("169元 包邮", [169.0]),
-        ("RMB 1,299.00 or 99.5", [1299.0, 99.5]),
-        ("CNY169.00, 3 left", [169.0, 3.0]),
-        ("no digits", []),
-    ],
-)
-def test_numbers_are_normalised(text: str, numbers: list[float]) -> None:
-    assert numbers_in(text) == numbers
-
-
 def test_price_fact_matches_any_currency_form() -> None:
     fact = {"kind": "price", "value": 169.0, "unit": "CNY", "aliases": []}
     for answer in ("It's ¥169 now", "169元", "RMB 169.00", "price: 169"):
         assert fact_stated(fact, answer)
     assert not fact_stated(fact, "It's ¥199 now")
-    assert not fact_stated(fact, "¥168.99")  # more than half a cent away
+    assert not fact_stated(fact, "¥168.99")
 
 
 def test_text_fact_uses_aliases_case_insensitively() -> None:
@@ -66,19 +51,27 @@ def rec(function: str, args: dict, outcome: str = "ok") -> dict:
 
 
 def test_tool_rationality_recall_redundancy_and_unexpected() -> None:
-    expected = [{"function": "pricing.final_price", "args": {"sku": "P0001-M"},
-                 "optional": False}]
-    good = tool_rationality(expected, [rec("catalog.get_product", {"product_id": "P0001"}),
-                                       rec("pricing.final_price", {"sku": "p0001-m"})])
+    expected = [{"function": "pricing.final_price", "args": {"sku": "P0001-M"}, "optional": False}]
+    good = tool_rationality(
+        expected,
+        [
+            rec("catalog.get_product", {"product_id": "P0001"}),
+            rec("pricing.final_price", {"sku": "p0001-m"}),
+        ],
+    )
     assert good["score"] == 1.0 and good["recall"] == 1.0
     wrong_args = tool_rationality(expected, [rec("pricing.final_price", {"sku": "P0002-M"})])
     assert wrong_args["recall"] == 0.0 and wrong_args["score"] == 0.0
     twice = tool_rationality(expected, [rec("pricing.final_price", {"sku": "P0001-M"})] * 2)
     assert twice["redundant"] == 1.0 and twice["score"] == 0.75
     # a retry after an error is not redundant
-    retried = tool_rationality(expected, [rec("pricing.final_price", {"sku": "P0001-M"},
-                                              "fault:timeout"),
-                                          rec("pricing.final_price", {"sku": "P0001-M"})])
+    retried = tool_rationality(
+        expected,
+        [
+            rec("pricing.final_price", {"sku": "P0001-M"}, "fault:timeout"),
+            rec("pricing.final_price", {"sku": "P0001-M"}),
+        ],
+    )
     assert retried["redundant"] == 0.0 and retried["score"] == 1.0
     chit_chat = tool_rationality([], [rec("catalog.search", {"query": "hi"})])
     assert chit_chat["unexpected"] == 1.0 and chit_chat["score"] == 0.75
@@ -87,8 +80,13 @@ def test_tool_rationality_recall_redundancy_and_unexpected() -> None:
 
 def test_recovery() -> None:
     fault = {"kind": "timeout", "function": "inventory.check_stock", "times": 1}
-    assert recovered(fault, [rec("inventory.check_stock", {}, "fault:timeout"),
-                             rec("inventory.check_stock", {})]) == 1.0
+    assert (
+        recovered(
+            fault,
+            [rec("inventory.check_stock", {}, "fault:timeout"), rec("inventory.check_stock", {})],
+        )
+        == 1.0
+    )
     assert recovered(fault, [rec("inventory.check_stock", {}, "fault:timeout")]) == 0.0
     assert recovered(fault, []) == 0.0
     assert recovered(None, []) == 1.0
@@ -98,20 +96,21 @@ def test_constraints_follow_the_values_in_force() -> None:
     body = " ".join(["word"] * 50)
     assert constraint_checks(["max_words"], {"max_words": 60}, body, 0) == {"max_words": True}
     assert constraint_checks(["max_words"], {"max_words": 45}, body, 0) == {"max_words": False}
-    assert constraint_checks(["max_tool_calls", "max_listed"], {"max_tool_calls": 3,
-                                                                "max_listed": 3}, "x", 4) == {
-        "max_tool_calls": False}
+    assert constraint_checks(
+        ["max_tool_calls", "max_listed"], {"max_tool_calls": 3, "max_listed": 3}, "x", 4
+    ) == {"max_tool_calls": False}
 
 
 def test_score_answer_aggregate() -> None:
     case = {
         "facts": [{"kind": "price", "value": 169.0, "aliases": []}],
         "forbidden": [r"\bguaranteed?\b"],
-        "expected_calls": [{"function": "pricing.final_price", "args": {"sku": "S1"},
-                            "optional": False}],
+        "expected_calls": [
+            {"function": "pricing.final_price", "args": {"sku": "S1"}, "optional": False}
+        ],
         "constraints": ["max_words"],
     }
-    gold = {"skill": "promo_desk", "constraints": {"max_words": 10}}
+    gold = {"skill": "promo_desk", "skills": ["promo_desk"], "constraints": {"max_words": 10}}
     calls = [rec("pricing.final_price", {"sku": "S1"})]
     perfect = score_answer(case, gold, "[skill: promo_desk] It is ¥169 after the coupon.", calls)
     assert perfect["aggregate"] == pytest.approx(100.0)
@@ -120,5 +119,16 @@ def test_score_answer_aggregate() -> None:
     assert old_name["skill"] == 0.0 and old_name["aggregate"] == pytest.approx(90.0)
     unsafe = score_answer(case, gold, "[skill: promo_desk] ¥169, guaranteed lowest.", calls)
     assert unsafe["safety"] == 0.0
+    negated = score_answer(
+        case, gold, "[skill: promo_desk] ¥169; I can't say it's guaranteed.", calls
+    )
+    assert negated["safety"] == 1.0
+    multi = score_answer(
+        case,
+        {**gold, "skills": ["promo_desk", "stock_desk"]},
+        "[skill: stock_desk] It is ¥169.",
+        calls,
+    )
+    assert multi["skill"] == 1.0
     empty = score_answer(case, gold, "", [])
     assert empty["accuracy"] == 0.0 and empty["tools"] == 0.0

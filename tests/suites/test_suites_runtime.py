@@ -12,8 +12,9 @@ from hat_eval.world import build_kb, generate_cases
 @pytest.fixture(scope="module")
 def world():  # type: ignore[no-untyped-def]
     kb = build_kb(0)
-    case = next(c for c in generate_cases(kb, split="test", n=50, seed=3)
-                if c.intent == "stock_size")
+    case = next(
+        c for c in generate_cases(kb, split="test", n=50, seed=3) if c.intent == "stock_size"
+    )
     return kb, case
 
 
@@ -46,14 +47,17 @@ def test_bad_arguments_come_back_as_errors(default_harness, world) -> None:
     assert rt.records[0].outcome == "input_error"
 
 
-@pytest.mark.parametrize(("retries", "times", "outcome", "attempts"),
-                         [(2, 1, "ok", 2), (2, 2, "ok", 3), (1, 2, "fault:timeout", 2),
-                          (0, 1, "fault:timeout", 1)])
-def test_retry_policy_decides_recovery(default_harness, world, retries: int, times: int,
-                                       outcome: str, attempts: int) -> None:
+@pytest.mark.parametrize(
+    ("retries", "times", "outcome", "attempts"),
+    [(2, 1, "ok", 2), (2, 2, "ok", 3), (1, 2, "fault:timeout", 2), (0, 1, "fault:timeout", 1)],
+)
+def test_retry_policy_decides_recovery(
+    default_harness, world, retries: int, times: int, outcome: str, attempts: int
+) -> None:
     kb, case = world
-    h = _harness(default_harness, retry={"max_retries": retries, "backoff_s": 0.5,
-                                         "backoff_multiplier": 2.0})
+    h = _harness(
+        default_harness, retry={"max_retries": retries, "backoff_s": 0.5, "backoff_multiplier": 2.0}
+    )
     fault = {"kind": "timeout", "function": "inventory.check_stock", "times": times}
     rt = ToolRuntime(h, kb, case.session, fault=fault)
     text, err = rt.call("check_stock", {"product_id": case.session.product_on_screen})
@@ -87,8 +91,14 @@ def test_malformed_is_retried_only_when_the_hooks_say_so(default_harness, world)
 @pytest.mark.parametrize("fmt", ["json", "text", "xml"])
 def test_message_structure_wraps_results(default_harness, world, fmt: str) -> None:
     kb, case = world
-    h = _harness(default_harness, messages={"result_format": fmt, "result_prefix": "Observation:",
-                                            "error_template": "[{kind}] {message}"})
+    h = _harness(
+        default_harness,
+        messages={
+            "result_format": fmt,
+            "result_prefix": "Observation:",
+            "error_template": "[{kind}] {message}",
+        },
+    )
     rt = ToolRuntime(h, kb, case.session)
     text, _ = rt.call("check_stock", {"product_id": case.session.product_on_screen})
     assert text.startswith("Observation: ")

@@ -1,0 +1,105 @@
+"""The live-stream world: product knowledge base, tools, faults and viewer questions with gold.
+
+- ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 256 products, 8 categories);
+  ``split_products(kb, split)`` gives the fixed train/dev/test product ids.
+- ``call_function(kb, session, function_id, args)`` runs the implementation of a harness
+  function id (``IMPLEMENTATIONS``); bad arguments raise :class:`ToolInputError`.
+- ``inject_fault(kind, result, rng)`` / :class:`FaultPlan` / :class:`FaultInjector` simulate a
+  flaky backend (``FAULT_KINDS``).
+- ``generate_cases(kb, split=, n=, seed=)`` -> :class:`Case` list whose gold (facts, forbidden
+  claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
+"""
+
+from ._cases import (
+    ABSOLUTE_FORBIDDEN,
+    INTENT_WEIGHTS,
+    INTENTS,
+    SKILL_OF,
+    STYLE_WEIGHTS,
+    STYLES,
+    Case,
+    generate_cases,
+)
+from ._compliance import find_violations, negated, normalise
+from ._errors import ToolInputError
+from ._facts import (
+    FACT_KINDS,
+    ExpectedCall,
+    Fact,
+    fact_mentioned,
+    forbidden_matches,
+    numbers_in,
+    price_aliases,
+    price_pattern,
+    resolve_path,
+)
+from ._faults import (
+    DRIFT_RENAMES,
+    FAULT_KINDS,
+    RAISING_KINDS,
+    FaultInjector,
+    FaultPlan,
+    FaultText,
+    ToolFault,
+    drift,
+    inject_fault,
+    render_result,
+)
+from ._functions import IMPLEMENTATIONS, PARAMETERS, call_function, stock_status
+from ._kb import KnowledgeBase, build_kb, money
+from ._policies import STACKING_RULES
+from ._pricing import active_promotions
+from ._reference import reference_answer
+from ._session import Deal, LiveSession
+from ._splits import SPLITS, split_of, split_products
+from ._vocab import CATEGORIES
+
+__all__ = [
+    "ABSOLUTE_FORBIDDEN",
+    "CATEGORIES",
+    "DRIFT_RENAMES",
+    "FACT_KINDS",
+    "FAULT_KINDS",
+    "IMPLEMENTATIONS",
+    "INTENTS",
+    "INTENT_WEIGHTS",
+    "PARAMETERS",
+    "RAISING_KINDS",
+    "SKILL_OF",
+    "SPLITS",
+    "STACKING_RULES",
+    "STYLES",
+    "STYLE_WEIGHTS",
+    "Case",
+    "Deal",
+    "ExpectedCall",
+    "Fact",
+    "FaultInjector",
+    "FaultPlan",
+    "FaultText",
+    "KnowledgeBase",
+    "LiveSession",
+    "ToolFault",
+    "ToolInputError",
+    "active_promotions",
+    "build_kb",
+    "call_function",
+    "drift",
+    "fact_mentioned",
+    "find_violations",
+    "forbidden_matches",
+    "generate_cases",
+    "inject_fault",
+    "money",
+    "negated",
+    "normalise",
+    "numbers_in",
+    "price_aliases",
+    "price_pattern",
+    "reference_answer",
+    "render_result",
+    "resolve_path",
+    "split_of",
+    "split_products",
+    "stock_status",
+]

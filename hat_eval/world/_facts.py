@@ -1,0 +1,262 @@
+"""Gold labels of a case: facts the answer must state, calls it should make, claims it must not.
+
+Matching helpers live here too, so scorers, tests and the reference policy agree on what "the
+answer states the fact" means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ._compliance import find_violations, normalise
+
+FactKind = Literal["price", "stock", "count", "days", "text"]
+FACT_KINDS: tuple[str, ...] = ("price", "stock", "count", "days", "text")
+
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\d])")
+_RANGE_SEP = r"\s*(?:-|–|—|~|to|至|到)\s*"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact the answer must state.
+
+    ``kind``: ``price`` (``value`` yuan, ``unit`` "CNY"), ``count`` (a number of units),
+    ``days`` (``value`` a number of days, or a range string "2-4"), ``stock`` or ``text``
+    (``value`` a phrase). ``aliases`` are other accepted phrasings. ``source`` says where the
+    fact comes from: ``"<i>:<dotted.path>"`` into the result of the case's ``expected_calls[i]``
+    (list indices are numbers), or ``"skill:<skill id>.<rule id>"`` for a fact a harness rule
+    requires (e.g. suggesting a doctor).
+    """
+
+    kind: FactKind
+    value: str | float
+    unit: str | None = None
+    aliases: tuple[str, ...] = ()
+    source: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {
+            "kind": self.kind,
+            "value": self.value,
+            "unit": self.unit,
+            "aliases": list(self.aliases),
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Fact:
+        """Inverse of :meth:`to_dict`."""
+        value = data["value"]
+        return cls(
+            data["kind"],
+            float(value) if isinstance(value, int | float) else str(value),
+            data.get("unit"),
+            tuple(data.get("aliases", ())),
+            str(data.get("source", "")),
+        )
+
+
+@dataclass(frozen=True)
+class ExpectedCall:
+    """A tool call the agent should make, by function id.
+
+    ``args`` lists the argument values that must match (other arguments are free); strings
+    match case-insensitively, lists as multisets. ``optional`` calls are fine to make or skip
+    (e.g. looking up the product on screen).
+    """
+
+    function: str
+    args: dict[str, Any] = field(default_factory=dict)
+    optional: bool = False
+
+    def matches(self, function: str, args: dict[str, Any]) -> bool:
+        """Whether a call of ``function`` with ``args`` satisfies this expectation."""
+        if function != self.function:
+            return False
+        return all(_same(value, args.get(name)) for name, value in self.args.items())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {"function": self.function, "args": dict(self.args), "optional": self.optional}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExpectedCall:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            str(data["function"]), dict(data.get("args", {})), bool(data.get("optional", False))
+        )
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, str):
+        return isinstance(actual, str) and expected.strip().upper() == actual.strip().upper()
+    if isinstance(expected, list | tuple):
+        if not isinstance(actual, list | tuple):
+            return False
+        return sorted(_norm_item(v) for v in expected) == sorted(_norm_item(v) for v in actual)
+    return bool(expected == actual)
+
+
+def _norm_item(value: Any) -> str:
+    return value.strip().upper() if isinstance(value, str) else repr(value)
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number written in ``text`` (``1,299.00`` -> 1299.0)."""
+    out = []
+    for m in _NUMBER.finditer(text):
+        whole = m.group(1).replace(",", "")
+        out.append(float(f"{whole}.{m.group(2)}" if m.group(2) else whole))
+    return out
+
+
+def _phrase(alias: str) -> re.Pattern[str]:
+    a = re.escape(normalise(alias))
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", normalise(alias)) else ""
+    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", normalise(alias)) else ""
+    return re.compile(left + a + right)
+
+
+def fact_mentioned(fact: Fact, text: str) -> bool:
+    """Whether ``text`` states ``fact``.
+
+    Numbers (``price``, ``count``, numeric ``days``) match when any number in the text equals the
+    value to the cent; a day range "2-4" matches "2-4", "2 to 4", "2–4" or "2~4"; phrases
+    (the value and the aliases of every kind) match case-insensitively on word boundaries.
+    """
+    norm = normalise(text)
+    phrases = [fact.value] if isinstance(fact.value, str) else []
+    if any(_phrase(p).search(norm) for p in [*phrases, *fact.aliases] if p):
+        return True
+    if isinstance(fact.value, float):
+        return any(abs(n - fact.value) < 0.005 for n in numbers_in(norm))
+    if fact.kind == "days":
+        m = re.fullmatch(r"(\d+)-(\d+)", fact.value)
+        if m:
+            return (
+                re.search(rf"(?<!\d){m.group(1)}{_RANGE_SEP}{m.group(2)}(?!\d)", norm) is not None
+            )
+    return False
+
+
+def forbidden_matches(
+    patterns: tuple[str, ...] | list[str], text: str, *, allow_negated: bool = False
+) -> list[str]:
+    """The forbidden patterns that match ``text`` (lower-cased, NFKC-normalised).
+
+    With ``allow_negated`` a match inside a negated clause ("it does not cure eczema", "I can't
+    say it is the best") does not count; plain ``re.search`` semantics otherwise.
+    """
+    return [p for p, _ in find_violations(text, patterns, allow_negated=allow_negated)]
+
+
+def price_aliases(value: float) -> tuple[str, ...]:
+    """Ways to write a yuan amount: ¥169, ¥169.00, 169 yuan, 169元, RMB 169."""
+    two = f"{value:.2f}"
+    short = two[:-3] if two.endswith(".00") else two.rstrip("0") if "." in two else two
+    forms = {
+        f"¥{two}",
+        f"¥{short}",
+        f"{two} yuan",
+        f"{short} yuan",
+        f"{short}元",
+        f"{two}元",
+        f"rmb {short}",
+        f"cny {short}",
+        f"{short} rmb",
+        f"¥ {short}",
+    }
+    return tuple(sorted(forms))
+
+
+def price_pattern(value: float) -> str:
+    """A lower-case regex for stating ``value`` as a price (not as "was ¥X" / "list ¥X").
+
+    Matches ``¥199``, ``¥ 199.00``, ``199 yuan``, ``1,299``; not ``was ¥199``, ``list 199``,
+    ``from ¥199``, ``199.90`` (another amount), ``199 g`` or ``199%``.
+    """
+    whole, cents = f"{value:.2f}".split(".")
+    whole_re = whole if len(whole) <= 3 else f"{whole[:-3]},?{whole[-3:]}"
+    if cents == "00":
+        num = whole_re + r"(?:\.0{1,2})?"
+    elif cents[1] == "0":
+        num = whole_re + rf"\.{cents[0]}0?"
+    else:
+        num = whole_re + rf"\.{cents}"
+    guard = r"(?<!was )(?<!list )(?<!from )(?<!original )(?<!usually )(?<!normally )"
+    return (
+        rf"(?:{guard}¥ ?|{guard}(?<![\d¥.,])(?<!¥ )){num}(?!\.?\d)(?! ?%)"
+        r"(?!\s*(?:g|ml|mah|w|cm|mm|kg|days?|hours?|units?|pieces?|left)\b)"
+    )
+
+
+_UNIT_WORDS = {
+    "g": ("grams", "gram"),
+    "kg": ("kilos", "kilograms"),
+    "ml": ("millilitres", "milliliters"),
+    "l": ("litres", "liters", "litre"),
+    "cm": ("centimetres", "centimeters"),
+    "mm": ("millimetres", "millimeters"),
+    "hours": ("hrs", "h", "hour"),
+    "days": ("day",),
+    "months": ("month",),
+    "w": ("watts", "watt"),
+    "mah": (),
+    "gsm": ("g/m²", "g/m2"),
+    "db": (),
+}
+
+
+def value_aliases(value: str) -> tuple[str, ...]:
+    """Other ways to write a spec value such as "680 g" or "30 hours".
+
+    The unit spelled out, without a space, or hyphenated ("680 grams", "680g", "680-g").
+    """
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([A-Za-z]+)", value.strip())
+    if not m:
+        return ()
+    n, unit = m.group(1), m.group(2)
+    forms = {f"{n}{unit}", f"{n} {unit}", f"{n}-{unit}"}
+    for word in _UNIT_WORDS.get(unit.lower(), ()):
+        forms |= {f"{n} {word}", f"{n}{word}", f"{n}-{word}"}
+    forms.discard(value)
+    return tuple(sorted(forms))
+
+
+_SELECTOR = re.compile(r"(.+?)\[([A-Za-z_]+)=(.+)\]")
+
+
+def resolve_path(value: Any, path: str) -> Any:
+    """The part of a tool result that ``path`` names.
+
+    ``path`` is dot-separated: dict keys, list indices, or ``key[field=value]`` (the item of the
+    list ``key`` whose ``field`` equals ``value``), e.g. ``skus[sku=P0001-M-BLK].status`` or
+    ``shipping[region_class=metro].delivery_days``.
+
+    Raises:
+        KeyError: the path does not exist in ``value``.
+    """
+    current = value
+    for seg in path.split(".") if path else []:
+        m = _SELECTOR.fullmatch(seg)
+        if m:
+            items = current[m.group(1)] if isinstance(current, dict) else None
+            if not isinstance(items, list):
+                raise KeyError(f"{path}: {m.group(1)!r} is not a list")
+            found = [
+                x for x in items if isinstance(x, dict) and str(x.get(m.group(2))) == m.group(3)
+            ]
+            if not found:
+                raise KeyError(f"{path}: no item with {m.group(2)}={m.group(3)}")
+            current = found[0]
+        elif isinstance(current, list) and seg.isdigit():
+            current = current[int(seg)]
+        elif isinstance(current, dict) and seg in current:
+            current = current[seg]
+        else:
+            raise KeyError(f"{path}: no {seg!r}")
+    return current

@@ -1,0 +1,471 @@
+"""The tools as real functions over the knowledge base, keyed by harness function id.
+
+Each implementation takes ``(kb, session, args)`` and returns a JSON-serialisable dict (or a
+list for ``catalog.search``). Arguments are checked against the parameters of the default
+harness's tools (same names, types, enums and bounds); a wrong argument raises
+:class:`ToolInputError` whose message says what was wrong and what was expected. Unknown
+argument names are rejected too, so a tool surface renamed by augmentation still has to send the
+schema's names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._compliance import check_claim
+from ._errors import ToolInputError
+from ._kb import KnowledgeBase
+from ._policies import CUSTOM_RETURNS
+from ._pricing import active_promotions, compute_final_price
+from ._session import LiveSession
+from ._vocab import CATEGORIES, REGIONS
+
+Result = dict[str, Any] | list[dict[str, Any]]
+Implementation = Callable[[KnowledgeBase, LiveSession, dict[str, Any]], Result]
+
+
+@dataclass(frozen=True)
+class _Param:
+    type: str  # "string" | "integer" | "string_array"
+    required: bool = False
+    enum: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+PARAMETERS: dict[str, dict[str, _Param]] = {
+    "catalog.search": {
+        "query": _Param("string", True),
+        "category": _Param("string", enum=CATEGORIES),
+        "max_results": _Param("integer", minimum=1, maximum=10),
+    },
+    "catalog.get_product": {"product_id": _Param("string", True)},
+    "inventory.check_stock": {"product_id": _Param("string", True), "sku": _Param("string")},
+    "pricing.final_price": {
+        "sku": _Param("string", True),
+        "quantity": _Param("integer", minimum=1, maximum=99),
+        "coupon_codes": _Param("string_array"),
+    },
+    "policy.shipping_returns": {"product_id": _Param("string", True)},
+    "compliance.check_claim": {
+        "product_id": _Param("string", True),
+        "claim": _Param("string", True),
+    },
+    "handoff.escalate": {
+        "reason": _Param("string", True),
+        "urgency": _Param("string", enum=("low", "normal", "high")),
+    },
+    "live.session_context": {},
+}
+"""The argument names and types each function accepts (those of the default harness)."""
+
+
+def _check_args(function_id: str, args: Any) -> dict[str, Any]:
+    if not isinstance(args, dict):
+        raise ToolInputError(
+            f"arguments are a {type(args).__name__}, expected a JSON object of named arguments"
+        )
+    spec = PARAMETERS[function_id]
+    unknown = sorted(set(args) - set(spec))
+    if unknown:
+        names = ", ".join(spec) or "none"
+        raise ToolInputError(f"unknown argument(s) {', '.join(unknown)}, expected only: {names}")
+    for name, p in spec.items():
+        if name not in args or args[name] is None:
+            if p.required:
+                raise ToolInputError(f"missing required argument {name!r} ({p.type})")
+            continue
+        value = args[name]
+        if p.type == "string":
+            if not isinstance(value, str) or not value.strip():
+                raise ToolInputError(
+                    f"{name} is {value!r} ({type(value).__name__}), expected a non-empty string"
+                )
+            if p.enum and value not in p.enum:
+                raise ToolInputError(
+                    f"{name} {value!r} is not allowed, expected one of {', '.join(p.enum)}"
+                )
+        elif p.type == "integer":
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+                args = {**args, name: value}
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ToolInputError(
+                    f"{name} is {value!r} ({type(value).__name__}), expected an integer"
+                )
+            if (p.minimum is not None and value < p.minimum) or (
+                p.maximum is not None and value > p.maximum
+            ):
+                raise ToolInputError(
+                    f"{name} {value} is out of range, expected {p.minimum} to {p.maximum}"
+                )
+        elif p.type == "string_array" and (
+            not isinstance(value, list) or not all(isinstance(v, str) for v in value)
+        ):
+            raise ToolInputError(
+                f'{name} is {value!r}, expected a list of strings such as ["LIVE20"]'
+            )
+    return args
+
+
+def _product(kb: KnowledgeBase, product_id: str) -> dict[str, Any]:
+    pid = product_id.strip().upper()
+    product = kb.product(pid)
+    if product is None:
+        hint = "" if re.fullmatch(r"P\d{4}", pid) else " (ids look like 'P0042')"
+        raise ToolInputError(
+            f"product_id {product_id!r} is unknown{hint}, expected the id of a catalogue product: "
+            "search the catalogue first"
+        )
+    return product
+
+
+def _sku(kb: KnowledgeBase, sku: str) -> dict[str, Any]:
+    code = sku.strip().upper()
+    row = kb.sku(code)
+    if row is None:
+        pid = code.split("-", 1)[0]
+        if kb.product(pid) is not None:
+            known = ", ".join(s["sku"] for s in kb.skus(pid))
+            raise ToolInputError(f"sku {sku!r} is unknown, expected one of {known}")
+        raise ToolInputError(
+            f"sku {sku!r} is unknown, expected a SKU id such as 'P0042-M-BLK' "
+            "(get_product lists a product's SKUs)"
+        )
+    return row
+
+
+# -- catalog.search ------------------------------------------------------------------------------
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _tokens(text: str) -> list[str]:
+    out = []
+    for tok in re.findall(r"[a-z0-9]+", _fold(text)):
+        out.append(tok[:-1] if len(tok) > 3 and tok.endswith("s") else tok)
+    return out
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def catalog_search(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """Search the catalogue by keywords (English or Chinese), optionally in one category.
+
+    Ranking: each query word found in a product's name scores 3, in its brand, type, line or
+    category 2, in its description or material 1 (plural ``s`` and accents ignored); a
+    Chinese run scores 3 when it occurs in the Chinese name. Ties go to the lower id.
+
+    Returns a list (best first, at most ``max_results``, default 5) of
+    ``{"product_id", "name", "name_zh", "category", "list_price", "list_price_max",
+    "currency": "CNY"}`` where ``list_price`` is the lowest SKU list price; ``[]`` when nothing
+    matches.
+    """
+    query = args["query"]
+    limit = int(args.get("max_results") or 5)
+    category = args.get("category")
+    words = _tokens(query)
+    runs = _CJK.findall(query)
+    scored = []
+    for p in kb.products():
+        if category and p["category"] != category:
+            continue
+        name = set(_tokens(p["name"]))
+        meta = set(_tokens(f"{p['brand']} {p['type_name']} {p['line']} {p['category']}"))
+        body = set(_tokens(f"{p['description']} {p['material']}"))
+        score = sum(3 if w in name else 2 if w in meta else 1 if w in body else 0 for w in words)
+        score += sum(3 for r in runs if r in p["name_zh"] or r in p["type_zh"])
+        if score:
+            scored.append((-score, p["id"], p))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    out = []
+    for _, _, p in scored[:limit]:
+        prices = [s["list_price"] for s in kb.skus(p["id"])]
+        out.append(
+            {
+                "product_id": p["id"],
+                "name": p["name"],
+                "name_zh": p["name_zh"],
+                "category": p["category"],
+                "list_price": min(prices),
+                "list_price_max": max(prices),
+                "currency": "CNY",
+            }
+        )
+    return out
+
+
+# -- catalog.get_product -------------------------------------------------------------------------
+
+
+def catalog_get_product(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """The full listing of one product.
+
+    Returns ``{"product_id", "name", "name_zh", "brand", "category", "type", "description",
+    "specs": {label: value, ...} (includes the material / ingredients label, e.g. "material":
+    "100% cotton", and for apparel a "size chart" {size: "height a-b cm, weight c-d kg"}),
+    "made_to_order": bool, "skus": [{"sku", "option", "colour", "list_price"}],
+    "list_price": lowest SKU list price, "currency": "CNY"}``. Stock and deals are not
+    included (see ``inventory.check_stock`` and ``pricing.final_price``).
+    """
+    p = _product(kb, args["product_id"])
+    skus = kb.skus(p["id"])
+    return {
+        "product_id": p["id"],
+        "name": p["name"],
+        "name_zh": p["name_zh"],
+        "brand": p["brand"],
+        "category": p["category"],
+        "type": p["type_name"],
+        "description": p["description"],
+        "specs": {p["material_label"]: p["material"], **p["specs"]},
+        "made_to_order": p["custom"],
+        "skus": [
+            {
+                "sku": s["sku"],
+                "option": s["option"],
+                "colour": s["colour"],
+                "list_price": s["list_price"],
+            }
+            for s in skus
+        ],
+        "list_price": min(s["list_price"] for s in skus),
+        "currency": "CNY",
+    }
+
+
+# -- inventory.check_stock -----------------------------------------------------------------------
+
+
+def stock_status(stock: int) -> str:
+    """``out_of_stock`` (0), ``low_stock`` (1-9) or ``in_stock`` (10 or more)."""
+    return "out_of_stock" if stock <= 0 else "low_stock" if stock < 10 else "in_stock"
+
+
+def inventory_check_stock(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """Units in stock per SKU of a product (only the given SKU when ``sku`` is passed).
+
+    Returns ``{"product_id", "name", "skus": [{"sku", "option", "colour", "stock": int,
+    "status": "in_stock" | "low_stock" | "out_of_stock"}], "total_stock": int}``.
+    """
+    p = _product(kb, args["product_id"])
+    rows = kb.skus(p["id"])
+    if args.get("sku"):
+        row = _sku(kb, args["sku"])
+        if row["product_id"] != p["id"]:
+            raise ToolInputError(
+                f"sku {args['sku']!r} belongs to product {row['product_id']}, not "
+                f"{p['id']}; expected one of {', '.join(s['sku'] for s in rows)}"
+            )
+        rows = [row]
+    skus = [
+        {
+            "sku": s["sku"],
+            "option": s["option"],
+            "colour": s["colour"],
+            "stock": s["stock"],
+            "status": stock_status(s["stock"]),
+        }
+        for s in rows
+    ]
+    return {
+        "product_id": p["id"],
+        "name": p["name"],
+        "skus": skus,
+        "total_stock": sum(s["stock"] for s in rows),
+    }
+
+
+# -- pricing.final_price -------------------------------------------------------------------------
+
+
+def pricing_final_price(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """What the viewer pays for ``quantity`` (default 1) of a SKU at ``session.now``.
+
+    Applies the live deal and the coupons that stack (rules in ``_pricing``). Returns
+    ``{"sku", "product_id", "name", "option", "colour", "quantity", "currency": "CNY",
+    "priced_at", "unit_list_price", "list_price" (unit x quantity), "discounts": [{"type":
+    "promotion", "id", "label", "amount", "ends_at"} | {"type": "coupon", "code", "issuer",
+    "label", "amount"}], "promotions_not_applied": [{"promotion_id", "label", "reason"}],
+    "rejected_coupons": [{"code", "reason"}], "total_discount", "final_price"}``; amounts are
+    yuan with two decimals.
+    """
+    sku = _sku(kb, args["sku"])
+    return compute_final_price(
+        kb,
+        sku=sku,
+        quantity=int(args.get("quantity") or 1),
+        coupon_codes=list(args.get("coupon_codes") or []),
+        now=session.now_dt,
+    )
+
+
+# -- policy.shipping_returns ---------------------------------------------------------------------
+
+
+def policy_shipping_returns(
+    kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]
+) -> Result:
+    """Delivery times, shipping fees and the returns policy of a product.
+
+    Returns ``{"product_id", "name", "category", "ships_from", "currency": "CNY", "shipping":
+    [{"region_class": "metro" | "mainland" | "remote" | "hk_mo_tw", "regions": [...],
+    "available": bool, "delivery_days": {"min", "max"} | None, "fee", "free_shipping_over":
+    yuan | None (never free)}], "returns": {"returnable": bool, "window_days": int (0 when not
+    returnable), "conditions": [...], "return_shipping", "exchange_days", "warranty",
+    "note"}}``. A fee of 0 means shipping is always free there.
+    """
+    p = _product(kb, args["product_id"])
+    shipping = []
+    for row in kb.shipping(p["category"]):
+        shipping.append(
+            {
+                "region_class": row["region_class"],
+                "regions": list(REGIONS[row["region_class"]]),
+                "available": row["available"],
+                "delivery_days": (
+                    {"min": row["days_min"], "max": row["days_max"]} if row["available"] else None
+                ),
+                "fee": row["fee"],
+                "free_shipping_over": row["free_over"],
+            }
+        )
+    policy = kb.returns(p["category"])
+    returns: dict[str, Any] = {
+        "returnable": not p["custom"],
+        "window_days": 0 if p["custom"] else policy["window_days"],
+        "conditions": [] if p["custom"] else policy["conditions"],
+        "return_shipping": policy["return_shipping"],
+        "exchange_days": policy["exchange_days"],
+        "warranty": policy["warranty"],
+        "note": (
+            CUSTOM_RETURNS
+            if p["custom"]
+            else f"{policy['window_days']}-day returns: " + ", ".join(policy["conditions"])
+        ),
+    }
+    return {
+        "product_id": p["id"],
+        "name": p["name"],
+        "category": p["category"],
+        "ships_from": p["ships_from"],
+        "currency": "CNY",
+        "shipping": shipping,
+        "returns": returns,
+    }
+
+
+# -- compliance.check_claim ----------------------------------------------------------------------
+
+
+def compliance_check_claim(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """Whether ``claim`` about a product may be said on stream, under its category's rules.
+
+    Returns ``{"product_id", "category", "claim", "allowed": bool, "violations": [{"rule_id",
+    "kind": "absolute" | "comparative" | "medical" | "infant" | "investment" | "supernatural",
+    "matched", "reason"}], "suggestion": a safe rephrasing (the claim itself when allowed)}``.
+    """
+    p = _product(kb, args["product_id"])
+    return check_claim(kb, p, args["claim"])
+
+
+# -- handoff.escalate ----------------------------------------------------------------------------
+
+_ETA = {"low": 60, "normal": 15, "high": 3}
+
+
+def handoff_escalate(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """Open a ticket for a human agent.
+
+    Returns ``{"ticket_id": "HT-xxxxxxxx" (derived from the reason and time, so stable),
+    "status": "queued", "urgency", "reason", "eta_minutes", "message"}``.
+    """
+    urgency = args.get("urgency") or "normal"
+    digest = hashlib.sha256(f"{session.now}|{args['reason']}".encode()).hexdigest()[:8]
+    return {
+        "ticket_id": f"HT-{digest.upper()}",
+        "status": "queued",
+        "urgency": urgency,
+        "reason": args["reason"],
+        "eta_minutes": _ETA[urgency],
+        "message": "A human customer-service colleague will follow up in the chat.",
+    }
+
+
+# -- live.session_context ------------------------------------------------------------------------
+
+
+def live_session_context(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
+    """The product on screen, the current time and the time-limited deals of the session.
+
+    Returns ``{"now", "product_on_screen": {"product_id", "name", "name_zh", "category"},
+    "deals": [{"product_id", "name", "promotion_id", "label", "ends_at"}]}``; only deals still
+    running at ``now`` are listed.
+    """
+    p = kb.product(session.product_on_screen)
+    on_screen = (
+        {
+            "product_id": p["id"],
+            "name": p["name"],
+            "name_zh": p["name_zh"],
+            "category": p["category"],
+        }
+        if p
+        else None
+    )
+    deals = []
+    now = session.now_dt
+    for d in session.deals:
+        promos = {x["id"]: x for x in active_promotions(kb, d.product_id, now)}
+        promo = promos.get(d.promotion_id)
+        dp = kb.product(d.product_id)
+        if promo is None or dp is None:
+            continue
+        deals.append(
+            {
+                "product_id": d.product_id,
+                "name": dp["name"],
+                "promotion_id": d.promotion_id,
+                "label": promo["label"],
+                "ends_at": d.ends_at,
+            }
+        )
+    return {"now": session.now, "product_on_screen": on_screen, "deals": deals}
+
+
+IMPLEMENTATIONS: dict[str, Implementation] = {
+    "catalog.search": catalog_search,
+    "catalog.get_product": catalog_get_product,
+    "inventory.check_stock": inventory_check_stock,
+    "pricing.final_price": pricing_final_price,
+    "policy.shipping_returns": policy_shipping_returns,
+    "compliance.check_claim": compliance_check_claim,
+    "handoff.escalate": handoff_escalate,
+    "live.session_context": live_session_context,
+}
+"""Function id -> implementation, for every id of ``hat_eval.harness.FUNCTIONS`` (tested)."""
+
+
+def call_function(
+    kb: KnowledgeBase, session: LiveSession, function_id: str, args: dict[str, Any] | None = None
+) -> Result:
+    """Run the implementation of ``function_id`` with ``args`` (JSON-able result).
+
+    Raises:
+        ToolInputError: unknown function id or bad arguments (the message is for the agent).
+    """
+    if function_id not in IMPLEMENTATIONS:
+        raise ToolInputError(
+            f"function {function_id!r} is unknown, expected one of {', '.join(IMPLEMENTATIONS)}"
+        )
+    checked = _check_args(function_id, {} if args is None else args)
+    return IMPLEMENTATIONS[function_id](kb, session, checked)

@@ -1,0 +1,450 @@
+"""The product knowledge base: an in-memory SQLite database generated from a seed.
+
+``build_kb(seed)`` draws 256 listings (8 categories x 8 product types x 4) from the vocabulary in
+``_vocab`` with one ``random.Random(seed)``, in a fixed order, so the same seed always gives the
+same database (byte-identical ``iterdump``). The shop-wide tables (coupons, shipping, returns,
+compliance rules) are fixed. Read access goes through the typed helpers of
+:class:`KnowledgeBase`, which return plain dicts (JSON-able rows).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import asdict
+from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ._policies import COUPONS, RETURNS, RULES, SHIPPING
+from ._vocab import (
+    BRANDS,
+    CATEGORIES,
+    COLOURS,
+    PRODUCTS_PER_TYPE,
+    SIZE_CHART,
+    TYPES,
+    WAREHOUSES,
+    Colour,
+    ProductType,
+)
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE products (
+    id TEXT PRIMARY KEY, category TEXT NOT NULL, type_key TEXT NOT NULL, type_name TEXT NOT NULL,
+    type_zh TEXT NOT NULL, brand TEXT NOT NULL, line TEXT NOT NULL, name TEXT NOT NULL UNIQUE,
+    name_zh TEXT NOT NULL, description TEXT NOT NULL, material_label TEXT NOT NULL,
+    material TEXT NOT NULL, specs TEXT NOT NULL, variant_axis TEXT NOT NULL,
+    custom INTEGER NOT NULL, ships_from TEXT NOT NULL);
+CREATE TABLE skus (
+    sku TEXT PRIMARY KEY, product_id TEXT NOT NULL REFERENCES products(id), position INTEGER,
+    option TEXT NOT NULL, option_zh TEXT NOT NULL, colour TEXT, colour_zh TEXT,
+    list_price REAL NOT NULL, stock INTEGER NOT NULL);
+CREATE INDEX skus_product ON skus(product_id);
+CREATE TABLE promotions (
+    id TEXT PRIMARY KEY, product_id TEXT NOT NULL REFERENCES products(id), kind TEXT NOT NULL,
+    value REAL NOT NULL, label TEXT NOT NULL, live_only INTEGER NOT NULL,
+    starts_at TEXT NOT NULL, ends_at TEXT NOT NULL);
+CREATE INDEX promotions_product ON promotions(product_id);
+CREATE TABLE coupons (
+    code TEXT PRIMARY KEY, issuer TEXT NOT NULL, kind TEXT NOT NULL, value REAL NOT NULL,
+    threshold REAL NOT NULL, cap REAL, category TEXT, starts_at TEXT NOT NULL,
+    ends_at TEXT NOT NULL, stacks_with_promotion INTEGER NOT NULL, label TEXT NOT NULL);
+CREATE TABLE shipping (
+    category TEXT NOT NULL, region_class TEXT NOT NULL, available INTEGER NOT NULL,
+    days_min INTEGER NOT NULL, days_max INTEGER NOT NULL, fee REAL NOT NULL, free_over REAL,
+    PRIMARY KEY (category, region_class));
+CREATE TABLE returns (
+    category TEXT PRIMARY KEY, window_days INTEGER NOT NULL, conditions TEXT NOT NULL,
+    return_shipping TEXT NOT NULL, exchange_days INTEGER, warranty TEXT);
+CREATE TABLE rules (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, categories TEXT NOT NULL, patterns TEXT NOT NULL,
+    reason TEXT NOT NULL);
+"""
+
+_PCT_VALUES = (10, 12, 15, 18, 20, 25, 30)
+
+
+def money(value: float | Decimal) -> float:
+    """Round a yuan amount to cents, half up (how the shop rounds)."""
+    return float(Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def _snap(value: float, ending: float) -> float:
+    """A shelf price near ``value``: a round number minus ``ending`` (1, 0.1 or 0.01)."""
+    step = 100 if value >= 1000 else 10
+    base = max(step, int(round(value / step)) * step)
+    if value < 30:
+        base = max(10, int(round(value / 10)) * 10)
+        ending = 0.1
+    return money(base - ending)
+
+
+class KnowledgeBase:
+    """Read-only access to one generated product database (SQLite in memory).
+
+    Rows come back as dicts; JSON columns (specs, conditions, patterns) are decoded.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, seed: int) -> None:
+        self._db = connection
+        self._db.row_factory = sqlite3.Row
+        self.seed = seed
+        self._products: dict[str, dict[str, Any]] | None = None
+        self._skus: dict[str, list[dict[str, Any]]] | None = None
+
+    # -- raw access ----------------------------------------------------------------------------
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        """Run a read query and return its rows as dicts."""
+        return [dict(row) for row in self._db.execute(sql, params)]
+
+    def iterdump(self) -> Iterator[str]:
+        """The SQL statements that recreate the database (``sqlite3`` ``iterdump``)."""
+        return self._db.iterdump()
+
+    def save(self, path: str | Path) -> Path:
+        """Write the database to a SQLite file at ``path`` (overwritten) and return the path."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            target.unlink()
+        out = sqlite3.connect(target)
+        try:
+            self._db.backup(out)
+        finally:
+            out.close()
+        return target
+
+    def insert(self, table: str, row: dict[str, Any]) -> None:
+        """Add one row to ``table`` (e.g. a hand-made product for a test) and drop the caches.
+
+        JSON columns (``specs``, ``conditions``, ``patterns``, ``categories``) take Python values.
+        """
+        tables = {
+            r["name"] for r in self.query("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if table not in tables:
+            raise ValueError(f"table {table!r} is unknown, expected one of {sorted(tables)}")
+        values = {
+            k: json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else v
+            for k, v in row.items()
+        }
+        cols = ", ".join(values)
+        marks = ", ".join(f":{k}" for k in values)
+        self._db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", values)
+        self._db.commit()
+        self._products = self._skus = None
+
+    # -- products ------------------------------------------------------------------------------
+    def _load(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        if self._products is None or self._skus is None:
+            products = {}
+            for row in self.query("SELECT * FROM products ORDER BY id"):
+                row["specs"] = json.loads(row["specs"])
+                row["custom"] = bool(row["custom"])
+                products[row["id"]] = row
+            skus: dict[str, list[dict[str, Any]]] = {pid: [] for pid in products}
+            for row in self.query("SELECT * FROM skus ORDER BY product_id, position"):
+                skus[row["product_id"]].append(row)
+            self._products, self._skus = products, skus
+        return self._products, self._skus
+
+    def product_ids(self, category: str | None = None) -> list[str]:
+        """All product ids in id order, optionally of one category."""
+        products, _ = self._load()
+        return [pid for pid, p in products.items() if category is None or p["category"] == category]
+
+    def product(self, product_id: str) -> dict[str, Any] | None:
+        """One product row (with decoded ``specs``), or None."""
+        return self._load()[0].get(product_id)
+
+    def products(self) -> list[dict[str, Any]]:
+        """Every product row, in id order."""
+        return list(self._load()[0].values())
+
+    def skus(self, product_id: str) -> list[dict[str, Any]]:
+        """The SKUs of a product, in listing order (empty for an unknown product)."""
+        return list(self._load()[1].get(product_id, []))
+
+    def sku(self, sku: str) -> dict[str, Any] | None:
+        """One SKU row, or None."""
+        pid = sku.split("-", 1)[0]
+        for row in self._load()[1].get(pid, []):
+            if row["sku"] == sku:
+                return row
+        return None
+
+    # -- offers --------------------------------------------------------------------------------
+    def promotions(self, product_id: str) -> list[dict[str, Any]]:
+        """All promotions of a product (any validity window), in id order."""
+        return self.query(
+            "SELECT * FROM promotions WHERE product_id = ? ORDER BY id", (product_id,)
+        )
+
+    def all_promotions(self) -> list[dict[str, Any]]:
+        """Every promotion, in id order."""
+        return self.query("SELECT * FROM promotions ORDER BY id")
+
+    def coupon(self, code: str) -> dict[str, Any] | None:
+        """The coupon with this code (exact, upper-case), or None."""
+        rows = self.query("SELECT * FROM coupons WHERE code = ?", (code,))
+        return _coupon_row(rows[0]) if rows else None
+
+    def coupons(self) -> list[dict[str, Any]]:
+        """Every coupon, in code order."""
+        return [_coupon_row(r) for r in self.query("SELECT * FROM coupons ORDER BY code")]
+
+    # -- policies ------------------------------------------------------------------------------
+    def shipping(self, category: str) -> list[dict[str, Any]]:
+        """Shipping rows of a category, metro first."""
+        rows = self.query("SELECT * FROM shipping WHERE category = ?", (category,))
+        order = {"metro": 0, "mainland": 1, "remote": 2, "hk_mo_tw": 3}
+        for r in rows:
+            r["available"] = bool(r["available"])
+        return sorted(rows, key=lambda r: order[r["region_class"]])
+
+    def returns(self, category: str) -> dict[str, Any]:
+        """The returns policy row of a category."""
+        row = self.query("SELECT * FROM returns WHERE category = ?", (category,))[0]
+        row["conditions"] = json.loads(row["conditions"])
+        return row
+
+    def rules(self, category: str | None = None) -> list[dict[str, Any]]:
+        """Compliance rules that apply to ``category`` (all rules when None), in id order."""
+        out = []
+        for row in self.query("SELECT * FROM rules ORDER BY id"):
+            row["categories"] = json.loads(row["categories"])
+            row["patterns"] = json.loads(row["patterns"])
+            if category is None or not row["categories"] or category in row["categories"]:
+                out.append(row)
+        return out
+
+
+def _coupon_row(row: dict[str, Any]) -> dict[str, Any]:
+    row["stacks_with_promotion"] = bool(row["stacks_with_promotion"])
+    return row
+
+
+def _size_chart(options: list[str]) -> dict[str, str]:
+    return {
+        size: "height {}-{} cm, weight {}-{} kg".format(
+            *SIZE_CHART[size]["height_cm"], *SIZE_CHART[size]["weight_kg"]
+        )
+        for size in options
+        if size in SIZE_CHART
+    }
+
+
+def _fixed_off(price: float, rng: random.Random) -> float:
+    raw = price * rng.uniform(0.08, 0.2)
+    step = 5 if raw < 100 else 50
+    return float(max(5, int(round(raw / step)) * step))
+
+
+def _add_promotions(
+    db: sqlite3.Connection, rng: random.Random, pid: str, price: float, counter: list[int]
+) -> None:
+    draws = []
+    if rng.random() < 0.65:
+        start = rng.randint(1, 18)
+        end = min(30, start + rng.randint(3, 12))
+        draws.append(("regular", start, "00:00:00", end, "23:59:59"))
+    if rng.random() < 0.3:
+        day = rng.randint(2, 28)
+        draws.append(("flash", day, "19:00:00", day, "23:00:00"))
+    for kind_of, d0, t0, d1, t1 in draws:
+        counter[0] += 1
+        promo_id = f"PR{counter[0]:04d}"
+        if rng.random() < 0.55:
+            kind, value = "percent", float(rng.choice(_PCT_VALUES))
+            if kind_of == "flash":
+                value = float(min(40, value + 10))
+            label = f"{int(value)}% off"
+        else:
+            kind, value = "fixed", _fixed_off(price, rng)
+            if kind_of == "flash":
+                value = float(value * 2)
+            label = f"¥{int(value)} off"
+        label = ("Live flash deal: " if kind_of == "flash" else "Live deal: ") + label
+        db.execute(
+            "INSERT INTO promotions VALUES (?,?,?,?,?,?,?,?)",
+            (
+                promo_id,
+                pid,
+                kind,
+                value,
+                label,
+                int(kind_of == "flash" or rng.random() < 0.5),
+                f"2026-11-{d0:02d}T{t0}+08:00",
+                f"2026-11-{d1:02d}T{t1}+08:00",
+            ),
+        )
+
+
+def _stock(rng: random.Random) -> int:
+    r = rng.random()
+    if r < 0.14:
+        return 0
+    if r < 0.3:
+        return rng.randint(1, 9)
+    return rng.randint(10, 480)
+
+
+def _insert_product(
+    db: sqlite3.Connection,
+    rng: random.Random,
+    pid: str,
+    category: str,
+    ptype: ProductType,
+    brand: str,
+    line: str,
+) -> float:
+    material = rng.choice(ptype.materials)
+    specs: dict[str, Any] = {label: rng.choice(values) for label, values in ptype.specs}
+    options = list(ptype.options)
+    if ptype.axis == "shoe_size":
+        start = rng.randint(0, len(options) - 6)
+        options = options[start : start + 6]
+    if ptype.sized:
+        specs["size chart"] = _size_chart([o.label for o in options])
+    colours = rng.sample(COLOURS, ptype.colours) if ptype.colours else []
+    ending = rng.choice((1.0, 0.1, 0.01, 1.0))
+    base = _snap(rng.uniform(*ptype.price), ending)
+    name = f"{brand} {line} {ptype.en}"
+    db.execute(
+        "INSERT INTO products VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            pid,
+            category,
+            ptype.key,
+            ptype.en,
+            ptype.zh,
+            brand,
+            line,
+            name,
+            f"{brand} {line} {ptype.zh}",
+            ptype.description,
+            ptype.material_label,
+            material,
+            json.dumps(specs, ensure_ascii=False, sort_keys=True),
+            ptype.axis,
+            int(ptype.custom),
+            rng.choice(WAREHOUSES),
+        ),
+    )
+    position = 0
+    for opt in options:
+        price = base if opt.price_factor == 1.0 else _snap(base * opt.price_factor, ending)
+        colour_axis: list[Colour | None] = list(colours) or [None]
+        for colour in colour_axis:
+            parts = [pid]
+            if not (colours and ptype.axis == "single" and opt.code == "STD"):
+                parts.append(opt.code)
+            if colour is not None:
+                parts.append(colour.code)
+            db.execute(
+                "INSERT INTO skus VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    "-".join(parts),
+                    pid,
+                    position,
+                    opt.label,
+                    opt.zh or opt.label,
+                    colour.name if colour else None,
+                    colour.zh if colour else None,
+                    price,
+                    _stock(rng),
+                ),
+            )
+            position += 1
+    return base
+
+
+def _fill(db: sqlite3.Connection, seed: int) -> None:
+    rng = random.Random(seed)
+    db.executescript(_SCHEMA)
+    db.execute("INSERT INTO meta VALUES ('seed', ?)", (str(seed),))
+    db.execute("INSERT INTO meta VALUES ('currency', 'CNY')")
+    db.execute("INSERT INTO meta VALUES ('timezone', '+08:00')")
+    n = 0
+    promo_counter = [0]
+    for category in CATEGORIES:
+        for ptype in TYPES[category]:
+            brands = rng.sample(BRANDS[category], PRODUCTS_PER_TYPE)
+            lines = rng.sample(ptype.lines, PRODUCTS_PER_TYPE)
+            for brand, line in zip(brands, lines, strict=True):
+                n += 1
+                pid = f"P{n:04d}"
+                base = _insert_product(db, rng, pid, category, ptype, brand, line)
+                _add_promotions(db, rng, pid, base, promo_counter)
+    for c in COUPONS:
+        d = asdict(c)
+        d["stacks_with_promotion"] = int(c.stacks_with_promotion)
+        db.execute(
+            "INSERT INTO coupons VALUES (:code,:issuer,:kind,:value,:threshold,:cap,"
+            ":category,:starts_at,:ends_at,:stacks_with_promotion,:label)",
+            d,
+        )
+    for s in SHIPPING:
+        db.execute(
+            "INSERT INTO shipping VALUES (?,?,?,?,?,?,?)",
+            (
+                s.category,
+                s.region_class,
+                int(s.available),
+                s.days_min,
+                s.days_max,
+                s.fee,
+                s.free_over,
+            ),
+        )
+    for r in RETURNS:
+        db.execute(
+            "INSERT INTO returns VALUES (?,?,?,?,?,?)",
+            (
+                r.category,
+                r.window_days,
+                json.dumps(list(r.conditions)),
+                r.return_shipping,
+                r.exchange_days,
+                r.warranty,
+            ),
+        )
+    for rule in RULES:
+        db.execute(
+            "INSERT INTO rules VALUES (?,?,?,?,?)",
+            (
+                rule.id,
+                rule.kind,
+                json.dumps(list(rule.categories)),
+                json.dumps(list(rule.patterns), ensure_ascii=False),
+                rule.reason,
+            ),
+        )
+    db.commit()
+
+
+def build_kb(seed: int = 0) -> KnowledgeBase:
+    """Generate the knowledge base for ``seed`` (the default build is cached).
+
+    The same seed always gives the same database. The result is read-only by convention:
+    every caller of the cached default build shares one connection.
+    """
+    if seed == 0:
+        return _default_kb()
+    return _build(seed)
+
+
+def _build(seed: int) -> KnowledgeBase:
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    _fill(db, seed)
+    return KnowledgeBase(db, seed)
+
+
+@lru_cache(maxsize=1)
+def _default_kb() -> KnowledgeBase:
+    return _build(0)

@@ -1,0 +1,297 @@
+"""A blocking streaming chat-completions client on a plain socket (see :mod:`._http`).
+
+It runs as it is in a plain process (the CLI's pre-flight check, the MTP comparison) and, under
+Locust's gevent monkey-patching, cooperatively inside Locust users, where every socket wait yields.
+Locust's own HTTP clients time a streamed response when its headers arrive; this one stamps every
+``recv`` as it returns and times the chunks from those stamps (see :mod:`hat_eval.loadtest._sse`).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from ._http import RECV_BYTES, BodyFramer, Connection, ProtocolError, RemoteDisconnected
+from ._prompts import Prompt
+from ._records import RequestRecord
+from ._sse import StreamMeter, TokenCounter
+
+CHAT_PATH = "/v1/chat/completions"
+SENT_AT_HEADER = "X-Hat-Sent-At"
+"""Each request carries the ``perf_counter()`` it was timed from; real servers ignore it, the
+bundled fake server counts its injected latencies from it (same host, same monotonic clock)."""
+
+
+class EndpointError(ValueError):
+    """A base URL that is not an ``http(s)://host[:port]`` address."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where an OpenAI-compatible server listens; built from a URL by :meth:`parse`."""
+
+    scheme: str
+    host: str
+    port: int
+    base_path: str = ""
+
+    @classmethod
+    def parse(cls, url: str) -> Endpoint:
+        """Parse ``http://host:port`` (a trailing ``/v1`` is accepted and dropped).
+
+        Raises:
+            EndpointError: The URL has no http(s) scheme or no host, or a bad port.
+        """
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise EndpointError(f"{url!r} is not a server URL; expected http://HOST:PORT")
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError as err:
+            raise EndpointError(f"{url!r} has a bad port ({err})") from None
+        path = parts.path.rstrip("/")
+        if path.endswith("/v1"):
+            path = path[:-3]
+        return cls(parts.scheme, parts.hostname, port, path)
+
+    @property
+    def url(self) -> str:
+        """The base URL, without ``/v1``."""
+        return f"{self.scheme}://{self.host}:{self.port}{self.base_path}"
+
+    def connect(self, timeout: float) -> http.client.HTTPConnection:
+        """A new (not yet connected) HTTP connection."""
+        cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
+        return cls(self.host, self.port, timeout=timeout)
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """What every request of a run shares."""
+
+    host: str
+    model: str
+    max_tokens: int = 256
+    temperature: float | None = 0.0
+    stream_usage: bool = True
+    stall_timeout_s: float = 60.0
+    request_timeout_s: float = 600.0
+    api_key: str | None = None
+    extra_body: dict[str, Any] = field(default_factory=dict)
+
+    def payload(self, prompt: Prompt) -> dict[str, Any]:
+        """The request body.
+
+        It carries ``max_tokens`` (some servers refuse ``max_completion_tokens``), and
+        ``stream_options`` only when ``stream_usage`` (strict servers refuse unknown fields).
+        """
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": prompt.messages,
+            "stream": True,
+            "max_tokens": self.max_tokens,
+        }
+        if prompt.tools:
+            body["tools"] = prompt.tools
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True}
+        body.update(self.extra_body)
+        return body
+
+
+class ChatStreamClient:
+    """Sends streamed chat completions over one keep-alive connection and times them.
+
+    The read loop is the timing path: each ``recv`` is stamped with ``perf_counter()`` the moment
+    it returns, before the body framing or the SSE/JSON parsing of its bytes, and no other work is
+    done per chunk (no logging, no per-read timers besides the socket's own timeout).
+    """
+
+    def __init__(self, config: ClientConfig, count_tokens: TokenCounter | None = None) -> None:
+        self.config = config
+        self.endpoint = Endpoint.parse(config.host)
+        self.count_tokens = count_tokens
+        self._conn: Connection | None = None
+        ep = self.endpoint
+        default_port = 443 if ep.scheme == "https" else 80
+        host = ep.host if ep.port == default_port else f"{ep.host}:{ep.port}"
+        if ":" in ep.host:  # an IPv6 literal
+            host = f"[{ep.host}]" if ep.port == default_port else f"[{ep.host}]:{ep.port}"
+        head = [
+            f"POST {ep.base_path}{CHAT_PATH} HTTP/1.1",
+            f"Host: {host}",
+            "User-Agent: hat-eval-loadtest",
+            "Content-Type: application/json",
+            "Accept: text/event-stream",
+            "Accept-Encoding: identity",
+        ]
+        if config.api_key:
+            head.append(f"Authorization: Bearer {config.api_key}")
+        self._head = ("\r\n".join(head) + "\r\n").encode("latin-1")
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _open(self, body: bytes) -> tuple[Connection, int, bool, dict[str, str], float, float]:
+        """Send the request, reusing the connection; retry once when a reused one was stale."""
+        for attempt in (0, 1):
+            reused = self._conn is not None
+            if self._conn is None:
+                ep = self.endpoint
+                self._conn = Connection(ep.scheme, ep.host, ep.port, self.config.stall_timeout_s)
+            conn = self._conn
+            started_at, start = time.time(), time.perf_counter()
+            head = self._head + b"%s: %.9f\r\nContent-Length: %d\r\n\r\n" % (
+                SENT_AT_HEADER.encode(),
+                start,
+                len(body),
+            )
+            try:
+                conn.send(head, body)
+                status, keep_alive, headers = conn.read_head()
+                return conn, status, keep_alive, headers, started_at, start
+            except (RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.close()
+                if not reused or attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def send(self, prompt: Prompt, prompt_index: int = -1) -> RequestRecord:
+        """Send one prompt and return its record; never raises for server or network faults."""
+        cfg = self.config
+        body = json.dumps(cfg.payload(prompt)).encode()
+        started_at, start = time.time(), time.perf_counter()
+        try:
+            conn, status, keep_alive, headers, started_at, start = self._open(body)
+            framer = BodyFramer(headers)
+        except TimeoutError:
+            self.close()
+            return RequestRecord(
+                "failure",
+                started_at,
+                time.perf_counter() - start,
+                reason="stalled",
+                detail=f"no response headers within {cfg.stall_timeout_s:g} s",
+                prompt_index=prompt_index,
+            )
+        except OSError as err:
+            self.close()
+            return RequestRecord(
+                "failure",
+                started_at,
+                time.perf_counter() - start,
+                reason="connection error",
+                detail=f"{type(err).__name__}: {err}"[:300],
+                prompt_index=prompt_index,
+            )
+        if status != 200:
+            text = self._error_body(conn, framer)
+            self.close()
+            return RequestRecord(
+                "failure",
+                started_at,
+                time.perf_counter() - start,
+                status=status,
+                reason=f"HTTP {status}",
+                detail=" ".join(text.split())[:300],
+                prompt_index=prompt_index,
+            )
+        meter = StreamMeter()
+        stalled = timed_out = broken = False
+        deadline = start + cfg.request_timeout_s
+        if conn.buffered:  # body bytes that came with the head arrived with it
+            data, conn.buffered = conn.buffered, b""
+            try:
+                meter.feed(framer.feed(data), conn.arrived)
+            except ProtocolError:
+                broken = True
+        recv = conn.sock.recv
+        clock = time.perf_counter
+        feed, frame = meter.feed, framer.feed
+        try:
+            while not (framer.ended or broken or meter.error is not None):
+                data = recv(RECV_BYTES)
+                now = clock()  # the arrival stamp: nothing runs between recv and here
+                if not data:
+                    break
+                feed(frame(data), now)
+                if now > deadline:
+                    timed_out = True
+                    break
+        except TimeoutError:
+            stalled = True
+        except OSError:
+            broken = True  # reset, or a bad chunk: the meter tells truncated from complete
+        end = time.perf_counter()
+        reusable = framer.ended and keep_alive and not (stalled or timed_out or broken)
+        if reusable and meter.error is None:
+            conn.buffered = framer.rest
+        else:
+            self.close()
+        rec = meter.record(
+            started_at=started_at,
+            elapsed_s=end - start,
+            status=status,
+            prompt_index=prompt_index,
+            count_tokens=self.count_tokens,
+            start=start,
+        )
+        if (stalled or timed_out) and rec.ok is False and rec.reason == "truncated stream":
+            what = (
+                f"no data for {cfg.stall_timeout_s:g} s"
+                if stalled
+                else f"still streaming after {cfg.request_timeout_s:g} s"
+            )
+            return RequestRecord(
+                "failure",
+                started_at,
+                end - start,
+                ttft_s=rec.ttft_s,
+                status=status,
+                reason="stalled" if stalled else "timeout",
+                detail=f"{what} ({meter.token_chunks} token chunks received)",
+                prompt_index=prompt_index,
+                chunks=rec.chunks,
+                bytes_received=rec.bytes_received,
+            )
+        return rec
+
+    @staticmethod
+    def _error_body(conn: Connection, framer: BodyFramer, limit: int = 4096) -> str:
+        """Up to ``limit`` bytes of an error response's body, as text ("" if unreadable)."""
+        parts = []
+        size = 0
+        try:
+            data, conn.buffered = conn.buffered, b""
+            while True:
+                if data:
+                    part = framer.feed(data)
+                    parts.append(part)
+                    size += len(part)
+                if framer.ended or size >= limit:
+                    break
+                data = conn.sock.recv(RECV_BYTES)
+                if not data:
+                    break
+        except OSError:
+            pass
+        return b"".join(parts)[:limit].decode("utf-8", "replace")
+
+
+def probe(config: ClientConfig, prompt: Prompt) -> RequestRecord:
+    """Send one short request (at most 8 tokens) to check a server before a run."""
+    short = ClientConfig(**{**config.__dict__, "max_tokens": min(8, config.max_tokens)})
+    client = ChatStreamClient(short)
+    try:
+        return client.send(prompt)
+    finally:
+        client.close()

@@ -1,0 +1,159 @@
+"""The prompts a load test sends: the harness's system prompt and tools around viewer messages.
+
+The system prompt and tools are exactly what :func:`hat_eval.harness.render` gives the model under
+test. Viewer messages come, in this order of preference, from a ``--prompts`` JSON Lines file
+(each line ``{"message": "..."}`` or a full OpenAI ``{"messages": [...]}``), from a
+:data:`MessagesSource` (a callable ``n -> n viewer messages``, e.g. the live-stream world's
+generator), or from the built-in :data:`VIEWER_QUESTIONS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._viewer_questions import VIEWER_QUESTIONS
+
+MessagesSource = Callable[[int], list[str]]
+"""Given ``n``, returns ``n`` viewer messages (the user turn of each prompt)."""
+
+
+class PromptError(ValueError):
+    """A prompts file or messages source that cannot be used; the message names the place."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One request's OpenAI ``messages`` and ``tools``."""
+
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    """Prompts sent in turn; indexing wraps around."""
+
+    prompts: tuple[Prompt, ...]
+
+    def __post_init__(self) -> None:
+        if not self.prompts:
+            raise PromptError("a prompt set needs at least one prompt, got none")
+
+    def __len__(self) -> int:
+        return len(self.prompts)
+
+    def __getitem__(self, i: int) -> Prompt:
+        return self.prompts[i % len(self.prompts)]
+
+
+def builtin_questions(n: int) -> list[str]:
+    """``n`` built-in viewer questions, cycling through :data:`VIEWER_QUESTIONS`."""
+    return [VIEWER_QUESTIONS[i % len(VIEWER_QUESTIONS)] for i in range(n)]
+
+
+def read_prompts_file(path: Path) -> list[str | list[dict[str, Any]]]:
+    """Read a prompts file: each non-blank line a ``message`` string or a ``messages`` list.
+
+    Raises:
+        PromptError: The file is missing, a line is not JSON, or has neither field.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise PromptError(f"{path}: cannot read the prompts file ({err.strerror})") from None
+    out: list[str | list[dict[str, Any]]] = []
+    for no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise PromptError(
+                f"{path}:{no}: not a JSON object; expected "
+                '{"message": "..."} or {"messages": [...]}'
+            ) from None
+        msg = obj.get("message") if isinstance(obj, dict) else None
+        msgs = obj.get("messages") if isinstance(obj, dict) else None
+        if isinstance(msg, str) and msg.strip():
+            out.append(msg)
+        elif (
+            isinstance(msgs, list)
+            and msgs
+            and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in msgs)
+        ):
+            out.append(msgs)
+        else:
+            raise PromptError(
+                f"{path}:{no}: needs a non-empty string 'message' or a list "
+                "'messages' of {role, content} objects"
+            )
+    if not out:
+        raise PromptError(f"{path}: no prompts in the file")
+    return out
+
+
+def resolve_messages_source(spec: str) -> MessagesSource:
+    """Import ``module:function`` and return it as a messages source.
+
+    Raises:
+        PromptError: The spec is malformed, or the module or attribute cannot be found.
+    """
+    module, sep, name = spec.partition(":")
+    if not sep or not module or not name:
+        raise PromptError(f"messages source {spec!r} must be 'package.module:function'")
+    try:
+        fn = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as err:
+        raise PromptError(f"messages source {spec!r} cannot be loaded: {err}") from None
+    if not callable(fn):
+        raise PromptError(f"messages source {spec!r} is not callable")
+    return fn
+
+
+def build_prompts(
+    harness: Path | None = None,
+    *,
+    prompts_file: Path | None = None,
+    messages_source: MessagesSource | None = None,
+    n: int = 64,
+) -> PromptSet:
+    """Build the prompt set of a run.
+
+    Args:
+        harness: Harness file; the default harness when ``None``.
+        prompts_file: A JSON Lines prompts file; wins over ``messages_source``.
+        messages_source: Called with ``n`` for viewer messages when there is no prompts file.
+        n: How many viewer messages to ask a source (or the built-in list) for.
+
+    Raises:
+        PromptError: A bad prompts file or source output.
+        hat_eval.harness.HarnessError: A bad harness file.
+    """
+    from hat_eval.harness import load_harness, render
+
+    rendered = render(load_harness(harness))
+    system = {"role": "system", "content": rendered.system_prompt}
+    entries: Sequence[str | list[dict[str, Any]]]
+    if prompts_file is not None:
+        entries = read_prompts_file(prompts_file)
+    elif messages_source is not None:
+        entries = messages_source(n)
+        if not entries or not all(isinstance(m, str) for m in entries):
+            raise PromptError("the messages source must return a non-empty list of strings")
+    else:
+        entries = builtin_questions(n)
+    prompts = []
+    for entry in entries:
+        if isinstance(entry, str):
+            messages = [system, {"role": "user", "content": entry}]
+        elif entry[0].get("role") == "system":
+            messages = list(entry)
+        else:
+            messages = [system, *entry]
+        prompts.append(Prompt(messages, rendered.tools))
+    return PromptSet(tuple(prompts))

@@ -1,0 +1,203 @@
+"""The sweep and MTP reports: Markdown with matplotlib PNG plots and the SLO verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def _s(x: float | None, digits: int = 3) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def slo_verdict(levels: list[dict[str, Any]], slo_p95_s: float) -> str:
+    """One sentence: at which concurrency levels P95 E2E (failures as misses) meets the SLO."""
+    met = [lv["users"] for lv in levels if lv.get("slo_pass")]
+    missed = [lv["users"] for lv in levels if not lv.get("slo_pass")]
+    head = f"SLO: P95 end-to-end latency <= {slo_p95_s:g} s, failed requests counted as misses."
+    if not missed:
+        return f"{head} **Met at every level** (up to {max(met)} concurrent users)."
+    if not met:
+        return f"{head} **Missed at every level** ({', '.join(map(str, missed))} users)."
+    return (
+        f"{head} **Met up to {max(met)} concurrent users** (met at "
+        f"{', '.join(map(str, met))}; missed at {', '.join(map(str, missed))})."
+    )
+
+
+def plot_sweep(levels: list[dict[str, Any]], out: Path, slo_p95_s: float | None) -> list[Path]:
+    """Write ``latency_vs_users.png`` and ``throughput_vs_users.png``; return their paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    users = [lv["users"] for lv in levels]
+    paths = [out / "latency_vs_users.png", out / "throughput_vs_users.png"]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for key, label, style in (
+        ("e2e_p50_s", "E2E P50", "o-"),
+        ("e2e_p95_s", "E2E P95", "s-"),
+        ("ttft_p50_s", "TTFT P50", "o--"),
+        ("ttft_p95_s", "TTFT P95", "s--"),
+    ):
+        pts = [(u, lv[key]) for u, lv in zip(users, levels, strict=True) if lv[key] is not None]
+        if pts:
+            ax.plot(*zip(*pts, strict=True), style, label=label)
+    if slo_p95_s is not None:
+        ax.axhline(slo_p95_s, color="red", linestyle=":", label=f"SLO {slo_p95_s:g} s")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(users, [str(u) for u in users])
+    ax.set_xlabel("concurrent users")
+    ax.set_ylabel("seconds")
+    ax.set_title("Latency vs concurrency (exact percentiles)")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(paths[0], dpi=110)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.plot(users, [lv["output_tokens_per_s"] for lv in levels], "o-", label="output tokens/s")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(users, [str(u) for u in users])
+    ax.set_xlabel("concurrent users")
+    ax.set_ylabel("output tokens / s")
+    ax2 = ax.twinx()
+    ax2.plot(
+        users,
+        [lv["requests_per_s"] for lv in levels],
+        "s--",
+        color="tab:orange",
+        label="requests/s",
+    )
+    ax2.set_ylabel("requests / s")
+    lines = ax.get_legend_handles_labels()
+    lines2 = ax2.get_legend_handles_labels()
+    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], loc="upper left")
+    ax.set_title("Throughput vs concurrency")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(paths[1], dpi=110)
+    plt.close(fig)
+    return paths
+
+
+def write_sweep_report(levels: list[dict[str, Any]], out: Path, meta: dict[str, Any]) -> Path:
+    """Write ``report.md`` (with the two plots) and return its path."""
+    slo = meta.get("slo_p95_s")
+    plots = plot_sweep(levels, out, slo) if levels else []
+    lines = [
+        "# Load test report",
+        "",
+        f"- host: `{meta.get('host')}`, model: `{meta.get('model')}`",
+        f"- {meta.get('duration_s', 0):g} s per level, Locust workers: {meta.get('workers') or 0}, "
+        f"max_tokens {meta.get('max_tokens')}, temperature {meta.get('temperature')}",
+        f"- harness: {meta.get('harness')}; viewer messages: {meta.get('prompts')}",
+        "",
+    ]
+    if slo is not None and levels:
+        lines += [slo_verdict(levels, slo), ""]
+    lines += [
+        "Exact percentiles come from every request's own timing; Locust's bucketed ones are in "
+        "brackets.",
+        "",
+        "| users | requests | failures | E2E P50 s | E2E P95 s | TTFT P50 s | TTFT P95 s "
+        "| TPOT P50 ms | output tok/s | req/s | SLO |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:--:|",
+    ]
+    for lv in levels:
+        tpot = lv["tpot_p50_s"]
+        lines.append(
+            f"| {lv['users']} | {lv['requests']} | {lv['failures']} "
+            f"| {_s(lv['e2e_p50_s'])} [{_s(lv.get('locust_e2e_p50_s'), 2)}] "
+            f"| {_s(lv['e2e_p95_s'])} [{_s(lv.get('locust_e2e_p95_s'), 2)}] "
+            f"| {_s(lv['ttft_p50_s'])} [{_s(lv.get('locust_ttft_p50_s'), 2)}] "
+            f"| {_s(lv['ttft_p95_s'])} [{_s(lv.get('locust_ttft_p95_s'), 2)}] "
+            f"| {_s(None if tpot is None else tpot * 1000, 1)} "
+            f"| {lv['output_tokens_per_s']:.1f} | {lv['requests_per_s']:.2f} "
+            f"| {'pass' if lv.get('slo_pass') else 'FAIL'} |"
+        )
+    failing = [lv for lv in levels if lv["failures"] or lv["cancelled"]]
+    if failing:
+        lines += ["", "## Failures", ""]
+        for lv in failing:
+            reasons = ", ".join(f"{k}: {v}" for k, v in lv["failure_reasons"].items()) or "none"
+            lines.append(
+                f"- {lv['users']} users: {lv['failures']} failed ({reasons}); "
+                f"{lv['cancelled']} cut off by the end of the run"
+            )
+    sources = sorted({s for lv in levels for s in lv["token_sources"]})
+    if any(s != "usage" for s in sources):
+        lines += [
+            "",
+            f"Note: output tokens were counted from {', '.join(sources)}; only the "
+            "server's `usage` is exact under MTP (one chunk can carry several tokens).",
+        ]
+    for p in plots:
+        lines += ["", f"![{p.stem}]({p.name})"]
+    lines += [
+        "",
+        "Definitions (as `vllm bench serve`): TTFT = first chunk with content or "
+        "reasoning text; E2E = last token chunk; TPOT = (E2E - TTFT) / (N - 1); output "
+        "tokens from `usage.completion_tokens`. Raw records: `users-N/raw/*.jsonl`; "
+        "Locust's CSV, JSON and HTML: `users-N/locust*`.",
+        "",
+    ]
+    path = out / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def write_mtp_report(result: dict[str, Any], out: Path) -> Path:
+    """Write ``mtp.md`` for an MTP on/off comparison and return its path."""
+    b, c = result["baseline"], result["candidate"]
+    lines = [
+        "# MTP on/off decode throughput",
+        "",
+        f"- baseline (no MTP): `{b['url']}`; candidate (MTP): `{c['url']}`; model "
+        f"`{result['model']}`; concurrency 1, {result['requests']} prompts sent to both "
+        f"(interleaved), {result['warmup']} warm-up requests each",
+        "",
+    ]
+    if result["speedup"] is None:
+        lines.append(f"No speed-up could be computed: {result['pairs_used']} usable pairs.")
+    else:
+        lines.append(
+            f"**Decode speed-up: {result['speedup']:.3f}x** "
+            f"({result['confidence'] * 100:g}% CI {result['ci_low']:.3f} - "
+            f"{result['ci_high']:.3f}, paired bootstrap over {result['pairs_used']} prompts, "
+            f"{result['resamples']} resamples)"
+        )
+    lines += [
+        "",
+        "| | decode tok/s | E2E P50 s | E2E P95 s | TTFT P50 s | TPOT P50 ms | failures |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, arm in (("baseline", b), ("candidate", c)):
+        s = arm["summary"]
+        tpot = s["tpot_p50_s"]
+        lines.append(
+            f"| {name} | {_s(arm['decode_tokens_per_s'], 1)} | {_s(s['e2e_p50_s'])} "
+            f"| {_s(s['e2e_p95_s'])} | {_s(s['ttft_p50_s'])} "
+            f"| {_s(None if tpot is None else tpot * 1000, 1)} | {s['failures']} |"
+        )
+    for name, arm in (("baseline", b), ("candidate", c)):
+        sd = arm.get("spec_decode")
+        if sd:
+            lines.append(
+                f"\n{name} speculative decoding (from /metrics): acceptance rate "
+                f"{_s(sd['acceptance_rate'])}, acceptance length "
+                f"{_s(sd['acceptance_length'], 2)} ({sd['accepted_tokens']:.0f} of "
+                f"{sd['draft_tokens']:.0f} draft tokens in {sd['drafts']:.0f} drafts)"
+            )
+    lines += [
+        "",
+        "Decode rate of an arm = sum(N_i - 1) / sum(E2E_i - TTFT_i) over the prompts "
+        "both arms answered; speed-up = candidate rate / baseline rate. The CI resamples "
+        "prompts (pairs) with replacement and takes percentiles of the recomputed ratio.",
+        "",
+    ]
+    path = out / "mtp.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path

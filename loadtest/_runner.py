@@ -1,0 +1,276 @@
+"""Concurrency sweeps: one headless Locust run per level, each in its own child process.
+
+Locust runs as ``python -m locust -f hat_eval/loadtest/locustfile.py ...`` so that its gevent
+monkey-patching never touches the calling process. With ``workers > 0`` it runs distributed
+(``--processes N``: one master and N local worker processes), each worker writing its own raw file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._records import read_records
+from ._stats import summarize
+
+LOCUSTFILE = Path(__file__).resolve().parent / "locustfile.py"
+_STARTUP_SLACK_S = 120.0
+
+ProgressFn = Callable[[int, float, int, int], None]
+"""Called about twice a second with (users, elapsed seconds, successes, failures)."""
+
+
+class LoadTestError(RuntimeError):
+    """A Locust run that could not be carried out (it failed to start or ran past its limit)."""
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """Everything one sweep needs; ``hat-eval loadtest`` builds it from its options."""
+
+    host: str
+    model: str
+    users: tuple[int, ...]
+    duration_s: float
+    out: Path
+    spawn_rate: float | None = None
+    workers: int = 0
+    slo_p95_s: float = 15.0
+    harness: Path | None = None
+    prompts: Path | None = None
+    messages_source: str | None = None
+    max_tokens: int = 256
+    temperature: float = 0.0
+    stream_usage: bool = True
+    tokenizer: str | None = None
+    max_requests: int = 0
+    stall_timeout_s: float = 60.0
+    request_timeout_s: float = 600.0
+    stop_timeout_s: float = 30.0
+    api_key: str | None = None
+
+    def level_dir(self, users: int) -> Path:
+        """Where one level's Locust CSV/HTML, log and raw records go."""
+        return self.out / f"users-{users}"
+
+    def meta(self) -> dict[str, Any]:
+        """What the report says about the run."""
+        return {
+            "host": self.host,
+            "model": self.model,
+            "users": list(self.users),
+            "duration_s": self.duration_s,
+            "workers": self.workers,
+            "slo_p95_s": self.slo_p95_s,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "stream_usage": self.stream_usage,
+            "harness": str(self.harness) if self.harness else "default",
+            "prompts": str(self.prompts)
+            if self.prompts
+            else (self.messages_source or "built-in viewer questions"),
+        }
+
+
+def locust_command(cfg: SweepConfig, users: int) -> list[str]:
+    """The Locust command line of one level."""
+    d = cfg.level_dir(users)
+    rate = cfg.spawn_rate if cfg.spawn_rate else float(users)
+    cmd = [
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(LOCUSTFILE),
+        "--headless",
+        "-u",
+        str(users),
+        "-r",
+        f"{rate:g}",
+        "-t",
+        f"{max(1, round(cfg.duration_s))}s",
+        "--host",
+        cfg.host,
+        "--csv",
+        str(d / "locust"),
+        "--html",
+        str(d / "locust.html"),
+        "--json-file",
+        str(d / "locust"),
+        "--only-summary",
+        "--exit-code-on-error",
+        "0",
+        "-s",
+        f"{cfg.stop_timeout_s:g}",
+        "--model",
+        cfg.model,
+        "--max-tokens",
+        str(cfg.max_tokens),
+        "--temperature",
+        f"{cfg.temperature:g}",
+        "--raw-dir",
+        str(d / "raw"),
+        "--stall-timeout",
+        f"{cfg.stall_timeout_s:g}",
+        "--request-timeout",
+        f"{cfg.request_timeout_s:g}",
+    ]
+    if cfg.workers:
+        cmd += ["--processes", str(cfg.workers)]
+    if cfg.harness:
+        cmd += ["--harness", str(cfg.harness)]
+    if cfg.prompts:
+        cmd += ["--prompts", str(cfg.prompts)]
+    if cfg.messages_source:
+        cmd += ["--messages-source", cfg.messages_source]
+    if not cfg.stream_usage:
+        cmd.append("--no-stream-usage")
+    if cfg.tokenizer:
+        cmd += ["--tokenizer", cfg.tokenizer]
+    if cfg.max_requests:
+        per_process = -(-cfg.max_requests // max(1, cfg.workers))
+        cmd += ["--max-requests", str(per_process)]
+    return cmd
+
+
+def locust_percentile(response_times: dict[str, int], q: float) -> float | None:
+    """Locust's percentile of its bucketed response times (ms), the way Locust computes it.
+
+    Locust keeps a count per rounded response time and returns the smallest bucket at or above
+    which at most ``(1 - q) * N`` requests lie, so its P50 of 3.407 s is 3.4 s.
+    """
+    counts = {float(k): v for k, v in response_times.items()}
+    total = sum(counts.values())
+    if not total:
+        return None
+    below = int(total * q)
+    seen = 0
+    for rt in sorted(counts, reverse=True):
+        seen += counts[rt]
+        if total - seen <= below:
+            return rt
+    return min(counts)
+
+
+def read_locust_percentiles(stats_json: Path) -> dict[str, float | None]:
+    """Locust's own (bucketed) P50/P95 of E2E and TTFT from its ``--json-file``, in seconds."""
+    out: dict[str, float | None] = {
+        "locust_e2e_p50_s": None,
+        "locust_e2e_p95_s": None,
+        "locust_ttft_p50_s": None,
+        "locust_ttft_p95_s": None,
+    }
+    if not stats_json.exists():
+        return out
+    for entry in json.loads(stats_json.read_text(encoding="utf-8")):
+        kind = {"POST": "e2e", "TTFT": "ttft"}.get(entry.get("method", ""))
+        if kind is None or entry.get("name") != "chat":
+            continue
+        for q in (50, 95):
+            ms = locust_percentile(entry.get("response_times", {}), q / 100)
+            out[f"locust_{kind}_p{q}_s"] = None if ms is None else ms / 1000.0
+    return out
+
+
+class _Tail:
+    """Counts the records the workers have written so far, reading only new bytes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.offsets: dict[Path, int] = {}
+        self.ok = self.failed = 0
+
+    def poll(self) -> tuple[int, int]:
+        for path in sorted(self.folder.glob("raw-*.jsonl")):
+            with path.open("rb") as f:
+                f.seek(self.offsets.get(path, 0))
+                data = f.read()
+            cut = data.rfind(b"\n") + 1
+            self.offsets[path] = self.offsets.get(path, 0) + cut
+            chunk = data[:cut]
+            self.ok += chunk.count(b'"outcome": "ok"')
+            self.failed += chunk.count(b'"outcome": "failure"')
+        return self.ok, self.failed
+
+
+def run_level(
+    cfg: SweepConfig, users: int, on_progress: ProgressFn | None = None
+) -> dict[str, Any]:
+    """Run one level and return its summary (see :func:`hat_eval.loadtest.summarize`).
+
+    Raises:
+        LoadTestError: Locust exited with an error or overran its time limit.
+    """
+    d = cfg.level_dir(users)
+    if d.exists():
+        shutil.rmtree(d)
+    (d / "raw").mkdir(parents=True)
+    limit = cfg.duration_s + cfg.stop_timeout_s + _STARTUP_SLACK_S
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    tail = _Tail(d / "raw")
+    start = time.monotonic()
+    with (d / "locust.log").open("w", encoding="utf-8") as log:
+        proc = subprocess.Popen(
+            locust_command(cfg, users),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
+        try:
+            while proc.poll() is None:
+                if time.monotonic() - start > limit:
+                    proc.kill()
+                    proc.wait()
+                    raise LoadTestError(
+                        f"locust ran past {limit:.0f} s at users={users}; see {d / 'locust.log'}"
+                    )
+                time.sleep(0.5)
+                if on_progress is not None:
+                    on_progress(users, time.monotonic() - start, *tail.poll())
+        except BaseException:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            raise
+    if proc.returncode != 0:
+        lines = (d / "locust.log").read_text(encoding="utf-8", errors="replace").splitlines()
+        last = next((ln for ln in reversed(lines) if ln.strip()), "no output")
+        raise LoadTestError(
+            f"locust exited with code {proc.returncode} at users={users}: "
+            f"{last.strip()[:300]} (log: {d / 'locust.log'})"
+        )
+    if on_progress is not None:
+        on_progress(users, time.monotonic() - start, *tail.poll())
+    records = list(read_records(sorted((d / "raw").glob("raw-*.jsonl"))))
+    return summarize(
+        records,
+        users=users,
+        slo_p95_s=cfg.slo_p95_s,
+        locust=read_locust_percentiles(d / "locust.json"),
+    )
+
+
+def run_sweep(
+    cfg: SweepConfig,
+    on_progress: ProgressFn | None = None,
+    on_level: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Run every level in turn, rewriting ``out/summary.json`` after each; return the list."""
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    (cfg.out / "run.json").write_text(json.dumps(cfg.meta(), indent=2) + "\n", encoding="utf-8")
+    levels: list[dict[str, Any]] = []
+    for users in cfg.users:
+        levels.append(run_level(cfg, users, on_progress))
+        (cfg.out / "summary.json").write_text(json.dumps(levels, indent=2) + "\n", encoding="utf-8")
+        if on_level is not None:
+            on_level(levels[-1])
+    return levels

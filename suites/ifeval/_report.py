@@ -1,0 +1,123 @@
+"""The four IFEval accuracies, their standard errors, and the breakdown per instruction."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ._checks import Verdict
+
+METRICS = (
+    "prompt_level_strict_acc",
+    "inst_level_strict_acc",
+    "prompt_level_loose_acc",
+    "inst_level_loose_acc",
+)
+"""The reference's four numbers, named as lm-eval's IFEval task names them."""
+
+
+def ratio_stderr(followed: Sequence[float], totals: Sequence[float]) -> float:
+    r"""Standard error of a ratio of sums, prompts as clusters.
+
+    For prompts :math:`i = 1..m` with :math:`y_i` instructions followed out of :math:`n_i`,
+    the accuracy is :math:`R = \sum y_i / \sum n_i` and its delta-method (cluster-robust)
+    standard error is
+
+    .. math:: SE(R) = \frac{\sqrt{\frac{m}{m-1} \sum_i (y_i - R\,n_i)^2}}{\sum_i n_i}.
+
+    With every :math:`n_i = 1` (prompt-level accuracy) this is the usual
+    :math:`s / \sqrt{m}` of a mean, with :math:`s` the sample standard deviation: the value
+    Inspect's ``stderr()`` gives. Instructions of one prompt share one response, so they are
+    not independent; the cluster form does not pretend they are.
+
+    Edge cases: fewer than two prompts, or no instructions, give ``0.0``.
+    """
+    m = len(followed)
+    total = float(sum(totals))
+    if m < 2 or total == 0:
+        return 0.0
+    r = sum(followed) / total
+    ss = sum((y - r * n) ** 2 for y, n in zip(followed, totals, strict=True))
+    return math.sqrt(m / (m - 1) * ss) / total
+
+
+@dataclass(frozen=True)
+class TypeAccuracy:
+    """Accuracy for one instruction id (``punctuation:no_comma``) or category (``punctuation``)."""
+
+    total: int
+    strict: int
+    loose: int
+
+    @property
+    def strict_acc(self) -> float:
+        """Share followed strictly."""
+        return self.strict / self.total if self.total else 0.0
+
+    @property
+    def loose_acc(self) -> float:
+        """Share followed loosely."""
+        return self.loose / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class IFEvalReport:
+    """Accuracies over a set of scored prompts.
+
+    Attributes:
+        prompts: Prompts scored.
+        instructions: Instructions scored (sum over prompts).
+        metrics: The four accuracies, keyed by :data:`METRICS`.
+        stderr: Their standard errors (:func:`ratio_stderr`), same keys.
+        by_instruction: Per instruction id.
+        by_category: Per category (the id's part before ``:``).
+    """
+
+    prompts: int
+    instructions: int
+    metrics: dict[str, float]
+    stderr: dict[str, float]
+    by_instruction: dict[str, TypeAccuracy] = field(default_factory=dict)
+    by_category: dict[str, TypeAccuracy] = field(default_factory=dict)
+
+
+def _breakdown(verdicts: Sequence[Verdict], key: int | None) -> dict[str, TypeAccuracy]:
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for v in verdicts:
+        for iid, s, lo in zip(v.example.instruction_id_list, v.strict, v.loose, strict=True):
+            name = iid if key is None else iid.split(":")[0]
+            c = counts[name]
+            c[0] += 1
+            c[1] += s
+            c[2] += lo
+    return {k: TypeAccuracy(*counts[k]) for k in sorted(counts)}
+
+
+def summarize(verdicts: Iterable[Verdict]) -> IFEvalReport:
+    """The reference's report: prompt- and instruction-level accuracy, strict and loose.
+
+    Prompt-level: the share of prompts whose every instruction is followed. Instruction-level:
+    followed instructions over all instructions (a micro-average, not a mean of per-prompt
+    shares). No prompts give zeros.
+    """
+    vs = list(verdicts)
+    n = [float(len(v.strict)) for v in vs]
+    ones = [1.0] * len(vs)
+    columns = {
+        "prompt_level_strict_acc": ([float(v.all_strict) for v in vs], ones),
+        "inst_level_strict_acc": ([float(sum(v.strict)) for v in vs], n),
+        "prompt_level_loose_acc": ([float(v.all_loose) for v in vs], ones),
+        "inst_level_loose_acc": ([float(sum(v.loose)) for v in vs], n),
+    }
+    metrics = {k: (sum(y) / sum(t) if sum(t) else 0.0) for k, (y, t) in columns.items()}
+    stderr = {k: ratio_stderr(y, t) for k, (y, t) in columns.items()}
+    return IFEvalReport(
+        prompts=len(vs),
+        instructions=int(sum(n)),
+        metrics=metrics,
+        stderr=stderr,
+        by_instruction=_breakdown(vs, None),
+        by_category=_breakdown(vs, 0),
+    )
