@@ -12,13 +12,15 @@ as from a busy API server rather than in one burst per decode step.
 
 from __future__ import annotations
 
-import asyncio
-import json
+import heapq
 import multiprocessing as mp
 import random
+import selectors
+import socket
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from hat_eval.loadtest import SweepConfig, run_level
@@ -27,63 +29,132 @@ TARGET_S = 1e-3
 TTFT_S, GAP_S, TOKENS = 0.05, 0.05, 100
 
 
-def _chunk(obj: dict) -> bytes:
-    data = b"data: " + json.dumps(obj).encode() + b"\n\n"
+def _frame(data: bytes) -> bytes:
     return b"%x\r\n%s\r\n" % (len(data), data)
 
 
-async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    loop = asyncio.get_running_loop()
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            t0 = loop.time() + random.uniform(0.0, GAP_S)  # streams out of phase, as in vLLM
-            length = next(
-                (
-                    int(line.split(b":")[1])
-                    for line in head.split(b"\r\n")
-                    if line.lower().startswith(b"content-length:")
-                ),
-                0,
-            )
-            await reader.readexactly(length)
-            writer.write(
-                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                b"Transfer-Encoding: chunked\r\n\r\n"
-            )
-            writer.write(_chunk({"choices": [{"index": 0, "delta": {"role": "assistant"}}]}))
-            for k in range(TOKENS):
-                await asyncio.sleep(max(0.0, t0 + TTFT_S + k * GAP_S - loop.time()))
-                writer.write(
-                    _chunk(
-                        {
-                            "choices": [{"index": 0, "delta": {"content": " t"}}],
-                            "x_sent_at": time.perf_counter(),
-                        }
-                    )
-                )
-            writer.write(
-                _chunk(
-                    {
-                        "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}],
-                        "usage": {"completion_tokens": TOKENS},
-                    }
-                )
-            )
-            writer.write(b"e\r\ndata: [DONE]\n\n\r\n")
-            writer.write(b"0\r\n\r\n")
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionError):
-        writer.close()
+_HEAD = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    + _frame(b'data: {"choices": [{"index": 0, "delta": {"role": "assistant"}}]}\n\n')
+)
+_TOKEN = b'data: {"choices": [{"index": 0, "delta": {"content": " t"}}], "x_sent_at": %.9f}\n\n'
+_TAIL = (
+    _frame(
+        b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}], '
+        b'"usage": {"completion_tokens": %d}}\n\n' % TOKENS
+    )
+    + _frame(b"data: [DONE]\n\n")
+    + b"0\r\n\r\n"
+)
+
+
+class _Conn:
+    __slots__ = ("sock", "buf", "alive")
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock, self.buf, self.alive = sock, b"", True
 
 
 def _serve(queue: mp.Queue) -> None:
-    async def main() -> None:
-        server = await asyncio.start_server(_handle, "127.0.0.1", 0, backlog=2048)
-        queue.put(server.sockets[0].getsockname()[1])
-        await server.serve_forever()
+    """Serve streams from one thread: a heap of chunk deadlines, each met by a precise sleep.
 
-    asyncio.run(main())
+    ``asyncio`` (like any ``epoll`` loop) wakes on whole milliseconds, so it writes the chunks due
+    in a millisecond as one burst; here a deadline under 2 ms away is slept to with ``time.sleep``
+    (nanosleep, ~0.1 ms late on this VM), so chunks go out spread as planned. Each chunk is stamped
+    with ``perf_counter()`` just before its ``send``. ``GET /lateness`` returns (and resets) the
+    P50/P95 of how late chunks left against their planned times.
+    """
+    sel = selectors.DefaultSelector()
+    lsock = socket.create_server(("127.0.0.1", 0), backlog=4096)
+    lsock.setblocking(False)
+    sel.register(lsock, selectors.EVENT_READ)
+    queue.put(lsock.getsockname()[1])
+    heap: list[tuple[float, int, _Conn, int]] = []
+    late: list[float] = []
+    seq = 0
+    clock = time.perf_counter
+
+    def drop(c: _Conn) -> None:
+        if c.alive:
+            c.alive = False
+            sel.unregister(c.sock)
+            c.sock.close()
+
+    def on_readable(c: _Conn) -> None:
+        nonlocal seq
+        try:
+            data = c.sock.recv(1 << 20)
+        except OSError:
+            data = b""
+        if not data:
+            drop(c)
+            return
+        c.buf += data
+        while (end := c.buf.find(b"\r\n\r\n")) >= 0:
+            head = c.buf[:end].lower()
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line.startswith(b"content-length:"):
+                    length = int(line[15:])
+            if len(c.buf) < end + 4 + length:
+                return
+            c.buf = c.buf[end + 4 + length :]
+            if head.startswith(b"get /lateness"):
+                q = sorted(late) or [0.0]
+                late.clear()
+                body = b"%.9f %.9f" % (q[len(q) // 2], q[int(len(q) * 0.95)])
+                c.sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                continue
+            c.sock.sendall(_HEAD)
+            t0 = clock() + random.uniform(0.0, GAP_S)  # streams out of phase, as in vLLM
+            heapq.heappush(heap, (t0 + TTFT_S, seq, c, 0))
+            seq += 1
+
+    while True:
+        now = clock()
+        while heap and heap[0][0] <= now:
+            due, _, c, k = heapq.heappop(heap)
+            if not c.alive:
+                continue
+            try:
+                sent_at = clock()
+                data = _frame(_TOKEN % sent_at)
+                if k == TOKENS - 1:
+                    data += _TAIL
+                else:
+                    heapq.heappush(heap, (due + GAP_S, seq, c, k + 1))
+                    seq += 1
+                if c.sock.send(data) != len(data):  # a client that stopped reading
+                    drop(c)
+            except OSError:
+                drop(c)
+            late.append(sent_at - due)
+            now = clock()
+        wait = heap[0][0] - clock() if heap else 0.5
+        if wait > 0.002:
+            events = sel.select(wait - 0.0015)  # epoll's millisecond wake-up, early on purpose
+        else:
+            events = sel.select(0)
+            if not events and wait > 0:
+                time.sleep(wait)
+        for key, _ in events:
+            if key.fileobj is lsock:
+                try:
+                    sock, _addr = lsock.accept()
+                except BlockingIOError:
+                    continue
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                sock.setblocking(False)
+                c = _Conn(sock)
+                sel.register(sock, selectors.EVENT_READ, c)
+            else:
+                on_readable(key.data)
+
+
+def _lateness(url: str) -> tuple[float, float]:
+    with urllib.request.urlopen(url + "/lateness", timeout=10) as resp:
+        p50, p95 = resp.read().split()
+    return float(p50), float(p95)
 
 
 def main() -> None:

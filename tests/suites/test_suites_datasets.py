@@ -24,22 +24,33 @@ def full() -> dict[str, list[dict]]:
 
 
 def test_suite_sizes(full) -> None:
-    assert {k: len(v) for k, v in full.items()} == {"livestream": 1500, "variant": 1500,
-                                                    "robustness": 1000}
+    assert {k: len(v) for k, v in full.items()} == {
+        "livestream": 1500,
+        "variant": 1500,
+        "robustness": 1000,
+    }
 
 
 def test_same_arguments_same_bytes(full) -> None:
     assert rows_jsonl(build_rows("variant")) == rows_jsonl(full["variant"])
     assert dataset_sha256(build_rows("livestream", seed=5, n=50)) != dataset_sha256(
-        full["livestream"][:50])
+        full["livestream"][:50]
+    )
 
 
 def test_hash_does_not_depend_on_pythonhashseed(full) -> None:
-    code = ("from hat_eval.suites._dataset import build_rows, dataset_sha256;"
-            "print(dataset_sha256(build_rows('robustness', n=60)))")
+    code = (
+        "from hat_eval.suites._dataset import build_rows, dataset_sha256;"
+        "print(dataset_sha256(build_rows('robustness', n=60)))"
+    )
     hashes = {
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip()
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout.strip()
         for seed in ("1", "999")
     }
     assert hashes == {dataset_sha256(full["robustness"][:60])}
@@ -70,13 +81,16 @@ def test_gold_is_retargeted_to_the_variant(full) -> None:
     renamed = 0
     for row in full["variant"][:300]:
         md = row["metadata"]
-        v = make_variant(None, md["variant"]["seed"], tuple(md["variant"]["dims"]),
-                         tuple(md["variant"]["protect"]))
+        v = make_variant(
+            None,
+            md["variant"]["seed"],
+            tuple(md["variant"]["dims"]),
+            tuple(md["variant"]["protect"]),
+        )
         expected = md["case"]["expected_skill"]
         assert md["gold"]["skill"] == v.mapping.skill_id(expected)
         v.harness.skill(md["gold"]["skill"])  # the gold skill exists in the variant
-        assert md["gold"]["constraints"] == {n: c.value for n, c in
-                                             v.harness.constraints().items()}
+        assert md["gold"]["constraints"] == {n: c.value for n, c in v.harness.constraints().items()}
         assert md["gold"]["tools"] == {t.function: t.name for t in v.harness.tools}
         renamed += md["gold"]["skill"] != expected
     assert renamed > 50
@@ -88,6 +102,7 @@ def test_robustness_crosses_every_fault_with_perturbations(full) -> None:
     assert len({r["metadata"]["perturbation"] for r in rows}) >= 5
     for r in rows:
         plan = r["metadata"]["fault_plan"]
-        required = {c["function"] for c in r["metadata"]["case"]["expected_calls"]
-                    if not c["optional"]}
+        required = {
+            c["function"] for c in r["metadata"]["case"]["expected_calls"] if not c["optional"]
+        }
         assert plan["function"] in required and plan["times"] in (1, 2)

@@ -12,7 +12,6 @@ import hat_eval._registry  # noqa: F401  (registers hat/reference)
 from hat_eval.suites._dataset import build_rows, dataset_sha256
 from hat_eval.suites._runtime import STORE_KEY
 from hat_eval.suites._task import suite_task
-from hat_eval.suites.variant import variant
 
 
 def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -21,8 +20,9 @@ def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("suite", ["livestream", "variant", "robustness"])
 def test_reference_policy_scores_above_zero_everywhere(suite: str, tmp_path: Path) -> None:
-    (log,) = eval(suite_task(suite, n=40), model="hat/reference", log_dir=str(tmp_path),
-                  display="none")
+    (log,) = eval(
+        suite_task(suite, n=40), model="hat/reference", log_dir=str(tmp_path), display="none"
+    )
     assert log.status == "success"
     metrics = _metrics(log)
     expected = {"aggregate", "accuracy", "safety", "tools", "skill", "constraints"}
@@ -38,11 +38,17 @@ def test_reference_policy_scores_above_zero_everywhere(suite: str, tmp_path: Pat
         assert any(k.startswith("per_fault_") for k in recovery.metrics)
 
 
-def test_task_file_runs_through_inspect_eval(tmp_path: Path, repo: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_task_file_runs_through_inspect_eval(
+    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(repo)
-    (log,) = eval("suites/variant.py", model="hat/reference", task_args={"n": 5},
-                  log_dir=str(tmp_path), display="none")
+    (log,) = eval(
+        "suites/variant.py",
+        model="hat/reference",
+        task_args={"n": 5},
+        log_dir=str(tmp_path),
+        display="none",
+    )
     assert log.status == "success" and log.eval.task.endswith("variant")
     aggregate = next(s for s in log.results.scores if s.name == "aggregate")
     assert any(k.startswith("per_dims_") for k in aggregate.metrics)
@@ -51,23 +57,32 @@ def test_task_file_runs_through_inspect_eval(tmp_path: Path, repo: Path,
 
 def test_harness_agent_uses_the_variant_names_and_hooks(tmp_path: Path) -> None:
     rows = build_rows("variant", n=200)
-    row = next(r for r in rows if r["metadata"]["intent"] == "stock_size"
-               and r["metadata"]["gold"]["tools"]["inventory.check_stock"] != "check_stock")
+    row = next(
+        r
+        for r in rows
+        if r["metadata"]["intent"] == "stock_size"
+        and r["metadata"]["gold"]["tools"]["inventory.check_stock"] != "check_stock"
+    )
     task = suite_task("variant", n=200)
     task.dataset = task.dataset.filter(lambda s: s.id == row["id"])
     tool = row["metadata"]["gold"]["tools"]["inventory.check_stock"]
     pid = row["metadata"]["case"]["session"]["product_on_screen"]
     skill = row["metadata"]["gold"]["skill"]
-    model = get_model("mockllm/model", custom_outputs=[
-        ModelOutput.for_tool_call("mockllm/model", tool, {"product_id": pid}),
-        ModelOutput.for_tool_call("mockllm/model", "check_stock", {"product_id": pid}),
-        ModelOutput.from_content("mockllm/model", f"[skill: {skill}] Let me check that."),
-    ])
+    model = get_model(
+        "mockllm/model",
+        custom_outputs=[
+            ModelOutput.for_tool_call("mockllm/model", tool, {"product_id": pid}),
+            ModelOutput.for_tool_call("mockllm/model", "check_stock", {"product_id": pid}),
+            ModelOutput.from_content("mockllm/model", f"[skill: {skill}] Let me check that."),
+        ],
+    )
     (log,) = eval(task, model=model, log_dir=str(tmp_path), display="none")
     sample = log.samples[0]
     records = sample.store[STORE_KEY]
     assert [(r["name"], r["function"], r["outcome"]) for r in records] == [
-        (tool, "inventory.check_stock", "ok"), ("check_stock", None, "unknown_tool")]
+        (tool, "inventory.check_stock", "ok"),
+        ("check_stock", None, "unknown_tool"),
+    ]
     system = sample.messages[0].text
     assert f"`{skill}`" in system and f"product id {pid}" in system
     score = sample.scores["variant_scorer"].value
@@ -82,8 +97,9 @@ def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_h
     from hat_eval.harness import harness_to_dict
 
     data = harness_to_dict(default_harness)
-    data["hooks"]["messages"].update(tool_result_role="user", result_format="xml",
-                                     result_prefix="Observation:")
+    data["hooks"]["messages"].update(
+        tool_result_role="user", result_format="xml", result_prefix="Observation:"
+    )
     path = tmp_path / "user_role.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     rows = build_rows("livestream", n=100)
@@ -91,16 +107,25 @@ def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_h
     task = suite_task("livestream", n=100, harness=str(path))
     task.dataset = task.dataset.filter(lambda s: s.id == row["id"])
     pid = row["metadata"]["case"]["session"]["product_on_screen"]
-    model = get_model("mockllm/model", custom_outputs=[
-        ModelOutput.for_tool_call("mockllm/model", "get_shipping_policy", {"product_id": pid}),
-        ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships fast."),
-    ])
+    model = get_model(
+        "mockllm/model",
+        custom_outputs=[
+            ModelOutput.for_tool_call("mockllm/model", "get_shipping_policy", {"product_id": pid}),
+            ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships fast."),
+        ],
+    )
     (log,) = eval(task, model=model, log_dir=str(tmp_path), display="none")
     messages = log.samples[0].messages
-    assert [m.role for m in messages] == ["system", "user", "assistant", "tool", "user",
-                                          "assistant"]
+    assert [m.role for m in messages] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "user",
+        "assistant",
+    ]
     assert messages[3].text == "(result in the next message)"
-    assert messages[4].text.startswith('get_shipping_policy: Observation: <tool_result name=')
+    assert messages[4].text.startswith("get_shipping_policy: Observation: <tool_result name=")
 
 
 def test_react_baseline_runs_the_same_tools(tmp_path: Path) -> None:
@@ -109,10 +134,13 @@ def test_react_baseline_runs_the_same_tools(tmp_path: Path) -> None:
     task = suite_task("livestream", n=100, agent="react")
     task.dataset = task.dataset.filter(lambda s: s.id == row["id"])
     pid = row["metadata"]["case"]["session"]["product_on_screen"]
-    model = get_model("mockllm/model", custom_outputs=[
-        ModelOutput.for_tool_call("mockllm/model", "get_shipping_policy", {"product_id": pid}),
-        ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships in 2 days."),
-    ])
+    model = get_model(
+        "mockllm/model",
+        custom_outputs=[
+            ModelOutput.for_tool_call("mockllm/model", "get_shipping_policy", {"product_id": pid}),
+            ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships in 2 days."),
+        ],
+    )
     (log,) = eval(task, model=model, log_dir=str(tmp_path), display="none")
     records = log.samples[0].store[STORE_KEY]
     assert [r["function"] for r in records] == ["policy.shipping_returns"]
