@@ -97,7 +97,7 @@ def _score(state: TaskState) -> Score:
         value=values,
         answer=answer,
         explanation=f"{len(records)} tool calls; "
-        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery")),
+        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery") if k in values),
     )
 
 

@@ -31,6 +31,61 @@ def _offline_token_counting() -> Iterator[None]:
     model_module.count_text_tokens = original
 
 
+CHAT_TEMPLATE = (
+    "{% if tools %}<|im_start|>system\n# Tools\n{% for t in tools %}{{ t | tojson }}\n"
+    "{% endfor %}<|im_end|>\n{% endif %}"
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
+    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+"""A Qwen-style chat template that also renders the tool schemas."""
+
+
+def build_tiny_checkpoint(path: Path) -> Path:
+    """A 2-layer Qwen3 (hidden 64) with a byte-level BPE tokenizer trained on the spot."""
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=400,
+        special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tok.train_from_iterator(
+        ["Hello viewer, this hoodie is in stock and costs 199 yuan."] * 20, trainer
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
+    )
+    fast.chat_template = CHAT_TEMPLATE
+    fast.save_pretrained(path)
+    cfg = Qwen3Config(
+        vocab_size=len(fast),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=16,
+        max_position_embeddings=8192,
+        eos_token_id=fast.eos_token_id,
+        pad_token_id=fast.pad_token_id,
+        tie_word_embeddings=True,
+    )
+    torch.manual_seed(0)
+    Qwen3ForCausalLM(cfg).save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny local Hugging Face checkpoint (config, weights, tokenizer, chat template)."""
+    return build_tiny_checkpoint(tmp_path_factory.mktemp("tiny-qwen3"))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--gpu", action="store_true", help="run tests marked gpu (needs CUDA)")
 

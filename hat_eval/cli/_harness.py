@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import TaskID
 
 from ._common import fail, progress
+
+if TYPE_CHECKING:
+    from hat_eval.hsa import Variant
 
 harness_app = typer.Typer(
     help="Validate, render, compare and augment harness files.", no_args_is_help=True
@@ -104,6 +108,13 @@ def augment(
     ] = 0.7,
     fmt: Annotated[str, typer.Option("--format", help="yaml or json.")] = "yaml",
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("variants"),
+    rewrite_model: Annotated[
+        str | None,
+        typer.Option(
+            help="Inspect model that rewrites tool and skill descriptions on top of the offline "
+            "banks (e.g. openai/gpt-4o-mini); rewrites that change a number are rejected."
+        ),
+    ] = None,
 ) -> None:
     """Write N task-preserving variants of a harness and their mappings to --out."""
     from hat_eval.hsa import DIMENSIONS, AugmentationPolicy, write_variants
@@ -123,8 +134,24 @@ def augment(
         dims=chosen, default_strength=strength, default_probability=probability
     )
     h = _load(file)
+    variants = policy.variants(h, n, seed)
+    if rewrite_model is not None:
+        variants = _rewritten(variants, rewrite_model)
     with progress("augmenting", n) as bar:
-        rows = write_variants(
-            policy.variants(h, n, seed), out, fmt=fmt, on_written=lambda _: bar.advance(TaskID(0))
-        )
+        rows = write_variants(variants, out, fmt=fmt, on_written=lambda _: bar.advance(TaskID(0)))
     typer.echo(f"wrote {len(rows)} variants and mappings to {out}/ (manifest.jsonl)")
+
+
+def _rewritten(variants: Iterator[Variant], model: str) -> Iterator[Variant]:
+    """Each variant with its descriptions rewritten by ``model`` (one event loop for all)."""
+    import asyncio
+
+    from hat_eval.hsa import ModelRewriter, rewrite_with_model
+
+    rewriter = ModelRewriter(model)
+    loop = asyncio.new_event_loop()
+    try:
+        for v in variants:
+            yield loop.run_until_complete(rewrite_with_model(v, rewriter))
+    finally:
+        loop.close()

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.progress import TaskID
 
-from ._common import console, fail
+from ._common import console, fail, progress
 
 SUITE_CHOICES = ("livestream", "variant", "robustness", "ifeval", "all")
 REFERENCE_MODEL = "hat/reference"
@@ -173,6 +174,10 @@ def run(
         Path | None,
         typer.Option("--ifeval-data", help="IFEval input_data.jsonl (offline runs need it)."),
     ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(min=1, help="Most tokens per model reply (the model's default if omitted)."),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -212,6 +217,7 @@ def run(
         log_dir=str(log_dir),
         max_connections=max_connections,
         seed=seed,
+        max_tokens=max_tokens,
         log_format="eval",
         retry_attempts=1,
         display="rich" if os.isatty(2) else "plain",
@@ -254,17 +260,20 @@ def suites(
     from hat_eval.suites._dataset import SPECS, build_rows, dataset_sha256
 
     out: list[dict[str, Any]] = []
-    for name, spec in SPECS.items():
-        rows = build_rows(name)
-        out.append(
-            {
-                "name": name,
-                "cases": len(rows),
-                "sha256": dataset_sha256(rows),
-                "description": spec.description,
-            }
-        )
-    out.append(_ifeval_entry(ifeval_data))
+    with progress("building suite datasets", len(SPECS) + 1) as bar:
+        for name, spec in SPECS.items():
+            rows = build_rows(name)
+            out.append(
+                {
+                    "name": name,
+                    "cases": len(rows),
+                    "sha256": dataset_sha256(rows),
+                    "description": spec.description,
+                }
+            )
+            bar.advance(TaskID(0))
+        out.append(_ifeval_entry(ifeval_data))
+        bar.advance(TaskID(0))
     if as_json:
         typer.echo(json.dumps(out, indent=2))
         return

@@ -89,3 +89,28 @@ def test_diff_identical_and_missing_file(tmp_path: Path) -> None:
     res = runner.invoke(app, ["harness", "diff", DEFAULT, str(tmp_path / "missing.yaml")])
     assert res.exit_code == 2
     assert "no such file" in res.stderr
+
+
+def test_augment_with_a_rewrite_model(tmp_path: Path) -> None:
+    res = runner.invoke(
+        app,
+        [
+            "harness",
+            "augment",
+            "--n",
+            "2",
+            "--dims",
+            "hooks",
+            "--rewrite-model",
+            "mockllm/model",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    h = load_harness(tmp_path / "variant-00000.yaml")
+    # mockllm answers "Default output from mockllm/model" to every rewrite request; none of the
+    # default descriptions has a number, so every rewrite is accepted and recorded
+    assert {t.description for t in h.tools} == {"Default output from mockllm/model"}
+    mapping = json.loads((tmp_path / "variant-00000.mapping.json").read_text())
+    assert set(mapping["tool_descriptions"]) == {t.name for t in load_harness().tools}

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelOutput, modelapi
 from inspect_ai.tool import ToolChoice, ToolInfo
 from typer.testing import CliRunner
@@ -99,3 +100,24 @@ def test_suites_json_lists_counts_and_hashes(shared_dir: Path) -> None:
     assert all(len(v["sha256"]) == 64 for v in suites.values())
     plain = runner.invoke(app, ["suites"])
     assert plain.exit_code == 0 and "4,541 cases in all" in plain.stdout
+
+
+@pytest.mark.slow
+def test_run_a_local_checkpoint_through_inspect_hf(tmp_path: Path, tiny_checkpoint: Path) -> None:
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    def aggregate(model: list[str], log_dir: Path) -> float:
+        args = ["run", "--suite", "livestream", "--limit", "4", "--log-dir", str(log_dir)]
+        res = runner.invoke(app, args + model)
+        assert res.exit_code == 0, res.output
+        (info,) = list_eval_logs(str(log_dir))
+        log = read_eval_log(info.name)
+        assert log.status == "success" and len(log.samples) == 4
+        if model:
+            assert log.eval.model == f"hf/{tiny_checkpoint.resolve()}"
+        return float(log.results.scores[0].metrics["mean"].value)
+
+    tiny = aggregate(["--model", str(tiny_checkpoint), "--max-tokens", "8"], tmp_path / "tiny")
+    reference = aggregate([], tmp_path / "reference")
+    # an untrained 2-layer model answers gibberish: it scores, below the reference policy
+    assert 0 <= tiny < reference

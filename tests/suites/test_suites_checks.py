@@ -130,5 +130,10 @@ def test_score_answer_aggregate() -> None:
         calls,
     )
     assert multi["skill"] == 1.0
-    empty = score_answer(case, gold, "", [])
-    assert empty["accuracy"] == 0.0 and empty["tools"] == 0.0
+    empty = score_answer(case, gold, "", calls)
+    assert empty["aggregate"] == 0.0 and empty["accuracy"] == 0.0 and empty["tools"] == 0.0
+    chit_chat = {"facts": [], "forbidden": [], "expected_calls": [], "constraints": []}
+    hello = score_answer(chit_chat, {"skills": ["engagement"]}, "[skill: engagement] Hi!", [])
+    assert "accuracy" not in hello and hello["aggregate"] == pytest.approx(100.0)
+    untagged = score_answer(chit_chat, {"skills": ["engagement"]}, "Hi!", [])
+    assert untagged["aggregate"] == pytest.approx(100 * 0.55 / 0.65)

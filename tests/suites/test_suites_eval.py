@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -102,19 +103,7 @@ def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_h
     )
     path = tmp_path / "user_role.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    rows = build_rows("livestream", n=100)
-    row = next(r for r in rows if r["metadata"]["intent"] == "shipping_returns")
-    task = suite_task("livestream", n=100, harness=str(path))
-    task.dataset = task.dataset.filter(lambda s: s.id == row["id"])
-    pid = row["metadata"]["case"]["session"]["product_on_screen"]
-    model = get_model(
-        "mockllm/model",
-        custom_outputs=[
-            ModelOutput.for_tool_call("mockllm/model", "get_shipping_policy", {"product_id": pid}),
-            ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships fast."),
-        ],
-    )
-    (log,) = eval(task, model=model, log_dir=str(tmp_path), display="none")
+    log = _shipping_question(tmp_path, harness=str(path))
     messages = log.samples[0].messages
     assert [m.role for m in messages] == [
         "system",
@@ -128,20 +117,26 @@ def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_h
     assert messages[4].text.startswith("get_shipping_policy: Observation: <tool_result name=")
 
 
-def test_react_baseline_runs_the_same_tools(tmp_path: Path) -> None:
+def _shipping_question(tmp_path: Path, **task_args: Any) -> Any:
+    """One shipping question of the livestream suite, answered by a scripted model."""
     rows = build_rows("livestream", n=100)
     row = next(r for r in rows if r["metadata"]["intent"] == "shipping_returns")
-    task = suite_task("livestream", n=100, agent="react")
+    task = suite_task("livestream", n=100, **task_args)
     task.dataset = task.dataset.filter(lambda s: s.id == row["id"])
     pid = row["metadata"]["case"]["session"]["product_on_screen"]
     model = get_model(
         "mockllm/model",
         custom_outputs=[
             ModelOutput.for_tool_call("mockllm/model", "get_shipping_policy", {"product_id": pid}),
-            ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships in 2 days."),
+            ModelOutput.from_content("mockllm/model", "[skill: shipping_returns] Ships fast."),
         ],
     )
     (log,) = eval(task, model=model, log_dir=str(tmp_path), display="none")
+    return log
+
+
+def test_react_baseline_runs_the_same_tools(tmp_path: Path) -> None:
+    log = _shipping_question(tmp_path, agent="react")
     records = log.samples[0].store[STORE_KEY]
     assert [r["function"] for r in records] == ["policy.shipping_returns"]
     assert log.samples[0].scores["livestream_scorer"].value["skill"] == 1.0
