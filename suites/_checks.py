@@ -6,6 +6,7 @@ second) and testable without a model. ``_scorers.py`` turns them into Inspect sc
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -151,9 +152,10 @@ def score_answer(
     ``skills`` (the ids there of every skill that fits, the expected one first) and
     ``constraints`` (name -> value).
 
-    Cases without facts to state (chit-chat, out-of-scope, compliance bait) have no
-    ``accuracy`` key: there is nothing to check deterministically, and the aggregate is the
-    weighted mean of the parts that apply. An empty answer scores 0 on every part.
+    Cases without facts to state (chit-chat, out-of-scope, compliance bait) have ``accuracy``
+    NaN, Inspect's "not scored" value, which its metrics skip: there is nothing to check
+    deterministically, and the aggregate is the weighted mean of the parts that apply. An empty
+    answer scores 0 on every part.
     """
     tag, body = split_skill_tag(answer)
     facts = case.get("facts", ())
@@ -173,4 +175,9 @@ def score_answer(
         parts = dict.fromkeys(parts, 0.0)
     weight = sum(WEIGHTS[k] for k in parts)
     aggregate = 100.0 * sum(WEIGHTS[k] * v for k, v in parts.items()) / weight
-    return {**parts, "aggregate": aggregate, "recovery": recovered(fault, records)}
+    return {
+        "accuracy": math.nan,
+        **parts,
+        "aggregate": aggregate,
+        "recovery": recovered(fault, records),
+    }

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from hat_eval.suites._checks import (
@@ -134,6 +136,6 @@ def test_score_answer_aggregate() -> None:
     assert empty["aggregate"] == 0.0 and empty["accuracy"] == 0.0 and empty["tools"] == 0.0
     chit_chat = {"facts": [], "forbidden": [], "expected_calls": [], "constraints": []}
     hello = score_answer(chit_chat, {"skills": ["engagement"]}, "[skill: engagement] Hi!", [])
-    assert "accuracy" not in hello and hello["aggregate"] == pytest.approx(100.0)
+    assert math.isnan(hello["accuracy"]) and hello["aggregate"] == pytest.approx(100.0)
     untagged = score_answer(chit_chat, {"skills": ["engagement"]}, "Hi!", [])
     assert untagged["aggregate"] == pytest.approx(100 * 0.55 / 0.65)
