@@ -23,6 +23,7 @@ from ._prompts import (
     PromptSet,
     build_prompts,
     builtin_questions,
+    default_messages,
     read_prompts_file,
     resolve_messages_source,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "builtin_questions",
     "compare_mtp",
     "decode_rate",
+    "default_messages",
     "locust_command",
     "locust_percentile",
     "paired_ratio_bootstrap",

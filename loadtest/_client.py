@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +20,7 @@ from ._http import RECV_BYTES, BodyFramer, Connection, ProtocolError, RemoteDisc
 from ._prompts import Prompt
 from ._records import RequestRecord
 from ._sse import StreamMeter, TokenCounter
+from ._watchdog import StallWatchdog, Watch
 
 CHAT_PATH = "/v1/chat/completions"
 SENT_AT_HEADER = "X-Hat-Sent-At"
@@ -105,27 +107,82 @@ class ClientConfig:
         return body
 
 
+_BACKLOG = 256
+"""Received reads kept unparsed at most; a longer stream is parsed in batches of this many."""
+_SLICE_S = 100e-6
+
+Pause = Callable[[], None]
+"""Gives other users the CPU until none has a read to stamp (Locust users pass ``gevent.idle``)."""
+
+
+class _Failed(Exception):
+    """A request that failed before its body: the record's reason and detail."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(reason)
+        self.reason, self.detail = reason, detail
+
+
+def _parse(
+    meter: StreamMeter, bodies: list[bytes], stamps: list[float], pause: Pause | None
+) -> None:
+    """Feed the stamped reads to the meter, calling ``pause`` after every ~0.1 ms of parsing.
+
+    With ``pause=gevent.idle`` the hub stamps every read that arrived meanwhile before the next
+    slice, so one user's parsing holds up another user's arrival stamp by one slice at most.
+    """
+    clock = time.perf_counter
+    t = clock()
+    for data, now in zip(bodies, stamps, strict=True):
+        if meter.stopped:
+            break
+        meter.feed(data, now)
+        if pause is not None and clock() - t > _SLICE_S:
+            pause()
+            t = clock()
+    bodies.clear()
+    stamps.clear()
+
+
 class ChatStreamClient:
     """Sends streamed chat completions over one keep-alive connection and times them.
 
     The read loop is the timing path: each ``recv`` is stamped with ``perf_counter()`` the moment
-    it returns, before the body framing or the SSE/JSON parsing of its bytes, and no other work is
-    done per chunk (no logging, no per-read timers besides the socket's own timeout).
+    it returns; the loop then only cuts out the chunk framing and keeps the bytes and the stamp.
+    The SSE/JSON parsing runs after the body ends (or early on a ``[DONE]``/``error`` line, or
+    every ``_BACKLOG`` reads) over the kept stamps, so the timings are those an inline parser would
+    give. Many users in one process (Locust's greenlets) share a
+    :class:`~hat_eval.loadtest._watchdog.StallWatchdog` instead of per-read socket timeouts, and
+    pass ``pause=gevent.idle``: the parsing then runs in ~0.1 ms slices, each only once no other
+    user has a read waiting to be stamped.
+
+    Args:
+        config: What every request shares.
+        count_tokens: Token counter for servers that send no ``usage``.
+        pause: Called between parsing slices (see above); ``None`` parses in one go.
+        watchdog: Detects stalls for this client; ``None`` uses a socket timeout per read.
     """
 
-    def __init__(self, config: ClientConfig, count_tokens: TokenCounter | None = None) -> None:
+    def __init__(
+        self,
+        config: ClientConfig,
+        count_tokens: TokenCounter | None = None,
+        *,
+        pause: Pause | None = None,
+        watchdog: StallWatchdog | None = None,
+    ) -> None:
         self.config = config
         self.endpoint = Endpoint.parse(config.host)
         self.count_tokens = count_tokens
+        self.pause = pause
+        self.watchdog = watchdog
         self._conn: Connection | None = None
         ep = self.endpoint
         default_port = 443 if ep.scheme == "https" else 80
-        host = ep.host if ep.port == default_port else f"{ep.host}:{ep.port}"
-        if ":" in ep.host:  # an IPv6 literal
-            host = f"[{ep.host}]" if ep.port == default_port else f"[{ep.host}]:{ep.port}"
+        host = f"[{ep.host}]" if ":" in ep.host else ep.host  # an IPv6 literal
         head = [
             f"POST {ep.base_path}{CHAT_PATH} HTTP/1.1",
-            f"Host: {host}",
+            f"Host: {host}" if ep.port == default_port else f"Host: {host}:{ep.port}",
             "User-Agent: hat-eval-loadtest",
             "Content-Type: application/json",
             "Accept: text/event-stream",
@@ -141,49 +198,84 @@ class ChatStreamClient:
             self._conn.close()
             self._conn = None
 
-    def _open(self, body: bytes) -> tuple[Connection, int, bool, dict[str, str], float, float]:
+    def _connect(self) -> Connection:
+        if self._conn is None:
+            ep, stall = self.endpoint, self.config.stall_timeout_s
+            self._conn = Connection(ep.scheme, ep.host, ep.port, stall)
+            if self.watchdog is not None:
+                self._conn.sock.settimeout(None)  # the watchdog times the reads
+        return self._conn
+
+    def _open(
+        self, body: bytes, watch: list[Watch]
+    ) -> tuple[Connection, int, bool, dict[str, str], float, float]:
         """Send the request, reusing the connection; retry once when a reused one was stale."""
         for attempt in (0, 1):
             reused = self._conn is not None
-            if self._conn is None:
-                ep = self.endpoint
-                self._conn = Connection(ep.scheme, ep.host, ep.port, self.config.stall_timeout_s)
-            conn = self._conn
             started_at, start = time.time(), time.perf_counter()
-            head = self._head + b"%s: %.9f\r\nContent-Length: %d\r\n\r\n" % (
-                SENT_AT_HEADER.encode(),
-                start,
-                len(body),
-            )
             try:
+                conn = self._connect()
+                if self.watchdog is not None:
+                    watch.append(self.watchdog.watch(conn.sock, self.config.stall_timeout_s))
+                head = self._head + b"%s: %.9f\r\nContent-Length: %d\r\n\r\n" % (
+                    SENT_AT_HEADER.encode(),
+                    start,
+                    len(body),
+                )
                 conn.send(head, body)
                 status, keep_alive, headers = conn.read_head()
                 return conn, status, keep_alive, headers, started_at, start
-            except (RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            except OSError as err:
                 self.close()
-                if not reused or attempt:
-                    raise
+                if (watch and watch[-1].fired) or isinstance(err, TimeoutError):
+                    what = f"no response headers within {self.config.stall_timeout_s:g} s"
+                    raise _Failed("stalled", what) from None
+                stale = isinstance(err, RemoteDisconnected | BrokenPipeError | ConnectionResetError)
+                if not (stale and reused and not attempt):
+                    detail = f"{type(err).__name__}: {err}"[:300]
+                    raise _Failed("connection error", detail) from None
+                if watch and self.watchdog is not None:
+                    self.watchdog.unwatch(watch.pop())
         raise AssertionError("unreachable")
 
-    def send(self, prompt: Prompt, prompt_index: int = -1) -> RequestRecord:
-        """Send one prompt and return its record; never raises for server or network faults."""
+    def encode(self, prompt: Prompt) -> bytes:
+        """The request body of ``prompt`` (to encode each prompt of a run once, not per send)."""
+        return json.dumps(self.config.payload(prompt)).encode()
+
+    def send(
+        self, prompt: Prompt, prompt_index: int = -1, body: bytes | None = None
+    ) -> RequestRecord:
+        """Send one prompt and return its record; never raises for server or network faults.
+
+        Args:
+            prompt: What to send.
+            prompt_index: Recorded with the result.
+            body: ``encode(prompt)``, if the caller keeps it; encoded here when ``None``.
+        """
+        watch: list[Watch] = []
+        try:
+            return self._send(prompt if body is None else body, prompt_index, watch)
+        finally:
+            if watch and self.watchdog is not None:
+                self.watchdog.unwatch(watch[0])
+
+    def _send(self, prompt: Prompt | bytes, prompt_index: int, watch: list[Watch]) -> RequestRecord:
         cfg = self.config
-        body = json.dumps(cfg.payload(prompt)).encode()
+        body = prompt if isinstance(prompt, bytes) else self.encode(prompt)
         started_at, start = time.time(), time.perf_counter()
         try:
-            conn, status, keep_alive, headers, started_at, start = self._open(body)
+            conn, status, keep_alive, headers, started_at, start = self._open(body, watch)
             framer = BodyFramer(headers)
-        except TimeoutError:
-            self.close()
+        except _Failed as err:
             return RequestRecord(
                 "failure",
                 started_at,
                 time.perf_counter() - start,
-                reason="stalled",
-                detail=f"no response headers within {cfg.stall_timeout_s:g} s",
+                reason=err.reason,
+                detail=err.detail,
                 prompt_index=prompt_index,
             )
-        except OSError as err:
+        except ProtocolError as err:
             self.close()
             return RequestRecord(
                 "failure",
@@ -208,30 +300,41 @@ class ChatStreamClient:
         meter = StreamMeter()
         stalled = timed_out = broken = False
         deadline = start + cfg.request_timeout_s
+        bodies: list[bytes] = []
+        stamps: list[float] = []
         if conn.buffered:  # body bytes that came with the head arrived with it
             data, conn.buffered = conn.buffered, b""
             try:
-                meter.feed(framer.feed(data), conn.arrived)
+                bodies.append(framer.feed(data))
+                stamps.append(conn.arrived)
             except ProtocolError:
                 broken = True
-        recv = conn.sock.recv
-        clock = time.perf_counter
-        feed, frame = meter.feed, framer.feed
+        w = watch[0] if watch else None
+        recv, clock = conn.sock.recv, time.perf_counter
+        frame, keep, stamp = framer.feed, bodies.append, stamps.append
         try:
             while not (framer.ended or broken or meter.error is not None):
                 data = recv(RECV_BYTES)
                 now = clock()  # the arrival stamp: nothing runs between recv and here
                 if not data:
                     break
-                feed(frame(data), now)
+                chunk = frame(data)
+                keep(chunk)
+                stamp(now)
+                if w is not None:
+                    w.last = now
                 if now > deadline:
                     timed_out = True
                     break
+                if b"[DONE]" in chunk or b'"error"' in chunk or len(stamps) >= _BACKLOG:
+                    _parse(meter, bodies, stamps, self.pause)  # may end the stream early
         except TimeoutError:
             stalled = True
         except OSError:
             broken = True  # reset, or a bad chunk: the meter tells truncated from complete
         end = time.perf_counter()
+        stalled = stalled or (w is not None and w.fired)
+        _parse(meter, bodies, stamps, self.pause)
         reusable = framer.ended and keep_alive and not (stalled or timed_out or broken)
         if reusable and meter.error is None:
             conn.buffered = framer.rest

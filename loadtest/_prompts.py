@@ -3,14 +3,16 @@
 The system prompt and tools are exactly what :func:`hat_eval.harness.render` gives the model under
 test. Viewer messages come, in this order of preference, from a ``--prompts`` JSON Lines file
 (each line ``{"message": "..."}`` or a full OpenAI ``{"messages": [...]}``), from a
-:data:`MessagesSource` (a callable ``n -> n viewer messages``, e.g. the live-stream world's
-generator), or from the built-in :data:`VIEWER_QUESTIONS`.
+:data:`MessagesSource` (a callable ``n -> n viewer messages``), or by default from the
+livestream suite's test cases (:func:`hat_eval.suites.viewer_messages`), the viewer questions the
+suites score; should building those fail, from the built-in :data:`VIEWER_QUESTIONS`.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +51,20 @@ class PromptSet:
 
     def __getitem__(self, i: int) -> Prompt:
         return self.prompts[i % len(self.prompts)]
+
+
+log = logging.getLogger("hat_eval.loadtest")
+
+
+def default_messages(n: int) -> list[str]:
+    """``n`` viewer messages of the livestream suite; the built-in questions if that fails."""
+    try:
+        from hat_eval.suites import viewer_messages
+
+        return viewer_messages(n)
+    except Exception as err:  # noqa: BLE001 - any failure of the world generator falls back
+        log.warning("suite viewer messages unavailable (%s); using the built-in questions", err)
+        return builtin_questions(n)
 
 
 def builtin_questions(n: int) -> list[str]:
@@ -127,8 +143,9 @@ def build_prompts(
     Args:
         harness: Harness file; the default harness when ``None``.
         prompts_file: A JSON Lines prompts file; wins over ``messages_source``.
-        messages_source: Called with ``n`` for viewer messages when there is no prompts file.
-        n: How many viewer messages to ask a source (or the built-in list) for.
+        messages_source: Called with ``n`` for viewer messages when there is no prompts file;
+            :func:`default_messages` (the livestream suite's messages) when ``None``.
+        n: How many viewer messages to ask the source for.
 
     Raises:
         PromptError: A bad prompts file or source output.
@@ -146,7 +163,7 @@ def build_prompts(
         if not entries or not all(isinstance(m, str) for m in entries):
             raise PromptError("the messages source must return a non-empty list of strings")
     else:
-        entries = builtin_questions(n)
+        entries = default_messages(n)
     prompts = []
     for entry in entries:
         if isinstance(entry, str):

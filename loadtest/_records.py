@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
@@ -54,8 +54,12 @@ class RequestRecord:
         return None if not self.tpot_s else 1.0 / self.tpot_s
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; ``server_lag_s`` is left out when empty."""
-        d = asdict(self)
+        """A JSON-ready dict; ``server_lag_s`` is left out when empty.
+
+        Built field by field: ``dataclasses.asdict`` deep-copies every ITL sample, which costs a
+        load generator hundreds of microseconds per request.
+        """
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["itl_s"] = list(self.itl_s)
         if self.server_lag_s:
             d["server_lag_s"] = list(self.server_lag_s)

@@ -76,7 +76,7 @@ class SweepConfig:
             "harness": str(self.harness) if self.harness else "default",
             "prompts": str(self.prompts)
             if self.prompts
-            else (self.messages_source or "built-in viewer questions"),
+            else (self.messages_source or "livestream suite viewer messages (test split)"),
         }
 
 

@@ -16,13 +16,17 @@
 A stream is complete when it sent ``[DONE]`` or a ``finish_reason`` (``transformers serve`` sends no
 ``[DONE]``). Anything else is a failure with a short reason: ``non-JSON chunk``, ``error event``,
 ``truncated stream`` (the body ended before either), ``no output tokens``.
+
+JSON is decoded with ``pydantic_core.from_json`` (a Rust parser, about 4x ``json.loads`` on
+chunk-sized objects; pydantic is a base dependency).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
+
+from pydantic_core import from_json
 
 from ._records import RequestRecord, TokenSource
 
@@ -37,6 +41,9 @@ _MAX_LINE = 1 << 22
 
 
 def _delta_text(delta: dict[str, Any]) -> str:
+    content = delta.get("content")
+    if len(delta) == 1 and isinstance(content, str):
+        return content  # the common token chunk: {"content": "..."}
     parts: list[str] = []
     for key in ("content", "reasoning", "reasoning_content"):
         value = delta.get(key)
@@ -79,23 +86,24 @@ class StreamMeter:
     def feed(self, data: bytes, now: float) -> None:
         """Consume body bytes that arrived at ``now`` (a ``time.perf_counter()`` value)."""
         self.bytes_received += len(data)
-        self._buf += data
-        while not self.stopped:
-            end = self._buf.find(b"\n")
-            if end < 0:
-                if len(self._buf) > _MAX_LINE:
-                    self.error = ("non-JSON chunk", f"a line longer than {_MAX_LINE} bytes")
-                return
-            line, self._buf = self._buf[:end].rstrip(b"\r"), self._buf[end + 1 :]
+        if self.stopped:
+            return
+        lines = (self._buf + data if self._buf else data).split(b"\n")
+        self._buf = lines.pop()  # the unfinished last line, b"" after a newline
+        for line in lines:
             if line.startswith(b"data:"):
                 self._on_data(line[5:].strip(), now)
+                if self.stopped:
+                    return
+        if len(self._buf) > _MAX_LINE:
+            self.error = ("non-JSON chunk", f"a line longer than {_MAX_LINE} bytes")
 
     def _on_data(self, payload: bytes, now: float) -> None:
         if payload == b"[DONE]":
             self.done = True
             return
         try:
-            obj = json.loads(payload)
+            obj = from_json(payload)
         except ValueError:
             self.error = ("non-JSON chunk", payload[:120].decode("utf-8", "replace"))
             return

@@ -27,12 +27,13 @@ import gevent
 from locust import User, constant, task
 from locust.env import Environment
 from locust.exception import StopUser
-from locust.runners import LocalRunner
+from locust.runners import LocalRunner, MasterRunner
 
 from ._client import ChatStreamClient, ClientConfig
 from ._prompts import PromptSet, build_prompts, resolve_messages_source
 from ._records import RequestRecord
 from ._stats import summarize
+from ._watchdog import StallWatchdog
 
 log = logging.getLogger("hat_eval.loadtest")
 
@@ -95,10 +96,18 @@ class _Shared:
     max_requests: int
     offset: int
     sink: TextIO | None
+    watchdog: StallWatchdog = field(default_factory=StallWatchdog)
     counter: itertools.count[int] = field(default_factory=itertools.count)
     issued: int = 0
     in_flight: int = 0
     records: list[RequestRecord] = field(default_factory=list)
+    bodies: dict[int, bytes] = field(default_factory=dict)
+
+    def body(self, client: ChatStreamClient, i: int) -> bytes:
+        """Prompt ``i``'s request body, encoded once per process."""
+        if i not in self.bodies:
+            self.bodies[i] = client.encode(self.prompts[i])
+        return self.bodies[i]
 
     def take(self) -> int | None:
         if self.max_requests and self.issued >= self.max_requests:
@@ -171,7 +180,12 @@ class ChatStreamUser(User):
     def on_start(self) -> None:
         """Build (once per process) the prompts and client settings from the options."""
         self.shared = _shared(self.environment)
-        self.chat_client = ChatStreamClient(self.shared.config, self.shared.count_tokens)
+        self.chat_client = ChatStreamClient(
+            self.shared.config,
+            self.shared.count_tokens,
+            pause=gevent.idle,
+            watchdog=self.shared.watchdog,
+        )
 
     def on_stop(self) -> None:
         """Close the connection."""
@@ -187,8 +201,9 @@ class ChatStreamUser(User):
                 gevent.spawn(self.environment.runner.quit)
             raise StopUser()
         shared.in_flight += 1
+        i = index % len(shared.prompts)
         try:
-            rec = self.chat_client.send(shared.prompts[index], index % len(shared.prompts))
+            rec = self.chat_client.send(shared.prompts[i], i, shared.body(self.chat_client, i))
         except gevent.GreenletExit:
             shared.keep(
                 RequestRecord(
@@ -196,14 +211,17 @@ class ChatStreamUser(User):
                     0.0,
                     0.0,
                     reason="the run ended",
-                    prompt_index=index % len(shared.prompts),
+                    prompt_index=i,
                 )
             )
             raise
         finally:
             shared.in_flight -= 1
-        shared.keep(rec)
-        self._fire(rec)
+        try:
+            gevent.idle()  # the bookkeeping waits until no other user has a chunk to stamp
+        finally:
+            shared.keep(rec)
+            self._fire(rec)
 
     def _fire(self, rec: RequestRecord) -> None:
         fire = self.environment.events.request.fire
@@ -256,7 +274,12 @@ def _on_test_stop(environment: Environment, **_kwargs: Any) -> None:
     )
 
 
-def _on_test_start(**_kwargs: Any) -> None:
+def _on_test_start(environment: Environment, **_kwargs: Any) -> None:
+    # Build the prompts (importing the harness and the suites' world) before any user starts:
+    # done in the first user's on_start it would stall the spawner for a second, which then
+    # starts the delayed users all at once, and their requests would keep ending in one burst.
+    if not isinstance(environment.runner, MasterRunner):
+        _shared(environment)
     # Locust's imports leave a large heap; a full collection of it pauses every user for tens of
     # milliseconds, which would land in the measured latencies. Freeze what exists now.
     gc.collect()

@@ -7,6 +7,7 @@ datasets stay small and a variant can always be reproduced from its log.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -56,6 +57,26 @@ def knowledge_base(seed: int) -> Any:
     return build_kb(seed)
 
 
+PACKED = ("case", "gold")
+"""Metadata fields a sample carries as JSON text rather than nested dicts.
+
+Inspect copies, diffs and serialises sample metadata several times per sample; one string
+instead of a tree of dicts and lists keeps that cheap (the suites' per-sample overhead would
+otherwise be dominated by it). The dataset files keep them as plain JSON objects.
+"""
+
+
+def pack(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Dataset-row metadata as a sample carries it (:data:`PACKED` fields as JSON text)."""
+    return {k: json.dumps(v, ensure_ascii=False) if k in PACKED else v for k, v in metadata.items()}
+
+
+def unpacked(metadata: dict[str, Any], key: str) -> Any:
+    """A :data:`PACKED` field of sample metadata, as data (accepts unpacked rows too)."""
+    value = metadata[key]
+    return json.loads(value) if isinstance(value, str) else value
+
+
 def sample_context(metadata: dict[str, Any], harness_path: str | None = None) -> SampleContext:
     """Rebuild a sample's harness, knowledge base, live session and fault plan."""
     from hat_eval.world import LiveSession
@@ -71,7 +92,7 @@ def sample_context(metadata: dict[str, Any], harness_path: str | None = None) ->
         harness, mapping = v.harness, v.mapping
     else:
         harness, mapping = base_harness(harness_path), Mapping()
-    case = metadata["case"]
+    case = unpacked(metadata, "case")
     return SampleContext(
         harness=harness,
         mapping=mapping,

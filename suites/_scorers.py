@@ -26,6 +26,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from ._checks import score_answer
+from ._context import unpacked
 from ._runtime import STORE_KEY
 
 _KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
@@ -92,7 +93,9 @@ def _score(state: TaskState) -> Score:
     md = state.metadata
     records: list[dict[str, Any]] = state.store.get(STORE_KEY, [])
     answer = state.output.completion if state.output else ""
-    values = score_answer(md["case"], md["gold"], answer, records, md.get("fault_plan"))
+    values = score_answer(
+        unpacked(md, "case"), unpacked(md, "gold"), answer, records, md.get("fault_plan")
+    )
     return Score(
         value=values,
         answer=answer,

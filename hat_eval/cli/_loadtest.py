@@ -129,7 +129,10 @@ def sweep(
     ] = None,
     messages_source: Annotated[
         str | None,
-        typer.Option(help="module:function returning N viewer messages (instead of --prompts)."),
+        typer.Option(
+            help="module:function returning N viewer messages (instead of --prompts); by "
+            "default the livestream suite's (hat_eval.suites:viewer_messages)."
+        ),
     ] = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="max_tokens of each request.")] = 256,
     temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 0.0,

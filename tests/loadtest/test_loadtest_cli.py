@@ -292,3 +292,17 @@ def test_mtp_bad_input(tmp_path):
         )
     )
     assert "cannot reach --baseline" in line
+
+
+def test_requests_carry_suite_questions_by_default_and_sources_override_them(tmp_path):
+    from hat_eval.loadtest import VIEWER_QUESTIONS
+    from hat_eval.suites import viewer_messages
+
+    own = tmp_path / "p.jsonl"
+    own.write_text('{"message": "my own question"}\n')
+    source = ["--messages-source", "hat_eval.loadtest:builtin_questions"]
+    with FakeChatServer(StreamPlan(status=404)) as srv:  # each run stops at the pre-flight
+        for extra in ([], ["--prompts", str(own)], source):
+            one_error_line(invoke("--host", srv.url, "--model", "m", *extra))
+        sent = [s.payload["messages"][1]["content"] for s in srv.served]
+    assert sent == [viewer_messages(1)[0], "my own question", VIEWER_QUESTIONS[0]]

@@ -2,26 +2,44 @@ import json
 
 import pytest
 
+import hat_eval.suites
 from hat_eval.harness import load_harness, render
 from hat_eval.loadtest import (
     VIEWER_QUESTIONS,
     PromptError,
     build_prompts,
+    default_messages,
     read_prompts_file,
     resolve_messages_source,
 )
+from hat_eval.suites import viewer_messages
 
 
-def test_prompts_carry_the_rendered_harness():
+def test_prompts_carry_the_rendered_harness_around_the_suite_questions():
     rendered = render(load_harness(None))
     ps = build_prompts(n=5)
+    suite = viewer_messages(5)
     assert len(ps) == 5
     for i in range(5):
         system, user = ps[i].messages
         assert system == {"role": "system", "content": rendered.system_prompt}
-        assert user == {"role": "user", "content": VIEWER_QUESTIONS[i]}
+        assert user == {"role": "user", "content": suite[i]}
         assert ps[i].tools == rendered.tools
     assert ps[7] == ps[2]  # indexing wraps around
+    assert not set(suite) & set(VIEWER_QUESTIONS)  # really the suite's, not the built-in list
+
+
+def test_default_messages_fall_back_to_the_builtin_questions(monkeypatch, caplog):
+    def broken(n):
+        raise RuntimeError("world generator unavailable")
+
+    monkeypatch.setattr(hat_eval.suites, "viewer_messages", broken)
+    with caplog.at_level("WARNING", logger="hat_eval.loadtest"):
+        assert default_messages(3) == list(VIEWER_QUESTIONS[:3])
+    assert "world generator unavailable" in caplog.text
+    assert [p.messages[1]["content"] for p in build_prompts(n=2).prompts] == list(
+        VIEWER_QUESTIONS[:2]
+    )
 
 
 def test_prompts_file_with_messages_and_full_conversations(tmp_path):
