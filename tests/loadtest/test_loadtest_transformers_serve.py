@@ -13,49 +13,6 @@ from typer.testing import CliRunner
 
 from hat_eval.cli import app
 
-TEMPLATE = (
-    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
-    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)
-
-
-def build_tiny_qwen3(path):
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=400,
-        special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    tok.train_from_iterator(
-        ["Hello viewer, this jacket is waterproof and costs 199 yuan."] * 20, trainer
-    )
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
-    )
-    fast.chat_template = TEMPLATE
-    fast.save_pretrained(path)
-    cfg = Qwen3Config(
-        vocab_size=len(fast),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        head_dim=16,
-        max_position_embeddings=8192,
-        eos_token_id=fast.eos_token_id,
-        pad_token_id=fast.pad_token_id,
-        tie_word_embeddings=True,
-    )
-    torch.manual_seed(0)
-    Qwen3ForCausalLM(cfg).save_pretrained(path)
-
 
 def free_port():
     with socket.socket() as s:
@@ -64,13 +21,12 @@ def free_port():
 
 
 @pytest.mark.slow
-def test_sweep_against_transformers_serve(tmp_path):
+def test_sweep_against_transformers_serve(tmp_path, tiny_checkpoint):
     from transformers.utils import is_serve_available
 
     if not is_serve_available() or shutil.which("transformers") is None:
         pytest.skip("transformers serve needs transformers[serving] (fastapi, uvicorn, openai)")
-    model = tmp_path / "tiny-qwen3"
-    build_tiny_qwen3(model)
+    model = tiny_checkpoint  # conftest: 2-layer Qwen3, BPE trained on the spot, chat template
     port = free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     log = (tmp_path / "serve.log").open("w")
