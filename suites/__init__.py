@@ -1,30 +1,32 @@
 """The evaluation suites (``hat_eval.suites``) and the default harness under ``harnesses/``.
 
-Datasets, checks and the tool runtime import without Inspect; the tasks, the agents, the
-scorers and the reference policy load Inspect on first access.
+Importing the package loads nothing heavy: every public name but ``viewer_messages`` is
+imported on first access (the tasks, agents, scorers and reference policy bring Inspect).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ._checks import WEIGHTS, score_answer
-from ._dataset import (
-    HELD_OUT_DIM_COMBOS,
-    SPECS,
-    SUITES,
-    TRAIN_DIM_COMBOS,
-    build_rows,
-    dataset_sha256,
-    variant_for,
-    write_dataset,
-)
+from hat_eval._lazy import lazy_getattr
+
 from ._messages import viewer_messages
-from ._runtime import CallRecord, ToolRuntime
 
 if TYPE_CHECKING:
     from ._agent import harness_agent, react_baseline
+    from ._checks import WEIGHTS, score_answer
+    from ._dataset import (
+        HELD_OUT_DIM_COMBOS,
+        SPECS,
+        SUITES,
+        TRAIN_DIM_COMBOS,
+        build_rows,
+        dataset_sha256,
+        variant_for,
+        write_dataset,
+    )
     from ._reference import ReferencePolicy
+    from ._runtime import CallRecord, ToolRuntime
     from ._scorers import livestream_scorer, robustness_scorer, variant_scorer
     from ._task import suite_task
     from .livestream import livestream
@@ -32,6 +34,21 @@ if TYPE_CHECKING:
     from .variant import variant
 
 _LAZY = {
+    **dict.fromkeys(("WEIGHTS", "score_answer"), "._checks"),
+    **dict.fromkeys(
+        (
+            "HELD_OUT_DIM_COMBOS",
+            "SPECS",
+            "SUITES",
+            "TRAIN_DIM_COMBOS",
+            "build_rows",
+            "dataset_sha256",
+            "variant_for",
+            "write_dataset",
+        ),
+        "._dataset",
+    ),
+    **dict.fromkeys(("CallRecord", "ToolRuntime"), "._runtime"),
     "harness_agent": "._agent",
     "react_baseline": "._agent",
     "ReferencePolicy": "._reference",
@@ -45,12 +62,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [

@@ -7,7 +7,9 @@ load Inspect on first access.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hat_eval._lazy import lazy_getattr
 
 from ._checks import Verdict, check_response, instruction_ids, loose_variants, validate_examples
 from ._data import (
@@ -36,12 +38,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [
