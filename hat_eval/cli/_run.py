@@ -207,10 +207,16 @@ def run(
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
 
+    offline = any(os.environ.get(v) == "1" for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"))
+    if suite in ("ifeval", "all") and ifeval_data is None and offline:
+        fail(
+            "--suite ifeval: the Hugging Face Hub is offline (HF_HUB_OFFLINE=1); pass "
+            "--ifeval-data PATH to a local IFEval input_data.jsonl"
+        )
     try:
         tasks = _tasks(suite, limit, harness_file, seed, agent, ifeval_data)
     except (FileNotFoundError, ValueError) as err:
-        fail(str(err))
+        fail(str(err).replace("pass --data PATH", "pass --ifeval-data PATH"))
     ok, logs = eval_set(
         tasks,
         model=model_name,
@@ -259,8 +265,12 @@ def suites(
     """List the suites with their case counts and dataset hashes."""
     from hat_eval.suites._dataset import SPECS, build_rows, dataset_sha256
 
+    try:  # first, so a bad --ifeval-data fails before any work
+        ifeval_entry = _ifeval_entry(ifeval_data)
+    except ValueError as err:  # IFEvalError: the data file is missing or malformed
+        fail(str(err))
     out: list[dict[str, Any]] = []
-    with progress("building suite datasets", len(SPECS) + 1) as bar:
+    with progress("building suite datasets", len(SPECS)) as bar:
         for name, spec in SPECS.items():
             rows = build_rows(name)
             out.append(
@@ -272,8 +282,7 @@ def suites(
                 }
             )
             bar.advance(TaskID(0))
-        out.append(_ifeval_entry(ifeval_data))
-        bar.advance(TaskID(0))
+    out.append(ifeval_entry)
     if as_json:
         typer.echo(json.dumps(out, indent=2))
         return

@@ -79,3 +79,22 @@ def test_bad_engine(tmp_path: Path, engine: str) -> None:
         app, ["run", "--engine", engine, "--model", "mockllm/model", "--log-dir", str(tmp_path)]
     )
     assert res.exit_code == 2
+
+
+def test_ifeval_without_data_offline_says_what_to_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    res = runner.invoke(app, ["run", "--suite", "ifeval", "--log-dir", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "--ifeval-data PATH" in _one_error_line(res)
+
+
+def test_ifeval_with_a_missing_data_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    res = runner.invoke(
+        app, ["run", "--suite", "ifeval", "--ifeval-data", str(missing), "--log-dir", str(tmp_path)]
+    )
+    assert res.exit_code == 2 and str(missing) in _one_error_line(res)
+    res = runner.invoke(app, ["suites", "--ifeval-data", str(missing)])
+    assert res.exit_code == 2 and str(missing) in _one_error_line(res)
