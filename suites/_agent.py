@@ -84,10 +84,9 @@ def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
             calls = output.message.tool_calls or []
             if not calls:
                 break
-            results = []
-            for call in calls:
-                text, is_error = runtime.call(call.function, call.arguments or {})
-                results.append((call, text))
+            results = [
+                (call, runtime.call(call.function, call.arguments or {})[0]) for call in calls
+            ]
             if structure.tool_result_role == "tool":
                 state.messages.extend(
                     ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)

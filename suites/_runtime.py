@@ -86,7 +86,6 @@ class ToolRuntime:
                 "unknown_tool",
                 f"there is no tool called {name!r}; the tools are {', '.join(self.by_name)}",
             ), True
-        delay = self.retry.backoff_s
         while True:
             try:
                 result = call_function(self.kb, self.session, function, arguments)
@@ -103,23 +102,26 @@ class ToolRuntime:
                     detected = None if self.fault.kind == "slow" else _detect(text)
                     if detected is not None:
                         if self._retry(record, detected):
-                            record.backoff_s += delay
-                            delay *= self.retry.backoff_multiplier
                             continue
                         record.outcome = f"fault:{detected}"
                 else:
                     text = json.dumps(result, ensure_ascii=False)
             except ToolFault as fault:
                 if self._retry(record, fault.kind):
-                    record.backoff_s += delay
-                    delay *= self.retry.backoff_multiplier
                     continue
                 record.outcome = f"fault:{fault.kind}"
                 return self.error(fault.kind, fault.message), True
             return self.wrap(name, text), record.outcome != "ok"
 
     def _retry(self, record: CallRecord, kind: str) -> bool:
+        """Whether the hooks retry a ``kind`` fault now; if so, count the attempt and its wait.
+
+        The n-th retry waits ``backoff_s * backoff_multiplier ** (n - 1)`` (simulated).
+        """
         if kind in self.retry.retry_on and record.attempts <= self.retry.max_retries:
+            record.backoff_s += self.retry.backoff_s * self.retry.backoff_multiplier ** (
+                record.attempts - 1
+            )
             record.attempts += 1
             return True
         return False
