@@ -23,13 +23,14 @@ import inspect_ai.model._model as _model_module
 _model_module.count_text_tokens = lambda text: max(1, len(text) // 4)  # type: ignore[assignment]
 
 
-def bench_scoring(n: int = 4500) -> float:
-    from inspect_ai.model import ChatMessageUser, ModelName, ModelOutput
+def bench_scoring(n: int = 4500) -> tuple[float, int]:
+    from inspect_ai.model import ChatMessageTool, ChatMessageUser, ModelName, ModelOutput
     from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
 
+    from hat_eval.suites._context import to_sample
     from hat_eval.suites._dataset import build_rows
-    from hat_eval.suites._runtime import STORE_KEY
+    from hat_eval.suites._runtime import TRACE_KEY
     from hat_eval.suites._scorers import variant_scorer
     from hat_eval.world import Case, build_kb, reference_answer
 
@@ -39,38 +40,45 @@ def bench_scoring(n: int = 4500) -> float:
         + build_rows("livestream", n=1500)
         + build_rows("robustness", n=1500)
     )
-    states = []
-    for i, row in enumerate(rows[:n]):
+    pairs = []
+    for row in rows[:n]:
+        sample = to_sample(row)
         case = Case.from_dict(row["metadata"]["case"])
         answer = f"[skill: {row['metadata']['gold']['skill']}] " + reference_answer(case, kb)
+        tool_messages = [
+            ChatMessageTool(
+                content="{}",
+                function=e.function,
+                metadata={
+                    TRACE_KEY: {
+                        "name": e.function,
+                        "function": e.function,
+                        "arguments": e.args,
+                        "outcome": "ok",
+                    }
+                },
+            )
+            for e in case.expected_calls
+        ]
         state = TaskState(
             model=ModelName("mockllm/model"),
             sample_id=row["id"],
             epoch=1,
             input=row["input"],
-            messages=[ChatMessageUser(content=row["input"])],
-            metadata=row["metadata"],
+            messages=[ChatMessageUser(content=row["input"]), *tool_messages],
+            metadata=sample.metadata,
             output=ModelOutput.from_content("mockllm/model", answer),
         )
-        state.store.set(
-            STORE_KEY,
-            [
-                {"name": e.function, "function": e.function, "arguments": e.args, "outcome": "ok"}
-                for e in case.expected_calls
-            ],
-        )
-        states.append(state)
-        if i == 0:
-            pass
+        pairs.append((state, Target(str(sample.target))))
     score = variant_scorer()
 
     async def run_all() -> None:
-        for s in states:
-            await score(s, Target(""))
+        for state, target in pairs:
+            await score(state, target)
 
     t0 = time.perf_counter()
     asyncio.run(run_all())
-    return time.perf_counter() - t0, len(states)
+    return time.perf_counter() - t0, len(pairs)
 
 
 def bench_overhead(samples: int) -> tuple[float, float, float]:
@@ -109,25 +117,25 @@ def bench_own_code(samples: int) -> float:
     from hat_eval.harness import render_system_prompt
     from hat_eval.suites._agent import live_context, tool_infos
     from hat_eval.suites._checks import score_answer
-    from hat_eval.suites._context import sample_context, unpacked
+    from hat_eval.suites._context import sample_context, sample_gold, to_sample
     from hat_eval.suites._dataset import build_rows
     from hat_eval.suites._runtime import ToolRuntime
 
-    rows = build_rows("livestream", n=samples)
+    samples_ = [to_sample(r) for r in build_rows("livestream", n=samples)]
     t0 = time.perf_counter()
-    for row in rows:
-        md = row["metadata"]
-        ctx = sample_context(md)
+    for sample in samples_:
+        gold = sample_gold(str(sample.target))
+        ctx = sample_context(sample.metadata or {}, gold["case"])
         render_system_prompt(ctx.harness)
         live_context(ctx.session, ctx.kb)
         tool_infos(ctx.harness)
         runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault)
-        for call in unpacked(md, "case")["expected_calls"]:
+        for call in gold["case"]["expected_calls"]:
             tool = ctx.harness.tool_for(call["function"])
             if tool is not None:
                 runtime.call(tool.name, call["args"])
-        score_answer(unpacked(md, "case"), unpacked(md, "gold"), "[skill: x] ok", runtime.dump())
-    return (time.perf_counter() - t0) / len(rows) * 1000
+        score_answer(gold["case"], gold["gold"], "[skill: x] ok", runtime.dump())
+    return (time.perf_counter() - t0) / len(samples_) * 1000
 
 
 def main() -> None:

@@ -2,7 +2,8 @@
 
 ``harness_agent`` does what a production live-commerce host does: system prompt rendered from
 the harness (skills included), a live-context line, tools under the harness's names, and the
-harness's hooks deciding retries and how tool results come back. ``react_baseline`` runs the
+harness's hooks deciding retries and how tool results come back; each tool message carries its
+call's record in its metadata for the scorers. ``react_baseline`` runs the
 same prompt and tools through ``inspect_ai.agent.react`` with Inspect's standard tool messages:
 the reference compares against ReAct.
 """
@@ -14,6 +15,7 @@ from typing import Any
 from inspect_ai.agent import AgentPrompt, as_solver, react
 from inspect_ai.model import (
     ChatMessage,
+    ChatMessageAssistant,
     ChatMessageSystem,
     ChatMessageTool,
     ChatMessageUser,
@@ -24,8 +26,8 @@ from inspect_ai.tool import ToolDef, ToolInfo, ToolParams
 
 from hat_eval.harness import Harness, RetryPolicy, Tool, render_system_prompt
 
-from ._context import sample_context
-from ._runtime import STORE_KEY, ToolRuntime
+from ._context import sample_context, sample_gold
+from ._runtime import TRACE_KEY, CallRecord, ToolRuntime
 
 
 def live_context(session: Any, kb: Any) -> str:
@@ -68,7 +70,7 @@ def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        ctx = sample_context(state.metadata, harness)
+        ctx = sample_context(state.metadata, sample_gold(state.target)["case"], harness)
         runtime = ToolRuntime(
             ctx.harness, ctx.kb, ctx.session, fault=ctx.fault, seed=_stable(str(state.sample_id))
         )
@@ -84,13 +86,16 @@ def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
             calls = output.message.tool_calls or []
             if not calls:
                 break
-            results = [
-                (call, runtime.call(call.function, call.arguments or {})[0]) for call in calls
-            ]
+            results = []
+            for call in calls:
+                text, _ = runtime.call(call.function, call.arguments or {})
+                results.append((call, text, {TRACE_KEY: runtime.records[-1].to_dict()}))
             if structure.tool_result_role == "tool":
                 state.messages.extend(
-                    ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)
-                    for call, text in results
+                    ChatMessageTool(
+                        content=text, tool_call_id=call.id, function=call.function, metadata=meta
+                    )
+                    for call, text, meta in results
                 )
             else:  # results come back in a user message; tool messages only acknowledge
                 state.messages.extend(
@@ -98,15 +103,15 @@ def harness_agent(*, harness: str | None = None, max_turns: int = 5) -> Solver:
                         content="(result in the next message)",
                         tool_call_id=call.id,
                         function=call.function,
+                        metadata=meta,
                     )
-                    for call, _ in results
+                    for call, _, meta in results
                 )
                 state.messages.append(
                     ChatMessageUser(
-                        content="\n\n".join(f"{call.function}: {text}" for call, text in results)
+                        content="\n\n".join(f"{call.function}: {text}" for call, text, _ in results)
                     )
                 )
-        state.store.set(STORE_KEY, runtime.dump())
         return state
 
     return solve
@@ -139,7 +144,7 @@ def react_baseline(*, harness: str | None = None) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        ctx = sample_context(state.metadata, harness)
+        ctx = sample_context(state.metadata, sample_gold(state.target)["case"], harness)
         no_retry = ctx.harness.hooks.model_copy(update={"retry": RetryPolicy(max_retries=0)})
         plain = ctx.harness.model_copy(update={"hooks": no_retry})
         runtime = ToolRuntime(
@@ -155,7 +160,29 @@ def react_baseline(*, harness: str | None = None) -> Solver:
         )
         state.messages = _user_messages(state)
         state = await as_solver(agent)(state, generate)
-        state.store.set(STORE_KEY, runtime.dump())
+        _attach_records(state.messages, runtime.records)
         return state
 
     return solve
+
+
+def _attach_records(messages: list[ChatMessage], records: list[CallRecord]) -> None:
+    """Put each runtime record in the metadata of the ReAct tool message that answers its call.
+
+    ReAct makes the tool messages itself, so records are matched to calls afterwards: by name
+    and arguments, else (Inspect may have coerced argument types) by name, in call order.
+    """
+    calls = {
+        c.id: c for m in messages if isinstance(m, ChatMessageAssistant) for c in m.tool_calls or []
+    }
+    pending = list(records)
+    for m in messages:
+        if not isinstance(m, ChatMessageTool) or m.tool_call_id not in calls:
+            continue
+        call = calls[m.tool_call_id]
+        same_name = [r for r in pending if r.name == call.function]
+        exact = [r for r in same_name if r.arguments == (call.arguments or {})]
+        if exact or same_name:
+            record = (exact or same_name)[0]
+            pending.remove(record)
+            m.metadata = {**(m.metadata or {}), TRACE_KEY: record.to_dict()}

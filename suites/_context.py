@@ -11,10 +11,14 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hat_eval.harness import Harness, load_harness
 from hat_eval.hsa import AugmentationPolicy, Mapping, Variant
+
+if TYPE_CHECKING:  # Inspect loads only where samples are made or scored
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import Target
 
 
 @lru_cache(maxsize=8)
@@ -57,28 +61,53 @@ def knowledge_base(seed: int) -> Any:
     return build_kb(seed)
 
 
-PACKED = ("case", "gold")
-"""Metadata fields a sample carries as JSON text rather than nested dicts.
+GOLD_FIELDS = ("case", "gold")
+"""Row metadata fields a sample carries in its ``target`` (as one JSON text), not its metadata.
 
-Inspect copies, diffs and serialises sample metadata several times per sample; one string
-instead of a tree of dicts and lists keeps that cheap (the suites' per-sample overhead would
-otherwise be dominated by it). The dataset files keep them as plain JSON objects.
+The case and its gold are what the scorers check against, so they are the sample's target.
+Inspect copies, diffs and summarises sample metadata several times per sample (and shortens
+every string in it for the log summary); a target is only copied. Keeping these ~2 KB out of
+the metadata is most of what keeps a suite's per-sample overhead near a bare task's. The
+dataset files keep them in ``metadata`` as plain JSON objects.
 """
 
 
-def pack(metadata: dict[str, Any]) -> dict[str, Any]:
-    """Dataset-row metadata as a sample carries it (:data:`PACKED` fields as JSON text)."""
-    return {k: json.dumps(v, ensure_ascii=False) if k in PACKED else v for k, v in metadata.items()}
+def to_sample(row: dict[str, Any]) -> Sample:
+    """The Inspect sample of a dataset row: case and gold as ``target``, the rest as metadata."""
+    from inspect_ai.dataset import Sample
+
+    md = row["metadata"]
+    gold = {k: md[k] for k in GOLD_FIELDS}
+    return Sample(
+        id=row["id"],
+        input=row["input"],
+        target=json.dumps(gold, ensure_ascii=False, separators=(",", ":")),
+        metadata={k: v for k, v in md.items() if k not in GOLD_FIELDS},
+    )
 
 
-def unpacked(metadata: dict[str, Any], key: str) -> Any:
-    """A :data:`PACKED` field of sample metadata, as data (accepts unpacked rows too)."""
-    value = metadata[key]
-    return json.loads(value) if isinstance(value, str) else value
+def sample_gold(target: Target | str) -> dict[str, Any]:
+    """``{"case": ..., "gold": ...}`` from a sample's target (as :func:`to_sample` wrote it)."""
+    text = target if isinstance(target, str) else target.text
+    try:
+        gold = json.loads(text)
+    except ValueError:
+        gold = None
+    if not isinstance(gold, dict) or any(k not in gold for k in GOLD_FIELDS):
+        raise ValueError(
+            f"sample target {text[:60]!r}: expected the JSON object with 'case' and 'gold' "
+            "that hat-eval's suites write; score these samples with the suite that made them"
+        )
+    return gold
 
 
-def sample_context(metadata: dict[str, Any], harness_path: str | None = None) -> SampleContext:
-    """Rebuild a sample's harness, knowledge base, live session and fault plan."""
+def sample_context(
+    metadata: dict[str, Any], case: dict[str, Any], harness_path: str | None = None
+) -> SampleContext:
+    """Rebuild a sample's harness, knowledge base, live session and fault plan.
+
+    ``case`` is the sample's case (``sample_gold(target)["case"]``).
+    """
     from hat_eval.world import LiveSession
 
     variant = metadata.get("variant") or {}
@@ -92,7 +121,6 @@ def sample_context(metadata: dict[str, Any], harness_path: str | None = None) ->
         harness, mapping = v.harness, v.mapping
     else:
         harness, mapping = base_harness(harness_path), Mapping()
-    case = unpacked(metadata, "case")
     return SampleContext(
         harness=harness,
         mapping=mapping,

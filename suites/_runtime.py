@@ -3,20 +3,33 @@
 The agent sees tools by the names and descriptions the harness (or its HSA variant) gives them;
 each call resolves to a function id, runs against the knowledge base, may hit an injected fault,
 is retried as the harness's retry policy says, and comes back wrapped the way its message
-structure says. Every call is recorded for the scorers.
+structure says. Every call is recorded for the scorers: the agent puts each call's record in the
+metadata of the tool message that answers it, so the trace lives in the transcript beside the
+call it describes (``inspect view`` shows it there) and :func:`records_in` reads it back.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hat_eval.harness import Harness, MessageStructure, RetryPolicy
 
-STORE_KEY = "hat_eval:tool_calls"
-"""Where the solver leaves the list of :class:`CallRecord` dicts in the sample store."""
+TRACE_KEY = "hat_eval_call"
+"""The key under which a tool message's metadata holds its call's :class:`CallRecord` dict."""
+
+
+def records_in(messages: Iterable[Any]) -> list[dict[str, Any]]:
+    """The call records of a transcript's tool messages, in call order."""
+    records = []
+    for message in messages:
+        record = (getattr(message, "metadata", None) or {}).get(TRACE_KEY)
+        if record is not None:
+            records.append(record)
+    return records
 
 
 @dataclass
@@ -35,7 +48,7 @@ class CallRecord:
     """Simulated time spent waiting between retries (the runtime does not sleep)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for the sample store."""
+        """Plain data for a tool message's metadata."""
         return asdict(self)
 
 

@@ -8,8 +8,6 @@ intent, and per HSA dimension set or fault kind in the suites where those vary.
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -26,8 +24,8 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from ._checks import score_answer
-from ._context import unpacked
-from ._runtime import STORE_KEY
+from ._context import sample_gold
+from ._runtime import records_in
 
 _KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
 
@@ -89,12 +87,12 @@ def _metrics(*groups: Metric, recovery: bool = False) -> dict[str, list[Metric]]
     return metrics
 
 
-def _score(state: TaskState) -> Score:
-    md = state.metadata
-    records: list[dict[str, Any]] = state.store.get(STORE_KEY, [])
+def _score(state: TaskState, target: Target) -> Score:
+    gold = sample_gold(target)
+    records = records_in(state.messages)
     answer = state.output.completion if state.output else ""
     values = score_answer(
-        unpacked(md, "case"), unpacked(md, "gold"), answer, records, md.get("fault_plan")
+        gold["case"], gold["gold"], answer, records, state.metadata.get("fault_plan")
     )
     return Score(
         value=values,
@@ -109,7 +107,7 @@ def livestream_scorer() -> Scorer:
     """Deterministic scores of a live-stream answer, per intent."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return _score(state)
+        return _score(state, target)
 
     return score
 
@@ -119,7 +117,7 @@ def variant_scorer() -> Scorer:
     """As :func:`livestream_scorer`, also per set of HSA dimensions applied."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return _score(state)
+        return _score(state, target)
 
     return score
 
@@ -129,6 +127,6 @@ def robustness_scorer() -> Scorer:
     """As :func:`livestream_scorer`, with recovery per fault kind and scores per perturbation."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return _score(state)
+        return _score(state, target)
 
     return score

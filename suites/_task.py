@@ -6,12 +6,12 @@ import hashlib
 from typing import Literal
 
 from inspect_ai import Task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import MemoryDataset
 
 from hat_eval.harness import default_harness_path, dump_harness
 
 from ._agent import harness_agent, react_baseline
-from ._context import base_harness, pack
+from ._context import base_harness, to_sample
 from ._dataset import DATASET_VERSION, SPECS, Split, build_rows, dataset_sha256
 from ._scorers import livestream_scorer, robustness_scorer, variant_scorer
 
@@ -68,7 +68,7 @@ def suite_task(
         raise ValueError(f"agent {agent!r} is unknown, expected 'harness' or 'react'")
     check_harness_functions(harness)
     rows = build_rows(suite, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
-    samples = [Sample(id=r["id"], input=r["input"], metadata=pack(r["metadata"])) for r in rows]
+    samples = [to_sample(r) for r in rows]
     solver = (
         harness_agent(harness=harness, max_turns=max_turns)
         if agent == "harness"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from ._compliance import find_violations, normalise
@@ -114,11 +115,13 @@ def numbers_in(text: str) -> list[float]:
     return out
 
 
+@lru_cache(maxsize=8192)
 def _phrase(alias: str) -> re.Pattern[str]:
-    a = re.escape(normalise(alias))
-    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", normalise(alias)) else ""
-    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", normalise(alias)) else ""
-    return re.compile(left + a + right)
+    """``alias`` as a pattern on word boundaries (cached: ``re``'s own cache holds only 512)."""
+    norm = normalise(alias)
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", norm) else ""
+    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", norm) else ""
+    return re.compile(left + re.escape(norm) + right)
 
 
 def fact_mentioned(fact: Fact, text: str) -> bool:

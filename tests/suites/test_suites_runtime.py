@@ -111,3 +111,48 @@ def test_message_structure_wraps_results(default_harness, world, fmt: str) -> No
         assert f"product_id: {case.session.product_on_screen}" in body
     err, is_err = rt.call("check_stock", {"product_id": "nope"})
     assert is_err and err.startswith("[input_error] ")
+
+
+def test_samples_carry_case_and_gold_as_target_and_labels_as_metadata() -> None:
+    from hat_eval.suites._context import GOLD_FIELDS, sample_gold, to_sample
+    from hat_eval.suites._dataset import build_rows
+
+    row = build_rows("robustness", n=3)[0]
+    sample = to_sample(row)
+    assert not set(GOLD_FIELDS) & set(sample.metadata or {})
+    assert sample.metadata["fault_plan"] == row["metadata"]["fault_plan"]  # type: ignore[index]
+    gold = sample_gold(str(sample.target))
+    assert gold == {k: row["metadata"][k] for k in GOLD_FIELDS}
+
+
+def test_a_foreign_target_is_one_clear_error() -> None:
+    from hat_eval.suites._context import sample_gold
+
+    with pytest.raises(ValueError, match="expected the JSON object with 'case' and 'gold'"):
+        sample_gold("Paris")
+
+
+def test_react_records_attach_to_the_tool_message_of_their_call() -> None:
+    from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
+    from inspect_ai.tool import ToolCall
+
+    from hat_eval.suites._agent import _attach_records
+    from hat_eval.suites._runtime import TRACE_KEY, CallRecord, records_in
+
+    calls = [
+        ToolCall(id="a", function="check_stock", arguments={"product_id": "P1"}),
+        ToolCall(id="b", function="check_stock", arguments={"product_id": "P2"}),
+    ]
+    messages = [
+        ChatMessageAssistant(content="", tool_calls=calls),
+        ChatMessageTool(content="2 left", tool_call_id="b", function="check_stock"),
+        ChatMessageTool(content="none", tool_call_id="a", function="check_stock"),
+    ]
+    records = [
+        CallRecord("check_stock", "inventory.check_stock", {"product_id": "P1"}, "ok"),
+        CallRecord("check_stock", "inventory.check_stock", {"product_id": "P2"}, "ok"),
+    ]
+    _attach_records(messages, records)  # type: ignore[arg-type]
+    assert messages[1].metadata[TRACE_KEY]["arguments"] == {"product_id": "P2"}  # type: ignore[index]
+    assert messages[2].metadata[TRACE_KEY]["arguments"] == {"product_id": "P1"}  # type: ignore[index]
+    assert len(records_in(messages)) == 2
