@@ -8,6 +8,9 @@ intent, and per HSA dimension set or fault kind in the suites where those vary.
 
 from __future__ import annotations
 
+import math
+from typing import Any, cast
+
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -79,12 +82,89 @@ def per_perturbation() -> Metric:
     return grouped(mean(), "perturbation", all=False)
 
 
-def _metrics(*groups: Metric, recovery: bool = False) -> dict[str, list[Metric]]:
-    metrics: dict[str, list[Metric]] = {"aggregate": [mean(), stderr(), per_intent(), *groups]}
-    metrics.update({k: [mean(), stderr()] for k in _KEYS})
-    if recovery:
-        metrics["recovery"] = [mean(), stderr(), per_fault()]
-    return metrics
+GROUPS = {
+    "intent": per_intent,
+    "dims": per_dims,
+    "dimension": per_dimension,
+    "held_out": per_held_out,
+    "fault": per_fault,
+    "perturbation": per_perturbation,
+}
+"""The groupings :func:`suite_metrics` can break a score part down by."""
+
+
+def part_scores(scores: list[SampleScore], part: str) -> list[SampleScore]:
+    """One part of the score dicts as the scalar scores Inspect's metrics take.
+
+    A NaN part (Inspect's "not scored", e.g. ``accuracy`` of a case with no fact) is left out.
+    """
+    out = []
+    for s in scores:
+        value = s.score.value.get(part) if isinstance(s.score.value, dict) else None
+        if isinstance(value, int | float) and not math.isnan(value):
+            out.append(
+                SampleScore(
+                    score=Score(value=value),
+                    sample_id=s.sample_id,
+                    sample_metadata=s.sample_metadata,
+                )
+            )
+    return out
+
+
+@metric
+def suite_metrics(
+    parts: list[str], aggregate_by: list[str], recovery_by: list[str] | None = None
+) -> Metric:
+    """Mean and stderr of each score part; the aggregate (and recovery) per group.
+
+    Names: ``aggregate``, ``aggregate_stderr``, ``accuracy``, ..., ``per_intent_price``, and
+    ``recovery_per_fault_timeout`` for recovery's groups. One metric over the score dicts
+    rather than Inspect's metric-per-key form, which deep-copies every sample score once per key
+    on every (also live) metrics update: the same numbers at a fraction of the cost.
+
+    Args:
+        parts: keys of the score dicts to report (``aggregate``, ``accuracy``, ...).
+        aggregate_by: :data:`GROUPS` to break the aggregate down by.
+        recovery_by: :data:`GROUPS` to break recovery down by (if ``recovery`` is a part).
+    """
+    unknown = sorted((set(aggregate_by) | set(recovery_by or ())) - set(GROUPS))
+    if unknown:
+        raise ValueError(
+            f"suite_metrics: unknown groups {unknown}, expected some of {list(GROUPS)}"
+        )
+    by = {"aggregate": (aggregate_by, ""), "recovery": (recovery_by or [], "recovery_")}
+
+    def compute(scores: list[SampleScore]) -> Value:
+        out: dict[str, float] = {}
+        for part in parts:
+            view = part_scores(scores, part)
+            if not view:
+                continue
+            out[part] = _apply(mean(), view)
+            out[f"{part}_stderr"] = _apply(stderr(), view)
+            groups, prefix = by.get(part, ([], ""))
+            for group in groups:
+                for key, value in _apply(GROUPS[group](), view).items():
+                    out[f"{prefix}per_{group}_{key}"] = value
+        return out
+
+    return compute
+
+
+def _apply(m: Metric, scores: list[SampleScore]) -> Any:
+    return cast(Any, m)(scores)
+
+
+def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
+    parts = ["aggregate", *_KEYS, *(["recovery"] if recovery else [])]
+    return [
+        suite_metrics(
+            parts=parts,
+            aggregate_by=["intent", *groups],
+            recovery_by=["fault"] if recovery else None,
+        )
+    ]
 
 
 def _score(state: TaskState, target: Target) -> Score:
@@ -112,7 +192,7 @@ def livestream_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=_metrics(per_dimension(), per_held_out(), per_dims()))
+@scorer(metrics=_metrics("dimension", "held_out", "dims"))
 def variant_scorer() -> Scorer:
     """As :func:`livestream_scorer`, also per set of HSA dimensions applied."""
 
@@ -122,7 +202,7 @@ def variant_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=_metrics(per_perturbation(), per_fault(), recovery=True))
+@scorer(metrics=_metrics("perturbation", "fault", recovery=True))
 def robustness_scorer() -> Scorer:
     """As :func:`livestream_scorer`, with recovery per fault kind and scores per perturbation."""
 

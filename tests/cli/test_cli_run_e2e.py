@@ -115,7 +115,7 @@ def test_run_a_local_checkpoint_through_inspect_hf(tmp_path: Path, tiny_checkpoi
         assert log.status == "success" and len(log.samples) == 4
         if model:
             assert log.eval.model == f"hf/{tiny_checkpoint.resolve()}"
-        return float(log.results.scores[0].metrics["mean"].value)
+        return float(log.results.scores[0].metrics["aggregate"].value)
 
     tiny = aggregate(["--model", str(tiny_checkpoint), "--max-tokens", "8"], tmp_path / "tiny")
     reference = aggregate([], tmp_path / "reference")

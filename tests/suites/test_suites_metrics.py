@@ -1,0 +1,79 @@
+"""suite_metrics gives the numbers Inspect's metric-per-key form gives, under its own names."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from inspect_ai.scorer import SampleScore, Score, mean, stderr
+
+from hat_eval.suites._scorers import (
+    per_dimension,
+    per_fault,
+    per_intent,
+    suite_metrics,
+)
+
+
+def _scores(n: int = 60) -> list[SampleScore]:
+    rng = random.Random(5)
+    out = []
+    for i in range(n):
+        value = {
+            "aggregate": rng.uniform(0, 100),
+            "accuracy": math.nan if i % 4 == 0 else rng.random(),
+            "recovery": rng.choice([0.0, 1.0]),
+        }
+        metadata = {
+            "intent": rng.choice(["price", "stock_size", "chit_chat"]),
+            "dims": rng.choice(["none", "tools", "tools+hooks"]),
+            "fault": rng.choice(["timeout", "empty"]),
+        }
+        out.append(SampleScore(score=Score(value=value), sample_id=i, sample_metadata=metadata))
+    return out
+
+
+def _inspect_per_key(scores: list[SampleScore], key: str, metric) -> object:  # type: ignore[no-untyped-def]
+    """What Inspect computes for ``{key: [metric]}``: the metric over that key's scalar scores."""
+    view = [
+        SampleScore(score=Score(value=s.score.value[key]), sample_metadata=s.sample_metadata)  # type: ignore[index]
+        for s in scores
+        if not math.isnan(s.score.value[key])  # type: ignore[index]
+    ]
+    return metric(view)
+
+
+def test_same_numbers_as_metric_per_key() -> None:
+    scores = _scores()
+    got = suite_metrics(
+        parts=["aggregate", "accuracy", "recovery"],
+        aggregate_by=["intent", "dimension"],
+        recovery_by=["fault"],
+    )(scores)
+    for key in ("aggregate", "accuracy", "recovery"):
+        assert got[key] == pytest.approx(_inspect_per_key(scores, key, mean()))
+        assert got[f"{key}_stderr"] == pytest.approx(_inspect_per_key(scores, key, stderr()))
+    intents = _inspect_per_key(scores, "aggregate", per_intent())
+    dims = _inspect_per_key(scores, "aggregate", per_dimension())
+    faults = _inspect_per_key(scores, "recovery", per_fault())
+    assert {k: got[f"per_intent_{k}"] for k in intents} == pytest.approx(intents)
+    assert {k: got[f"per_dimension_{k}"] for k in dims} == pytest.approx(dims)
+    assert {"tools", "hooks", "none"} == set(dims)  # a two-dimension variant counts for both
+    assert {k: got[f"recovery_per_fault_{k}"] for k in faults} == pytest.approx(faults)
+    assert not any(k.startswith("accuracy_per_") for k in got)
+
+
+def test_nan_parts_are_not_scored_and_absent_parts_are_left_out() -> None:
+    scores = _scores(8)
+    got = suite_metrics(parts=["accuracy", "skill"], aggregate_by=[])(scores)
+    scored = [
+        s.score.value["accuracy"] for s in scores if not math.isnan(s.score.value["accuracy"])
+    ]  # type: ignore[index]
+    assert got["accuracy"] == pytest.approx(sum(scored) / len(scored))
+    assert "skill" not in got
+
+
+def test_unknown_group_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match=r"unknown groups \['style'\], expected some of"):
+        suite_metrics(parts=["aggregate"], aggregate_by=["style"])
