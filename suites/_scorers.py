@@ -133,7 +133,11 @@ def suite_metrics(
         raise ValueError(
             f"suite_metrics: unknown groups {unknown}, expected some of {list(GROUPS)}"
         )
-    by = {"aggregate": (aggregate_by, ""), "recovery": (recovery_by or [], "recovery_")}
+    mean_, stderr_ = mean(), stderr()
+    by = {  # part -> (name prefix, group metric) for each group it is broken down by
+        "aggregate": [(f"per_{g}_", GROUPS[g]()) for g in aggregate_by],
+        "recovery": [(f"recovery_per_{g}_", GROUPS[g]()) for g in recovery_by or ()],
+    }
 
     def compute(scores: list[SampleScore]) -> Value:
         out: dict[str, float] = {}
@@ -141,12 +145,11 @@ def suite_metrics(
             view = part_scores(scores, part)
             if not view:
                 continue
-            out[part] = _apply(mean(), view)
-            out[f"{part}_stderr"] = _apply(stderr(), view)
-            groups, prefix = by.get(part, ([], ""))
-            for group in groups:
-                for key, value in _apply(GROUPS[group](), view).items():
-                    out[f"{prefix}per_{group}_{key}"] = value
+            out[part] = _apply(mean_, view)
+            out[f"{part}_stderr"] = _apply(stderr_, view)
+            for prefix, group_metric in by.get(part, []):
+                for key, value in _apply(group_metric, view).items():
+                    out[f"{prefix}{key}"] = value
         return out
 
     return compute
