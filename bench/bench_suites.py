@@ -32,7 +32,7 @@ def bench_scoring(n: int = 4500) -> tuple[float, int]:
 
     from hat_eval.suites._context import to_sample
     from hat_eval.suites._dataset import build_rows
-    from hat_eval.suites._runtime import TRACE_KEY
+    from hat_eval.suites._runtime import TRACE_KEY, CallRecord
     from hat_eval.suites._scorers import variant_scorer
     from hat_eval.world import Case, build_kb, reference_answer
 
@@ -51,14 +51,7 @@ def bench_scoring(n: int = 4500) -> tuple[float, int]:
             ChatMessageTool(
                 content="{}",
                 function=e.function,
-                metadata={
-                    TRACE_KEY: {
-                        "name": e.function,
-                        "function": e.function,
-                        "arguments": e.args,
-                        "outcome": "ok",
-                    }
-                },
+                metadata={TRACE_KEY: CallRecord(e.function, e.function, e.args, "ok").to_dict()},
             )
             for e in case.expected_calls
         ]
