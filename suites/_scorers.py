@@ -9,20 +9,20 @@ intent, and per HSA dimension set or fault kind in the suites where those vary.
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any
 
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
     Score,
     Scorer,
+    ScoreReducer,
     Target,
     Value,
-    grouped,
-    mean,
     metric,
+    score_reducer,
     scorer,
-    stderr,
 )
 from inspect_ai.solver import TaskState
 
@@ -33,68 +33,35 @@ from ._runtime import records_in
 _KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
 
 
-@metric
-def per_intent() -> Metric:
-    """Mean per viewer intent (``per_intent_price``, ...)."""
-    return grouped(mean(), "intent", all=False)
+def _one(key: str) -> Callable[[dict[str, Any]], list[str]]:
+    def labels(metadata: dict[str, Any]) -> list[str]:
+        if key not in metadata:
+            raise ValueError(
+                f"sample metadata has no {key!r}: per-{key} metrics need it in every sample"
+            )
+        return [str(metadata[key])]
+
+    return labels
 
 
-@metric
-def per_dims() -> Metric:
-    """Mean per set of HSA dimensions applied (``per_dims_tools+hooks``, ...)."""
-    return grouped(mean(), "dims", all=False)
+def _dimensions(metadata: dict[str, Any]) -> list[str]:
+    # a sample under ``tools+hooks`` counts for both; the default harness counts for ``none``
+    return str(metadata.get("dims", "none")).split("+")
 
 
-@metric
-def per_dimension() -> Metric:
-    """Mean over the samples each HSA dimension was applied to (``per_dimension_tools``, ...).
-
-    A sample under ``tools+hooks`` counts for both ``tools`` and ``hooks``; samples under the
-    default harness count for ``none``.
-    """
-
-    def compute(scores: list[SampleScore]) -> Value:
-        groups: dict[str, list[float]] = {}
-        for s in scores:
-            dims = str((s.sample_metadata or {}).get("dims", "none"))
-            for dim in dims.split("+"):
-                groups.setdefault(dim, []).append(s.score.as_float())
-        return {dim: sum(v) / len(v) for dim, v in sorted(groups.items())}
-
-    return compute
-
-
-@metric
-def per_held_out() -> Metric:
-    """Mean over variants whose dimension set training never uses (``per_held_out_True``)."""
-    return grouped(mean(), "held_out", all=False)
-
-
-@metric
-def per_fault() -> Metric:
-    """Mean per injected fault kind (``per_fault_timeout``, ...)."""
-    return grouped(mean(), "fault", all=False)
-
-
-@metric
-def per_perturbation() -> Metric:
-    """Mean per prompt perturbation of the robustness suite."""
-    return grouped(mean(), "perturbation", all=False)
-
-
-GROUPS = {
-    "intent": per_intent,
-    "dims": per_dims,
-    "dimension": per_dimension,
-    "held_out": per_held_out,
-    "fault": per_fault,
-    "perturbation": per_perturbation,
+GROUPS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "intent": _one("intent"),  # per viewer intent: per_intent_price, ...
+    "dims": _one("dims"),  # per set of HSA dimensions applied: per_dims_tools+hooks, ...
+    "dimension": _dimensions,  # per HSA dimension over the samples it was applied to
+    "held_out": _one("held_out"),  # variants whose dimension set training never uses
+    "fault": _one("fault"),  # per injected fault kind
+    "perturbation": _one("perturbation"),  # per prompt perturbation (robustness)
 }
-"""The groupings :func:`suite_metrics` can break a score part down by."""
+"""The groupings :func:`suite_metrics` can break a score part down by: metadata -> group labels."""
 
 
-def part_scores(scores: list[SampleScore], part: str) -> list[SampleScore]:
-    """One part of the score dicts as the scalar scores Inspect's metrics take.
+def part_values(scores: list[SampleScore], part: str) -> list[tuple[float, dict[str, Any]]]:
+    """One part of the score dicts as ``(value, sample metadata)`` pairs.
 
     A NaN part (Inspect's "not scored", e.g. ``accuracy`` of a case with no fact) is left out.
     """
@@ -102,14 +69,21 @@ def part_scores(scores: list[SampleScore], part: str) -> list[SampleScore]:
     for s in scores:
         value = s.score.value.get(part) if isinstance(s.score.value, dict) else None
         if isinstance(value, int | float) and not math.isnan(value):
-            out.append(
-                SampleScore(
-                    score=Score(value=value),
-                    sample_id=s.sample_id,
-                    sample_metadata=s.sample_metadata,
-                )
-            )
+            out.append((float(value), s.sample_metadata or {}))
     return out
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _stderr(values: list[float]) -> float:
+    """Inspect's ``stderr()``: sample standard deviation (n - 1) over sqrt(n); 0 below 2."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    m = _mean(values)
+    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1)) / math.sqrt(n)
 
 
 @metric
@@ -119,9 +93,10 @@ def suite_metrics(
     """Mean and stderr of each score part; the aggregate (and recovery) per group.
 
     Names: ``aggregate``, ``aggregate_stderr``, ``accuracy``, ..., ``per_intent_price``, and
-    ``recovery_per_fault_timeout`` for recovery's groups. One metric over the score dicts
-    rather than Inspect's metric-per-key form, which deep-copies every sample score once per key
-    on every (also live) metrics update: the same numbers at a fraction of the cost.
+    ``recovery_per_fault_timeout`` for recovery's groups. The numbers are those of Inspect's
+    ``mean()``, ``stderr()`` and ``grouped(mean(), key)`` over each part, computed in one pass
+    over plain floats: Inspect recomputes metrics live while a suite runs, and its
+    metric-per-key form deep-copies every sample score once per key on each update.
 
     Args:
         parts: keys of the score dicts to report (``aggregate``, ``accuracy``, ...).
@@ -133,30 +108,65 @@ def suite_metrics(
         raise ValueError(
             f"suite_metrics: unknown groups {unknown}, expected some of {list(GROUPS)}"
         )
-    mean_, stderr_ = mean(), stderr()
-    by = {  # part -> (name prefix, group metric) for each group it is broken down by
-        "aggregate": [(f"per_{g}_", GROUPS[g]()) for g in aggregate_by],
-        "recovery": [(f"recovery_per_{g}_", GROUPS[g]()) for g in recovery_by or ()],
+    by = {  # part -> [(name prefix, group labels)] for each group it is broken down by
+        "aggregate": [(f"per_{g}_", GROUPS[g]) for g in aggregate_by],
+        "recovery": [(f"recovery_per_{g}_", GROUPS[g]) for g in recovery_by or ()],
     }
 
     def compute(scores: list[SampleScore]) -> Value:
         out: dict[str, float] = {}
         for part in parts:
-            view = part_scores(scores, part)
-            if not view:
+            pairs = part_values(scores, part)
+            if not pairs:
                 continue
-            out[part] = _apply(mean_, view)
-            out[f"{part}_stderr"] = _apply(stderr_, view)
-            for prefix, group_metric in by.get(part, []):
-                for key, value in _apply(group_metric, view).items():
-                    out[f"{prefix}{key}"] = value
+            values = [v for v, _ in pairs]
+            out[part] = _mean(values)
+            out[f"{part}_stderr"] = _stderr(values)
+            for prefix, labels in by.get(part, []):
+                groups: dict[str, list[float]] = {}
+                for value, metadata in pairs:
+                    for label in labels(metadata):
+                        groups.setdefault(label, []).append(value)
+                for label in sorted(groups):
+                    out[f"{prefix}{label}"] = _mean(groups[label])
         return out
 
     return compute
 
 
-def _apply(m: Metric, scores: list[SampleScore]) -> Any:
-    return cast(Any, m)(scores)
+@score_reducer
+def part_mean() -> ScoreReducer:
+    """Reduce a sample's epochs to the mean of each score part (NaN parts left out).
+
+    The numbers of Inspect's ``mean`` reducer on dict scores; a single epoch's score is
+    returned as it is. Inspect reduces every sample's scores on each live metrics update, and
+    its ``mean`` goes through ``statistics.mean`` (exact fractions) per key per sample: with
+    seven parts that was the largest share of a suite's metric time.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        if len(scores) == 1:
+            return scores[0]
+        first = scores[0]
+        if not isinstance(first.value, dict):
+            raise ValueError(
+                f"part_mean: expected the suites' dict scores, got {first.value!r}; "
+                "use Inspect's 'mean' reducer for other scorers"
+            )
+        value: dict[str, float] = {}
+        for key in first.value:
+            parts = [s.value.get(key) for s in scores if isinstance(s.value, dict)]
+            floats = [float(v) for v in parts if isinstance(v, int | float)]
+            kept = [v for v in floats if not math.isnan(v)]
+            value[key] = math.fsum(kept) / len(kept) if kept else math.nan
+        same = {s.answer for s in scores}
+        return Score(
+            value=value,
+            answer=first.answer if len(same) == 1 else None,
+            metadata=first.metadata,
+        )
+
+    return reduce
 
 
 def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:

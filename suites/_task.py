@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
-from inspect_ai import Task
+from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset
 
 from hat_eval.harness import default_harness_path, dump_harness
@@ -13,7 +13,7 @@ from hat_eval.harness import default_harness_path, dump_harness
 from ._agent import harness_agent, react_baseline
 from ._context import base_harness, to_sample
 from ._dataset import DATASET_VERSION, SPECS, Split, build_rows, dataset_sha256
-from ._scorers import livestream_scorer, robustness_scorer, variant_scorer
+from ._scorers import livestream_scorer, part_mean, robustness_scorer, variant_scorer
 
 Agent = Literal["harness", "react"]
 
@@ -85,6 +85,7 @@ def suite_task(
         dataset=MemoryDataset(samples, name=f"hat-eval-{suite}-{split}"),
         solver=solver,
         scorer=scorer,
+        epochs=Epochs(1, part_mean()),
         version=DATASET_VERSION,
         metadata={
             "suite": suite,

@@ -6,14 +6,9 @@ import math
 import random
 
 import pytest
-from inspect_ai.scorer import SampleScore, Score, mean, stderr
+from inspect_ai.scorer import SampleScore, Score, grouped, mean, stderr
 
-from hat_eval.suites._scorers import (
-    per_dimension,
-    per_fault,
-    per_intent,
-    suite_metrics,
-)
+from hat_eval.suites._scorers import suite_metrics
 
 
 def _scores(n: int = 60) -> list[SampleScore]:
@@ -54,14 +49,34 @@ def test_same_numbers_as_metric_per_key() -> None:
     for key in ("aggregate", "accuracy", "recovery"):
         assert got[key] == pytest.approx(_inspect_per_key(scores, key, mean()))
         assert got[f"{key}_stderr"] == pytest.approx(_inspect_per_key(scores, key, stderr()))
-    intents = _inspect_per_key(scores, "aggregate", per_intent())
-    dims = _inspect_per_key(scores, "aggregate", per_dimension())
-    faults = _inspect_per_key(scores, "recovery", per_fault())
+    intents = _inspect_per_key(scores, "aggregate", grouped(mean(), "intent", all=False))
+    faults = _inspect_per_key(scores, "recovery", grouped(mean(), "fault", all=False))
     assert {k: got[f"per_intent_{k}"] for k in intents} == pytest.approx(intents)
-    assert {k: got[f"per_dimension_{k}"] for k in dims} == pytest.approx(dims)
-    assert {"tools", "hooks", "none"} == set(dims)  # a two-dimension variant counts for both
     assert {k: got[f"recovery_per_fault_{k}"] for k in faults} == pytest.approx(faults)
     assert not any(k.startswith("accuracy_per_") for k in got)
+
+
+def test_a_sample_counts_for_each_dimension_applied() -> None:
+    scores = _scores()
+    got = suite_metrics(parts=["aggregate"], aggregate_by=["dimension"])(scores)
+    for dim in ("tools", "hooks", "none"):
+        members = [
+            s.score.value["aggregate"]  # type: ignore[index]
+            for s in scores
+            if dim in str(s.sample_metadata["dims"]).split("+")  # type: ignore[index]
+        ]
+        assert got[f"per_dimension_{dim}"] == pytest.approx(sum(members) / len(members))
+    assert {k for k in got if k.startswith("per_dimension_")} == {
+        "per_dimension_tools",
+        "per_dimension_hooks",
+        "per_dimension_none",
+    }
+
+
+def test_a_sample_without_the_group_key_is_a_clear_error() -> None:
+    scores = [SampleScore(score=Score(value={"aggregate": 1.0}), sample_metadata={})]
+    with pytest.raises(ValueError, match="sample metadata has no 'intent'"):
+        suite_metrics(parts=["aggregate"], aggregate_by=["intent"])(scores)
 
 
 def test_nan_parts_are_not_scored_and_absent_parts_are_left_out() -> None:
@@ -77,3 +92,29 @@ def test_nan_parts_are_not_scored_and_absent_parts_are_left_out() -> None:
 def test_unknown_group_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match=r"unknown groups \['style'\], expected some of"):
         suite_metrics(parts=["aggregate"], aggregate_by=["style"])
+
+
+def test_part_mean_reduces_epochs_like_inspects_mean() -> None:
+    from inspect_ai.scorer._reducer.reducer import mean_score
+
+    from hat_eval.suites._scorers import part_mean
+
+    epochs = [
+        Score(value={"aggregate": 80.0, "accuracy": math.nan, "tools": 1.0}, answer="a"),
+        Score(value={"aggregate": 40.0, "accuracy": 0.5, "tools": 0.0}, answer="a"),
+        Score(value={"aggregate": 30.0, "accuracy": 1.0, "tools": 0.5}, answer="a"),
+    ]
+    got = part_mean()(epochs)
+    want = mean_score()(epochs)
+    assert got.value == pytest.approx(want.value)
+    assert got.value["accuracy"] == pytest.approx(0.75)  # the NaN epoch is not scored
+    assert got.answer == "a"
+    one = Score(value={"aggregate": 50.0}, explanation="why")
+    assert part_mean()([one]) is one
+
+
+def test_part_mean_refuses_scalar_scores() -> None:
+    from hat_eval.suites._scorers import part_mean
+
+    with pytest.raises(ValueError, match="expected the suites' dict scores"):
+        part_mean()([Score(value=1.0), Score(value=0.0)])

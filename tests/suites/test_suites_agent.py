@@ -1,0 +1,66 @@
+"""The harness agent's prompt and tool specs: what the model is given, made once per harness."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from inspect_ai import eval
+from inspect_ai.log import ModelEvent, resolve_sample_attachments
+from inspect_ai.tool import ToolInfo
+
+from hat_eval.harness import Harness, render_system_prompt, render_tools
+from hat_eval.hsa import AugmentationPolicy
+from hat_eval.suites._agent import ToolSpec, rendered, tool_infos
+from hat_eval.suites._task import suite_task
+
+
+def test_tool_spec_deep_copy_is_equal_and_independent(default_harness: Harness) -> None:
+    spec = tool_infos(default_harness)[2]
+    twin = copy.deepcopy(spec)
+    assert isinstance(twin, ToolSpec) and twin == spec and twin is not spec
+    assert twin.parameters is not spec.parameters
+    first = next(iter(twin.parameters.properties))
+    twin.parameters.properties[first].description = "changed"
+    twin.parameters.required.append("extra")
+    assert spec.parameters.properties[first].description != "changed"
+    assert "extra" not in spec.parameters.required
+    # Inspect's own copy path gives the same
+    assert spec.model_copy(deep=True) == spec
+
+
+def test_tool_specs_are_the_harness_tools(default_harness: Harness) -> None:
+    specs = tool_infos(default_harness)
+    schemas = render_tools(default_harness)
+    assert [s.name for s in specs] == [t.name for t in default_harness.tools]
+    for spec, schema in zip(specs, schemas, strict=True):
+        assert spec.description == schema["function"]["description"]
+        params = spec.parameters.model_dump(exclude_none=True)
+        assert params["properties"].keys() == schema["function"]["parameters"]["properties"].keys()
+        assert params.get("required", []) == list(
+            schema["function"]["parameters"].get("required", [])
+        )
+
+
+def test_prompt_and_tools_are_made_once_per_harness(default_harness: Harness) -> None:
+    prompt, tools = rendered(default_harness)
+    assert rendered(default_harness)[1] is tools
+    assert prompt == render_system_prompt(default_harness)
+    variant = AugmentationPolicy(dims=("tools",), default_probability=1.0, min_dims=1).augment(
+        default_harness, 3
+    )
+    v_prompt, v_tools = rendered(variant.harness)
+    assert [t.name for t in v_tools] == [t.name for t in variant.harness.tools]
+    assert [t.name for t in v_tools] != [t.name for t in tools]
+
+
+def test_the_model_is_given_the_harness_tools(tmp_path: Path, default_harness: Harness) -> None:
+    (log,) = eval(
+        suite_task("livestream", n=2), model="mockllm/model", log_dir=str(tmp_path), display="none"
+    )
+    assert log.status == "success" and log.samples
+    expected = [ToolInfo.model_validate(t.model_dump()) for t in tool_infos(default_harness)]
+    for sample in log.samples:
+        sample = resolve_sample_attachments(sample)
+        (event,) = [e for e in sample.events if isinstance(e, ModelEvent)]
+        assert [ToolInfo.model_validate(t.model_dump()) for t in event.tools] == expected
