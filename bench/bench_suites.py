@@ -79,24 +79,54 @@ def bench_scoring(n: int = 4500) -> tuple[float, int]:
     return time.perf_counter() - t0, len(pairs)
 
 
-def bench_overhead(samples: int, rounds: int = 7) -> list[tuple[float, float, float]]:
-    """Wall times per round: bare task on plain inputs, bare task on the suite's own samples
-    (same inputs and metadata), and the suite, run one after the other in each round."""
+ARMS = ("bare", "same", "native", "suite")
+"""The tasks timed side by side: a bare task on plain samples, a bare task on the suite's own
+samples, Inspect's own minimal agent carrying the suite's system prompt and 8 tools
+(``system_message`` + ``use_tools`` + ``generate``), and the suite."""
+
+
+def bench_overhead(samples: int, rounds: int = 7) -> dict[str, list[float]]:
+    """Wall seconds of each of :data:`ARMS` per round, run one after the other in each round."""
     from inspect_ai import Task, eval
     from inspect_ai.dataset import Sample
     from inspect_ai.scorer import includes
-    from inspect_ai.solver import generate
+    from inspect_ai.solver import generate, system_message, use_tools
+    from inspect_ai.tool import ToolDef
 
+    from hat_eval.suites._agent import rendered
+    from hat_eval.suites._context import base_harness
     from hat_eval.suites._task import suite_task
 
     suite = suite_task("livestream", n=samples)
-    bare = Task(
-        dataset=[Sample(input=s.input, target="x") for s in suite.dataset],
-        solver=generate(),
-        scorer=includes(),
-        name="bare",
-    )
-    bare_same = Task(dataset=suite.dataset, solver=generate(), scorer=includes(), name="same")
+    prompt, specs = rendered(base_harness())
+
+    async def never_called(**kwargs: object) -> str:
+        return ""
+
+    tools = [
+        ToolDef(never_called, name=t.name, description=t.description, parameters=t.parameters)
+        for t in specs
+    ]
+    tasks = {
+        "bare": Task(
+            dataset=[Sample(input=s.input, target="x") for s in suite.dataset],
+            solver=generate(),
+            scorer=includes(),
+            name="bare",
+        ),
+        "same": Task(dataset=suite.dataset, solver=generate(), scorer=includes(), name="same"),
+        "native": Task(
+            dataset=suite.dataset,
+            solver=[
+                system_message(prompt.replace("{", "{{").replace("}", "}}")),
+                use_tools(tools),
+                generate(),
+            ],
+            scorer=includes(),
+            name="native",
+        ),
+        "suite": suite,
+    }
 
     def timed(task: Task, log_dir: str) -> float:
         gc.collect()
@@ -104,10 +134,14 @@ def bench_overhead(samples: int, rounds: int = 7) -> list[tuple[float, float, fl
         eval(task, model="mockllm/model", log_dir=log_dir, display="none")
         return time.perf_counter() - t0
 
+    times: dict[str, list[float]] = {arm: [] for arm in ARMS}
     with tempfile.TemporaryDirectory() as tmp:
-        eval(bare, model="mockllm/model", log_dir=tmp, display="none", limit=5)  # warm up
-        # interleaved rounds: the machine's noise hits every side alike
-        return [(timed(bare, tmp), timed(bare_same, tmp), timed(suite, tmp)) for _ in range(rounds)]
+        for task in tasks.values():  # warm up: Inspect imports much on its first eval
+            eval(task, model="mockllm/model", log_dir=tmp, display="none", limit=5)
+        for _ in range(rounds):  # interleaved: the machine's drift hits every arm alike
+            for arm in ARMS:
+                times[arm].append(timed(tasks[arm], tmp))
+    return times
 
 
 def bench_own_code(samples: int) -> float:
@@ -139,36 +173,40 @@ def bench_own_code(samples: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--samples", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
     seconds, n = bench_scoring()
     print(
         f"deterministic scoring: {n:,} transcripts in {seconds:.2f} s "
         f"({n / seconds:,.0f}/s); target < 5 s"
     )
-    runs = bench_overhead(args.samples, args.rounds)
-    t_bare, t_same, t_suite = (min(r[i] for r in runs) for i in range(3))
+    times = bench_overhead(args.samples, args.rounds)
+    best = {arm: min(t) for arm, t in times.items()}
     n = args.samples
+    labels = {
+        "bare": "bare Inspect task (generate + includes), plain samples",
+        "same": "bare Inspect task on the suite's own samples",
+        "native": "Inspect's own agent with the suite's prompt and 8 tools",
+        "suite": "livestream suite (harness agent + deterministic scorer)",
+    }
+    print(f"{n} samples on mockllm/model, best of {args.rounds} interleaved rounds:")
+    for arm in ARMS:
+        print(f"  {labels[arm]}: {best[arm]:.2f} s ({n / best[arm]:.0f} samples/s)")
+
+    def ratio(a: str, b: str) -> float:
+        return statistics.median(x / y for x, y in zip(times[a], times[b], strict=True))
+
     print(
-        f"bare Inspect task (generate + includes), {n} plain samples on mockllm/model: "
-        f"{t_bare:.2f} s ({n / t_bare:.0f} samples/s)"
+        f"ratio suite / bare: {ratio('suite', 'bare'):.2f}x (median of the rounds' ratios; "
+        f"best against best {best['suite'] / best['bare']:.2f}x); target <= 1.5x"
     )
     print(
-        f"bare Inspect task on the suite's own {n} samples (same inputs and metadata): "
-        f"{t_same:.2f} s ({n / t_same:.0f} samples/s)"
-    )
-    print(
-        f"livestream suite (harness agent + deterministic scorer), same samples: "
-        f"{t_suite:.2f} s ({n / t_suite:.0f} samples/s)"
-    )
-    median = statistics.median(r[2] / r[0] for r in runs)
-    print(
-        f"ratio suite / bare on plain samples: {median:.2f}x (median of {len(runs)} rounds' "
-        f"ratios; best against best {t_suite / t_bare:.2f}x); suite / bare on the same "
-        f"samples: {statistics.median(r[2] / r[1] for r in runs):.2f}x; target <= 1.5x"
+        f"  suite / bare on the same samples: {ratio('suite', 'same'):.2f}x; "
+        f"suite / Inspect's own agent with the same prompt and tools: "
+        f"{ratio('suite', 'native'):.2f}x; that agent / bare: {ratio('native', 'bare'):.2f}x"
     )
     own = bench_own_code(args.samples)
-    per_sample = (t_suite - t_bare) / args.samples * 1000
+    per_sample = (best["suite"] - best["bare"]) / args.samples * 1000
     print(
         f"hat-eval's own solver + tools + scorer code: {own:.2f} ms per sample, of the "
         f"{per_sample:.1f} ms per sample the suite costs over the bare task (the rest is "
