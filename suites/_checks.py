@@ -117,13 +117,33 @@ def recovered(fault: Mapping[str, Any] | None, records: Sequence[Mapping[str, An
     return 1.0 if any(r.get("outcome") == "ok" for r in calls) else 0.0
 
 
+def products_named(body: str, catalogue: Mapping[str, Sequence[str]]) -> int:
+    """How many catalogue products ``body`` names (by any of their names or their id).
+
+    ``catalogue`` maps a product id to its names (English, Chinese, ...), as
+    :func:`hat_eval.world.product_names` builds it from the knowledge base.
+    """
+    from hat_eval.world import normalise, phrase_in
+
+    norm = normalise(body)
+    return sum(
+        any(phrase_in(name, norm) for name in (pid, *names) if name)
+        for pid, names in catalogue.items()
+    )
+
+
 def constraint_checks(
-    names: Iterable[str], values: Mapping[str, float], body: str, n_calls: int
+    names: Iterable[str],
+    values: Mapping[str, float],
+    body: str,
+    n_calls: int,
+    catalogue: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, bool]:
     """Which of the named harness constraints the answer honours (those that can be checked).
 
     ``max_words`` and ``max_emojis`` are checked on the answer without its skill tag,
-    ``max_tool_calls`` on the number of tool calls. Other names are not checkable here.
+    ``max_tool_calls`` on the number of tool calls, ``max_listed`` on the number of catalogue
+    products the answer names (with a ``catalogue`` only). Other names are not checkable here.
     """
     out: dict[str, bool] = {}
     for name in names:
@@ -136,6 +156,8 @@ def constraint_checks(
             out[name] = emoji_count(body) <= limit
         elif name == "max_tool_calls":
             out[name] = n_calls <= limit
+        elif name == "max_listed" and catalogue is not None:
+            out[name] = products_named(body, catalogue) <= limit
     return out
 
 
@@ -145,12 +167,14 @@ def score_answer(
     answer: str,
     records: Sequence[Mapping[str, Any]],
     fault: Mapping[str, Any] | None = None,
+    catalogue: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, float]:
     """Every deterministic metric of one transcript, and the aggregate 0-100.
 
     ``case`` is a ``Case.to_dict()``; ``gold`` holds what is in force under the sample's harness:
     ``skills`` (the ids there of every skill that fits, the expected one first) and
-    ``constraints`` (name -> value).
+    ``constraints`` (name -> value). ``catalogue`` (product id -> names) lets ``max_listed``
+    be checked.
 
     Cases without facts to state (chit-chat, out-of-scope, compliance bait) have ``accuracy``
     NaN, Inspect's "not scored" value, which its metrics skip: there is nothing to check
@@ -168,7 +192,7 @@ def score_answer(
         1.0 if tag is not None and tag in gold.get("skills", [gold.get("skill")]) else 0.0
     )
     checks = constraint_checks(
-        case.get("constraints", ()), gold.get("constraints", {}), body, len(records)
+        case.get("constraints", ()), gold.get("constraints", {}), body, len(records), catalogue
     )
     parts["constraints"] = (sum(checks.values()) / len(checks)) if checks else 1.0
     if not body:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -27,7 +28,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from ._checks import score_answer
-from ._context import sample_gold
+from ._context import knowledge_base, sample_gold
 from ._runtime import records_in
 
 _KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
@@ -180,12 +181,23 @@ def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
     ]
 
 
+@lru_cache(maxsize=4)
+def catalogue(kb_seed: int) -> dict[str, tuple[str, ...]]:
+    """Product id -> names in the knowledge base of ``kb_seed`` (for the ``max_listed`` check)."""
+    return knowledge_base(kb_seed).product_names()
+
+
 def _score(state: TaskState, target: Target) -> Score:
     gold = sample_gold(target)
     records = records_in(state.messages)
     answer = state.output.completion if state.output else ""
     values = score_answer(
-        gold["case"], gold["gold"], answer, records, state.metadata.get("fault_plan")
+        gold["case"],
+        gold["gold"],
+        answer,
+        records,
+        state.metadata.get("fault_plan"),
+        catalogue(int(state.metadata.get("kb_seed", 0))),
     )
     return Score(
         value=values,

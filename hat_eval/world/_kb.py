@@ -166,6 +166,13 @@ class KnowledgeBase:
         """Every product row, in id order."""
         return list(self._load()[0].values())
 
+    def product_names(self) -> dict[str, tuple[str, ...]]:
+        """Product id -> the names a viewer or host may call it by (English, Chinese)."""
+        return {
+            pid: tuple(n for n in (p["name"], p.get("name_zh")) if n)
+            for pid, p in self._load()[0].items()
+        }
+
     def skus(self, product_id: str) -> list[dict[str, Any]]:
         """The SKUs of a product, in listing order (empty for an unknown product)."""
         return list(self._load()[1].get(product_id, []))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -100,7 +101,50 @@ def test_constraints_follow_the_values_in_force() -> None:
     assert constraint_checks(["max_words"], {"max_words": 45}, body, 0) == {"max_words": False}
     assert constraint_checks(
         ["max_tool_calls", "max_listed"], {"max_tool_calls": 3, "max_listed": 3}, "x", 4
-    ) == {"max_tool_calls": False}
+    ) == {"max_tool_calls": False}  # max_listed needs a catalogue to count products against
+
+
+def test_max_listed_counts_catalogue_products_named() -> None:
+    from hat_eval.suites._checks import products_named
+    from hat_eval.world import build_kb
+
+    names = build_kb(0).product_names()
+    pids = list(names)[:4]
+    english = [names[p][0] for p in pids]
+    body = f"{english[0]} or {english[1]}? Also P{pids[2][1:]} and {names[pids[3]][-1]}."
+    assert products_named(body, names) == 4  # names in either language, and product ids
+    assert products_named("Both are lovely, pick your colour!", names) == 0
+    values = {"max_listed": 3}
+    two = f"{english[0]} is warmer than {english[1]}."
+    assert constraint_checks(["max_listed"], values, two, 0, names) == {"max_listed": True}
+    assert constraint_checks(["max_listed"], values, body, 0, names) == {"max_listed": False}
+    # the limit in force under a variant decides
+    assert constraint_checks(["max_listed"], {"max_listed": 5}, body, 0, names) == {
+        "max_listed": True
+    }
+
+
+def test_a_comparison_that_lists_too_many_products_breaks_max_listed(tmp_path: Path) -> None:
+    from inspect_ai import eval
+    from inspect_ai.model import ModelOutput, get_model
+
+    from hat_eval.suites._task import suite_task
+    from hat_eval.world import build_kb
+
+    names = [n[0] for n in build_kb(0).product_names().values()]
+    task = suite_task("livestream", n=300)
+    task.dataset = task.dataset.filter(lambda s: (s.metadata or {}).get("intent") == "comparison")
+
+    def constraints(answer: str) -> float:
+        model = get_model(
+            "mockllm/model", custom_outputs=[ModelOutput.from_content("mockllm/model", answer)]
+        )
+        (log,) = eval(task, model=model, log_dir=str(tmp_path), display="none", limit=1)
+        assert log.status == "success" and log.samples
+        return float(log.samples[0].scores["livestream_scorer"].value["constraints"])
+
+    assert constraints(f"{names[0]} or {names[1]}: both good.") == 1.0
+    assert constraints(", ".join(names[:5]) + ": all good.") < 1.0  # the default limit is 3
 
 
 def test_score_answer_aggregate() -> None:
