@@ -52,7 +52,8 @@ class ToolSpec(ToolInfo):
     adapt a schema without touching the caller's. Python's generic ``deepcopy`` visits each of
     the ~17 fields of every parameter one call at a time: for the default harness's 8 tools it
     was the largest single cost of a suite sample on a fast model. Tool specs are JSON, so a
-    copy parsed back from the spec's JSON is equal and independent, and made in half the time.
+    copy parsed back from the spec's JSON is equal and independent, and made in a third of the
+    time.
     """
 
     @classmethod
