@@ -85,7 +85,7 @@ samples, Inspect's own minimal agent carrying the suite's system prompt and 8 to
 (``system_message`` + ``use_tools`` + ``generate``), and the suite."""
 
 
-def bench_overhead(samples: int, rounds: int = 7) -> dict[str, list[float]]:
+def bench_overhead(samples: int, rounds: int = 9) -> dict[str, list[float]]:
     """Wall seconds of each of :data:`ARMS` per round, run one after the other in each round."""
     from inspect_ai import Task, eval
     from inspect_ai.dataset import Sample
@@ -146,27 +146,28 @@ def bench_overhead(samples: int, rounds: int = 7) -> dict[str, list[float]]:
 
 def bench_own_code(samples: int) -> float:
     """Milliseconds per sample that hat-eval's own solver and scorer code takes (no Inspect)."""
-    from hat_eval.harness import render_system_prompt
-    from hat_eval.suites._agent import live_context, tool_infos
+    from hat_eval.suites._agent import live_context, rendered
     from hat_eval.suites._checks import score_answer
     from hat_eval.suites._context import sample_context, sample_gold, to_sample
     from hat_eval.suites._dataset import build_rows
     from hat_eval.suites._runtime import ToolRuntime
+    from hat_eval.suites._scorers import catalogue
 
     samples_ = [to_sample(r) for r in build_rows("livestream", n=samples)]
     t0 = time.perf_counter()
     for sample in samples_:
         gold = sample_gold(str(sample.target))
         ctx = sample_context(sample.metadata or {}, gold["case"])
-        render_system_prompt(ctx.harness)
+        rendered(ctx.harness)
         live_context(ctx.session, ctx.kb)
-        tool_infos(ctx.harness)
         runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault)
         for call in gold["case"]["expected_calls"]:
             tool = ctx.harness.tool_for(call["function"])
             if tool is not None:
                 runtime.call(tool.name, call["args"])
-        score_answer(gold["case"], gold["gold"], "[skill: x] ok", runtime.dump())
+        score_answer(
+            gold["case"], gold["gold"], "[skill: x] ok", runtime.dump(), ctx.fault, catalogue(0)
+        )
     return (time.perf_counter() - t0) / len(samples_) * 1000
 
 

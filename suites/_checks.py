@@ -121,7 +121,7 @@ def products_named(body: str, catalogue: Mapping[str, Sequence[str]]) -> int:
     """How many catalogue products ``body`` names (by any of their names or their id).
 
     ``catalogue`` maps a product id to its names (English, Chinese, ...), as
-    :func:`hat_eval.world.product_names` builds it from the knowledge base.
+    ``KnowledgeBase.product_names()`` gives it.
     """
     from hat_eval.world import normalise, phrase_in
 

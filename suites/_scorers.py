@@ -159,7 +159,7 @@ def part_mean() -> ScoreReducer:
             parts = [s.value.get(key) for s in scores if isinstance(s.value, dict)]
             floats = [float(v) for v in parts if isinstance(v, int | float)]
             kept = [v for v in floats if not math.isnan(v)]
-            value[key] = math.fsum(kept) / len(kept) if kept else math.nan
+            value[key] = _mean(kept) if kept else math.nan
         same = {s.answer for s in scores}
         return Score(
             value=value,
