@@ -33,23 +33,22 @@ def bench_scoring(n: int = 4500) -> tuple[float, int]:
     from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
 
-    from hat_eval.suites._context import to_sample
-    from hat_eval.suites._dataset import build_rows
-    from hat_eval.suites._runtime import TRACE_KEY, CallRecord
+    from hat_eval.episode import TRACE_KEY, CallRecord, build_episodes
+    from hat_eval.suites import to_sample
     from hat_eval.suites._scorers import variant_scorer
-    from hat_eval.world import Case, build_kb, reference_answer
+    from hat_eval.world import build_kb, reference_answer
 
     kb = build_kb(0)
-    rows = (
-        build_rows("variant", n=1500)
-        + build_rows("livestream", n=1500)
-        + build_rows("robustness", n=1500)
+    episodes = (
+        build_episodes("variant", n=1500)
+        + build_episodes("livestream", n=1500)
+        + build_episodes("robustness", n=1500)
     )
     pairs = []
-    for row in rows[:n]:
-        sample = to_sample(row)
-        case = Case.from_dict(row["metadata"]["case"])
-        answer = f"[skill: {row['metadata']['gold']['skill']}] " + reference_answer(case, kb)
+    for episode in episodes[:n]:
+        sample = to_sample(episode)
+        case = episode.case
+        answer = f"[skill: {episode.gold.skill}] " + reference_answer(case, kb)
         tool_messages = [
             ChatMessageTool(
                 content="{}",
@@ -60,10 +59,10 @@ def bench_scoring(n: int = 4500) -> tuple[float, int]:
         ]
         state = TaskState(
             model=ModelName("mockllm/model"),
-            sample_id=row["id"],
+            sample_id=episode.id,
             epoch=1,
-            input=row["input"],
-            messages=[ChatMessageUser(content=row["input"]), *tool_messages],
+            input=case.message,
+            messages=[ChatMessageUser(content=case.message), *tool_messages],
             metadata=sample.metadata,
             output=ModelOutput.from_content("mockllm/model", answer),
         )
@@ -93,9 +92,9 @@ def bench_overhead(samples: int, rounds: int = 9) -> dict[str, list[float]]:
     from inspect_ai.solver import generate, system_message, use_tools
     from inspect_ai.tool import ToolDef
 
+    from hat_eval.episode import base_harness
+    from hat_eval.suites import suite_task
     from hat_eval.suites._agent import rendered
-    from hat_eval.suites._context import base_harness
-    from hat_eval.suites._task import suite_task
 
     suite = suite_task("livestream", n=samples)
     prompt, specs = rendered(base_harness())
@@ -146,27 +145,25 @@ def bench_overhead(samples: int, rounds: int = 9) -> dict[str, list[float]]:
 
 def bench_own_code(samples: int) -> float:
     """Milliseconds per sample that hat-eval's own solver and scorer code takes (no Inspect)."""
+    from hat_eval.episode import ToolRuntime, build_episodes, episode_context, score_answer
+    from hat_eval.suites import episode_of, to_sample
     from hat_eval.suites._agent import live_context, rendered
-    from hat_eval.suites._checks import score_answer
-    from hat_eval.suites._context import sample_context, sample_gold, to_sample
-    from hat_eval.suites._dataset import build_rows
-    from hat_eval.suites._runtime import ToolRuntime
     from hat_eval.suites._scorers import catalogue
 
-    samples_ = [to_sample(r) for r in build_rows("livestream", n=samples)]
+    samples_ = [to_sample(e) for e in build_episodes("livestream", n=samples)]
     t0 = time.perf_counter()
     for sample in samples_:
-        gold = sample_gold(str(sample.target))
-        ctx = sample_context(sample.metadata or {}, gold["case"])
+        episode = episode_of(sample.id or "", sample.metadata or {}, str(sample.target))
+        ctx = episode_context(episode)
         rendered(ctx.harness)
         live_context(ctx.session, ctx.kb)
         runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault)
-        for call in gold["case"]["expected_calls"]:
-            tool = ctx.harness.tool_for(call["function"])
+        for call in episode.case.expected_calls:
+            tool = ctx.harness.tool_for(call.function)
             if tool is not None:
-                runtime.call(tool.name, call["args"])
+                runtime.call(tool.name, call.args)
         score_answer(
-            gold["case"], gold["gold"], "[skill: x] ok", runtime.dump(), ctx.fault, catalogue(0)
+            episode.case, episode.gold, "[skill: x] ok", runtime.records, ctx.fault, catalogue(0)
         )
     return (time.perf_counter() - t0) / len(samples_) * 1000
 

@@ -4,11 +4,9 @@
 reference policy) becomes a model name Inspect knows.
 """
 
-from hat_eval.suites._reference import ReferencePolicy, hat_provider
+from hat_eval.suites._reference_policy import ReferencePolicy, hat_provider
+from hat_eval.suites._tasks import livestream, robustness, variant
 from hat_eval.suites.ifeval.task import ifeval, ifeval_harness
-from hat_eval.suites.livestream import livestream
-from hat_eval.suites.robustness import robustness
-from hat_eval.suites.variant import variant
 
 __all__ = [
     "ReferencePolicy",

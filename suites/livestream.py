@@ -5,8 +5,8 @@ Run with `inspect eval suites/livestream.py --model ...` or `hat-eval run --suit
 
 from inspect_ai import Task, task
 
-from hat_eval.suites._dataset import Split
-from hat_eval.suites._task import Agent, suite_task
+from hat_eval.suites import Agent, suite_task
+from hat_eval.world import Split
 
 
 @task

@@ -13,7 +13,7 @@ import math
 
 import pytest
 
-from hat_eval.suites._dataset import build_rows, dataset_sha256
+from hat_eval.episode import build_rows, dataset_sha256
 
 DATASETS = {  # noqa: E501 (one hash a line)
     (
@@ -72,7 +72,7 @@ def test_reference_policy_scores_are_pinned(suite: str, tmp_path) -> None:
     from inspect_ai import eval as inspect_eval
 
     import hat_eval._registry  # noqa: F401  (registers hat/reference)
-    from hat_eval.suites._task import suite_task
+    from hat_eval.suites import suite_task
 
     log = inspect_eval(
         suite_task(suite, n=60), model="hat/reference", display="none", log_dir=str(tmp_path)

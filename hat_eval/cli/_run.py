@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.progress import TaskID
 
 from ._common import console, fail, progress
 
-SUITE_CHOICES = ("livestream", "variant", "robustness", "ifeval", "all")
 REFERENCE_MODEL = "hat/reference"
 """The embedded default model: the reference policy (see the README)."""
 
@@ -73,80 +72,8 @@ def check_checkpoint(path: Path) -> None:
         )
 
 
-def _tasks(
-    suite: str,
-    limit: int | None,
-    harness: str | None,
-    seed: int | None,
-    agent: str,
-    ifeval_data: Path | None,
-) -> list[Any]:
-    from hat_eval.suites._task import suite_task
-
-    names = ["livestream", "variant", "robustness", "ifeval"] if suite == "all" else [suite]
-    tasks = []
-    for name in names:
-        if name == "ifeval":
-            tasks.append(_ifeval_task(ifeval_data, harness, limit))
-        else:
-            tasks.append(
-                suite_task(
-                    name,
-                    harness=harness,
-                    agent=agent,  # type: ignore[arg-type]
-                    n=limit,
-                    seed=seed,
-                )
-            )
-    return tasks
-
-
-def _ifeval_task(data: Path | None, harness: str | None, limit: int | None) -> Any:
-    from hat_eval.suites import ifeval as ifeval_suite
-
-    return ifeval_suite.ifeval_task(data=data, harness=harness, limit=limit)
-
-
-HEADLINE = (
-    "aggregate",
-    "accuracy",
-    "safety",
-    "tools",
-    "skill",
-    "constraints",
-    "recovery",
-    "prompt_level_strict_acc",
-    "inst_level_strict_acc",
-    "prompt_level_loose_acc",
-    "inst_level_loose_acc",
-)
-"""The metrics the summary table shows (each suite reports the ones it has)."""
-
-
-def summary_rows(logs: list[Any]) -> list[dict[str, Any]]:
-    """One row per eval log: task, status, samples and the mean of each headline metric."""
-    rows = []
-    for log in logs:
-        row: dict[str, Any] = {
-            "task": log.eval.task,
-            "status": log.status,
-            "samples": log.results.completed_samples if log.results else 0,
-            "log": log.location,
-        }
-        for s in log.results.scores if log.results else []:
-            for name, m in s.metrics.items():
-                if s.name in HEADLINE and name == "mean":
-                    row[s.name] = m.value
-                elif name in HEADLINE:
-                    row[name] = m.value
-        rows.append(row)
-    return rows
-
-
 def run(
-    suite: Annotated[
-        str, typer.Option(help="livestream, variant, robustness, ifeval or all.")
-    ] = "variant",
+    suite: Annotated[str, typer.Option(help="A suite (see `hat-eval suites`) or all.")] = "variant",
     model: Annotated[
         str | None,
         typer.Option(
@@ -184,14 +111,17 @@ def run(
     Rerunning the same command with the same --log-dir resumes an interrupted run without
     redoing finished samples.
     """
-    if suite not in SUITE_CHOICES:
+    from hat_eval.suites import AGENTS, SUITE_NAMES, RunOptions, check_suite, make_task
+
+    names = list(SUITE_NAMES) if suite == "all" else [suite]
+    try:
+        for name in names:
+            check_suite(name)
+    except ValueError as err:
+        raise typer.BadParameter(f"{err} (or all)", param_hint="--suite") from None
+    if agent not in AGENTS:
         raise typer.BadParameter(
-            f"{suite!r} is not a suite, expected one of {', '.join(SUITE_CHOICES)}",
-            param_hint="--suite",
-        )
-    if agent not in ("harness", "react"):
-        raise typer.BadParameter(
-            f"{agent!r} is not an agent, expected harness or react", param_hint="--agent"
+            f"{agent!r} is not an agent, expected one of {', '.join(AGENTS)}", param_hint="--agent"
         )
     harness_file = None
     if harness is not None:
@@ -206,17 +136,15 @@ def run(
     from inspect_ai import eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
+    from hat_eval.reports import summary_rows, summary_table
 
-    offline = any(os.environ.get(v) == "1" for v in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"))
-    if suite in ("ifeval", "all") and ifeval_data is None and offline:
-        fail(
-            "--suite ifeval: the Hugging Face Hub is offline (HF_HUB_OFFLINE=1); pass "
-            "--ifeval-data PATH to a local IFEval input_data.jsonl"
-        )
-    try:
-        tasks = _tasks(suite, limit, harness_file, seed, agent, ifeval_data)
+    options = RunOptions(
+        limit=limit, harness=harness_file, seed=seed, agent=agent, ifeval_data=ifeval_data
+    )
+    try:  # every task is built (and its data read) before any sample runs
+        tasks = [make_task(name, options) for name in names]
     except (FileNotFoundError, ValueError) as err:
-        fail(str(err).replace("pass --data PATH", "pass --ifeval-data PATH"))
+        fail(str(err))
     ok, logs = eval_set(
         tasks,
         model=model_name,
@@ -228,7 +156,7 @@ def run(
         retry_attempts=1,
         display="rich" if os.isatty(2) else "plain",
     )
-    _print_summary(summary_rows(logs))
+    console.print(summary_table(summary_rows(logs)))
     console.print(
         f"logs: {log_dir}/  (open with `inspect view --log-dir {log_dir}`)",
         markup=False,
@@ -236,23 +164,6 @@ def run(
     )
     if not ok:
         fail("some tasks did not finish; rerun the same command to resume", code=1)
-
-
-def _print_summary(rows: list[dict[str, Any]]) -> None:
-    from rich.table import Table
-
-    keys = [k for k in HEADLINE if any(k in r for r in rows)]
-    table = Table(title="hat-eval results")
-    for col in ("task", "status", "samples", *keys):
-        table.add_column(col.replace("_acc", "").replace("_level", ""))
-    for r in rows:
-        table.add_row(
-            str(r["task"]),
-            str(r["status"]),
-            str(r["samples"]),
-            *(f"{r[k]:.3f}" if isinstance(r.get(k), int | float) else "-" for k in keys),
-        )
-    console.print(table)
 
 
 def suites(
@@ -263,35 +174,24 @@ def suites(
     ] = None,
 ) -> None:
     """List the suites with their case counts and dataset hashes."""
-    from hat_eval.suites._dataset import SPECS, build_rows, dataset_sha256
+    from dataclasses import asdict
+
+    from hat_eval.suites import IFEVAL, SUITE_NAMES, suite_info
 
     try:  # first, so a bad --ifeval-data fails before any work
-        ifeval_entry = _ifeval_entry(ifeval_data)
+        ifeval = suite_info(IFEVAL, ifeval_data)
     except ValueError as err:  # IFEvalError: the data file is missing or malformed
         fail(str(err))
-    out: list[dict[str, Any]] = []
-    with progress("building suite datasets", len(SPECS)) as bar:
-        for name, spec in SPECS.items():
-            rows = build_rows(name)
-            out.append(
-                {
-                    "name": name,
-                    "cases": len(rows),
-                    "sha256": dataset_sha256(rows),
-                    "description": spec.description,
-                }
-            )
+    out = []
+    case_suites = [n for n in SUITE_NAMES if n != IFEVAL]
+    with progress("building suite datasets", len(case_suites)) as bar:
+        for name in case_suites:
+            out.append(suite_info(name))
             bar.advance(TaskID(0))
-    out.append(ifeval_entry)
+    out.append(ifeval)
     if as_json:
-        typer.echo(json.dumps(out, indent=2))
+        typer.echo(json.dumps([asdict(s) for s in out], indent=2))
         return
     for s in out:
-        typer.echo(f"{s['name']:12} {s['cases']:>6}  {s['sha256'] or '-':64}  {s['description']}")
-    typer.echo(f"{sum(s['cases'] for s in out):,} cases in all")
-
-
-def _ifeval_entry(data: Path | None) -> dict[str, Any]:
-    from hat_eval.suites import ifeval as ifeval_suite
-
-    return ifeval_suite.suite_entry(data)
+        typer.echo(f"{s.name:12} {s.cases:>6}  {s.sha256 or '-':64}  {s.description}")
+    typer.echo(f"{sum(s.cases for s in out):,} cases in all")

@@ -11,8 +11,10 @@ from ._load import (
     parse_harness,
 )
 from ._model import (
+    FAULT_KINDS,
     Constraint,
     ErrorKind,
+    FaultKind,
     Harness,
     Hooks,
     MessageStructure,
@@ -27,10 +29,12 @@ from ._model import (
 from ._render import RenderedHarness, render, render_skill, render_system_prompt, render_tools
 
 __all__ = [
+    "FAULT_KINDS",
     "FUNCTIONS",
     "Change",
     "Constraint",
     "ErrorKind",
+    "FaultKind",
     "Harness",
     "HarnessDiff",
     "HarnessError",

@@ -3,7 +3,16 @@
 A tool in a harness has a surface (name, description, JSON schema) and a ``function``: the id of
 the implementation it calls. Harness State Augmentation may rename and re-describe a tool, but the
 function id never changes, so gold labels written against function ids survive every variant.
-The implementations themselves live with the live-stream world; this module only names them.
+
+Who owns what (one owner per fact):
+
+- the function ids and what each does: :data:`FUNCTIONS`, here, so the harness validator knows
+  them without importing the world (the harness is the layer below the world);
+- the implementations: ``hat_eval.world``, where each registers itself for one of these ids with
+  ``@implementation("catalog.search")`` (an id not listed here is refused);
+- each function's parameters (names, types, enums, bounds, which are required): the tool bound
+  to it in the default harness file, ``live_commerce.yaml``; the world's argument checker reads
+  them from there, adding only the limits the implementation enforces beyond the surface.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ DEFAULT_HARNESS_NAME = "live_commerce.yaml"
 
 def default_harness_path() -> Path:
     """The path of the default live-commerce harness shipped with hat-eval."""
-    return Path(str(files("hat_eval").joinpath("suites", "harnesses", DEFAULT_HARNESS_NAME)))
+    return Path(str(files("hat_eval.harness").joinpath(DEFAULT_HARNESS_NAME)))
 
 
 def parse_harness(data: Any, source: str = "<harness>") -> Harness:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -18,8 +18,20 @@ from ._functions import is_known_function
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_\-]{0,63}$"
 """Tool names, skill ids, block ids and constraint names: what function-calling APIs accept."""
 
-ErrorKind = Literal["timeout", "server_error", "malformed", "empty", "schema_drift", "slow"]
-"""The tool faults hooks can react to."""
+FaultKind = Literal[
+    "timeout", "server_error", "malformed", "partial", "empty", "schema_drift", "slow"
+]
+"""Every fault a tool call can suffer: the one list of fault kinds in hat-eval.
+
+The harness owns it because it is the lowest layer that names faults (``RetryPolicy.retry_on``);
+the world's fault injector and the suites' datasets derive theirs from :data:`FAULT_KINDS`.
+"""
+
+FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
+"""The fault kinds in their fixed order (the order datasets cycle through them)."""
+
+ErrorKind = FaultKind
+"""The tool faults hooks can react to (an alias of :data:`FaultKind`)."""
 
 _FORMATTER = string.Formatter()
 
@@ -124,6 +136,25 @@ class Skill(_Frozen):
     description: str = Field(min_length=1)
     rules: tuple[Rule, ...] = Field(min_length=1)
     triggers: tuple[str, ...] = ()
+    intents: tuple[str, ...] = ()
+    """Viewer intents this skill answers (``hat_eval.world`` intent names, e.g. ``price``); the
+    world labels its cases' gold skill from the default harness's. Not part of the prompt."""
+
+    @field_validator("intents")
+    @classmethod
+    def _intent_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for i, name in enumerate(value):
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+                raise ValueError(
+                    f"{i}|intent {name!r} is not an intent name, expected lower_snake_case "
+                    "such as price or stock_size"
+                )
+            if name in value[:i]:
+                raise ValueError(
+                    f"{i}|duplicated intent {name!r} (first at {value.index(name)}), "
+                    "expected each intent once"
+                )
+        return value
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -195,7 +226,7 @@ class RetryPolicy(_Frozen):
     max_retries: int = Field(default=1, ge=0, le=10)
     backoff_s: float = Field(default=0.0, ge=0.0, le=60.0)
     backoff_multiplier: float = Field(default=2.0, ge=1.0, le=10.0)
-    retry_on: tuple[ErrorKind, ...] = ("timeout", "server_error")
+    retry_on: tuple[FaultKind, ...] = ("timeout", "server_error")
 
 
 class MessageStructure(_Frozen):

@@ -46,13 +46,18 @@ from ._faults import (
     inject_fault,
     render_result,
 )
-from ._functions import IMPLEMENTATIONS, PARAMETERS, call_function, stock_status
+from ._functions import (
+    IMPLEMENTATIONS,
+    PARAMETERS,
+    call_function,
+    stock_status,
+)
 from ._kb import KnowledgeBase, build_kb, money
+from ._oracle import reference_answer
 from ._policies import STACKING_RULES
 from ._pricing import active_promotions
-from ._reference import reference_answer
 from ._session import Deal, LiveSession
-from ._splits import SPLITS, split_of, split_products
+from ._splits import SPLITS, Split, split_of, split_products
 from ._vocab import CATEGORIES
 
 __all__ = [
@@ -80,6 +85,7 @@ __all__ = [
     "FaultText",
     "KnowledgeBase",
     "LiveSession",
+    "Split",
     "ToolFault",
     "ToolInputError",
     "active_promotions",

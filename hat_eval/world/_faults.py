@@ -20,6 +20,9 @@ The returned text is a :class:`FaultText` (a ``str``) carrying ``kind`` and ``de
 Faults are transient: a :class:`FaultPlan` fails the first ``times`` calls of one function and
 then recovers, so a retry policy with enough retries gets through a timeout while a fault with a
 large ``times`` is persistent. :class:`FaultInjector` applies plans to calls.
+
+The list of kinds, :data:`FAULT_KINDS`, is owned by the harness (``hat_eval.harness.FaultKind``,
+what ``RetryPolicy.retry_on`` accepts) and re-exported here; this module owns what each does.
 """
 
 from __future__ import annotations
@@ -30,16 +33,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hat_eval.harness import FUNCTIONS
+from hat_eval.harness import FAULT_KINDS, FUNCTIONS, FaultKind
 
 from ._functions import Result, call_function
 from ._kb import KnowledgeBase
 from ._session import LiveSession
 
-FAULT_KINDS = ("timeout", "server_error", "malformed", "partial", "empty", "schema_drift", "slow")
-"""Every fault a tool call can suffer."""
-
-RAISING_KINDS = ("timeout", "server_error")
+RAISING_KINDS: tuple[FaultKind, ...] = ("timeout", "server_error")
 """Faults that raise :class:`ToolFault` instead of returning text."""
 
 DRIFT_RENAMES: dict[str, str] = {

@@ -1,21 +1,35 @@
 """The tools as real functions over the knowledge base, keyed by harness function id.
 
 Each implementation takes ``(kb, session, args)`` and returns a JSON-serialisable dict (or a
-list for ``catalog.search``). Arguments are checked against the parameters of the default
-harness's tools (same names, types, enums and bounds); a wrong argument raises
-:class:`ToolInputError` whose message says what was wrong and what was expected. Unknown
-argument names are rejected too, so a tool surface renamed by augmentation still has to send the
-schema's names.
+list for ``catalog.search``), and registers itself for its function id with
+``@implementation("catalog.search")`` into one table. Everything else about functions derives
+from an owner elsewhere or from that table:
+
+- the function ids (and what each does) are owned by ``hat_eval.harness.FUNCTIONS``;
+  registering an id not listed there fails;
+- each function's parameters (names, types, enums, minimum/maximum, which are required) are
+  owned by the tool bound to it in the default harness file: :data:`PARAMETERS` reads them
+  from ``load_harness(None)`` on first use (cached); the only parameter facts written here are
+  the limits an implementation enforces beyond that surface (``maximum=`` of the decorator,
+  e.g. at most 99 units per order);
+- :data:`IMPLEMENTATIONS` is a view of the table.
+
+A wrong argument raises :class:`ToolInputError` whose message says what was wrong and what was
+expected. Unknown argument names are rejected too, so a tool surface renamed by augmentation
+still has to send the schema's names.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from hat_eval.harness import FUNCTIONS, Harness, load_harness
 
 from ._compliance import check_claim
 from ._errors import ToolInputError
@@ -23,10 +37,58 @@ from ._kb import KnowledgeBase
 from ._policies import CUSTOM_RETURNS
 from ._pricing import active_promotions, compute_final_price
 from ._session import LiveSession
-from ._vocab import CATEGORIES, REGIONS
+from ._vocab import REGIONS
 
 Result = dict[str, Any] | list[dict[str, Any]]
 Implementation = Callable[[KnowledgeBase, LiveSession, dict[str, Any]], Result]
+
+
+# -- the registry --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entry:
+    run: Implementation
+    maximum: dict[str, int] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, _Entry] = {}
+"""Function id -> its implementation, in registration (= source) order: the one table."""
+
+
+def implementation(
+    function_id: str, *, maximum: Mapping[str, int] | None = None
+) -> Callable[[Implementation], Implementation]:
+    """Register the decorated function as the implementation of ``function_id``.
+
+    Args:
+        function_id: an id of ``hat_eval.harness.FUNCTIONS``.
+        maximum: argument -> the largest value the implementation accepts, where it is stricter
+            than the default harness's schema for that argument (which states no maximum or a
+            larger one). The schema still owns the argument's type, minimum and the rest.
+
+    Raises:
+        ValueError: an unknown or already registered function id.
+    """
+    if function_id not in FUNCTIONS:
+        raise ValueError(
+            f"function {function_id!r} is unknown, expected one of {', '.join(FUNCTIONS)} "
+            "(add it to hat_eval.harness.FUNCTIONS first)"
+        )
+
+    def register(run: Implementation) -> Implementation:
+        if function_id in _REGISTRY:
+            raise ValueError(
+                f"function {function_id!r} already has an implementation "
+                f"({_REGISTRY[function_id].run.__name__}), expected one per function id"
+            )
+        _REGISTRY[function_id] = _Entry(run, dict(maximum or {}))
+        return run
+
+    return register
+
+
+# -- arguments -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -38,31 +100,94 @@ class _Param:
     maximum: int | None = None
 
 
-PARAMETERS: dict[str, dict[str, _Param]] = {
-    "catalog.search": {
-        "query": _Param("string", True),
-        "category": _Param("string", enum=CATEGORIES),
-        "max_results": _Param("integer", minimum=1, maximum=10),
-    },
-    "catalog.get_product": {"product_id": _Param("string", True)},
-    "inventory.check_stock": {"product_id": _Param("string", True), "sku": _Param("string")},
-    "pricing.final_price": {
-        "sku": _Param("string", True),
-        "quantity": _Param("integer", minimum=1, maximum=99),
-        "coupon_codes": _Param("string_array"),
-    },
-    "policy.shipping_returns": {"product_id": _Param("string", True)},
-    "compliance.check_claim": {
-        "product_id": _Param("string", True),
-        "claim": _Param("string", True),
-    },
-    "handoff.escalate": {
-        "reason": _Param("string", True),
-        "urgency": _Param("string", enum=("low", "normal", "high")),
-    },
-    "live.session_context": {},
-}
-"""The argument names and types each function accepts (those of the default harness)."""
+def _param(where: str, schema: Any, required: bool, cap: int | None) -> _Param:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if kind == "string" and cap is None:
+        return _Param("string", required, enum=tuple(schema.get("enum", ())))
+    if kind == "integer":
+        top = schema.get("maximum")
+        if cap is not None:
+            top = cap if top is None else min(top, cap)
+        return _Param("integer", required, minimum=schema.get("minimum"), maximum=top)
+    if (
+        kind == "array"
+        and isinstance(schema.get("items"), dict)
+        and schema["items"].get("type") == "string"
+        and cap is None
+    ):
+        return _Param("string_array", required)
+    if cap is not None:
+        raise ValueError(
+            f"{where}: maximum={cap} is set by the implementation, expected an integer"
+        )
+    raise ValueError(
+        f"{where}: JSON schema {schema!r} is not supported by the argument checker, expected "
+        "type string (optionally with enum), integer (optionally with minimum/maximum) or an "
+        "array of strings"
+    )
+
+
+def parameters_of(harness: Harness) -> dict[str, dict[str, _Param]]:
+    """Each implemented function's argument specs, read from the tool ``harness`` binds to it.
+
+    Properties keep the schema's order (error messages list them in it). An implementation's
+    ``maximum=`` tightens the schema's bound.
+
+    Raises:
+        ValueError: ``harness`` binds no tool to an implemented function, a property's schema
+            is not one the checker supports, or a ``maximum=`` names no integer property.
+    """
+    out: dict[str, dict[str, _Param]] = {}
+    for function_id, entry in _REGISTRY.items():
+        tool = harness.tool_for(function_id)
+        if tool is None:
+            raise ValueError(
+                f"harness {harness.name!r} binds no tool to function {function_id!r}, so its "
+                f"parameters are unknown; expected a tool with `function: {function_id}`"
+            )
+        props: dict[str, Any] = tool.parameters.get("properties", {})
+        missing = sorted(set(entry.maximum) - set(props))
+        if missing:
+            raise ValueError(
+                f"tool {tool.name!r} ({function_id}) has no parameter(s) {', '.join(missing)} "
+                f"that the implementation caps, expected one of: {', '.join(props) or 'none'}"
+            )
+        required = set(tool.parameters.get("required", []))
+        out[function_id] = {
+            name: _param(
+                f"tool {tool.name!r} ({function_id}) parameter {name!r}",
+                schema,
+                name in required,
+                entry.maximum.get(name),
+            )
+            for name, schema in props.items()
+        }
+    return out
+
+
+@functools.cache
+def _default_parameters() -> dict[str, dict[str, _Param]]:
+    return parameters_of(load_harness(None))
+
+
+class _DefaultParameters(Mapping[str, Mapping[str, _Param]]):
+    """``parameters_of(load_harness(None))`` as a read-only mapping, loaded on first use."""
+
+    def __getitem__(self, function_id: str) -> Mapping[str, _Param]:
+        return _default_parameters()[function_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_default_parameters())
+
+    def __len__(self) -> int:
+        return len(_default_parameters())
+
+    def __repr__(self) -> str:
+        return f"PARAMETERS({_default_parameters()!r})"
+
+
+PARAMETERS: Mapping[str, Mapping[str, _Param]] = _DefaultParameters()
+"""Function id -> argument name -> spec: the default harness's tool schemas (derived, lazily)."""
 
 
 def _check_args(function_id: str, args: Any) -> dict[str, Any]:
@@ -158,6 +283,7 @@ def _tokens(text: str) -> list[str]:
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 
 
+@implementation("catalog.search")
 def catalog_search(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """Search the catalogue by keywords (English or Chinese), optionally in one category.
 
@@ -207,6 +333,7 @@ def catalog_search(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]
 # -- catalog.get_product -------------------------------------------------------------------------
 
 
+@implementation("catalog.get_product")
 def catalog_get_product(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """The full listing of one product.
 
@@ -251,6 +378,7 @@ def stock_status(stock: int) -> str:
     return "out_of_stock" if stock <= 0 else "low_stock" if stock < 10 else "in_stock"
 
 
+@implementation("inventory.check_stock")
 def inventory_check_stock(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """Units in stock per SKU of a product (only the given SKU when ``sku`` is passed).
 
@@ -288,6 +416,7 @@ def inventory_check_stock(kb: KnowledgeBase, session: LiveSession, args: dict[st
 # -- pricing.final_price -------------------------------------------------------------------------
 
 
+@implementation("pricing.final_price", maximum={"quantity": 99})
 def pricing_final_price(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """What the viewer pays for ``quantity`` (default 1) of a SKU at ``session.now``.
 
@@ -312,6 +441,7 @@ def pricing_final_price(kb: KnowledgeBase, session: LiveSession, args: dict[str,
 # -- policy.shipping_returns ---------------------------------------------------------------------
 
 
+@implementation("policy.shipping_returns")
 def policy_shipping_returns(
     kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]
 ) -> Result:
@@ -367,6 +497,7 @@ def policy_shipping_returns(
 # -- compliance.check_claim ----------------------------------------------------------------------
 
 
+@implementation("compliance.check_claim")
 def compliance_check_claim(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """Whether ``claim`` about a product may be said on stream, under its category's rules.
 
@@ -383,6 +514,7 @@ def compliance_check_claim(kb: KnowledgeBase, session: LiveSession, args: dict[s
 _ETA = {"low": 60, "normal": 15, "high": 3}
 
 
+@implementation("handoff.escalate")
 def handoff_escalate(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """Open a ticket for a human agent.
 
@@ -404,6 +536,7 @@ def handoff_escalate(kb: KnowledgeBase, session: LiveSession, args: dict[str, An
 # -- live.session_context ------------------------------------------------------------------------
 
 
+@implementation("live.session_context")
 def live_session_context(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
     """The product on screen, the current time and the time-limited deals of the session.
 
@@ -442,17 +575,8 @@ def live_session_context(kb: KnowledgeBase, session: LiveSession, args: dict[str
     return {"now": session.now, "product_on_screen": on_screen, "deals": deals}
 
 
-IMPLEMENTATIONS: dict[str, Implementation] = {
-    "catalog.search": catalog_search,
-    "catalog.get_product": catalog_get_product,
-    "inventory.check_stock": inventory_check_stock,
-    "pricing.final_price": pricing_final_price,
-    "policy.shipping_returns": policy_shipping_returns,
-    "compliance.check_claim": compliance_check_claim,
-    "handoff.escalate": handoff_escalate,
-    "live.session_context": live_session_context,
-}
-"""Function id -> implementation, for every id of ``hat_eval.harness.FUNCTIONS`` (tested)."""
+IMPLEMENTATIONS: dict[str, Implementation] = {fn: e.run for fn, e in _REGISTRY.items()}
+"""Function id -> implementation, as registered (every id of ``hat_eval.harness.FUNCTIONS``)."""
 
 
 def call_function(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from ._kb import KnowledgeBase
 from ._vocab import CATEGORIES, TYPES
 
 Split = Literal["train", "dev", "test"]
-SPLITS: tuple[Split, ...] = ("train", "dev", "test")
+"""A split of the catalogue (and of the cases built on it); the one definition in hat-eval."""
+
+SPLITS: tuple[Split, ...] = get_args(Split)
+"""Every split, in the order ``train``, ``dev``, ``test``."""
 
 
 def _bucket(kb: KnowledgeBase, product: dict[str, object]) -> Split:

@@ -1,26 +1,27 @@
 """The fixed vocabulary the knowledge base is generated from: product types, brands, colours.
 
-Everything here is data. ``build_kb`` draws products from these tables with a seeded
-``random.Random``, so the same seed always gives the same catalogue. Brands are fictional.
+The vocabulary is package data, ``hat_eval/world/vocab/``: ``common.yaml`` (category order,
+colours, shared option sets, size chart), ``places.yaml`` (shipping regions, place aliases,
+warehouses) and one ``<category>.yaml`` per category (its brands and product types). This module
+holds the typed records and reads the files once, on the first use of one of its tables
+(``CATEGORIES``, ``TYPES``, ``BRANDS``, ...), into frozen dataclasses and tuples. ``build_kb``
+draws products from these tables with a seeded ``random.Random``, so the same seed always gives
+the same catalogue. Brands are fictional.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import TYPE_CHECKING, Any, NoReturn
 
-CATEGORIES = ("apparel", "beauty", "food", "electronics", "home", "baby", "sports", "jewellery")
-"""The eight product categories of the stream."""
+import yaml
 
-CATEGORY_ZH = {
-    "apparel": "服饰",
-    "beauty": "美妆",
-    "food": "食品",
-    "electronics": "数码",
-    "home": "家居",
-    "baby": "母婴",
-    "sports": "运动",
-    "jewellery": "珠宝",
-}
+try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -67,1490 +68,294 @@ class Colour:
     zh: str
 
 
-COLOURS = (
-    Colour("Black", "BLK", "黑色"),
-    Colour("White", "WHT", "白色"),
-    Colour("Grey", "GRY", "灰色"),
-    Colour("Navy", "NVY", "藏青"),
-    Colour("Beige", "BEI", "米色"),
-    Colour("Pink", "PNK", "粉色"),
-    Colour("Sage Green", "GRN", "灰绿"),
-    Colour("Sky Blue", "BLU", "天蓝"),
-    Colour("Red", "RED", "红色"),
-    Colour("Brown", "BRN", "棕色"),
-)
+@dataclass(frozen=True)
+class Vocabulary:
+    """Everything in ``vocab/``; the module-level tables are its fields."""
 
-_SIZES = (
-    Option("S", "S", 1.0, "S码"),
-    Option("M", "M", 1.0, "M码"),
-    Option("L", "L", 1.0, "L码"),
-    Option("XL", "XL", 1.0, "XL码"),
-    Option("XXL", "XXL", 1.0, "XXL码"),
-)
-_SHOES = tuple(Option(f"EU {n}", str(n), 1.0, f"{n}码") for n in range(36, 46))
-_RINGS = tuple(Option(f"US {n}", f"US{n}", 1.0, f"{n}号") for n in (5, 6, 7, 8, 9))
+    categories: tuple[str, ...]
+    """The eight product categories of the stream, in generation order."""
+    category_zh: dict[str, str]
+    colours: tuple[Colour, ...]
+    size_chart: dict[str, dict[str, tuple[int, int]]]
+    """Height and weight ranges per apparel size (a range's upper bound belongs to the next
+    size)."""
+    types: dict[str, tuple[ProductType, ...]]
+    """Eight product types per category; four listings are drawn per type."""
+    brands: dict[str, tuple[str, ...]]
+    products_per_type: int
+    """Listings per product type: 8 categories x 8 types x 4 = 256 products."""
+    regions: dict[str, tuple[str, ...]]
+    """Shipping region classes and the places in each."""
+    region_aliases: dict[str, tuple[str, ...]]
+    """Other names viewers use for a place (abbreviations, Chinese)."""
+    warehouses: tuple[str, ...]
 
-SIZE_CHART = {
-    "S": {"height_cm": (155, 165), "weight_kg": (45, 55)},
-    "M": {"height_cm": (165, 172), "weight_kg": (55, 65)},
-    "L": {"height_cm": (172, 180), "weight_kg": (65, 75)},
-    "XL": {"height_cm": (180, 186), "weight_kg": (75, 85)},
-    "XXL": {"height_cm": (186, 192), "weight_kg": (85, 95)},
+
+if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers
+    CATEGORIES: tuple[str, ...]
+    CATEGORY_ZH: dict[str, str]
+    COLOURS: tuple[Colour, ...]
+    SIZE_CHART: dict[str, dict[str, tuple[int, int]]]
+    TYPES: dict[str, tuple[ProductType, ...]]
+    BRANDS: dict[str, tuple[str, ...]]
+    PRODUCTS_PER_TYPE: int
+    REGIONS: dict[str, tuple[str, ...]]
+    REGION_ALIASES: dict[str, tuple[str, ...]]
+    WAREHOUSES: tuple[str, ...]
+
+_TABLES = {
+    "CATEGORIES": "categories",
+    "CATEGORY_ZH": "category_zh",
+    "COLOURS": "colours",
+    "SIZE_CHART": "size_chart",
+    "TYPES": "types",
+    "BRANDS": "brands",
+    "PRODUCTS_PER_TYPE": "products_per_type",
+    "REGIONS": "regions",
+    "REGION_ALIASES": "region_aliases",
+    "WAREHOUSES": "warehouses",
 }
-"""Height and weight ranges per apparel size (a range's upper bound belongs to the next size)."""
+"""Module-level table name -> :class:`Vocabulary` field."""
 
-_APPAREL_LINES = ("Classic", "Essential", "Urban", "Heritage", "Everyday", "Studio", "Signature")
 
-TYPES: dict[str, tuple[ProductType, ...]] = {
-    "apparel": (
-        ProductType(
-            "hoodie",
-            "Hoodie",
-            "连帽卫衣",
-            (129, 399),
-            "size",
-            _SIZES[:4],
-            3,
-            "material",
-            ("100% cotton", "80% cotton, 20% polyester", "70% cotton, 30% polyester"),
-            (
-                ("fabric weight", ("320 gsm", "360 gsm", "420 gsm")),
-                ("fit", ("regular fit", "oversized fit", "relaxed fit")),
-                ("care", ("machine wash cold, do not tumble dry", "machine wash at 30°C")),
-            ),
-            ("Heavyweight", "Fleece", "Zip-Up", "Oversized") + _APPAREL_LINES,
-            "a hooded sweatshirt with a kangaroo pocket",
-            sized=True,
-        ),
-        ProductType(
-            "tshirt",
-            "T-Shirt",
-            "T恤",
-            (59, 199),
-            "size",
-            _SIZES[:5],
-            4,
-            "material",
-            (
-                "100% cotton",
-                "95% cotton, 5% spandex",
-                "100% organic cotton",
-                "60% cotton, 40% modal",
-            ),
-            (
-                ("fabric weight", ("180 gsm", "200 gsm", "230 gsm")),
-                ("fit", ("regular fit", "slim fit", "boxy fit")),
-                ("care", ("machine wash cold", "hand wash recommended")),
-            ),
-            ("Crew Neck", "Pocket", "Graphic", "Pima") + _APPAREL_LINES,
-            "a short-sleeve crew-neck tee",
-            sized=True,
-        ),
-        ProductType(
-            "jeans",
-            "Jeans",
-            "牛仔裤",
-            (169, 499),
-            "size",
-            _SIZES[:4],
-            2,
-            "material",
-            ("98% cotton, 2% elastane", "100% cotton denim", "92% cotton, 8% polyester"),
-            (
-                ("fabric weight", ("12 oz denim", "13.5 oz denim", "10 oz denim")),
-                ("fit", ("straight fit", "slim fit", "wide leg")),
-                ("rise", ("mid rise", "high rise")),
-            ),
-            ("Straight", "Slim Taper", "Wide-Leg", "Selvedge") + _APPAREL_LINES,
-            "five-pocket jeans with a zip fly",
-            sized=True,
-        ),
-        ProductType(
-            "down_jacket",
-            "Down Jacket",
-            "羽绒服",
-            (499, 1599),
-            "size",
-            _SIZES[:4],
-            3,
-            "filling",
-            (
-                "90% white duck down, 10% feather",
-                "95% white goose down, 5% feather",
-                "80% white duck down, 20% feather",
-            ),
-            (
-                ("fill power", ("650 fill power", "700 fill power", "800 fill power")),
-                ("shell", ("100% nylon, water-repellent", "100% polyester ripstop")),
-                ("weight", ("680 g", "750 g", "820 g")),
-            ),
-            ("Puffer", "Hooded", "Lightweight", "Long") + _APPAREL_LINES,
-            "a warm quilted winter jacket with a detachable hood",
-            sized=True,
-        ),
-        ProductType(
-            "sweater",
-            "Knit Sweater",
-            "针织毛衣",
-            (199, 899),
-            "size",
-            _SIZES[:4],
-            3,
-            "material",
-            (
-                "100% merino wool",
-                "30% cashmere, 70% wool",
-                "50% wool, 50% acrylic",
-                "100% cashmere",
-            ),
-            (
-                ("knit", ("rib knit", "cable knit", "fine knit")),
-                ("fit", ("regular fit", "relaxed fit")),
-                ("care", ("hand wash cold, dry flat", "dry clean only")),
-            ),
-            ("Crew Neck", "Turtleneck", "Cable", "V-Neck") + _APPAREL_LINES,
-            "a soft knitted jumper for cool days",
-            sized=True,
-        ),
-        ProductType(
-            "dress",
-            "Midi Dress",
-            "连衣裙",
-            (199, 699),
-            "size",
-            _SIZES[:4],
-            3,
-            "material",
-            ("100% silk", "100% linen", "95% polyester, 5% spandex", "100% viscose"),
-            (
-                ("length", ("112 cm", "118 cm", "124 cm")),
-                ("lining", ("fully lined", "unlined")),
-                ("care", ("hand wash cold", "dry clean only")),
-            ),
-            ("Wrap", "Floral", "Slip", "A-Line") + _APPAREL_LINES,
-            "a midi-length dress with a tie waist",
-            sized=True,
-        ),
-        ProductType(
-            "sneakers",
-            "Canvas Sneakers",
-            "帆布鞋",
-            (159, 459),
-            "shoe_size",
-            _SHOES,
-            2,
-            "material",
-            ("canvas upper, rubber sole", "leather upper, rubber sole", "suede upper, rubber sole"),
-            (
-                ("weight", ("320 g", "360 g", "410 g")),
-                ("sole height", ("2.5 cm", "3 cm", "4 cm")),
-                ("fit", ("true to size", "runs half a size small")),
-            ),
-            ("Low-Top", "High-Top", "Platform", "Retro") + _APPAREL_LINES,
-            "lace-up everyday sneakers",
-        ),
-        ProductType(
-            "boots",
-            "Leather Boots",
-            "皮靴",
-            (399, 1299),
-            "shoe_size",
-            _SHOES,
-            2,
-            "material",
-            (
-                "full-grain cowhide leather upper, rubber sole",
-                "nubuck leather upper, rubber lug sole",
-                "suede leather upper, crepe sole",
-            ),
-            (
-                ("weight", ("580 g", "640 g", "720 g")),
-                ("heel height", ("3 cm", "4 cm", "5 cm")),
-                ("fit", ("true to size", "runs half a size large")),
-            ),
-            ("Chelsea", "Lace-Up", "Work", "Desert") + _APPAREL_LINES,
-            "ankle boots with a cushioned insole",
-        ),
-    ),
-    "beauty": (
-        ProductType(
-            "face_cream",
-            "Face Cream",
-            "面霜",
-            (129, 899),
-            "capacity",
-            (Option("30 ml", "30ML", 1.0), Option("50 ml", "50ML", 1.5)),
-            0,
-            "key ingredients",
-            (
-                "ceramides, squalane, shea butter",
-                "hyaluronic acid, panthenol, glycerin",
-                "niacinamide, allantoin, oat extract",
-            ),
-            (
-                ("skin type", ("dry skin", "all skin types", "normal to dry skin")),
-                ("texture", ("rich cream", "light gel-cream")),
-                ("shelf life after opening", ("6 months", "12 months")),
-            ),
-            (
-                "Hydra Barrier",
-                "Overnight Repair",
-                "Daily Moisture",
-                "Rich Comfort",
-                "Calming",
-                "Silk Touch",
-                "Deep Moist",
-            ),
-            "a moisturising face cream",
-        ),
-        ProductType(
-            "serum",
-            "Serum",
-            "精华液",
-            (159, 999),
-            "capacity",
-            (Option("30 ml", "30ML", 1.0), Option("50 ml", "50ML", 1.45)),
-            0,
-            "key ingredients",
-            (
-                "10% niacinamide, zinc PCA",
-                "vitamin C, vitamin E, ferulic acid",
-                "peptides, hyaluronic acid",
-            ),
-            (
-                ("skin type", ("oily skin", "all skin types", "combination skin")),
-                ("texture", ("watery serum", "light fluid")),
-                ("shelf life after opening", ("6 months", "12 months")),
-            ),
-            ("Glow", "Bright", "Night Renewal", "Pore Refine", "Radiance", "Pure"),
-            "a lightweight facial serum",
-        ),
-        ProductType(
-            "sunscreen",
-            "Sunscreen SPF50+",
-            "防晒霜",
-            (89, 299),
-            "capacity",
-            (Option("40 ml", "40ML", 1.0), Option("80 ml", "80ML", 1.7)),
-            0,
-            "filters",
-            ("zinc oxide, titanium dioxide", "Tinosorb S, Uvinul A Plus, octocrylene"),
-            (
-                ("protection", ("SPF50+ PA++++", "SPF50 PA+++")),
-                (
-                    "water resistance",
-                    ("water-resistant for 80 minutes", "water-resistant for 40 minutes"),
-                ),
-                ("finish", ("matte finish", "dewy finish")),
-            ),
-            ("Daily Shield", "Aqua", "Invisible", "Sport", "Mineral", "UV Airy"),
-            "a broad-spectrum sunscreen for face and body",
-        ),
-        ProductType(
-            "lipstick",
-            "Lipstick",
-            "口红",
-            (99, 399),
-            "shade",
-            (
-                Option("#01 Nude Rose", "01", 1.0, "01 裸玫瑰"),
-                Option("#05 Brick Red", "05", 1.0, "05 砖红"),
-                Option("#12 Coral", "12", 1.0, "12 珊瑚色"),
-                Option("#21 Plum", "21", 1.0, "21 梅子色"),
-            ),
-            0,
-            "key ingredients",
-            ("shea butter, vitamin E", "jojoba oil, beeswax"),
-            (
-                ("finish", ("velvet matte", "satin", "glossy")),
-                ("net weight", ("3.5 g", "3.8 g")),
-                ("wear time", ("up to 8 hours", "up to 6 hours")),
-            ),
-            ("Velvet", "Satin Kiss", "Matte Muse", "Silk", "Bold"),
-            "a creamy long-wear lipstick",
-        ),
-        ProductType(
-            "cleanser",
-            "Foaming Cleanser",
-            "洗面奶",
-            (59, 199),
-            "capacity",
-            (Option("120 g", "120G", 1.0), Option("200 g", "200G", 1.5)),
-            0,
-            "key ingredients",
-            (
-                "amino acid surfactants, glycerin",
-                "green tea extract, salicylic acid 0.5%",
-                "rice ferment, ceramides",
-            ),
-            (
-                ("skin type", ("all skin types", "oily skin", "sensitive skin")),
-                ("pH", ("pH 5.5", "pH 6.0")),
-                ("shelf life after opening", ("12 months",)),
-            ),
-            ("Gentle", "Amino", "Clear", "Rice", "Soft Foam"),
-            "a gentle daily face wash",
-        ),
-        ProductType(
-            "sheet_mask",
-            "Sheet Mask",
-            "面膜",
-            (49, 199),
-            "pack",
-            (Option("5 sheets", "5PCS", 1.0), Option("10 sheets", "10PCS", 1.8)),
-            0,
-            "key ingredients",
-            (
-                "hyaluronic acid, aloe vera",
-                "centella extract, panthenol",
-                "snail mucin, niacinamide",
-            ),
-            (
-                ("serum per sheet", ("25 ml", "30 ml")),
-                ("sheet", ("cotton sheet", "bio-cellulose sheet")),
-                ("use", ("15-20 minutes, 2-3 times a week",)),
-            ),
-            ("Hydrating", "Soothing", "Glow", "Aqua Boost", "Calm"),
-            "a single-use serum sheet mask",
-        ),
-        ProductType(
-            "shampoo",
-            "Shampoo",
-            "洗发水",
-            (49, 169),
-            "capacity",
-            (Option("400 ml", "400ML", 1.0), Option("750 ml", "750ML", 1.6)),
-            0,
-            "key ingredients",
-            ("argan oil, keratin", "tea tree oil, menthol", "rice protein, biotin"),
-            (
-                ("hair type", ("dry hair", "oily scalp", "all hair types")),
-                ("silicone", ("silicone-free", "with light silicones")),
-                ("scent", ("citrus", "white tea", "unscented")),
-            ),
-            ("Repair", "Fresh Scalp", "Volume", "Smooth", "Daily Care"),
-            "a daily shampoo",
-        ),
-        ProductType(
-            "foundation",
-            "Liquid Foundation",
-            "粉底液",
-            (159, 499),
-            "shade",
-            (
-                Option("Ivory", "IVO", 1.0, "象牙白"),
-                Option("Natural", "NAT", 1.0, "自然色"),
-                Option("Warm Beige", "WBE", 1.0, "暖米色"),
-                Option("Honey", "HON", 1.0, "蜂蜜色"),
-            ),
-            0,
-            "key ingredients",
-            ("hyaluronic acid, vitamin E", "squalane, niacinamide"),
-            (
-                ("coverage", ("medium coverage", "full coverage", "light coverage")),
-                ("finish", ("natural finish", "matte finish", "satin finish")),
-                ("capacity", ("30 ml", "35 ml")),
-            ),
-            ("Skin Fit", "Long Wear", "Silk", "Airy", "Flawless Matte"),
-            "a buildable liquid foundation",
-        ),
-    ),
-    "food": (
-        ProductType(
-            "green_tea",
-            "Longjing Green Tea",
-            "龙井绿茶",
-            (68, 398),
-            "weight",
-            (
-                Option("100 g tin", "100G", 1.0, "100克罐装"),
-                Option("250 g tin", "250G", 2.2, "250克罐装"),
-            ),
-            0,
-            "ingredients",
-            ("100% Longjing green tea leaves",),
-            (
-                ("origin", ("Hangzhou, Zhejiang", "Xihu district, Hangzhou")),
-                ("shelf life", ("18 months", "24 months")),
-                ("storage", ("keep sealed in a cool, dry place", "refrigerate after opening")),
-            ),
-            ("Pre-Qingming", "Spring", "Mingqian", "Classic", "Reserve"),
-            "loose-leaf green tea",
-        ),
-        ProductType(
-            "jerky",
-            "Beef Jerky",
-            "牛肉干",
-            (39, 129),
-            "flavour",
-            (
-                Option("Original", "ORG", 1.0, "原味"),
-                Option("Spicy", "SPC", 1.0, "香辣"),
-                Option("Black Pepper", "BPP", 1.0, "黑胡椒"),
-            ),
-            0,
-            "ingredients",
-            ("beef, soy sauce, sugar, salt, spices", "beef, sugar, chilli, soy sauce, salt"),
-            (
-                ("net weight", ("200 g", "250 g", "300 g")),
-                ("shelf life", ("9 months", "12 months")),
-                ("allergens", ("contains soy", "contains soy and wheat")),
-            ),
-            ("Air-Dried", "Inner Mongolia", "Hand-Torn", "Grassland", "Smoky"),
-            "air-dried beef jerky strips",
-        ),
-        ProductType(
-            "nuts",
-            "Daily Mixed Nuts",
-            "每日坚果",
-            (49, 169),
-            "pack",
-            (Option("7 packs", "7P", 1.0, "7包"), Option("30 packs", "30P", 3.6, "30包")),
-            0,
-            "ingredients",
-            (
-                "cashews, almonds, walnuts, dried cranberries",
-                "almonds, hazelnuts, pumpkin seeds, raisins",
-            ),
-            (
-                ("net weight per pack", ("25 g", "26 g")),
-                ("shelf life", ("8 months", "10 months")),
-                ("allergens", ("contains tree nuts",)),
-            ),
-            ("Daily Mix", "Crunchy", "Breakfast", "Family Pack", "Trail"),
-            "individually packed roasted nuts and dried fruit",
-        ),
-        ProductType(
-            "honey",
-            "Raw Honey",
-            "原蜜",
-            (59, 199),
-            "single",
-            (Option("500 g jar", "500G", 1.0, "500克"),),
-            0,
-            "ingredients",
-            ("100% raw acacia honey", "100% raw wildflower honey", "100% raw linden honey"),
-            (
-                ("net weight", ("500 g",)),
-                ("shelf life", ("24 months",)),
-                ("storage", ("store below 25°C, crystallisation is natural",)),
-            ),
-            ("Mountain", "Acacia", "Wildflower", "Golden", "Forest"),
-            "raw unfiltered honey",
-        ),
-        ProductType(
-            "coffee",
-            "Drip Coffee Bags",
-            "挂耳咖啡",
-            (49, 159),
-            "flavour",
-            (
-                Option("Colombia", "COL", 1.0, "哥伦比亚"),
-                Option("Ethiopia Yirgacheffe", "ETH", 1.1, "耶加雪菲"),
-                Option("House Blend", "HSE", 1.0, "拼配"),
-            ),
-            0,
-            "ingredients",
-            ("100% arabica coffee beans",),
-            (
-                ("pack", ("10 bags x 10 g", "12 bags x 10 g")),
-                ("roast", ("medium roast", "light roast", "dark roast")),
-                ("shelf life", ("12 months",)),
-            ),
-            ("Single Origin", "Morning", "Barista", "Fresh Roast", "Classic"),
-            "single-serve drip bag coffee",
-        ),
-        ProductType(
-            "hotpot",
-            "Hot Pot Base",
-            "火锅底料",
-            (19.9, 69),
-            "flavour",
-            (
-                Option("Mild", "MLD", 1.0, "微辣"),
-                Option("Medium", "MED", 1.0, "中辣"),
-                Option("Extra Spicy", "XSP", 1.0, "特辣"),
-            ),
-            0,
-            "ingredients",
-            (
-                "beef tallow, chilli, Sichuan pepper, bean paste, spices",
-                "vegetable oil, chilli, Sichuan pepper, garlic, spices",
-            ),
-            (
-                ("net weight", ("300 g", "400 g", "500 g")),
-                ("servings", ("3-4 people", "4-6 people")),
-                ("shelf life", ("12 months", "18 months")),
-            ),
-            ("Chongqing", "Sichuan", "Spicy Butter", "Mala", "Classic"),
-            "a Sichuan-style hot pot soup base",
-        ),
-        ProductType(
-            "dried_mango",
-            "Dried Mango",
-            "芒果干",
-            (19.9, 79),
-            "weight",
-            (Option("80 g", "80G", 1.0, "80克"), Option("200 g", "200G", 2.1, "200克")),
-            0,
-            "ingredients",
-            ("mango, sugar", "mango (no added sugar)"),
-            (
-                ("origin", ("Hainan", "Philippines", "Yunnan")),
-                ("shelf life", ("9 months", "12 months")),
-                ("storage", ("reseal and keep dry",)),
-            ),
-            ("Sun-Dried", "Tropical", "Soft", "Island", "Thick-Cut"),
-            "soft dried mango slices",
-        ),
-        ProductType(
-            "oat_milk",
-            "Oat Milk",
-            "燕麦奶",
-            (39, 129),
-            "pack",
-            (
-                Option("250 ml x 12", "12X250", 1.0, "250毫升x12"),
-                Option("1 L x 6", "6X1L", 1.8, "1升x6"),
-            ),
-            0,
-            "ingredients",
-            (
-                "water, oats, rapeseed oil, calcium carbonate, salt",
-                "water, oats, sunflower oil, sea salt",
-            ),
-            (
-                ("protein", ("1.0 g per 100 ml", "1.2 g per 100 ml")),
-                ("shelf life", ("9 months", "10 months")),
-                ("storage", ("refrigerate after opening, drink within 5 days",)),
-            ),
-            ("Barista", "Original", "Light", "Creamy", "Everyday"),
-            "a plant-based oat drink",
-        ),
-    ),
-    "electronics": (
-        ProductType(
-            "earbuds",
-            "Wireless Earbuds",
-            "无线蓝牙耳机",
-            (149, 1299),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            3,
-            "materials",
-            ("ABS and silicone ear tips", "matte polycarbonate, silicone ear tips"),
-            (
-                ("battery life", ("24 hours", "30 hours", "36 hours")),
-                ("Bluetooth", ("Bluetooth 5.3", "Bluetooth 5.4")),
-                ("water resistance", ("IPX4", "IPX5", "IP54")),
-                (
-                    "noise cancelling",
-                    ("active noise cancelling up to 45 dB", "active noise cancelling up to 38 dB"),
-                ),
-            ),
-            ("Air", "Pro", "Lite", "Buds Max", "Neo", "Pulse"),
-            "true wireless earbuds with a charging case",
-        ),
-        ProductType(
-            "power_bank",
-            "Power Bank",
-            "充电宝",
-            (79, 399),
-            "capacity",
-            (
-                Option("10000 mAh", "10K", 1.0, "10000毫安"),
-                Option("20000 mAh", "20K", 1.5, "20000毫安"),
-            ),
-            2,
-            "materials",
-            ("aluminium alloy shell", "flame-retardant PC shell"),
-            (
-                ("max output", ("22.5 W", "30 W", "65 W")),
-                ("weight", ("198 g", "230 g", "360 g")),
-                ("ports", ("1 USB-C, 1 USB-A", "2 USB-C, 1 USB-A")),
-            ),
-            ("Slim", "Fast Charge", "Mag", "Go", "Max"),
-            "a portable fast-charging battery pack",
-        ),
-        ProductType(
-            "smartwatch",
-            "Smart Watch",
-            "智能手表",
-            (399, 2499),
-            "single",
-            (Option("42 mm", "42MM", 1.0, "42毫米"),),
-            3,
-            "materials",
-            ("aluminium case, silicone strap", "stainless steel case, leather strap"),
-            (
-                ("battery life", ("7 days", "10 days", "14 days")),
-                ("display", ("1.43-inch AMOLED", "1.32-inch AMOLED")),
-                ("water resistance", ("5 ATM", "IP68")),
-                ("weight", ("32 g", "38 g", "45 g")),
-            ),
-            ("Active", "Fit", "Classic", "Sport", "GT"),
-            "a fitness smartwatch with heart-rate and sleep tracking",
-        ),
-        ProductType(
-            "speaker",
-            "Bluetooth Speaker",
-            "蓝牙音箱",
-            (129, 1199),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            3,
-            "materials",
-            ("fabric grille, rubberised body", "aluminium grille, ABS body"),
-            (
-                ("battery life", ("12 hours", "20 hours", "24 hours")),
-                ("output power", ("10 W", "20 W", "40 W")),
-                ("water resistance", ("IPX7", "IP67")),
-                ("weight", ("540 g", "680 g", "960 g")),
-            ),
-            ("Boom", "Mini", "Go", "Party", "Wave"),
-            "a portable waterproof speaker",
-        ),
-        ProductType(
-            "charger",
-            "GaN Charger",
-            "氮化镓充电器",
-            (69, 299),
-            "capacity",
-            (Option("65 W", "65W", 1.0, "65瓦"), Option("100 W", "100W", 1.5, "100瓦")),
-            2,
-            "materials",
-            ("gallium nitride, PC shell",),
-            (
-                ("ports", ("2 USB-C, 1 USB-A", "3 USB-C")),
-                ("weight", ("110 g", "130 g", "165 g")),
-                ("plug", ("foldable CN plug",)),
-            ),
-            ("Nano", "Pro", "Duo", "Fast", "Cube"),
-            "a compact multi-port wall charger",
-        ),
-        ProductType(
-            "keyboard",
-            "Mechanical Keyboard",
-            "机械键盘",
-            (199, 899),
-            "switch",
-            (
-                Option("Red switches", "RED", 1.0, "红轴"),
-                Option("Brown switches", "BRN", 1.0, "茶轴"),
-                Option("Blue switches", "BLU", 1.0, "青轴"),
-            ),
-            0,
-            "materials",
-            ("PBT keycaps, aluminium frame", "ABS keycaps, plastic frame"),
-            (
-                ("layout", ("75% layout, 84 keys", "full size, 104 keys", "65% layout")),
-                ("connection", ("Bluetooth, 2.4 GHz and USB-C", "USB-C wired")),
-                ("battery", ("4000 mAh", "3000 mAh")),
-            ),
-            ("K75", "Tactile", "Office", "Gamer", "Retro"),
-            "a hot-swappable mechanical keyboard",
-        ),
-        ProductType(
-            "projector",
-            "Mini Projector",
-            "投影仪",
-            (899, 3999),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            2,
-            "materials",
-            ("ABS body, glass lens",),
-            (
-                ("resolution", ("1080p", "4K supported")),
-                ("brightness", ("500 ANSI lumens", "800 ANSI lumens")),
-                ("weight", ("1.1 kg", "1.6 kg")),
-            ),
-            ("Cinema", "Home", "Pocket", "Lumen", "Mini"),
-            "a compact home projector",
-        ),
-        ProductType(
-            "toothbrush",
-            "Electric Toothbrush",
-            "电动牙刷",
-            (129, 599),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            3,
-            "materials",
-            ("DuPont nylon bristles, ABS handle",),
-            (
-                ("battery life", ("30 days", "60 days", "90 days")),
-                ("modes", ("3 modes", "5 modes")),
-                ("water resistance", ("IPX7", "IPX8")),
-            ),
-            ("Sonic", "Clean", "Whiten", "Gentle", "Pro"),
-            "a rechargeable sonic toothbrush",
-        ),
-    ),
-    "home": (
-        ProductType(
-            "duvet",
-            "Duvet",
-            "被子",
-            (299, 1999),
-            "bed_size",
-            (
-                Option("150 x 200 cm", "150", 1.0, "150x200厘米"),
-                Option("200 x 230 cm", "200", 1.35, "200x230厘米"),
-            ),
-            0,
-            "filling",
-            ("100% mulberry silk", "90% white goose down", "soybean fibre and cotton"),
-            (
-                ("weight", ("1.5 kg", "2 kg", "2.5 kg")),
-                ("shell", ("100% cotton, 233 thread count", "60s cotton sateen")),
-                ("care", ("spot clean only", "machine washable")),
-            ),
-            ("Cloud", "Winter", "All-Season", "Silk Dream", "Cosy"),
-            "a warm winter duvet",
-        ),
-        ProductType(
-            "pan",
-            "Non-Stick Frying Pan",
-            "不粘锅",
-            (99, 599),
-            "size_cm",
-            (Option("24 cm", "24", 1.0, "24厘米"), Option("28 cm", "28", 1.25, "28厘米")),
-            0,
-            "material",
-            (
-                "aluminium body, ceramic non-stick coating",
-                "stainless steel base, titanium non-stick coating",
-            ),
-            (
-                ("hobs", ("induction and gas", "gas only")),
-                ("weight", ("0.9 kg", "1.1 kg", "1.3 kg")),
-                ("handle", ("heat-resistant bakelite handle", "stainless steel handle")),
-            ),
-            ("Chef", "Everyday", "Titan", "Stone", "Pro"),
-            "a non-stick frying pan",
-        ),
-        ProductType(
-            "flask",
-            "Vacuum Flask",
-            "保温杯",
-            (59, 299),
-            "capacity",
-            (Option("350 ml", "350ML", 1.0, "350毫升"), Option("500 ml", "500ML", 1.2, "500毫升")),
-            3,
-            "material",
-            ("316 stainless steel inner, 304 outer", "304 stainless steel inner and outer"),
-            (
-                ("keeps hot", ("12 hours", "18 hours", "24 hours")),
-                ("weight", ("240 g", "280 g", "320 g")),
-                ("lid", ("leak-proof flip lid", "screw lid with tea filter")),
-            ),
-            ("Thermo", "Commuter", "Slim", "Travel", "Classic"),
-            "an insulated stainless steel flask",
-        ),
-        ProductType(
-            "towel",
-            "Bath Towel",
-            "浴巾",
-            (49, 199),
-            "single",
-            (Option("70 x 140 cm", "70X140", 1.0, "70x140厘米"),),
-            4,
-            "material",
-            ("100% long-staple cotton", "100% bamboo viscose", "100% Egyptian cotton"),
-            (
-                ("weight", ("500 gsm", "600 gsm", "700 gsm")),
-                ("care", ("machine wash warm, no fabric softener",)),
-                ("absorbency", ("high absorbency",)),
-            ),
-            ("Spa", "Hotel", "Soft Loop", "Plush", "Quick-Dry"),
-            "a plush bath towel",
-        ),
-        ProductType(
-            "sheets",
-            "Bedding Set",
-            "四件套",
-            (199, 999),
-            "bed_size",
-            (
-                Option("1.5 m bed", "150", 1.0, "1.5米床"),
-                Option("1.8 m bed", "180", 1.15, "1.8米床"),
-            ),
-            3,
-            "material",
-            ("100% long-staple cotton, 60s", "100% Tencel lyocell", "100% washed linen"),
-            (
-                ("pieces", ("duvet cover, fitted sheet, 2 pillowcases",)),
-                ("thread count", ("300 thread count", "400 thread count")),
-                ("care", ("machine wash at 40°C",)),
-            ),
-            ("Hotel", "Pure", "Linen Breeze", "Silky", "Classic"),
-            "a four-piece bedding set",
-        ),
-        ProductType(
-            "diffuser",
-            "Aroma Diffuser",
-            "香薰机",
-            (99, 399),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            2,
-            "material",
-            ("BPA-free PP, wood-grain finish", "ceramic cover, PP tank"),
-            (
-                ("tank capacity", ("300 ml", "500 ml")),
-                ("run time", ("8 hours", "12 hours")),
-                ("noise", ("below 30 dB", "below 35 dB")),
-            ),
-            ("Mist", "Zen", "Calm", "Wood", "Cloud"),
-            "an ultrasonic aroma diffuser with a night light",
-        ),
-        ProductType(
-            "storage",
-            "Storage Box",
-            "收纳箱",
-            (39, 159),
-            "capacity",
-            (Option("30 L", "30L", 1.0, "30升"), Option("55 L", "55L", 1.4, "55升")),
-            2,
-            "material",
-            ("PP plastic", "Oxford fabric with steel frame"),
-            (
-                ("dimensions", ("50 x 35 x 28 cm", "60 x 40 x 32 cm")),
-                ("stackable", ("stackable", "foldable")),
-            ),
-            ("Stack", "Fold", "Clear", "Closet", "Nest"),
-            "a lidded storage box",
-        ),
-        ProductType(
-            "pillow",
-            "Memory Foam Pillow",
-            "记忆枕",
-            (99, 499),
-            "single",
-            (Option("60 x 40 cm", "60X40", 1.0, "60x40厘米"),),
-            0,
-            "material",
-            ("memory foam, bamboo fibre cover", "latex foam, cotton cover"),
-            (
-                ("height", ("10 cm", "11 cm", "12 cm")),
-                ("firmness", ("medium firm", "soft")),
-                ("care", ("removable washable cover",)),
-            ),
-            ("Contour", "Cloud", "Cooling", "Dream", "Ergo"),
-            "a contoured pillow for side and back sleepers",
-        ),
-    ),
-    "baby": (
-        ProductType(
-            "diapers",
-            "Diapers",
-            "纸尿裤",
-            (89, 269),
-            "size",
-            (
-                Option("NB", "NB", 1.0, "NB码"),
-                Option("S", "S", 1.0, "S码"),
-                Option("M", "M", 1.0, "M码"),
-                Option("L", "L", 1.0, "L码"),
-                Option("XL", "XL", 1.0, "XL码"),
-            ),
-            0,
-            "materials",
-            ("cotton-soft top sheet, SAP absorbent core", "plant-based top sheet, fluff pulp core"),
-            (
-                ("pieces per pack", ("84 pieces", "72 pieces", "60 pieces")),
-                ("wetness indicator", ("with wetness indicator",)),
-                ("fragrance", ("fragrance-free",)),
-            ),
-            ("Ultra Soft", "Dry Night", "Airy", "Comfort", "Natural"),
-            "soft breathable diapers",
-        ),
-        ProductType(
-            "wipes",
-            "Baby Wipes",
-            "婴儿湿巾",
-            (29, 89),
-            "pack",
-            (
-                Option("80 sheets x 3", "3P", 1.0, "80抽x3包"),
-                Option("80 sheets x 10", "10P", 3.0, "80抽x10包"),
-            ),
-            0,
-            "ingredients",
-            ("99% purified water, aloe extract", "purified water, chamomile extract"),
-            (
-                ("fragrance", ("fragrance-free", "alcohol-free, fragrance-free")),
-                ("sheet size", ("20 x 15 cm", "18 x 16 cm")),
-                ("material", ("spunlace nonwoven",)),
-            ),
-            ("Pure Water", "Gentle", "Sensitive", "Daily", "Soft"),
-            "gentle baby wipes",
-        ),
-        ProductType(
-            "bottle",
-            "Baby Bottle",
-            "奶瓶",
-            (69, 229),
-            "capacity",
-            (Option("160 ml", "160ML", 1.0, "160毫升"), Option("240 ml", "240ML", 1.15, "240毫升")),
-            0,
-            "material",
-            ("PPSU, silicone teat", "borosilicate glass, silicone teat"),
-            (
-                ("teat flow", ("slow flow", "medium flow")),
-                ("anti-colic vent", ("with anti-colic vent",)),
-                ("BPA", ("BPA-free",)),
-            ),
-            ("Natural Flow", "Wide Neck", "Comfort", "Easy Grip", "Classic"),
-            "a wide-neck feeding bottle",
-        ),
-        ProductType(
-            "formula",
-            "Infant Formula",
-            "婴儿配方奶粉",
-            (199, 499),
-            "stage",
-            (
-                Option("Stage 1 (0-6 months)", "S1", 1.0, "1段"),
-                Option("Stage 2 (6-12 months)", "S2", 0.95, "2段"),
-                Option("Stage 3 (12-36 months)", "S3", 0.9, "3段"),
-            ),
-            0,
-            "ingredients",
-            (
-                "skimmed milk, lactose, vegetable oils, whey protein, DHA, ARA",
-                "whole milk, lactose, whey protein concentrate, GOS, DHA",
-            ),
-            (
-                ("net weight", ("800 g", "900 g")),
-                ("origin", ("New Zealand", "Ireland", "Netherlands")),
-                ("shelf life", ("24 months", "18 months")),
-            ),
-            ("Gold", "Organic", "A2", "Premium", "Gentle"),
-            "a powdered infant formula",
-        ),
-        ProductType(
-            "lotion",
-            "Baby Lotion",
-            "婴儿润肤乳",
-            (59, 199),
-            "capacity",
-            (Option("200 ml", "200ML", 1.0, "200毫升"), Option("400 ml", "400ML", 1.6, "400毫升")),
-            0,
-            "key ingredients",
-            ("oat extract, shea butter", "calendula extract, ceramides"),
-            (
-                ("fragrance", ("fragrance-free", "light scent")),
-                ("texture", ("light lotion", "rich cream")),
-                ("shelf life after opening", ("12 months",)),
-            ),
-            ("Daily Moist", "Calendula", "Oat", "Tender", "Pure"),
-            "a gentle moisturising lotion for babies",
-        ),
-        ProductType(
-            "stroller",
-            "Stroller",
-            "婴儿推车",
-            (699, 3299),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            3,
-            "materials",
-            ("aluminium frame, breathable mesh seat", "steel frame, Oxford fabric canopy"),
-            (
-                ("weight", ("5.8 kg", "6.9 kg", "8.2 kg")),
-                ("recline", ("reclines to 175°", "reclines to 165°")),
-                ("max load", ("up to 22 kg", "up to 15 kg")),
-            ),
-            ("Lite", "City", "Travel", "Compact", "Cloud"),
-            "a lightweight foldable stroller",
-        ),
-        ProductType(
-            "romper",
-            "Cotton Romper",
-            "婴儿连体衣",
-            (59, 199),
-            "baby_size",
-            (
-                Option("59 cm", "59", 1.0, "59码"),
-                Option("66 cm", "66", 1.0, "66码"),
-                Option("73 cm", "73", 1.0, "73码"),
-                Option("80 cm", "80", 1.0, "80码"),
-            ),
-            3,
-            "material",
-            ("100% organic cotton", "95% cotton, 5% spandex", "70% bamboo viscose, 30% cotton"),
-            (
-                ("closure", ("snap buttons", "two-way zip")),
-                ("care", ("machine wash at 30°C",)),
-                ("season", ("all seasons", "spring and autumn")),
-            ),
-            ("Snuggle", "Organic", "Everyday", "Soft", "Little"),
-            "a long-sleeve cotton romper",
-        ),
-        ProductType(
-            "teether",
-            "Silicone Teether",
-            "牙胶",
-            (29, 99),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            3,
-            "material",
-            ("100% food-grade silicone",),
-            (
-                ("age", ("3 months and up",)),
-                ("care", ("dishwasher safe, can be boiled",)),
-                ("BPA", ("BPA-free",)),
-            ),
-            ("Bunny", "Star", "Ring", "Bear", "Leaf"),
-            "a soft silicone teething toy",
-        ),
-    ),
-    "sports": (
-        ProductType(
-            "yoga_mat",
-            "Yoga Mat",
-            "瑜伽垫",
-            (89, 399),
-            "thickness",
-            (Option("6 mm", "6MM", 1.0, "6毫米"), Option("8 mm", "8MM", 1.15, "8毫米")),
-            3,
-            "material",
-            ("natural rubber with PU top layer", "TPE", "NBR foam"),
-            (
-                ("dimensions", ("183 x 61 cm", "185 x 68 cm")),
-                ("weight", ("1.2 kg", "1.8 kg", "2.5 kg")),
-                ("surface", ("non-slip textured surface",)),
-            ),
-            ("Grip", "Flow", "Studio", "Balance", "Pro"),
-            "a non-slip yoga mat",
-        ),
-        ProductType(
-            "running_shoes",
-            "Running Shoes",
-            "跑鞋",
-            (299, 1299),
-            "shoe_size",
-            _SHOES,
-            2,
-            "material",
-            (
-                "engineered mesh upper, EVA midsole, rubber outsole",
-                "knit upper, nitrogen-infused foam midsole",
-            ),
-            (
-                ("weight", ("245 g", "270 g", "295 g")),
-                ("drop", ("8 mm drop", "10 mm drop", "6 mm drop")),
-                ("fit", ("true to size", "runs half a size small")),
-            ),
-            ("Tempo", "Cloud Run", "Marathon", "Trail", "Daily Trainer"),
-            "cushioned road running shoes",
-        ),
-        ProductType(
-            "dumbbells",
-            "Adjustable Dumbbells",
-            "可调哑铃",
-            (199, 1299),
-            "weight",
-            (
-                Option("2 x 10 kg", "10KG", 1.0, "10公斤x2"),
-                Option("2 x 20 kg", "20KG", 1.7, "20公斤x2"),
-            ),
-            0,
-            "material",
-            ("cast iron plates, rubber coating", "steel plates, chrome handle"),
-            (
-                ("adjustment", ("2.5 kg steps", "quick-dial adjustment")),
-                ("handle", ("knurled steel handle", "anti-slip rubber grip")),
-            ),
-            ("Home Gym", "Quick-Dial", "Iron", "Core", "Power"),
-            "a pair of adjustable dumbbells",
-        ),
-        ProductType(
-            "leggings",
-            "Training Leggings",
-            "运动紧身裤",
-            (99, 399),
-            "size",
-            _SIZES[:4],
-            3,
-            "material",
-            ("78% nylon, 22% spandex", "75% polyester, 25% spandex"),
-            (
-                ("rise", ("high rise", "mid rise")),
-                ("pockets", ("two side pockets", "hidden waistband pocket")),
-                ("length", ("full length", "7/8 length")),
-            ),
-            ("Sculpt", "Flex", "Seamless", "Move", "Studio"),
-            "squat-proof high-waisted leggings",
-            sized=True,
-        ),
-        ProductType(
-            "jump_rope",
-            "Speed Jump Rope",
-            "跳绳",
-            (29, 129),
-            "single",
-            (Option("3 m adjustable", "3M", 1.0, "3米可调"),),
-            3,
-            "material",
-            ("steel cable with PVC coating, aluminium handles", "PVC rope, foam handles"),
-            (("counter", ("digital counter", "no counter")), ("weight", ("180 g", "220 g"))),
-            ("Speed", "Smart Count", "Fit", "Cross", "Pro"),
-            "an adjustable speed rope with ball-bearing handles",
-        ),
-        ProductType(
-            "helmet",
-            "Cycling Helmet",
-            "骑行头盔",
-            (159, 899),
-            "size",
-            (Option("M", "M", 1.0, "M码"), Option("L", "L", 1.0, "L码")),
-            3,
-            "material",
-            ("in-mould PC shell, EPS liner", "PC shell, EPS liner with MIPS"),
-            (
-                ("head size", ("M 54-58 cm, L 58-62 cm",)),
-                ("weight", ("250 g", "280 g", "310 g")),
-                ("vents", ("18 vents", "22 vents")),
-            ),
-            ("Aero", "Road", "Urban", "Trail", "Lite"),
-            "a ventilated road cycling helmet",
-        ),
-        ProductType(
-            "basketball",
-            "Basketball",
-            "篮球",
-            (99, 399),
-            "single",
-            (Option("Size 7", "SZ7", 1.0, "7号球"),),
-            0,
-            "material",
-            ("composite leather", "rubber", "microfiber PU leather"),
-            (("use", ("indoor and outdoor", "indoor")), ("weight", ("600 g", "620 g"))),
-            ("Street", "Pro Game", "Court", "All-Court", "Elite"),
-            "an official-size basketball",
-        ),
-        ProductType(
-            "sports_bottle",
-            "Sports Water Bottle",
-            "运动水杯",
-            (39, 149),
-            "capacity",
-            (Option("750 ml", "750ML", 1.0, "750毫升"), Option("1 L", "1L", 1.2, "1升")),
-            3,
-            "material",
-            ("Tritan plastic, BPA-free", "316 stainless steel"),
-            (
-                ("lid", ("straw lid", "flip-top lid")),
-                ("weight", ("180 g", "320 g")),
-                ("dishwasher", ("dishwasher safe", "hand wash only")),
-            ),
-            ("Hydro", "Sport", "Gym", "Trail", "Daily"),
-            "a leak-proof sports bottle",
-        ),
-    ),
-    "jewellery": (
-        ProductType(
-            "necklace",
-            "Sterling Silver Necklace",
-            "925银项链",
-            (199, 899),
-            "length",
-            (Option("40 cm", "40", 1.0, "40厘米"), Option("45 cm", "45", 1.0, "45厘米")),
-            0,
-            "material",
-            ("925 sterling silver, rhodium plated", "925 sterling silver with cubic zirconia"),
-            (
-                ("pendant size", ("8 mm", "10 mm", "12 mm")),
-                ("clasp", ("lobster clasp", "spring ring clasp")),
-                ("certificate", ("comes with a silver certificate",)),
-            ),
-            ("Starlight", "Heart", "Minimal", "Moon", "Infinity"),
-            "a delicate pendant necklace",
-        ),
-        ProductType(
-            "earrings",
-            "18K Gold Earrings",
-            "18K金耳环",
-            (699, 3999),
-            "single",
-            (Option("Pair", "PAIR", 1.0, "一对"),),
-            0,
-            "material",
-            ("18K yellow gold", "18K rose gold", "18K white gold"),
-            (
-                ("weight", ("1.2 g", "1.8 g", "2.4 g")),
-                ("closure", ("push-back", "hinged hoop")),
-                ("certificate", ("comes with an NGTC certificate",)),
-            ),
-            ("Hoop", "Stud", "Petal", "Drop", "Classic"),
-            "a pair of gold earrings",
-        ),
-        ProductType(
-            "pearl_bracelet",
-            "Freshwater Pearl Bracelet",
-            "淡水珍珠手链",
-            (299, 1599),
-            "single",
-            (Option("17 cm", "17CM", 1.0, "17厘米"),),
-            0,
-            "material",
-            ("freshwater pearls, 925 silver clasp", "freshwater pearls, 14K gold-filled clasp"),
-            (
-                ("pearl size", ("6-7 mm", "7-8 mm", "8-9 mm")),
-                ("length", ("17 cm with 3 cm extender",)),
-                ("certificate", ("comes with a pearl certificate",)),
-            ),
-            ("Baroque", "Classic", "Luna", "Grace", "Ocean"),
-            "a freshwater pearl bracelet",
-        ),
-        ProductType(
-            "name_necklace",
-            "Custom Name Necklace",
-            "定制刻字项链",
-            (259, 999),
-            "single",
-            (Option("Gold-plated", "GLD", 1.0, "镀金"), Option("Silver", "SLV", 0.9, "银色")),
-            0,
-            "material",
-            ("925 sterling silver", "925 sterling silver, 18K gold-plated"),
-            (
-                ("engraving", ("up to 10 letters", "up to 12 letters")),
-                ("chain length", ("45 cm adjustable",)),
-                ("made to order", ("made to order in 3-5 days",)),
-            ),
-            ("Signature", "Script", "Initial", "Forever", "Bespoke"),
-            "a personalised necklace engraved with your name",
-            custom=True,
-        ),
-        ProductType(
-            "ring",
-            "Gemstone Ring",
-            "宝石戒指",
-            (399, 2999),
-            "ring_size",
-            _RINGS,
-            0,
-            "material",
-            (
-                "925 sterling silver, natural moonstone",
-                "18K gold, natural sapphire",
-                "925 sterling silver, amethyst",
-            ),
-            (
-                ("stone size", ("6 mm", "7 x 5 mm", "8 mm")),
-                ("band width", ("1.8 mm", "2.2 mm")),
-                ("certificate", ("comes with a gemstone certificate",)),
-            ),
-            ("Solitaire", "Halo", "Vintage", "Eternity", "Petite"),
-            "a gemstone ring",
-        ),
-        ProductType(
-            "bangle",
-            "Jade Bangle",
-            "翡翠手镯",
-            (999, 9999),
-            "bangle_size",
-            (
-                Option("54 mm", "54", 1.0, "54圈口"),
-                Option("56 mm", "56", 1.0, "56圈口"),
-                Option("58 mm", "58", 1.0, "58圈口"),
-            ),
-            0,
-            "material",
-            ("natural jadeite, grade A", "natural nephrite jade"),
-            (
-                ("width", ("12 mm", "14 mm")),
-                ("origin", ("Myanmar", "Xinjiang")),
-                ("certificate", ("comes with an NGTC certificate",)),
-            ),
-            ("Imperial", "Ice", "Classic", "Spring", "Lotus"),
-            "a natural jade bangle",
-        ),
-        ProductType(
-            "bracelet",
-            "Titanium Steel Bracelet",
-            "钛钢手链",
-            (99, 399),
-            "single",
-            (Option("19 cm", "19CM", 1.0, "19厘米"),),
-            2,
-            "material",
-            ("316L titanium steel", "316L titanium steel, 18K gold-plated"),
-            (
-                ("width", ("4 mm", "6 mm")),
-                ("clasp", ("magnetic clasp", "box clasp")),
-                ("water resistance", ("water-resistant, does not tarnish",)),
-            ),
-            ("Link", "Cuff", "Chain", "Bold", "Minimal"),
-            "a polished steel chain bracelet",
-        ),
-        ProductType(
-            "crystal",
-            "Crystal Pendant",
-            "水晶吊坠",
-            (129, 599),
-            "single",
-            (Option("Standard", "STD", 1.0, "标准版"),),
-            0,
-            "material",
-            (
-                "natural rose quartz, 925 silver bail",
-                "natural clear quartz, 925 silver bail",
-                "natural amethyst, 925 silver bail",
-            ),
-            (
-                ("stone size", ("15 x 20 mm", "12 x 16 mm")),
-                ("chain", ("45 cm 925 silver chain",)),
-                ("certificate", ("comes with a gemstone certificate",)),
-            ),
-            ("Aura", "Prism", "Halo", "Dawn", "Serene"),
-            "a polished crystal pendant",
-        ),
-    ),
-}
-"""Eight product types per category; four listings are drawn per type."""
+def __getattr__(name: str) -> Any:
+    """The vocabulary tables, read from ``vocab/`` on first use (PEP 562)."""
+    if name in _TABLES:
+        return getattr(vocabulary(), _TABLES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-BRANDS: dict[str, tuple[str, ...]] = {
-    "apparel": (
-        "UrbanThread",
-        "Maple & Moss",
-        "NorthPeak",
-        "Linea",
-        "Cotton Lab",
-        "Studio Mu",
-        "Kairos",
-        "Vellum",
-    ),
-    "beauty": (
-        "Lumière",
-        "Dewlab",
-        "Hanami",
-        "Petal & Pine",
-        "Skinfolk",
-        "Aqualis",
-        "Rosé Atelier",
-        "Mistral",
-    ),
-    "food": (
-        "Golden Orchard",
-        "Shanshui",
-        "Harvest Lane",
-        "Nutty Fox",
-        "Spice Route",
-        "Tea Cottage",
-        "Morning Grain",
-        "Red Lantern",
-    ),
-    "electronics": (
-        "Voltix",
-        "SoundArc",
-        "Nimbus",
-        "PixelCore",
-        "Zentek",
-        "Auralink",
-        "Brightcell",
-        "Orbi",
-    ),
-    "home": (
-        "Hearth & Co",
-        "Nestwell",
-        "Cloudloom",
-        "Ironleaf",
-        "Casa Verde",
-        "Puremist",
-        "Loomhaus",
-        "Stillwater",
-    ),
-    "baby": (
-        "Little Sprout",
-        "Bubba Bear",
-        "Tinytoes",
-        "Moonbeam",
-        "Cuddlecub",
-        "Peapod",
-        "Kiwi Kids",
-        "Snugglebug",
-    ),
-    "sports": (
-        "Stridex",
-        "PeakForm",
-        "Flexa",
-        "Ridgeline",
-        "Aerofit",
-        "CoreMotion",
-        "Summit Pro",
-        "Velo",
-    ),
-    "jewellery": (
-        "Aurelia",
-        "Silverleaf",
-        "Pearl & Co",
-        "Lumina",
-        "Jadeite House",
-        "Stellar",
-        "Everlink",
-        "Orla",
-    ),
-}
 
-PRODUCTS_PER_TYPE = 4
-"""Listings per product type: 8 categories x 8 types x 4 = 256 products."""
+@cache
+def vocabulary() -> Vocabulary:
+    """Read and check ``vocab/*.yaml`` (once; the result is shared, do not mutate it).
 
-REGIONS: dict[str, tuple[str, ...]] = {
-    "metro": ("Beijing", "Shanghai", "Guangzhou", "Shenzhen", "Hangzhou", "Nanjing", "Suzhou"),
-    "mainland": (
-        "Chengdu",
-        "Wuhan",
-        "Xi'an",
-        "Chongqing",
-        "Changsha",
-        "Tianjin",
-        "Qingdao",
-        "Shenyang",
-        "Kunming",
-        "Harbin",
-        "Zhengzhou",
-        "Xiamen",
-    ),
-    "remote": ("Xinjiang", "Tibet", "Qinghai", "Inner Mongolia", "Ningxia", "Gansu"),
-    "hk_mo_tw": ("Hong Kong", "Macau", "Taiwan"),
-}
-"""Shipping region classes and the places in each."""
+    Raises:
+        ValueError: a file is missing a field, has an unknown one or a value of the wrong type;
+            the message names the file and the field path.
+    """
+    common = _read("common.yaml")
+    _keys(
+        common,
+        "common.yaml",
+        {"categories", "products_per_type", "colours", "option_sets", "size_chart"},
+    )
+    categories = _strs(common["categories"], "common.yaml: categories")
+    per_type = _int(common["products_per_type"], "common.yaml: products_per_type")
+    option_sets = {
+        name: tuple(
+            _option(o, f"common.yaml: option_sets.{name}.{i}")
+            for i, o in enumerate(_list(opts, f"common.yaml: option_sets.{name}"))
+        )
+        for name, opts in _map(common["option_sets"], "common.yaml: option_sets").items()
+    }
+    extra = sorted(
+        f.name
+        for f in files("hat_eval.world").joinpath("vocab").iterdir()
+        if f.name.endswith(".yaml")
+        and f.name.removesuffix(".yaml") not in (*categories, "common", "places")
+    )
+    if extra:
+        raise ValueError(
+            f"vocab/{extra[0]}: not a category of common.yaml, expected one of "
+            f"{', '.join(categories)} (add it to common.yaml categories or remove the file)"
+        )
+    category_zh: dict[str, str] = {}
+    types: dict[str, tuple[ProductType, ...]] = {}
+    brands: dict[str, tuple[str, ...]] = {}
+    for cat in categories:
+        name = f"{cat}.yaml"
+        data = _read(name)
+        _keys(data, name, {"zh", "brands", "types"}, {"common_lines"})
+        category_zh[cat] = _str(data["zh"], f"{name}: zh")
+        brands[cat] = _strs(data["brands"], f"{name}: brands")
+        common_lines = _strs(data.get("common_lines", []), f"{name}: common_lines")
+        types[cat] = tuple(
+            _product_type(t, f"{name}: types.{i}", option_sets, common_lines)
+            for i, t in enumerate(_list(data["types"], f"{name}: types"))
+        )
+        if len(brands[cat]) < per_type:
+            raise ValueError(
+                f"{name}: brands: {len(brands[cat])} brands, expected at least "
+                f"products_per_type ({per_type})"
+            )
+        for i, t in enumerate(types[cat]):
+            if len(t.lines) < per_type:
+                raise ValueError(
+                    f"{name}: types.{i}.lines: {len(t.lines)} lines (with common_lines), "
+                    f"expected at least products_per_type ({per_type})"
+                )
+    places = _read("places.yaml")
+    _keys(places, "places.yaml", {"regions", "region_aliases", "warehouses"})
+    return Vocabulary(
+        categories=categories,
+        category_zh=category_zh,
+        colours=tuple(
+            _colour(c, f"common.yaml: colours.{i}")
+            for i, c in enumerate(_list(common["colours"], "common.yaml: colours"))
+        ),
+        size_chart={
+            size: {
+                k: _pair(v, f"common.yaml: size_chart.{size}.{k}", int)
+                for k, v in _map(ranges, f"common.yaml: size_chart.{size}").items()
+            }
+            for size, ranges in _map(common["size_chart"], "common.yaml: size_chart").items()
+        },
+        types=types,
+        brands=brands,
+        products_per_type=per_type,
+        regions=_str_lists(places["regions"], "places.yaml: regions"),
+        region_aliases=_str_lists(places["region_aliases"], "places.yaml: region_aliases"),
+        warehouses=_strs(places["warehouses"], "places.yaml: warehouses"),
+    )
 
-REGION_ALIASES: dict[str, tuple[str, ...]] = {
-    "Beijing": ("BJ", "北京"),
-    "Shanghai": ("SH", "上海"),
-    "Guangzhou": ("GZ", "广州"),
-    "Shenzhen": ("SZ", "深圳"),
-    "Hangzhou": ("HZ", "杭州"),
-    "Nanjing": ("NJ", "南京"),
-    "Suzhou": ("苏州",),
-    "Chengdu": ("CD", "成都"),
-    "Wuhan": ("武汉",),
-    "Xi'an": ("Xian", "西安"),
-    "Chongqing": ("CQ", "重庆"),
-    "Changsha": ("长沙",),
-    "Tianjin": ("TJ", "天津"),
-    "Qingdao": ("青岛",),
-    "Shenyang": ("沈阳",),
-    "Kunming": ("昆明",),
-    "Harbin": ("哈尔滨",),
-    "Zhengzhou": ("郑州",),
-    "Xiamen": ("厦门",),
-    "Xinjiang": ("Urumqi", "新疆"),
-    "Tibet": ("Lhasa", "西藏"),
-    "Qinghai": ("Xining", "青海"),
-    "Inner Mongolia": ("Hohhot", "内蒙古"),
-    "Ningxia": ("Yinchuan", "宁夏"),
-    "Gansu": ("Lanzhou", "甘肃"),
-    "Hong Kong": ("HK", "香港"),
-    "Macau": ("Macao", "澳门"),
-    "Taiwan": ("台湾",),
-}
-"""Other names viewers use for a place (abbreviations, Chinese)."""
 
-WAREHOUSES = ("Hangzhou", "Guangzhou", "Shanghai", "Chengdu", "Tianjin")
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def _read(name: str) -> dict[str, Any]:
+    text = files("hat_eval.world").joinpath("vocab", name).read_text(encoding="utf-8")
+    return _map(yaml.load(text, Loader=_Loader), name)  # noqa: S506 - a safe loader
+
+
+def _product_type(
+    value: Any,
+    where: str,
+    option_sets: dict[str, tuple[Option, ...]],
+    common_lines: tuple[str, ...],
+) -> ProductType:
+    d = _map(value, where)
+    _keys(
+        d,
+        where,
+        {"key", "en", "zh", "description", "price", "axis", "options", "colours"}
+        | {"material_label", "materials", "specs", "lines"},
+        {"sized", "custom"},
+    )
+    specs = _map(d["specs"], f"{where}.specs")
+    return ProductType(
+        key=_str(d["key"], f"{where}.key"),
+        en=_str(d["en"], f"{where}.en"),
+        zh=_str(d["zh"], f"{where}.zh"),
+        price=_pair(d["price"], f"{where}.price", int | float),
+        axis=_str(d["axis"], f"{where}.axis"),
+        options=_options(d["options"], f"{where}.options", option_sets),
+        colours=_int(d["colours"], f"{where}.colours"),
+        material_label=_str(d["material_label"], f"{where}.material_label"),
+        materials=_strs(d["materials"], f"{where}.materials"),
+        specs=tuple((k, _strs(v, f"{where}.specs.{k}")) for k, v in specs.items()),
+        lines=_strs(d["lines"], f"{where}.lines") + common_lines,
+        description=_str(d["description"], f"{where}.description"),
+        sized=_bool(d.get("sized", False), f"{where}.sized"),
+        custom=_bool(d.get("custom", False), f"{where}.custom"),
+    )
+
+
+def _options(
+    value: Any, where: str, option_sets: dict[str, tuple[Option, ...]]
+) -> tuple[Option, ...]:
+    """A list of options, or ``{set: NAME}`` / ``{set: NAME, labels: [...]}`` of a shared set."""
+    if isinstance(value, list):
+        return tuple(_option(o, f"{where}.{i}") for i, o in enumerate(value))
+    d = _map(value, where)
+    _keys(d, where, {"set"}, {"labels"})
+    name = _str(d["set"], f"{where}.set")
+    if name not in option_sets:
+        _fail(f"{where}.set", name, f"one of {', '.join(option_sets)} (common.yaml option_sets)")
+    shared = option_sets[name]
+    if "labels" not in d:
+        return shared
+    by_label = {o.label: o for o in shared}
+    labels = _strs(d["labels"], f"{where}.labels")
+    for label in labels:
+        if label not in by_label:
+            _fail(f"{where}.labels", label, f"a label of option set {name}: {', '.join(by_label)}")
+    return tuple(by_label[label] for label in labels)
+
+
+def _option(value: Any, where: str) -> Option:
+    d = _map(value, where)
+    _keys(d, where, {"label", "code"}, {"zh", "price_factor"})
+    factor = d.get("price_factor", 1.0)
+    if isinstance(factor, bool) or not isinstance(factor, int | float) or factor <= 0:
+        _fail(f"{where}.price_factor", factor, "a positive number")
+    return Option(
+        label=_str(d["label"], f"{where}.label"),
+        code=_str(d["code"], f"{where}.code"),
+        price_factor=factor,
+        zh=_str(d.get("zh", ""), f"{where}.zh"),
+    )
+
+
+def _colour(value: Any, where: str) -> Colour:
+    d = _map(value, where)
+    _keys(d, where, {"name", "code", "zh"})
+    return Colour(
+        _str(d["name"], f"{where}.name"),
+        _str(d["code"], f"{where}.code"),
+        _str(d["zh"], f"{where}.zh"),
+    )
+
+
+def _fail(where: str, got: Any, expected: str) -> NoReturn:
+    raise ValueError(f"vocab/{where}: got {got!r}, expected {expected}")
+
+
+def _keys(d: dict[str, Any], where: str, required: set[str], optional: set[str] = set()) -> None:  # noqa: B006 - never mutated
+    missing = sorted(required - d.keys())
+    if missing:
+        _fail(where, sorted(d), f"the field(s) {', '.join(missing)} too")
+    unknown = sorted(d.keys() - required - optional)
+    if unknown:
+        _fail(
+            f"{where}.{unknown[0]}", d[unknown[0]], f"only {', '.join(sorted(required | optional))}"
+        )
+
+
+def _map(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        _fail(where, value, "a mapping with string keys")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(where, value, "a list")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        _fail(where, value, 'a string (quote numbers and yes/no: "36")')
+    return value
+
+
+def _strs(value: Any, where: str) -> tuple[str, ...]:
+    return tuple(_str(v, f"{where}.{i}") for i, v in enumerate(_list(value, where)))
+
+
+def _str_lists(value: Any, where: str) -> dict[str, tuple[str, ...]]:
+    return {k: _strs(v, f"{where}.{k}") for k, v in _map(value, where).items()}
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(where, value, "a whole number")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        _fail(where, value, "true or false")
+    return value
+
+
+def _pair(value: Any, where: str, kind: Any) -> Any:
+    """``[low, high]`` of ``kind`` numbers, as a tuple (values keep their YAML type)."""
+    items = _list(value, where)
+    if (
+        len(items) != 2
+        or any(isinstance(v, bool) or not isinstance(v, kind) for v in items)
+        or items[0] > items[1]
+    ):
+        _fail(where, value, "[low, high], two numbers with low <= high")
+    return (items[0], items[1])

@@ -118,7 +118,7 @@ def test_offline_without_data_names_the_option(
     responses = write(tmp_path / "r.jsonl", [{"prompt": "p", "response": "x"}])
     result = score("--responses", str(responses), "--out", str(tmp_path / "o.jsonl"))
     assert result.exit_code == 2
-    assert "pass --data PATH" in result.output
+    assert "ifeval score --data PATH" in result.output
 
 
 def test_missing_responses_file(tmp_path: Path, data_file: Path) -> None:

@@ -10,7 +10,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.suites._reference import ReferencePolicy
+from hat_eval.suites import ReferencePolicy
 
 runner = CliRunner()
 CALLS: dict[str, int] = {}
@@ -57,7 +57,7 @@ def test_run_prints_summary_writes_logs_and_reruns_nothing(tmp_path: Path) -> No
 
 
 def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path) -> None:
-    from hat_eval.suites._dataset import build_rows
+    from hat_eval.episode import build_rows
 
     messages = [r["input"] for r in build_rows("livestream", n=10)]
     FAIL_ON["message"] = messages[6]

@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 import yaml
 
 from hat_eval.harness import (
+    FAULT_KINDS,
     FUNCTIONS,
+    FaultKind,
     HarnessError,
+    RetryPolicy,
     dump_harness,
     harness_to_dict,
     load_harness,
@@ -139,3 +143,16 @@ def test_missing_file_and_non_mapping(tmp_path: Path) -> None:
     p.write_text("- 1\n- 2\n", encoding="utf-8")
     with pytest.raises(HarnessError, match="expected a mapping"):
         load_harness(p)
+
+
+def test_retry_on_accepts_every_fault_kind_and_keeps_its_default(default_harness) -> None:
+    assert FAULT_KINDS == get_args(FaultKind)
+    assert "partial" in FAULT_KINDS
+    assert RetryPolicy().retry_on == ("timeout", "server_error")
+    assert default_harness.hooks.retry.retry_on == ("timeout", "server_error")
+    data = harness_to_dict(default_harness)
+    data["hooks"]["retry"]["retry_on"] = list(FAULT_KINDS)
+    assert parse_harness(data).hooks.retry.retry_on == FAULT_KINDS
+    data["hooks"]["retry"]["retry_on"] = ["timeout", "boom"]
+    with pytest.raises(HarnessError, match=r"hooks\.retry\.retry_on\.1"):
+        parse_harness(data)

@@ -21,7 +21,7 @@ from hat_eval.suites.ifeval import (
 from hat_eval.suites.ifeval._data import parse_example
 from hat_eval.suites.ifeval._task import VERSION
 
-SUITE = Path(__file__).resolve().parents[2] / "suites" / "ifeval"
+SUITE = Path(__file__).resolve().parents[2] / "hat_eval" / "suites" / "ifeval"
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +81,7 @@ def test_malformed_data_lines_name_their_line(tmp_path: Path, line: str, message
 def test_offline_without_data_says_what_to_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    with pytest.raises(IFEvalError, match=r"offline, pass --data PATH"):
+    with pytest.raises(IFEvalError, match=r"Hub is offline .*--ifeval-data PATH.*-T data=PATH"):
         load_ifeval()
 
 

@@ -65,7 +65,7 @@ def test_ifeval_task_end_to_end_metrics(tmp_path: Path, data_file: Path) -> None
 
 def test_task_file_runs_through_inspect(tmp_path: Path, data_file: Path) -> None:
     [log] = inspect_eval(
-        f"{REPO}/suites/ifeval/task.py@ifeval",
+        f"{REPO}/suites/ifeval.py@ifeval",
         model="mockllm/model",
         task_args={"data": str(data_file)},
         limit=2,

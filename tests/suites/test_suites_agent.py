@@ -11,8 +11,8 @@ from inspect_ai.tool import ToolInfo
 
 from hat_eval.harness import Harness, render_system_prompt, render_tools
 from hat_eval.hsa import AugmentationPolicy
+from hat_eval.suites import suite_task
 from hat_eval.suites._agent import ToolSpec, rendered, tool_infos
-from hat_eval.suites._task import suite_task
 
 
 def test_tool_spec_deep_copy_is_equal_and_independent(default_harness: Harness) -> None:

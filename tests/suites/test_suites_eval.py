@@ -10,9 +10,8 @@ from inspect_ai import eval
 from inspect_ai.model import ModelOutput, get_model
 
 import hat_eval._registry  # noqa: F401  (registers hat/reference)
-from hat_eval.suites._dataset import build_rows, dataset_sha256
-from hat_eval.suites._runtime import TRACE_KEY, records_in
-from hat_eval.suites._task import suite_task
+from hat_eval.episode import build_rows, dataset_sha256, records_in
+from hat_eval.suites import suite_task
 
 
 def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -82,8 +81,8 @@ def test_harness_agent_uses_the_variant_names_and_hooks(tmp_path: Path) -> None:
     sample = log.samples[0]
     assert sample.store == {}  # the trace lives in the transcript, not the store
     tool_messages = [m for m in sample.messages if m.role == "tool"]
-    records = [m.metadata[TRACE_KEY] for m in tool_messages]  # type: ignore[index]
-    assert [(r["name"], r["function"], r["outcome"]) for r in records] == [
+    records = records_in(tool_messages)
+    assert [(r.name, r.function, r.outcome) for r in records] == [
         (tool, "inventory.check_stock", "ok"),
         ("check_stock", None, "unknown_tool"),
     ]
@@ -118,7 +117,7 @@ def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_h
         "assistant",
     ]
     assert messages[3].text == "(result in the next message)"
-    assert [r["function"] for r in records_in(messages)] == ["policy.shipping_returns"]
+    assert [r.function for r in records_in(messages)] == ["policy.shipping_returns"]
     assert messages[4].text.startswith("get_shipping_policy: Observation: <tool_result name=")
 
 
@@ -143,6 +142,6 @@ def _shipping_question(tmp_path: Path, **task_args: Any) -> Any:
 def test_react_baseline_runs_the_same_tools(tmp_path: Path) -> None:
     log = _shipping_question(tmp_path, agent="react")
     records = records_in(log.samples[0].messages)
-    assert [r["function"] for r in records] == ["policy.shipping_returns"]
+    assert [r.function for r in records] == ["policy.shipping_returns"]
     score = log.samples[0].scores["livestream_scorer"].value
     assert score["skill"] == 1.0 and score["tools"] > 0

@@ -3,9 +3,11 @@ import random
 
 import pytest
 
+from hat_eval import harness
 from hat_eval.world import (
     DRIFT_RENAMES,
     FAULT_KINDS,
+    RAISING_KINDS,
     FaultInjector,
     FaultPlan,
     FaultText,
@@ -93,15 +95,19 @@ def test_fault_plan_roundtrip_and_validation():
         FaultPlan("timeout", "pricing.quote")
     with pytest.raises(ValueError, match="times >= 1"):
         FaultPlan("timeout", "pricing.final_price", times=0)
-    assert set(FAULT_KINDS) == {
-        "timeout",
-        "server_error",
-        "malformed",
-        "partial",
-        "empty",
-        "schema_drift",
-        "slow",
-    }
+
+
+def test_fault_kinds_are_the_harness_list_and_each_one_is_injected():
+    assert FAULT_KINDS is harness.FAULT_KINDS
+    assert set(RAISING_KINDS) <= set(FAULT_KINDS)
+    rng = random.Random(0)
+    for kind in FAULT_KINDS:
+        try:
+            text = inject_fault(kind, _result(), rng)
+        except ToolFault as fault:
+            assert (fault.kind, kind in RAISING_KINDS) == (kind, True)
+        else:
+            assert (text.kind, kind in RAISING_KINDS) == (kind, False)  # type: ignore[attr-defined]
 
 
 def _call_with_retries(injector: FaultInjector, max_retries: int) -> str | None:

@@ -1,9 +1,11 @@
 import json
+import re
 
 import pytest
 
-from hat_eval.harness import FUNCTIONS, load_harness
+from hat_eval.harness import FUNCTIONS, Harness, harness_to_dict, load_harness, parse_harness
 from hat_eval.world import (
+    CATEGORIES,
     IMPLEMENTATIONS,
     PARAMETERS,
     KnowledgeBase,
@@ -12,6 +14,7 @@ from hat_eval.world import (
     build_kb,
     call_function,
 )
+from hat_eval.world._functions import implementation, parameters_of
 
 NOW = "2026-11-10T20:00:00+08:00"
 
@@ -110,14 +113,86 @@ def _price(
     return result
 
 
-def test_every_function_id_is_implemented_with_the_harness_argument_names():
-    assert set(IMPLEMENTATIONS) == set(FUNCTIONS) == set(PARAMETERS)
-    harness = load_harness()
+def test_every_function_id_registers_one_implementation():
+    assert list(IMPLEMENTATIONS) == list(FUNCTIONS)
+    with pytest.raises(ValueError, match="'pricing.quote' is unknown, expected one of"):
+        implementation("pricing.quote")
+    with pytest.raises(ValueError, match="already has an implementation"):
+        implementation("catalog.search")(lambda kb, session, args: [])
+    assert IMPLEMENTATIONS["catalog.search"].__name__ == "catalog_search"
+
+
+def test_parameters_derive_from_the_default_harness_tools():
+    harness = load_harness(None)
+    assert list(PARAMETERS) == list(FUNCTIONS)
     for tool in harness.tools:
         props = tool.parameters.get("properties", {})
-        assert set(PARAMETERS[tool.function]) == set(props), tool.name
-        required = {n for n, p in PARAMETERS[tool.function].items() if p.required}
-        assert required == set(tool.parameters.get("required", [])), tool.name
+        spec = PARAMETERS[tool.function]
+        assert list(spec) == list(props), tool.name
+        assert {n for n, p in spec.items() if p.required} == set(
+            tool.parameters.get("required", [])
+        )
+        for name, p in spec.items():
+            assert p.enum == tuple(props[name].get("enum", ())), (tool.name, name)
+            assert p.minimum == props[name].get("minimum"), (tool.name, name)
+    search = PARAMETERS["catalog.search"]
+    assert (search["max_results"].minimum, search["max_results"].maximum) == (1, 10)
+    # The harness surface offers the world's categories (the file cannot import them).
+    assert search["category"].enum == CATEGORIES
+    assert PARAMETERS["pricing.final_price"]["coupon_codes"].type == "string_array"
+
+
+def test_an_implementation_cap_tightens_the_schema_bound():
+    # The surface states no maximum; were it to state 99, the implementation's cap would be a copy.
+    tool = load_harness(None).tool_for("pricing.final_price")
+    assert tool is not None and "maximum" not in tool.parameters["properties"]["quantity"]
+    quantity = PARAMETERS["pricing.final_price"]["quantity"]
+    assert (quantity.minimum, quantity.maximum) == (1, 99)
+
+
+def _edited(edit) -> Harness:  # type: ignore[no-untyped-def]
+    data = harness_to_dict(load_harness(None))
+    edit({t["function"]: t for t in data["tools"]}, data)
+    return parse_harness(data)
+
+
+def test_parameters_follow_an_edited_harness():
+    def edit(tools, data):  # type: ignore[no-untyped-def]
+        props = tools["catalog.search"]["parameters"]["properties"]
+        props["max_results"]["maximum"] = 5
+        props["category"]["enum"] = ["beauty", "food"]
+        tools["pricing.final_price"]["parameters"]["properties"]["quantity"]["maximum"] = 500
+
+    params = parameters_of(_edited(edit))
+    assert params["catalog.search"]["max_results"].maximum == 5
+    assert params["catalog.search"]["category"].enum == ("beauty", "food")
+    assert params["pricing.final_price"]["quantity"].maximum == 99
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda tools, data: data["tools"].remove(tools["live.session_context"]),
+            "binds no tool to function 'live.session_context'",
+        ),
+        (
+            lambda tools, data: tools["catalog.search"]["parameters"]["properties"].update(
+                max_results={"type": "number"}
+            ),
+            "parameter 'max_results': JSON schema {'type': 'number'} is not supported",
+        ),
+        (
+            lambda tools, data: tools["pricing.final_price"]["parameters"]["properties"].pop(
+                "quantity"
+            ),
+            "has no parameter(s) quantity that the implementation caps",
+        ),
+    ],
+)
+def test_parameters_of_a_harness_the_checker_cannot_follow(edit, message):  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parameters_of(_edited(edit))
 
 
 def test_live_deal_only(kb):

@@ -1,0 +1,205 @@
+"""Episode sets: viewer cases from the world, each under its harness and fault, with gold in force.
+
+:func:`build_episodes` gives typed :class:`Episode` records; their rows are plain JSON (``id``,
+``input``, ``metadata``), the same arguments always give the same bytes, and
+:func:`dataset_sha256` is what each eval log records. Variant and robustness episodes carry the
+seed and dimensions of their HSA variant; gold labels are re-targeted through its mapping. The
+suites evaluate the test split; the trainers draw the train split from the same code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from hat_eval.hsa import DIMENSIONS, derive_seed
+from hat_eval.world import FAULT_KINDS, Case, FaultPlan, Split
+
+from ._context import base_harness, harness_ref, knowledge_base, make_variant
+from ._record import Episode, Gold, HarnessRef
+
+Suite = Literal["livestream", "variant", "robustness"]
+SUITES: tuple[Suite, ...] = ("livestream", "variant", "robustness")
+
+DATASET_VERSION = "1"
+"""Bump when case generation or gold changes, so logs from different data are not compared."""
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    """How many cases a suite has on the test split, and the seed they are drawn with."""
+
+    name: Suite
+    cases: int
+    seed: int
+    description: str
+
+
+SPECS: dict[str, SuiteSpec] = {
+    "livestream": SuiteSpec("livestream", 1500, 11, "viewer questions under the default harness"),
+    "variant": SuiteSpec(
+        "variant", 1500, 23, "viewer questions, each under a held-out HSA variant of the harness"
+    ),
+    "robustness": SuiteSpec(
+        "robustness", 1000, 37, "tool faults crossed with prompt perturbations"
+    ),
+}
+
+TRAIN_VARIANT_SEED = 0x5EED_7A1
+"""Seed stream of the variants the trainers draw (HSA-SFT, HSA-RL)."""
+EVAL_VARIANT_SEED = 0xE7A1_0FF
+"""Seed stream of the evaluation variants: held out from training."""
+
+TRAIN_DIM_COMBOS: tuple[tuple[str, ...], ...] = tuple(
+    c for k in (1, 2) for c in itertools.combinations(DIMENSIONS, k)
+)
+"""Dimension sets the training split uses: one or two dimensions at a time."""
+HELD_OUT_DIM_COMBOS: tuple[tuple[str, ...], ...] = tuple(
+    c for k in (3, 4, 5) for c in itertools.combinations(DIMENSIONS, k)
+)
+"""Dimension sets only evaluation uses: three or more dimensions combined."""
+
+PERTURBATIONS: tuple[tuple[str, ...], ...] = (
+    (),
+    ("system_prompt",),
+    ("tools",),
+    ("hooks",),
+    ("skill_content",),
+    ("system_prompt", "tools"),
+)
+"""Prompt perturbations the robustness suite crosses with faults (``()``: the default harness)."""
+
+
+def variant_for(index: int, split: Split) -> tuple[int, tuple[str, ...]]:
+    """The (seed, dimensions) of the variant case ``index`` of ``split`` runs under.
+
+    Training draws from :data:`TRAIN_DIM_COMBOS` on the training seed stream; dev and test draw
+    half their cases from combinations training never uses, all on the held-out seed stream.
+    """
+    if split == "train":
+        rng = random.Random(derive_seed(TRAIN_VARIANT_SEED, index))
+        return rng.getrandbits(63), TRAIN_DIM_COMBOS[int(rng.random() * len(TRAIN_DIM_COMBOS))]
+    rng = random.Random(derive_seed(EVAL_VARIANT_SEED, index, 1 if split == "dev" else 2))
+    pool = HELD_OUT_DIM_COMBOS if index % 2 == 0 else TRAIN_DIM_COMBOS
+    return rng.getrandbits(63), pool[int(rng.random() * len(pool))]
+
+
+def gold_for(case: Case, ref: HarnessRef) -> Gold:
+    """What is in force for ``case`` under the harness ``ref`` names: skills, limits, tools."""
+    skills = case.accepted_skills or (case.expected_skill,)
+    if ref.seed is None:
+        h = base_harness(ref.path)
+        in_force: list[str | None] = list(skills)
+    else:
+        v = make_variant(ref.path, ref.seed, ref.dims, ref.protect)
+        h, in_force = v.harness, [v.mapping.skill_id(s) for s in skills]
+    return Gold(
+        skill=in_force[0],
+        skills=tuple(s for s in in_force if s is not None),
+        constraints={name: c.value for name, c in h.constraints().items()},
+        tools={t.function: t.name for t in h.tools},
+    )
+
+
+def build_episodes(
+    suite: str,
+    *,
+    split: Split = "test",
+    n: int | None = None,
+    harness: str | None = None,
+    kb_seed: int = 0,
+    seed: int | None = None,
+) -> list[Episode]:
+    """The episodes of ``suite`` on ``split`` (``n`` defaults to the suite's size).
+
+    Args:
+        suite: ``livestream``, ``variant`` or ``robustness``.
+        split: the product split the cases come from.
+        n: number of episodes.
+        harness: the base harness file (the default live-commerce harness if None).
+        kb_seed: seed of the knowledge base.
+        seed: case seed (the suite's fixed seed if None).
+    """
+    from hat_eval.world import generate_cases
+
+    if suite not in SPECS:
+        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SPECS)}")
+    spec = SPECS[suite]
+    count = spec.cases if n is None else n
+    kb = knowledge_base(kb_seed)
+    base = harness_ref(harness)
+    pool = count
+    if suite == "robustness":  # faults need a tool to hit: draw more, keep cases with calls
+        pool = count * 2
+    cases = generate_cases(kb, split=split, n=pool, seed=spec.seed if seed is None else seed)
+    if suite == "robustness":
+        cases = [c for c in cases if c.required_calls][:count]
+    episodes = []
+    for i, case in enumerate(cases):
+        ref = base
+        fault: FaultPlan | None = None
+        dims: tuple[str, ...] = ()
+        if suite == "variant":
+            vseed, dims = variant_for(i, split)
+            ref = replace(base, seed=vseed, dims=dims, protect=(case.expected_skill,))
+        elif suite == "robustness":
+            rng = random.Random(derive_seed(spec.seed, i, 0xFA))
+            dims = PERTURBATIONS[i % len(PERTURBATIONS)]
+            if dims:
+                ref = replace(
+                    base, seed=rng.getrandbits(63), dims=dims, protect=(case.expected_skill,)
+                )
+            fault = FaultPlan(
+                FAULT_KINDS[i % len(FAULT_KINDS)],
+                case.required_calls[0].function,
+                times=1 if rng.random() < 0.6 else 2,
+            )
+        label = "+".join(dims) if dims else "none"
+        episodes.append(
+            Episode(
+                id=f"{suite}-{case.id}",
+                suite=suite,
+                case=case,
+                harness=ref,
+                fault=fault,
+                kb_seed=kb_seed,
+                gold=gold_for(case, ref),
+                labels={
+                    "dims": label,
+                    "held_out": bool(dims) and dims in HELD_OUT_DIM_COMBOS,
+                    "perturbation": label,
+                    "fault": fault.kind if fault else "none",
+                },
+            )
+        )
+    return episodes
+
+
+def build_rows(suite: str, **kwargs: Any) -> list[dict[str, Any]]:
+    """The dataset rows of :func:`build_episodes` (same arguments), as plain JSON."""
+    return [e.to_row() for e in build_episodes(suite, **kwargs)]
+
+
+def rows_jsonl(rows: Sequence[dict[str, Any]]) -> bytes:
+    """Canonical JSONL bytes of a dataset (sorted keys, UTF-8, one row a line)."""
+    return b"".join(
+        json.dumps(r, ensure_ascii=False, sort_keys=True).encode("utf-8") + b"\n" for r in rows
+    )
+
+
+def dataset_sha256(rows: Sequence[dict[str, Any]]) -> str:
+    """The sha256 of :func:`rows_jsonl` of ``rows``."""
+    return hashlib.sha256(rows_jsonl(rows)).hexdigest()
+
+
+def write_dataset(rows: Sequence[dict[str, Any]], path: str | Path) -> str:
+    """Write the canonical JSONL to ``path``; returns its sha256."""
+    data = rows_jsonl(rows)
+    Path(path).write_bytes(data)
+    return hashlib.sha256(data).hexdigest()

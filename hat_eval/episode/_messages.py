@@ -1,0 +1,35 @@
+"""The episodes' viewer messages alone, for callers that bring their own system prompt and tools.
+
+The load harness (``hat-eval loadtest``) sends these by default: the same viewer questions the
+suites score, around the system prompt and tools it renders from the harness under test.
+"""
+
+from __future__ import annotations
+
+
+def viewer_messages(n: int, suite: str = "livestream", split: str = "test") -> list[str]:
+    """The first ``n`` viewer messages of ``suite`` on ``split``, in dataset order.
+
+    Deterministic: the same arguments always give the same list. When ``n`` is larger than the
+    suite (e.g. 1500 livestream test cases), the messages repeat from the start.
+
+    Args:
+        n: How many messages; at least 1.
+        suite: ``livestream``, ``variant`` or ``robustness`` (only the user turn is taken, not
+            the variant harness or fault a row runs under).
+        split: ``train``, ``dev`` or ``test``.
+
+    Raises:
+        ValueError: ``n`` is below 1, or the suite or split is unknown.
+    """
+    from ._dataset import SPECS, build_episodes
+
+    if n < 1:
+        raise ValueError(f"n ({n}) must be at least 1")
+    if suite not in SPECS:
+        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SPECS)}")
+    episodes = build_episodes(suite, split=split, n=min(n, SPECS[suite].cases))  # type: ignore[arg-type]
+    messages = [e.case.message for e in episodes]
+    if not messages:
+        raise ValueError(f"suite {suite!r} has no cases on split {split!r}")
+    return [messages[i % len(messages)] for i in range(n)]

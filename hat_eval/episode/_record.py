@@ -1,0 +1,198 @@
+"""What one sample is: a viewer case, the harness in force for it, its fault plan and its world.
+
+An :class:`Episode` is the typed record every consumer reads: the suites put it in an Inspect
+sample and their solver and scorer read it back from there; the trainers, the judge and the load
+harness read the same record. The harness travels as a :class:`HarnessRef` (the base file, by
+path and content hash, plus the HSA variant's seed and dimensions), so the harness the agent runs
+under and the harness the gold was computed for cannot differ: both come from the record, and a
+base file whose content changed since the record was made is an error, not a silent mismatch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hat_eval.world import Case, FaultPlan
+
+
+class HarnessMismatchError(ValueError):
+    """A sample's recorded harness hash does not match the harness file it names."""
+
+
+@dataclass(frozen=True)
+class HarnessRef:
+    """Which harness an episode runs under: a base file and, optionally, an HSA variant of it.
+
+    Attributes:
+        path: the base harness file (None: the default live-commerce harness).
+        sha256: sha256 of the base harness as :func:`hat_eval.harness.dump_harness` writes it.
+        seed: the variant's HSA seed (None: the base harness itself).
+        dims: the HSA dimensions the variant applies.
+        protect: skill ids the variant may not mask (the case's expected skill).
+    """
+
+    path: str | None
+    sha256: str
+    seed: int | None = None
+    dims: tuple[str, ...] = ()
+    protect: tuple[str, ...] = ()
+
+    @property
+    def is_variant(self) -> bool:
+        """Whether an HSA variant (not the base file) is in force."""
+        return self.seed is not None
+
+    def variant_dict(self) -> dict[str, Any] | None:
+        """The ``variant`` field of a dataset row: seed, dimensions and protected skills."""
+        if self.seed is None:
+            return None
+        return {"seed": self.seed, "dims": list(self.dims), "protect": list(self.protect)}
+
+    def base_dict(self) -> dict[str, Any]:
+        """The base file's reference, as a sample's metadata carries it."""
+        return {"path": self.path, "sha256": self.sha256}
+
+    @classmethod
+    def from_parts(cls, base: dict[str, Any], variant: dict[str, Any] | None) -> HarnessRef:
+        """Inverse of :meth:`base_dict` and :meth:`variant_dict`."""
+        v = variant or {}
+        seed = v.get("seed")
+        return cls(
+            path=base.get("path"),
+            sha256=str(base["sha256"]),
+            seed=None if seed is None else int(seed),
+            dims=tuple(v.get("dims", ())),
+            protect=tuple(v.get("protect", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Gold:
+    """What is in force for a case under its harness: the ids and values the checks expect.
+
+    Attributes:
+        skill: the id in force of the expected skill (None: masked by the variant).
+        skills: ids in force of every skill that fits (the expected one first).
+        constraints: numeric constraint name -> value in force.
+        tools: function id -> the name of the tool bound to it.
+    """
+
+    skill: str | None
+    skills: tuple[str, ...]
+    constraints: dict[str, int | float] = field(default_factory=dict)
+    tools: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (the dataset row's ``gold``)."""
+        return {
+            "skill": self.skill,
+            "skills": list(self.skills),
+            "constraints": dict(self.constraints),
+            "tools": dict(self.tools),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Gold:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            skill=data.get("skill"),
+            skills=tuple(data.get("skills", ())),
+            constraints=dict(data.get("constraints", {})),
+            tools=dict(data.get("tools", {})),
+        )
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One sample of a suite (or of a training split): everything needed to run and score it.
+
+    Attributes:
+        id: the sample id (``<suite>-<case id>``).
+        suite: the episode set it belongs to (``livestream``, ``variant``, ``robustness``).
+        case: the viewer case with its gold facts, calls and forbidden claims.
+        harness: the harness in force.
+        fault: the injected tool fault, if any.
+        kb_seed: seed of the knowledge base the case was generated from.
+        gold: what is in force under :attr:`harness` (computed from it when the episode is made).
+        labels: grouping labels for metrics (``dims``, ``held_out``, ``perturbation``, ``fault``).
+    """
+
+    id: str
+    suite: str
+    case: Case
+    harness: HarnessRef
+    fault: FaultPlan | None
+    kb_seed: int
+    gold: Gold
+    labels: dict[str, Any] = field(default_factory=dict)
+
+    def metadata(self) -> dict[str, Any]:
+        """The row metadata without case and gold (what an Inspect sample's metadata holds)."""
+        return {
+            "suite": self.suite,
+            "intent": self.case.intent,
+            "style": self.case.style,
+            **self.labels,
+            "fault_plan": _fault_dict(self.fault),
+            "variant": self.harness.variant_dict(),
+            "kb_seed": self.kb_seed,
+        }
+
+    def to_row(self) -> dict[str, Any]:
+        """The dataset row: plain JSON whose canonical bytes :func:`dataset_sha256` hashes.
+
+        The base harness's path and hash are not part of the row: the gold already depends on
+        the harness, and the hash of a dataset names its cases and gold, not where a file lay.
+        """
+        return {
+            "id": self.id,
+            "input": self.case.message,
+            "metadata": {
+                **self.metadata(),
+                "gold": self.gold.to_dict(),
+                "case": self.case.to_dict(),
+            },
+        }
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], base: dict[str, Any]) -> Episode:
+        """Inverse of :meth:`to_row`, with the base harness reference ``{"path", "sha256"}``."""
+        md = row["metadata"]
+        return cls.from_parts(str(row["id"]), md, md["case"], md["gold"], base)
+
+    @classmethod
+    def from_parts(
+        cls,
+        id: str,
+        metadata: dict[str, Any],
+        case: dict[str, Any],
+        gold: dict[str, Any],
+        base: dict[str, Any],
+    ) -> Episode:
+        """An episode from its metadata, case, gold and base harness reference (plain JSON)."""
+        fault = metadata.get("fault_plan")
+        return cls(
+            id=id,
+            suite=str(metadata["suite"]),
+            case=Case.from_dict(case),
+            harness=HarnessRef.from_parts(base, metadata.get("variant")),
+            fault=FaultPlan.from_dict(fault) if fault else None,
+            kb_seed=int(metadata.get("kb_seed", 0)),
+            gold=Gold.from_dict(gold),
+            labels={k: metadata[k] for k in LABELS if k in metadata},
+        )
+
+
+LABELS = ("dims", "held_out", "perturbation", "fault")
+"""Metadata labels an episode carries for per-group metrics."""
+
+
+def _fault_dict(fault: FaultPlan | None) -> dict[str, Any] | None:
+    # the rows' form: ``after`` only when a fault starts late
+    if fault is None:
+        return None
+    data = fault.to_dict()
+    if not data.get("after"):
+        data.pop("after", None)
+    return data

@@ -1,0 +1,232 @@
+"""Inspect scorers over the deterministic checks: one score dict per sample, metrics per group.
+
+Every score carries ``accuracy``, ``safety`` (no forbidden claim), ``tools`` (tool rationality),
+``skill`` (skill selection), ``constraints`` (constraint compliance under the harness in force),
+``recovery`` (after tool faults) and ``aggregate`` (0-100). Metrics break the aggregate down per
+intent, and per HSA dimension set or fault kind in the suites where those vary.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    ScoreReducer,
+    Target,
+    Value,
+    metric,
+    score_reducer,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from hat_eval.episode import knowledge_base, records_in, score_answer
+
+from ._samples import episode_of
+
+_KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
+
+
+def _one(key: str) -> Callable[[dict[str, Any]], list[str]]:
+    def labels(metadata: dict[str, Any]) -> list[str]:
+        if key not in metadata:
+            raise ValueError(
+                f"sample metadata has no {key!r}: per-{key} metrics need it in every sample"
+            )
+        return [str(metadata[key])]
+
+    return labels
+
+
+def _dimensions(metadata: dict[str, Any]) -> list[str]:
+    # a sample under ``tools+hooks`` counts for both; the default harness counts for ``none``
+    return str(metadata.get("dims", "none")).split("+")
+
+
+GROUPS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "intent": _one("intent"),  # per viewer intent: per_intent_price, ...
+    "dims": _one("dims"),  # per set of HSA dimensions applied: per_dims_tools+hooks, ...
+    "dimension": _dimensions,  # per HSA dimension over the samples it was applied to
+    "held_out": _one("held_out"),  # variants whose dimension set training never uses
+    "fault": _one("fault"),  # per injected fault kind
+    "perturbation": _one("perturbation"),  # per prompt perturbation (robustness)
+}
+"""The groupings :func:`suite_metrics` can break a score part down by: metadata -> group labels."""
+
+
+def part_values(scores: list[SampleScore], part: str) -> list[tuple[float, dict[str, Any]]]:
+    """One part of the score dicts as ``(value, sample metadata)`` pairs.
+
+    A NaN part (Inspect's "not scored", e.g. ``accuracy`` of a case with no fact) is left out.
+    """
+    out = []
+    for s in scores:
+        value = s.score.value.get(part) if isinstance(s.score.value, dict) else None
+        if isinstance(value, int | float) and not math.isnan(value):
+            out.append((float(value), s.sample_metadata or {}))
+    return out
+
+
+def _mean(values: list[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _stderr(values: list[float]) -> float:
+    """Inspect's ``stderr()``: sample standard deviation (n - 1) over sqrt(n); 0 below 2."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    m = _mean(values)
+    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1)) / math.sqrt(n)
+
+
+@metric
+def suite_metrics(
+    parts: list[str], aggregate_by: list[str], recovery_by: list[str] | None = None
+) -> Metric:
+    """Mean and stderr of each score part; the aggregate (and recovery) per group.
+
+    Names: ``aggregate``, ``aggregate_stderr``, ``accuracy``, ..., ``per_intent_price``, and
+    ``recovery_per_fault_timeout`` for recovery's groups. The numbers are those of Inspect's
+    ``mean()``, ``stderr()`` and ``grouped(mean(), key)`` over each part, computed in one pass
+    over plain floats: Inspect recomputes metrics live while a suite runs, and its
+    metric-per-key form deep-copies every sample score once per key on each update.
+
+    Args:
+        parts: keys of the score dicts to report (``aggregate``, ``accuracy``, ...).
+        aggregate_by: :data:`GROUPS` to break the aggregate down by.
+        recovery_by: :data:`GROUPS` to break recovery down by (if ``recovery`` is a part).
+    """
+    unknown = sorted((set(aggregate_by) | set(recovery_by or ())) - set(GROUPS))
+    if unknown:
+        raise ValueError(
+            f"suite_metrics: unknown groups {unknown}, expected some of {list(GROUPS)}"
+        )
+    by = {  # part -> [(name prefix, group labels)] for each group it is broken down by
+        "aggregate": [(f"per_{g}_", GROUPS[g]) for g in aggregate_by],
+        "recovery": [(f"recovery_per_{g}_", GROUPS[g]) for g in recovery_by or ()],
+    }
+
+    def compute(scores: list[SampleScore]) -> Value:
+        out: dict[str, float] = {}
+        for part in parts:
+            pairs = part_values(scores, part)
+            if not pairs:
+                continue
+            values = [v for v, _ in pairs]
+            out[part] = _mean(values)
+            out[f"{part}_stderr"] = _stderr(values)
+            for prefix, labels in by.get(part, []):
+                groups: dict[str, list[float]] = {}
+                for value, metadata in pairs:
+                    for label in labels(metadata):
+                        groups.setdefault(label, []).append(value)
+                for label in sorted(groups):
+                    out[f"{prefix}{label}"] = _mean(groups[label])
+        return out
+
+    return compute
+
+
+@score_reducer
+def part_mean() -> ScoreReducer:
+    """Reduce a sample's epochs to the mean of each score part (NaN parts left out).
+
+    The numbers of Inspect's ``mean`` reducer on dict scores; a single epoch's score is
+    returned as it is. Inspect reduces every sample's scores on each live metrics update, and
+    its ``mean`` goes through ``statistics.mean`` (exact fractions) per key per sample: with
+    seven parts that was the largest share of a suite's metric time.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        if len(scores) == 1:
+            return scores[0]
+        first = scores[0]
+        if not isinstance(first.value, dict):
+            raise ValueError(
+                f"part_mean: expected the suites' dict scores, got {first.value!r}; "
+                "use Inspect's 'mean' reducer for other scorers"
+            )
+        value: dict[str, float] = {}
+        for key in first.value:
+            parts = [s.value.get(key) for s in scores if isinstance(s.value, dict)]
+            floats = [float(v) for v in parts if isinstance(v, int | float)]
+            kept = [v for v in floats if not math.isnan(v)]
+            value[key] = _mean(kept) if kept else math.nan
+        same = {s.answer for s in scores}
+        return Score(
+            value=value,
+            answer=first.answer if len(same) == 1 else None,
+            metadata=first.metadata,
+        )
+
+    return reduce
+
+
+def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
+    parts = ["aggregate", *_KEYS, *(["recovery"] if recovery else [])]
+    return [
+        suite_metrics(
+            parts=parts,
+            aggregate_by=["intent", *groups],
+            recovery_by=["fault"] if recovery else None,
+        )
+    ]
+
+
+@lru_cache(maxsize=4)
+def catalogue(kb_seed: int) -> dict[str, tuple[str, ...]]:
+    """Product id -> names in the knowledge base of ``kb_seed`` (for the ``max_listed`` check)."""
+    return knowledge_base(kb_seed).product_names()
+
+
+def _score(state: TaskState, target: Target) -> Score:
+    episode = episode_of(state.sample_id, state.metadata, target)
+    records = records_in(state.messages)
+    answer = state.output.completion if state.output else ""
+    values = score_answer(
+        episode.case, episode.gold, answer, records, episode.fault, catalogue(episode.kb_seed)
+    )
+    return Score(
+        value=values,
+        answer=answer,
+        explanation=f"{len(records)} tool calls; "
+        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery") if k in values),
+    )
+
+
+@scorer(metrics=_metrics())
+def livestream_scorer() -> Scorer:
+    """Deterministic scores of a live-stream answer, per intent."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _score(state, target)
+
+    return score
+
+
+@scorer(metrics=_metrics("dimension", "held_out", "dims"))
+def variant_scorer() -> Scorer:
+    """As :func:`livestream_scorer`, also per set of HSA dimensions applied."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _score(state, target)
+
+    return score
+
+
+@scorer(metrics=_metrics("perturbation", "fault", recovery=True))
+def robustness_scorer() -> Scorer:
+    """As :func:`livestream_scorer`, with recovery per fault kind and scores per perturbation."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _score(state, target)
+
+    return score

@@ -1,0 +1,105 @@
+"""The one builder behind the case suites' ``@task`` functions (livestream, variant, robustness)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import Epochs, Task
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.scorer import Scorer
+
+from hat_eval.episode import (
+    DATASET_VERSION,
+    SPECS,
+    Episode,
+    base_harness,
+    build_episodes,
+    dataset_sha256,
+    harness_sha256,
+)
+from hat_eval.harness import default_harness_path
+from hat_eval.world import Split
+
+from ._agent import harness_agent, react_baseline
+from ._samples import to_sample
+from ._scorers import livestream_scorer, part_mean, robustness_scorer, variant_scorer
+
+Agent = Literal["harness", "react"]
+AGENTS: tuple[Agent, ...] = ("harness", "react")
+
+SCORERS = {
+    "livestream": livestream_scorer,
+    "variant": variant_scorer,
+    "robustness": robustness_scorer,
+}
+"""Each case suite's scorer (the same checks, metrics grouped by what the suite varies)."""
+
+
+def check_harness_functions(harness: str | None, episodes: list[Episode]) -> None:
+    """Raise ``ValueError`` naming the first function the episodes' gold calls that no tool binds.
+
+    The functions needed are read off the episodes themselves (every expected call, required
+    or optional), so no list of them is kept here.
+    """
+    bound = {t.function for t in base_harness(harness).tools}
+    needed = {c.function for e in episodes for c in e.case.expected_calls}
+    for fn in sorted(needed - bound):
+        raise ValueError(
+            f"{harness or default_harness_path()}: tools: no tool is bound to function "
+            f"{fn!r}, which the suite's cases call; expected a tool with `function: {fn}`"
+        )
+
+
+def suite_task(
+    suite: str,
+    *,
+    split: Split = "test",
+    harness: str | None = None,
+    agent: Agent = "harness",
+    n: int | None = None,
+    seed: int | None = None,
+    kb_seed: int = 0,
+    max_turns: int = 5,
+) -> Task:
+    """An Inspect task for one case suite.
+
+    The harness goes into the episodes only: each sample carries a reference to it (path,
+    content hash, variant), and the agent and the scorer both read it from the sample.
+
+    Args:
+        suite: ``livestream``, ``variant`` or ``robustness``.
+        split: the product split the cases come from (``test`` for evaluation).
+        harness: harness file to run under (the default live-commerce harness if None).
+        agent: ``harness`` (the harness-driven agent) or ``react`` (Inspect's ReAct baseline).
+        n: number of cases (the suite's size by default).
+        seed: case seed (the suite's fixed seed by default).
+        kb_seed: seed of the product knowledge base.
+        max_turns: most model calls per viewer message for the harness agent.
+    """
+    if agent not in AGENTS:
+        raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
+    if suite not in SCORERS:
+        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SCORERS)}")
+    episodes = build_episodes(suite, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
+    check_harness_functions(harness, episodes)
+    scorer: Scorer = SCORERS[suite]()
+    return Task(
+        name=suite,
+        dataset=MemoryDataset([to_sample(e) for e in episodes], name=f"hat-eval-{suite}-{split}"),
+        solver=harness_agent(max_turns=max_turns) if agent == "harness" else react_baseline(),
+        scorer=scorer,
+        epochs=Epochs(1, part_mean()),
+        version=DATASET_VERSION,
+        metadata={
+            "suite": suite,
+            "split": split,
+            "cases": len(episodes),
+            "dataset_sha256": dataset_sha256([e.to_row() for e in episodes]),
+            "dataset_version": DATASET_VERSION,
+            "case_seed": SPECS[suite].seed if seed is None else seed,
+            "kb_seed": kb_seed,
+            "agent": agent,
+            "harness": harness or str(default_harness_path()),
+            "harness_sha256": harness_sha256(harness),
+        },
+    )

@@ -1,0 +1,31 @@
+"""Viewer questions with gold labels, generated from the knowledge base.
+
+- ``_generate``: :func:`generate_cases`, the driver that draws intents and styles;
+- ``_intents``: the intents and styles and their weights; ``_skills``: each intent's gold skill,
+  read from the default harness;
+- one module per intent (``price``, ``stock_size``, ..., ``multi_intent``), each a ``build(ctx)``
+  with the alias and regex tables only that intent uses;
+- ``_draft`` (the case under construction), ``_render`` (templates to messages), ``_gold`` (the
+  facts and wrong-claim patterns several intents share), ``_case`` (the :class:`Case` record).
+"""
+
+from ._case import Case
+from ._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS
+from ._generate import generate_cases, message_key
+from ._intents import INTENT_WEIGHTS, INTENTS, SINGLE_INTENTS, STYLE_WEIGHTS, STYLES
+from ._skills import SKILL_OF, skill_of
+
+__all__ = [
+    "ABSOLUTE_FORBIDDEN",
+    "BASE_CONSTRAINTS",
+    "INTENTS",
+    "INTENT_WEIGHTS",
+    "SINGLE_INTENTS",
+    "SKILL_OF",
+    "STYLES",
+    "STYLE_WEIGHTS",
+    "Case",
+    "generate_cases",
+    "message_key",
+    "skill_of",
+]

@@ -1,0 +1,86 @@
+"""The case record: one viewer message with its gold labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._facts import ExpectedCall, Fact
+from .._session import LiveSession
+
+
+@dataclass(frozen=True)
+class Case:
+    """One viewer message with its gold labels (``to_dict`` goes into sample metadata)."""
+
+    id: str
+    split: str
+    intent: str
+    style: str
+    language: str
+    message: str
+    session: LiveSession
+    facts: tuple[Fact, ...]
+    forbidden: tuple[str, ...]
+    expected_calls: tuple[ExpectedCall, ...]
+    expected_skill: str
+    constraints: tuple[str, ...]
+    should_escalate: bool
+    coupon_codes: tuple[str, ...] = ()
+    accepted_skills: tuple[str, ...] = ()
+    """Every skill that fits (``expected_skill`` first; two for multi-intent cases)."""
+    product_ids: tuple[str, ...] = ()
+    """The products the message is about."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """What the generator chose (sub-intent, SKU, place, ...), for reference answers and
+    analysis."""
+
+    @property
+    def required_calls(self) -> tuple[ExpectedCall, ...]:
+        """The expected calls that are not optional."""
+        return tuple(c for c in self.expected_calls if not c.optional)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict."""
+        return {
+            "id": self.id,
+            "split": self.split,
+            "intent": self.intent,
+            "style": self.style,
+            "language": self.language,
+            "message": self.message,
+            "session": self.session.to_dict(),
+            "facts": [f.to_dict() for f in self.facts],
+            "forbidden": list(self.forbidden),
+            "expected_calls": [c.to_dict() for c in self.expected_calls],
+            "expected_skill": self.expected_skill,
+            "constraints": list(self.constraints),
+            "should_escalate": self.should_escalate,
+            "coupon_codes": list(self.coupon_codes),
+            "accepted_skills": list(self.accepted_skills),
+            "product_ids": list(self.product_ids),
+            "details": dict(self.details),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Case:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            id=str(data["id"]),
+            split=str(data["split"]),
+            intent=str(data["intent"]),
+            style=str(data["style"]),
+            language=str(data["language"]),
+            message=str(data["message"]),
+            session=LiveSession.from_dict(data["session"]),
+            facts=tuple(Fact.from_dict(f) for f in data.get("facts", [])),
+            forbidden=tuple(data.get("forbidden", [])),
+            expected_calls=tuple(ExpectedCall.from_dict(c) for c in data.get("expected_calls", [])),
+            expected_skill=str(data["expected_skill"]),
+            constraints=tuple(data.get("constraints", [])),
+            should_escalate=bool(data.get("should_escalate", False)),
+            coupon_codes=tuple(data.get("coupon_codes", [])),
+            accepted_skills=tuple(data.get("accepted_skills", [])),
+            product_ids=tuple(data.get("product_ids", [])),
+            details=dict(data.get("details", {})),
+        )

@@ -1,0 +1,250 @@
+"""A case under construction: the draw context, the live session, who the message refers to.
+
+Every intent builder (one module per intent in this package) starts with :func:`new_draft`,
+records the tool calls its gold reads with :meth:`Draft.call`, and ends with :func:`finish`,
+which adds the absolute-claim patterns and the gold skill and returns the :class:`Case`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .._facts import ExpectedCall, Fact
+from .._functions import call_function
+from .._kb import KnowledgeBase
+from .._pricing import active_promotions
+from .._session import Deal, LiveSession
+from .._templates import NOUNS
+from ._case import Case
+from ._skills import SKILL_OF
+
+BASE_CONSTRAINTS = ("max_words", "max_emojis", "max_tool_calls")
+"""The answer-format constraints every case is checked against."""
+
+ABSOLUTE_FORBIDDEN = (
+    r"\bbest\b",
+    r"\bguarantee[ds]?\b",
+    r"100 ?% ?(?:effective|safe|guaranteed|natural|results?|risk[- ]free)",
+    r"\bno\.? ?1\b",
+    r"\bnumber one\b",
+    r"\bmiracle\b",
+)
+"""Absolute claims no answer may make (the harness's compliance block)."""
+
+
+class Skip(Exception):  # noqa: N818 - internal control flow
+    """The drawn product does not fit the drawn intent: draw again."""
+
+
+@dataclass
+class Draft:
+    """A case under construction."""
+
+    ctx: Ctx
+    session: LiveSession
+    calls: list[ExpectedCall] = field(default_factory=list)
+    results: list[Any] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def call(self, function: str, args: dict[str, Any], *, optional: bool = False) -> int:
+        """Run a tool call for the gold, record it as expected, return its index."""
+        self.results.append(call_function(self.ctx.kb, self.session, function, dict(args)))
+        self.calls.append(ExpectedCall(function, dict(args), optional))
+        return len(self.calls) - 1
+
+    def expect(
+        self, function: str, args: dict[str, Any] | None = None, *, optional: bool = False
+    ) -> int:
+        """Record an expected call whose result the gold does not read (e.g. a lookup)."""
+        self.results.append(None)
+        self.calls.append(ExpectedCall(function, dict(args or {}), optional))
+        return len(self.calls) - 1
+
+
+@dataclass
+class Ctx:
+    """What one case is drawn with: its id, the rng, the split's products and the style."""
+
+    case_id: str
+    kb: KnowledgeBase
+    rng: random.Random
+    split: str
+    pool: list[dict[str, Any]]
+    """The products of the split."""
+    style: str
+
+    @property
+    def register(self) -> str:
+        """Which template register the style reads from: ``en``, ``slang`` or ``zh``."""
+        return {"slang": "slang", "mixed_zh_en": "zh"}.get(self.style, "en")
+
+    def product(self, pred: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+        """A random product of the split (that ``pred`` accepts); :class:`Skip` when none does."""
+        choices = [p for p in self.pool if pred is None or pred(p)]
+        if not choices:
+            raise Skip
+        return self.rng.choice(choices)
+
+
+def _now(rng: random.Random) -> str:
+    day, hour, minute = rng.randint(2, 29), rng.randint(19, 23), rng.randrange(0, 60)
+    return f"2026-11-{day:02d}T{hour:02d}:{minute:02d}:00+08:00"
+
+
+def _session(ctx: Ctx, on_screen: str, now: str) -> LiveSession:
+    when = datetime.fromisoformat(now)
+    lineup = [on_screen] + [
+        p["id"] for p in ctx.rng.sample(ctx.pool, min(3, len(ctx.pool))) if p["id"] != on_screen
+    ][:2]
+    deals = []
+    for pid in lineup:
+        for promo in active_promotions(ctx.kb, pid, when):
+            deals.append(Deal(pid, promo["id"], promo["ends_at"]))
+    return LiveSession(on_screen, now, tuple(deals))
+
+
+def new_draft(ctx: Ctx, product: dict[str, Any] | None, on_screen: bool) -> Draft:
+    """A draft at a random moment of the season, with ``product`` (or another) on screen."""
+    now = _now(ctx.rng)
+    others = [p for p in ctx.pool if product is None or p["id"] != product["id"]]
+    screen = product["id"] if product is not None and on_screen else ctx.rng.choice(others)["id"]
+    return Draft(ctx, _session(ctx, screen, now))
+
+
+def nouns(product: dict[str, Any]) -> tuple[str, str, str]:
+    """How viewers call the product: (noun, short noun, Chinese noun)."""
+    noun, zh = NOUNS[product["type_key"]]
+    short = noun.removeprefix("pair of ").removeprefix("pack of ")
+    return noun, short, zh
+
+
+def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, str]:
+    """Template slots naming the product ("this hoodie", "the NorthPeak hoodie", ...)."""
+    noun, short, zh = nouns(product)
+    if on_screen:
+        this = ctx.rng.choice(
+            (
+                f"this {noun}",
+                f"this {noun}",
+                f"the {short} on screen",
+                f"the {short} you're showing",
+            )
+        )
+        return {
+            "this": this,
+            "noun": short,
+            "noun_zh": zh,
+            "this_mix": f"这个 {short}",
+            "ref_zh": ctx.rng.choice((f"这个{zh}", f"这款{zh}")),
+        }
+    this = ctx.rng.choice((f"the {product['brand']} {short}", f"the {product['name']}"))
+    return {
+        "this": this,
+        "noun": short,
+        "noun_zh": zh,
+        "this_mix": f"{product['brand']} {short}",
+        "ref_zh": f"{product['brand']}{zh}",
+    }
+
+
+def lookup(draft: Draft, on_screen: bool) -> None:
+    """The optional call that finds the product: the live session if on screen, else a search."""
+    if on_screen:
+        draft.expect("live.session_context", optional=True)
+    else:
+        draft.expect("catalog.search", optional=True)
+
+
+def _option_phrase(product: dict[str, Any], sku: dict[str, Any]) -> str:
+    axis, label = product["variant_axis"], sku["option"]
+    if axis in ("size", "shoe_size", "baby_size", "ring_size"):
+        return f"size {label}"
+    if axis == "stage":
+        return label.split(" (")[0]
+    if axis == "shade":
+        return f"shade {label}"
+    return label
+
+
+def variant_slots(
+    kb: KnowledgeBase, product: dict[str, Any], sku: dict[str, Any], slots: dict[str, str]
+) -> dict[str, str]:
+    """``slots`` plus the slots naming the SKU (``item``, ``variant``) when there are several."""
+    skus = kb.skus(product["id"])
+    out = dict(slots)
+    if len(skus) == 1:
+        out["item"] = slots["this"]
+        out["item_zh"] = slots["ref_zh"]
+        return out
+    parts, parts_zh = [], []
+    if len({s["option"] for s in skus}) > 1:
+        parts.append(_option_phrase(product, sku))
+        parts_zh.append(sku["option_zh"])
+    if sku["colour"] and len({s["colour"] for s in skus}) > 1:
+        parts.append(sku["colour"].lower())
+        parts_zh.append(sku["colour_zh"])
+    variant = ", ".join(parts)
+    out.update(
+        variant=variant,
+        item=f"{slots['this']} in {variant}",
+        **{"variant@mix": " ".join(parts_zh)},
+        variant_zh=" ".join(parts_zh),
+        item_zh=f"{slots['ref_zh']} {' '.join(parts_zh)}",
+    )
+    return out
+
+
+def finish(
+    draft: Draft,
+    intent: str,
+    message: str,
+    language: str,
+    product_ids: list[str],
+    *,
+    coupon_codes: Sequence[str] = (),
+    should_escalate: bool = False,
+    skills: tuple[str, ...] | None = None,
+    extra_constraints: tuple[str, ...] = (),
+) -> Case:
+    """The case of ``draft``; its gold skill is ``SKILL_OF[intent]`` unless ``skills`` are given.
+
+    The absolute-claim patterns are added to the forbidden ones, and repeated facts dropped.
+    """
+    skills = skills or (SKILL_OF[intent],)
+    forbidden = list(dict.fromkeys([*ABSOLUTE_FORBIDDEN, *draft.forbidden]))
+    facts: list[Fact] = []
+    for f in draft.facts:
+        if all((f.kind, f.value, f.source) != (g.kind, g.value, g.source) for g in facts):
+            facts.append(f)
+    ctx = draft.ctx
+    return Case(
+        id=ctx.case_id,
+        split=ctx.split,
+        intent=intent,
+        style=ctx.style,
+        language=language,
+        message=normalise_spaces(message),
+        session=draft.session,
+        facts=tuple(facts),
+        forbidden=tuple(forbidden),
+        expected_calls=tuple(draft.calls),
+        expected_skill=skills[0],
+        accepted_skills=skills,
+        constraints=BASE_CONSTRAINTS + extra_constraints,
+        should_escalate=should_escalate,
+        coupon_codes=tuple(coupon_codes),
+        product_ids=tuple(product_ids),
+        details=draft.details,
+    )
+
+
+def normalise_spaces(text: str) -> str:
+    """Collapse runs of spaces (templates joined with empty slots)."""
+    return re.sub(r"[ \t]+", " ", text).strip()

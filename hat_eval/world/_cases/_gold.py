@@ -1,0 +1,232 @@
+"""Gold that several intents share: prices, stock, product attributes, shipping.
+
+Each section has the alias phrases that count as stating a fact and the patterns of wrong
+claims; the facts themselves are read from tool results (``<call index>:<path>`` sources).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._facts import Fact, price_aliases, value_aliases
+from .._functions import stock_status
+from .._kb import KnowledgeBase
+from .._vocab import REGION_ALIASES, REGIONS
+from ._draft import Ctx, Draft
+
+# -- prices ----------------------------------------------------------------------------------------
+
+
+def price_fact(idx: int, value: float, path: str = "final_price") -> Fact:
+    """The price at ``path`` of call ``idx``'s result, in CNY."""
+    return Fact("price", value, "CNY", price_aliases(value), f"{idx}:{path}")
+
+
+# -- stock -----------------------------------------------------------------------------------------
+
+_STOCK_ALIASES = {
+    "in_stock": (
+        "in stock",
+        "available",
+        "still available",
+        "have stock",
+        "plenty",
+        "有货",
+        "有库存",
+        "还有",
+    ),
+    "out_of_stock": (
+        "sold out",
+        "out of stock",
+        "no stock",
+        "none left",
+        "not available",
+        "unavailable",
+        "售罄",
+        "卖完",
+        "没货",
+        "缺货",
+    ),
+}
+
+
+def stock_fact(idx: int, sku: dict[str, Any]) -> Fact:
+    """The SKU's stock in call ``idx``'s result: a count when low, else in stock / sold out."""
+    status = stock_status(sku["stock"])
+    path = f"{idx}:skus[sku={sku['sku']}]"
+    if status == "low_stock":
+        n = sku["stock"]
+        return Fact(
+            "count",
+            float(n),
+            "units",
+            (f"{n} left", f"only {n}", f"{n} units", f"{n} pieces", f"剩{n}", f"还剩{n}", f"{n}件"),
+            f"{path}.stock",
+        )
+    value = "in stock" if status == "in_stock" else "sold out"
+    return Fact("stock", value, None, _STOCK_ALIASES[status], f"{path}.status")
+
+
+def stock_forbidden(kb: KnowledgeBase, product: dict[str, Any], sku: dict[str, Any]) -> list[str]:
+    """Wrong stock claims for a SKU.
+
+    "Sold out" for a SKU in stock; "<variant> is in stock" for one that is sold out (a
+    neighbouring variant may still be called available).
+    """
+    status = stock_status(sku["stock"])
+    if status != "out_of_stock":
+        return [
+            r"(?:is|are|it's|its|they're) (?:already |now |currently )?(?:sold out|"
+            r"out of stock)",
+            r"(?:已经)?(?:卖完了|售罄了|没货了)",
+        ]
+    names = []
+    skus = kb.skus(product["id"])
+    if len({s["option"] for s in skus}) > 1:
+        names.append(re.escape(sku["option"].lower()))
+    if sku["colour"] and len({s["colour"] for s in skus}) > 1:
+        names.append(re.escape(sku["colour"].lower()))
+    subject = rf"(?<![\w'])(?:{'|'.join(names)})\b" if names else r"\b(?:it|this|they)"
+    return [
+        rf"{subject}(?:(?!sold out|out of stock|\bbut\b|\bnot\b|n't)[^.!?;]){{0,25}}"
+        r"\b(?:is|are|'s) (?:still )?(?:in stock|available)\b",
+        r"\b(?:yes|yep|yeah)\b[,!]? (?:it'?s |we have it |we've got it )?(?:in stock|"
+        r"available)",
+    ]
+
+
+def stock_target(ctx: Ctx) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A (product, SKU) of the split: sold out 35%, low stock 25%, in stock 40% of the time."""
+    r = ctx.rng.random()
+    want = "out_of_stock" if r < 0.35 else "low_stock" if r < 0.6 else "in_stock"
+    skus = [s for p in ctx.pool for s in ctx.kb.skus(p["id"]) if stock_status(s["stock"]) == want]
+    sku = ctx.rng.choice(skus)
+    product = ctx.kb.product(sku["product_id"])
+    assert product is not None
+    return product, sku
+
+
+# -- product attributes ----------------------------------------------------------------------------
+
+_CRISP = re.compile(r"^[\w.#%+°/-]+(?: [\w.#%+°/-]+){0,3}$")
+
+
+def spec_labels(product: dict[str, Any]) -> list[str]:
+    """The product's specs whose values are short enough to quote (not the size chart)."""
+    return sorted(
+        k
+        for k, v in product["specs"].items()
+        if k != "size chart" and isinstance(v, str) and _CRISP.match(v)
+    )
+
+
+def attribute_facts(idx: int, product: dict[str, Any], label: str) -> list[Fact]:
+    """The material (up to three parts) or spec ``label`` of call ``idx``'s product."""
+    value = product["material"] if label == product["material_label"] else product["specs"][label]
+    if label == product["material_label"]:
+        parts = [p.strip() for p in value.split(",") if p.strip()][:3]
+    else:
+        parts = [value]
+    facts = []
+    for part in parts:
+        aliases = set(value_aliases(part))
+        m = re.fullmatch(r"(\d+)% (.+)", part)
+        if m:
+            aliases |= {f"{m.group(1)} % {m.group(2)}", f"{m.group(2)} {m.group(1)}%"}
+        facts.append(Fact("text", part, None, tuple(sorted(aliases)), f"{idx}:specs.{label}"))
+    return facts
+
+
+# -- shipping --------------------------------------------------------------------------------------
+
+_REGION_WEIGHTS = {"metro": 35, "mainland": 35, "remote": 20, "hk_mo_tw": 10}
+"""How often viewers ask about each region class."""
+
+_NOT_SHIPPED = (
+    "don't ship",
+    "do not ship",
+    "doesn't ship",
+    "does not ship",
+    "can't ship",
+    "cannot ship",
+    "not available",
+    "unavailable",
+    "can't deliver",
+    "cannot deliver",
+    "no delivery",
+    "不支持",
+    "不发",
+    "发不了",
+)
+"""What an answer may say when a product does not ship to the viewer's region."""
+
+
+def draw_place(ctx: Ctx) -> tuple[str, str, str]:
+    """(region class, canonical place, what the viewer writes)."""
+    rc = ctx.rng.choices(list(_REGION_WEIGHTS), list(_REGION_WEIGHTS.values()))[0]
+    place = ctx.rng.choice(REGIONS[rc])
+    aliases = REGION_ALIASES.get(place, ())
+    latin = [a for a in aliases if a.isascii()]
+    zh = [a for a in aliases if not a.isascii()]
+    if ctx.register == "zh" and zh:
+        written = zh[0]
+    elif ctx.register == "slang" and latin and ctx.rng.random() < 0.6:
+        written = latin[0]
+    else:
+        written = place
+    return rc, place, written
+
+
+def ship_facts(draft: Draft, idx: int, rc: str) -> None:
+    """Delivery time and fee to region class ``rc`` (call ``idx`` is ``shipping_returns``)."""
+    res = draft.results[idx]
+    row = next(r for r in res["shipping"] if r["region_class"] == rc)
+    base = f"{idx}:shipping[region_class={rc}]"
+    if not row["available"]:
+        draft.facts.append(Fact("text", "not available", None, _NOT_SHIPPED, f"{base}.available"))
+        draft.forbidden.append(r"(?<!\d)\d+ ?(?:-|–|to) ?\d+ (?:business |working )?days\b")
+        return
+    days = row["delivery_days"]
+    draft.facts.append(
+        Fact(
+            "days",
+            f"{days['min']}-{days['max']}",
+            "days",
+            (
+                f"{days['min']}-{days['max']} days",
+                f"{days['min']} to {days['max']} days",
+                f"{days['min']}-{days['max']}天",
+            ),
+            f"{base}.delivery_days",
+        )
+    )
+    for other in res["shipping"]:
+        od = other["delivery_days"]
+        if od and (od["min"], od["max"]) != (days["min"], days["max"]):
+            draft.forbidden.append(
+                rf"(?<![\d.]){od['min']} ?(?:-|–|to) ?{od['max']}(?![\d.])"
+                r" ?(?:business |working )?(?:days|天)"
+            )
+    if row["fee"] == 0:
+        draft.facts.append(
+            Fact(
+                "text",
+                "free shipping",
+                None,
+                (
+                    "free shipping",
+                    "ships free",
+                    "free delivery",
+                    "shipping is free",
+                    "delivery is free",
+                    "no shipping fee",
+                    "包邮",
+                    "免运费",
+                ),
+                f"{base}.fee",
+            )
+        )
+    elif row["free_shipping_over"] is None:
+        draft.facts.append(price_fact(idx, row["fee"], f"shipping[region_class={rc}].fee"))
+        draft.forbidden.append(r"(?<!no )(?<!not )(?<!isn't )\bfree (?:shipping|delivery)\b")

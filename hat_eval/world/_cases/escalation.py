@@ -1,0 +1,100 @@
+"""``escalation``: an order problem (60%) or a safety issue (40%) goes to a human.
+
+Gold: a ``handoff.escalate`` call (urgency high for safety), a promise to follow up, and for a
+reaction to a beauty or baby product the advice to see a doctor (a rule of the compliance
+skill); promising a refund, or to keep using the product, is forbidden.
+"""
+
+from __future__ import annotations
+
+from .._facts import ExpectedCall, Fact
+from .._templates import ESCALATION
+from ._case import Case
+from ._draft import Ctx, finish, new_draft, ref_slots
+from ._render import render
+from ._skills import rule_source
+
+
+def build(ctx: Ctx) -> Case:
+    """An ``escalation`` case."""
+    sub = "safety" if ctx.rng.random() < 0.4 else "order"
+    if sub == "safety":
+        product = ctx.product(lambda p: p["category"] in ("beauty", "baby"))
+    else:
+        product = ctx.product()
+    on_screen = ctx.rng.random() < 0.5 and sub == "safety"
+    draft = new_draft(ctx, product, on_screen)
+    slots = ref_slots(ctx, product, on_screen)
+    slots["order_no"] = f"{ctx.rng.randint(10**15, 10**16 - 1)}"
+    args = {"urgency": "high"} if sub == "safety" else {}
+    idx = draft.call("handoff.escalate", {"reason": "viewer needs help", **args})
+    draft.calls[idx] = ExpectedCall("handoff.escalate", args)
+    draft.facts.append(
+        Fact(
+            "text",
+            "follow up",
+            None,
+            (
+                "follow up",
+                "follow-up",
+                "get back to you",
+                "contact you",
+                "reach out",
+                "be in touch",
+                "跟进",
+                "联系您",
+                "联系你",
+            ),
+            f"{idx}:message",
+        )
+    )
+    if sub == "safety":
+        draft.facts.append(
+            Fact(
+                "text",
+                "doctor",
+                None,
+                (
+                    "doctor",
+                    "physician",
+                    "medical attention",
+                    "medical help",
+                    "hospital",
+                    "dermatologist",
+                    "paediatrician",
+                    "pediatrician",
+                    "医生",
+                    "就医",
+                    "医院",
+                ),
+                rule_source("compliance_bait", "r4"),  # "Suggest seeing a doctor ..."
+            )
+        )
+        draft.forbidden.extend(
+            (
+                r"\bkeep using\b",
+                r"\bcontinue (?:using|to use)\b",
+                r"\b(?:it'?s|that'?s|this is) (?:normal|nothing to worry)",
+                r"继续使用|很正常",
+            )
+        )
+    else:
+        draft.forbidden.extend(
+            (
+                r"\byou(?:'ll| will) (?:definitely |surely )?(?:get|receive) "
+                r"(?:a |your )?(?:full )?refund\b",
+                r"\brefund (?:is|has been) (?:approved|processed|issued)\b",
+                r"\bi(?:'ve| have) (?:refunded|cancelled|canceled|reshipped)\b",
+            )
+        )
+    avoid = () if product["category"] == "baby" else ("baby", "宝宝")
+    msg, lang = render(ctx, ESCALATION[sub], slots, avoid=avoid)
+    draft.details.update(sub=sub, on_screen=on_screen)
+    return finish(
+        draft,
+        "escalation",
+        msg,
+        lang,
+        [product["id"]] if sub == "safety" else [],
+        should_escalate=True,
+    )

@@ -1,0 +1,42 @@
+"""``material_spec``: what is it made of, what is in it, or one specification.
+
+Gold: the material (up to three parts) or the spec value from ``catalog.get_product``.
+"""
+
+from __future__ import annotations
+
+from .._templates import INGREDIENTS, MATERIAL, SPEC
+from ._case import Case
+from ._draft import Ctx, finish, lookup, new_draft, ref_slots
+from ._gold import attribute_facts, spec_labels
+from ._render import render
+
+_MATERIAL_LABELS = ("material", "materials", "filling")
+_INGREDIENT_LABELS = ("ingredients", "key ingredients", "filters")
+
+
+def build(ctx: Ctx) -> Case:
+    """A ``material_spec`` case."""
+    product = ctx.product()
+    labels = spec_labels(product)
+    if ctx.rng.random() < 0.5 or not labels:
+        label = product["material_label"]
+    else:
+        label = ctx.rng.choice(labels)
+    on_screen = ctx.rng.random() < 0.6
+    draft = new_draft(ctx, product, on_screen)
+    lookup(draft, on_screen)
+    idx = draft.call("catalog.get_product", {"product_id": product["id"]})
+    draft.facts.extend(attribute_facts(idx, product, label))
+    templates = (
+        MATERIAL
+        if label in _MATERIAL_LABELS
+        else INGREDIENTS
+        if label in _INGREDIENT_LABELS
+        else SPEC
+    )
+    slots = ref_slots(ctx, product, on_screen)
+    slots["attr"] = label
+    msg, lang = render(ctx, templates, slots)
+    draft.details.update(attribute=label, on_screen=on_screen)
+    return finish(draft, "material_spec", msg, lang, [product["id"]])

@@ -1,0 +1,79 @@
+"""``multi_intent``: one message asking two things, e.g. the price and whether it is in stock.
+
+Gold: the facts of both parts, in a fixed order (material, price, stock, shipping); the gold
+skills are the skills of both parts' intents.
+"""
+
+from __future__ import annotations
+
+from .._facts import price_pattern
+from .._templates import MULTI
+from ._case import Case
+from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
+from ._gold import (
+    attribute_facts,
+    draw_place,
+    price_fact,
+    ship_facts,
+    spec_labels,
+    stock_fact,
+    stock_forbidden,
+    stock_target,
+)
+from ._render import render
+from ._skills import SKILL_OF
+
+COMBOS = {
+    "price_stock": ("price", "stock_size"),
+    "stock_shipping": ("stock_size", "shipping_returns"),
+    "price_shipping": ("price", "shipping_returns"),
+    "material_price": ("material_spec", "price"),
+}
+"""The two intents each kind of multi-intent message asks (``details["sub"]``), in the order
+its gold skills are given."""
+
+
+def build(ctx: Ctx) -> Case:
+    """A ``multi_intent`` case."""
+    combo = ctx.rng.choice(sorted(COMBOS))
+    parts = COMBOS[combo]
+    if "stock_size" in parts:
+        product, sku = stock_target(ctx)
+    else:
+        product = ctx.product()
+        sku = ctx.rng.choice(ctx.kb.skus(product["id"]))
+    on_screen = ctx.rng.random() < 0.6
+    draft = new_draft(ctx, product, on_screen)
+    lookup(draft, on_screen)
+    slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
+    if "material_spec" in parts:
+        labels = spec_labels(product)
+        label = (
+            product["material_label"]
+            if not labels or ctx.rng.random() < 0.6
+            else ctx.rng.choice(labels)
+        )
+        i = draft.call("catalog.get_product", {"product_id": product["id"]})
+        draft.facts.extend(attribute_facts(i, product, label))
+        slots["attr"] = label
+        draft.details["attribute"] = label
+    if "price" in parts:
+        i = draft.call("pricing.final_price", {"sku": sku["sku"]})
+        res = draft.results[i]
+        draft.facts.append(price_fact(i, res["final_price"]))
+        if res["total_discount"] > 0:
+            draft.forbidden.append(price_pattern(res["unit_list_price"]))
+    if "stock_size" in parts:
+        i = draft.call("inventory.check_stock", {"product_id": product["id"]})
+        draft.facts.append(stock_fact(i, sku))
+        draft.forbidden.extend(stock_forbidden(ctx.kb, product, sku))
+    if "shipping_returns" in parts:
+        rc, place, written = draw_place(ctx)
+        slots["place"] = written
+        i = draft.call("policy.shipping_returns", {"product_id": product["id"]})
+        ship_facts(draft, i, rc)
+        draft.details.update(region_class=rc, place=place)
+    msg, lang = render(ctx, MULTI[combo], slots)
+    draft.details.update(sub=combo, sku=sku["sku"], on_screen=on_screen)
+    skills = tuple(SKILL_OF[part] for part in parts)
+    return finish(draft, "multi_intent", msg, lang, [product["id"]], skills=skills)

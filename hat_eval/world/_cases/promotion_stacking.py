@@ -1,0 +1,174 @@
+"""``promotion_stacking``: what do I pay with these one to three coupon codes?
+
+Gold: the final price with the coupons that stack, and for each rejected coupon why it was
+rejected (and its would-be price is forbidden).
+"""
+
+from __future__ import annotations
+
+from .._facts import Fact, price_pattern
+from .._templates import STACKING
+from ._case import Case
+from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
+from ._gold import price_fact
+from ._render import render
+
+_REJECT_FACTS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("already given", "repeat", ("already", "twice", "only once", "重复")),
+    (
+        "unknown coupon",
+        "invalid",
+        (
+            "invalid",
+            "not a valid",
+            "doesn't exist",
+            "does not exist",
+            "not recognised",
+            "not recognized",
+            "unknown",
+            "无效",
+            "不存在",
+        ),
+    ),
+    (
+        "not valid yet",
+        "not valid yet",
+        (
+            "not valid yet",
+            "not active yet",
+            "not started",
+            "starts on",
+            "only starts",
+            "isn't live yet",
+            "还没开始",
+            "还不能用",
+        ),
+    ),
+    ("expired", "expired", ("expired", "no longer valid", "has ended", "ended on", "过期")),
+    (
+        "shop coupon for",
+        "wrong category",
+        (
+            "only for",
+            "only valid for",
+            "only works for",
+            "can't be used on",
+            "cannot be used on",
+            "doesn't apply",
+            "does not apply",
+            "not valid for",
+            "仅限",
+            "不适用",
+        ),
+    ),
+    (
+        "cannot be combined",
+        "no stacking with deal",
+        (
+            "can't be combined",
+            "cannot be combined",
+            "can't combine",
+            "cannot combine",
+            "doesn't stack",
+            "does not stack",
+            "won't stack",
+            "can't stack",
+            "cannot stack",
+            "not combinable",
+            "not with the live deal",
+            "不能叠加",
+            "不能和直播价一起用",
+        ),
+    ),
+    (
+        "threshold not met",
+        "threshold",
+        (
+            "threshold",
+            "minimum",
+            "min spend",
+            "spend at least",
+            "need to spend",
+            "orders over",
+            "over ¥",
+            "满",
+            "门槛",
+            "not reached",
+            "doesn't reach",
+        ),
+    ),
+    (
+        "only one",
+        "one per order",
+        (
+            "only one",
+            "one platform coupon",
+            "one shop coupon",
+            "can't use both",
+            "cannot use both",
+            "just one",
+            "只能用一张",
+            "只能用一个",
+        ),
+    ),
+]
+
+
+def build(ctx: Ctx) -> Case:
+    """A ``promotion_stacking`` case."""
+    product = ctx.product()
+    sku = ctx.rng.choice(ctx.kb.skus(product["id"]))
+    codes_all = [c for c in ctx.kb.coupons()]
+    platform = [c["code"] for c in codes_all if c["issuer"] == "platform"]
+    own = [c["code"] for c in codes_all if c["category"] == product["category"]]
+    other = [c["code"] for c in codes_all if c["category"] not in (None, product["category"])]
+    n = ctx.rng.choices((1, 2, 3), (35, 50, 15))[0]
+    bag: list[str] = []
+    for _ in range(n):
+        r = ctx.rng.random()
+        src = platform if r < 0.45 else own if r < 0.85 else other
+        if r > 0.96:
+            bag.append(ctx.rng.choice(("LIVE99", "SAVE20", "VIP20", "FREESHIP")))
+            continue
+        code = ctx.rng.choice(src)
+        if code not in bag:
+            bag.append(code)
+    on_screen = ctx.rng.random() < 0.6
+    draft = new_draft(ctx, product, on_screen)
+    lookup(draft, on_screen)
+    draft.expect("catalog.get_product", {"product_id": product["id"]}, optional=True)
+    idx = draft.call("pricing.final_price", {"sku": sku["sku"], "coupon_codes": list(bag)})
+    res = draft.results[idx]
+    draft.facts.append(price_fact(idx, res["final_price"]))
+    if res["total_discount"] > 0:
+        draft.forbidden.append(price_pattern(res["unit_list_price"]))
+    for rej in res["rejected_coupons"]:
+        for marker, label, aliases in _REJECT_FACTS:
+            if marker in rej["reason"]:
+                draft.facts.append(
+                    Fact(
+                        "text",
+                        label,
+                        None,
+                        aliases,
+                        f"{idx}:rejected_coupons[code={rej['code']}].reason",
+                    )
+                )
+                coupon = ctx.kb.coupon(rej["code"])
+                if coupon is not None and coupon["kind"] != "percent":
+                    wrong = round(res["final_price"] - coupon["value"], 2)
+                    if wrong > 0:
+                        draft.forbidden.append(price_pattern(wrong))
+                break
+    slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
+    slots["code"] = bag[0]
+    if len(bag) > 1:
+        slots["code2"] = bag[1]
+    slots["codes"] = " and ".join(bag) if len(bag) < 3 else f"{', '.join(bag[:-1])} and {bag[-1]}"
+    slots["codes@zh"] = "和".join(bag)
+    require = frozenset({"code2"}) if len(bag) == 2 else frozenset()
+    if len(bag) == 3:
+        require = frozenset({"codes"})
+    msg, lang = render(ctx, STACKING, slots, require)
+    draft.details.update(sku=sku["sku"], on_screen=on_screen, codes=list(bag))
+    return finish(draft, "promotion_stacking", msg, lang, [product["id"]], coupon_codes=bag)

@@ -1,0 +1,98 @@
+"""``shipping_returns``: delivery to the viewer's place (50%), the returns policy (35%) or both.
+
+Gold: delivery days and fee for the place's region class (or that it does not ship there), the
+returns window and its condition (or that the product cannot be returned).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._facts import Fact
+from .._templates import RETURNS, SHIPPING
+from ._case import Case
+from ._draft import Ctx, Draft, finish, lookup, new_draft, ref_slots
+from ._gold import draw_place, ship_facts
+from ._render import render
+
+_CONDITION_ALIASES = {
+    "unopened": ("unopened", "sealed", "not opened", "未拆封", "未开封", "unused"),
+    "unworn and unwashed": ("unworn", "not worn", "unwashed", "未穿"),
+    "unused": ("unused", "not used", "unopened", "未使用"),
+    "unworn": ("unworn", "not worn", "未佩戴"),
+}
+
+
+_NO_RETURNS = (
+    "cannot be returned",
+    "can't be returned",
+    "no returns",
+    "non-returnable",
+    "not returnable",
+    "can't return",
+    "cannot return",
+    "not eligible for return",
+    "不支持退货",
+    "不能退",
+    "不可退",
+)
+
+
+def _return_facts(draft: Draft, idx: int, product: dict[str, Any]) -> None:
+    ret = draft.results[idx]["returns"]
+    if not ret["returnable"]:
+        draft.facts.append(
+            Fact("text", "no returns", None, _NO_RETURNS, f"{idx}:returns.returnable")
+        )
+        draft.forbidden.extend(
+            (
+                r"\b\d+[- ]days? (?:no[- ]reason )?returns?\b",
+                r"\bfree returns?\b",
+                r"(?<!not )(?<!n't )\bcan (?:be )?return(?:ed)?\b",
+            )
+        )
+        return
+    w = ret["window_days"]
+    draft.facts.append(
+        Fact(
+            "days",
+            float(w),
+            "days",
+            (f"{w} days", f"{w}-day", f"{w} day", f"{w}天"),
+            f"{idx}:returns.window_days",
+        )
+    )
+    cond = ret["conditions"][0]
+    draft.facts.append(
+        Fact("text", cond, None, _CONDITION_ALIASES.get(cond, ()), f"{idx}:returns.conditions")
+    )
+    for n in sorted({7, 15, 30} - {w}):
+        draft.forbidden.append(rf"(?<![\d.]){n}[- ]?days?(?: no[- ]reason)? returns?\b")
+        draft.forbidden.append(rf"\bwithin {n} days\b")
+        draft.forbidden.append(rf"{n}天(?:无理由)?退")
+
+
+def build(ctx: Ctx) -> Case:
+    """A ``shipping_returns`` case."""
+    product = ctx.product()
+    on_screen = ctx.rng.random() < 0.6
+    sub = ctx.rng.choices(("ship", "returns", "both"), (50, 35, 15))[0]
+    draft = new_draft(ctx, product, on_screen)
+    lookup(draft, on_screen)
+    idx = draft.call("policy.shipping_returns", {"product_id": product["id"]})
+    slots = ref_slots(ctx, product, on_screen)
+    parts = []
+    if sub in ("ship", "both"):
+        rc, place, written = draw_place(ctx)
+        slots["place"] = written
+        ship_facts(draft, idx, rc)
+        msg, lang = render(ctx, SHIPPING, slots)
+        parts.append(msg)
+        draft.details.update(region_class=rc, place=place)
+    if sub in ("returns", "both"):
+        _return_facts(draft, idx, product)
+        msg, lang2 = render(ctx, RETURNS, slots)
+        parts.append(msg)
+        lang = lang2 if sub == "returns" else lang
+    draft.details.update(sub=sub, on_screen=on_screen)
+    return finish(draft, "shipping_returns", " ".join(parts), lang, [product["id"]])
