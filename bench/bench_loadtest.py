@@ -28,7 +28,14 @@ import time
 import urllib.request
 from pathlib import Path
 
-from hat_eval.loadtest import SweepConfig, run_level
+from hat_eval.loadtest import (
+    ClientConfig,
+    PromptSet,
+    SweepConfig,
+    prompts_for,
+    run_level,
+    write_run_files,
+)
 
 TARGET_S = 1e-3
 TTFT_S, GAP_S = 0.05, 0.05
@@ -174,19 +181,21 @@ def main() -> None:
     try:
         url = f"http://127.0.0.1:{queue.get(timeout=30)}"
         held, missed = 0, False
+        prompts: PromptSet | None = None
         with tempfile.TemporaryDirectory() as tmp:
             for users in levels:
                 cfg = SweepConfig(
-                    host=url,
-                    model="fake",
+                    ClientConfig(url, "fake", max_tokens=MAX_TOKENS),
                     users=(users,),
                     duration_s=10,
                     out=Path(tmp),
                     spawn_rate=max(50.0, users / 2),
-                    max_tokens=MAX_TOKENS,
                     stop_timeout_s=10,
                     workers=workers,
                 )
+                if prompts is None:  # built once, sent at every level
+                    prompts = prompts_for(cfg)
+                write_run_files(cfg, prompts)
                 t = time.monotonic()
                 _lateness(url)  # reset
                 lv = run_level(cfg, users)

@@ -1,12 +1,9 @@
-"""Locust entry point: ``locust -f hat_eval/loadtest/locustfile.py --host URL --model NAME``.
+"""Locust entry point: ``locust -f loadtest/locustfile.py --host URL --model NAME`` (web UI).
 
-``hat-eval loadtest`` runs it headless once per concurrency level; run it yourself for the web UI.
+``hat-eval loadtest`` runs ``hat_eval/loadtest/_locustfile.py`` headless once per level; this file
+is that module, for runs started by hand (``--hat-config DIR/config.json`` reuses a sweep's).
 """
 
-from locust import events
-
-from hat_eval.loadtest._user import ChatStreamUser, install
-
-install(events)
+from hat_eval.loadtest._locustfile import ChatStreamUser
 
 __all__ = ["ChatStreamUser"]

@@ -1,24 +1,57 @@
-"""``hat-eval loadtest`` (a concurrency sweep) and ``hat-eval loadtest mtp`` (MTP on/off)."""
+"""``hat-eval loadtest`` (a concurrency sweep) and ``hat-eval loadtest mtp`` (MTP on/off).
+
+Each option is a field of :class:`~hat_eval.loadtest.ClientConfig`,
+:class:`~hat_eval.loadtest.SweepConfig` or :class:`~hat_eval.loadtest.MtpConfig`: its flag, help,
+lower bound and default come from the field (:func:`_opt`), and each command builds its config
+once from them.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import TaskID
 
+from hat_eval.loadtest._config import (
+    API_KEY_ENV,
+    ClientConfig,
+    ConfigError,
+    MtpConfig,
+    SweepConfig,
+    option_default,
+    option_flag,
+    option_help,
+    option_min,
+)
+
 from ._common import console, fail, progress
 
 if TYPE_CHECKING:
-    from hat_eval.loadtest import ClientConfig, Prompt, PromptSet
+    from hat_eval.loadtest import Prompt, PromptSet
 
 loadtest_app = typer.Typer(
     help="Load-test an OpenAI-compatible deployment with Locust: latency, TTFT, throughput, SLO.",
 )
 
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?$")
+
+
+def _opt(cls: type, name: str, extra: str = "", **kw: Any) -> Any:
+    """The typer option of config field ``cls.name``: the field's flag, help and lower bound."""
+    kw.setdefault("min", option_min(cls, name))
+    return typer.Option(option_flag(name), help=option_help(cls, name) + extra, **kw)
+
+
+def _default(cls: type, name: str) -> Any:
+    return option_default(cls, name)
+
+
+_DEFAULT_OUT: Path = _default(SweepConfig, "out")
 
 
 def parse_users(text: str) -> tuple[int, ...]:
@@ -43,8 +76,9 @@ def parse_duration(text: str) -> float:
         fail(f"--duration {text!r} is not a duration; expected e.g. 60s, 90, 2m or 1h30m")
     h, mins, s = m.groups()
     seconds = int(h or 0) * 3600 + int(mins or 0) * 60 + float(s or 0)
-    if seconds < 1:
-        fail(f"--duration {text!r} is {seconds:g} s; a level needs at least 1 s")
+    low = option_min(SweepConfig, "duration_s")
+    if seconds < low:
+        fail(f"--duration {text!r} is {seconds:g} s; a level needs at least {low:g} s")
     return seconds
 
 
@@ -59,21 +93,19 @@ def _check_url(option: str, url: str | None) -> str:
         fail(f"{option}: {err}")
 
 
-def _prompts(harness: Path | None, prompts: Path | None, source: str | None) -> PromptSet:
+def _prompts(build: Callable[[], PromptSet]) -> PromptSet:
+    """Build the prompt set; a bad harness, prompts file or source is one error line."""
     from hat_eval.harness import HarnessError
-    from hat_eval.loadtest import PromptError, build_prompts, resolve_messages_source
+    from hat_eval.loadtest import PromptError
 
     try:
-        fn = resolve_messages_source(source) if source else None
-        return build_prompts(harness, prompts_file=prompts, messages_source=fn)
+        return build()
     except (HarnessError, PromptError) as err:
         fail(str(err))
 
 
 def _preflight(option: str, config: ClientConfig, prompt: Prompt, auto_usage: bool) -> ClientConfig:
     """One short request; drop ``stream_options`` if the server refuses it and we may."""
-    from dataclasses import replace
-
     from hat_eval.loadtest import probe
 
     rec = probe(config, prompt)
@@ -98,85 +130,61 @@ def _preflight(option: str, config: ClientConfig, prompt: Prompt, auto_usage: bo
 @loadtest_app.callback(invoke_without_command=True)
 def sweep(
     ctx: typer.Context,
-    host: Annotated[
-        str | None, typer.Option(help="Server base URL, e.g. http://127.0.0.1:8000.")
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="Model name the server serves.")] = None,
-    users: Annotated[str, typer.Option(help="Comma-separated concurrency levels.")] = "1,4,16,64",
-    duration: Annotated[str, typer.Option(help="Run time per level: 60s, 2m, 1h30m.")] = "60s",
-    spawn_rate: Annotated[
-        float | None,
-        typer.Option(min=0.001, help="Users started per second; all at once when omitted."),
-    ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(min=0, help="Locust worker processes (distributed mode); 0 runs one process."),
-    ] = 0,
-    slo_p95: Annotated[
-        float, typer.Option(min=0.0, help="SLO on P95 end-to-end latency, seconds.")
-    ] = 15.0,
-    harness: Annotated[
-        Path | None,
-        typer.Option(
-            help="Harness file for the system prompt and tools; the default harness if omitted."
-        ),
-    ] = None,
-    prompts: Annotated[
-        Path | None,
-        typer.Option(
-            help='JSONL of viewer messages ({"message": ...}) or OpenAI {"messages": [...]}.'
-        ),
-    ] = None,
-    messages_source: Annotated[
-        str | None,
-        typer.Option(
-            help="module:function returning N viewer messages (instead of --prompts); by "
-            "default the livestream suite's (hat_eval.suites:viewer_messages)."
-        ),
-    ] = None,
-    max_tokens: Annotated[int, typer.Option(min=1, help="max_tokens of each request.")] = 256,
-    temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 0.0,
-    max_requests: Annotated[
-        int,
-        typer.Option(min=0, help="Stop a level after this many requests (0: run for --duration)."),
-    ] = 0,
+    host: Annotated[str | None, _opt(ClientConfig, "host")] = None,
+    model: Annotated[str | None, _opt(ClientConfig, "model")] = None,
+    users: Annotated[str, _opt(SweepConfig, "users", " Comma-separated.")] = ",".join(
+        map(str, _default(SweepConfig, "users"))
+    ),
+    duration: Annotated[
+        str, _opt(SweepConfig, "duration_s", " Or with units: 90s, 2m, 1h30m.", min=None)
+    ] = f"{_default(SweepConfig, 'duration_s'):g}s",
+    spawn_rate: Annotated[float | None, _opt(SweepConfig, "spawn_rate")] = _default(
+        SweepConfig, "spawn_rate"
+    ),
+    workers: Annotated[int, _opt(SweepConfig, "workers")] = _default(SweepConfig, "workers"),
+    slo_p95_s: Annotated[float, _opt(SweepConfig, "slo_p95_s")] = _default(
+        SweepConfig, "slo_p95_s"
+    ),
+    harness: Annotated[Path | None, _opt(SweepConfig, "harness")] = None,
+    prompts: Annotated[Path | None, _opt(SweepConfig, "prompts")] = None,
+    messages_source: Annotated[str | None, _opt(SweepConfig, "messages_source")] = None,
+    n_prompts: Annotated[int, _opt(SweepConfig, "n_prompts")] = _default(SweepConfig, "n_prompts"),
+    max_tokens: Annotated[int, _opt(ClientConfig, "max_tokens")] = _default(
+        ClientConfig, "max_tokens"
+    ),
+    temperature: Annotated[float, _opt(ClientConfig, "temperature")] = _default(
+        ClientConfig, "temperature"
+    ),
+    max_requests: Annotated[int, _opt(SweepConfig, "max_requests")] = _default(
+        SweepConfig, "max_requests"
+    ),
     stream_usage: Annotated[
         bool | None,
         typer.Option(
             "--stream-usage/--no-stream-usage",
-            help="Send stream_options.include_usage; by default on unless the server refuses it.",
+            help=option_help(ClientConfig, "stream_usage")
+            + " By default on, and off when the server refuses it.",
         ),
     ] = None,
-    tokenizer: Annotated[
-        str | None,
-        typer.Option(help="Local tokenizer dir to count tokens when the server sends no usage."),
-    ] = None,
-    stall_timeout: Annotated[
-        float,
-        typer.Option(min=0.01, help="Seconds without data before a request fails as stalled."),
-    ] = 60.0,
-    request_timeout: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before a still-streaming request fails.")
-    ] = 600.0,
-    stop_timeout: Annotated[
-        float,
-        typer.Option(
-            min=0.0, help="Seconds in-flight requests may finish after a level's time is up."
-        ),
-    ] = 30.0,
-    api_key: Annotated[
-        str | None,
-        typer.Option(envvar="OPENAI_API_KEY", help="Bearer token, if the server needs one."),
-    ] = None,
-    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("loadtest-out"),
+    tokenizer: Annotated[str | None, _opt(SweepConfig, "tokenizer")] = None,
+    stall_timeout_s: Annotated[float, _opt(ClientConfig, "stall_timeout_s")] = _default(
+        ClientConfig, "stall_timeout_s"
+    ),
+    request_timeout_s: Annotated[float, _opt(ClientConfig, "request_timeout_s")] = _default(
+        ClientConfig, "request_timeout_s"
+    ),
+    stop_timeout_s: Annotated[float, _opt(SweepConfig, "stop_timeout_s")] = _default(
+        SweepConfig, "stop_timeout_s"
+    ),
+    api_key: Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)] = None,
+    out: Annotated[Path, _opt(SweepConfig, "out")] = _DEFAULT_OUT,
 ) -> None:
     """Sweep concurrency levels (one headless Locust run each); `mtp` compares MTP on/off."""
     if ctx.invoked_subcommand is not None:
         return
     from hat_eval.loadtest import (
-        ClientConfig,
         LoadTestError,
-        SweepConfig,
+        prompts_for,
         run_sweep,
         slo_verdict,
         write_sweep_report,
@@ -187,42 +195,37 @@ def sweep(
     url = _check_url("--host", host)
     if not model:
         fail("--model is required: the model name the server serves")
-    if prompts is not None and messages_source is not None:
-        fail("--prompts and --messages-source exclude each other; give one")
-    prompt_set = _prompts(harness, prompts, messages_source)
-    client = ClientConfig(
-        url,
-        model,
-        max_tokens=max_tokens,
-        temperature=temperature,
-        stream_usage=stream_usage is not False,
-        stall_timeout_s=stall_timeout,
-        request_timeout_s=request_timeout,
-        api_key=api_key,
-    )
-    client = _preflight("--host", client, prompt_set[0], auto_usage=stream_usage is None)
-    cfg = SweepConfig(
-        host=url,
-        model=model,
-        users=levels_users,
-        duration_s=seconds,
-        out=out,
-        spawn_rate=spawn_rate,
-        workers=workers,
-        slo_p95_s=slo_p95,
-        harness=harness,
-        prompts=prompts,
-        messages_source=messages_source,
-        max_tokens=max_tokens,
-        temperature=temperature,
-        stream_usage=client.stream_usage,
-        tokenizer=tokenizer,
-        max_requests=max_requests,
-        stall_timeout_s=stall_timeout,
-        request_timeout_s=request_timeout,
-        stop_timeout_s=stop_timeout,
-        api_key=api_key,
-    )
+    try:
+        cfg = SweepConfig(
+            client=ClientConfig(
+                host=url,
+                model=model,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stream_usage=stream_usage is not False,
+                stall_timeout_s=stall_timeout_s,
+                request_timeout_s=request_timeout_s,
+                api_key=api_key,
+            ),
+            users=levels_users,
+            duration_s=seconds,
+            out=out,
+            spawn_rate=spawn_rate,
+            workers=workers,
+            slo_p95_s=slo_p95_s,
+            harness=harness,
+            prompts=prompts,
+            messages_source=messages_source,
+            n_prompts=n_prompts,
+            tokenizer=tokenizer,
+            max_requests=max_requests,
+            stop_timeout_s=stop_timeout_s,
+        )
+    except ConfigError as err:
+        fail(str(err))
+    prompt_set = _prompts(lambda: prompts_for(cfg))
+    client = _preflight("--host", cfg.client, prompt_set[0], auto_usage=stream_usage is None)
+    cfg = replace(cfg, client=client)
     total = max(1, round(seconds))
     with progress(f"users={levels_users[0]}", total) as bar:
         tasks = {levels_users[0]: TaskID(0)}
@@ -237,14 +240,14 @@ def sweep(
             )
 
         try:
-            levels = run_sweep(cfg, on_progress=on_progress)
+            levels = run_sweep(cfg, prompt_set, on_progress=on_progress)
         except LoadTestError as err:
             fail(str(err), code=1)
     report = write_sweep_report(levels, out, cfg.meta())
     for lv in levels:
         _print_level(lv)
-    typer.echo(slo_verdict(levels, slo_p95).replace("**", ""))
-    typer.echo(f"wrote {out / 'summary.json'} and {report}")
+    typer.echo(slo_verdict(levels, slo_p95_s).replace("**", ""))
+    typer.echo(f"wrote {out / 'summary.json'} and {report} (config: {cfg.config_path})")
 
 
 def _fmt(x: float | None) -> str:
@@ -262,59 +265,70 @@ def _print_level(lv: dict[str, Any]) -> None:
 
 @loadtest_app.command()
 def mtp(
-    baseline: Annotated[str, typer.Option(help="Base URL of the server without MTP.")],
-    candidate: Annotated[str, typer.Option(help="Base URL of the server with MTP.")],
-    model: Annotated[str, typer.Option(help="Model name (both servers).")],
+    baseline: Annotated[str, typer.Option(help=option_help(MtpConfig, "baseline") + " Base URL.")],
+    candidate: Annotated[
+        str, typer.Option(help=option_help(MtpConfig, "candidate") + " Base URL.")
+    ],
+    model: Annotated[str, _opt(ClientConfig, "model", " Both servers.")],
     candidate_model: Annotated[
         str | None, typer.Option(help="Model name on the candidate, if it differs.")
     ] = None,
-    requests: Annotated[int, typer.Option(min=1, help="Prompts sent to each server.")] = 32,
-    warmup: Annotated[int, typer.Option(min=0, help="Warm-up requests per server.")] = 2,
-    harness: Annotated[
-        Path | None, typer.Option(help="Harness file; the default if omitted.")
-    ] = None,
-    prompts: Annotated[Path | None, typer.Option(help="JSONL of viewer messages.")] = None,
-    max_tokens: Annotated[int, typer.Option(min=2, help="max_tokens of each request.")] = 256,
-    temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 0.0,
-    confidence: Annotated[float, typer.Option(min=0.5, max=0.999, help="CI level.")] = 0.95,
-    resamples: Annotated[int, typer.Option(min=100, help="Bootstrap resamples.")] = 2000,
-    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
-    stall_timeout: Annotated[float, typer.Option(min=0.01, help="Stall timeout, s.")] = 60.0,
-    request_timeout: Annotated[float, typer.Option(min=0.01, help="Request timeout, s.")] = 600.0,
-    api_key: Annotated[
-        str | None, typer.Option(envvar="OPENAI_API_KEY", help="Bearer token.")
-    ] = None,
+    requests: Annotated[int, _opt(MtpConfig, "requests")] = _default(MtpConfig, "requests"),
+    warmup: Annotated[int, _opt(MtpConfig, "warmup")] = _default(MtpConfig, "warmup"),
+    harness: Annotated[Path | None, _opt(SweepConfig, "harness")] = None,
+    prompts: Annotated[Path | None, _opt(SweepConfig, "prompts")] = None,
+    max_tokens: Annotated[
+        int, _opt(ClientConfig, "max_tokens", " At least 2: decode needs two tokens.", min=2)
+    ] = _default(ClientConfig, "max_tokens"),
+    temperature: Annotated[float, _opt(ClientConfig, "temperature")] = _default(
+        ClientConfig, "temperature"
+    ),
+    confidence: Annotated[float, _opt(MtpConfig, "confidence", max=0.999)] = _default(
+        MtpConfig, "confidence"
+    ),
+    resamples: Annotated[int, _opt(MtpConfig, "resamples")] = _default(MtpConfig, "resamples"),
+    seed: Annotated[int, _opt(MtpConfig, "seed")] = _default(MtpConfig, "seed"),
+    stall_timeout_s: Annotated[float, _opt(ClientConfig, "stall_timeout_s")] = _default(
+        ClientConfig, "stall_timeout_s"
+    ),
+    request_timeout_s: Annotated[float, _opt(ClientConfig, "request_timeout_s")] = _default(
+        ClientConfig, "request_timeout_s"
+    ),
+    api_key: Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)] = None,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("mtp-out"),
 ) -> None:
     """Decode tokens/s with MTP over without, at concurrency 1, with a bootstrap CI."""
-    from hat_eval.loadtest import ClientConfig, MtpConfig, compare_mtp
+    from hat_eval.loadtest import build_prompts, compare_mtp
 
     urls = {
         "--baseline": _check_url("--baseline", baseline),
         "--candidate": _check_url("--candidate", candidate),
     }
-    prompt_set = _prompts(harness, prompts, None)
+    prompt_set = _prompts(lambda: build_prompts(harness, prompts_file=prompts))
     configs = {}
     for option, name in (("--baseline", model), ("--candidate", candidate_model or model)):
         c = ClientConfig(
-            urls[option],
-            name,
+            host=urls[option],
+            model=name,
             max_tokens=max_tokens,
             temperature=temperature,
-            stall_timeout_s=stall_timeout,
-            request_timeout_s=request_timeout,
+            stall_timeout_s=stall_timeout_s,
+            request_timeout_s=request_timeout_s,
             api_key=api_key,
         )
         configs[option] = _preflight(option, c, prompt_set[0], auto_usage=True)
-    cfg = MtpConfig(
-        configs["--baseline"],
-        configs["--candidate"],
-        requests=requests,
-        warmup=warmup,
-        confidence=confidence,
-        resamples=resamples,
-        seed=seed,
-    )
+    try:
+        cfg = MtpConfig(
+            configs["--baseline"],
+            configs["--candidate"],
+            requests=requests,
+            warmup=warmup,
+            confidence=confidence,
+            resamples=resamples,
+            seed=seed,
+        )
+    except ConfigError as err:
+        fail(str(err))
     with progress("MTP pairs", requests) as bar:
         result = compare_mtp(
             cfg, prompt_set, out, on_progress=lambda i: bar.update(TaskID(0), completed=i)

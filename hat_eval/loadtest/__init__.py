@@ -3,70 +3,220 @@
 Streamed chat completions built from the harness's rendered system prompt and tools, timed per
 request the way ``vllm bench serve`` defines TTFT, E2E, TPOT and ITL; exact percentiles from the raw
 samples beside Locust's bucketed ones; concurrency sweeps with an SLO verdict; MTP on/off decode
-throughput with a paired bootstrap CI. Importing this package does not import Locust: the Locust
-user lives in ``hat_eval.loadtest._user``, loaded by ``locustfile.py`` in a child process.
+throughput with a paired bootstrap CI. Every option is a field of :class:`ClientConfig`,
+:class:`SweepConfig` or :class:`MtpConfig`. Importing this package loads only those (the rest on
+first use) and never Locust: the Locust user lives in ``hat_eval.loadtest._user``, loaded by the
+locustfile in a child process.
 """
 
-from ._client import ChatStreamClient, ClientConfig, Endpoint, EndpointError, probe
-from ._metrics import (
-    SPEC_DECODE_COUNTERS,
-    SpecDecodeStats,
-    parse_prometheus,
-    scrape_spec_decode,
-    spec_decode_delta,
-)
-from ._mtp import MtpConfig, compare_mtp
-from ._prompts import (
-    MessagesSource,
-    Prompt,
-    PromptError,
-    PromptSet,
-    build_prompts,
-    builtin_questions,
-    default_messages,
-    read_prompts_file,
-    resolve_messages_source,
-)
-from ._records import RequestRecord, read_records, write_records
-from ._report import plot_sweep, slo_verdict, write_mtp_report, write_sweep_report
-from ._runner import (
-    LOCUSTFILE,
-    LoadTestError,
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hat_eval._lazy import lazy_getattr
+
+from ._config import (
+    API_KEY_ENV,
+    CONFIG_FILE,
+    PROMPTS_FILE,
+    ClientConfig,
+    ConfigError,
+    MtpConfig,
     SweepConfig,
-    locust_command,
-    locust_percentile,
-    read_locust_percentiles,
-    run_level,
-    run_sweep,
 )
-from ._server import FakeChatServer, ServedRequest, SpecDecodeCounters, StreamPlan
-from ._sse import StreamMeter
-from ._stats import RatioEstimate, decode_rate, paired_ratio_bootstrap, percentile, summarize
-from ._viewer_questions import VIEWER_QUESTIONS
+
+if TYPE_CHECKING:
+    from ._client import (
+        ChatStreamClient,
+        Endpoint,
+        EndpointError,
+        probe,
+    )
+    from ._metrics import (
+        SPEC_DECODE_COUNTERS,
+        SpecDecodeStats,
+        parse_prometheus,
+        scrape_spec_decode,
+        spec_decode_delta,
+    )
+    from ._mtp import (
+        compare_mtp,
+    )
+    from ._prompts import (
+        MessagesSource,
+        Prompt,
+        PromptError,
+        PromptSet,
+        build_prompts,
+        builtin_questions,
+        default_messages,
+        prompts_for,
+        read_prompt_set,
+        read_prompts_file,
+        resolve_messages_source,
+        write_prompt_set,
+    )
+    from ._records import (
+        RequestRecord,
+        read_records,
+        write_records,
+    )
+    from ._report import (
+        plot_sweep,
+        slo_verdict,
+        write_mtp_report,
+        write_sweep_report,
+    )
+    from ._runner import (
+        LOCUSTFILE,
+        LoadTestError,
+        locust_command,
+        locust_percentile,
+        read_locust_percentiles,
+        run_level,
+        run_sweep,
+        write_run_files,
+    )
+    from ._server import (
+        FakeChatServer,
+        ServedRequest,
+        SpecDecodeCounters,
+        StreamPlan,
+    )
+    from ._sse import (
+        StreamMeter,
+    )
+    from ._stats import (
+        RatioEstimate,
+        decode_rate,
+        paired_ratio_bootstrap,
+        percentile,
+        summarize,
+    )
+    from ._viewer_questions import (
+        VIEWER_QUESTIONS,
+    )
+
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "ChatStreamClient",
+            "Endpoint",
+            "EndpointError",
+            "probe",
+        ),
+        "._client",
+    ),
+    **dict.fromkeys(
+        (
+            "SPEC_DECODE_COUNTERS",
+            "SpecDecodeStats",
+            "parse_prometheus",
+            "scrape_spec_decode",
+            "spec_decode_delta",
+        ),
+        "._metrics",
+    ),
+    **dict.fromkeys(("compare_mtp",), "._mtp"),
+    **dict.fromkeys(
+        (
+            "MessagesSource",
+            "Prompt",
+            "PromptError",
+            "PromptSet",
+            "build_prompts",
+            "builtin_questions",
+            "default_messages",
+            "prompts_for",
+            "read_prompt_set",
+            "read_prompts_file",
+            "resolve_messages_source",
+            "write_prompt_set",
+        ),
+        "._prompts",
+    ),
+    **dict.fromkeys(
+        (
+            "RequestRecord",
+            "read_records",
+            "write_records",
+        ),
+        "._records",
+    ),
+    **dict.fromkeys(
+        (
+            "plot_sweep",
+            "slo_verdict",
+            "write_mtp_report",
+            "write_sweep_report",
+        ),
+        "._report",
+    ),
+    **dict.fromkeys(
+        (
+            "LOCUSTFILE",
+            "LoadTestError",
+            "locust_command",
+            "locust_percentile",
+            "read_locust_percentiles",
+            "run_level",
+            "run_sweep",
+            "write_run_files",
+        ),
+        "._runner",
+    ),
+    **dict.fromkeys(
+        (
+            "FakeChatServer",
+            "ServedRequest",
+            "SpecDecodeCounters",
+            "StreamPlan",
+        ),
+        "._server",
+    ),
+    **dict.fromkeys(("StreamMeter",), "._sse"),
+    **dict.fromkeys(
+        (
+            "RatioEstimate",
+            "decode_rate",
+            "paired_ratio_bootstrap",
+            "percentile",
+            "summarize",
+        ),
+        "._stats",
+    ),
+    **dict.fromkeys(("VIEWER_QUESTIONS",), "._viewer_questions"),
+}
+
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 __all__ = [
-    "LOCUSTFILE",
-    "SPEC_DECODE_COUNTERS",
-    "VIEWER_QUESTIONS",
+    "API_KEY_ENV",
+    "CONFIG_FILE",
     "ChatStreamClient",
     "ClientConfig",
+    "ConfigError",
     "Endpoint",
     "EndpointError",
     "FakeChatServer",
+    "LOCUSTFILE",
     "LoadTestError",
     "MessagesSource",
     "MtpConfig",
+    "PROMPTS_FILE",
     "Prompt",
     "PromptError",
     "PromptSet",
     "RatioEstimate",
     "RequestRecord",
+    "SPEC_DECODE_COUNTERS",
     "ServedRequest",
     "SpecDecodeCounters",
     "SpecDecodeStats",
     "StreamMeter",
     "StreamPlan",
     "SweepConfig",
+    "VIEWER_QUESTIONS",
     "build_prompts",
     "builtin_questions",
     "compare_mtp",
@@ -79,7 +229,9 @@ __all__ = [
     "percentile",
     "plot_sweep",
     "probe",
+    "prompts_for",
     "read_locust_percentiles",
+    "read_prompt_set",
     "read_prompts_file",
     "read_records",
     "resolve_messages_source",
@@ -90,6 +242,8 @@ __all__ = [
     "spec_decode_delta",
     "summarize",
     "write_mtp_report",
+    "write_prompt_set",
     "write_records",
+    "write_run_files",
     "write_sweep_report",
 ]

@@ -12,10 +12,10 @@ import http.client
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
+from ._config import ClientConfig
 from ._http import RECV_BYTES, BodyFramer, Connection, ProtocolError, RemoteDisconnected
 from ._prompts import Prompt
 from ._records import RequestRecord
@@ -69,42 +69,6 @@ class Endpoint:
         """A new (not yet connected) HTTP connection."""
         cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
         return cls(self.host, self.port, timeout=timeout)
-
-
-@dataclass(frozen=True)
-class ClientConfig:
-    """What every request of a run shares."""
-
-    host: str
-    model: str
-    max_tokens: int = 256
-    temperature: float | None = 0.0
-    stream_usage: bool = True
-    stall_timeout_s: float = 60.0
-    request_timeout_s: float = 600.0
-    api_key: str | None = None
-    extra_body: dict[str, Any] = field(default_factory=dict)
-
-    def payload(self, prompt: Prompt) -> dict[str, Any]:
-        """The request body.
-
-        It carries ``max_tokens`` (some servers refuse ``max_completion_tokens``), and
-        ``stream_options`` only when ``stream_usage`` (strict servers refuse unknown fields).
-        """
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": prompt.messages,
-            "stream": True,
-            "max_tokens": self.max_tokens,
-        }
-        if prompt.tools:
-            body["tools"] = prompt.tools
-        if self.temperature is not None:
-            body["temperature"] = self.temperature
-        if self.stream_usage:
-            body["stream_options"] = {"include_usage": True}
-        body.update(self.extra_body)
-        return body
 
 
 _BACKLOG = 256
@@ -392,8 +356,7 @@ class ChatStreamClient:
 
 def probe(config: ClientConfig, prompt: Prompt) -> RequestRecord:
     """Send one short request (at most 8 tokens) to check a server before a run."""
-    short = ClientConfig(**{**config.__dict__, "max_tokens": min(8, config.max_tokens)})
-    client = ChatStreamClient(short)
+    client = ChatStreamClient(replace(config, max_tokens=min(8, config.max_tokens)))
     try:
         return client.send(prompt)
     finally:

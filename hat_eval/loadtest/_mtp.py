@@ -10,28 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._client import ChatStreamClient, ClientConfig
+from ._client import ChatStreamClient
+from ._config import MtpConfig
 from ._metrics import scrape_spec_decode, spec_decode_delta
 from ._prompts import PromptSet
 from ._records import RequestRecord, write_records
 from ._stats import decode_rate, paired_ratio_bootstrap, summarize
-
-
-@dataclass(frozen=True)
-class MtpConfig:
-    """One MTP comparison."""
-
-    baseline: ClientConfig
-    candidate: ClientConfig
-    requests: int = 32
-    warmup: int = 2
-    confidence: float = 0.95
-    resamples: int = 2000
-    seed: int = 0
 
 
 def _decode(rec: RequestRecord) -> tuple[float, float] | None:

@@ -3,22 +3,26 @@
 The system prompt and tools are exactly what :func:`hat_eval.harness.render` gives the model under
 test. Viewer messages come, in this order of preference, from a ``--prompts`` JSON Lines file
 (each line ``{"message": "..."}`` or a full OpenAI ``{"messages": [...]}``), from a
-:data:`MessagesSource` (a callable ``n -> n viewer messages``), or by default from the
-livestream suite's test cases (:func:`hat_eval.suites.viewer_messages`), the viewer questions the
-suites score; should building those fail, from the built-in :data:`VIEWER_QUESTIONS`.
+:data:`MessagesSource` (a callable ``n -> n viewer messages``, e.g. :func:`builtin_questions`), or
+by default from the livestream suite's test cases (:func:`hat_eval.episode.viewer_messages`), the
+viewer questions the suites score. A sweep builds its prompt set once and writes it beside its
+``config.json`` (:func:`write_prompt_set`); every Locust process reads it back
+(:func:`read_prompt_set`) instead of building it again.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._viewer_questions import VIEWER_QUESTIONS
+
+if TYPE_CHECKING:
+    from ._config import SweepConfig
 
 MessagesSource = Callable[[int], list[str]]
 """Given ``n``, returns ``n`` viewer messages (the user turn of each prompt)."""
@@ -53,18 +57,15 @@ class PromptSet:
         return self.prompts[i % len(self.prompts)]
 
 
-log = logging.getLogger("hat_eval.loadtest")
-
-
 def default_messages(n: int) -> list[str]:
-    """``n`` viewer messages of the livestream suite; the built-in questions if that fails."""
-    try:
-        from hat_eval.suites import viewer_messages
+    """The first ``n`` viewer messages of the livestream suite's test split.
 
-        return viewer_messages(n)
-    except Exception as err:  # noqa: BLE001 - any failure of the world generator falls back
-        log.warning("suite viewer messages unavailable (%s); using the built-in questions", err)
-        return builtin_questions(n)
+    The default messages source (:func:`hat_eval.episode.viewer_messages`); for the built-in
+    questions instead, pass :func:`builtin_questions` as the source.
+    """
+    from hat_eval.episode import viewer_messages
+
+    return viewer_messages(n)
 
 
 def builtin_questions(n: int) -> list[str]:
@@ -173,4 +174,60 @@ def build_prompts(
         else:
             messages = [system, *entry]
         prompts.append(Prompt(messages, rendered.tools))
+    return PromptSet(tuple(prompts))
+
+
+PROMPT_OPTIONS = ("harness", "prompts", "messages_source", "n_prompts")
+"""The :class:`~hat_eval.loadtest.SweepConfig` fields :func:`prompts_for` builds prompts from."""
+
+
+def prompts_for(cfg: SweepConfig) -> PromptSet:
+    """Build the prompt set a sweep's config asks for (its harness, prompts file or source).
+
+    Raises:
+        PromptError: A bad prompts file, messages source or source output.
+        hat_eval.harness.HarnessError: A bad harness file.
+    """
+    source = resolve_messages_source(cfg.messages_source) if cfg.messages_source else None
+    return build_prompts(
+        cfg.harness, prompts_file=cfg.prompts, messages_source=source, n=cfg.n_prompts
+    )
+
+
+def write_prompt_set(path: Path, prompts: PromptSet) -> None:
+    """Write built prompts as JSON Lines, one ``{"messages": [...], "tools": [...]}`` a line."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        for p in prompts.prompts:
+            f.write(json.dumps({"messages": p.messages, "tools": p.tools}) + "\n")
+
+
+def read_prompt_set(path: Path) -> PromptSet:
+    """Read prompts written by :func:`write_prompt_set`, exactly as they were built.
+
+    Raises:
+        PromptError: The file is missing, or a line is not such an object.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise PromptError(f"{path}: cannot read the built prompts ({err.strerror})") from None
+    prompts = []
+    for no, line in enumerate(lines, start=1):
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if not (
+            isinstance(obj, dict)
+            and isinstance(obj.get("messages"), list)
+            and isinstance(obj.get("tools"), list)
+        ):
+            raise PromptError(
+                f'{path}:{no}: expected {{"messages": [...], "tools": [...]}} as written by '
+                "hat-eval loadtest"
+            )
+        prompts.append(Prompt(obj["messages"], obj["tools"]))
+    if not prompts:
+        raise PromptError(f"{path}: no prompts in the file")
     return PromptSet(tuple(prompts))

@@ -1,8 +1,12 @@
 """Concurrency sweeps: one headless Locust run per level, each in its own child process.
 
-Locust runs as ``python -m locust -f hat_eval/loadtest/locustfile.py ...`` so that its gevent
-monkey-patching never touches the calling process. With ``workers > 0`` it runs distributed
-(``--processes N``: one master and N local worker processes), each worker writing its own raw file.
+Locust runs as ``python -m locust -f hat_eval/loadtest/_locustfile.py ...`` (the module inside the
+package, so it runs from a source checkout and an installed wheel alike) so that its gevent
+monkey-patching never touches the calling process. The sweep writes its config and its built
+prompts once into the output folder (``config.json``, ``prompts.jsonl``); each Locust process gets
+only the config's path (``--hat-config``) and where to write its raw records (``--raw-dir``). With
+``workers > 0`` it runs distributed (``--processes N``: one master and N local worker processes),
+each worker writing its own raw file.
 """
 
 from __future__ import annotations
@@ -14,14 +18,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._config import API_KEY_ENV, SweepConfig
+from ._prompts import PromptSet, prompts_for, write_prompt_set
 from ._records import read_records
 from ._stats import summarize
 
-LOCUSTFILE = Path(__file__).resolve().parent / "locustfile.py"
+LOCUSTFILE = Path(__file__).resolve().parent / "_locustfile.py"
+"""The locustfile the sweep starts Locust with (``loadtest/locustfile.py`` imports it)."""
 _STARTUP_SLACK_S = 120.0
 
 ProgressFn = Callable[[int, float, int, int], None]
@@ -32,56 +38,19 @@ class LoadTestError(RuntimeError):
     """A Locust run that could not be carried out (it failed to start or ran past its limit)."""
 
 
-@dataclass(frozen=True)
-class SweepConfig:
-    """Everything one sweep needs; ``hat-eval loadtest`` builds it from its options."""
+def write_run_files(cfg: SweepConfig, prompts: PromptSet | None = None) -> Path:
+    """Write ``config.json`` and ``prompts.jsonl`` into ``cfg.out``; return the config's path.
 
-    host: str
-    model: str
-    users: tuple[int, ...]
-    duration_s: float
-    out: Path
-    spawn_rate: float | None = None
-    workers: int = 0
-    slo_p95_s: float = 15.0
-    harness: Path | None = None
-    prompts: Path | None = None
-    messages_source: str | None = None
-    max_tokens: int = 256
-    temperature: float = 0.0
-    stream_usage: bool = True
-    tokenizer: str | None = None
-    max_requests: int = 0
-    stall_timeout_s: float = 60.0
-    request_timeout_s: float = 600.0
-    stop_timeout_s: float = 30.0
-    api_key: str | None = None
-
-    def level_dir(self, users: int) -> Path:
-        """Where one level's Locust CSV/HTML, log and raw records go."""
-        return self.out / f"users-{users}"
-
-    def meta(self) -> dict[str, Any]:
-        """What the report says about the run."""
-        return {
-            "host": self.host,
-            "model": self.model,
-            "users": list(self.users),
-            "duration_s": self.duration_s,
-            "workers": self.workers,
-            "slo_p95_s": self.slo_p95_s,
-            "max_tokens": self.max_tokens,
-            "temperature": self.temperature,
-            "stream_usage": self.stream_usage,
-            "harness": str(self.harness) if self.harness else "default",
-            "prompts": str(self.prompts)
-            if self.prompts
-            else (self.messages_source or "livestream suite viewer messages (test split)"),
-        }
+    Args:
+        cfg: The sweep.
+        prompts: The prompts to send; built from ``cfg`` (:func:`prompts_for`) when ``None``.
+    """
+    write_prompt_set(cfg.prompts_path, prompts if prompts is not None else prompts_for(cfg))
+    return cfg.write()
 
 
 def locust_command(cfg: SweepConfig, users: int) -> list[str]:
-    """The Locust command line of one level."""
+    """The Locust command line of one level: Locust's own options and the config's path."""
     d = cfg.level_dir(users)
     rate = cfg.spawn_rate if cfg.spawn_rate else float(users)
     cmd = [
@@ -98,7 +67,7 @@ def locust_command(cfg: SweepConfig, users: int) -> list[str]:
         "-t",
         f"{max(1, round(cfg.duration_s))}s",
         "--host",
-        cfg.host,
+        cfg.client.host,
         "--csv",
         str(d / "locust"),
         "--html",
@@ -110,34 +79,13 @@ def locust_command(cfg: SweepConfig, users: int) -> list[str]:
         "0",
         "-s",
         f"{cfg.stop_timeout_s:g}",
-        "--model",
-        cfg.model,
-        "--max-tokens",
-        str(cfg.max_tokens),
-        "--temperature",
-        f"{cfg.temperature:g}",
+        "--hat-config",
+        str(cfg.config_path),
         "--raw-dir",
         str(d / "raw"),
-        "--stall-timeout",
-        f"{cfg.stall_timeout_s:g}",
-        "--request-timeout",
-        f"{cfg.request_timeout_s:g}",
     ]
     if cfg.workers:
         cmd += ["--processes", str(cfg.workers)]
-    if cfg.harness:
-        cmd += ["--harness", str(cfg.harness)]
-    if cfg.prompts:
-        cmd += ["--prompts", str(cfg.prompts)]
-    if cfg.messages_source:
-        cmd += ["--messages-source", cfg.messages_source]
-    if not cfg.stream_usage:
-        cmd.append("--no-stream-usage")
-    if cfg.tokenizer:
-        cmd += ["--tokenizer", cfg.tokenizer]
-    if cfg.max_requests:
-        per_process = -(-cfg.max_requests // max(1, cfg.workers))
-        cmd += ["--max-requests", str(per_process)]
     return cmd
 
 
@@ -206,15 +154,26 @@ def run_level(
 ) -> dict[str, Any]:
     """Run one level and return its summary (see :func:`hat_eval.loadtest.summarize`).
 
+    The run files must be written first (:func:`write_run_files`; :func:`run_sweep` does).
+
     Raises:
-        LoadTestError: Locust exited with an error or overran its time limit.
+        LoadTestError: The run files are missing, or Locust exited with an error or overran its
+            time limit.
     """
+    if not (cfg.config_path.exists() and cfg.prompts_path.exists()):
+        raise LoadTestError(
+            f"{cfg.config_path} or {cfg.prompts_path} is missing; write them with "
+            "write_run_files(cfg) before run_level"
+        )
     d = cfg.level_dir(users)
     if d.exists():
         shutil.rmtree(d)
     (d / "raw").mkdir(parents=True)
     limit = cfg.duration_s + cfg.stop_timeout_s + _STARTUP_SLACK_S
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop(API_KEY_ENV, None)
+    if cfg.client.api_key:
+        env[API_KEY_ENV] = cfg.client.api_key  # never written into config.json
     tail = _Tail(d / "raw")
     start = time.monotonic()
     with (d / "locust.log").open("w", encoding="utf-8") as log:
@@ -261,12 +220,20 @@ def run_level(
 
 def run_sweep(
     cfg: SweepConfig,
+    prompts: PromptSet | None = None,
     on_progress: ProgressFn | None = None,
     on_level: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Run every level in turn, rewriting ``out/summary.json`` after each; return the list."""
-    cfg.out.mkdir(parents=True, exist_ok=True)
-    (cfg.out / "run.json").write_text(json.dumps(cfg.meta(), indent=2) + "\n", encoding="utf-8")
+    """Run every level in turn, rewriting ``out/summary.json`` after each; return the list.
+
+    Args:
+        cfg: The sweep.
+        prompts: The prompts to send; built from ``cfg`` when ``None``. Written once, with the
+            config, into ``cfg.out`` (:func:`write_run_files`) for the Locust processes.
+        on_progress: See :data:`ProgressFn`.
+        on_level: Called with each level's summary when it ends.
+    """
+    write_run_files(cfg, prompts)
     levels: list[dict[str, Any]] = []
     for users in cfg.users:
         levels.append(run_level(cfg, users, on_progress))

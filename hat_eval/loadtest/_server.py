@@ -76,6 +76,8 @@ class ServedRequest:
     payload: dict[str, Any]
     plan: StreamPlan
     completed: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
+    """The request's headers (lower-case names)."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,12 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         with st.lock:
-            served = ServedRequest(len(st.served), payload, st.planner(len(st.served), payload))
+            served = ServedRequest(
+                len(st.served),
+                payload,
+                st.planner(len(st.served), payload),
+                headers={k.lower(): v for k, v in self.headers.items()},
+            )
             st.served.append(served)
         plan = served.plan
         if plan.fault == "disconnect":

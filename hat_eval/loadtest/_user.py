@@ -1,13 +1,18 @@
 """The Locust user; this module imports locust, so load it only from a locustfile.
 
-Importing locust monkey-patches the process with gevent: only ``hat_eval/loadtest/locustfile.py``,
-run by Locust in a child process, imports this module, never the CLI process.
+Importing locust monkey-patches the process with gevent: only the locustfile
+(``hat_eval/loadtest/_locustfile.py``, or ``loadtest/locustfile.py`` over it), run by Locust in a
+child process, imports this module, never the CLI process.
 
 Each user sends streamed chat completions back to back (a closed loop: the Locust user count is the
 concurrency), times them with :class:`~hat_eval.loadtest._client.ChatStreamClient`, fires Locust
 ``request`` events with its own numbers (``POST chat`` = E2E, or the time to the failure;
 ``TTFT chat`` = time to first token) so the web UI, CSV and HTML reports work, and appends every raw
 record to ``--raw-dir/raw-<pid>.jsonl`` for exact percentiles.
+
+The options come from ``--hat-config DIR/config.json`` (written by ``hat-eval loadtest``), with
+the prompts built once beside it in ``DIR/prompts.jsonl``; a manual run may instead, or on top,
+give the config's fields as options (:func:`add_arguments`).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import json
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -29,8 +34,21 @@ from locust.env import Environment
 from locust.exception import StopUser
 from locust.runners import LocalRunner, MasterRunner
 
-from ._client import ChatStreamClient, ClientConfig
-from ._prompts import PromptSet, build_prompts, resolve_messages_source
+from ._client import ChatStreamClient, EndpointError
+from ._config import (
+    API_KEY_ENV,
+    PROMPTS_FILE,
+    ClientConfig,
+    ConfigError,
+    SweepConfig,
+    locust_fields,
+    option_default,
+    option_flag,
+    option_help,
+    option_secret,
+    with_overrides,
+)
+from ._prompts import PROMPT_OPTIONS, PromptError, PromptSet, prompts_for, read_prompt_set
 from ._records import RequestRecord
 from ._stats import summarize
 from ._watchdog import StallWatchdog
@@ -43,47 +61,76 @@ class LoadTestFailure(Exception):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add hat-eval's options to Locust's command line (``init_command_line_parser``)."""
-    g = parser
-    g.add_argument("--model", default="default", help="Model name sent in each request.")
-    g.add_argument("--max-tokens", type=int, default=256, help="max_tokens of each request.")
-    g.add_argument("--temperature", type=float, default=0.0, help="Sampling temperature.")
-    g.add_argument("--harness", default="", help="Harness file; the default harness if empty.")
-    g.add_argument("--prompts", default="", help="JSONL of viewer messages or OpenAI messages.")
-    g.add_argument(
-        "--messages-source", default="", help="module:function returning N viewer messages."
-    )
-    g.add_argument("--n-prompts", type=int, default=64, help="Prompts to build from a source.")
-    g.add_argument(
-        "--no-stream-usage",
-        action="store_true",
-        help="Do not send stream_options (for servers that refuse it).",
-    )
-    g.add_argument(
-        "--tokenizer",
+    """Add hat-eval's options to Locust's command line (``init_command_line_parser``).
+
+    ``hat-eval loadtest`` passes only ``--hat-config`` and ``--raw-dir``. The other options, one
+    per config field a Locust process uses (:func:`~hat_eval.loadtest._config.locust_fields`),
+    with the field's help, are for runs started by hand; given with ``--hat-config`` they
+    override the file (a prompt option then rebuilds the prompts).
+    """
+    parser.add_argument(
+        "--hat-config",
         default="",
-        help="Tokenizer dir to count output tokens when the server sends no usage.",
+        help="config.json written by hat-eval loadtest; the prompts.jsonl beside it is sent.",
     )
-    g.add_argument(
-        "--stall-timeout",
-        type=float,
-        default=60.0,
-        help="Seconds without data before a request fails as stalled.",
+    parser.add_argument(
+        "--raw-dir", default="", help="Folder for raw per-request JSONL records (optional)."
     )
-    g.add_argument(
-        "--request-timeout",
-        type=float,
-        default=600.0,
-        help="Seconds before a still-streaming request fails.",
+    for cls, name, tp in locust_fields():
+        try:
+            value = option_default(cls, name)
+            default = "" if value is None else f" Default: {value}."
+        except KeyError:
+            default = " Required without --hat-config."
+        kw: dict[str, Any] = {"dest": name, "default": None}
+        if tp is bool:
+            kw["action"] = argparse.BooleanOptionalAction
+        else:
+            kw["type"] = tp if tp in (int, float) else str
+        if option_secret(cls, name):
+            kw["is_secret"] = True  # Locust masks it in the web UI
+        parser.add_argument(option_flag(name), help=option_help(cls, name) + default, **kw)
+
+
+def _options(o: argparse.Namespace) -> dict[str, Any]:
+    return {name: getattr(o, name, None) for _cls, name, _tp in locust_fields()}
+
+
+def load_setup(o: argparse.Namespace, host: str | None) -> tuple[SweepConfig, PromptSet]:
+    """The config and prompts of this Locust process, from its parsed options.
+
+    Raises:
+        ConfigError: A bad or missing config, a bad option value, or a bad harness file.
+        PromptError: A missing or bad prompts file or messages source.
+    """
+    values = _options(o)
+    if o.hat_config:
+        path = Path(o.hat_config)
+        cfg = with_overrides(SweepConfig.read(path), values)
+        rebuild = any(values.get(n) not in (None, "") for n in PROMPT_OPTIONS)
+    else:
+        if not values.get("model"):
+            raise ConfigError(
+                "--model is required without --hat-config: the model name the server serves"
+            )
+        base = SweepConfig(client=ClientConfig(host=host or "", model=str(values["model"])))
+        cfg = with_overrides(base, values)
+        rebuild = True
+    if rebuild:
+        from hat_eval.harness import HarnessError
+
+        try:
+            prompts = prompts_for(cfg)
+        except HarnessError as err:
+            raise ConfigError(f"harness: {err}") from None
+    else:
+        prompts = read_prompt_set(Path(o.hat_config).parent / PROMPTS_FILE)
+    client = replace(
+        cfg.client,
+        host=host or cfg.client.host,
+        api_key=cfg.client.api_key or os.environ.get(API_KEY_ENV) or None,
     )
-    g.add_argument(
-        "--max-requests",
-        type=int,
-        default=0,
-        help="Stop after this many requests in this process (0: no limit).",
-    )
-    g.add_argument("--raw-dir", default="", help="Folder for raw per-request JSONL records.")
-    g.add_argument("--api-key", default="", is_secret=True, help="Bearer token, if any.")
+    return replace(cfg, client=client), prompts
 
 
 @dataclass
@@ -133,38 +180,28 @@ def _tokenizer(path: str) -> Callable[[str], int]:
     return lambda text: len(tok(text, add_special_tokens=False)["input_ids"])
 
 
+def _processes(o: argparse.Namespace) -> int:
+    """How many Locust processes run users (``--processes``; -1 is one per CPU core)."""
+    n = getattr(o, "processes", None) or 1
+    return (os.cpu_count() or 1) if n < 0 else n
+
+
 def _shared(env: Environment) -> _Shared:
     if id(env) in _SHARED:
         return _SHARED[id(env)]
     o = env.parsed_options
     assert o is not None, "Locust parses its options before it starts users"
-    source = resolve_messages_source(o.messages_source) if o.messages_source else None
-    prompts = build_prompts(
-        Path(o.harness) if o.harness else None,
-        prompts_file=Path(o.prompts) if o.prompts else None,
-        messages_source=source,
-        n=o.n_prompts,
-    )
-    config = ClientConfig(
-        host=env.host or "",
-        model=o.model,
-        max_tokens=o.max_tokens,
-        temperature=o.temperature,
-        stream_usage=not o.no_stream_usage,
-        stall_timeout_s=o.stall_timeout,
-        request_timeout_s=o.request_timeout,
-        api_key=o.api_key or None,
-    )
+    cfg, prompts = load_setup(o, env.host)
     sink = None
     if o.raw_dir:
         Path(o.raw_dir).mkdir(parents=True, exist_ok=True)
         sink = (Path(o.raw_dir) / f"raw-{os.getpid()}.jsonl").open("a", encoding="utf-8")
     index = getattr(env.runner, "worker_index", 0) or 0
     shared = _Shared(
-        config,
+        cfg.client,
         prompts,
-        _tokenizer(o.tokenizer) if o.tokenizer else None,
-        o.max_requests,
+        _tokenizer(cfg.tokenizer) if cfg.tokenizer else None,
+        cfg.requests_per_process(_processes(o)),
         offset=(index * 7919) % len(prompts),
         sink=sink,
     )
@@ -178,8 +215,10 @@ class ChatStreamUser(User):
     wait_time = constant(0)
 
     def on_start(self) -> None:
-        """Build (once per process) the prompts and client settings from the options."""
-        self.shared = _shared(self.environment)
+        """Take the prompts and client settings this process read before the test started."""
+        if id(self.environment) not in _SHARED:
+            raise StopUser()  # the setup failed; the test is stopping
+        self.shared = _SHARED[id(self.environment)]
         self.chat_client = ChatStreamClient(
             self.shared.config,
             self.shared.count_tokens,
@@ -275,11 +314,18 @@ def _on_test_stop(environment: Environment, **_kwargs: Any) -> None:
 
 
 def _on_test_start(environment: Environment, **_kwargs: Any) -> None:
-    # Build the prompts (importing the harness and the suites' world) before any user starts:
-    # done in the first user's on_start it would stall the spawner for a second, which then
-    # starts the delayed users all at once, and their requests would keep ending in one burst.
+    # Read the config and prompts (or, in a manual run, build the prompts) before any user
+    # starts: done in the first user's on_start it would stall the spawner, which then starts
+    # the delayed users all at once, and their requests would keep ending in one burst.
     if not isinstance(environment.runner, MasterRunner):
-        _shared(environment)
+        try:
+            _shared(environment)
+        except (ConfigError, PromptError, EndpointError) as err:
+            log.error("hat-eval: %s", err)
+            environment.process_exit_code = 2
+            if environment.runner is not None:
+                gevent.spawn(environment.runner.quit)
+            return
     # Locust's imports leave a large heap; a full collection of it pauses every user for tens of
     # milliseconds, which would land in the measured latencies. Freeze what exists now.
     gc.collect()

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.loadtest import FakeChatServer, SpecDecodeCounters, StreamPlan
+from hat_eval.loadtest import FakeChatServer, SpecDecodeCounters, StreamPlan, read_records
 
 runner = CliRunner()
 
@@ -89,9 +89,25 @@ def test_sweep_writes_summary_report_and_plots(tmp_path):
             str(tmp_path),
             "--slo-p95",
             "0.5",
+            "--api-key",
+            "sk-test",
         )
+        served = srv.served
     assert r.exit_code == 0, r.output
     assert "refused stream_options" in r.output
+    # one config, written once; the Locust processes read it and the prompts beside it
+    config = (tmp_path / "config.json").read_text()
+    assert "sk-test" not in config  # the key reaches the children through their environment
+    cfg = json.loads(config)
+    assert cfg["client"]["stream_usage"] is False and cfg["max_requests"] == 9
+    assert cfg["users"] == [1, 3] and cfg["client"]["host"] == srv.url
+    built = [json.loads(ln) for ln in (tmp_path / "prompts.jsonl").read_text().splitlines()]
+    assert len(built) == cfg["n_prompts"]
+    assert len(served) == 1 + 9 + 9  # the pre-flight probe the server took, and two levels
+    for s in served:
+        assert s.headers["authorization"] == "Bearer sk-test"
+        assert "stream_options" not in s.payload
+        assert s.payload["messages"] in [b["messages"] for b in built]
     levels = json.loads((tmp_path / "summary.json").read_text())
     assert [lv["users"] for lv in levels] == [1, 3]
     for lv in levels:
@@ -112,6 +128,12 @@ def test_sweep_writes_summary_report_and_plots(tmp_path):
 
 @pytest.mark.slow
 def test_measured_percentiles_match_the_injected_truth(tmp_path):
+    """Exact percentiles of the client's own stamps, checked against the server's send stamps.
+
+    Every token chunk carries the server's ``perf_counter()`` at its send (``stamp=True``; one
+    host, one monotonic clock), so each record's ``server_lag_s`` is the client's own timing
+    error; nothing here depends on how long the server's sleeps really took.
+    """
     rng = np.random.default_rng(7)
     n = 41  # the first request is the CLI's pre-flight probe
     plans = [
@@ -119,6 +141,7 @@ def test_measured_percentiles_match_the_injected_truth(tmp_path):
             ttft_s=float(rng.uniform(0.35, 0.7)),
             n_tokens=int(rng.integers(20, 50)),
             token_gap_s=0.012,
+            stamp=True,
         )
         for _ in range(n)
     ]
@@ -160,15 +183,26 @@ def test_measured_percentiles_match_the_injected_truth(tmp_path):
     assert r.exit_code == 0, r.output
     lv = json.loads((tmp_path / "out" / "summary.json").read_text())[0]
     assert lv["requests"] == n - 1 and lv["failures"] == 0
-    e2e = [p.e2e_s for p in plans[1:]]
-    ttft = [p.ttft_s for p in plans[1:]]
-    for key, truth in (
-        ("e2e_p50_s", np.percentile(e2e, 50)),
-        ("e2e_p95_s", np.percentile(e2e, 95)),
-        ("ttft_p50_s", np.percentile(ttft, 50)),
-        ("ttft_p95_s", np.percentile(ttft, 95)),
+    recs = list(read_records(sorted((tmp_path / "out" / "users-4" / "raw").glob("raw-*.jsonl"))))
+    assert len(recs) == n - 1 and all(rec.chunks == rec.output_tokens for rec in recs)
+    # the summary is numpy's percentile of the raw records, not Locust's buckets
+    for key, values in (
+        ("e2e", [rec.e2e_s for rec in recs]),
+        ("ttft", [rec.ttft_s for rec in recs]),
     ):
-        assert abs(lv[key] - truth) <= max(1e-3, 0.005 * truth), (key, lv[key], truth)
+        for q in (50, 95):
+            assert lv[f"{key}_p{q}_s"] == pytest.approx(np.percentile(values, q), rel=1e-9)
+    # no chunk arrives before its planned time, so every order statistic is at or above the
+    # plans' (the server takes the plans in the order the requests reach it)
+    for measured, planned in (
+        (sorted(rec.ttft_s for rec in recs), sorted(p.ttft_s for p in plans[1:])),
+        (sorted(rec.e2e_s for rec in recs), sorted(p.e2e_s for p in plans[1:])),
+    ):
+        assert all(m >= p for m, p in zip(measured, planned, strict=True))
+    # the client's timing error against the server's send stamps: never negative, small
+    lags = [lag for rec in recs for lag in rec.server_lag_s]
+    assert len(lags) == sum(rec.chunks for rec in recs) and min(lags) >= 0
+    assert np.percentile(lags, 50) < 0.005, np.percentile(lags, [50, 95, 100])
     # Locust's own numbers are bucketed to 10 ms here, ours are not
     assert lv["locust_e2e_p50_s"] * 1000 % 10 == pytest.approx(0, abs=1e-6)
 
@@ -229,14 +263,18 @@ def test_distributed_workers(tmp_path):
             "4s",
             "--workers",
             "2",
+            "--max-requests",
+            "11",
             "--out",
             str(tmp_path),
         )
     assert r.exit_code == 0, r.output
-    raws = list((tmp_path / "users-4" / "raw").glob("raw-*.jsonl"))
+    raws = sorted((tmp_path / "users-4" / "raw").glob("raw-*.jsonl"))
     assert len(raws) == 2  # one raw file per worker process
+    # each worker reads --max-requests from config.json and takes its share, rounded up
+    assert [len(f.read_text().splitlines()) for f in raws] == [6, 6]
     lv = json.loads((tmp_path / "summary.json").read_text())[0]
-    assert lv["requests"] > 10 and lv["failures"] == 0
+    assert lv["requests"] == 12 and lv["failures"] == 0
 
 
 @pytest.mark.slow
@@ -295,8 +333,8 @@ def test_mtp_bad_input(tmp_path):
 
 
 def test_requests_carry_suite_questions_by_default_and_sources_override_them(tmp_path):
+    from hat_eval.episode import viewer_messages
     from hat_eval.loadtest import VIEWER_QUESTIONS
-    from hat_eval.suites import viewer_messages
 
     own = tmp_path / "p.jsonl"
     own.write_text('{"message": "my own question"}\n')

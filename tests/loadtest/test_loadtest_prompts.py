@@ -2,17 +2,22 @@ import json
 
 import pytest
 
-import hat_eval.suites
+import hat_eval.episode
+from hat_eval.episode import viewer_messages
 from hat_eval.harness import load_harness, render
 from hat_eval.loadtest import (
     VIEWER_QUESTIONS,
+    ClientConfig,
     PromptError,
+    SweepConfig,
     build_prompts,
     default_messages,
+    prompts_for,
+    read_prompt_set,
     read_prompts_file,
     resolve_messages_source,
+    write_prompt_set,
 )
-from hat_eval.suites import viewer_messages
 
 
 def test_prompts_carry_the_rendered_harness_around_the_suite_questions():
@@ -29,17 +34,19 @@ def test_prompts_carry_the_rendered_harness_around_the_suite_questions():
     assert not set(suite) & set(VIEWER_QUESTIONS)  # really the suite's, not the built-in list
 
 
-def test_default_messages_fall_back_to_the_builtin_questions(monkeypatch, caplog):
+def test_default_messages_are_the_episode_ones_and_their_errors_are_not_hidden(monkeypatch):
+    assert default_messages(3) == viewer_messages(3)
+
     def broken(n):
         raise RuntimeError("world generator unavailable")
 
-    monkeypatch.setattr(hat_eval.suites, "viewer_messages", broken)
-    with caplog.at_level("WARNING", logger="hat_eval.loadtest"):
-        assert default_messages(3) == list(VIEWER_QUESTIONS[:3])
-    assert "world generator unavailable" in caplog.text
-    assert [p.messages[1]["content"] for p in build_prompts(n=2).prompts] == list(
-        VIEWER_QUESTIONS[:2]
+    monkeypatch.setattr(hat_eval.episode, "viewer_messages", broken)
+    with pytest.raises(RuntimeError, match="world generator unavailable"):
+        default_messages(3)  # no silent switch to other questions: a run says what it sends
+    built_in = build_prompts(
+        messages_source=resolve_messages_source("hat_eval.loadtest:builtin_questions"), n=2
     )
+    assert [p.messages[1]["content"] for p in built_in.prompts] == list(VIEWER_QUESTIONS[:2])
 
 
 def test_prompts_file_with_messages_and_full_conversations(tmp_path):
@@ -102,3 +109,31 @@ def test_messages_source_is_pluggable():
             resolve_messages_source(bad)
     with pytest.raises(PromptError, match="non-empty list of strings"):
         build_prompts(messages_source=lambda n: [])
+
+
+def test_built_prompts_round_trip_through_the_run_folder(tmp_path):
+    cfg = SweepConfig(
+        ClientConfig("http://127.0.0.1:9", "m"),
+        out=tmp_path,
+        messages_source="hat_eval.loadtest:builtin_questions",
+        n_prompts=3,
+    )
+    ps = prompts_for(cfg)
+    write_prompt_set(cfg.prompts_path, ps)
+    assert read_prompt_set(cfg.prompts_path) == ps  # messages and tools, exactly
+    lines = cfg.prompts_path.read_text().splitlines()
+    assert len(lines) == 3 and set(json.loads(lines[0])) == {"messages", "tools"}
+    # the file is also a valid --prompts file: its messages carry their own system prompt
+    assert build_prompts(prompts_file=cfg.prompts_path) == ps
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"), [("", "no prompts"), ('{"messages": []}\n', ":1:"), ("x\n", ":1:")]
+)
+def test_a_bad_built_prompts_file_names_the_place(tmp_path, text, needle):
+    f = tmp_path / "prompts.jsonl"
+    f.write_text(text)
+    with pytest.raises(PromptError, match=needle):
+        read_prompt_set(f)
+    with pytest.raises(PromptError, match="cannot read"):
+        read_prompt_set(tmp_path / "none.jsonl")

@@ -1,0 +1,450 @@
+"""The options of a load test, each declared once as a dataclass field with its help and bounds.
+
+:class:`ClientConfig` holds what every request of a run shares, :class:`SweepConfig` one
+concurrency sweep (it holds a ``ClientConfig``), :class:`MtpConfig` one MTP comparison. Everything
+else derives from these fields: ``hat-eval loadtest`` takes its options' help, bounds and
+defaults from them (:func:`option_help`, :func:`option_min`, :func:`option_default`,
+:func:`option_flag`); a sweep writes its config once as ``config.json`` into its output folder
+(:meth:`SweepConfig.write`), which every Locust process reads back (:meth:`SweepConfig.read`);
+and the Locust command line of a manual run gets one option per field (:func:`locust_fields`).
+This module imports nothing heavy, so the CLI reads the fields at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import types
+import typing
+from collections.abc import Callable, Iterator
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._prompts import Prompt
+
+CONFIG_FILE = "config.json"
+"""The sweep's config, written once into its output folder; every Locust process reads it."""
+PROMPTS_FILE = "prompts.jsonl"
+"""The sweep's built prompts beside ``config.json``: one ``{"messages", "tools"}`` object a line."""
+API_KEY_ENV = "OPENAI_API_KEY"
+"""The bearer token's environment variable; the token is never written into ``config.json``."""
+
+
+class ConfigError(ValueError):
+    """An option value that breaks a rule; the message gives the value, the rule and the fix."""
+
+
+def _opt(
+    default: Any = MISSING,
+    help: str = "",  # noqa: A002 - the metadata key TRL and argparse use
+    *,
+    min: float | None = None,  # noqa: A002 - an int for int fields
+    locust: bool = False,
+    secret: bool = False,
+    default_factory: Callable[[], Any] | None = None,
+) -> Any:
+    """A dataclass field with its help text, lower bound and where it appears.
+
+    Args:
+        default: The default value (none: required).
+        help: One line for ``--help``, the Locust web UI and the docs.
+        min: The smallest allowed value, checked in ``__post_init__`` and by the CLI.
+        locust: The Locust processes use it, so a manual Locust run takes it as an option.
+        secret: Never written into ``config.json`` (see :data:`API_KEY_ENV`).
+        default_factory: For mutable defaults.
+    """
+    meta = {"help": help, "min": min, "locust": locust, "secret": secret}
+    if default_factory is not None:
+        return field(default_factory=default_factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _check_bounds(obj: Any) -> None:
+    for f in fields(obj):
+        low, value = f.metadata.get("min"), getattr(obj, f.name)
+        if low is not None and isinstance(value, int | float) and not value >= low:
+            raise ConfigError(f"{f.name} ({value:g}) must be at least {low:g}")
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """What every request of a run shares."""
+
+    host: str = _opt(help="Server base URL, e.g. http://127.0.0.1:8000.")
+    model: str = _opt(help="Model name the server serves.", locust=True)
+    max_tokens: int = _opt(256, "max_tokens of each request.", min=1, locust=True)
+    temperature: float | None = _opt(0.0, "Sampling temperature.", min=0.0, locust=True)
+    stream_usage: bool = _opt(
+        True,
+        "Send stream_options.include_usage (some strict servers refuse it).",
+        locust=True,
+    )
+    stall_timeout_s: float = _opt(
+        60.0, "Seconds without data before a request fails as stalled.", min=0.01, locust=True
+    )
+    request_timeout_s: float = _opt(
+        600.0, "Seconds before a still-streaming request fails.", min=0.01, locust=True
+    )
+    api_key: str | None = _opt(
+        None,
+        f"Bearer token, if the server needs one (or ${API_KEY_ENV}).",
+        locust=True,
+        secret=True,
+    )
+    extra_body: dict[str, Any] = _opt(
+        help="Fields merged into every request body.", default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        _check_bounds(self)
+
+    def payload(self, prompt: Prompt) -> dict[str, Any]:
+        """The request body.
+
+        It carries ``max_tokens`` (some servers refuse ``max_completion_tokens``), and
+        ``stream_options`` only when ``stream_usage`` (strict servers refuse unknown fields).
+        """
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": prompt.messages,
+            "stream": True,
+            "max_tokens": self.max_tokens,
+        }
+        if prompt.tools:
+            body["tools"] = prompt.tools
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if self.stream_usage:
+            body["stream_options"] = {"include_usage": True}
+        body.update(self.extra_body)
+        return body
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """Everything one concurrency sweep needs; ``hat-eval loadtest`` builds it from its options.
+
+    Raises:
+        ConfigError: A value below its bound, no or a non-positive concurrency level, or both
+            ``prompts`` and ``messages_source``.
+    """
+
+    client: ClientConfig = _opt(help="What every request shares.")
+    users: tuple[int, ...] = _opt((1, 4, 16, 64), "Concurrency levels, one Locust run each.")
+    duration_s: float = _opt(60.0, "Run time per level, seconds.", min=1.0)
+    out: Path = _opt(Path("loadtest-out"), "Output folder.")
+    spawn_rate: float | None = _opt(
+        None, "Users started per second; all at once when omitted.", min=0.001
+    )
+    workers: int = _opt(0, "Locust worker processes (distributed mode); 0 runs one process.", min=0)
+    slo_p95_s: float = _opt(15.0, "SLO on P95 end-to-end latency, seconds.", min=0.0)
+    harness: Path | None = _opt(
+        None,
+        "Harness file for the system prompt and tools; the default harness if omitted.",
+        locust=True,
+    )
+    prompts: Path | None = _opt(
+        None,
+        'JSONL of viewer messages ({"message": ...}) or OpenAI {"messages": [...]}.',
+        locust=True,
+    )
+    messages_source: str | None = _opt(
+        None,
+        "module:function returning N viewer messages (instead of --prompts); by default the "
+        "livestream suite's test cases (hat_eval.episode:viewer_messages).",
+        locust=True,
+    )
+    n_prompts: int = _opt(64, "Viewer messages asked of the messages source.", min=1, locust=True)
+    tokenizer: str | None = _opt(
+        None, "Local tokenizer dir to count tokens when the server sends no usage.", locust=True
+    )
+    max_requests: int = _opt(
+        0,
+        "Stop a level after this many requests, split over the Locust processes (0: no limit).",
+        min=0,
+        locust=True,
+    )
+    stop_timeout_s: float = _opt(
+        30.0, "Seconds in-flight requests may finish after a level's time is up.", min=0.0
+    )
+
+    def __post_init__(self) -> None:
+        _check_bounds(self)
+        if not self.users or any(u < 1 for u in self.users):
+            raise ConfigError(
+                f"users {list(self.users)} must be one or more positive concurrency levels, "
+                "e.g. 1,4,16,64"
+            )
+        if self.prompts is not None and self.messages_source is not None:
+            raise ConfigError(
+                f"prompts ({self.prompts}) and messages_source ({self.messages_source}) "
+                "exclude each other; give one"
+            )
+
+    def level_dir(self, users: int) -> Path:
+        """Where one level's Locust CSV/HTML, log and raw records go."""
+        return self.out / f"users-{users}"
+
+    @property
+    def config_path(self) -> Path:
+        """``out/config.json``."""
+        return self.out / CONFIG_FILE
+
+    @property
+    def prompts_path(self) -> Path:
+        """``out/prompts.jsonl``: the built prompts every Locust process sends."""
+        return self.out / PROMPTS_FILE
+
+    def requests_per_process(self, processes: int) -> int:
+        """``max_requests`` split over ``processes`` Locust processes, rounded up (0: no limit)."""
+        return math.ceil(self.max_requests / max(1, processes))
+
+    def meta(self) -> dict[str, Any]:
+        """What the report says about the run."""
+        return {
+            "host": self.client.host,
+            "model": self.client.model,
+            "users": list(self.users),
+            "duration_s": self.duration_s,
+            "workers": self.workers,
+            "slo_p95_s": self.slo_p95_s,
+            "max_tokens": self.client.max_tokens,
+            "temperature": self.client.temperature,
+            "stream_usage": self.client.stream_usage,
+            "harness": str(self.harness) if self.harness else "default",
+            "prompts": str(self.prompts)
+            if self.prompts
+            else (self.messages_source or "livestream suite viewer messages (test split)"),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The config as JSON, without secret fields (the API key)."""
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SweepConfig:
+        """The inverse of :meth:`to_json`.
+
+        Raises:
+            ConfigError: An unknown field, a missing required one, or a value of the wrong type.
+        """
+        return _from_json(cls, data, "")
+
+    def write(self) -> Path:
+        """Write ``out/config.json`` (creating ``out``) and return its path."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(self.to_json(), indent=2) + "\n"
+        self.config_path.write_text(text, encoding="utf-8")
+        return self.config_path
+
+    @classmethod
+    def read(cls, path: Path) -> SweepConfig:
+        """Read a ``config.json`` written by :meth:`write`.
+
+        Raises:
+            ConfigError: The file is missing, not JSON, or not a sweep config.
+        """
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as err:
+            raise ConfigError(
+                f"{path}: cannot read the load-test config ({err.strerror})"
+            ) from None
+        except ValueError as err:
+            raise ConfigError(f"{path}: not JSON ({err})") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: expected a JSON object, got {type(data).__name__}")
+        try:
+            return cls.from_json(data)
+        except ConfigError as err:
+            raise ConfigError(f"{path}: {err}") from None
+
+
+@dataclass(frozen=True)
+class MtpConfig:
+    """One MTP on/off comparison (see :func:`~hat_eval.loadtest.compare_mtp`)."""
+
+    baseline: ClientConfig = _opt(help="The server without MTP.")
+    candidate: ClientConfig = _opt(help="The server with MTP.")
+    requests: int = _opt(32, "Prompts sent to each server.", min=1)
+    warmup: int = _opt(2, "Warm-up requests per server.", min=0)
+    confidence: float = _opt(0.95, "Confidence level of the bootstrap interval.", min=0.5)
+    resamples: int = _opt(2000, "Bootstrap resamples.", min=100)
+    seed: int = _opt(0, "Bootstrap seed.")
+
+    def __post_init__(self) -> None:
+        _check_bounds(self)
+        if not self.confidence < 1:
+            raise ConfigError(f"confidence ({self.confidence:g}) must be below 1, e.g. 0.95")
+
+
+def _field(cls: type, name: str) -> Any:
+    for f in fields(cls):
+        if f.name == name:
+            return f
+    raise KeyError(f"{cls.__name__} has no field {name!r}")
+
+
+def option_help(cls: type, name: str) -> str:
+    """The help text of field ``name`` of config class ``cls``."""
+    return str(_field(cls, name).metadata["help"])
+
+
+def option_min(cls: type, name: str) -> Any:
+    """The lower bound of field ``name``, an ``int`` or ``float`` (``None``: unbounded)."""
+    return _field(cls, name).metadata.get("min")
+
+
+def option_secret(cls: type, name: str) -> bool:
+    """Whether field ``name`` is a secret, never written into ``config.json``."""
+    return bool(_field(cls, name).metadata.get("secret"))
+
+
+def option_default(cls: type, name: str) -> Any:
+    """The default of field ``name``.
+
+    Raises:
+        KeyError: The field is required (it has no default).
+    """
+    f = _field(cls, name)
+    if f.default is not MISSING:
+        return f.default
+    if f.default_factory is not MISSING:
+        return f.default_factory()
+    raise KeyError(f"{cls.__name__}.{name} is required; it has no default")
+
+
+def option_flag(name: str) -> str:
+    """The command-line flag of a field: ``stall_timeout_s`` -> ``--stall-timeout``.
+
+    A trailing ``_s`` (the unit, seconds) is dropped: the help text names the unit.
+    """
+    stem = name[:-2] if name.endswith("_s") else name
+    return "--" + stem.replace("_", "-")
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _base(tp: Any) -> Any:
+    """``X | None`` -> ``X``."""
+    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return tp
+
+
+def locust_fields() -> Iterator[tuple[type, str, Any]]:
+    """``(class, field name, value type)`` of each option a Locust process uses."""
+    for cls in (ClientConfig, SweepConfig):
+        hints = _hints(cls)
+        for f in fields(cls):
+            if f.metadata.get("locust"):
+                yield cls, f.name, _base(hints[f.name])
+
+
+def coerce(tp: Any, value: Any, name: str) -> Any:
+    """``value`` (from JSON or a Locust form field) as type ``tp``.
+
+    Raises:
+        ConfigError: The value cannot be read as ``tp``.
+    """
+    if value is None:
+        return None
+    base = _base(tp)
+    try:
+        if base is bool:
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return value.lower() == "true"
+            if isinstance(value, bool):
+                return value
+            raise ValueError(value)
+        if base is int:
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError(value)
+            return int(value)
+        if base is float:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return float(value)
+        if base is str:
+            if not isinstance(value, str):
+                raise ValueError(value)
+            return value
+        if base is Path:
+            if not isinstance(value, str | Path):
+                raise ValueError(value)
+            return Path(value)
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"{name} ({value!r}) is not a {getattr(base, '__name__', base)}"
+        ) from None
+    if typing.get_origin(base) is tuple:
+        (item, _dots) = typing.get_args(base)
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"{name} ({value!r}) must be a list")
+        return tuple(coerce(item, v, f"{name}[{i}]") for i, v in enumerate(value))
+    if typing.get_origin(base) is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{name} ({value!r}) must be an object")
+        return dict(value)
+    if is_dataclass(base) and isinstance(base, type):
+        if not isinstance(value, dict):
+            raise ConfigError(f"{name} must be an object, got {value!r}")
+        return _from_json(base, value, f"{name}.")
+    raise TypeError(f"no JSON reading for {name}: {tp}")  # a field type this module lacks
+
+
+def _to_json(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        if f.metadata.get("secret"):
+            continue
+        value = getattr(obj, f.name)
+        if is_dataclass(value) and not isinstance(value, type):
+            value = _to_json(value)
+        elif isinstance(value, Path):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+def _from_json(cls: type, data: dict[str, Any], prefix: str) -> Any:
+    hints = _hints(cls)
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ConfigError(
+            f"unknown field {prefix}{unknown[0]}; the fields are {', '.join(sorted(names))}"
+        )
+    kwargs = {k: coerce(hints[k], v, prefix + k) for k, v in data.items()}
+    missing = [
+        f.name
+        for f in fields(cls)
+        if f.name not in kwargs and f.default is MISSING and f.default_factory is MISSING
+    ]
+    if missing:
+        raise ConfigError(f"missing field {prefix}{missing[0]}")
+    return cls(**kwargs)
+
+
+def with_overrides(cfg: SweepConfig, values: dict[str, Any]) -> SweepConfig:
+    """``cfg`` with the Locust options in ``values`` (name -> value; ``None`` or ``""``: unset).
+
+    Raises:
+        ConfigError: A value of the wrong type or below its bound.
+    """
+    client: dict[str, Any] = {}
+    sweep: dict[str, Any] = {}
+    for cls, name, tp in locust_fields():
+        value = values.get(name)
+        if value is None or value == "":
+            continue
+        (client if cls is ClientConfig else sweep)[name] = coerce(tp, value, name)
+    return replace(cfg, client=replace(cfg.client, **client), **sweep)

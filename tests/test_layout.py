@@ -1,0 +1,58 @@
+"""The layout's promises: no symlinks, and data flowing one way between the areas."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "hat_eval"
+
+LOWER = {  # area -> the areas it may import (each layer only the layers below it)
+    "harness": set(),
+    "hsa": {"harness"},
+    "world": {"harness"},
+    "episode": {"harness", "hsa", "world"},
+}
+CONSUMERS = ("suites", "judge", "trainers", "loadtest", "reports", "cli")
+
+
+def _imported_areas(path: Path) -> set[str]:
+    areas = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "hat_eval" and len(parts) > 1:
+                areas.add(parts[1])
+    return areas
+
+
+def test_no_symlinks_are_tracked() -> None:
+    out = subprocess.run(
+        ["git", "ls-files", "-s"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    links = [line.split("\t")[-1] for line in out.splitlines() if line.startswith("120000")]
+    assert links == []
+
+
+@pytest.mark.parametrize("area", sorted(LOWER))
+def test_lower_layers_import_no_consumer(area: str) -> None:
+    for path in sorted((PACKAGE / area).rglob("*.py")):
+        imported = _imported_areas(path) - {area, "_lazy"}
+        assert imported <= LOWER[area], f"{path.relative_to(REPO)} imports {imported}"
+
+
+def test_the_library_is_one_package_tree() -> None:
+    """Top-level area folders hold only files a user opens, never library modules."""
+    for area in ("suites", "loadtest", "judge", "trainers", "reports"):
+        modules = [p.name for p in (REPO / area).glob("_*.py")]
+        assert modules == [], f"{area}/ holds library modules {modules}"
+        assert (PACKAGE / area / "__init__.py").is_file()
