@@ -1,29 +1,18 @@
 """Harness-Variant QA: each case under a held-out HSA variant of the harness.
 
-Run with `inspect eval suites/variant.py --model ...` or `hat-eval run --suite variant`.
+Run with `inspect eval suites/variant.py --model ...`, `inspect eval hat_eval/variant` or
+`hat-eval run --suite variant`; task arguments (-T split=, harness=, agent=, n=, seed=) are those
+of the registered ``hat_eval/variant``.
 """
+
+from typing import Any
 
 from inspect_ai import Task, task
 
-from hat_eval.suites import Agent, suite_task
-from hat_eval.world import Split
+from hat_eval.suites import suite_task
 
 
 @task
-def variant(
-    split: Split = "test",
-    harness: str | None = None,
-    agent: Agent = "harness",
-    n: int | None = None,
-    seed: int | None = None,
-) -> Task:
-    """Harness-Variant QA: each case under a held-out HSA variant of the harness.
-
-    Args:
-        split: product split of the cases (train, dev or test).
-        harness: harness file (the default live-commerce harness if omitted).
-        agent: `harness` (harness-driven agent) or `react` (Inspect's ReAct baseline).
-        n: number of cases (the suite's full size if omitted).
-        seed: case seed (the suite's fixed seed if omitted).
-    """
-    return suite_task("variant", split=split, harness=harness, agent=agent, n=n, seed=seed)
+def variant(**task_args: Any) -> Task:
+    """See the module docstring."""
+    return suite_task("variant", **task_args)
