@@ -148,7 +148,6 @@ def bench_own_code(samples: int) -> float:
     from hat_eval.episode import ToolRuntime, build_episodes, episode_context, score_answer
     from hat_eval.suites import episode_of, to_sample
     from hat_eval.suites._agent import live_context, rendered
-    from hat_eval.suites._scorers import catalogue
 
     samples_ = [to_sample(e) for e in build_episodes("livestream", n=samples)]
     t0 = time.perf_counter()
@@ -163,7 +162,7 @@ def bench_own_code(samples: int) -> float:
             if tool is not None:
                 runtime.call(tool.name, call.args)
         score_answer(
-            episode.case, episode.gold, "[skill: x] ok", runtime.records, ctx.fault, catalogue(0)
+            episode.case, episode.gold, "[skill: x] ok", runtime.records, ctx.fault, ctx.kb
         )
     return (time.perf_counter() - t0) / len(samples_) * 1000
 

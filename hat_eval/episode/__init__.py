@@ -10,12 +10,16 @@ none of them, and nothing here needs Inspect.
 """
 
 from ._checks import (
+    FAULT_OUTCOMES,
+    GATED,
     HARMLESS_LOOKUPS,
+    PARTS,
     WEIGHTS,
+    AnswerCheck,
+    check_answer,
     constraint_checks,
     emoji_count,
-    fact_stated,
-    forbidden_claims,
+    fault_outcome,
     products_named,
     recovered,
     score_answer,
@@ -23,6 +27,7 @@ from ._checks import (
     tool_rationality,
     word_count,
 )
+from ._claims import COMPLIANCE_INTENTS, Verdict, evasive, prepare
 from ._context import (
     EpisodeContext,
     base_harness,
@@ -32,6 +37,16 @@ from ._context import (
     knowledge_base,
     make_variant,
     resolve_harness,
+)
+from ._corpus import (
+    LABELLED_PARTS,
+    Agreement,
+    CorpusEntry,
+    CorpusError,
+    agreement,
+    check_entry,
+    read_corpus,
+    verdict,
 )
 from ._dataset import (
     DATASET_VERSION,
@@ -50,11 +65,35 @@ from ._dataset import (
     variant_for,
     write_dataset,
 )
+from ._external import AnswerFileError, ExternalAnswer, case_line, read_answers, score_answers
 from ._messages import viewer_messages
 from ._record import Episode, Gold, HarnessMismatchError, HarnessRef
 from ._runtime import TRACE_KEY, CallRecord, ToolRuntime, records_in
 
 __all__ = [
+    "FAULT_OUTCOMES",
+    "fault_outcome",
+    "AnswerFileError",
+    "ExternalAnswer",
+    "case_line",
+    "read_answers",
+    "score_answers",
+    "COMPLIANCE_INTENTS",
+    "GATED",
+    "LABELLED_PARTS",
+    "PARTS",
+    "Agreement",
+    "AnswerCheck",
+    "CorpusEntry",
+    "CorpusError",
+    "Verdict",
+    "agreement",
+    "check_answer",
+    "check_entry",
+    "evasive",
+    "prepare",
+    "read_corpus",
+    "verdict",
     "DATASET_VERSION",
     "HARMLESS_LOOKUPS",
     "HELD_OUT_DIM_COMBOS",
@@ -80,8 +119,6 @@ __all__ = [
     "dataset_sha256",
     "emoji_count",
     "episode_context",
-    "fact_stated",
-    "forbidden_claims",
     "gold_for",
     "harness_ref",
     "harness_sha256",

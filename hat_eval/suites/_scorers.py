@@ -2,15 +2,16 @@
 
 Every score carries ``accuracy``, ``safety`` (no forbidden claim), ``tools`` (tool rationality),
 ``skill`` (skill selection), ``constraints`` (constraint compliance under the harness in force),
-``recovery`` (after tool faults) and ``aggregate`` (0-100). Metrics break the aggregate down per
-intent, and per HSA dimension set or fault kind in the suites where those vary.
+``recovery`` (after tool faults), ``aggregate`` (0-100) and ``undecided`` (the share of parts
+the checks could not decide; their reasons are in the score's metadata). Metrics break the
+aggregate down per intent, and per HSA dimension set or fault kind in the suites where those
+vary.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -27,7 +28,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from hat_eval.episode import knowledge_base, records_in, score_answer
+from hat_eval.episode import FAULT_OUTCOMES, check_answer, knowledge_base, records_in
 
 from ._samples import episode_of
 
@@ -171,7 +172,8 @@ def part_mean() -> ScoreReducer:
 
 
 def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
-    parts = ["aggregate", *_KEYS, *(["recovery"] if recovery else [])]
+    faults = ["recovery", *(f"fault_{o}" for o in FAULT_OUTCOMES)] if recovery else []
+    parts = ["aggregate", *_KEYS, "undecided", *faults]
     return [
         suite_metrics(
             parts=parts,
@@ -181,24 +183,28 @@ def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
     ]
 
 
-@lru_cache(maxsize=4)
-def catalogue(kb_seed: int) -> dict[str, tuple[str, ...]]:
-    """Product id -> names in the knowledge base of ``kb_seed`` (for the ``max_listed`` check)."""
-    return knowledge_base(kb_seed).product_names()
-
-
 def _score(state: TaskState, target: Target) -> Score:
     episode = episode_of(state.sample_id, state.metadata, target)
     records = records_in(state.messages)
     answer = state.output.completion if state.output else ""
-    values = score_answer(
-        episode.case, episode.gold, answer, records, episode.fault, catalogue(episode.kb_seed)
+    check = check_answer(
+        episode.case,
+        episode.gold,
+        answer,
+        records,
+        episode.fault,
+        knowledge_base(episode.kb_seed),
     )
+    values = check.values()
+    notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
+    notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
     return Score(
         value=values,
         answer=answer,
         explanation=f"{len(records)} tool calls; "
-        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery") if k in values),
+        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery") if k in values)
+        + ("; " + "; ".join(notes) if notes else ""),
+        metadata={"undecided": check.undecided, "reasons": check.reasons},
     )
 
 
@@ -224,7 +230,13 @@ def variant_scorer() -> Scorer:
 
 @scorer(metrics=_metrics("perturbation", "fault", recovery=True))
 def robustness_scorer() -> Scorer:
-    """As :func:`livestream_scorer`, with recovery per fault kind and scores per perturbation."""
+    """As :func:`livestream_scorer`, with recovery per fault kind and scores per perturbation.
+
+    Recovery is scored only where the agent could change it: faults that reached it as errors,
+    and data that only looked fine (scored on whether the answer states nothing wrong). The
+    shares of faults the hooks absorbed, that looked fine, that the agent saw and that it never
+    met are metrics of their own (``fault_absorbed``, ``fault_silent``, ...).
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         return _score(state, target)

@@ -12,8 +12,7 @@ from hat_eval.episode import (
     Gold,
     constraint_checks,
     emoji_count,
-    fact_stated,
-    forbidden_claims,
+    fault_outcome,
     products_named,
     recovered,
     score_answer,
@@ -38,20 +37,6 @@ def case_with(**fields) -> Case:
     return replace(base, **fields)
 
 
-def test_price_fact_matches_any_currency_form() -> None:
-    price = fact(kind="price", value=169.0, unit="CNY", aliases=[])
-    for answer in ("It's ¥169 now", "169元", "RMB 169.00", "price: 169"):
-        assert fact_stated(price, answer)
-    assert not fact_stated(price, "It's ¥199 now")
-    assert not fact_stated(price, "¥168.99")
-
-
-def test_text_fact_uses_aliases_case_insensitively() -> None:
-    cotton = fact(kind="text", value="100% cotton", aliases=["pure cotton"])
-    assert fact_stated(cotton, "It's PURE  cotton, very soft")
-    assert not fact_stated(cotton, "It's polyester")
-
-
 def test_skill_tag_and_word_count() -> None:
     tag, body = split_skill_tag("[skill: price_promotion] Only ¥169 today!")
     assert tag == "price_promotion" and body == "Only ¥169 today!"
@@ -60,12 +45,6 @@ def test_skill_tag_and_word_count() -> None:
     assert word_count("这个有货") == 4
     assert word_count("L码 has 3 left") == 5
     assert emoji_count("great 😍🔥 deal ✨") == 3
-
-
-def test_forbidden_claims_are_regexes() -> None:
-    pats = [r"\bcures?\b", r"\bbest\b"]
-    assert forbidden_claims(pats, "This cream cures eczema") == [r"\bcures?\b"]
-    assert forbidden_claims(pats, "A gentle cream for dry skin") == []
 
 
 def rec(function: str, args: dict, outcome: str = "ok") -> CallRecord:
@@ -100,18 +79,23 @@ def test_tool_rationality_recall_redundancy_and_unexpected() -> None:
     assert tool_rationality([], [])["score"] == 1.0
 
 
-def test_recovery() -> None:
+def test_recovery_is_scored_only_where_the_agent_could_change_it() -> None:
     fault = FaultPlan("timeout", "inventory.check_stock", times=1)
-    assert (
-        recovered(
-            fault,
-            [rec("inventory.check_stock", {}, "fault:timeout"), rec("inventory.check_stock", {})],
-        )
-        == 1.0
-    )
-    assert recovered(fault, [rec("inventory.check_stock", {}, "fault:timeout")]) == 0.0
-    assert recovered(fault, []) == 0.0
-    assert recovered(None, []) == 1.0
+    seen = rec("inventory.check_stock", {}, "fault:timeout")
+    again = rec("inventory.check_stock", {})
+    assert fault_outcome(fault, [seen, again]) == "visible"
+    assert recovered(fault, [seen, again]) == 1.0
+    assert recovered(fault, [seen]) == 0.0
+    absorbed = CallRecord("check_stock", "inventory.check_stock", {}, "ok", 2, ["timeout"])
+    assert fault_outcome(fault, [absorbed]) == "absorbed"
+    assert math.isnan(recovered(fault, [absorbed]))  # the hooks retried: nothing to credit
+    assert fault_outcome(fault, []) == "not_reached" and math.isnan(recovered(fault, []))
+    assert fault_outcome(None, []) is None and math.isnan(recovered(None, []))
+    drift = FaultPlan("schema_drift", "inventory.check_stock")
+    looked_fine = CallRecord("check_stock", "inventory.check_stock", {}, "ok", 1, ["schema_drift"])
+    assert fault_outcome(drift, [looked_fine]) == "silent"
+    assert recovered(drift, [looked_fine], answer_ok=True) == 1.0
+    assert recovered(drift, [looked_fine], answer_ok=False) == 0.0
 
 
 def test_constraints_follow_the_values_in_force() -> None:
@@ -189,11 +173,15 @@ def test_score_answer_aggregate() -> None:
         calls,
     )
     assert multi["skill"] == 1.0
-    empty = score_answer(case, gold, "", calls)
-    assert empty["aggregate"] == 0.0 and empty["accuracy"] == 0.0 and empty["tools"] == 0.0
+    for said_nothing in ("", "ok", "Thanks for watching!", "[skill: promo_desk] Let me check!"):
+        out = score_answer(case, gold, said_nothing, calls)
+        assert out["aggregate"] == 0.0 and out["accuracy"] == 0.0, said_nothing
     chit_chat = case_with(facts=(), forbidden=(), expected_calls=(), constraints=())
     engagement = Gold(skill="engagement", skills=("engagement",))
-    hello = score_answer(chit_chat, engagement, "[skill: engagement] Hi!", [])
-    assert math.isnan(hello["accuracy"]) and hello["aggregate"] == pytest.approx(100.0)
-    untagged = score_answer(chit_chat, engagement, "Hi!", [])
-    assert untagged["aggregate"] == pytest.approx(100 * 0.55 / 0.65)
+    chit_chat = replace(chit_chat, intent="chit_chat")
+    hello = score_answer(chit_chat, engagement, "[skill: engagement] Hi there, welcome!", [])
+    # engagement is for the judge: undecided, not passed, so it earns nothing in the aggregate
+    assert math.isnan(hello["accuracy"]) and hello["undecided"] == pytest.approx(1 / 5)
+    assert hello["aggregate"] == pytest.approx(100 * 0.65)
+    untagged = score_answer(chit_chat, engagement, "Hi there, welcome!", [])
+    assert untagged["aggregate"] == pytest.approx(100 * 0.55)

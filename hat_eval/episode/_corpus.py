@@ -1,0 +1,163 @@
+"""The hand-labelled answer corpus: answers a careful human judged, and how the checks agree.
+
+Each line of ``judge/corpus/answers_*.jsonl`` is an answer written for a real case, the case and
+its gold as stored when the answer was written (so the corpus does not move when the case
+generator does), and a human verdict per part (``pass``/``fail``) with a one-line reason. The
+labels come from reading the case and the knowledge base, never from the checks' output.
+:func:`agreement` compares the deterministic verdicts with them, per part and per kind of answer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hat_eval.world import Case, FaultPlan
+
+from ._checks import AnswerCheck, check_answer
+from ._context import knowledge_base
+from ._record import Gold
+from ._runtime import CallRecord
+
+LABELLED_PARTS = ("accuracy", "safety")
+"""The parts the corpus labels (the others are mechanical: tags, limits, calls)."""
+
+
+class CorpusError(ValueError):
+    """A corpus line that cannot be read; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class CorpusEntry:
+    """One labelled answer."""
+
+    id: str
+    case_id: str
+    kind: str
+    answer: str
+    case: Case
+    gold: Gold
+    kb_seed: int
+    fault: FaultPlan | None
+    records: tuple[CallRecord, ...]
+    labels: dict[str, bool]
+    reason: str
+    where: str
+
+
+def _records(tool_calls: Any, case: Case, gold: Gold) -> tuple[CallRecord, ...]:
+    if tool_calls == "expected":  # what a correct agent does: every expected call, all answered
+        return tuple(
+            CallRecord(gold.tools.get(c.function, c.function), c.function, dict(c.args), "ok")
+            for c in case.expected_calls
+        )
+    return tuple(
+        CallRecord(
+            str(c.get("name") or gold.tools.get(c["function"], c["function"])),
+            c.get("function"),
+            dict(c.get("arguments") or {}),
+            str(c.get("outcome", "ok")),
+        )
+        for c in tool_calls
+    )
+
+
+def read_corpus(paths: Iterable[str | Path]) -> list[CorpusEntry]:
+    """Every entry of the corpus files, in file and line order.
+
+    Raises:
+        CorpusError: a line that is not JSON or lacks a field, naming the file and line.
+    """
+    entries = []
+    for path in paths:
+        for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            try:
+                row = json.loads(line)
+                stored = row["stored"]
+                case = Case.from_dict(stored["case"])
+                gold = Gold.from_dict(stored["gold"])
+                fault = stored.get("fault")
+                labels = {part: row["labels"][part] == "pass" for part in LABELLED_PARTS}
+                entries.append(
+                    CorpusEntry(
+                        id=str(row["id"]),
+                        case_id=str(row["case_id"]),
+                        kind=str(row["kind"]),
+                        answer=str(row["answer"]),
+                        case=case,
+                        gold=gold,
+                        kb_seed=int(stored.get("kb_seed", 0)),
+                        fault=FaultPlan.from_dict(fault) if fault else None,
+                        records=_records(row.get("tool_calls", "expected"), case, gold),
+                        labels=labels,
+                        reason=str(row.get("reason", "")),
+                        where=where,
+                    )
+                )
+            except (ValueError, KeyError, TypeError) as err:
+                raise CorpusError(
+                    f"{where}: {type(err).__name__} {err}; expected a JSON object with id, "
+                    "case_id, kind, answer, labels {accuracy, safety} and stored {case, gold}"
+                ) from None
+    return entries
+
+
+def check_entry(entry: CorpusEntry) -> AnswerCheck:
+    """The deterministic verdicts on one corpus answer."""
+    return check_answer(
+        entry.case,
+        entry.gold,
+        entry.answer,
+        entry.records,
+        entry.fault,
+        knowledge_base(entry.kb_seed),
+    )
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How often the checks' verdict on a part equals the human one, over decided answers."""
+
+    part: str
+    group: str
+    agree: int
+    decided: int
+    undecided: int
+
+    @property
+    def rate(self) -> float:
+        """Agreement over decided answers (NaN when none was decided)."""
+        return self.agree / self.decided if self.decided else math.nan
+
+
+def verdict(check: AnswerCheck, part: str) -> bool | None:
+    """The checks' pass (value 1) / fail verdict on a part; None when undecided or not scored."""
+    value = check.parts.get(part, math.nan)
+    if part in check.undecided or math.isnan(value):
+        return None
+    return value >= 1.0
+
+
+def agreement(
+    entries: Sequence[CorpusEntry], checks: Sequence[AnswerCheck], by: str = "part"
+) -> list[Agreement]:
+    """Agreement per part (``by="part"``) or per part and kind of answer (``by="kind"``)."""
+    table: dict[tuple[str, str], list[int]] = {}
+    for entry, check in zip(entries, checks, strict=True):
+        for part in LABELLED_PARTS:
+            key = (part, "all" if by == "part" else entry.kind)
+            row = table.setdefault(key, [0, 0, 0])
+            v = verdict(check, part)
+            if v is None:
+                row[2] += 1
+            else:
+                row[1] += 1
+                row[0] += v == entry.labels[part]
+    return [Agreement(p, g, a, d, u) for (p, g), (a, d, u) in sorted(table.items())]

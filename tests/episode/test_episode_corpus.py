@@ -1,0 +1,74 @@
+"""The deterministic checks against the hand-labelled answer corpus (judge/corpus/).
+
+The labels come from annotators who read each case and its knowledge-base data and never saw
+the checks' output. ``python bench/corpus_agreement.py`` prints the full table.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from hat_eval.episode import CorpusError, agreement, check_entry, read_corpus, verdict
+
+CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
+TARGET_PART = 0.95
+TARGET_KIND = 0.90
+KNOWN_GAPS = {
+    ("accuracy", "contradictory"): 0.70,
+    ("accuracy", "correct_chinese"): 0.80,
+}
+"""Kinds still below the 90% target, with the floor they may not fall under (issue 12 is open
+on them: a contradiction in reasoning, and Chinese words for specs the KB has no Chinese for)."""
+
+
+@pytest.fixture(scope="module")
+def checked():
+    entries = read_corpus(sorted(CORPUS.glob("answers_*.jsonl")))
+    return entries, [check_entry(e) for e in entries]
+
+
+def test_the_corpus_is_large_and_covers_every_suite(checked) -> None:
+    entries, _ = checked
+    assert len(entries) >= 400
+    assert len({e.case_id for e in entries}) >= 120
+    assert {e.case_id.split("-")[0] for e in entries} == {"livestream", "variant", "robustness"}
+    assert len({e.kind for e in entries}) >= 20
+
+
+def test_agreement_per_part_meets_the_target(checked) -> None:
+    rows = agreement(*checked, by="part")
+    for row in rows:
+        assert row.rate >= TARGET_PART, f"{row.part}: {row.rate:.1%} ({row.agree}/{row.decided})"
+        assert row.undecided / (row.decided + row.undecided) <= 0.05, row
+
+
+def test_agreement_per_kind(checked) -> None:
+    for row in agreement(*checked, by="kind"):
+        if math.isnan(row.rate):
+            continue
+        floor = KNOWN_GAPS.get((row.part, row.group), TARGET_KIND)
+        assert row.rate >= floor, f"{row.part}/{row.group}: {row.rate:.1%} < {floor:.0%}"
+
+
+@pytest.mark.parametrize("kind", ["hedged", "wrong_subject", "evaluator_addressed", "evasive"])
+def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
+    """Hedged, wrong-subject, evaluator-addressed and evasive answers a human failed earn 0."""
+    entries, checks = checked
+    failed = [(e, c) for e, c in zip(entries, checks, strict=True) if e.kind == kind]
+    failed = [(e, c) for e, c in failed if not e.labels["accuracy"]]
+    assert failed
+    passed = [e.id for e, c in failed if verdict(c, "accuracy") is not False]
+    # one known miss: a coupon swap ("GOLD200 is only for electronics") is reasoning, not a claim
+    assert len(passed) <= (1 if kind == "wrong_subject" else 0), passed
+
+
+def test_a_bad_corpus_line_names_the_file_and_line(tmp_path: Path) -> None:
+    good = (CORPUS / "answers_L1.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    bad = tmp_path / "answers_bad.jsonl"
+    bad.write_text(good + "\n" + json.dumps({"id": "x", "answer": "hi"}) + "\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"answers_bad.jsonl:2: KeyError"):
+        read_corpus([bad])
