@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+from hat_eval import __version__
 
 from ._harness import harness_app
 from ._ifeval import ifeval_app
@@ -16,6 +20,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"hat-eval {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Evaluate harness-aware live-commerce agents: harnesses, augmentation, suites, load."""
+
+
 app.add_typer(harness_app, name="harness")
 app.add_typer(ifeval_app, name="ifeval")
 app.add_typer(loadtest_app, name="loadtest")

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import TaskID
 
 from ._common import console, fail, progress
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 REFERENCE_MODEL = "hat/reference"
 """The embedded default model: the reference policy (see the README)."""
@@ -20,7 +25,8 @@ def resolve_model(model: str | None, engine: str) -> str:
     """Turn ``--model`` into an Inspect model string, checking local checkpoints.
 
     None is the reference policy; an existing directory is a Hugging Face checkpoint (``hf/``,
-    or ``vllm/`` with ``--engine vllm``); anything else passes through to Inspect unchanged.
+    or ``vllm/`` with ``--engine vllm``); a ``provider/model`` string passes through to Inspect
+    unchanged. Anything else fails with one line before anything loads.
     """
     if engine not in ("hf", "vllm"):
         raise typer.BadParameter(
@@ -31,6 +37,19 @@ def resolve_model(model: str | None, engine: str) -> str:
     path = Path(model).expanduser()
     looks_like_path = model.startswith((".", "/", "~")) or path.exists()
     if not looks_like_path:
+        if "/" not in model:  # every Inspect model string is provider/name
+            fail(
+                f"--model {model}: no such directory and not an Inspect model string, expected "
+                "a checkpoint folder (e.g. ./ckpt) or provider/model (e.g. openai-api/local/qwen)"
+            )
+        provider = model.split("/", 1)[0]
+        known = model_providers()
+        if provider not in known:
+            fail(
+                f"--model {model}: no such directory and {provider!r} is not an Inspect model "
+                f"provider, expected a checkpoint folder or provider/model with one of "
+                f"{', '.join(known)}"
+            )
         return model
     if not path.is_dir():
         fail(
@@ -49,10 +68,68 @@ def resolve_model(model: str | None, engine: str) -> str:
     return f"hf/{path.resolve()}"
 
 
+def model_providers() -> list[str]:
+    """The names of the Inspect model providers installed (built in and by entry point)."""
+    import inspect_ai  # noqa: F401  (registers the built-in providers)
+    from inspect_ai._util.entrypoints import ensure_entry_points
+    from inspect_ai._util.registry import registry_find, registry_unqualified_name
+
+    ensure_entry_points()
+    return sorted(
+        {registry_unqualified_name(i) for i in registry_find(lambda i: i.type == "modelapi")}
+    )
+
+
+def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
+    """``-M key=value`` pairs as Inspect model args; values read as YAML (``false``, ``3``).
+
+    Raises:
+        typer.BadParameter: a pair without ``=`` or a key, or a value that is not valid YAML.
+    """
+    import yaml
+
+    args: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(
+                f"{pair!r} is not key=value, expected e.g. -M do_sample=false", param_hint="-M"
+            )
+        try:
+            args[key.strip().replace("-", "_")] = yaml.safe_load(raw) if raw else ""
+        except yaml.YAMLError:
+            raise typer.BadParameter(
+                f"{pair!r}: the value is not valid YAML, expected a number, true/false or text "
+                "(quote text with special characters)",
+                param_hint="-M",
+            ) from None
+    return args
+
+
+def generation_model_args(
+    model_name: str, model_args: dict[str, Any], temperature: float | None
+) -> dict[str, Any]:
+    """``model_args`` plus greedy decoding for Inspect's ``hf/`` provider unless sampling is asked.
+
+    That provider samples by default (``do_sample=True``), and transformers refuses a temperature
+    of 0 when sampling, which IFEval asks for. So ``hf/`` models decode greedily unless
+    ``--temperature`` is above 0 or ``-M do_sample=...`` says otherwise; other providers take the
+    temperature as it is.
+    """
+    if not model_name.startswith("hf/") or "do_sample" in model_args:
+        return model_args
+    return {**model_args, "do_sample": bool(temperature)}
+
+
 def check_checkpoint(path: Path) -> None:
-    """Fail with one line unless ``path`` holds a model config, a tokenizer and a chat template."""
+    """Fail with one line unless ``path`` has a config, weights, a tokenizer and a chat template."""
     if not (path / "config.json").is_file():
         fail(f"{path}: config.json is missing, expected a Hugging Face checkpoint directory")
+    if not any(path.glob("*.safetensors")) and not any(path.glob("pytorch_model*.bin")):
+        fail(
+            f"{path}: no weights, expected *.safetensors or pytorch_model*.bin beside config.json "
+            "(model.save_pretrained)"
+        )
     tok_cfg = path / "tokenizer_config.json"
     if not ((path / "tokenizer.json").is_file() or tok_cfg.is_file()):
         fail(
@@ -72,7 +149,59 @@ def check_checkpoint(path: Path) -> None:
         )
 
 
+INTERRUPTED = 130
+"""Exit code of a run stopped by Ctrl-C (128 + SIGINT, the shell's convention)."""
+
+
+def latest_logs(log_dir: Path, tasks: Iterable[str]) -> list[EvalLog]:
+    """The newest log header in ``log_dir`` of each task named in ``tasks``, in that order."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    newest: dict[str, EvalLog] = {}
+    if log_dir.is_dir():
+        for info in list_eval_logs(str(log_dir), recursive=False):  # newest first
+            log = read_eval_log(info, header_only=True)
+            newest.setdefault(log.eval.task, log)
+    return [newest[name] for name in tasks if name in newest]
+
+
+def finished_samples(log: EvalLog) -> int:
+    """How many samples of ``log`` finished without an error (resuming skips them)."""
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    if log.status == "success" and log.results is not None:
+        return log.results.completed_samples
+    return sum(s.error is None for s in read_eval_log_sample_summaries(log.location))
+
+
+def resume_command(ctx: typer.Context) -> str:
+    """The ``hat-eval run`` command that resumes this run: its options other than defaults."""
+    words = ["hat-eval", "run"]
+    for param in ctx.command.params:
+        if param.param_type_name != "option" or param.name not in ctx.params:
+            continue
+        value = ctx.params[param.name]
+        if value is None or (value == param.default and param.name not in ("suite", "log_dir")):
+            continue
+        for item in value if isinstance(value, list | tuple) else [value]:
+            words += [max(param.opts, key=len), str(item)]
+    return shlex.join(words)
+
+
+def describe_run(model: str, agent: str, harness: str | None, suites: list[str]) -> str:
+    """One line naming what ran: the model, and the agent and harness of each kind of suite."""
+    from hat_eval.suites import IFEVAL
+
+    parts = [f"model {model}"]
+    if any(name != IFEVAL for name in suites):
+        parts += [f"agent {agent}", f"harness {harness or 'default (embedded)'}"]
+    if IFEVAL in suites:
+        parts.append(f"ifeval under the harness {harness}" if harness else "ifeval on bare prompts")
+    return "ran: " + ", ".join(parts)
+
+
 def run(
+    ctx: typer.Context,
     suite: Annotated[str, typer.Option(help="A suite (see `hat-eval suites`) or all.")] = "variant",
     model: Annotated[
         str | None,
@@ -103,13 +232,29 @@ def run(
     ] = None,
     max_tokens: Annotated[
         int | None,
-        typer.Option(min=1, help="Most tokens per model reply (the model's default if omitted)."),
+        typer.Option(min=1, help="Most tokens per model reply (the suite's or model's default)."),
+    ] = None,
+    temperature: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            help="Sampling temperature (the suite's default if omitted; IFEval's is 0). "
+            "hf/ checkpoints decode greedily unless it is above 0.",
+        ),
+    ] = None,
+    model_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--model-arg",
+            "-M",
+            help="key=value passed to the model provider, as `inspect eval -M` "
+            "(repeatable; e.g. -M do_sample=true).",
+        ),
     ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
-    Rerunning the same command with the same --log-dir resumes an interrupted run without
-    redoing finished samples.
+    Rerun the same command with the same --log-dir to resume: finished samples are not redone.
     """
     from hat_eval.suites import AGENTS, SUITE_NAMES, RunOptions, check_suite, make_task
 
@@ -123,6 +268,7 @@ def run(
         raise typer.BadParameter(
             f"{agent!r} is not an agent, expected one of {', '.join(AGENTS)}", param_hint="--agent"
         )
+    extra_model_args = parse_model_args(model_arg)
     harness_file = None
     if harness is not None:
         from hat_eval.harness import HarnessError, load_harness
@@ -133,6 +279,7 @@ def run(
             fail(str(err))
         harness_file = str(harness.resolve())
     model_name = resolve_model(model, engine)
+    model_args = generation_model_args(model_name, extra_model_args, temperature)
     from inspect_ai import eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
@@ -145,25 +292,42 @@ def run(
         tasks = [make_task(name, options) for name in names]
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
-    ok, logs = eval_set(
-        tasks,
-        model=model_name,
-        log_dir=str(log_dir),
-        max_connections=max_connections,
-        seed=seed,
-        max_tokens=max_tokens,
-        log_format="eval",
-        retry_attempts=1,
-        display="rich" if os.isatty(2) else "plain",
-    )
+    interrupted = False
+    try:
+        eval_set(
+            tasks,
+            model=model_name,
+            model_args=model_args,
+            log_dir=str(log_dir),
+            max_connections=max_connections,
+            seed=seed,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            log_format="eval",
+            retry_attempts=1,
+            display="rich" if os.isatty(2) else "plain",
+        )
+    except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
+        interrupted = True
+    expected = {task.name: len(task.dataset) * (task.epochs or 1) for task in tasks}
+    logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
+    console.print(describe_run(model_name, agent, harness_file, names), markup=False)
+    where = log_dir.resolve()
     console.print(
-        f"logs: {log_dir}/  (open with `inspect view --log-dir {log_dir}`)",
+        f"logs: {where}/  (open with `inspect view --log-dir {where}`)",
         markup=False,
         highlight=False,
     )
-    if not ok:
-        fail("some tasks did not finish; rerun the same command to resume", code=1)
+    total = sum(expected.values())
+    finished = sum(min(finished_samples(log), expected[log.eval.task]) for log in logs)
+    if finished < total or any(log.status != "success" for log in logs):
+        cancelled = interrupted or any(log.status == "cancelled" for log in logs)
+        fail(
+            f"{'interrupted: ' if cancelled else ''}{finished} of {total} samples finished, "
+            f"{total - finished} remain; resume with: {resume_command(ctx)}",
+            code=INTERRUPTED if cancelled else 1,
+        )
 
 
 def suites(

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import yaml
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
+from hat_eval.cli._run import generation_model_args, parse_model_args, resolve_model
 from hat_eval.harness import harness_to_dict
 
 runner = CliRunner()
@@ -32,10 +34,39 @@ def test_missing_checkpoint_directory(tmp_path: Path) -> None:
     assert "no such checkpoint directory" in _one_error_line(res)
 
 
+def test_model_that_is_neither_a_folder_nor_a_model_string(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["run", "--model", "nope_dir", "--log-dir", str(tmp_path)])
+    assert res.exit_code == 2
+    line = _one_error_line(res)
+    assert "nope_dir" in line and "no such directory" in line and "provider/model" in line
+    res = runner.invoke(app, ["run", "--model", "ckpt_typo/", "--log-dir", str(tmp_path)])
+    assert res.exit_code == 2
+    line = _one_error_line(res)
+    assert "ckpt_typo/" in line and "'ckpt_typo' is not an Inspect model provider" in line
+    assert "openai-api" in line
+
+
+@pytest.mark.parametrize("weights", [None, "model.safetensors", "pytorch_model-00001-of-00002.bin"])
+def test_checkpoint_without_weights(
+    tmp_path: Path, tiny_checkpoint: Path, weights: str | None
+) -> None:
+    ckpt = tmp_path / "ckpt"
+    shutil.copytree(tiny_checkpoint, ckpt, ignore=shutil.ignore_patterns("*.safetensors"))
+    if weights is None:
+        res = runner.invoke(app, ["run", "--model", str(ckpt), "--log-dir", str(tmp_path)])
+        assert res.exit_code == 2
+        line = _one_error_line(res)
+        assert str(ckpt) in line and "no weights" in line and "*.safetensors" in line
+        return
+    (ckpt / weights).write_bytes(b"")
+    resolve_model(str(ckpt), "hf")  # passes the checks: the weights are there
+
+
 def test_checkpoint_without_tokenizer_or_template(tmp_path: Path) -> None:
     ckpt = tmp_path / "ckpt"
     ckpt.mkdir()
     (ckpt / "config.json").write_text("{}")
+    (ckpt / "model.safetensors").write_bytes(b"")
     res = runner.invoke(app, ["run", "--model", str(ckpt), "--log-dir", str(tmp_path)])
     assert res.exit_code == 2 and "no tokenizer" in _one_error_line(res)
     (ckpt / "tokenizer_config.json").write_text(json.dumps({"model_max_length": 8}))
@@ -98,3 +129,55 @@ def test_ifeval_with_a_missing_data_file(tmp_path: Path) -> None:
     assert res.exit_code == 2 and str(missing) in _one_error_line(res)
     res = runner.invoke(app, ["suites", "--ifeval-data", str(missing)])
     assert res.exit_code == 2 and str(missing) in _one_error_line(res)
+
+
+def test_model_args_parse_as_inspect_eval_does() -> None:
+    assert parse_model_args(["do_sample=false", "top-k=5", "name=a=b", "empty="]) == {
+        "do_sample": False,
+        "top_k": 5,
+        "name": "a=b",
+        "empty": "",
+    }
+    assert parse_model_args(None) == {}
+
+
+@pytest.mark.parametrize("pair", ["do_sample", "=1", "x=[unclosed"])
+def test_bad_model_arg_is_one_line(tmp_path: Path, pair: str) -> None:
+    res = runner.invoke(
+        app, ["run", "--model", "mockllm/model", "-M", pair, "--log-dir", str(tmp_path)]
+    )
+    assert res.exit_code == 2
+    assert pair in res.stderr and "-M" in res.stderr and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(
+    ("model", "given", "temperature", "expected"),
+    [
+        ("hf/ckpt", {}, None, {"do_sample": False}),
+        ("hf/ckpt", {}, 0.0, {"do_sample": False}),
+        ("hf/ckpt", {}, 0.7, {"do_sample": True}),
+        ("hf/ckpt", {"do_sample": True}, None, {"do_sample": True}),
+        ("vllm/ckpt", {}, None, {}),
+        ("openai-api/local/tiny", {"x": 1}, 0.0, {"x": 1}),
+    ],
+)
+def test_hf_checkpoints_decode_greedily_unless_sampling_is_asked(
+    model: str, given: dict[str, object], temperature: float | None, expected: dict[str, object]
+) -> None:
+    assert generation_model_args(model, given, temperature) == expected
+
+
+def test_version() -> None:
+    from hat_eval import __version__
+
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.stdout.strip() == f"hat-eval {__version__}"
+
+
+def test_run_help_is_not_cut_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERMINAL_WIDTH", "80")
+    res = runner.invoke(app, ["run", "--help"])
+    assert res.exit_code == 0
+    assert "…" not in res.stdout and "--model-arg" in res.stdout
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80

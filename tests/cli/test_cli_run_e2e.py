@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,8 @@ class FlakyPolicy(ReferencePolicy):
         if FAIL_ON.get("message") == message:
             FAIL_ON.clear()
             raise RuntimeError("backend went away")
+        if FAIL_ON.get("always") == message:
+            raise RuntimeError("backend is down")
         return await super().generate(input, tools, tool_choice, config)
 
 
@@ -44,16 +49,65 @@ def flaky_provider() -> type[FlakyPolicy]:
     return FlakyPolicy
 
 
+class InterruptedPolicy(ReferencePolicy):
+    """The reference policy; on one viewer message it sends the process a SIGINT (Ctrl-C)."""
+
+    def __init__(self, model_name: str, **kwargs: Any) -> None:
+        super().__init__("reference", **kwargs)
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        message = next(m.text for m in input if isinstance(m, ChatMessageUser))
+        if len(input) == 2:
+            CALLS[message] = CALLS.get(message, 0) + 1
+        if FAIL_ON.get("message") == message:
+            FAIL_ON.clear()
+            os.kill(os.getpid(), signal.SIGINT)
+            await asyncio.sleep(5)  # the interrupt cancels this sample
+        return await super().generate(input, tools, tool_choice, config)
+
+
+@modelapi(name="siginttest")
+def sigint_provider() -> type[InterruptedPolicy]:
+    return InterruptedPolicy
+
+
 def test_run_prints_summary_writes_logs_and_reruns_nothing(tmp_path: Path) -> None:
     args = ["run", "--suite", "livestream", "--limit", "8", "--log-dir", str(tmp_path)]
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "hat-eval results" in res.output and "aggregate" in res.output
+    assert "ran: model hat/reference, agent harness, harness default (embedded)" in res.output
     logs = sorted(tmp_path.glob("*.eval"))
     assert len(logs) == 1
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert sorted(tmp_path.glob("*.eval")) == logs  # finished work is not redone
+
+
+def test_model_args_and_generation_settings_reach_the_eval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["run", "--suite", "livestream", "--limit", "1", "--log-dir", "logs", "--agent", "react"]
+    extra = ["-M", "flavour=plain", "--model-arg", "retries=3", "--temperature", "0.5"]
+    res = runner.invoke(app, [*args, *extra, "--max-tokens", "64", "--seed", "7"])
+    assert res.exit_code == 0, res.output
+    assert "agent react" in res.output
+    tmp_path = tmp_path / "logs"
+    assert f"logs: {tmp_path.resolve()}/" in res.output  # absolute, whatever was given
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    (info,) = list_eval_logs(str(tmp_path))
+    log = read_eval_log(info.name, header_only=True)
+    assert log.eval.model_args == {"flavour": "plain", "retries": 3}
+    config = log.plan.config
+    assert (config.temperature, config.max_tokens, config.seed) == (0.5, 64, 7)
 
 
 def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path) -> None:
@@ -83,6 +137,54 @@ def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path
     # every sample was started once, except the one that failed, which ran again
     assert CALLS[messages[6]] == 2
     assert all(CALLS[m] == 1 for m in messages if m != messages[6]), CALLS
+
+
+def test_ctrl_c_exits_non_zero_says_what_remains_and_the_rerun_resumes(tmp_path: Path) -> None:
+    from hat_eval.episode import build_rows
+
+    messages = [r["input"] for r in build_rows("livestream", n=10)]
+    FAIL_ON["message"] = messages[6]
+    CALLS.clear()
+    log_dir = tmp_path / "my logs"
+    args = ["run", "--suite", "livestream", "--limit", "10", "--model", "siginttest/x"]
+    args += ["--log-dir", str(log_dir), "--max-connections", "1", "-M", "note=a b"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 130, res.output
+    line = _last_error_line(res)
+    assert "interrupted: 6 of 10 samples finished, 4 remain" in line
+    resume = (
+        "hat-eval run --suite livestream --model siginttest/x --limit 10 "
+        f"--log-dir '{log_dir}' --max-connections 1 --model-arg 'note=a b'"
+    )
+    assert line.endswith(f"resume with: {resume}")
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert all(CALLS[m] == 1 for m in messages[:6]), CALLS  # finished samples are not redone
+    assert all(CALLS[m] >= 1 for m in messages[6:]), CALLS
+
+
+def test_a_sample_failing_for_good_exits_non_zero_with_counts(tmp_path: Path) -> None:
+    from hat_eval.episode import build_rows
+
+    messages = [r["input"] for r in build_rows("livestream", n=4)]
+    FAIL_ON["always"] = messages[2]
+    try:
+        res = runner.invoke(
+            app,
+            ["run", "--suite", "livestream", "--limit", "4", "--model", "flakytest/x"]
+            + ["--log-dir", str(tmp_path)],
+        )
+    finally:
+        FAIL_ON.clear()
+    assert res.exit_code == 1, res.output
+    line = _last_error_line(res)
+    assert "3 of 4 samples finished, 1 remain" in line and "resume with: hat-eval run" in line
+
+
+def _last_error_line(res) -> str:  # type: ignore[no-untyped-def]
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith("error: ")]
+    assert len(lines) == 1, res.stderr
+    return lines[0]
 
 
 def test_suites_json_lists_counts_and_hashes(shared_dir: Path) -> None:
@@ -121,3 +223,24 @@ def test_run_a_local_checkpoint_through_inspect_hf(tmp_path: Path, tiny_checkpoi
     reference = aggregate([], tmp_path / "reference")
     # an untrained 2-layer model answers gibberish: it scores, below the reference policy
     assert 0 <= tiny < reference
+
+
+@pytest.mark.slow
+def test_ifeval_on_a_local_checkpoint_decodes_greedily(
+    tmp_path: Path, tiny_checkpoint: Path, shared_dir: Path
+) -> None:
+    """IFEval asks for temperature 0; Inspect's hf provider samples unless told otherwise."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    data = shared_dir / "data" / "ifeval" / "input_data.jsonl"
+    args = ["run", "--suite", "ifeval", "--model", str(tiny_checkpoint), "--ifeval-data"]
+    res = runner.invoke(
+        app, [*args, str(data), "--limit", "2", "--max-tokens", "8", "--log-dir", str(tmp_path)]
+    )
+    assert res.exit_code == 0, res.output
+    (info,) = list_eval_logs(str(tmp_path))
+    log = read_eval_log(info.name)
+    assert log.status == "success" and len(log.samples or []) == 2
+    assert log.eval.model_args == {"do_sample": False}
+    assert f"ran: model hf/{tiny_checkpoint.resolve()}, ifeval on bare prompts" in res.output
+    assert log.plan.config.temperature == 0.0 and log.plan.config.max_tokens == 8

@@ -21,7 +21,12 @@ DEFAULT_HARNESS = "default"
 """``harness=`` value that selects the embedded live-commerce harness."""
 
 GENERATION = GenerateConfig(temperature=0.0, max_tokens=1280)
-"""Greedy decoding and lm-eval's IFEval token budget; override with Inspect's CLI flags."""
+"""Greedy decoding and lm-eval's IFEval token budget.
+
+Override with ``hat-eval run --temperature/--max-tokens`` (or Inspect's flags). Inspect's ``hf/``
+provider samples by default and cannot take temperature 0: ``hat-eval run`` passes
+``do_sample=False`` for it (see ``hat_eval.cli._run.generation_model_args``).
+"""
 
 
 def harness_system_prompt(harness: str | Path) -> str:
