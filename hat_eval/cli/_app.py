@@ -12,6 +12,7 @@ from ._harness import harness_app
 from ._ifeval import ifeval_app
 from ._loadtest import loadtest_app
 from ._run import run, suites
+from ._score import score
 
 app = typer.Typer(
     name="hat-eval",
@@ -45,6 +46,7 @@ app.add_typer(ifeval_app, name="ifeval")
 app.add_typer(loadtest_app, name="loadtest")
 app.command()(run)
 app.command()(suites)
+app.command()(score)
 
 
 def main() -> None:
