@@ -11,6 +11,7 @@ from hat_eval import __version__
 from ._harness import harness_app
 from ._ifeval import ifeval_app
 from ._loadtest import loadtest_app
+from ._report import report_app
 from ._run import run, suites
 from ._score import score
 
@@ -44,6 +45,7 @@ def _root(
 app.add_typer(harness_app, name="harness")
 app.add_typer(ifeval_app, name="ifeval")
 app.add_typer(loadtest_app, name="loadtest")
+app.add_typer(report_app, name="report")
 app.command()(run)
 app.command()(suites)
 app.command()(score)

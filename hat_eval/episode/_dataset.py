@@ -33,7 +33,12 @@ DATASET_VERSION = "1"
 
 @dataclass(frozen=True)
 class SuiteSpec:
-    """How many cases a suite has on the test split, and the seed they are drawn with."""
+    """How many cases a suite has on the test split, and the seed they are drawn with.
+
+    ``variant`` draws the same cases as ``livestream`` (same seed and size), each under a
+    variant harness, so ``variant-<case>`` minus ``livestream-<case>`` is a paired measure of
+    harness sensitivity: the case mix cancels out.
+    """
 
     name: Suite
     cases: int
@@ -44,7 +49,10 @@ class SuiteSpec:
 SPECS: dict[str, SuiteSpec] = {
     "livestream": SuiteSpec("livestream", 1500, 11, "viewer questions under the default harness"),
     "variant": SuiteSpec(
-        "variant", 1500, 23, "viewer questions, each under a held-out HSA variant of the harness"
+        "variant",
+        1500,
+        11,
+        "the livestream cases, each under a held-out HSA variant of the harness (paired)",
     ),
     "robustness": SuiteSpec(
         "robustness", 1000, 37, "tool faults crossed with prompt perturbations"
