@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import TaskID
 
-from ._common import console, fail, progress
+from ._common import console, err_console, fail, progress
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
@@ -188,6 +189,108 @@ def resume_command(ctx: typer.Context) -> str:
     return shlex.join(words)
 
 
+def one_line(message: object) -> str:
+    """A message from Inspect (text with rich markup, or any renderable) as one plain line."""
+    from rich.text import Text
+
+    text = Text.from_markup(message).plain if isinstance(message, str) else str(message)
+    text = " ".join(text.split())
+    return text.removeprefix("ERROR: ")
+
+
+def error_kind(message: str, traceback: str | None) -> str:
+    """``Type: first line of the message`` of a logged error.
+
+    The exception's type and first message line are the first unindented line after the last
+    frame of its traceback; without a traceback, the first line of Inspect's message
+    (``repr(exception)`` or the exception's own ``message``).
+    """
+    lines = (traceback or "").rstrip().splitlines()
+    last_frame = max(
+        (i for i, ln in enumerate(lines) if ln.lstrip().startswith('File "')), default=-1
+    )
+    for ln in lines[last_frame + 1 :]:
+        if ln.strip() and not ln[0].isspace():
+            return ln.strip()
+    return message.strip().split("\n", 1)[0] or "an error without a message"
+
+
+def error_lines(logs: Iterable[EvalLog]) -> list[str]:
+    """One line per kind of error in each log: how many samples, the error, the log to read.
+
+    Errors are grouped by Inspect's message; the traceback of one sample of each kind names the
+    exception type. A task that stopped on an error outside any sample gets a line too.
+    """
+    from inspect_ai.log import read_eval_log_sample, read_eval_log_sample_summaries
+
+    out = []
+    for log in logs:
+        results = log.results
+        if (
+            log.status == "success"
+            and results
+            and results.completed_samples >= results.total_samples
+        ):
+            continue  # every sample scored: nothing failed
+        where = _log_path(log.location)
+        kinds: dict[str, list[Any]] = {}
+        for summary in read_eval_log_sample_summaries(log.location):
+            if summary.error is not None:
+                kinds.setdefault(summary.error, []).append(summary)
+        for message, failed in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            first = failed[0]
+            sample = read_eval_log_sample(log.location, id=first.id, epoch=first.epoch)
+            kind = error_kind(message, sample.error.traceback if sample.error else None)
+            n = len(failed)
+            out.append(
+                f"{n} sample{'s' if n > 1 else ''} of {log.eval.task} failed: {kind} "
+                f"(traceback{'s' if n > 1 else ''} in {where})"
+            )
+        if not kinds and log.status == "error" and log.error is not None:
+            kind = error_kind(log.error.message, log.error.traceback)
+            out.append(f"{log.eval.task} stopped: {kind} (traceback in {where})")
+    return out
+
+
+def _log_path(location: str) -> str:
+    """A log's location as an absolute path (Inspect may give a ``file://`` URI)."""
+    from urllib.parse import unquote, urlsplit
+
+    if location.startswith("file://"):
+        location = unquote(urlsplit(location).path)
+    return str(Path(location).resolve()) if "://" not in location else location
+
+
+@contextmanager
+def tracebacks_in_log_only() -> Iterator[None]:
+    """While it lasts, Inspect's panel for a failed task shows one line, not the traceback.
+
+    Inspect renders a task error as a rich traceback (``inspect_ai._display.core.results``);
+    the traceback stays in the log, and :func:`error_lines` names the errors after the run.
+    """
+    from rich.text import Text
+
+    try:
+        from inspect_ai._display.core import results
+    except ImportError:  # another Inspect layout: its display is left as it is
+        yield
+        return
+    original = getattr(results, "rich_traceback", None)
+
+    def pointer(*_args: Any, **_kwargs: Any) -> Text:
+        return Text(
+            "stopped on an error: it is named after the results, its traceback is in the log"
+        )
+
+    if original is not None:
+        results.rich_traceback = pointer
+    try:
+        yield
+    finally:
+        if original is not None:
+            results.rich_traceback = original
+
+
 def describe_run(model: str, agent: str, harness: str | None, suites: list[str]) -> str:
     """One line naming what ran: the model, and the agent and harness of each kind of suite."""
     from hat_eval.suites import IFEVAL
@@ -280,6 +383,11 @@ def run(
         harness_file = str(harness.resolve())
     model_name = resolve_model(model, engine)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
+    from ._preflight import check_server, model_server
+
+    server = model_server(model_name, model_args)
+    if server is not None:  # before any task is built or sample starts
+        check_server(model_name, server)
     from inspect_ai import eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
@@ -293,22 +401,27 @@ def run(
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
     interrupted = False
+    from inspect_ai._util.error import PrerequisiteError
+
     try:
-        eval_set(
-            tasks,
-            model=model_name,
-            model_args=model_args,
-            log_dir=str(log_dir),
-            max_connections=max_connections,
-            seed=seed,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            log_format="eval",
-            retry_attempts=1,
-            display="rich" if os.isatty(2) else "plain",
-        )
+        with tracebacks_in_log_only():
+            eval_set(
+                tasks,
+                model=model_name,
+                model_args=model_args,
+                log_dir=str(log_dir),
+                max_connections=max_connections,
+                seed=seed,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                log_format="eval",
+                retry_attempts=1,
+                display="rich" if os.isatty(2) else "plain",
+            )
     except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
         interrupted = True
+    except PrerequisiteError as err:  # a missing package or variable of a model provider
+        fail(one_line(err.message))
     expected = {task.name: len(task.dataset) * (task.epochs or 1) for task in tasks}
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
@@ -319,6 +432,8 @@ def run(
         markup=False,
         highlight=False,
     )
+    for line in error_lines(logs):
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     total = sum(expected.values())
     finished = sum(min(finished_samples(log), expected[log.eval.task]) for log in logs)
     if finished < total or any(log.status != "success" for log in logs):

@@ -179,6 +179,14 @@ def test_a_sample_failing_for_good_exits_non_zero_with_counts(tmp_path: Path) ->
     assert res.exit_code == 1, res.output
     line = _last_error_line(res)
     assert "3 of 4 samples finished, 1 remain" in line and "resume with: hat-eval run" in line
+    # one line for the kind of error, naming the log that holds its traceback; no traceback
+    (log,) = tmp_path.glob("*.eval")
+    kinds = [ln for ln in res.output.splitlines() if "backend is down" in ln]
+    assert kinds == [
+        f"1 sample of livestream failed: RuntimeError: backend is down (traceback in {log})"
+    ]
+    for out in (res.stdout, res.stderr):
+        assert "Traceback" not in out and 'File "' not in out and "raise " not in out
 
 
 def _last_error_line(res) -> str:  # type: ignore[no-untyped-def]
