@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import TaskID
 
-from ._common import console, err_console, fail, progress
+from ._common import console, err_console, fail
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
@@ -443,34 +442,3 @@ def run(
             f"{total - finished} remain; resume with: {resume_command(ctx)}",
             code=INTERRUPTED if cancelled else 1,
         )
-
-
-def suites(
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
-    ifeval_data: Annotated[
-        Path | None,
-        typer.Option("--ifeval-data", help="IFEval input_data.jsonl, to count and hash it."),
-    ] = None,
-) -> None:
-    """List the suites with their case counts and dataset hashes."""
-    from dataclasses import asdict
-
-    from hat_eval.suites import IFEVAL, SUITE_NAMES, suite_info
-
-    try:  # first, so a bad --ifeval-data fails before any work
-        ifeval = suite_info(IFEVAL, ifeval_data)
-    except ValueError as err:  # IFEvalError: the data file is missing or malformed
-        fail(str(err))
-    out = []
-    case_suites = [n for n in SUITE_NAMES if n != IFEVAL]
-    with progress("building suite datasets", len(case_suites)) as bar:
-        for name in case_suites:
-            out.append(suite_info(name))
-            bar.advance(TaskID(0))
-    out.append(ifeval)
-    if as_json:
-        typer.echo(json.dumps([asdict(s) for s in out], indent=2))
-        return
-    for s in out:
-        typer.echo(f"{s.name:12} {s.cases:>6}  {s.sha256 or '-':64}  {s.description}")
-    typer.echo(f"{sum(s.cases for s in out):,} cases in all")

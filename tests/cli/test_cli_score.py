@@ -66,3 +66,17 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
         app, ["score", "--suite", "nope", "--answers", str(answers), "--out", str(tmp_path / "o")]
     )
     assert res.exit_code == 2 and "is not a case suite" in res.output
+
+
+def test_suites_cases_lists_what_answers_are_written_against(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["suites", "cases", "variant", "--jsonl", "--limit", "3"])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in res.output.splitlines()]
+    assert [x["id"] for x in lines] == [e.id for e in build_episodes("variant", n=3)]
+    assert {"message", "product_on_screen", "harness", "gold"} <= lines[0].keys()
+    assert lines[0]["harness"]["variant"]["dims"]
+    out = tmp_path / "cases.jsonl"
+    res = runner.invoke(app, ["suites", "cases", "livestream", "--jsonl", "--out", str(out)])
+    assert res.exit_code == 0 and len(out.read_text().splitlines()) == 1500
+    res = runner.invoke(app, ["suites", "cases", "nope"])
+    assert res.exit_code == 2 and "is not a case suite" in res.output
