@@ -10,10 +10,12 @@ from hat_eval import __version__
 
 from ._harness import harness_app
 from ._ifeval import ifeval_app
+from ._judge import judge_app
 from ._loadtest import loadtest_app
 from ._report import report_app
-from ._run import run, suites
+from ._run import run
 from ._score import score
+from ._suites import suites_app
 
 app = typer.Typer(
     name="hat-eval",
@@ -44,10 +46,11 @@ def _root(
 
 app.add_typer(harness_app, name="harness")
 app.add_typer(ifeval_app, name="ifeval")
+app.add_typer(judge_app, name="judge")
 app.add_typer(loadtest_app, name="loadtest")
 app.add_typer(report_app, name="report")
 app.command()(run)
-app.command()(suites)
+app.add_typer(suites_app, name="suites")
 app.command()(score)
 
 

@@ -1,0 +1,575 @@
+"""Agreement between a judge and human annotators: small functions, then one report.
+
+Conventions shared by every function here:
+
+- A dimension is a *rating* dimension (integers on ``RATING_SCALE``, ordinal) or a *preference*
+  dimension (``A``/``B``/``tie``, nominal). Values are coded as floats: a rating as itself, a
+  preference as its index in ``PREFERENCES``; a missing label is ``NaN``.
+- ``humans`` is a reliability matrix, annotators x items (``NaN`` where an annotator did not
+  label an item); ``judge`` and ``reference`` are vectors over the same items.
+- A statistic that is undefined on its input returns ``None``, never ``NaN`` or a default.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ._labels import PREFERENCES, RATING_SCALE, Label, LabelError, Rating
+
+Kind = Literal["rating", "preference"]
+FloatArray = npt.NDArray[np.float64]
+
+ALPHA_THRESHOLD: Final = 0.667
+"""Krippendorff's lowest acceptable alpha for tentative conclusions (Content Analysis, 2004)."""
+
+_TIE_CODE: Final = float(PREFERENCES.index("tie"))
+
+
+class AgreementError(ValueError):
+    """Nothing can be computed from the two files (no sample and dimension in common)."""
+
+
+def domain(kind: Kind) -> tuple[float, ...]:
+    """The coded values of a dimension: ``RATING_SCALE`` or the indices of ``PREFERENCES``."""
+    if kind == "rating":
+        return tuple(float(v) for v in RATING_SCALE)
+    return tuple(float(i) for i in range(len(PREFERENCES)))
+
+
+def encode(value: Rating) -> float:
+    """A rating as itself, a preference as its index in ``PREFERENCES``."""
+    return float(PREFERENCES.index(value)) if isinstance(value, str) else float(value)
+
+
+def decode(code: float, kind: Kind) -> Rating:
+    """The inverse of ``encode``."""
+    return PREFERENCES[int(code)] if kind == "preference" else int(code)
+
+
+def kind_of(value: Rating) -> Kind:
+    """``preference`` for ``A``/``B``/``tie``, ``rating`` for an integer."""
+    return "preference" if isinstance(value, str) else "rating"
+
+
+def majority(values: Sequence[float], kind: Kind) -> tuple[float, bool]:
+    """The human majority label of one item, and whether the most votes were tied.
+
+    The majority is the most frequent value. Ties between several most frequent values:
+
+    - preferences: the humans did not agree on a winner, so the majority is ``tie``
+      (``A`` vs ``B``, and also ``A`` vs ``tie``);
+    - ratings: the tied value closest to the median of all the item's ratings, and of two
+      equally close the lower one (``[2, 4]`` gives 2; ``[1, 1, 3, 3, 4]`` gives 3).
+
+    An item with a single label has that label as its majority (and no tie).
+
+    Raises:
+        ValueError: ``values`` is empty.
+    """
+    if not values:
+        raise ValueError("majority of no labels: every item needs at least one human label")
+    counts = Counter(values)
+    top = max(counts.values())
+    modes = sorted(v for v, c in counts.items() if c == top)
+    if len(modes) == 1:
+        return modes[0], False
+    if kind == "preference":
+        return _TIE_CODE, True
+    median = float(np.median(values))
+    return min(modes, key=lambda v: (abs(v - median), v)), True
+
+
+def krippendorff_alpha(reliability: FloatArray, kind: Kind) -> float | None:
+    """Krippendorff's alpha, ``1 - D_o / D_e``, from the ``krippendorff`` package.
+
+    ``reliability`` is coders x items with ``NaN`` for missing values; the level is ordinal for
+    ratings (with the whole 1-5 scale as the value domain, so unused ratings still count as
+    steps) and nominal for preferences. Items with fewer than two values are unpairable and do
+    not enter ``D_o`` or ``D_e`` (Krippendorff's definition). Undefined, so ``None``, when no
+    item has two values or when all pairable values are equal (``D_e = 0``).
+    """
+    import krippendorff
+
+    present = ~np.isnan(reliability)
+    pairable = present.sum(axis=0) >= 2
+    if not pairable.any():
+        return None
+    values = reliability[:, pairable][present[:, pairable]]
+    if np.unique(values).size < 2:
+        return None
+    level: Literal["ordinal", "nominal"] = "ordinal" if kind == "rating" else "nominal"
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = krippendorff.alpha(
+            reliability_data=reliability, level_of_measurement=level, value_domain=domain(kind)
+        )
+    return float(alpha) if math.isfinite(alpha) else None
+
+
+def judge_human_alpha(humans: FloatArray, judge: FloatArray, kind: Kind) -> float | None:
+    """Krippendorff's alpha between the judge and the humans, over judge-human pairs only.
+
+    Every human label ``humans[a, i]`` makes one unit of two coders, ``(judge[i], humans[a, i])``,
+    and ``krippendorff_alpha`` runs on those units: ``D_o`` is the mean judge-human disagreement
+    and ``D_e`` comes from the pooled values (the judge's counted once per human it is paired
+    with). Human-human pairs do not enter, so many consistent humans cannot hide an unreliable
+    judge (as they would if the judge were one more coder beside them), and the value is on the
+    scale of ``krippendorff_alpha(humans)``: a judge as reliable as one more human gets about the
+    humans' alpha. With a single human it is the plain two-coder alpha.
+    """
+    present = ~np.isnan(humans)
+    annotators, items = np.nonzero(present)
+    pairs = np.vstack([judge[items], humans[annotators, items]])
+    return krippendorff_alpha(pairs, kind)
+
+
+def confusion(judge: FloatArray, reference: FloatArray, kind: Kind) -> npt.NDArray[np.int64]:
+    """Counts ``C[r, j]`` of items with reference (human majority) ``r`` and judge value ``j``.
+
+    Rows and columns follow ``domain(kind)``.
+    """
+    codes = np.asarray(domain(kind))
+    k = codes.size
+    rows = np.searchsorted(codes, reference)
+    cols = np.searchsorted(codes, judge)
+    return np.bincount(rows * k + cols, minlength=k * k).reshape(k, k).astype(np.int64)
+
+
+def cohen_kappa(judge: FloatArray, reference: FloatArray, kind: Kind) -> float | None:
+    """Cohen's kappa of the judge against the human majority, from scikit-learn.
+
+    ``kappa = 1 - sum(w * O) / sum(w * E)`` with ``O`` the observed confusion proportions,
+    ``E`` the outer product of their margins (agreement by chance) and ``w`` the disagreement
+    weights: quadratic ``(i - j)^2`` over the 1-5 scale for ratings, ``1`` off the diagonal for
+    preferences. Undefined, so ``None``, when chance disagreement is zero (both raters used a
+    single, identical category) or there are no items.
+    """
+    from sklearn.metrics import cohen_kappa_score
+
+    if judge.size == 0 or _kappa_from_confusion(confusion(judge, reference, kind), kind) is None:
+        return None
+    kappa = cohen_kappa_score(
+        judge,
+        reference,
+        labels=list(domain(kind)),
+        weights="quadratic" if kind == "rating" else None,
+    )
+    return float(kappa) if math.isfinite(kappa) else None
+
+
+def _kappa_from_confusion(counts: npt.NDArray[np.int64], kind: Kind) -> float | None:
+    """The formula of ``cohen_kappa`` on a confusion matrix; fast enough for the bootstrap.
+
+    scikit-learn's ``cohen_kappa_score`` validates its input on every call (milliseconds), which
+    dominates thousands of bootstrap resamples; the tests check both give the same value.
+    """
+    total = counts.sum()
+    if total == 0:
+        return None
+    k = counts.shape[0]
+    observed = counts / total
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
+    idx = np.arange(k)
+    if kind == "rating":
+        weights = (idx[:, None] - idx[None, :]) ** 2.0
+    else:
+        weights = 1.0 - np.eye(k)
+    chance = float((weights * expected).sum())
+    if chance <= 0:
+        return None
+    return 1.0 - float((weights * observed).sum()) / chance
+
+
+def spearman(judge: FloatArray, reference: FloatArray) -> float | None:
+    """Spearman's rho (scipy) between judge and human majority ratings; mid-ranks for ties.
+
+    Undefined, so ``None``, with fewer than three items or when either side is constant.
+    """
+    from scipy.stats import spearmanr  # type: ignore[import-untyped]
+
+    if judge.size < 3 or np.ptp(judge) == 0 or np.ptp(reference) == 0:
+        return None
+    rho = spearmanr(judge, reference).statistic
+    return float(rho) if math.isfinite(rho) else None
+
+
+def accuracy(judge: FloatArray, reference: FloatArray) -> float | None:
+    """The share of items where the judge equals the human majority (``None`` for no items)."""
+    return float(np.mean(judge == reference)) if judge.size else None
+
+
+def exact_agreement(judge: FloatArray, humans: FloatArray) -> float | None:
+    """Per item, the share of its human labels equal to the judge's; then the mean over items.
+
+    Each item weighs the same however many humans labelled it. ``None`` for no items.
+    """
+    return _per_item_mean(np.abs(humans - judge[None, :]) == 0, humans)
+
+
+def within_one_agreement(judge: FloatArray, humans: FloatArray) -> float | None:
+    """As ``exact_agreement``, counting a human rating within 1 of the judge's as agreeing."""
+    return _per_item_mean(np.abs(humans - judge[None, :]) <= 1, humans)
+
+
+def _per_item_mean(hits: npt.NDArray[np.bool_], humans: FloatArray) -> float | None:
+    present = ~np.isnan(humans)
+    n = present.sum(axis=0)
+    if not (n > 0).any():
+        return None
+    share = (hits & present).sum(axis=0)[n > 0] / n[n > 0]
+    return float(share.mean())
+
+
+def bootstrap_intervals(
+    statistic: Callable[[npt.NDArray[np.intp]], Mapping[str, float | None]],
+    n_items: int,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, tuple[float, float] | None]:
+    """Percentile bootstrap intervals, resampling items with replacement.
+
+    Each of ``n_boot`` resamples draws ``n_items`` item indices uniformly with replacement
+    (``numpy.random.default_rng(seed)``) and evaluates ``statistic`` on them; an item drawn
+    twice counts twice, and its labels (humans and judge) travel together. The interval of a
+    statistic is the ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of its
+    defined resample values. A statistic undefined in more than half of the resamples (say
+    alpha on resamples that hold no pairable item) gets ``None``; so do all with
+    ``n_boot = 0`` or no items.
+    """
+    if n_boot <= 0 or n_items == 0:
+        return {}
+    rng = np.random.default_rng(seed)
+    draws: defaultdict[str, list[float]] = defaultdict(list)
+    names: set[str] = set()
+    for _ in range(n_boot):
+        values = statistic(rng.integers(0, n_items, size=n_items))
+        names.update(values)
+        for name, value in values.items():
+            if value is not None:
+                draws[name].append(value)
+    tail = (1.0 - confidence) / 2.0
+    out: dict[str, tuple[float, float] | None] = {}
+    for name in sorted(names):
+        got = draws.get(name, [])
+        if len(got) * 2 < n_boot:
+            out[name] = None
+        else:
+            low, high = np.quantile(got, [tail, 1.0 - tail])
+            out[name] = (float(low), float(high))
+    return out
+
+
+@dataclass(frozen=True)
+class DimensionData:
+    """The matched labels of one dimension, coded: the input of ``dimension_agreement``."""
+
+    dimension: str
+    kind: Kind
+    sample_ids: tuple[str, ...]
+    annotators: tuple[str, ...]
+    humans: FloatArray
+    """Annotators x items, ``NaN`` where an annotator did not label the item."""
+    judge: FloatArray
+
+
+@dataclass(frozen=True)
+class DimensionAgreement:
+    """The agreement statistics of one dimension and their bootstrap intervals."""
+
+    dimension: str
+    kind: Kind
+    n_items: int
+    n_annotators: int
+    n_human_labels: int
+    n_single_label_items: int
+    n_majority_ties: int
+    statistics: Mapping[str, float | None]
+    intervals: Mapping[str, tuple[float, float] | None]
+    confusion: tuple[tuple[int, ...], ...]
+    flagged: bool
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The dimension's entry in ``agreement.json``: each statistic beside its ``_ci``."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "n_items": self.n_items,
+            "n_annotators": self.n_annotators,
+            "n_human_labels": self.n_human_labels,
+            "n_single_label_items": self.n_single_label_items,
+            "n_majority_ties": self.n_majority_ties,
+        }
+        for name, value in self.statistics.items():
+            out[name] = value
+            ci = self.intervals.get(name)
+            out[f"{name}_ci"] = list(ci) if ci is not None else None
+        out["confusion_matrix"] = {
+            "rows": "human majority",
+            "columns": "judge",
+            "labels": [decode(c, self.kind) for c in domain(self.kind)],
+            "counts": [list(row) for row in self.confusion],
+        }
+        out["flagged"] = self.flagged
+        out["notes"] = list(self.notes)
+        return out
+
+
+def dimension_agreement(
+    data: DimensionData,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    alpha_threshold: float = ALPHA_THRESHOLD,
+) -> DimensionAgreement:
+    """All the statistics of one dimension, with bootstrap intervals resampling items.
+
+    - ``krippendorff_alpha_humans``: alpha among the humans (``None`` with one annotator per
+      item: nothing to pair).
+    - ``krippendorff_alpha_judge_humans``: alpha over judge-human pairs (see
+      ``judge_human_alpha``).
+    - ``cohen_kappa``, ``accuracy``: the judge against the human majority (see ``majority``);
+      items with one human label use that label.
+    - ``exact_agreement``: the judge against each human label (see ``exact_agreement``); for
+      ratings also ``within_1_agreement`` and ``spearman`` (against the majority).
+
+    The dimension is flagged when the judge-human alpha is below ``alpha_threshold`` or
+    undefined.
+    """
+    kind = data.kind
+    n_items = data.judge.size
+    present = ~np.isnan(data.humans)
+    per_item = present.sum(axis=0)
+    majorities = [
+        majority(list(data.humans[present[:, i], i]), kind) for i in range(data.humans.shape[1])
+    ]
+    reference = np.array([m for m, _ in majorities], dtype=np.float64)
+    n_ties = sum(tied for _, tied in majorities)
+
+    def statistic(idx: npt.NDArray[np.intp], *, fast: bool) -> dict[str, float | None]:
+        humans, judge, ref = data.humans[:, idx], data.judge[idx], reference[idx]
+        kappa = (
+            _kappa_from_confusion(confusion(judge, ref, kind), kind)
+            if fast
+            else cohen_kappa(judge, ref, kind)
+        )
+        out = {
+            "krippendorff_alpha_humans": krippendorff_alpha(humans, kind),
+            "krippendorff_alpha_judge_humans": judge_human_alpha(humans, judge, kind),
+            "cohen_kappa": kappa,
+            "accuracy": accuracy(judge, ref),
+            "exact_agreement": exact_agreement(judge, humans),
+        }
+        if kind == "rating":
+            out["within_1_agreement"] = within_one_agreement(judge, humans)
+            out["spearman"] = spearman(judge, ref)
+        return out
+
+    everything = np.arange(n_items)
+    point = statistic(everything, fast=False)
+    intervals = bootstrap_intervals(
+        lambda idx: statistic(idx, fast=True),
+        n_items,
+        n_boot=n_boot,
+        seed=seed,
+        confidence=confidence,
+    )
+    intervals = {name: (intervals.get(name) if point[name] is not None else None) for name in point}
+
+    notes = []
+    if point["krippendorff_alpha_humans"] is None:
+        if (per_item < 2).all():
+            notes.append(
+                "human-human alpha undefined: every item has a single human label "
+                "(a single annotator); the other statistics use that label"
+            )
+        else:
+            notes.append("human-human alpha undefined: all paired human labels are identical")
+    alpha_jh = point["krippendorff_alpha_judge_humans"]
+    if alpha_jh is None:
+        notes.append("judge-human alpha undefined: all judge and human labels are identical")
+    elif alpha_jh < alpha_threshold:
+        notes.append(f"judge-human alpha {alpha_jh:.3f} is below {alpha_threshold}")
+    if point["cohen_kappa"] is None:
+        notes.append("kappa undefined: judge and majority use one and the same category")
+    if n_ties:
+        notes.append(f"{n_ties} item(s) had tied human votes (see majority rules)")
+    return DimensionAgreement(
+        dimension=data.dimension,
+        kind=kind,
+        n_items=n_items,
+        n_annotators=len(data.annotators),
+        n_human_labels=int(present.sum()),
+        n_single_label_items=int((per_item == 1).sum()),
+        n_majority_ties=n_ties,
+        statistics=point,
+        intervals=intervals,
+        confusion=tuple(
+            tuple(int(c) for c in row) for row in confusion(data.judge, reference, kind)
+        ),
+        flagged=alpha_jh is None or alpha_jh < alpha_threshold,
+        notes=tuple(notes),
+    )
+
+
+@dataclass(frozen=True)
+class Matched:
+    """Human labels and judge scores grouped by dimension, and what did not match."""
+
+    dimensions: tuple[DimensionData, ...]
+    unlabelled_scores: tuple[tuple[str, str], ...]
+    """(sample id, dimension) pairs the judge scored but no human labelled."""
+    unscored_labels: tuple[tuple[str, str], ...]
+    """(sample id, dimension) pairs humans labelled but the judge did not score."""
+
+
+def match(labels: Sequence[Label], scores: Sequence[Label]) -> Matched:
+    """Group the labels by dimension and keep the (sample, dimension) pairs both files hold.
+
+    Raises:
+        LabelError: An annotator labels the same sample and dimension twice; the judge scores
+            a sample and dimension twice; a dimension mixes ratings and preferences.
+        AgreementError: No sample and dimension is in both files.
+    """
+    human: dict[tuple[str, str], dict[str, Label]] = defaultdict(dict)
+    for label in labels:
+        key = (label.sample_id, label.dimension)
+        if label.annotator in human[key]:
+            first = human[key][label.annotator]
+            raise LabelError(
+                f"{label.where}: annotator {label.annotator!r} labels sample {label.sample_id!r} "
+                f"on {label.dimension!r} a second time (first at {first.where}); keep one"
+            )
+        human[key][label.annotator] = label
+    judged: dict[tuple[str, str], Label] = {}
+    for score in scores:
+        key = (score.sample_id, score.dimension)
+        if key in judged:
+            raise LabelError(
+                f"{score.where}: a second judge score for sample {score.sample_id!r} on "
+                f"{score.dimension!r} (first at {judged[key].where}); the scores file holds one "
+                f"score per sample and dimension"
+            )
+        judged[key] = score
+
+    kinds: dict[str, tuple[Kind, Label]] = {}
+    for label in [*labels, *scores]:
+        kind = kind_of(label.rating)
+        seen = kinds.setdefault(label.dimension, (kind, label))
+        if seen[0] != kind:
+            raise LabelError(
+                f"{label.where}: dimension {label.dimension!r} mixes ratings and preferences "
+                f"({label.rating!r} here, {seen[1].rating!r} at {seen[1].where}); a dimension "
+                f"is rated 1-5 or judged A/B/tie, not both"
+            )
+
+    common = sorted(set(human) & set(judged))
+    if not common:
+        raise AgreementError(
+            "no sample and dimension is in both files: the scores' sample ids or dimension "
+            "names do not match the labels'"
+        )
+    by_dimension: defaultdict[str, list[str]] = defaultdict(list)
+    for sample_id, dimension in common:
+        by_dimension[dimension].append(sample_id)
+    dimensions = []
+    for dimension, sample_ids in sorted(by_dimension.items()):
+        annotators = sorted({a for s in sample_ids for a in human[(s, dimension)]})
+        row = {a: i for i, a in enumerate(annotators)}
+        matrix = np.full((len(annotators), len(sample_ids)), np.nan)
+        for j, sample_id in enumerate(sample_ids):
+            for annotator, label in human[(sample_id, dimension)].items():
+                matrix[row[annotator], j] = encode(label.rating)
+        dimensions.append(
+            DimensionData(
+                dimension=dimension,
+                kind=kinds[dimension][0],
+                sample_ids=tuple(sample_ids),
+                annotators=tuple(annotators),
+                humans=matrix,
+                judge=np.array([encode(judged[(s, dimension)].rating) for s in sample_ids]),
+            )
+        )
+    return Matched(
+        dimensions=tuple(dimensions),
+        unlabelled_scores=tuple(sorted(set(judged) - set(human))),
+        unscored_labels=tuple(sorted(set(human) - set(judged))),
+    )
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    """The agreement of a judge with human labels, per dimension (``agreement.json``)."""
+
+    dimensions: tuple[DimensionAgreement, ...]
+    unlabelled_scores: tuple[tuple[str, str], ...]
+    unscored_labels: tuple[tuple[str, str], ...]
+    n_boot: int
+    seed: int
+    confidence: float
+    alpha_threshold: float
+
+    @property
+    def flagged(self) -> tuple[str, ...]:
+        """The dimensions whose judge-human alpha is below the threshold or undefined."""
+        return tuple(d.dimension for d in self.dimensions if d.flagged)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON: settings, flagged dimensions, then one entry per dimension."""
+        return {
+            "bootstrap": {
+                "resamples": self.n_boot,
+                "seed": self.seed,
+                "confidence": self.confidence,
+                "method": "percentile, resampling items",
+            },
+            "alpha_threshold": self.alpha_threshold,
+            "flagged": list(self.flagged),
+            "unlabelled_scores": len(self.unlabelled_scores),
+            "unscored_labels": len(self.unscored_labels),
+            "dimensions": {d.dimension: d.to_json() for d in self.dimensions},
+        }
+
+
+def agreement(
+    labels: Sequence[Label],
+    scores: Sequence[Label],
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    alpha_threshold: float = ALPHA_THRESHOLD,
+) -> AgreementReport:
+    """Match human ``labels`` with judge ``scores`` and compute every dimension's agreement.
+
+    Only (sample, dimension) pairs present in both are used; the others are listed in the
+    report. Each dimension's bootstrap uses the same ``seed``.
+
+    Raises:
+        LabelError: Duplicate or mixed labels (see ``match``).
+        AgreementError: Nothing in common between the two.
+    """
+    matched = match(labels, scores)
+    results = tuple(
+        dimension_agreement(
+            data, n_boot=n_boot, seed=seed, confidence=confidence, alpha_threshold=alpha_threshold
+        )
+        for data in matched.dimensions
+    )
+    return AgreementReport(
+        dimensions=results,
+        unlabelled_scores=matched.unlabelled_scores,
+        unscored_labels=matched.unscored_labels,
+        n_boot=n_boot,
+        seed=seed,
+        confidence=confidence,
+        alpha_threshold=alpha_threshold,
+    )

@@ -1,0 +1,241 @@
+"""Read human labels and judge scores into typed ``Label`` records.
+
+Three formats, chosen by the file's suffix:
+
+- ``.csv``: a header with the columns ``sample_id, dimension, rating, annotator``;
+- ``.jsonl``: one object per line with the same keys;
+- ``.json``: a Label Studio JSON export (what ``label-studio`` 1.x writes under *Export → JSON*): a
+  list of tasks, each ``{"id", "data": {...}, "annotations": [{"completed_by", "was_cancelled",
+  "result": [{"from_name", "type", "value"}, ...]}, ...]}``. The sample id is ``data.sample_id``,
+  the dimension is the control's ``from_name``, the annotator is ``completed_by`` (a user id, or
+  the expanded ``{"id", "email", ...}`` object, whose email is used). Results of type ``rating``
+  give ``value.rating``; results of type ``choices`` give the single entry of ``value.choices``.
+  Other result types (a ``textarea`` justification, say), cancelled annotations (skipped tasks)
+  and predictions are ignored.
+
+A rating is an integer 1-5, or, for a pairwise dimension, one of ``A``, ``B``, ``tie``
+(case-insensitive on input, normalised to those spellings).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal, TypeAlias, get_args
+
+Preference: TypeAlias = Literal["A", "B", "tie"]
+"""A pairwise verdict: answer A is better, answer B is better, or neither."""
+
+Rating: TypeAlias = int | Preference
+"""One label's value: an integer on ``RATING_SCALE`` or a ``Preference``."""
+
+RATING_SCALE: Final[tuple[int, ...]] = (1, 2, 3, 4, 5)
+PREFERENCES: Final[tuple[Preference, ...]] = get_args(Preference)
+COLUMNS: Final[tuple[str, ...]] = ("sample_id", "dimension", "rating", "annotator")
+FORMATS: Final[tuple[str, ...]] = (".csv", ".jsonl", ".json")
+
+_SCALE_RULE = (
+    f"an integer {RATING_SCALE[0]}-{RATING_SCALE[-1]}, or A, B or tie for a pairwise dimension"
+)
+
+
+class LabelError(ValueError):
+    """A labels or scores file that cannot be read; the message names file, field and value."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """One rating of one sample on one dimension by one annotator (a human or the judge)."""
+
+    sample_id: str
+    dimension: str
+    rating: Rating
+    annotator: str
+    where: str = field(default="", compare=False)
+    """Where the label was read (``file:line`` or ``file task N``), for error messages."""
+
+
+def parse_rating(raw: object, where: str) -> Rating:
+    """Validate one rating: an integer on ``RATING_SCALE`` or one of ``A``, ``B``, ``tie``.
+
+    Integers may come as JSON numbers (``4`` or ``4.0``) or strings (``"4"``); booleans, other
+    floats and other strings raise ``LabelError`` naming ``where`` and the value.
+    """
+    value: object = raw
+    if isinstance(raw, float) and raw.is_integer():
+        value = int(raw)
+    elif isinstance(raw, str):
+        text = raw.strip()
+        lowered = text.lower()
+        for pref in PREFERENCES:
+            if lowered == pref.lower():
+                return pref
+        if text.isdigit():
+            value = int(text)
+    if isinstance(value, int) and not isinstance(value, bool) and value in RATING_SCALE:
+        return value
+    raise LabelError(f"{where}: rating {raw!r} is outside the scale ({_SCALE_RULE})")
+
+
+def read_labels(path: Path, *, default_annotator: str | None = None) -> list[Label]:
+    """Read a CSV, JSONL or Label Studio JSON file of labels (the format from the suffix).
+
+    Args:
+        path: The file.
+        default_annotator: The annotator of rows without one (a judge scores file needs no
+            ``annotator`` column); ``None`` makes the column required.
+
+    Raises:
+        LabelError: An unknown format, a missing column or field, a rating off the scale, an
+            empty file; the message names the file, the line or task, the field and the value.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise LabelError(
+            f"{path}: unknown file format {path.suffix or '(no suffix)'!r} "
+            f"(use .csv, .jsonl, or a Label Studio JSON export .json)"
+        )
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    if suffix == ".csv":
+        labels = _read_csv(text, str(path), default_annotator)
+    elif suffix == ".jsonl":
+        labels = _read_jsonl(text, str(path), default_annotator)
+    else:
+        labels = _read_json(text, str(path), default_annotator)
+    if not labels:
+        raise LabelError(f"{path}: no labels in the file")
+    return labels
+
+
+def _row_label(row: Mapping[str, Any], where: str, default_annotator: str | None) -> Label:
+    values: dict[str, str] = {}
+    for column in COLUMNS:
+        raw = row.get(column)
+        if column == "annotator" and (raw is None or raw == "") and default_annotator:
+            raw = default_annotator
+        if column == "rating":
+            continue
+        if raw is None or str(raw).strip() == "":
+            raise LabelError(f"{where}: field {column!r} is missing or empty")
+        values[column] = str(raw).strip()
+    if row.get("rating") is None:
+        raise LabelError(f"{where}: field 'rating' is missing or empty")
+    return Label(
+        sample_id=values["sample_id"],
+        dimension=values["dimension"],
+        rating=parse_rating(row["rating"], where),
+        annotator=values["annotator"],
+        where=where,
+    )
+
+
+def _read_csv(text: str, name: str, default_annotator: str | None) -> list[Label]:
+    reader = csv.DictReader(text.splitlines())
+    header = [c.strip() for c in reader.fieldnames or []]
+    reader.fieldnames = header
+    required = [c for c in COLUMNS if not (c == "annotator" and default_annotator)]
+    missing = [c for c in required if c not in header]
+    if missing:
+        found = ", ".join(header) or "nothing"
+        raise LabelError(
+            f"{name}: missing column {missing[0]!r} (the header has {found}; "
+            f"expected {', '.join(COLUMNS)})"
+        )
+    return [_row_label(row, f"{name}:{reader.line_num}", default_annotator) for row in reader]
+
+
+def _read_jsonl(text: str, name: str, default_annotator: str | None) -> list[Label]:
+    labels = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{name}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise LabelError(f"{where}: not a JSON object ({err.msg})") from err
+        if not isinstance(row, dict):
+            raise LabelError(f"{where}: not a JSON object with {', '.join(COLUMNS)}")
+        labels.append(_row_label(row, where, default_annotator))
+    return labels
+
+
+def _read_json(text: str, name: str, default_annotator: str | None) -> list[Label]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    if not isinstance(doc, list):
+        raise LabelError(
+            f"{name}: a .json file must be a Label Studio export (a list of tasks), "
+            f"not a JSON {type(doc).__name__}"
+        )
+    if doc and all(
+        isinstance(t, dict) and "annotations" not in t and "sample_id" in t for t in doc
+    ):
+        # A plain list of rows, as in the JSONL format.
+        return [_row_label(t, f"{name} item {i}", default_annotator) for i, t in enumerate(doc)]
+    return list(_label_studio_labels(doc, name))
+
+
+def _label_studio_labels(tasks: list[Any], name: str) -> Iterable[Label]:
+    for index, task in enumerate(tasks):
+        if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
+            raise LabelError(
+                f"{name} task #{index}: not a Label Studio task (an object with 'data' and "
+                f"'annotations')"
+            )
+        task_ref = f"{name} task {task.get('id', f'#{index}')}"
+        sample_id = task["data"].get("sample_id")
+        if sample_id is None or str(sample_id).strip() == "":
+            raise LabelError(
+                f"{task_ref}: field 'data.sample_id' is missing (the id the judge scores use; "
+                f"put it in each task's data when exporting the tasks)"
+            )
+        for annotation in task.get("annotations") or []:
+            if annotation.get("was_cancelled"):
+                continue
+            annotator = _annotator(annotation.get("completed_by"), task_ref)
+            for result in annotation.get("result") or []:
+                kind = result.get("type")
+                value = result.get("value") or {}
+                where = f"{task_ref} {result.get('from_name', '?')}"
+                if kind == "rating":
+                    raw: object = value.get("rating")
+                elif kind == "choices":
+                    choices = value.get("choices") or []
+                    if len(choices) != 1:
+                        raise LabelError(
+                            f"{where}: value.choices {choices!r} must hold exactly one choice "
+                            f"(A, B or tie; use a single-choice control)"
+                        )
+                    raw = choices[0]
+                else:
+                    continue
+                dimension = result.get("from_name")
+                if not dimension:
+                    raise LabelError(f"{where}: result has no 'from_name' (the dimension)")
+                yield Label(
+                    sample_id=str(sample_id).strip(),
+                    dimension=str(dimension),
+                    rating=parse_rating(raw, where),
+                    annotator=annotator,
+                    where=where,
+                )
+
+
+def _annotator(completed_by: object, where: str) -> str:
+    """``completed_by`` is a user id, or the expanded user object in older exports."""
+    if isinstance(completed_by, dict):
+        ident = completed_by.get("email") or completed_by.get("id")
+        if ident is not None:
+            return str(ident)
+    elif completed_by is not None and not isinstance(completed_by, bool | list):
+        return str(completed_by)
+    raise LabelError(f"{where}: annotation has no usable 'completed_by' ({completed_by!r})")
