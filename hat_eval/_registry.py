@@ -1,7 +1,8 @@
 """Inspect AI entry point: importing this module registers hat-eval's tasks and models.
 
-``inspect eval hat_eval/variant`` finds the suites through it, and ``hat/reference`` (the
-reference policy) becomes a model name Inspect knows.
+``inspect eval hat_eval/variant`` finds the suites through it, and the ``hat/`` provider makes
+``hat/reference`` (the reference policy) and ``hat/memorized`` (the same policy frozen to the
+default harness, the variant suite's positive control) model names Inspect knows.
 """
 
 from hat_eval.suites._reference_policy import ReferencePolicy, hat_provider

@@ -7,6 +7,16 @@ skills and the word limit from the rendered system prompt, the tools from their 
 tool results in whatever format the hooks wrap them. Its intent detection is keyword based, so
 it misses slang, typos and mixed-language messages some of the time: its scores are real,
 not perfect, and they move when the harness changes in ways keyword reading cannot follow.
+
+``hat/memorized`` is the same policy frozen to the default harness, the positive control of the
+``variant`` suite: it uses the default harness's tool names, skill ids and limits whatever the
+prompt says, and takes only the viewer's message, the product on screen and the tool results from
+its input -- what a fine-tune that memorized one harness's surface forms does. Under a variant
+harness its calls go to default tool names (the runtime answers ``unknown_tool``) and its skill
+tags are the default ids. Which of the two reads the harness is the :data:`Surface` of the model.
+
+Answers commit to one value per fact: one status per SKU, the one spec asked about, one delivery
+row; never several values of one thing in the hope that one of them is the right one.
 """
 
 from __future__ import annotations
@@ -14,7 +24,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import Any, Literal
 
 from inspect_ai.model import (
     ChatCompletionChoice,
@@ -361,7 +372,6 @@ def detect_intents(message: str) -> list[str]:
 
 
 _COUPON = re.compile(r"\b[A-Z]{2,}[0-9]{0,4}\b")
-_SIZE = re.compile(r"(?<![a-z])(xxl|xl|xs|s|m|l|eu ?\d{2}|\d{2})(?![a-z])", re.IGNORECASE)
 
 
 def coupon_codes(message: str) -> list[str]:
@@ -429,10 +439,42 @@ class Turn:
     calls: int
 
 
-def read_turn(input: list[ChatMessage], tools: list[ToolInfo]) -> Turn:
-    """Parse the conversation: prompt facts, the viewer's message, tool results by function."""
+Surface = Literal["prompt", "default"]
+"""Where the policy reads the harness's surface forms (skills, limits, tool names) from: the
+rendered ``prompt`` and tool list it is given, or the ``default`` harness it memorized."""
+
+MODELS: dict[str, Surface] = {"reference": "prompt", "memorized": "default"}
+"""The ``hat/`` model names and the surface each reads."""
+
+
+@cache
+def _default_surface() -> tuple[str, tuple[ToolInfo, ...]]:
+    """The default harness's rendered system prompt and tools (loaded once, on first use)."""
+    from hat_eval.harness import default_harness_path, load_harness, render_system_prompt
+
+    from ._agent import tool_infos
+
+    harness = load_harness(default_harness_path())
+    return render_system_prompt(harness), tuple(tool_infos(harness))
+
+
+def read_turn(
+    input: list[ChatMessage], tools: list[ToolInfo], *, surface: Surface = "prompt"
+) -> Turn:
+    """Parse the conversation: prompt facts, the viewer's message, tool results by function.
+
+    With ``surface="default"`` the skills, limits and tool names are the default harness's,
+    whatever the prompt and tool list say; the product on screen still comes from the prompt.
+    """
     system = next((m.text for m in input if isinstance(m, ChatMessageSystem)), "")
     message = next((m.text for m in input if isinstance(m, ChatMessageUser)), "")
+    facts = read_prompt(system)
+    if surface == "default":
+        default_system, default_tools = _default_surface()
+        screen = facts
+        facts = read_prompt(default_system)
+        facts.product_id, facts.product_name = screen.product_id, screen.product_name
+        tools = list(default_tools)
     by_name = identify_tools(tools)
     fn_of = {name: fn for fn, name in by_name.items()}
     results: dict[str, list[Any]] = {}
@@ -452,7 +494,7 @@ def read_turn(input: list[ChatMessage], tools: list[ToolInfo]) -> Turn:
             for fn, chunk in zip(pending, chunks, strict=False):
                 results.setdefault(fn, []).append(parse_result(chunk.split(": ", 1)[-1]))
             pending = []
-    return Turn(read_prompt(system), message, by_name, results, calls)
+    return Turn(facts, message, by_name, results, calls)
 
 
 def _ok(turn: Turn, fn: str) -> Any:
@@ -467,14 +509,58 @@ def _ok(turn: Turn, fn: str) -> Any:
     return None
 
 
-def _pick_sku(product: dict[str, Any], message: str) -> str | None:
-    skus = product.get("skus") or []
-    sizes = {s.casefold().replace(" ", "") for s in _SIZE.findall(message)}
+_ZH_COLOURS = (
+    ("灰绿", "sage green"),
+    ("天蓝", "sky blue"),
+    ("藏青", "navy"),
+    ("黑色", "black"),
+    ("白色", "white"),
+    ("灰色", "grey"),
+    ("米色", "beige"),
+    ("粉色", "pink"),
+    ("红色", "red"),
+    ("棕色", "brown"),
+    ("绿色", "green"),
+    ("蓝色", "blue"),
+    ("gray", "grey"),
+)
+"""Colour words a viewer may use, as the English a listing writes (longest first)."""
+
+
+def _names(label: str, text: str) -> bool:
+    """Whether ``text`` names ``label`` as a whole term (``EU 38``, ``size M``, ``38码``)."""
+    keys = {label, label.split(" (")[0], re.sub(r"^(?:eu|us|uk) ", "", label)}
+    spaced = (r"\s*".join(map(re.escape, k.split())) for k in keys if k.strip())
+    return any(re.search(rf"(?<![a-z0-9']){k}(?![a-z0-9'])", text) for k in spaced)
+
+
+def matching_skus(skus: list[dict[str, Any]], message: str) -> tuple[list[dict[str, Any]], bool]:
+    """The SKUs the message names best (by option and colour), and whether it named any.
+
+    Without a match every SKU is returned: the policy then cannot tell which one is meant.
+    """
+    text = message.casefold()
+    for zh, en in _ZH_COLOURS:
+        text = text.replace(zh, f" {en} ")
+    scored = []
     for s in skus:
-        option = str(s.get("option", "")).casefold().replace(" ", "")
-        if option and option in sizes:
-            return str(s["sku"])
-    return str(skus[0]["sku"]) if skus else None
+        option = str(s.get("option") or "").casefold()
+        colour = str(s.get("colour") or "").casefold()
+        score = (bool(option) and _names(option, text)) + (bool(colour) and _names(colour, text))
+        scored.append((score, s))
+    best = max((score for score, _ in scored), default=0)
+    return [s for score, s in scored if score == best], best > 0
+
+
+def _pick_sku(product: dict[str, Any], message: str) -> str | None:
+    """The SKU the message names, else the first one (what a listing shows by default)."""
+    skus = product.get("skus") or []
+    chosen, _ = matching_skus(skus, message)
+    return str(chosen[0]["sku"]) if chosen else None
+
+
+def _sku_label(sku: dict[str, Any]) -> str:
+    return ", ".join(str(sku[k]) for k in ("option", "colour") if sku.get(k)) or str(sku["sku"])
 
 
 _ON_SCREEN = ("this", "on screen", "these", "it ", "这个", "这款", "这件", "showing", "that one")
@@ -538,8 +624,9 @@ def next_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]
                 need.append(("pricing.final_price", args))
             if intent == "stock_size" and not _ok(turn, "inventory.check_stock"):
                 args = {"product_id": pid}
-                if sku and _SIZE.search(turn.message):
-                    args["sku"] = sku
+                named, matched = matching_skus(product.get("skus") or [], turn.message)
+                if matched and len(named) == 1:
+                    args["sku"] = str(named[0]["sku"])
                 need.append(("inventory.check_stock", args))
         elif intent == "shipping_returns" and pid and not _ok(turn, "policy.shipping_returns"):
             need.append(("policy.shipping_returns", {"product_id": pid}))
@@ -577,6 +664,101 @@ def next_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]
     return unique
 
 
+def _stock_answer(turn: Turn) -> str:
+    """One status for the SKU the viewer asked about, as the stock tool reports it.
+
+    Several SKUs that the message does not tell apart get one statement only when they share a
+    status; otherwise the policy asks which option is meant rather than listing every status.
+    """
+    stock = _ok(turn, "inventory.check_stock")
+    skus = _find(stock, "skus") if stock else None
+    if not (isinstance(skus, list) and skus and all(isinstance(x, dict) for x in skus)):
+        return "I'm checking stock for you now."
+    chosen, _ = matching_skus(skus, turn.message)
+    name = str(_find(stock, "name") or turn.facts.product_name)
+
+    def status(sku: dict[str, Any]) -> str:
+        units = _find(sku, "stock", "qty")
+        found = str(_find(sku, "status") or "")
+        return "out_of_stock" if units == 0 else found or "in_stock"
+
+    statuses = {status(x) for x in chosen}
+    if len(chosen) == 1:
+        sku = chosen[0]
+        option = _sku_label(sku)
+        label = f"{name} ({option})" if option != sku.get("sku") else name
+        state = status(sku)
+        if state == "out_of_stock":
+            return f"Sorry, {label} is sold out."
+        if state == "low_stock":
+            return f"{label}: only {_find(sku, 'stock', 'qty')} left."
+        return f"Yes, {label} is in stock."
+    if statuses == {"out_of_stock"}:
+        return f"Sorry, {name} is sold out in every option."
+    if statuses == {"in_stock"}:
+        return f"Yes, {name} is in stock in every option."
+    return "Stock depends on the option: which colour and size would you like?"
+
+
+_SPEC_WORDS = ("made of", "made from", "made with", "material", "fabric", "材质", "料子", "做的")
+
+
+def _spec_asked(product: Any, message: str) -> tuple[str, str] | None:
+    """The one spec the message asks about (label, value): named in it, else the first listed.
+
+    The first spec of a listing is its material or ingredients, what "what is it made of"
+    asks; a label the message names wins (longest first, so "battery life" beats "life").
+    """
+    specs = _find(product, "specs") if isinstance(product, dict) else None
+    if not isinstance(specs, dict):
+        return None
+    flat = [(str(k), str(v)) for k, v in specs.items() if not isinstance(v, dict)]
+    text = message.casefold()
+    for label, value in sorted(flat, key=lambda kv: -len(kv[0])):
+        if label.casefold() in text:
+            return label, value
+    return flat[0] if flat else None
+
+
+_RETURN_WORDS = ("return", "send it back", "send back", "refund", "exchange", "退")
+_DELIVERY_WORDS = ("ship", "deliver", "arrive", "post", "发货", "快递", "几天", "邮", "送")
+
+
+def _shipping_answer(policy: dict[str, Any], message: str) -> list[str]:
+    """Delivery to the viewer's region and/or the returns policy, whichever the message asks.
+
+    The region is the one the message names; a region the product does not ship to is said so,
+    never answered with another region's delivery time. Without a named region, the first row
+    the product ships to is given.
+    """
+    text = message.casefold()
+    asks_returns = any(w in text for w in _RETURN_WORDS)
+    asks_delivery = any(w in text for w in _DELIVERY_WORDS) or not asks_returns
+    out: list[str] = []
+    rows = [r for r in policy.get("shipping") or [] if isinstance(r, dict)]
+    if asks_delivery and rows:
+        named = next(
+            (r for r in rows if any(str(g).casefold() in text for g in r.get("regions") or [])),
+            None,
+        )
+        ship = named or next((r for r in rows if r.get("available")), None)
+        if ship and not ship.get("available"):
+            out.append("Sorry, we don't ship there.")
+        elif ship and ship.get("delivery_days"):
+            d = ship["delivery_days"]
+            out.append(
+                f"Delivery takes {d['min']}-{d['max']} days, shipping fee "
+                f"{_money(ship.get('fee'))}."
+            )
+    ret = policy.get("returns") or {}
+    if asks_returns and ret:
+        if ret.get("returnable"):
+            out.append(f"Returns within {ret.get('window_days')} days.")
+        else:
+            out.append("This item can't be returned.")
+    return out
+
+
 def compose(turn: Turn, intents: list[str]) -> str:
     """The answer from what the tools returned, within the word limit."""
     parts: list[str] = []
@@ -587,59 +769,26 @@ def compose(turn: Turn, intents: list[str]) -> str:
             if isinstance(price, dict) and _find(price, "final_price") is not None:
                 option = price.get("option") or ""
                 parts.append(
-                    f"{name}{' (' + option + ')' if option else ''} is "
+                    f"{price.get('name') or name}{' (' + option + ')' if option else ''} is "
                     f"{_money(_find(price, 'final_price'))} for you right now."
                 )
                 for c in price.get("rejected_coupons") or []:
-                    parts.append(f"Coupon {c.get('code')} can't be used: {c.get('reason')}.")
+                    # the reason's own amounts (a threshold, a pre-coupon total) would be a
+                    # second price for the same order: say why, not those numbers
+                    why = str(c.get("reason") or "not valid").split(":")[0]
+                    parts.append(f"Coupon {c.get('code')} can't be used: {why}.")
             else:
                 parts.append("Let me double-check the price for you in a moment.")
         elif intent == "stock_size":
-            stock = _ok(turn, "inventory.check_stock")
-            skus = _find(stock, "skus") if stock else None
-            if isinstance(skus, list) and skus:
-                for s in skus[:3]:
-                    status = str(_find(s, "status") or "")
-                    units = _find(s, "stock", "qty")
-                    label = s.get("option") or s.get("sku")
-                    if status == "out_of_stock" or units == 0:
-                        parts.append(f"{label} is sold out.")
-                    elif status == "low_stock":
-                        parts.append(f"{label}: only {units} left.")
-                    else:
-                        parts.append(f"{label} is in stock.")
-            else:
-                parts.append("I'm checking stock for you now.")
+            parts.append(_stock_answer(turn))
         elif intent == "material_spec":
             product = _ok(turn, "catalog.get_product")
-            specs = _find(product, "specs") if product else None
-            if isinstance(specs, dict):
-                first = [f"{k}: {v}" for k, v in list(specs.items())[:2] if not isinstance(v, dict)]
-                parts.append("; ".join(first) + ".")
+            if spec := _spec_asked(product, turn.message):
+                parts.append(f"The {spec[0]} of {product.get('name') or name} is {spec[1]}.")
         elif intent == "shipping_returns":
             policy = _ok(turn, "policy.shipping_returns")
             if isinstance(policy, dict):
-                text = turn.message.casefold()
-                rows = [s for s in policy.get("shipping") or [] if s.get("available")]
-                ship = next(
-                    (
-                        s
-                        for s in rows
-                        if any(str(r).casefold() in text for r in s.get("regions") or [])
-                    ),
-                    rows[0] if rows else None,
-                )
-                if ship and ship.get("delivery_days"):
-                    d = ship["delivery_days"]
-                    parts.append(
-                        f"Delivery takes {d['min']}-{d['max']} days, shipping fee "
-                        f"{_money(ship.get('fee'))}."
-                    )
-                ret = policy.get("returns") or {}
-                if ret.get("returnable"):
-                    parts.append(f"Returns within {ret.get('window_days')} days.")
-                elif ret:
-                    parts.append("This item can't be returned.")
+                parts.extend(_shipping_answer(policy, turn.message))
         elif intent == "compliance_bait":
             check = _ok(turn, "compliance.check_claim")
             suggestion = check.get("suggestion") if isinstance(check, dict) else None
@@ -648,17 +797,14 @@ def compose(turn: Turn, intents: list[str]) -> str:
                 parts.append(str(suggestion))
             parts.append("For health questions please ask a doctor.")
         elif intent == "comparison":
-            fetched = [
-                r
+            fetched = {
+                str(r.get("product_id")): r
                 for r in turn.results.get("catalog.get_product", [])
                 if isinstance(r, dict) and r.get("name")
-            ]
-            for p in fetched[:2]:
-                specs = p.get("specs") or {}
-                detail = "; ".join(
-                    f"{k}: {v}" for k, v in list(specs.items())[:2] if not isinstance(v, dict)
-                )
-                parts.append(f"{p.get('name')}: from {_money(p.get('list_price'))}, {detail}.")
+            }
+            for p in list(fetched.values())[:2]:
+                if spec := _spec_asked(p, turn.message):
+                    parts.append(f"{p.get('name')}: {spec[0]} {spec[1]}.")
         elif intent == "escalation":
             ticket = _ok(turn, "handoff.escalate")
             tid = f" (ticket {ticket.get('ticket_id')})" if isinstance(ticket, dict) else ""
@@ -689,7 +835,11 @@ def _output(model: str, message: ChatMessageAssistant, input_text: str) -> Model
 
 
 class ReferencePolicy(ModelAPI):
-    """``hat/reference``: the rule-based reference policy (no weights, no network)."""
+    """``hat/reference`` and ``hat/memorized``: the rule-based policy (no weights, no network).
+
+    The model name picks the :data:`Surface`: ``reference`` reads the harness it is given,
+    ``memorized`` uses the default harness's surface forms whatever it is given.
+    """
 
     def __init__(
         self,
@@ -699,9 +849,11 @@ class ReferencePolicy(ModelAPI):
         config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
-        if model_name != "reference":
-            raise ValueError(f"model hat/{model_name} is unknown, expected hat/reference")
+        if model_name not in MODELS:
+            known = ", ".join(f"hat/{m}" for m in MODELS)
+            raise ValueError(f"model hat/{model_name} is unknown: the hat/ models are {known}")
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        self.surface: Surface = MODELS[model_name]
 
     async def generate(
         self,
@@ -711,7 +863,7 @@ class ReferencePolicy(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         """Answer, or ask for the tool calls the answer still needs."""
-        turn = read_turn(input, tools)
+        turn = read_turn(input, tools, surface=self.surface)
         intents = detect_intents(turn.message)
         input_text = "".join(m.text for m in input)
         calls = next_calls(turn, intents)
@@ -734,5 +886,5 @@ class ReferencePolicy(ModelAPI):
 
 @modelapi(name="hat")
 def hat_provider() -> type[ModelAPI]:
-    """The ``hat/`` model provider: ``hat/reference`` is the reference policy."""
+    """The ``hat/`` model provider: ``hat/reference`` and ``hat/memorized`` (see ``MODELS``)."""
     return ReferencePolicy
