@@ -1,9 +1,10 @@
 """The product knowledge base: an in-memory SQLite database generated from a seed.
 
-``build_kb(seed)`` draws 256 listings (8 categories x 8 product types x 4) from the vocabulary in
-``_vocab`` with one ``random.Random(seed)``, in a fixed order, so the same seed always gives the
-same database (byte-identical ``iterdump``). The shop-wide tables (coupons, shipping, returns,
-compliance rules) are fixed. Read access goes through the typed helpers of
+``build_kb(seed)`` draws 640 listings (8 categories x 8 product types x 10, in two rounds of 4
+and 6) from the vocabulary in ``_vocab`` with one ``random.Random(seed)``, in a fixed order, so
+the same seed always gives the same database (byte-identical ``iterdump``); the first round's
+256 listings are those of the catalogue before it grew. The shop-wide tables (coupons,
+shipping, returns, compliance rules) are fixed. Read access goes through the typed helpers of
 :class:`KnowledgeBase`, which return plain dicts (JSON-able rows).
 """
 
@@ -24,7 +25,8 @@ from ._vocab import (
     BRANDS,
     CATEGORIES,
     COLOURS,
-    PRODUCTS_PER_TYPE,
+    FIRST_BRANDS,
+    ROUNDS,
     SIZE_CHART,
     TYPES,
     WAREHOUSES,
@@ -96,6 +98,7 @@ class KnowledgeBase:
         self.seed = seed
         self._products: dict[str, dict[str, Any]] | None = None
         self._skus: dict[str, list[dict[str, Any]]] | None = None
+        self._by_type: dict[str, list[str]] | None = None
 
     # -- raw access ----------------------------------------------------------------------------
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
@@ -138,6 +141,7 @@ class KnowledgeBase:
         self._db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", values)
         self._db.commit()
         self._products = self._skus = None
+        self._by_type = None
 
     # -- products ------------------------------------------------------------------------------
     def _load(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
@@ -157,6 +161,15 @@ class KnowledgeBase:
         """All product ids in id order, optionally of one category."""
         products, _ = self._load()
         return [pid for pid, p in products.items() if category is None or p["category"] == category]
+
+    def type_product_ids(self, type_key: str) -> list[str]:
+        """The ids of the products of one product type, in id order."""
+        if self._by_type is None:
+            by_type: dict[str, list[str]] = {}
+            for pid, p in self._load()[0].items():
+                by_type.setdefault(p["type_key"], []).append(pid)
+            self._by_type = by_type
+        return list(self._by_type.get(type_key, []))
 
     def product(self, product_id: str) -> dict[str, Any] | None:
         """One product row (with decoded ``specs``), or None."""
@@ -379,15 +392,26 @@ def _fill(db: sqlite3.Connection, seed: int) -> None:
     db.execute("INSERT INTO meta VALUES ('timezone', '+08:00')")
     n = 0
     promo_counter = [0]
-    for category in CATEGORIES:
-        for ptype in TYPES[category]:
-            brands = rng.sample(BRANDS[category], PRODUCTS_PER_TYPE)
-            lines = rng.sample(ptype.lines, PRODUCTS_PER_TYPE)
-            for brand, line in zip(brands, lines, strict=True):
-                n += 1
-                pid = f"P{n:04d}"
-                base = _insert_product(db, rng, pid, category, ptype, brand, line)
-                _add_promotions(db, rng, pid, base, promo_counter)
+    used: dict[str, tuple[set[str], set[str]]] = {}  # type key: (brands, lines) drawn so far
+    for round_no, count in enumerate(ROUNDS):
+        for category in CATEGORIES:
+            for ptype in TYPES[category]:
+                had_brands, had_lines = used.setdefault(ptype.key, (set(), set()))
+                if round_no == 0:  # the first round's vocabulary: its draws keep their ids and data
+                    brand_pool = list(BRANDS[category][: FIRST_BRANDS[category]])
+                    line_pool = list(ptype.lines[: ptype.first_lines or None])
+                else:
+                    brand_pool = [b for b in BRANDS[category] if b not in had_brands]
+                    line_pool = [x for x in ptype.lines if x not in had_lines]
+                brands = rng.sample(brand_pool, count)
+                lines = rng.sample(line_pool, count)
+                had_brands.update(brands)
+                had_lines.update(lines)
+                for brand, line in zip(brands, lines, strict=True):
+                    n += 1
+                    pid = f"P{n:04d}"
+                    base = _insert_product(db, rng, pid, category, ptype, brand, line)
+                    _add_promotions(db, rng, pid, base, promo_counter)
     for c in COUPONS:
         d = asdict(c)
         d["stacks_with_promotion"] = int(c.stacks_with_promotion)

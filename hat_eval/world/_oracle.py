@@ -8,12 +8,15 @@ is in).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._cases import Case
-from ._facts import Fact
+from ._facts import Fact, fact_mentioned
 from ._kb import KnowledgeBase
-from ._vocab import CATEGORY_ZH, REGION_ALIASES
+from ._vocab import CATEGORY_ZH, REGION_ALIASES, zh_forms
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 _REJECT_EN = {
     "repeat": "you already listed it",
@@ -34,12 +37,6 @@ _REJECT_ZH = {
     "no stacking with deal": "不能叠加直播优惠",
     "threshold": "未达到使用门槛",
     "one per order": "每单只能用一张",
-}
-_COND_ZH = {
-    "unopened": "未拆封",
-    "unworn and unwashed": "未穿着未洗涤",
-    "unused": "未使用",
-    "unworn": "未佩戴",
 }
 
 
@@ -146,8 +143,17 @@ def _size(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     )
 
 
-def _attr_value(facts: list[Fact]) -> str:
-    return ", ".join(str(f.value) for f in facts)
+def _attr_value(facts: list[Fact], zh: bool = False) -> str:
+    """The facts' values; in Chinese the first Chinese alias a fact check accepts, if any."""
+    return ("、" if zh else ", ").join(_said(f, zh) for f in facts)
+
+
+def _said(fact: Fact, zh: bool) -> str:
+    if zh:
+        for alias in fact.aliases:
+            if CJK.search(alias) and fact_mentioned(fact, alias):
+                return alias
+    return str(fact.value)
 
 
 def _material(case: Case, kb: KnowledgeBase, zh: bool, pid: str | None = None) -> str:
@@ -155,7 +161,7 @@ def _material(case: Case, kb: KnowledgeBase, zh: bool, pid: str | None = None) -
     facts = [f for f in case.facts if f.kind == "text"]
     name = _name(kb, pid or case.product_ids[0], zh)
     if zh:
-        return f"{name}的{label}是：{_attr_value(facts)}。"
+        return f"{name}的{label}是：{_attr_value(facts, True)}。"
     return f"According to the listing, {name} has {label}: {_attr_value(facts)}."
 
 
@@ -197,7 +203,7 @@ def _returns_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     w = int(float(window.value))
     cond = next(f for f in case.facts if f.kind == "text" and "conditions" in f.source).value
     if zh:
-        return f"{w}天内可以退货，需要{_COND_ZH.get(str(cond), str(cond))}。"
+        return f"{w}天内可以退货，需要{(zh_forms(str(cond)) or (str(cond),))[0]}。"
     return f"You can return it within {w} days if it is {cond}."
 
 
@@ -218,7 +224,8 @@ def _comparison(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     fb = [f for f in case.facts if f.source.startswith(f"{_call_index(case, b)}:")]
     na, nb = _name(kb, a, zh), _name(kb, b, zh)
     if zh:
-        return f"{na}的{label}是{_attr_value(fa)}，{nb}是{_attr_value(fb)}，看你的需求选哦。"
+        va, vb = _attr_value(fa, True), _attr_value(fb, True)
+        return f"{na}的{label}是{va}，{nb}是{vb}，看你的需求选哦。"
     return (
         f"On {label}: {na} has {_attr_value(fa)}, while {nb} has {_attr_value(fb)}. "
         "Pick the one that suits how you'll use it."

@@ -14,20 +14,23 @@ SPLITS: tuple[Split, ...] = get_args(Split)
 """Every split, in the order ``train``, ``dev``, ``test``."""
 
 
+_HELD_OUT = 2
+"""Listings per product type held out for dev, and as many for test."""
+
+
 def _bucket(kb: KnowledgeBase, product: dict[str, object]) -> Split:
     category = str(product["category"])
     keys = [t.key for t in TYPES[category]]
     t = keys.index(str(product["type_key"]))
-    role = (t + CATEGORIES.index(category)) % len(keys)
-    same_type = [p["id"] for p in kb.products() if p["type_key"] == keys[t]]
+    role = (t + CATEGORIES.index(category)) % 2
+    same_type = kb.type_product_ids(keys[t])
     k = same_type.index(str(product["id"]))
     n = len(same_type)
-    pair = role % 4 < 2
-    if k < n - (2 if pair else 1):
+    held = min(_HELD_OUT, n // 2)
+    if k < n - 2 * held:
         return "train"
-    if role < 4:
-        return "test"
-    return "dev"
+    first = k < n - held
+    return "test" if first == (role == 0) else "dev"
 
 
 def split_of(kb: KnowledgeBase, product_id: str) -> Split:
@@ -41,12 +44,11 @@ def split_of(kb: KnowledgeBase, product_id: str) -> Split:
 def split_products(kb: KnowledgeBase, split: Split) -> list[str]:
     """Product ids of ``split``, in id order.
 
-    The rule is fixed and per product type. A type's role is ``(type index + category index) % 8``:
-    roles 0-1 send the last two of its four listings to test, roles 2-3 the last one to test,
-    roles 4-5 the last two to dev, roles 6-7 the last one to dev; every other listing is train.
-    Per category that is 20/6/6 (62.5 / 18.75 / 18.75 %); the splits are disjoint, each covers all
-    eight categories, every type has listings in train, and dev and test each hold two pairs of
-    listings of the same type (for comparison questions).
+    The rule is fixed and per product type: of a type's ten listings (in id order) the first six
+    are train and the last four are held out, two for dev and two for test; whether the first or
+    the last two go to test alternates with ``(type index + category index) % 2``. Per category
+    that is 48/16/16 (60 / 20 / 20 %); the splits are disjoint, each covers every product type,
+    and dev and test each hold a pair of listings of every type (for comparison questions).
     """
     if split not in SPLITS:
         raise ValueError(f"split {split!r} is unknown, expected one of {', '.join(SPLITS)}")

@@ -9,7 +9,11 @@ template that must carry a slot (``{qty}`` when several units are bought) is pic
 Slots: ``this`` (an English product reference), ``item`` (reference plus variant), ``variant``,
 ``noun``, ``this_mix`` (Chinese determiner + English noun), ``ref_zh``, ``item_zh``,
 ``variant_zh``, ``qty``, ``code``, ``code2``, ``codes``, ``place``, ``height``, ``weight``,
-``attr``, ``a``, ``b``, ``condition``, ``condition_zh``, ``kg``, ``other_brand``, ``order_no``.
+``attr``, ``a``, ``b``, ``condition``, ``condition_zh``, ``kg``, ``other_brand``, ``order_no``;
+messages not about a product also take ``city``, ``day``, ``x``, ``y``, ``country``, ... (see
+:data:`OOS_SLOTS`, :data:`CHAT_SLOTS`). A template without a slot naming the product (``this``,
+``item``, ``this_mix``, ``ref_zh``, ``item_zh``, ``a``, ``b``) is only used for the product on
+screen.
 """
 
 from __future__ import annotations
@@ -97,17 +101,17 @@ STOCK: T = {
         "Is {item} in stock?",
         "Do you still have {item}?",
         "Is {item} available right now?",
-        "Any {item} left?",
+        "Are there any left of {item}?",
         "Is {this} in {variant} sold out?",
         "Can I still order {item}?",
         "Do you have {this} in {variant}?",
         "Is there stock for {item}?",
-        "How many of {item} are left?",
+        "How many are left of {item}?",
         "Is {item} still available or sold out?",
     ),
     "slang": (
         "{item} still in stock??",
-        "any {item} left rn",
+        "{item} any left rn",
         "u got {this} in {variant}?",
         "{variant} still avail for {this}??",
         "is {item} sold out already",
@@ -162,7 +166,7 @@ MATERIAL: T = {
         "What's the {attr} of {this}?",
         "Can you tell me what {this} is made from?",
         "What material is {this}?",
-        "I have sensitive skin, what's {this} made of?",
+        "I'm allergic to some materials, what's {this} made of?",
         "What's {this} made from exactly?",
         "Could you check the {attr} of {this} for me?",
         "Before I buy, what is {this} made of?",
@@ -173,12 +177,12 @@ MATERIAL: T = {
         "is {this} good quality? what's it made of",
         "ok {attr} of {this} pls",
         "wait what's {this} made of",
-        "fabric on {this}?",
+        "what's the {attr} on {this}?",
     ),
     "zh": (
         "zh|{ref_zh}是什么材质的?",
         "{this_mix} 什么 material 呀?",
-        "zh|主播，{ref_zh}用的什么料子?",
+        "zh|主播，{ref_zh}用的什么材料?",
         "想问下{ref_zh}的 {attr}",
         "{this_mix} 的 {attr} 是什么?",
         "zh|{ref_zh}是什么做的?",
@@ -222,7 +226,7 @@ SPEC: T = {
         "Quick question about {this}: what's the {attr}?",
         "I need to know the {attr} of {this} before I buy.",
         "Does the listing say the {attr} of {this}?",
-        "What {attr} does {this} have?",
+        "What does the listing say about the {attr} of {this}?",
         "Tell me the {attr} of {this} please.",
     ),
     "slang": (
@@ -234,11 +238,11 @@ SPEC: T = {
         "{this} specs? {attr}?",
     ),
     "zh": (
-        "{this_mix} 的 {attr} 是多少?",
+        "{this_mix} 的 {attr} 是什么?",
         "想问下{ref_zh}的 {attr}",
         "{this_mix} {attr} 怎么样?",
         "主播，{this_mix} 的 {attr} 呢?",
-        "{ref_zh} {attr} 是多少呀",
+        "{ref_zh}的 {attr} 是什么呀",
         "{this_mix} 的 {attr} 可以说一下吗",
     ),
 }
@@ -286,10 +290,10 @@ RETURNS: T = {
     "slang": (
         "can i return {this} if i hate it lol",
         "returns on {this}??",
-        "{this} refundable?",
+        "is {this} refundable?",
         "how long to return {this}",
         "if {this} doesnt fit can i send it back",
-        "return policy {this} pls",
+        "return policy for {this} pls",
     ),
     "zh": (
         "zh|{ref_zh}可以退货吗?",
@@ -304,7 +308,7 @@ RETURNS: T = {
 COMPARISON: T = {
     "en": (
         "What's the difference in {attr} between {a} and {b}?",
-        "Which has the better {attr}, {a} or {b}?",
+        "How do {a} and {b} differ in {attr}?",
         "Can you compare {a} and {b} on {attr}?",
         "{a} or {b}? How do they compare on {attr}?",
         "I can't decide between {a} and {b}. What's the {attr} of each?",
@@ -314,14 +318,14 @@ COMPARISON: T = {
     ),
     "slang": (
         "{a} vs {b}?? {attr}",
-        "which one {a} or {b}, {attr} wise",
+        "which one, {a} or {b}? {attr}-wise",
         "{a} or {b} help me choose, {attr}?",
         "diff between {a} and {b}? {attr}",
         "torn between {a} and {b} lol, {attr}?",
-        "{a} vs {b} {attr} which is more",
+        "{a} vs {b}, how's the {attr} on each",
     ),
     "zh": (
-        "{a} 和 {b} 哪个好? {attr} 差多少",
+        "{a} 和 {b} 哪个好? {attr} 有什么不同",
         "{a} vs {b}，{attr} 有什么区别?",
         "zh|{a}和{b}有什么区别?",
         "主播比较一下 {a} 和 {b} 的 {attr}",
@@ -475,7 +479,7 @@ COMPLIANCE: dict[str, T] = {
         "en": (
             "Is {this} the best {noun} on the market?",
             "Is {this} 100% safe?",
-            "Are you guaranteed I'll love {this}?",
+            "Can you guarantee I'll love {this}?",
             "Is {this} the No.1 {noun} in China?",
             "Can you guarantee {this} will work for me?",
             "Is this really the best {noun} you sell?",
@@ -531,77 +535,225 @@ COMPLIANCE: dict[str, T] = {
 
 OUT_OF_SCOPE: T = {
     "en": (
-        "What's the weather like in Shanghai tomorrow?",
-        "Who do you think will win the next election?",
-        "Can you help me with my maths homework? What is 17 times 23?",
-        "Which stocks should I buy this week?",
-        "What do you think about the government's new policy?",
-        "Can you write me a poem about autumn?",
-        "What time does the football match start tonight?",
-        "Can you translate this sentence into French for me?",
-        "What are tomorrow's lottery numbers?",
-        "Can you fix my Python code? It keeps crashing.",
-        "What's the capital of Australia?",
-        "My boyfriend forgot my birthday, should I break up with him?",
+        "What's the weather like in {city} {day}?",
+        "Is it going to rain in {city} {day}?",
+        "Do I need an umbrella in {city} {day}?",
+        "Who do you think will win the {race}?",
+        "Can you help me with my maths homework? What is {x} times {y}?",
+        "Quick maths question: what's {x} x {y}?",
+        "Which stocks should I buy {week}?",
+        "Should I buy {company} shares {week}?",
+        "What do you think about the government's new {policy} policy?",
+        "Can you write me a poem about {topic}?",
+        "What time does the {team} match start tonight?",
+        "Can you translate '{phrase}' into {lang} for me?",
+        "What are the winning lottery numbers {day}?",
+        "Can you fix my {code} code? It keeps crashing.",
+        "What's the capital of {country}?",
+        "My {partner} forgot my birthday, should I break up with them?",
+        "Can you recommend a good {genre} movie to watch {day}?",
+        "How do I get from {city} to {city2} by train?",
     ),
     "slang": (
-        "yo whats the weather tmrw",
-        "who's gonna win the election lol",
-        "help w my homework pls, 17x23??",
-        "any hot stock tips rn",
-        "can u write my essay lol",
-        "what time's the game tonight",
-        "lottery numbers pls",
-        "thoughts on politics??",
+        "yo whats the weather in {city} {day}",
+        "gonna rain in {city} {day}??",
+        "who's gonna win the {race} lol",
+        "help w my homework pls, {x}x{y}??",
+        "any hot stock tips rn? thinking {company}",
+        "can u write my essay on {topic} lol",
+        "what time's the {team} game tonight",
+        "lottery numbers {day} pls",
+        "thoughts on the new {policy} policy??",
+        "capital of {country}?? quiz night lol",
+        "translate '{phrase}' to {lang} pls",
+        "my {partner} forgot my bday, dump them or nah",
+        "any good {genre} movies to watch {day}",
+        "can u debug my {code} code real quick",
     ),
     "zh": (
-        "zh|明天上海天气怎么样?",
-        "zh|你觉得哪个股票会涨?",
-        "zh|帮我做一下数学作业好吗?",
-        "主播 help me 写作业",
-        "zh|今晚球赛几点开始?",
-        "zh|你怎么看最近的新闻?",
-        "帮我 translate 一句英文",
-        "zh|下期彩票号码是多少?",
+        "zh|{city_zh}{day_zh}天气怎么样?",
+        "zh|{day_zh}{city_zh}会下雨吗?",
+        "zh|你觉得{week_zh}哪个股票会涨?",
+        "zh|帮我算一下{x}乘{y}等于多少?",
+        "zh|帮我做一下数学作业好吗? {x}乘以{y}是多少",
+        "主播 help me 写一篇关于{topic_zh}的作文",
+        "zh|今晚{team_zh}的球赛几点开始?",
+        "zh|你怎么看最近{policy_zh}的新闻?",
+        "帮我 translate 一下 '{phrase}'",
+        "zh|{day_zh}的彩票号码是多少?",
+        "zh|{country_zh}的首都是哪里?",
+        "zh|推荐一部{genre_zh}电影吧",
+        "zh|从{city_zh}到{city2_zh}坐高铁要多久?",
+        "主播 {code} 代码报错了能帮我看看吗",
     ),
 }
+"""Questions the stream cannot answer; the builder fills the slots (city, day, numbers, ...)
+from :data:`OOS_SLOTS` and the place names of the vocabulary."""
+
+OOS_SLOTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "day": (
+        ("tomorrow", "明天"),
+        ("this weekend", "这周末"),
+        ("on Friday", "周五"),
+        ("on Saturday", "周六"),
+        ("tonight", "今晚"),
+        ("next week", "下周"),
+    ),
+    "week": (
+        ("this week", "这周"),
+        ("right now", "现在"),
+        ("before the holidays", "节前"),
+        ("today", "今天"),
+    ),
+    "race": (
+        ("next election", ""),
+        ("next presidential election", ""),
+        ("mayor race", ""),
+        ("vote next month", ""),
+    ),
+    "company": (("Zentrix", ""), ("Nova Motors", ""), ("BlueRiver Bank", ""), ("Apex Foods", "")),
+    "policy": (
+        ("housing", "房价"),
+        ("tax", "个税"),
+        ("education", "教育"),
+        ("pension", "养老"),
+        ("traffic", "交通"),
+    ),
+    "topic": (
+        ("autumn", "秋天"),
+        ("the sea", "大海"),
+        ("my cat", "我的猫"),
+        ("the moon", "月亮"),
+        ("rainy days", "下雨天"),
+        ("my hometown", "我的家乡"),
+        ("friendship", "友谊"),
+    ),
+    "team": (
+        ("Shanghai Port", "上海海港"),
+        ("Beijing Guoan", "北京国安"),
+        ("Shandong Taishan", "山东泰山"),
+        ("Chengdu Rongcheng", "成都蓉城"),
+        ("Real Madrid", "皇马"),
+        ("Liverpool", "利物浦"),
+    ),
+    "phrase": (
+        ("good morning", ""),
+        ("thank you very much", ""),
+        ("where is the train station", ""),
+        ("I love you", ""),
+        ("how much is this", ""),
+        ("see you tomorrow", ""),
+    ),
+    "lang": (("French", ""), ("Spanish", ""), ("Japanese", ""), ("German", ""), ("Korean", "")),
+    "code": (("Python", ""), ("JavaScript", ""), ("Java", ""), ("C++", "")),
+    "partner": (("boyfriend", ""), ("girlfriend", ""), ("husband", ""), ("wife", "")),
+    "genre": (
+        ("horror", "恐怖"),
+        ("comedy", "喜剧"),
+        ("sci-fi", "科幻"),
+        ("romance", "爱情"),
+        ("action", "动作"),
+    ),
+}
+"""Slot values of :data:`OUT_OF_SCOPE` and :data:`CHIT_CHAT` as (English, Chinese) pairs; the
+builder also fills ``city``/``city2`` (places of the vocabulary), ``x``/``y`` (numbers) and
+``country`` (the countries of the out-of-scope answer table)."""
+
+OPENERS: T = {
+    "en": ("", "", "", "Mia, ", "Random question: ", "Off topic, but ", "Sorry, quick one: "),
+    "slang": ("", "", "", "yo ", "mia ", "ok random but ", "lol "),
+    "zh": ("", "", "", "主播，", "问个题外话，", "随便问下，", "Mia，"),
+}
+"""What a viewer may put before an off-topic question (per register)."""
+
+CHAT_OPENERS: T = {
+    "en": ("", "", "", "Hey, ", "Hi all, ", "Evening! "),
+    "slang": ("", "", "", "omg ", "haha ", "hiii "),
+    "zh": ("", "", "", "哈喽，", "嗨，", "来了来了，"),
+}
+"""What a viewer may put before small talk (per register)."""
 
 CHIT_CHAT: T = {
     "en": (
-        "Hi Mia! Love the stream tonight!",
-        "Hello from Chengdu!",
-        "Thanks for answering my question earlier!",
-        "You're so fun to watch, keep it up!",
-        "First time here, this is cool",
-        "Good evening everyone!",
-        "Are you a real person or a bot?",
-        "What's your name?",
-        "I just placed my order, thank you!",
-        "Your voice is so nice",
-        "Haha this stream is great",
-        "Goodnight Mia, see you tomorrow!",
+        "Hi Mia! Love the stream {when}!",
+        "Hello from {city}!",
+        "Greetings from {city}, first time watching!",
+        "Thanks for answering my question {earlier}!",
+        "You're so fun to watch, keep it up {when}!",
+        "First time here from {city}, this is cool",
+        "Good evening from {city}, everyone!",
+        "Are you a real person or a bot? Asking for my {who}",
+        "Wait, is Mia a real person or a bot?",
+        "Mia, are you a real person? My {who} thinks you're a bot",
+        "What's your name? My {who} wants to know",
+        "I just placed my order {earlier}, thank you!",
+        "Your {feature} is {nice} {when}",
+        "Haha this stream is great, greetings from {city}",
+        "Goodnight Mia, see you {next}!",
+        "Watching from {city} with my {who}!",
+        "My {who} told me about this stream, glad I came",
+        "Been watching every night this week, you're a great host",
+        "Happy Friday everyone, greetings from {city}",
+        "Love your {feature} {when}, Mia!",
     ),
     "slang": (
-        "heyyy mia",
-        "omg love this stream",
-        "ty for the help earlier!!",
-        "first time here lol hi",
-        "ur so funny haha",
+        "heyyy mia, {city} here",
+        "omg love this stream {when}",
+        "ty for the help {earlier}!!",
+        "first time here lol hi from {city}",
+        "ur so funny haha, my {who} agrees",
         "r u a bot or a real person lol",
-        "just ordered ty ty",
-        "gn mia see u tmrw",
+        "mia r u even real?? my {who} says bot",
+        "just ordered {earlier} ty ty",
+        "gn mia see u {next}",
+        "hiii from {city}",
+        "watching w my {who} lol",
+        "{city} in the house!!",
+        "mia ur {feature} {when} is {nice}",
     ),
     "zh": (
-        "zh|主播好!",
-        "zh|哈哈哈太好玩了",
-        "zh|谢谢主播!",
-        "zh|第一次来，关注了",
-        "Mia 好可爱 haha",
-        "zh|主播是真人吗?",
-        "zh|晚上好呀大家",
-        "love 你的直播 哈哈",
+        "zh|主播好! {city_zh}的来了",
+        "zh|哈哈哈太好玩了，{who_zh}也在看",
+        "zh|谢谢主播! {next_zh}还来",
+        "zh|第一次来，关注了，{city_zh}的",
+        "Mia 好可爱 haha，{city_zh}打卡",
+        "zh|主播是真人吗? 我{who_zh}说是机器人",
+        "zh|主播是机器人吗?",
+        "zh|主播是真人还是AI呀?",
+        "zh|晚上好呀大家，{city_zh}的来报到",
+        "love 你的直播，{who_zh}也喜欢",
+        "zh|{city_zh}的来报到啦!",
+        "zh|我在{city_zh}看直播，主播好",
+        "zh|和{who_zh}一起看直播呢",
+        "zh|主播{next_zh}见!",
+        "hello 主播，{city_zh}的粉丝来了",
+        "zh|主播今天状态真好，{city_zh}的来了",
     ),
 }
+
+CHAT_SLOTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "when": (("tonight", ""), ("as always", ""), ("this week", ""), ("today", "")),
+    "earlier": (("earlier", ""), ("yesterday", ""), ("last week", ""), ("just now", "")),
+    "feature": (
+        ("voice", "声音"),
+        ("outfit", "衣服"),
+        ("hair", "发型"),
+        ("background", "背景"),
+        ("energy", "状态"),
+    ),
+    "nice": (("so nice", "好看"), ("amazing", "棒"), ("lovely", "美"), ("so calming", "舒服")),
+    "next": (("tomorrow", "明天"), ("next week", "下周"), ("on Friday", "周五"), ("soon", "下次")),
+    "who": (
+        ("mum", "妈妈"),
+        ("sister", "姐姐"),
+        ("roommate", "室友"),
+        ("best friend", "闺蜜"),
+        ("husband", "老公"),
+        ("wife", "老婆"),
+    ),
+}
+"""Slot values of :data:`CHIT_CHAT` as (English, Chinese) pairs (``city`` from the
+vocabulary)."""
 
 ESCALATION: dict[str, T] = {
     "order": {
@@ -698,7 +850,7 @@ MULTI: dict[str, T] = {
             "If {item} is available, when would it arrive in {place}?",
             "Is {item} still available? I'm in {place}, how long is shipping?",
             "Stock and delivery time to {place} for {item}?",
-            "Any {item} left, and do you ship to {place}?",
+            "Are there any left of {item}, and do you ship to {place}?",
         ),
         "slang": (
             "{item} in stock? ship to {place}?",
@@ -738,6 +890,7 @@ MULTI: dict[str, T] = {
     "material_price": {
         "en": (
             "What's {this} made of, and how much is {item}?",
+            "What's {this} made of, and how much is it in {variant}?",
             "What's the {attr} of {this}? And the price of {item}?",
             "Tell me the {attr} and the final price of {item}.",
             "What is {this} made from, and what would {item} cost?",
@@ -758,6 +911,30 @@ MULTI: dict[str, T] = {
         ),
     },
 }
+
+ATTR_PHRASES = {
+    "BPA": "BPA content",
+    "materials": "material",
+    "anti-colic vent": "anti-colic design",
+    "dishwasher": "dishwasher safety",
+    "made to order": "lead time",
+    "silicone": "silicone content",
+    "stackable": "stacking",
+    "use": "intended use",
+    "hobs": "hob compatibility",
+    "counter": "counter",
+    "keeps hot": "heat retention",
+    "season": "season",
+    "pieces": "pieces included",
+}
+"""How an English message calls a spec label that does not read as "the <label> of" a
+product."""
+
+
+def attr_phrase(label: str) -> str:
+    """The phrase a message uses for the attribute ``label``."""
+    return ATTR_PHRASES.get(label, label)
+
 
 EMOJI = ("😍", "🔥", "🙏", "✨", "👀", "💕", "😂", "🥺", "💯", "🤔", "😭", "👍", "🛒", "💰", "❤️")
 """Emoji the ``emoji`` style sprinkles into a message."""
@@ -788,13 +965,13 @@ MISSPELLINGS = {
 
 NOUNS: dict[str, tuple[str, str]] = {
     "hoodie": ("hoodie", "卫衣"),
-    "tshirt": ("tee", "T恤"),
+    "tshirt": ("T-shirt", "T恤"),
     "jeans": ("pair of jeans", "牛仔裤"),
     "down_jacket": ("down jacket", "羽绒服"),
     "sweater": ("sweater", "毛衣"),
     "dress": ("dress", "连衣裙"),
     "sneakers": ("pair of sneakers", "帆布鞋"),
-    "boots": ("pair of boots", "靴子"),
+    "boots": ("pair of boots", "皮靴"),
     "face_cream": ("cream", "面霜"),
     "serum": ("serum", "精华"),
     "sunscreen": ("sunscreen", "防晒"),
@@ -805,7 +982,7 @@ NOUNS: dict[str, tuple[str, str]] = {
     "foundation": ("foundation", "粉底液"),
     "green_tea": ("tea", "龙井"),
     "jerky": ("jerky", "牛肉干"),
-    "nuts": ("nut mix", "坚果"),
+    "nuts": ("pack of mixed nuts", "坚果"),
     "honey": ("honey", "蜂蜜"),
     "coffee": ("coffee", "挂耳咖啡"),
     "hotpot": ("hot pot base", "火锅底料"),
@@ -837,8 +1014,8 @@ NOUNS: dict[str, tuple[str, str]] = {
     "teether": ("teether", "牙胶"),
     "yoga_mat": ("yoga mat", "瑜伽垫"),
     "running_shoes": ("pair of running shoes", "跑鞋"),
-    "dumbbells": ("dumbbell set", "哑铃"),
-    "leggings": ("pair of leggings", "瑜伽裤"),
+    "dumbbells": ("pair of dumbbells", "哑铃"),
+    "leggings": ("pair of leggings", "紧身裤"),
     "jump_rope": ("jump rope", "跳绳"),
     "helmet": ("helmet", "头盔"),
     "basketball": ("basketball", "篮球"),

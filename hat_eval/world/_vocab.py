@@ -11,6 +11,7 @@ the same catalogue. Brands are fictional.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -52,11 +53,15 @@ class ProductType:
     materials: tuple[str, ...]
     specs: tuple[tuple[str, tuple[str, ...]], ...]
     lines: tuple[str, ...]
+    """Its product lines: its own, the category's ``common_lines``, then ``more_lines``."""
     description: str
     sized: bool = False
     """Whether the size chart (height/weight per size) applies."""
     custom: bool = False
     """Made to order (engraved): not returnable."""
+    first_lines: int = 0
+    """How many of ``lines`` the first round draws from (its own and the common lines; 0:
+    all)."""
 
 
 @dataclass(frozen=True)
@@ -80,15 +85,27 @@ class Vocabulary:
     """Height and weight ranges per apparel size (a range's upper bound belongs to the next
     size)."""
     types: dict[str, tuple[ProductType, ...]]
-    """Eight product types per category; four listings are drawn per type."""
+    """Eight product types per category; ``products_per_type`` listings are drawn per type."""
     brands: dict[str, tuple[str, ...]]
+    """Every brand of a category: ``brands`` of its file, then ``more_brands``."""
+    first_brands: dict[str, int]
+    """How many of a category's brands the first round draws from."""
+    rounds: tuple[int, ...]
+    """Listings drawn per product type in each round; a round draws from the brands and lines
+    the vocabulary had then, so earlier rounds' listings keep their ids and data."""
     products_per_type: int
-    """Listings per product type: 8 categories x 8 types x 4 = 256 products."""
+    """Listings per product type, all rounds: 8 categories x 8 types x 10 = 640 products."""
     regions: dict[str, tuple[str, ...]]
     """Shipping region classes and the places in each."""
     region_aliases: dict[str, tuple[str, ...]]
     """Other names viewers use for a place (abbreviations, Chinese)."""
     warehouses: tuple[str, ...]
+    units: dict[str, tuple[str, ...]]
+    """Chinese forms of the units attribute values are measured in ("months" -> 个月)."""
+    terms: dict[str, dict[str, tuple[str, ...]]]
+    """Chinese forms of attribute values and policy terms: category -> English term -> forms
+    (the first is the one an answer uses); category ``""`` holds the shared terms of
+    ``common.yaml``."""
 
 
 if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers
@@ -98,10 +115,14 @@ if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers
     SIZE_CHART: dict[str, dict[str, tuple[int, int]]]
     TYPES: dict[str, tuple[ProductType, ...]]
     BRANDS: dict[str, tuple[str, ...]]
+    FIRST_BRANDS: dict[str, int]
+    ROUNDS: tuple[int, ...]
     PRODUCTS_PER_TYPE: int
     REGIONS: dict[str, tuple[str, ...]]
     REGION_ALIASES: dict[str, tuple[str, ...]]
     WAREHOUSES: tuple[str, ...]
+    UNITS_ZH: dict[str, tuple[str, ...]]
+    TERMS_ZH: dict[str, dict[str, tuple[str, ...]]]
 
 _TABLES = {
     "CATEGORIES": "categories",
@@ -110,10 +131,14 @@ _TABLES = {
     "SIZE_CHART": "size_chart",
     "TYPES": "types",
     "BRANDS": "brands",
+    "FIRST_BRANDS": "first_brands",
+    "ROUNDS": "rounds",
     "PRODUCTS_PER_TYPE": "products_per_type",
     "REGIONS": "regions",
     "REGION_ALIASES": "region_aliases",
     "WAREHOUSES": "warehouses",
+    "UNITS_ZH": "units",
+    "TERMS_ZH": "terms",
 }
 """Module-level table name -> :class:`Vocabulary` field."""
 
@@ -137,10 +162,20 @@ def vocabulary() -> Vocabulary:
     _keys(
         common,
         "common.yaml",
-        {"categories", "products_per_type", "colours", "option_sets", "size_chart"},
+        {"categories", "rounds", "colours", "option_sets", "size_chart"},
+        {"units", "terms"},
     )
+    units = _str_lists(common.get("units", {}), "common.yaml: units")
+    terms: dict[str, dict[str, tuple[str, ...]]] = {
+        "": _terms(common.get("terms", {}), "common.yaml: terms")
+    }
     categories = _strs(common["categories"], "common.yaml: categories")
-    per_type = _int(common["products_per_type"], "common.yaml: products_per_type")
+    rounds = tuple(
+        _int(r, f"common.yaml: rounds.{i}") for i, r in enumerate(_list(common["rounds"], "rounds"))
+    )
+    if not rounds or min(rounds) < 1:
+        _fail("common.yaml: rounds", list(rounds), "a non-empty list of positive whole numbers")
+    per_type = sum(rounds)
     option_sets = {
         name: tuple(
             _option(o, f"common.yaml: option_sets.{name}.{i}")
@@ -162,27 +197,56 @@ def vocabulary() -> Vocabulary:
     category_zh: dict[str, str] = {}
     types: dict[str, tuple[ProductType, ...]] = {}
     brands: dict[str, tuple[str, ...]] = {}
+    first_brands: dict[str, int] = {}
     for cat in categories:
         name = f"{cat}.yaml"
         data = _read(name)
-        _keys(data, name, {"zh", "brands", "types"}, {"common_lines"})
+        _keys(
+            data,
+            name,
+            {"zh", "brands", "types"},
+            {"common_lines", "more_lines", "more_brands", "terms"},
+        )
         category_zh[cat] = _str(data["zh"], f"{name}: zh")
-        brands[cat] = _strs(data["brands"], f"{name}: brands")
+        first = _strs(data["brands"], f"{name}: brands")
+        brands[cat] = first + _strs(data.get("more_brands", []), f"{name}: more_brands")
+        first_brands[cat] = len(first)
         common_lines = _strs(data.get("common_lines", []), f"{name}: common_lines")
+        more_lines = _strs(data.get("more_lines", []), f"{name}: more_lines")
         types[cat] = tuple(
-            _product_type(t, f"{name}: types.{i}", option_sets, common_lines)
+            _product_type(t, f"{name}: types.{i}", option_sets, common_lines, more_lines)
             for i, t in enumerate(_list(data["types"], f"{name}: types"))
         )
-        if len(brands[cat]) < per_type:
-            raise ValueError(
-                f"{name}: brands: {len(brands[cat])} brands, expected at least "
-                f"products_per_type ({per_type})"
+        if first_brands[cat] < rounds[0]:
+            _fail(f"{name}: brands", list(first), f"at least {rounds[0]} brands (rounds.0)")
+        terms[cat] = _terms(data.get("terms", {}), f"{name}: terms")
+        shared = sorted(terms[cat].keys() & terms[""].keys())
+        if shared:
+            _fail(
+                f"{name}: terms.{shared[0]}",
+                terms[cat][shared[0]],
+                "a term only once: it is in common.yaml terms too (keep one)",
             )
         for i, t in enumerate(types[cat]):
-            if len(t.lines) < per_type:
+            for value in _zh_needed(t):
+                if not _zh_forms(value, terms[cat], terms[""], units):
+                    _fail(
+                        f"{name}: types.{i}",
+                        value,
+                        "a value with a Chinese form (add it to "
+                        f"terms of {name} or common.yaml, or its unit to common.yaml units)",
+                    )
+        if len(brands[cat]) < per_type:
+            raise ValueError(
+                f"{name}: brands: {len(brands[cat])} brands (with more_brands), expected at "
+                f"least the listings per type, the sum of common.yaml rounds ({per_type})"
+            )
+        for i, t in enumerate(types[cat]):
+            if len(t.lines) < per_type or len(t.lines[: t.first_lines or None]) < rounds[0]:
                 raise ValueError(
-                    f"{name}: types.{i}.lines: {len(t.lines)} lines (with common_lines), "
-                    f"expected at least products_per_type ({per_type})"
+                    f"{name}: types.{i}.lines: {len(t.lines)} lines (with common_lines and "
+                    f"more_lines), expected at least the listings per type, the sum of "
+                    f"common.yaml rounds ({per_type}), {rounds[0]} of them before more_lines"
                 )
     places = _read("places.yaml")
     _keys(places, "places.yaml", {"regions", "region_aliases", "warehouses"})
@@ -202,11 +266,66 @@ def vocabulary() -> Vocabulary:
         },
         types=types,
         brands=brands,
+        first_brands=first_brands,
+        rounds=rounds,
         products_per_type=per_type,
         regions=_str_lists(places["regions"], "places.yaml: regions"),
         region_aliases=_str_lists(places["region_aliases"], "places.yaml: region_aliases"),
         warehouses=_strs(places["warehouses"], "places.yaml: warehouses"),
+        units=units,
+        terms=terms,
     )
+
+
+# -- Chinese forms ---------------------------------------------------------------------------------
+
+_NUMBER = r"\d+(?:\.\d+)?(?:(?:-| x )\d+(?:\.\d+)?)*"
+
+
+def material_parts(material: str) -> list[str]:
+    """The parts of a material value ("80% cotton, 20% polyester" -> two parts)."""
+    return [p.strip() for p in material.split(",") if p.strip()]
+
+
+def _zh_needed(t: ProductType) -> list[str]:
+    """The attribute values of ``t`` an answer may quote: material parts, comma-free specs."""
+    out = [part for m in t.materials for part in material_parts(m)]
+    out += [v for _, values in t.specs for v in values if "," not in v]
+    return out
+
+
+def _zh_forms(
+    value: str,
+    own: dict[str, tuple[str, ...]],
+    common: dict[str, tuple[str, ...]],
+    units: dict[str, tuple[str, ...]],
+) -> tuple[str, ...]:
+    for table in (own, common):
+        if value in table:
+            return table[value]
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)% (.+)", value)
+    if m:
+        rest = _zh_forms(m.group(2), own, common, units)
+        forms = [f"{m.group(1)}%{r}" for r in rest]
+        if m.group(1) == "100" and rest and not rest[0].startswith("纯"):
+            forms.append(f"纯{rest[0]}")
+        return tuple(forms)
+    m = re.fullmatch(rf"({_NUMBER}) ?(.+)", value)
+    if m and m.group(2) in units:
+        number = m.group(1).replace(" x ", "x")
+        return tuple(f"{number}{u}" for u in units[m.group(2)])
+    return ()
+
+
+def zh_forms(value: str, category: str | None = None) -> tuple[str, ...]:
+    """The Chinese forms of an attribute value or policy term (the first is the usual one).
+
+    Looked up in the terms of ``category`` then the shared terms; ``"N% <term>"`` takes the
+    term's forms after ``N%``; a number with a unit of ``common.yaml`` ``units`` takes the unit's
+    forms ("24 months" -> 24个月). Empty when the vocabulary has none.
+    """
+    v = vocabulary()
+    return _zh_forms(value, v.terms.get(category or "", {}), v.terms[""], v.units)
 
 
 # -- reading ---------------------------------------------------------------------------------------
@@ -222,6 +341,7 @@ def _product_type(
     where: str,
     option_sets: dict[str, tuple[Option, ...]],
     common_lines: tuple[str, ...],
+    more_lines: tuple[str, ...] = (),
 ) -> ProductType:
     d = _map(value, where)
     _keys(
@@ -243,10 +363,11 @@ def _product_type(
         material_label=_str(d["material_label"], f"{where}.material_label"),
         materials=_strs(d["materials"], f"{where}.materials"),
         specs=tuple((k, _strs(v, f"{where}.specs.{k}")) for k, v in specs.items()),
-        lines=_strs(d["lines"], f"{where}.lines") + common_lines,
+        lines=_strs(d["lines"], f"{where}.lines") + common_lines + more_lines,
         description=_str(d["description"], f"{where}.description"),
         sized=_bool(d.get("sized", False), f"{where}.sized"),
         custom=_bool(d.get("custom", False), f"{where}.custom"),
+        first_lines=len(d["lines"]) + len(common_lines) if more_lines else 0,
     )
 
 
@@ -335,6 +456,17 @@ def _strs(value: Any, where: str) -> tuple[str, ...]:
 
 def _str_lists(value: Any, where: str) -> dict[str, tuple[str, ...]]:
     return {k: _strs(v, f"{where}.{k}") for k, v in _map(value, where).items()}
+
+
+def _terms(value: Any, where: str) -> dict[str, tuple[str, ...]]:
+    """English term -> Chinese forms; a form may be one string or a non-empty list."""
+    out = {}
+    for k, v in _map(value, where).items():
+        forms = (_str(v, f"{where}.{k}"),) if isinstance(v, str) else _strs(v, f"{where}.{k}")
+        if not forms or not all(re.search(r"[\u4e00-\u9fff]", f) for f in forms[:1]):
+            _fail(f"{where}.{k}", v, "Chinese forms, the first one with Chinese characters")
+        out[k] = forms
+    return out
 
 
 def _int(value: Any, where: str) -> int:

@@ -104,3 +104,18 @@ def test_bad_product_type_fields() -> None:
     ]:
         with pytest.raises(ValueError, match=re.escape(words)):
             _vocab._product_type({**good, **change}, "x.yaml: types.0", SETS, ())
+
+
+def test_chinese_forms_of_attribute_values() -> None:
+    from hat_eval.world._vocab import zh_forms
+
+    assert zh_forms("high rise", "apparel")[0] == "高腰"
+    assert zh_forms("Hainan", "food") == ("海南",)
+    assert zh_forms("24 months", "baby")[0] == "24个月"
+    assert zh_forms("80% cotton", "apparel")[0] == "80%棉"
+    assert "纯棉" in zh_forms("100% cotton", "apparel")
+    assert zh_forms("12 x 16 mm", "jewellery")[0] == "12x16毫米"
+    assert zh_forms("unworn and unwashed")[0] == "未穿着未洗涤"
+    assert zh_forms("moon dust", "apparel") == ()
+    with pytest.raises(ValueError, match=r"terms\.silk: got 'silk', expected Chinese forms"):
+        _vocab._terms({"silk": "silk"}, "apparel.yaml: terms")

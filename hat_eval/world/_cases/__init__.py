@@ -5,8 +5,10 @@
   read from the default harness;
 - one module per intent (``price``, ``stock_size``, ..., ``multi_intent``), each a ``build(ctx)``
   with the alias and regex tables only that intent uses;
-- ``_draft`` (the case under construction), ``_render`` (templates to messages), ``_gold`` (the
-  facts and wrong-claim patterns several intents share), ``_case`` (the :class:`Case` record).
+- ``_draft`` (the case under construction, and how a message names a product so that the name
+  resolves to it alone), ``_render`` (templates to messages), ``_chat`` (slots and openers of
+  messages not about a product), ``_gold`` (the facts, with their Chinese forms, and wrong-claim
+  patterns several intents share), ``_case`` (the :class:`Case` record).
 """
 
 from ._case import Case

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from .._facts import ExpectedCall, Fact
-from .._functions import call_function
+from .._functions import _CJK, _tokens, call_function
 from .._kb import KnowledgeBase
 from .._pricing import active_promotions
 from .._session import Deal, LiveSession
@@ -125,6 +126,65 @@ def nouns(product: dict[str, Any]) -> tuple[str, str, str]:
     return noun, short, zh
 
 
+_NAME_INDEX: weakref.WeakKeyDictionary[KnowledgeBase, _NameIndex] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class _NameIndex:
+    """Each product's name words, and the answers given so far (for one catalogue)."""
+
+    size: int
+    names: list[tuple[str, frozenset[str], str]]
+    found: dict[str, list[str]] = field(default_factory=dict)
+
+
+def named_products(kb: KnowledgeBase, mention: str) -> list[str]:
+    """The products whose name holds every word of ``mention`` (English or Chinese), id order.
+
+    A word is a search token (``catalog.search``: lower case, accents and a plural ``s``
+    dropped); a Chinese run must occur in the Chinese name. A mention that names one product
+    this way is also the search's unique best hit for it.
+    """
+    products = kb.products()
+    index = _NAME_INDEX.get(kb)
+    if index is None or index.size != len(products):
+        names = [(p["id"], frozenset(_tokens(p["name"])), p["name_zh"]) for p in products]
+        index = _NAME_INDEX[kb] = _NameIndex(len(products), names)
+    if mention not in index.found:
+        words, runs = set(_tokens(mention)), _CJK.findall(mention)
+        index.found[mention] = [
+            pid
+            for pid, name, name_zh in index.names
+            if words <= name and all(r in name_zh for r in runs)
+        ]
+    return list(index.found[mention])
+
+
+def _naming(kb: KnowledgeBase, product: dict[str, Any], *mentions: str) -> list[str]:
+    """The mentions that name ``product`` and no other; :class:`Skip` when none does."""
+    out = [m for m in mentions if named_products(kb, m) == [product["id"]]]
+    if not out:
+        raise Skip
+    return out
+
+
+def _joined(brand: str, noun_zh: str) -> str:
+    """A brand and a Chinese noun as written in chat ("Velo紧身裤", "Vellum T恤")."""
+    return f"{brand}{noun_zh}" if _CJK.match(noun_zh) else f"{brand} {noun_zh}"
+
+
+def product_names(ctx: Ctx, product: dict[str, Any]) -> dict[str, str]:
+    """How a message names a product that is not on screen: English, mixed and Chinese.
+
+    The short form (brand and noun) when it names only this product in the catalogue, else the
+    full name, so that every name a message uses resolves to one product.
+    """
+    _, short, zh = nouns(product)
+    en = _naming(ctx.kb, product, f"{product['brand']} {short}", product["name"])
+    zh_names = _naming(ctx.kb, product, _joined(product["brand"], zh), product["name_zh"])
+    return {"en": ctx.rng.choice(en), "mix": en[0], "zh": zh_names[0]}
+
+
 def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, str]:
     """Template slots naming the product ("this hoodie", "the NorthPeak hoodie", ...)."""
     noun, short, zh = nouns(product)
@@ -133,8 +193,8 @@ def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, s
             (
                 f"this {noun}",
                 f"this {noun}",
-                f"the {short} on screen",
-                f"the {short} you're showing",
+                f"the {noun} on screen",
+                f"the {noun} you're showing",
             )
         )
         return {
@@ -144,13 +204,13 @@ def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, s
             "this_mix": f"这个 {short}",
             "ref_zh": ctx.rng.choice((f"这个{zh}", f"这款{zh}")),
         }
-    this = ctx.rng.choice((f"the {product['brand']} {short}", f"the {product['name']}"))
+    names = product_names(ctx, product)
     return {
-        "this": this,
+        "this": f"the {names['en']}",
         "noun": short,
         "noun_zh": zh,
-        "this_mix": f"{product['brand']} {short}",
-        "ref_zh": f"{product['brand']}{zh}",
+        "this_mix": names["mix"],
+        "ref_zh": names["zh"],
     }
 
 

@@ -12,10 +12,24 @@ from typing import Any
 from .._facts import Fact, price_aliases, value_aliases
 from .._functions import stock_status
 from .._kb import KnowledgeBase
-from .._vocab import REGION_ALIASES, REGIONS
+from .._vocab import REGION_ALIASES, REGIONS, material_parts, zh_forms
 from ._draft import Ctx, Draft
 
 # -- prices ----------------------------------------------------------------------------------------
+
+
+_CN_DIGITS = "零一二三四五六七八九"
+
+
+def cn_number(n: int) -> str:
+    """``n`` (0-99) in Chinese numerals: 7 -> 七, 15 -> 十五, 30 -> 三十."""
+    if not 0 <= n < 100:
+        raise ValueError(f"n {n} is out of range, expected 0 <= n < 100")
+    tens, ones = divmod(n, 10)
+    if tens == 0:
+        return _CN_DIGITS[ones]
+    head = "" if tens == 1 else _CN_DIGITS[tens]
+    return f"{head}十{_CN_DIGITS[ones] if ones else ''}"
 
 
 def price_fact(idx: int, value: float, path: str = "final_price") -> Fact:
@@ -57,11 +71,24 @@ def stock_fact(idx: int, sku: dict[str, Any]) -> Fact:
     path = f"{idx}:skus[sku={sku['sku']}]"
     if status == "low_stock":
         n = sku["stock"]
+        cns = [cn_number(n)] + (["两"] if n == 2 else [])
+        zh = [f"{form}{c}件" for c in cns for form in ("剩", "还剩", "只剩")]
+        if n == 1:
+            zh += ["最后一件", "只剩一件"]
         return Fact(
             "count",
             float(n),
             "units",
-            (f"{n} left", f"only {n}", f"{n} units", f"{n} pieces", f"剩{n}", f"还剩{n}", f"{n}件"),
+            (
+                f"{n} left",
+                f"only {n}",
+                f"{n} units",
+                f"{n} pieces",
+                f"剩{n}",
+                f"还剩{n}",
+                f"{n}件",
+                *zh,
+            ),
             f"{path}.stock",
         )
     value = "in stock" if status == "in_stock" else "sold out"
@@ -125,7 +152,7 @@ def attribute_facts(idx: int, product: dict[str, Any], label: str) -> list[Fact]
     """The material (up to three parts) or spec ``label`` of call ``idx``'s product."""
     value = product["material"] if label == product["material_label"] else product["specs"][label]
     if label == product["material_label"]:
-        parts = [p.strip() for p in value.split(",") if p.strip()][:3]
+        parts = material_parts(value)[:3]
     else:
         parts = [value]
     facts = []
@@ -134,7 +161,8 @@ def attribute_facts(idx: int, product: dict[str, Any], label: str) -> list[Fact]
         m = re.fullmatch(r"(\d+)% (.+)", part)
         if m:
             aliases |= {f"{m.group(1)} % {m.group(2)}", f"{m.group(2)} {m.group(1)}%"}
-        facts.append(Fact("text", part, None, tuple(sorted(aliases)), f"{idx}:specs.{label}"))
+        zh = zh_forms(part, product["category"])
+        facts.append(Fact("text", part, None, (*sorted(aliases), *zh), f"{idx}:specs.{label}"))
     return facts
 
 
@@ -197,6 +225,8 @@ def ship_facts(draft: Draft, idx: int, rc: str) -> None:
                 f"{days['min']}-{days['max']} days",
                 f"{days['min']} to {days['max']} days",
                 f"{days['min']}-{days['max']}天",
+                f"{days['min']}到{days['max']}天",
+                f"{days['min']}至{days['max']}天",
             ),
             f"{base}.delivery_days",
         )

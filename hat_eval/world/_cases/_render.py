@@ -37,6 +37,8 @@ def _typos(literal: str, rng: random.Random, budget: list[int]) -> str:
 
 _FMT = string.Formatter()
 _VARIANT_SLOTS = frozenset({"item", "variant", "item_zh", "variant_zh"})
+_NAMING_SLOTS = frozenset({"this", "item", "this_mix", "ref_zh", "item_zh", "a", "b"})
+"""Slots that name the product (a template without one relies on the product on screen)."""
 
 
 def _fields(template: str) -> set[str]:
@@ -49,11 +51,14 @@ def render(
     slots: dict[str, str],
     require: frozenset[str] = frozenset(),
     avoid: tuple[str, ...] = (),
+    *,
+    on_screen: bool = True,
 ) -> tuple[str, str]:
     """Pick a template of the context's register that the slots fill; return (message, language).
 
     ``require``: slots the template must use; ``avoid``: words the template must not contain.
-    When the slots name a variant (a product with several SKUs), the template must name it too.
+    When the slots name a variant (a product with several SKUs), the template must name it too;
+    when the product is not on screen (``on_screen`` False), the template must name it.
     """
     filled = {k for k, v in slots.items() if v}
     sku_specific = "variant" in filled
@@ -61,6 +66,8 @@ def render(
     def fits(t: str) -> bool:
         fields = _fields(t)
         if sku_specific and not fields & _VARIANT_SLOTS:
+            return False
+        if not on_screen and not fields & _NAMING_SLOTS:
             return False
         return fields <= filled and require <= fields and not any(a in t for a in avoid)
 

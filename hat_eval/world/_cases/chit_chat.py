@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import re
 
-from .._templates import CHIT_CHAT
+from .._templates import CHAT_OPENERS, CHAT_SLOTS, CHIT_CHAT
 from ._case import Case
+from ._chat import fill, with_openers
 from ._draft import Ctx, finish, new_draft
 from ._render import render
+
+_TEMPLATES = with_openers(CHIT_CHAT, CHAT_OPENERS)
+"""The templates, each also after each opener."""
 
 
 def build(ctx: Ctx) -> Case:
     """A ``chit_chat`` case."""
     draft = new_draft(ctx, None, False)
-    msg, lang = render(ctx, CHIT_CHAT, {})
-    if re.search(r"real person|bot|真人", msg.lower()):
+    msg, lang = render(ctx, _TEMPLATES, fill(ctx, CHAT_SLOTS))
+    if re.search(r"real person|\bbot\b|真人|机器人", msg.lower()):
         draft.forbidden.extend((r"\bi(?:'m| am) (?:a )?(?:real )?(?:human|person)\b", r"我是真人"))
         draft.details["asks_if_bot"] = True
     return finish(draft, "chit_chat", msg, lang, [])

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._templates import COMPARISON
+from .._templates import COMPARISON, attr_phrase
 from ._case import Case
-from ._draft import Ctx, Skip, finish, lookup, new_draft, nouns
+from ._draft import Ctx, Skip, finish, lookup, new_draft, nouns, product_names
 from ._gold import attribute_facts, spec_labels
 from ._render import render
 
@@ -46,19 +46,19 @@ def build(ctx: Ctx) -> Case:
     ib = draft.call("catalog.get_product", {"product_id": b["id"]})
     draft.facts.extend(attribute_facts(ia, a, label)[:2])
     draft.facts.extend(attribute_facts(ib, b, label)[:2])
-    _, sa, za = nouns(a)
-    _, sb, zb = nouns(b)
-    ref_a = f"this {sa}" if on_screen else f"the {a['brand']} {sa}"
+    noun_a, sa, za = nouns(a)
+    nb = product_names(ctx, b)
+    na = product_names(ctx, a) if not on_screen else {}
     slots = {
-        "a": ref_a,
-        "b": f"the {b['brand']} {sb}",
-        "attr": label,
-        "a@zh": f"这个{za}" if on_screen else f"{a['brand']}{za}",
-        "b@zh": f"{b['brand']}{zb}",
+        "a": f"this {noun_a}" if on_screen else f"the {na['en']}",
+        "b": f"the {nb['en']}",
+        "attr": attr_phrase(label),
+        "a@zh": f"这个{za}" if on_screen else na["zh"],
+        "b@zh": nb["zh"],
     }
     if ctx.register == "zh":
-        slots["a"] = f"这个 {sa}" if on_screen else f"{a['brand']} {sa}"
-        slots["b"] = f"{b['brand']} {sb}"
+        slots["a"] = f"这个 {sa}" if on_screen else na["mix"]
+        slots["b"] = nb["mix"]
     msg, lang = render(ctx, COMPARISON, slots)
     draft.details.update(attribute=label, on_screen=on_screen)
     return finish(

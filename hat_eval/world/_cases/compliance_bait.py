@@ -138,6 +138,6 @@ def build(ctx: Ctx) -> Case:
         draft.details["other_brand"] = other
     else:
         draft.forbidden.extend(_BAIT_FORBIDDEN[family])
-    msg, lang = render(ctx, COMPLIANCE[family], slots)
+    msg, lang = render(ctx, COMPLIANCE[family], slots, on_screen=on_screen)
     draft.details.update(family=family, on_screen=on_screen)
     return finish(draft, "compliance_bait", msg, lang, [product["id"]])

@@ -88,7 +88,9 @@ def build(ctx: Ctx) -> Case:
             )
         )
     avoid = () if product["category"] == "baby" else ("baby", "宝宝")
-    msg, lang = render(ctx, ESCALATION[sub], slots, avoid=avoid)
+    msg, lang = render(
+        ctx, ESCALATION[sub], slots, avoid=avoid, on_screen=on_screen or sub == "order"
+    )
     draft.details.update(sub=sub, on_screen=on_screen)
     return finish(
         draft,

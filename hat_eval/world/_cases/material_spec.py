@@ -5,7 +5,7 @@ Gold: the material (up to three parts) or the spec value from ``catalog.get_prod
 
 from __future__ import annotations
 
-from .._templates import INGREDIENTS, MATERIAL, SPEC
+from .._templates import INGREDIENTS, MATERIAL, SPEC, attr_phrase
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots
 from ._gold import attribute_facts, spec_labels
@@ -36,7 +36,7 @@ def build(ctx: Ctx) -> Case:
         else SPEC
     )
     slots = ref_slots(ctx, product, on_screen)
-    slots["attr"] = label
-    msg, lang = render(ctx, templates, slots)
+    slots["attr"] = attr_phrase(label)
+    msg, lang = render(ctx, templates, slots, on_screen=on_screen)
     draft.details.update(attribute=label, on_screen=on_screen)
     return finish(draft, "material_spec", msg, lang, [product["id"]])

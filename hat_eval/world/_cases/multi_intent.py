@@ -7,7 +7,7 @@ skills are the skills of both parts' intents.
 from __future__ import annotations
 
 from .._facts import price_pattern
-from .._templates import MULTI
+from .._templates import MULTI, attr_phrase
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
 from ._gold import (
@@ -46,6 +46,7 @@ def build(ctx: Ctx) -> Case:
     draft = new_draft(ctx, product, on_screen)
     lookup(draft, on_screen)
     slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
+    require: frozenset[str] = frozenset()
     if "material_spec" in parts:
         labels = spec_labels(product)
         label = (
@@ -55,8 +56,10 @@ def build(ctx: Ctx) -> Case:
         )
         i = draft.call("catalog.get_product", {"product_id": product["id"]})
         draft.facts.extend(attribute_facts(i, product, label))
-        slots["attr"] = label
+        slots["attr"] = attr_phrase(label)
         draft.details["attribute"] = label
+        if label != product["material_label"]:  # "what is it made of" asks for the material
+            require = frozenset({"attr"})
     if "price" in parts:
         i = draft.call("pricing.final_price", {"sku": sku["sku"]})
         res = draft.results[i]
@@ -73,7 +76,7 @@ def build(ctx: Ctx) -> Case:
         i = draft.call("policy.shipping_returns", {"product_id": product["id"]})
         ship_facts(draft, i, rc)
         draft.details.update(region_class=rc, place=place)
-    msg, lang = render(ctx, MULTI[combo], slots)
+    msg, lang = render(ctx, MULTI[combo], slots, require, on_screen=on_screen)
     draft.details.update(sub=combo, sku=sku["sku"], on_screen=on_screen)
     skills = tuple(SKILL_OF[part] for part in parts)
     return finish(draft, "multi_intent", msg, lang, [product["id"]], skills=skills)

@@ -38,6 +38,8 @@ def build(ctx: Ctx) -> Case:
     slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
     if qty > 1:
         slots["qty"] = str(qty)
-    msg, lang = render(ctx, PRICE, slots, frozenset({"qty"}) if qty > 1 else frozenset())
+    msg, lang = render(
+        ctx, PRICE, slots, frozenset({"qty"}) if qty > 1 else frozenset(), on_screen=on_screen
+    )
     draft.details.update(sku=sku["sku"], quantity=qty, on_screen=on_screen)
     return finish(draft, "price", msg, lang, [product["id"]])

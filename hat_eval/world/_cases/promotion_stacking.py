@@ -165,10 +165,10 @@ def build(ctx: Ctx) -> Case:
     if len(bag) > 1:
         slots["code2"] = bag[1]
     slots["codes"] = " and ".join(bag) if len(bag) < 3 else f"{', '.join(bag[:-1])} and {bag[-1]}"
-    slots["codes@zh"] = "和".join(bag)
+    slots["codes@zh"] = slots["codes@mix"] = "和".join(bag)
     require = frozenset({"code2"}) if len(bag) == 2 else frozenset()
     if len(bag) == 3:
         require = frozenset({"codes"})
-    msg, lang = render(ctx, STACKING, slots, require)
+    msg, lang = render(ctx, STACKING, slots, require, on_screen=on_screen)
     draft.details.update(sku=sku["sku"], on_screen=on_screen, codes=list(bag))
     return finish(draft, "promotion_stacking", msg, lang, [product["id"]], coupon_codes=bag)

@@ -6,21 +6,25 @@ returns window and its condition (or that the product cannot be returned).
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from .._facts import Fact
 from .._templates import RETURNS, SHIPPING
+from .._vocab import zh_forms
 from ._case import Case
 from ._draft import Ctx, Draft, finish, lookup, new_draft, ref_slots
-from ._gold import draw_place, ship_facts
+from ._gold import cn_number, draw_place, ship_facts
 from ._render import render
 
 _CONDITION_ALIASES = {
-    "unopened": ("unopened", "sealed", "not opened", "未拆封", "未开封", "unused"),
-    "unworn and unwashed": ("unworn", "not worn", "unwashed", "未穿"),
-    "unused": ("unused", "not used", "unopened", "未使用"),
-    "unworn": ("unworn", "not worn", "未佩戴"),
+    "unopened": ("unopened", "sealed", "not opened", "unused"),
+    "unworn and unwashed": ("unworn", "not worn", "unwashed"),
+    "unused": ("unused", "not used", "unopened"),
+    "unworn": ("unworn", "not worn"),
 }
+"""English phrasings of a return condition; its Chinese forms are vocabulary terms."""
 
 
 _NO_RETURNS = (
@@ -58,14 +62,13 @@ def _return_facts(draft: Draft, idx: int, product: dict[str, Any]) -> None:
             "days",
             float(w),
             "days",
-            (f"{w} days", f"{w}-day", f"{w} day", f"{w}天"),
+            (f"{w} days", f"{w}-day", f"{w} day", f"{w}天", f"{cn_number(w)}天", f"{w}日"),
             f"{idx}:returns.window_days",
         )
     )
     cond = ret["conditions"][0]
-    draft.facts.append(
-        Fact("text", cond, None, _CONDITION_ALIASES.get(cond, ()), f"{idx}:returns.conditions")
-    )
+    aliases = (*_CONDITION_ALIASES.get(cond, ()), *zh_forms(cond))
+    draft.facts.append(Fact("text", cond, None, aliases, f"{idx}:returns.conditions"))
     for n in sorted({7, 15, 30} - {w}):
         draft.forbidden.append(rf"(?<![\d.]){n}[- ]?days?(?: no[- ]reason)? returns?\b")
         draft.forbidden.append(rf"\bwithin {n} days\b")
@@ -86,12 +89,19 @@ def build(ctx: Ctx) -> Case:
         rc, place, written = draw_place(ctx)
         slots["place"] = written
         ship_facts(draft, idx, rc)
-        msg, lang = render(ctx, SHIPPING, slots)
+        msg, lang = render(ctx, SHIPPING, slots, on_screen=on_screen)
         parts.append(msg)
         draft.details.update(region_class=rc, place=place)
     if sub in ("returns", "both"):
         _return_facts(draft, idx, product)
-        msg, lang2 = render(ctx, RETURNS, slots)
+        style_ctx = ctx
+        if sub == "both":  # the second question refers back to the product of the first
+            slots.update(this="it", ref_zh="那", this_mix="那")
+            if ctx.style in ("typos", "emoji"):  # the style is already in the first question
+                style_ctx = replace(ctx, style="clean")
+            if ctx.register != "zh" and re.search(r"[A-Za-z0-9]$", parts[-1]):
+                parts[-1] += "?"  # the typos style dropped it
+        msg, lang2 = render(style_ctx, RETURNS, slots, on_screen=on_screen)
         parts.append(msg)
         lang = lang2 if sub == "returns" else lang
     draft.details.update(sub=sub, on_screen=on_screen)

@@ -32,7 +32,7 @@ def build(ctx: Ctx) -> Case:
     draft.forbidden.extend(stock_forbidden(ctx.kb, product, sku))
     alt = _alternative(ctx.kb, product, sku)
     slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
-    msg, lang = render(ctx, STOCK, slots)
+    msg, lang = render(ctx, STOCK, slots, on_screen=on_screen)
     draft.details.update(
         sub="stock", sku=sku["sku"], on_screen=on_screen, alternative=alt["sku"] if alt else None
     )
@@ -84,7 +84,7 @@ def _size_recommendation(ctx: Ctx, product: dict[str, Any]) -> Case:
         )
     slots = ref_slots(ctx, product, on_screen)
     slots.update(height=str(height), weight=str(weight))
-    msg, lang = render(ctx, SIZE, slots)
+    msg, lang = render(ctx, SIZE, slots, on_screen=on_screen)
     draft.details.update(
         sub="size", size=size, height_cm=height, weight_kg=weight, on_screen=on_screen
     )
