@@ -6,8 +6,10 @@ default harness, the variant suite's positive control) model names Inspect knows
 """
 
 from hat_eval.suites._reference_policy import ReferencePolicy, hat_provider
-from hat_eval.suites._tasks import livestream, robustness, variant
 from hat_eval.suites.ifeval.task import ifeval, ifeval_harness
+from hat_eval.suites.livestream.task import livestream
+from hat_eval.suites.robustness.task import robustness
+from hat_eval.suites.variant.task import variant
 
 __all__ = [
     "ReferencePolicy",

@@ -1,18 +1,17 @@
-"""Live-Stream QA: viewer questions under the default live-commerce harness.
+"""Live-Stream QA: `inspect eval suites/livestream.py --model ...`.
 
-Run with `inspect eval suites/livestream.py --model ...`, `inspect eval hat_eval/livestream` or
-`hat-eval run --suite livestream`; task arguments (-T split=, harness=, agent=, n=, seed=) are those
-of the registered ``hat_eval/livestream``.
+The task and its arguments (-T split=, harness=, agent=, n=, seed=) are those of
+`hat_eval/livestream` (`hat_eval/suites/livestream/`), which `hat-eval run --suite livestream` runs.
 """
 
 from typing import Any
 
 from inspect_ai import Task, task
 
-from hat_eval.suites import suite_task
+from hat_eval.suites.livestream.task import livestream as registered
 
 
 @task
 def livestream(**task_args: Any) -> Task:
     """See the module docstring."""
-    return suite_task("livestream", **task_args)
+    return registered(**task_args)

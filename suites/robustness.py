@@ -1,18 +1,17 @@
-"""Tool/Prompt Robustness: tool faults crossed with prompt perturbations, metrics per fault.
+"""Tool/Prompt Robustness: `inspect eval suites/robustness.py --model ...`.
 
-Run with `inspect eval suites/robustness.py --model ...`, `inspect eval hat_eval/robustness` or
-`hat-eval run --suite robustness`; task arguments (-T split=, harness=, agent=, n=, seed=) are those
-of the registered ``hat_eval/robustness``.
+The task and its arguments (-T split=, harness=, agent=, n=, seed=) are those of
+`hat_eval/robustness` (`hat_eval/suites/robustness/`), which `hat-eval run --suite robustness` runs.
 """
 
 from typing import Any
 
 from inspect_ai import Task, task
 
-from hat_eval.suites import suite_task
+from hat_eval.suites.robustness.task import robustness as registered
 
 
 @task
 def robustness(**task_args: Any) -> Task:
     """See the module docstring."""
-    return suite_task("robustness", **task_args)
+    return registered(**task_args)

@@ -1,18 +1,17 @@
-"""Harness-Variant QA: each case under a held-out HSA variant of the harness.
+"""Harness-Variant QA: `inspect eval suites/variant.py --model ...`.
 
-Run with `inspect eval suites/variant.py --model ...`, `inspect eval hat_eval/variant` or
-`hat-eval run --suite variant`; task arguments (-T split=, harness=, agent=, n=, seed=) are those
-of the registered ``hat_eval/variant``.
+The task and its arguments (-T split=, harness=, agent=, n=, seed=) are those of
+`hat_eval/variant` (`hat_eval/suites/variant/`), which `hat-eval run --suite variant` runs.
 """
 
 from typing import Any
 
 from inspect_ai import Task, task
 
-from hat_eval.suites import suite_task
+from hat_eval.suites.variant.task import variant as registered
 
 
 @task
 def variant(**task_args: Any) -> Task:
     """See the module docstring."""
-    return suite_task("variant", **task_args)
+    return registered(**task_args)

@@ -358,9 +358,9 @@ def run(
 
     Rerun the same command with the same --log-dir to resume: finished samples are not redone.
     """
-    from hat_eval.suites import AGENTS, SUITE_NAMES, RunOptions, check_suite, make_task
+    from hat_eval.suites import AGENTS, RunOptions, check_suite, make_task, suite_names
 
-    names = list(SUITE_NAMES) if suite == "all" else [suite]
+    names = list(suite_names()) if suite == "all" else [suite]
     try:
         for name in names:
             check_suite(name)

@@ -31,14 +31,14 @@ def suites(
         return
     from dataclasses import asdict
 
-    from hat_eval.suites import IFEVAL, SUITE_NAMES, suite_info
+    from hat_eval.suites import IFEVAL, suite_info, suite_names
 
     try:  # first, so a bad --ifeval-data fails before any work
         ifeval = suite_info(IFEVAL, ifeval_data)
     except ValueError as err:  # IFEvalError: the data file is missing or malformed
         fail(str(err))
     out = []
-    case_suites = [n for n in SUITE_NAMES if n != IFEVAL]
+    case_suites = [n for n in suite_names() if n != IFEVAL]
     with progress("building suite datasets", len(case_suites)) as bar:
         for name in case_suites:
             out.append(suite_info(name))

@@ -27,7 +27,7 @@ from ._record import Episode, Gold, HarnessRef
 Suite = Literal["livestream", "variant", "robustness"]
 SUITES: tuple[Suite, ...] = ("livestream", "variant", "robustness")
 
-DATASET_VERSION = "1"
+DATASET_VERSION = "2"
 """Bump when case generation or gold changes, so logs from different data are not compared."""
 
 
@@ -43,21 +43,14 @@ class SuiteSpec:
     name: Suite
     cases: int
     seed: int
-    description: str
 
 
 SPECS: dict[str, SuiteSpec] = {
-    "livestream": SuiteSpec("livestream", 1500, 11, "viewer questions under the default harness"),
-    "variant": SuiteSpec(
-        "variant",
-        1500,
-        11,
-        "the livestream cases, each under a held-out HSA variant of the harness (paired)",
-    ),
-    "robustness": SuiteSpec(
-        "robustness", 1000, 37, "tool faults crossed with prompt perturbations"
-    ),
+    "livestream": SuiteSpec("livestream", 1500, 11),
+    "variant": SuiteSpec("variant", 1500, 11),
+    "robustness": SuiteSpec("robustness", 1000, 37),
 }
+"""The episode sets the suites run (titles and descriptions: each suite's ``eval.yaml``)."""
 
 TRAIN_VARIANT_SEED = 0x5EED_7A1
 """Seed stream of the variants the trainers draw (HSA-SFT, HSA-RL)."""

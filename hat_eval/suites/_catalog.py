@@ -1,28 +1,32 @@
-"""The suites hat-eval has, in one place: names, descriptions, sizes, hashes and how to build each.
+"""The suites hat-eval has, read from their folders: one shape for every suite.
 
-The three case suites come from the episode sets (:data:`hat_eval.episode.SPECS`); IFEval from
-its own package. ``hat-eval run`` and ``hat-eval suites`` derive everything from here.
+Each suite is a folder of this package (``livestream/``, ``variant/``, ``robustness/``,
+``ifeval/``) with an ``eval.yaml`` (name, title, description, version, the task to run and which
+run options it takes) and a ``task.py`` holding its registered ``@task``. ``hat-eval run`` and
+``hat-eval suites`` derive everything from here; nothing else keeps a list of suites.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from hat_eval.episode import SPECS
+import yaml
 
 if TYPE_CHECKING:
     from inspect_ai import Task
 
 IFEVAL = "ifeval"
-SUITE_NAMES: tuple[str, ...] = (*SPECS, IFEVAL)
-"""Every suite, in the order ``--suite all`` runs them."""
 
 
 @dataclass(frozen=True)
 class RunOptions:
-    """What a user chooses for a run; each suite takes the options that apply to it.
+    """What a user chooses for a run; each suite takes the options its ``eval.yaml`` names.
 
     Attributes:
         limit: cases per suite (all if None).
@@ -40,6 +44,20 @@ class RunOptions:
 
 
 @dataclass(frozen=True)
+class SuiteMeta:
+    """A suite's ``eval.yaml``."""
+
+    name: str
+    title: str
+    description: str
+    version: str
+    order: int
+    task: str
+    run_options: Mapping[str, str]
+    """RunOptions field -> the task argument it sets."""
+
+
+@dataclass(frozen=True)
 class SuiteInfo:
     """One row of ``hat-eval suites``."""
 
@@ -49,10 +67,48 @@ class SuiteInfo:
     description: str
 
 
+@lru_cache(maxsize=1)
+def _metas() -> dict[str, SuiteMeta]:
+    out = {}
+    for entry in files(__package__ or "hat_eval.suites").iterdir():
+        meta_file = entry / "eval.yaml"
+        if not meta_file.is_file():
+            continue
+        data: dict[str, Any] = yaml.safe_load(meta_file.read_text(encoding="utf-8"))
+        fields = {k: data[k] for k in SuiteMeta.__dataclass_fields__}
+        meta = SuiteMeta(**{**fields, "version": str(data["version"])})
+        out[meta.name] = meta
+    return dict(sorted(out.items(), key=lambda kv: kv[1].order))
+
+
+def suite_names() -> tuple[str, ...]:
+    """Every suite, in the order ``--suite all`` runs them."""
+    return tuple(_metas())
+
+
 def check_suite(name: str) -> None:
     """Raise ``ValueError`` unless ``name`` is a suite."""
-    if name not in SUITE_NAMES:
-        raise ValueError(f"{name!r} is not a suite, expected one of {', '.join(SUITE_NAMES)}")
+    if name not in _metas():
+        raise ValueError(f"{name!r} is not a suite, expected one of {', '.join(_metas())}")
+
+
+def suite_meta(name: str) -> SuiteMeta:
+    """The ``eval.yaml`` of suite ``name``."""
+    check_suite(name)
+    return _metas()[name]
+
+
+def task_function(name: str) -> Callable[..., Task]:
+    """The registered ``@task`` suite ``name`` runs (from its ``task.py``)."""
+    meta = suite_meta(name)
+    module = importlib.import_module(f"{__package__}.{name}.task")
+    fn: Callable[..., Task] = getattr(module, meta.task)
+    return fn
+
+
+def suite_task(name: str, **task_args: Any) -> Task:
+    """Suite ``name``'s task with ``task_args`` (as ``inspect eval hat_eval/NAME -T ...``)."""
+    return task_function(name)(**task_args)
 
 
 def make_task(name: str, options: RunOptions) -> Task:
@@ -62,31 +118,24 @@ def make_task(name: str, options: RunOptions) -> Task:
         ValueError: an unknown suite or agent, a harness missing a needed tool, or IFEval data
             that cannot be read (:class:`~hat_eval.suites.ifeval.IFEvalError`).
     """
-    check_suite(name)
-    if name == IFEVAL:
-        from .ifeval import ifeval_task
-
-        return ifeval_task(data=options.ifeval_data, harness=options.harness, limit=options.limit)
-    from ._task import suite_task
-
-    return suite_task(
-        name,
-        harness=options.harness,
-        agent=options.agent,  # type: ignore[arg-type]
-        n=options.limit,
-        seed=options.seed,
-    )
+    meta = suite_meta(name)
+    args = {
+        arg: getattr(options, field)
+        for field, arg in meta.run_options.items()
+        if getattr(options, field) is not None
+    }
+    return suite_task(name, **args)
 
 
 def suite_info(name: str, ifeval_data: Path | None = None) -> SuiteInfo:
     """Case count and dataset sha256 of suite ``name`` (IFEval's hash needs ``ifeval_data``)."""
-    check_suite(name)
+    meta = suite_meta(name)
     if name == IFEVAL:
         from .ifeval import suite_entry
 
         entry = suite_entry(ifeval_data)
-        return SuiteInfo(name, entry["cases"], entry["sha256"], entry["description"])
+        return SuiteInfo(name, entry["cases"], entry["sha256"], meta.description)
     from hat_eval.episode import build_rows, dataset_sha256
 
     rows = build_rows(name)
-    return SuiteInfo(name, len(rows), dataset_sha256(rows), SPECS[name].description)
+    return SuiteInfo(name, len(rows), dataset_sha256(rows), meta.description)

@@ -22,17 +22,10 @@ from hat_eval.world import Split
 
 from ._agent import harness_agent, react_baseline
 from ._samples import to_sample
-from ._scorers import livestream_scorer, part_mean, robustness_scorer, variant_scorer
+from ._scorers import part_mean
 
 Agent = Literal["harness", "react"]
 AGENTS: tuple[Agent, ...] = ("harness", "react")
-
-SCORERS = {
-    "livestream": livestream_scorer,
-    "variant": variant_scorer,
-    "robustness": robustness_scorer,
-}
-"""Each case suite's scorer (the same checks, metrics grouped by what the suite varies)."""
 
 
 def check_harness_functions(harness: str | None, episodes: list[Episode]) -> None:
@@ -50,8 +43,9 @@ def check_harness_functions(harness: str | None, episodes: list[Episode]) -> Non
         )
 
 
-def suite_task(
+def build_case_task(
     suite: str,
+    scorer: Scorer,
     *,
     split: Split = "test",
     harness: str | None = None,
@@ -61,13 +55,14 @@ def suite_task(
     kb_seed: int = 0,
     max_turns: int = 5,
 ) -> Task:
-    """An Inspect task for one case suite.
+    """An Inspect task for one case suite, scored by ``scorer``.
 
     The harness goes into the episodes only: each sample carries a reference to it (path,
     content hash, variant), and the agent and the scorer both read it from the sample.
 
     Args:
         suite: ``livestream``, ``variant`` or ``robustness``.
+        scorer: the suite's scorer (its ``task.py`` names it).
         split: the product split the cases come from (``test`` for evaluation).
         harness: harness file to run under (the default live-commerce harness if None).
         agent: ``harness`` (the harness-driven agent) or ``react`` (Inspect's ReAct baseline).
@@ -78,11 +73,10 @@ def suite_task(
     """
     if agent not in AGENTS:
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
-    if suite not in SCORERS:
-        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SCORERS)}")
+    if suite not in SPECS:
+        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SPECS)}")
     episodes = build_episodes(suite, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
     check_harness_functions(harness, episodes)
-    scorer: Scorer = SCORERS[suite]()
     return Task(
         name=suite,
         dataset=MemoryDataset([to_sample(e) for e in episodes], name=f"hat-eval-{suite}-{split}"),

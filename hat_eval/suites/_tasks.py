@@ -1,7 +1,7 @@
-"""The case suites as registered Inspect tasks: ``inspect eval hat_eval/variant`` finds these.
+"""The factory behind the case suites' registered tasks (each suite's ``task.py`` calls it).
 
-One factory makes all three, so their arguments cannot drift apart; the task entry files under
-the top-level ``suites/`` folder (``inspect eval suites/variant.py``) call the same builder.
+One factory makes all three, so their arguments cannot drift apart; each suite's folder names
+its scorer, and its ``eval.yaml`` its title and description.
 """
 
 from __future__ import annotations
@@ -9,25 +9,41 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from inspect_ai import Task, task
+from inspect_ai.scorer import Scorer
 
-from hat_eval.episode import SPECS
 from hat_eval.world import Split
 
-from ._task import Agent, suite_task
+from ._catalog import suite_meta
+from ._task import Agent, build_case_task
 
 
-def _suite_task_entry(suite: str) -> Callable[..., Task]:
+def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., Task]:
+    """The registered ``@task`` of case suite ``suite``, scored by ``scorer``."""
+
     def entry(
         split: Split = "test",
         harness: str | None = None,
         agent: Agent = "harness",
         n: int | None = None,
         seed: int | None = None,
+        kb_seed: int = 0,
+        max_turns: int = 5,
     ) -> Task:
-        return suite_task(suite, split=split, harness=harness, agent=agent, n=n, seed=seed)
+        return build_case_task(
+            suite,
+            scorer(),
+            split=split,
+            harness=harness,
+            agent=agent,
+            n=n,
+            seed=seed,
+            kb_seed=kb_seed,
+            max_turns=max_turns,
+        )
 
+    meta = suite_meta(suite)
     entry.__name__ = entry.__qualname__ = suite
-    entry.__doc__ = f"""{SPECS[suite].description[:1].upper()}{SPECS[suite].description[1:]}.
+    entry.__doc__ = f"""{meta.title}: {meta.description}.
 
     Args:
         split: product split of the cases (train, dev or test).
@@ -35,10 +51,7 @@ def _suite_task_entry(suite: str) -> Callable[..., Task]:
         agent: `harness` (harness-driven agent) or `react` (Inspect's ReAct baseline).
         n: number of cases (the suite's full size if omitted).
         seed: case seed (the suite's fixed seed if omitted).
+        kb_seed: seed of the product knowledge base.
+        max_turns: most model calls per viewer message for the harness agent.
     """
     return task(name=suite)(entry)
-
-
-livestream = _suite_task_entry("livestream")
-variant = _suite_task_entry("variant")
-robustness = _suite_task_entry("robustness")

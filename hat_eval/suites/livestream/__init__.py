@@ -1,0 +1,1 @@
+"""Live-Stream QA: the task in ``task.py``, the metadata in ``eval.yaml``."""

@@ -1,0 +1,1 @@
+"""Tool/Prompt Robustness: the task in ``task.py``, the metadata in ``eval.yaml``."""

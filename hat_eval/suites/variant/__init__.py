@@ -1,0 +1,1 @@
+"""Harness-Variant QA: the task in ``task.py``, the metadata in ``eval.yaml``."""

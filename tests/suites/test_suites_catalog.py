@@ -1,0 +1,38 @@
+"""Every suite has one shape: a folder with eval.yaml and task.py, read by the catalogue."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+import pytest
+
+from hat_eval.episode import SPECS
+from hat_eval.suites import RunOptions, make_task, suite_meta, suite_names, task_function
+
+
+def test_the_suites_are_the_folders_with_an_eval_yaml() -> None:
+    folders = sorted(
+        p.name for p in files("hat_eval.suites").iterdir() if (p / "eval.yaml").is_file()
+    )
+    assert sorted(suite_names()) == folders == ["ifeval", "livestream", "robustness", "variant"]
+    assert suite_names()[:3] == tuple(SPECS)  # the case suites first, in the episode sets' order
+    for name in suite_names():
+        meta = suite_meta(name)
+        assert meta.name == name and meta.title and meta.description
+        assert (files("hat_eval.suites") / name / "task.py").is_file()
+        assert callable(task_function(name))
+
+
+def test_run_options_reach_each_suite_as_its_own_arguments(shared_dir) -> None:
+    data = shared_dir / "data" / "ifeval" / "input_data.jsonl"
+    options = RunOptions(limit=3, seed=5, agent="react", ifeval_data=data)
+    for name in suite_names():
+        task = make_task(name, options)
+        assert len(task.dataset) == 3, name
+        if name != "ifeval":
+            assert task.metadata["case_seed"] == 5 and task.metadata["agent"] == "react"
+
+
+def test_an_unknown_suite_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="'nope' is not a suite, expected one of livestream"):
+        suite_meta("nope")
