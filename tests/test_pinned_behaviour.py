@@ -1,8 +1,10 @@
 """Pins what the suites compute, so that moving code around cannot change it unnoticed.
 
-The dataset hashes and the reference policy's per-sample scores were recorded before the
-per-case core moved into ``hat_eval.episode``. A change to them must be deliberate: bump
-``DATASET_VERSION``, update the hashes here and state the new ones in the README.
+The dataset hashes and the reference policy's per-sample scores were first recorded before the
+per-case core moved into ``hat_eval.episode`` (the move left them unchanged). They changed
+deliberately once since, with ``DATASET_VERSION`` 2 (issue 12: sound cases, paired suites,
+claim-level checks). A change to them must be deliberate: bump ``DATASET_VERSION``, update the
+hashes here and state the new ones in the README.
 """
 
 from __future__ import annotations
@@ -15,44 +17,30 @@ import pytest
 
 from hat_eval.episode import build_rows, dataset_sha256
 
-DATASETS = {  # noqa: E501 (one hash a line)
-    (
-        "livestream",
-        "test",
-        None,
-    ): "db6fc4ad3e34a39ad25d348ec519538d016435b1da453bf73551b933307b3861",
-    (
-        "livestream",
-        "train",
-        200,
-    ): "d50181d2997e10dc45e61dae9657edd6723026d4c193d828468e198a6792ec21",
-    ("livestream", "dev", 200): "90090128b5f5053937adaf3448394bfe6761aece5d34a2babcee886026318254",
-    ("variant", "test", None): "8a282df3ec59fa04344154f906c9f5cddf6d5e6e290f7033fb30a56b6a1b6849",
-    ("variant", "train", 200): "1d9d948e9b38156d0c8221af24b6adb81f9f401031641567a0f93df00831648c",
-    ("variant", "dev", 200): "5d4a16715c33a42b8dc64682b1c21eca0f488dae1e7f54c9e4cc3a3bab47ad0c",
-    (
-        "robustness",
-        "test",
-        None,
-    ): "50fcd5c0c615e4c8a2abdc5fb11d873a4914983c1e5ff1755fad652d5b2eea74",
-    (
-        "robustness",
-        "train",
-        200,
-    ): "19d6d527592ec12b637b6b951ff665d39ac7e142232f408dfe0b2f0249898f04",
-    ("robustness", "dev", 200): "e19eea07afb8a6d03b144118ba075b05a902cb6423103976ed46f6f651cd2969",
+DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
+    "livestream/test": "b087d94af401a9764595ed25ac57fa7f9893c66148fbf76c8a702f42cf445268",
+    "livestream/train/200": "9601ab00dc3e8db7d24a3bcfa5dcedb63879aaff1e6899e559b317b5cee94dec",
+    "livestream/dev/200": "9125ceefa7300787fd6ef2eb55ad0369ef2ce7fc10c255059eeb4a3ee4d70452",
+    "variant/test": "edead8604dd31f13633a2ef530c30b3f859ac69dc7a78610304413b633537db0",
+    "variant/train/200": "891edd0482a73605085f44abd4d24bd4f90d3faceef641fab03b36adcc2e5114",
+    "variant/dev/200": "288225f04fde63a1db757087fa4ae772030080c59fd04f0acc844c5f25a2d648",
+    "robustness/test": "2af3954f675c83782f8e0e08cf45fbdcd3c60211004770a8522c6d1eac94ee76",
+    "robustness/train/200": "e9082892fd453134af35d5446c0cc90e8d0ecf99118a1c7cf780847a9ebecf5a",
+    "robustness/dev/200": "437c10e31bde9cb96ee6aea6b2ba84fe7cfa6a0cc398515f1a04c4e157d4f03d",
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
-    "livestream": "b76d9bcd49d98ae158f9ec9371dac84c3cbc7dc1a0f5a42bea940f5cb6cd984b",
-    "variant": "c1e503651a20c35450071a2945c561ee49e0c36b001416496272f4c7c6afabca",
-    "robustness": "e2e363eece1b4444ece84015f32d54e69f2cce427c6d23c01554e28c667940be",
+    "livestream": "fb35ede72dcf4e4fd0bb15d3f9355794e172b1dd31c52f4c189926a096c5902b",
+    "variant": "cd75652a1508869a533c8561a20bbfa684c322568dafafa311a0b76c09c535ef",
+    "robustness": "6d59f4f4b6544fa081c26c4d31aa432812790c36d4ff0e5d75fee8905e533ce2",
 }
 
 
-@pytest.mark.parametrize(("suite", "split", "n"), list(DATASETS))
-def test_dataset_hash_is_pinned(suite: str, split: str, n: int | None) -> None:
-    assert dataset_sha256(build_rows(suite, split=split, n=n)) == DATASETS[(suite, split, n)]
+@pytest.mark.parametrize("key", list(DATASETS))
+def test_dataset_hash_is_pinned(key: str) -> None:
+    suite, split, *n = key.split("/")
+    rows = build_rows(suite, split=split, n=int(n[0]) if n else None)
+    assert dataset_sha256(rows) == DATASETS[key]
 
 
 def _digest(samples: list) -> str:
