@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, Fact, KnowledgeBase
+from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, Fact, KnowledgeBase, zh_forms
 
 # -- text ------------------------------------------------------------------------------------------
 
@@ -84,7 +84,12 @@ def _zh_numerals(text: str) -> str:
     """Chinese numerals before a measure word or currency as digits (两百元 -> 200元)."""
 
     def repl(m: re.Match[str]) -> str:
-        if text[m.end() : m.end() + 1] not in _MEASURE:
+        after = text[m.end() : m.end() + 1]
+        if after in "到至~-":  # the low end of a range: 一到两天 -> 1到2天
+            rest = _ZH_NUMBER.match(text, m.end() + 1)
+            if rest is None or text[rest.end() : rest.end() + 1] not in _MEASURE:
+                return m.group(0)
+        elif after not in _MEASURE or not after:
             return m.group(0)
         value = _zh_value(m.group(0))
         return str(value) if value is not None else m.group(0)
@@ -632,6 +637,19 @@ _SIZE_CHOICE = re.compile(
     rf"(?<![a-z0-9'-])({_SIZES})(?:码)?(?![a-z0-9'-])\s*(?:or|/|或|或者|to|到|-)\s*"
     rf"(?<![a-z0-9'-])({_SIZES})(?![a-z0-9'-])"
 )
+_LOWER = ("lighter", "cheaper", "shorter", "smaller", "lower", "less", "fewer", "thinner")
+_HIGHER = ("heavier", "pricier", "longer", "bigger", "larger", "higher", "more", "brighter")
+_COMPARATIVE = re.compile(r"\b(" + "|".join(_LOWER + _HIGHER) + r")\b")
+_PERMISSIVE = re.compile(
+    r"\b(?:even if|even when|fine if|ok if|okay if|no problem if|also if)\b[^.!?;]{0,24}?"
+    r"\b(?:you(?: have|'ve)? )?(opened|used|worn|washed|tried)\b"
+)
+_YEARS = re.compile(r"\b(a|one|\d+) (?:full |whole )?years?\b")
+_STACK_CLAIM = re.compile(
+    r"\b(?:they|both|these|the two|the coupons?|codes?) (?:\w+ )?(?:do |will |can )?"
+    r"(?:stack|combine|work together|be (?:combined|stacked|used together))\b|"
+    r"\b(?:yes|yep|yeah)\b[^.!?]{0,12}\bstack|可以叠加|能叠加|能一起用|可以一起用|可以同时用"
+)
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "an"})
 
 
@@ -751,6 +769,9 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
 
 def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     mentions = _phrase_mentions(a, fact)
+    if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
+        for form in zh_forms(fact.value, _category(a.kb, subject)):
+            mentions += list(find_phrase(form, a.text))
     why = [_mention_ok(a, subject, s, e) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
     if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
@@ -779,6 +800,11 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 a, subject, m.start()
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
+        if unit == "months":  # "9 months ... a full year"
+            for m in _YEARS.finditer(a.text):
+                n = 1.0 if m.group(1) in ("a", "one") else float(m.group(1))
+                if 12 * n != float(measured.group(1)) and _same_subject(a, subject, m.start()):
+                    return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
     if mentions:
@@ -787,6 +813,47 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if any(any(True for _ in find_phrase(w, a.text)) for w in words):
         return Verdict(None, f"{fact.value}: the answer speaks of the {label} in words not known")
     return Verdict(0.0, f"{fact.value}: not stated")
+
+
+def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
+    """Contradictions between stated facts and what the answer concludes from them.
+
+    A comparison of two measured values ("Zentek 1.1 kg, Nimbus 1.6 kg") whose conclusion turns
+    them round ("so the Nimbus is the lighter one"); a return condition ("if unopened") waived in
+    the next breath ("even if you've opened it, that's fine").
+    """
+    out = []
+    measured: dict[str, float] = {}
+    for fact in case.facts:
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?[a-z]+", _norm_phrase(str(fact.value)))
+        pid = fact_subject(case, fact, a.kb).product_id
+        if m and pid:
+            measured[pid] = float(m.group(1))
+    if len(measured) == 2 and len(set(measured.values())) == 2:
+        low = min(measured, key=measured.__getitem__)
+        for m in _COMPARATIVE.finditer(a.text):
+            about = None
+            for i, clause in enumerate(a.clauses):
+                if clause.start <= m.start() < clause.end:
+                    about = a.products[i]
+            said = {p for p in measured if about and p in about}
+            if len(said) == 1 and not a.negated(m.start()):
+                (pid,) = said
+                if (pid == low) != (m.group(1) in _LOWER):
+                    out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
+                    break
+    for fact in case.facts:
+        word = _norm_phrase(str(fact.value))
+        if word.startswith("un") and "returns" in fact.source:
+            for m in _PERMISSIVE.finditer(a.text):
+                if m.group(1) == word[2:]:
+                    out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
+    return out
+
+
+def _category(kb: KnowledgeBase | None, subject: Subject) -> str | None:
+    product = kb.product(subject.product_id) if kb and subject.product_id else None
+    return str(product["category"]) if product else None
 
 
 def check_facts(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
@@ -818,6 +885,13 @@ def check_facts(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
             verdicts.append(_check_days(a, fact, subject, [o for o in others if o.kind == "days"]))
         else:
             verdicts.append(_check_text(a, fact, subject))
+    verdicts += _conclusions(a, case)
+    rejected = [f for f in case.facts if "rejected_coupons" in f.source]
+    if rejected:  # a coupon the KB rejects: "they stack" contradicts it
+        for m in _STACK_CLAIM.finditer(text):
+            if not a.negated(m.start()):
+                verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
+                break
     failed = [v for v in verdicts if v.value == 0.0]
     if failed:
         return Verdict(0.0, "; ".join(v.reason for v in failed))

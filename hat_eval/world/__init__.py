@@ -58,7 +58,7 @@ from ._policies import STACKING_RULES
 from ._pricing import active_promotions
 from ._session import Deal, LiveSession
 from ._splits import SPLITS, Split, split_of, split_products
-from ._vocab import CATEGORIES
+from ._vocab import CATEGORIES, zh_forms
 
 __all__ = [
     "ABSOLUTE_FORBIDDEN",
@@ -110,4 +110,5 @@ __all__ = [
     "split_of",
     "split_products",
     "stock_status",
+    "zh_forms",
 ]

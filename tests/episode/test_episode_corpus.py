@@ -17,12 +17,6 @@ from hat_eval.episode import CorpusError, agreement, check_entry, read_corpus, v
 CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
 TARGET_PART = 0.95
 TARGET_KIND = 0.90
-KNOWN_GAPS = {
-    ("accuracy", "contradictory"): 0.70,
-    ("accuracy", "correct_chinese"): 0.80,
-}
-"""Kinds still below the 90% target, with the floor they may not fall under (issue 12 is open
-on them: a contradiction in reasoning, and Chinese words for specs the KB has no Chinese for)."""
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +44,7 @@ def test_agreement_per_kind(checked) -> None:
     for row in agreement(*checked, by="kind"):
         if math.isnan(row.rate):
             continue
-        floor = KNOWN_GAPS.get((row.part, row.group), TARGET_KIND)
-        assert row.rate >= floor, f"{row.part}/{row.group}: {row.rate:.1%} < {floor:.0%}"
+        assert row.rate >= TARGET_KIND, f"{row.part}/{row.group}: {row.rate:.1%} ({row.decided})"
 
 
 @pytest.mark.parametrize("kind", ["hedged", "wrong_subject", "evaluator_addressed", "evasive"])
@@ -72,3 +65,11 @@ def test_a_bad_corpus_line_names_the_file_and_line(tmp_path: Path) -> None:
     bad.write_text(good + "\n" + json.dumps({"id": "x", "answer": "hi"}) + "\n", encoding="utf-8")
     with pytest.raises(CorpusError, match=r"answers_bad.jsonl:2: KeyError"):
         read_corpus([bad])
+
+
+def test_the_held_out_set_is_reported_not_tuned_on() -> None:
+    """Written after the checks by an annotator who never saw them: a floor, not the target."""
+    entries = read_corpus(sorted(CORPUS.glob("heldout_*.jsonl")))
+    assert len(entries) >= 120
+    rows = agreement(entries, [check_entry(e) for e in entries], by="part")
+    assert all(row.rate >= 0.90 for row in rows), rows
