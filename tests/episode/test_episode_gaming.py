@@ -1,0 +1,23 @@
+"""Answers that game the checks score low on every suite: no cheap hack of the instrument."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from hat_eval.episode import build_episodes, check_answer, knowledge_base
+
+EVASIVE = ("ok", "Thanks for watching!", "", "[skill: engagement] Let me check on that!")
+
+
+@pytest.mark.parametrize("suite", ["livestream", "variant", "robustness"])
+def test_constant_answers_score_under_15(suite: str) -> None:
+    kb = knowledge_base(0)
+    episodes = build_episodes(suite, n=300)
+    for answer in (*EVASIVE, "Hello viewer, this hoodie is in stock and costs 199 yuan."):
+        aggregate = statistics.fmean(
+            check_answer(e.case, e.gold, answer, [], e.fault, kb).aggregate for e in episodes
+        )
+        limit = 0.0 if answer in EVASIVE else 15.0
+        assert aggregate <= limit, (suite, answer, aggregate)
