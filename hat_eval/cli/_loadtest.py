@@ -178,6 +178,8 @@ def sweep(
     ),
     api_key: Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)] = None,
     out: Annotated[Path, _opt(SweepConfig, "out")] = _DEFAULT_OUT,
+    mode: Annotated[str, _opt(SweepConfig, "mode")] = _default(SweepConfig, "mode"),
+    max_turns: Annotated[int, _opt(SweepConfig, "max_turns")] = _default(SweepConfig, "max_turns"),
 ) -> None:
     """Sweep concurrency levels (one headless Locust run each); `mtp` compares MTP on/off."""
     if ctx.invoked_subcommand is not None:
@@ -220,6 +222,8 @@ def sweep(
             tokenizer=tokenizer,
             max_requests=max_requests,
             stop_timeout_s=stop_timeout_s,
+            mode=mode,
+            max_turns=max_turns,
         )
     except ConfigError as err:
         fail(str(err))
@@ -261,6 +265,13 @@ def _print_level(lv: dict[str, Any]) -> None:
         f"TTFT P50 {_fmt(lv['ttft_p50_s'])} s P95 {_fmt(lv['ttft_p95_s'])} s, "
         f"{lv['output_tokens_per_s']:.1f} output tok/s"
     )
+    if "episodes" in lv:
+        typer.echo(
+            f"users={lv['users']}: {lv['episodes']} episodes, {lv['episode_failures']} failed, "
+            f"E2E P50 {_fmt(lv['episode_e2e_p50_s'])} s P95 {_fmt(lv['episode_e2e_p95_s'])} s, "
+            f"answer TTFT P50 {_fmt(lv['answer_ttft_p50_s'])} s "
+            f"P95 {_fmt(lv['answer_ttft_p95_s'])} s, {_fmt(lv['turns_mean'])} turns on average"
+        )
 
 
 @loadtest_app.command()
@@ -296,9 +307,11 @@ def mtp(
     ),
     api_key: Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)] = None,
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("mtp-out"),
+    mode: Annotated[str, _opt(MtpConfig, "mode")] = _default(MtpConfig, "mode"),
+    max_turns: Annotated[int, _opt(MtpConfig, "max_turns")] = _default(MtpConfig, "max_turns"),
 ) -> None:
     """Decode tokens/s with MTP over without, at concurrency 1, with a bootstrap CI."""
-    from hat_eval.loadtest import build_prompts, compare_mtp
+    from hat_eval.loadtest import build_prompts, compare_mtp, load_episodes
 
     urls = {
         "--baseline": _check_url("--baseline", baseline),
@@ -326,12 +339,21 @@ def mtp(
             confidence=confidence,
             resamples=resamples,
             seed=seed,
+            mode=mode,
+            max_turns=max_turns,
         )
     except ConfigError as err:
         fail(str(err))
+    if mode == "episode" and prompts is not None:
+        fail("--prompts does not apply to --mode episode: it plays the livestream test cases")
+    episodes = load_episodes(warmup + requests, harness) if mode == "episode" else None
     with progress("MTP pairs", requests) as bar:
         result = compare_mtp(
-            cfg, prompt_set, out, on_progress=lambda i: bar.update(TaskID(0), completed=i)
+            cfg,
+            prompt_set,
+            out,
+            on_progress=lambda i: bar.update(TaskID(0), completed=i),
+            episodes=episodes,
         )
     for arm in ("baseline", "candidate"):
         s = result[arm]["summary"]
@@ -353,4 +375,10 @@ def mtp(
         f"({confidence * 100:g}% CI {result['ci_low']:.3f}-{result['ci_high']:.3f}, "
         f"{result['pairs_used']} pairs)"
     )
+    if result.get("episode_speedup") is not None:
+        typer.echo(
+            f"MTP episode speed-up {result['episode_speedup']:.3f}x "
+            f"({confidence * 100:g}% CI {result['episode_ci_low']:.3f}-"
+            f"{result['episode_ci_high']:.3f}, {result['episode_pairs_used']} episodes)"
+        )
     typer.echo(f"wrote {out / 'mtp.json'} and {out / 'mtp.md'}")

@@ -9,6 +9,22 @@ an answer. The suites, judge, trainers, load harness and reports import this pac
 none of them, and nothing here needs Inspect.
 """
 
+from ._agent import (
+    AgentRun,
+    AsyncGenerate,
+    Execute,
+    Generate,
+    Message,
+    ModelCall,
+    ToolCall,
+    agent_steps,
+    harness_prompt,
+    live_context,
+    run_agent,
+    run_agent_async,
+    stable_seed,
+    system_message,
+)
 from ._checks import (
     FAULT_OUTCOMES,
     GATED,
@@ -71,6 +87,20 @@ from ._record import Episode, Gold, HarnessMismatchError, HarnessRef
 from ._runtime import TRACE_KEY, CallRecord, ToolRuntime, records_in
 
 __all__ = [
+    "AgentRun",
+    "AsyncGenerate",
+    "Execute",
+    "Generate",
+    "Message",
+    "ModelCall",
+    "ToolCall",
+    "agent_steps",
+    "harness_prompt",
+    "live_context",
+    "run_agent",
+    "run_agent_async",
+    "stable_seed",
+    "system_message",
     "FAULT_OUTCOMES",
     "fault_outcome",
     "AnswerFileError",

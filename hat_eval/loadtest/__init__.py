@@ -3,7 +3,8 @@
 Streamed chat completions built from the harness's rendered system prompt and tools, timed per
 request the way ``vllm bench serve`` defines TTFT, E2E, TPOT and ITL; exact percentiles from the raw
 samples beside Locust's bucketed ones; concurrency sweeps with an SLO verdict; MTP on/off decode
-throughput with a paired bootstrap CI. Every option is a field of :class:`ClientConfig`,
+throughput with a paired bootstrap CI; whole episodes of the suites' agent loop under load
+(``mode="episode"``). Every option is a field of :class:`ClientConfig`,
 :class:`SweepConfig` or :class:`MtpConfig`. Importing this package loads only those (the rest on
 first use) and never Locust: the Locust user lives in ``hat_eval.loadtest._user``, loaded by the
 locustfile in a child process.
@@ -31,6 +32,13 @@ if TYPE_CHECKING:
         Endpoint,
         EndpointError,
         probe,
+    )
+    from ._episode import (
+        EpisodeRecord,
+        load_episodes,
+        play_episode,
+        read_episode_records,
+        write_episode_records,
     )
     from ._metrics import (
         SPEC_DECODE_COUNTERS,
@@ -82,6 +90,7 @@ if TYPE_CHECKING:
         ServedRequest,
         SpecDecodeCounters,
         StreamPlan,
+        episode_planner,
     )
     from ._sse import (
         StreamMeter,
@@ -92,6 +101,8 @@ if TYPE_CHECKING:
         paired_ratio_bootstrap,
         percentile,
         summarize,
+        summarize_episodes,
+        unreachable_s,
     )
     from ._viewer_questions import (
         VIEWER_QUESTIONS,
@@ -103,9 +114,20 @@ _LAZY = {
             "ChatStreamClient",
             "Endpoint",
             "EndpointError",
+            "EpisodeRecord",
             "probe",
         ),
         "._client",
+    ),
+    **dict.fromkeys(
+        (
+            "EpisodeRecord",
+            "load_episodes",
+            "play_episode",
+            "read_episode_records",
+            "write_episode_records",
+        ),
+        "._episode",
     ),
     **dict.fromkeys(
         (
@@ -158,6 +180,7 @@ _LAZY = {
             "LoadTestError",
             "locust_command",
             "locust_percentile",
+            "read_episode_records",
             "read_locust_percentiles",
             "run_level",
             "run_sweep",
@@ -171,6 +194,7 @@ _LAZY = {
             "ServedRequest",
             "SpecDecodeCounters",
             "StreamPlan",
+            "episode_planner",
         ),
         "._server",
     ),
@@ -182,6 +206,8 @@ _LAZY = {
             "paired_ratio_bootstrap",
             "percentile",
             "summarize",
+            "summarize_episodes",
+            "unreachable_s",
         ),
         "._stats",
     ),
@@ -198,6 +224,7 @@ __all__ = [
     "ConfigError",
     "Endpoint",
     "EndpointError",
+    "EpisodeRecord",
     "FakeChatServer",
     "LOCUSTFILE",
     "LoadTestError",
@@ -222,14 +249,18 @@ __all__ = [
     "compare_mtp",
     "decode_rate",
     "default_messages",
+    "episode_planner",
+    "load_episodes",
     "locust_command",
     "locust_percentile",
     "paired_ratio_bootstrap",
     "parse_prometheus",
     "percentile",
+    "play_episode",
     "plot_sweep",
     "probe",
     "prompts_for",
+    "read_episode_records",
     "read_locust_percentiles",
     "read_prompt_set",
     "read_prompts_file",
@@ -241,6 +272,9 @@ __all__ = [
     "slo_verdict",
     "spec_decode_delta",
     "summarize",
+    "summarize_episodes",
+    "unreachable_s",
+    "write_episode_records",
     "write_mtp_report",
     "write_prompt_set",
     "write_records",

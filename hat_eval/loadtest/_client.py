@@ -79,6 +79,19 @@ Pause = Callable[[], None]
 """Gives other users the CPU until none has a read to stamp (Locust users pass ``gevent.idle``)."""
 
 
+@dataclass(frozen=True)
+class Reply:
+    """One streamed turn of a conversation: its record and the assistant's message."""
+
+    record: RequestRecord
+    start: float
+    """The ``perf_counter()`` the record's durations count from (the request's send)."""
+    content: str
+    """The answer's text (``content`` deltas; reasoning left out)."""
+    tool_calls: tuple[tuple[str, str, str], ...]
+    """``(id, name, arguments JSON)`` of each tool call, in index order."""
+
+
 class _Failed(Exception):
     """A request that failed before its body: the record's reason and detail."""
 
@@ -141,6 +154,8 @@ class ChatStreamClient:
         self.pause = pause
         self.watchdog = watchdog
         self._conn: Connection | None = None
+        self._start = 0.0
+        self._resent = 0
         ep = self.endpoint
         default_port = 443 if ep.scheme == "https" else 80
         host = f"[{ep.host}]" if ":" in ep.host else ep.host  # an IPv6 literal
@@ -200,11 +215,28 @@ class ChatStreamClient:
                     raise _Failed("connection error", detail) from None
                 if watch and self.watchdog is not None:
                     self.watchdog.unwatch(watch.pop())
+                self._resent += 1  # dropped on a reused connection: sent again, and counted
         raise AssertionError("unreachable")
 
     def encode(self, prompt: Prompt) -> bytes:
         """The request body of ``prompt`` (to encode each prompt of a run once, not per send)."""
         return json.dumps(self.config.payload(prompt)).encode()
+
+    def exchange(self, prompt: Prompt, prompt_index: int = -1) -> Reply:
+        """Send one turn of a conversation; return its record and the assistant's message.
+
+        Like :meth:`send` (never raises for server or network faults), and the streamed
+        message is put together as well: its text and its tool calls.
+        """
+        meter = StreamMeter(assemble=True)
+        watch: list[Watch] = []
+        try:
+            rec = self._send(prompt, prompt_index, watch, meter)
+        finally:
+            if watch and self.watchdog is not None:
+                self.watchdog.unwatch(watch[0])
+        calls = tuple(tuple(meter.tool_calls[i]) for i in sorted(meter.tool_calls))
+        return Reply(rec, self._start, "".join(meter.content), calls)  # type: ignore[arg-type]
 
     def send(
         self, prompt: Prompt, prompt_index: int = -1, body: bytes | None = None
@@ -223,12 +255,31 @@ class ChatStreamClient:
             if watch and self.watchdog is not None:
                 self.watchdog.unwatch(watch[0])
 
-    def _send(self, prompt: Prompt | bytes, prompt_index: int, watch: list[Watch]) -> RequestRecord:
+    def _send(
+        self,
+        prompt: Prompt | bytes,
+        prompt_index: int,
+        watch: list[Watch],
+        meter: StreamMeter | None = None,
+    ) -> RequestRecord:
+        self._resent = 0
+        rec = self._send_once(prompt, prompt_index, watch, meter)
+        return replace(rec, resent=self._resent) if self._resent else rec
+
+    def _send_once(
+        self,
+        prompt: Prompt | bytes,
+        prompt_index: int,
+        watch: list[Watch],
+        meter: StreamMeter | None,
+    ) -> RequestRecord:
         cfg = self.config
         body = prompt if isinstance(prompt, bytes) else self.encode(prompt)
         started_at, start = time.time(), time.perf_counter()
+        self._start = start
         try:
             conn, status, keep_alive, headers, started_at, start = self._open(body, watch)
+            self._start = start
             framer = BodyFramer(headers)
         except _Failed as err:
             return RequestRecord(
@@ -261,7 +312,7 @@ class ChatStreamClient:
                 detail=" ".join(text.split())[:300],
                 prompt_index=prompt_index,
             )
-        meter = StreamMeter()
+        meter = StreamMeter() if meter is None else meter
         stalled = timed_out = broken = False
         deadline = start + cfg.request_timeout_s
         bodies: list[bytes] = []

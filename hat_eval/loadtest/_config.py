@@ -32,6 +32,10 @@ API_KEY_ENV = "OPENAI_API_KEY"
 """The bearer token's environment variable; the token is never written into ``config.json``."""
 
 
+MODES = ("request", "episode")
+"""What a load-test user plays: single chat completions, or whole episodes of the agent loop."""
+
+
 class ConfigError(ValueError):
     """An option value that breaks a rule; the message gives the value, the rule and the fix."""
 
@@ -169,9 +173,26 @@ class SweepConfig:
     stop_timeout_s: float = _opt(
         30.0, "Seconds in-flight requests may finish after a level's time is up.", min=0.0
     )
+    mode: str = _opt(
+        "request",
+        "What a user plays: 'request' (one chat completion after another) or 'episode' (the "
+        "suites' agent loop over whole viewer cases: tool calls run against the world, until "
+        "the final answer).",
+        locust=True,
+    )
+    max_turns: int = _opt(
+        5, "Episode mode: most model turns per episode (as the suites).", min=1, locust=True
+    )
 
     def __post_init__(self) -> None:
         _check_bounds(self)
+        if self.mode not in MODES:
+            raise ConfigError(f"mode ({self.mode!r}) must be one of {', '.join(MODES)}")
+        if self.mode == "episode" and (self.prompts is not None or self.messages_source):
+            raise ConfigError(
+                "mode 'episode' plays the livestream suite's test cases (a case has a world its "
+                "tool calls run against), so prompts and messages_source do not apply; drop them"
+            )
         if not self.users or any(u < 1 for u in self.users):
             raise ConfigError(
                 f"users {list(self.users)} must be one or more positive concurrency levels, "
@@ -210,6 +231,7 @@ class SweepConfig:
             "duration_s": self.duration_s,
             "workers": self.workers,
             "slo_p95_s": self.slo_p95_s,
+            "mode": self.mode,
             "max_tokens": self.client.max_tokens,
             "temperature": self.client.temperature,
             "stream_usage": self.client.stream_usage,
@@ -273,9 +295,17 @@ class MtpConfig:
     confidence: float = _opt(0.95, "Confidence level of the bootstrap interval.", min=0.5)
     resamples: int = _opt(2000, "Bootstrap resamples.", min=100)
     seed: int = _opt(0, "Bootstrap seed.")
+    mode: str = _opt(
+        "request",
+        "'request' (one chat completion per prompt) or 'episode' (each of the livestream "
+        "suite's first test cases played whole on both servers).",
+    )
+    max_turns: int = _opt(5, "Episode mode: most model turns per episode.", min=1)
 
     def __post_init__(self) -> None:
         _check_bounds(self)
+        if self.mode not in MODES:
+            raise ConfigError(f"mode ({self.mode!r}) must be one of {', '.join(MODES)}")
         if not self.confidence < 1:
             raise ConfigError(f"confidence ({self.confidence:g}) must be below 1, e.g. 0.95")
 

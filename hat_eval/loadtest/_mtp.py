@@ -4,6 +4,12 @@ Runs in the calling process with the blocking client (no Locust): prompt ``i`` g
 one request at a time, alternating which goes first so slow drifts (thermal, other tenants) hit both
 arms alike. Both servers' ``/metrics`` are scraped before and after for vLLM's speculative-decoding
 counters. See :func:`~hat_eval.loadtest.paired_ratio_bootstrap` for the statistics.
+
+In episode mode (``MtpConfig.mode``) episode ``i`` (a livestream test case, played by the
+suites' agent loop, :mod:`hat_eval.loadtest._episode`) is played on both servers instead: an
+arm's decode figures of one episode are summed over its turns, and the result adds
+``episode_speedup`` = sum of baseline episode E2E / sum of candidate episode E2E over the
+episodes both answered, with the same paired bootstrap (each episode counting as one unit).
 """
 
 from __future__ import annotations
@@ -11,14 +17,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._client import ChatStreamClient
 from ._config import MtpConfig
+from ._episode import EpisodeRecord, play_episode, write_episode_records
 from ._metrics import scrape_spec_decode, spec_decode_delta
 from ._prompts import PromptSet
 from ._records import RequestRecord, write_records
-from ._stats import decode_rate, paired_ratio_bootstrap, summarize
+from ._stats import decode_rate, paired_ratio_bootstrap, summarize, summarize_episodes
+
+if TYPE_CHECKING:
+    from hat_eval.episode import Episode
 
 
 def _decode(rec: RequestRecord) -> tuple[float, float] | None:
@@ -27,46 +37,82 @@ def _decode(rec: RequestRecord) -> tuple[float, float] | None:
     return float(rec.output_tokens - 1), rec.e2e_s - rec.ttft_s
 
 
+def _decode_sum(turns: list[RequestRecord]) -> tuple[float, float] | None:
+    """Decode tokens and seconds of one prompt's turns together (``None`` if none counts)."""
+    parts = [d for d in map(_decode, turns) if d is not None]
+    if not parts or len(parts) < len(turns):
+        return None
+    return sum(p[0] for p in parts), sum(p[1] for p in parts)
+
+
 def compare_mtp(
     cfg: MtpConfig,
     prompts: PromptSet,
     out: Path,
     on_progress: Callable[[int], None] | None = None,
+    episodes: list[Episode] | None = None,
 ) -> dict[str, Any]:
     """Run the comparison, write ``mtp.json``, ``mtp.md`` and both arms' raw records to ``out``.
+
+    Args:
+        cfg: The comparison.
+        prompts: The prompts (request mode).
+        out: Output folder.
+        on_progress: Called with the number of prompts (or episodes) done.
+        episodes: The episodes to play in episode mode (:func:`load_episodes`).
 
     Returns:
         The result written to ``mtp.json``: per-arm summaries and decode rates, ``speedup`` with
         ``ci_low``/``ci_high`` (``None`` with fewer than one usable pair), and the spec-decode
-        figures of each arm whose server exposes them.
+        figures of each arm whose server exposes them; in episode mode also each arm's episode
+        summary and ``episode_speedup`` with ``episode_ci_low``/``episode_ci_high``.
+
+    Raises:
+        ValueError: Episode mode without episodes.
     """
     from ._report import write_mtp_report
 
+    if cfg.mode == "episode" and not episodes:
+        raise ValueError("mode 'episode' needs the episodes to play; pass load_episodes(n)")
     out.mkdir(parents=True, exist_ok=True)
     arms = {"baseline": cfg.baseline, "candidate": cfg.candidate}
     clients = {k: ChatStreamClient(c) for k, c in arms.items()}
-    records: dict[str, list[RequestRecord]] = {k: [] for k in arms}
+    units: dict[str, list[list[RequestRecord]]] = {k: [] for k in arms}
+    played: dict[str, list[EpisodeRecord]] = {k: [] for k in arms}
+
+    def one(k: str, i: int, keep: bool) -> None:
+        if episodes:
+            j = i % len(episodes)
+            turns: list[RequestRecord] = []
+            rec = play_episode(clients[k], episodes[j], j, max_turns=cfg.max_turns, turns=turns)
+            if keep:
+                units[k].append(turns)
+                played[k].append(rec)
+        else:
+            r = clients[k].send(prompts[i], i % len(prompts))
+            if keep:
+                units[k].append([r])
+
     try:
         for i in range(cfg.warmup):
-            for client in clients.values():
-                client.send(prompts[i], i)
+            for k in arms:
+                one(k, i, keep=False)
         before = {k: scrape_spec_decode(c.host) for k, c in arms.items()}
         for i in range(cfg.requests):
             order = ("baseline", "candidate") if i % 2 == 0 else ("candidate", "baseline")
             for k in order:
-                records[k].append(
-                    clients[k].send(prompts[cfg.warmup + i], (cfg.warmup + i) % len(prompts))
-                )
+                one(k, cfg.warmup + i, keep=True)
             if on_progress is not None:
                 on_progress(i + 1)
         after = {k: scrape_spec_decode(c.host) for k, c in arms.items()}
     finally:
         for client in clients.values():
             client.close()
+    records = {k: [r for turns in units[k] for r in turns] for k in arms}
     pairs = [
         (b, c)
         for b, c in zip(
-            map(_decode, records["baseline"]), map(_decode, records["candidate"]), strict=True
+            map(_decode_sum, units["baseline"]), map(_decode_sum, units["candidate"]), strict=True
         )
         if b is not None and c is not None
     ]
@@ -85,6 +131,9 @@ def compare_mtp(
         write_path = out / f"raw-{k}.jsonl"
         write_path.unlink(missing_ok=True)
         write_records(write_path, records[k])
+        if episodes:
+            (out / f"episodes-{k}.jsonl").unlink(missing_ok=True)
+            write_episode_records(out / f"episodes-{k}.jsonl", played[k])
         col = 0 if k == "baseline" else 1
         sd = spec_decode_delta(before[k], after[k])
         result[k] = {
@@ -97,6 +146,8 @@ def compare_mtp(
             ),
             "spec_decode": sd.to_dict() if sd is not None else None,
         }
+        if episodes:
+            result[k]["episodes"] = summarize_episodes(played[k])
     if pairs:
         est = paired_ratio_bootstrap(
             [p[0][0] for p in pairs],
@@ -108,6 +159,29 @@ def compare_mtp(
             seed=cfg.seed,
         )
         result.update(speedup=est.ratio, ci_low=est.low, ci_high=est.high)
+    if episodes:
+        result.update(mode="episode", episode_speedup=None, episode_ci_low=None)
+        result["episode_ci_high"] = None
+        both = [
+            (b.e2e_s, c.e2e_s)
+            for b, c in zip(played["baseline"], played["candidate"], strict=True)
+            if b.e2e_s is not None and c.e2e_s is not None
+        ]
+        result["episode_pairs_used"] = len(both)
+        if both:
+            ones = [1.0] * len(both)
+            est = paired_ratio_bootstrap(
+                ones,
+                [b for b, _ in both],
+                ones,
+                [c for _, c in both],
+                n_resamples=cfg.resamples,
+                confidence=cfg.confidence,
+                seed=cfg.seed,
+            )
+            result.update(
+                episode_speedup=est.ratio, episode_ci_low=est.low, episode_ci_high=est.high
+            )
     (out / "mtp.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     write_mtp_report(result, out)
     return result

@@ -42,6 +42,10 @@ class RequestRecord:
     chunks: int = 0
     bytes_received: int = 0
     server_lag_s: tuple[float, ...] = field(default=())
+    resent: int = 0
+    """Times the request was sent again on a new connection because the server dropped it on
+    a reused keep-alive one (the usual HTTP client behaviour, counted here so it is visible:
+    the server saw ``1 + resent`` requests for this record)."""
 
     @property
     def ok(self) -> bool:
@@ -54,7 +58,7 @@ class RequestRecord:
         return None if not self.tpot_s else 1.0 / self.tpot_s
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; ``server_lag_s`` is left out when empty.
+        """A JSON-ready dict; ``server_lag_s`` and ``resent`` are left out when empty or 0.
 
         Built field by field: ``dataclasses.asdict`` deep-copies every ITL sample, which costs a
         load generator hundreds of microseconds per request.
@@ -65,6 +69,8 @@ class RequestRecord:
             d["server_lag_s"] = list(self.server_lag_s)
         else:
             del d["server_lag_s"]
+        if not self.resent:
+            del d["resent"]
         return d
 
     @classmethod

@@ -15,6 +15,11 @@ def slo_verdict(levels: list[dict[str, Any]], slo_p95_s: float) -> str:
     met = [lv["users"] for lv in levels if lv.get("slo_pass")]
     missed = [lv["users"] for lv in levels if not lv.get("slo_pass")]
     head = f"SLO: P95 end-to-end latency <= {slo_p95_s:g} s, failed requests counted as misses."
+    if any(lv.get("slo_on") == "episode_e2e" for lv in levels):
+        head = (
+            f"SLO: P95 episode end-to-end time <= {slo_p95_s:g} s, failed episodes counted as "
+            "misses."
+        )
     if not missed:
         return f"{head} **Met at every level** (up to {max(met)} concurrent users)."
     if not met:
@@ -118,6 +123,30 @@ def write_sweep_report(levels: list[dict[str, Any]], out: Path, meta: dict[str, 
             f"| {lv['output_tokens_per_s']:.1f} | {lv['requests_per_s']:.2f} "
             f"| {'pass' if lv.get('slo_pass') else 'FAIL'} |"
         )
+    if any("episodes" in lv for lv in levels):
+        lines += [
+            "",
+            "## Episodes",
+            "",
+            "Each episode is the suites' agent loop over one viewer case: model turns (each one "
+            "request above), tool calls run against the world with the harness's hooks, until "
+            "the final answer. Times from the first turn's send; answer TTFT = to the first "
+            "token of the final answer.",
+            "",
+            "| users | episodes | failures | E2E P50 s | E2E P95 s | answer TTFT P50 s "
+            "| answer TTFT P95 s | turns (mean) | tool time P50 s | episodes/s |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for lv in levels:
+            turns = lv.get("turns_mean")
+            lines.append(
+                f"| {lv['users']} | {lv['episodes']} | {lv['episode_failures']} "
+                f"| {_s(lv['episode_e2e_p50_s'])} [{_s(lv.get('locust_episode_e2e_p50_s'), 2)}] "
+                f"| {_s(lv['episode_e2e_p95_s'])} [{_s(lv.get('locust_episode_e2e_p95_s'), 2)}] "
+                f"| {_s(lv['answer_ttft_p50_s'])} | {_s(lv['answer_ttft_p95_s'])} "
+                f"| {_s(turns, 2)} | {_s(lv['tool_s_p50_s'], 4)} "
+                f"| {lv['episodes_per_s']:.2f} |"
+            )
     failing = [lv for lv in levels if lv["failures"] or lv["cancelled"]]
     if failing:
         lines += ["", "## Failures", ""]
@@ -169,6 +198,23 @@ def write_mtp_report(result: dict[str, Any], out: Path) -> Path:
             f"{result['ci_high']:.3f}, paired bootstrap over {result['pairs_used']} prompts, "
             f"{result['resamples']} resamples)"
         )
+    if result.get("mode") == "episode":
+        if result.get("episode_speedup") is None:
+            lines.append("\nNo episode speed-up: no episode reached an answer on both servers.")
+        else:
+            lines.append(
+                f"\n**Episode speed-up: {result['episode_speedup']:.3f}x** (sum of baseline over "
+                f"candidate episode end-to-end time, {result['confidence'] * 100:g}% CI "
+                f"{result['episode_ci_low']:.3f} - {result['episode_ci_high']:.3f}, "
+                f"{result['episode_pairs_used']} episodes answered on both)"
+            )
+        for name in ("baseline", "candidate"):
+            e = result[name]["episodes"]
+            lines.append(
+                f"\n{name} episodes: {e['episode_successes']} answered, "
+                f"{e['episode_failures']} failed; E2E P50 {_s(e['episode_e2e_p50_s'])} s, "
+                f"answer TTFT P50 {_s(e['answer_ttft_p50_s'])} s, {_s(e['turns_mean'], 2)} turns"
+            )
     lines += [
         "",
         "| | decode tok/s | E2E P50 s | E2E P95 s | TTFT P50 s | TPOT P50 ms | failures |",

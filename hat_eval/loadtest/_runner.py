@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from ._config import API_KEY_ENV, SweepConfig
+from ._episode import read_episode_records
 from ._prompts import PromptSet, prompts_for, write_prompt_set
 from ._records import read_records
-from ._stats import summarize
+from ._stats import summarize, summarize_episodes
 
 LOCUSTFILE = Path(__file__).resolve().parent / "_locustfile.py"
 """The locustfile the sweep starts Locust with (``loadtest/locustfile.py`` imports it)."""
@@ -109,7 +110,11 @@ def locust_percentile(response_times: dict[str, int], q: float) -> float | None:
 
 
 def read_locust_percentiles(stats_json: Path) -> dict[str, float | None]:
-    """Locust's own (bucketed) P50/P95 of E2E and TTFT from its ``--json-file``, in seconds."""
+    """Locust's own (bucketed) P50/P95 of E2E and TTFT from its ``--json-file``, in seconds.
+
+    In episode mode also of the episodes' end-to-end time and answer TTFT
+    (``locust_episode_e2e_p50_s``, ..., ``locust_answer_ttft_p95_s``).
+    """
     out: dict[str, float | None] = {
         "locust_e2e_p50_s": None,
         "locust_e2e_p95_s": None,
@@ -118,9 +123,15 @@ def read_locust_percentiles(stats_json: Path) -> dict[str, float | None]:
     }
     if not stats_json.exists():
         return out
+    kinds = {
+        ("POST", "chat"): "e2e",
+        ("TTFT", "chat"): "ttft",
+        ("EPISODE", "episode"): "episode_e2e",
+        ("ANSWER_TTFT", "episode"): "answer_ttft",
+    }
     for entry in json.loads(stats_json.read_text(encoding="utf-8")):
-        kind = {"POST": "e2e", "TTFT": "ttft"}.get(entry.get("method", ""))
-        if kind is None or entry.get("name") != "chat":
+        kind = kinds.get((entry.get("method", ""), entry.get("name")))
+        if kind is None:
             continue
         for q in (50, 95):
             ms = locust_percentile(entry.get("response_times", {}), q / 100)
@@ -210,12 +221,17 @@ def run_level(
     if on_progress is not None:
         on_progress(users, time.monotonic() - start, *tail.poll())
     records = list(read_records(sorted((d / "raw").glob("raw-*.jsonl"))))
-    return summarize(
+    summary = summarize(
         records,
         users=users,
         slo_p95_s=cfg.slo_p95_s,
         locust=read_locust_percentiles(d / "locust.json"),
+        warmup_s=(users - 1) / cfg.spawn_rate if cfg.spawn_rate else 0.0,
     )
+    if cfg.mode == "episode":
+        episodes = read_episode_records(sorted((d / "raw").glob("episodes-*.jsonl")))
+        summary.update(summarize_episodes(episodes, slo_p95_s=cfg.slo_p95_s))
+    return summary
 
 
 def run_sweep(

@@ -26,7 +26,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
@@ -53,6 +53,11 @@ class StreamPlan:
     done: bool = True
     stamp: bool = False
     stall_s: float = 30.0
+    tool_call: str | None = None
+    """Answer with a call of this tool ("": the request's first tool) instead of text: the
+    first token chunk carries the call's id and name, the others its arguments in pieces."""
+    tool_arguments: str = "{}"
+    """The tool call's arguments (JSON text)."""
 
     @property
     def n_chunks(self) -> int:
@@ -68,6 +73,24 @@ class StreamPlan:
 Planner = Callable[[int, dict[str, Any]], StreamPlan]
 
 
+def episode_planner(call: StreamPlan, answer: StreamPlan) -> Planner:
+    """Plans a two-turn episode: ``call`` (a tool call) first, ``answer`` once results are in.
+
+    A request whose messages hold no ``tool`` message yet gets ``call`` (with ``tool_call``
+    set to the request's first tool if it names none); one that holds a tool result gets
+    ``answer``.
+    """
+    first = call if call.tool_call is not None else replace(call, tool_call="")
+
+    def plan(_index: int, payload: dict[str, Any]) -> StreamPlan:
+        messages = payload.get("messages") or ()
+        if any(isinstance(m, dict) and m.get("role") == "tool" for m in messages):
+            return answer
+        return first
+
+    return plan
+
+
 @dataclass
 class ServedRequest:
     """One request the server received, its plan, and whether the plan ran to the end."""
@@ -78,6 +101,13 @@ class ServedRequest:
     completed: bool = False
     headers: dict[str, str] = field(default_factory=dict)
     """The request's headers (lower-case names)."""
+    t0: float = 0.0
+    """The ``perf_counter()`` the plan's deadlines counted from (the client's send)."""
+    first_token_at: float | None = None
+    """The ``perf_counter()`` just before the first token chunk was written (same host clock:
+    the client cannot receive it earlier)."""
+    last_token_at: float | None = None
+    """The ``perf_counter()`` just before the last token chunk was written."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +218,7 @@ class _Handler(BaseHTTPRequestHandler):
                 payload,
                 st.planner(len(st.served), payload),
                 headers={k.lower(): v for k, v in self.headers.items()},
+                t0=t0,
             )
             st.served.append(served)
         plan = served.plan
@@ -202,7 +233,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         try:
-            self._stream(plan, payload, t0)
+            self._stream(plan, payload, t0, served)
         except OSError:
             self.close_connection = True
             return
@@ -221,7 +252,9 @@ class _Handler(BaseHTTPRequestHandler):
         data = f"data: {text}\n\n".encode()
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
-    def _stream(self, plan: StreamPlan, payload: dict[str, Any], t0: float) -> None:
+    def _stream(
+        self, plan: StreamPlan, payload: dict[str, Any], t0: float, served: ServedRequest
+    ) -> None:
         st = self.server.state
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -236,6 +269,7 @@ class _Handler(BaseHTTPRequestHandler):
         }
         self._write({**base, "choices": [{"index": 0, "delta": {"role": "assistant"}}]})
         sent = 0
+        call = _tool_call_deltas(plan, payload, served.index)
         for k in range(plan.n_chunks):
             if plan.fault is not None and k == plan.fault_after:
                 self._fault(plan)
@@ -244,14 +278,23 @@ class _Handler(BaseHTTPRequestHandler):
             if delay > 0:
                 time.sleep(delay)
             n = min(plan.tokens_per_chunk, plan.n_tokens - sent)
-            text = "".join(f" t{sent + i}" for i in range(n))
-            key = plan.reasoning_field if k < plan.reasoning_chunks else "content"
-            self._write({**base, "choices": [{"index": 0, "delta": {key: text}}]}, plan.stamp)
+            delta: dict[str, Any]
+            if call is not None:
+                delta = {"tool_calls": [call[k]]}
+            else:
+                text = "".join(f" t{sent + i}" for i in range(n))
+                delta = {plan.reasoning_field if k < plan.reasoning_chunks else "content": text}
+            now = time.perf_counter()  # before the write: no byte of it can arrive earlier
+            self._write({**base, "choices": [{"index": 0, "delta": delta}]}, plan.stamp)
+            if served.first_token_at is None:
+                served.first_token_at = now
+            served.last_token_at = now
             sent += n
         if plan.fault is not None:
             self._fault(plan)
             return
-        self._write({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]})
+        finish = "length" if call is None else "tool_calls"
+        self._write({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
         opts = payload.get("stream_options")
         asked = isinstance(opts, dict) and bool(opts.get("include_usage"))
         if plan.usage or (plan.usage is None and asked):
@@ -281,6 +324,32 @@ class _Handler(BaseHTTPRequestHandler):
         elif plan.fault == "stall":
             self.server.state.stop.wait(plan.stall_s)
         self.connection.shutdown(socket.SHUT_RDWR)
+
+
+def _tool_call_deltas(
+    plan: StreamPlan, payload: dict[str, Any], index: int
+) -> list[dict[str, Any]] | None:
+    """The tool-call delta of each token chunk, or ``None`` when the plan answers in text.
+
+    Chunk 0 carries the call's id and name (and all its arguments if it is the only chunk);
+    the arguments are cut into ``n_chunks - 1`` pieces over the other chunks.
+    """
+    if plan.tool_call is None:
+        return None
+    name = plan.tool_call
+    if not name:
+        tools = payload.get("tools") or [{}]
+        name = str((tools[0].get("function") or {}).get("name", "tool"))
+    n, args = plan.n_chunks, plan.tool_arguments
+    cuts = [round(i * len(args) / max(1, n - 1)) for i in range(n)] if n > 1 else [0, len(args)]
+    head = {"name": name, "arguments": args if n == 1 else ""}
+    out: list[dict[str, Any]] = [
+        {"index": 0, "id": f"call_{index}", "type": "function", "function": head}
+    ]
+    for k in range(1, n):
+        piece = args[cuts[k - 1] : cuts[k]]
+        out.append({"index": 0, "function": {"arguments": piece}})
+    return out
 
 
 class _Server(ThreadingHTTPServer):

@@ -62,9 +62,19 @@ def _delta_text(delta: dict[str, Any]) -> str:
 
 
 class StreamMeter:
-    """Times one SSE response body; see the module docstring for the definitions."""
+    """Times one SSE response body; see the module docstring for the definitions.
 
-    def __init__(self) -> None:
+    Args:
+        assemble: Also put the assistant's message together (:attr:`content`,
+            :attr:`tool_calls`), for a caller that continues the conversation (an episode).
+    """
+
+    def __init__(self, assemble: bool = False) -> None:
+        self.assemble = assemble
+        self.content: list[str] = []
+        """The ``content`` deltas (not reasoning), when assembling."""
+        self.tool_calls: dict[int, list[str]] = {}
+        """Per tool-call index: ``[id, name, arguments]`` joined from the deltas."""
         self._buf = b""
         self.ttft: float | None = None
         self.last_token: float | None = None
@@ -127,6 +137,8 @@ class StreamMeter:
             delta = choice.get("delta")
             if isinstance(delta, dict):
                 text += _delta_text(delta)
+                if self.assemble:
+                    self._assemble(delta)
         if not text:
             return
         if self.ttft is None:
@@ -139,6 +151,24 @@ class StreamMeter:
         sent_at = obj.get(SENT_AT_FIELD)
         if isinstance(sent_at, float):
             self.lags.append(now - sent_at)
+
+    def _assemble(self, delta: dict[str, Any]) -> None:
+        content = delta.get("content")
+        if isinstance(content, str):
+            self.content.append(content)
+        for call in delta.get("tool_calls") or ():
+            if not isinstance(call, dict):
+                continue
+            index = call.get("index", len(self.tool_calls))
+            parts = self.tool_calls.setdefault(index if isinstance(index, int) else 0, ["", "", ""])
+            if isinstance(call.get("id"), str):
+                parts[0] = call["id"]
+            fn = call.get("function")
+            if isinstance(fn, dict):
+                if isinstance(fn.get("name"), str):
+                    parts[1] += fn["name"]
+                if isinstance(fn.get("arguments"), str):
+                    parts[2] += fn["arguments"]
 
     def record(
         self,

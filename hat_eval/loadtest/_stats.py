@@ -12,11 +12,14 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._records import RequestRecord
+
+if TYPE_CHECKING:
+    from ._episode import EpisodeRecord
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -38,12 +41,34 @@ def _percentile_with_misses(values: Sequence[float], misses: int, q: float) -> f
     return percentile(sorted(values) + [max(values)] * misses, q)
 
 
+def unreachable_s(records: Iterable[RequestRecord]) -> float:
+    """Seconds the server could not be reached, summed over its outages.
+
+    An outage runs from a connection error to the send of the next request that succeeded
+    (or, with none, to the end of the last request). Requests are taken in the order they
+    were sent, all users together; a connection error during an outage adds nothing, so
+    overlapping users do not count an outage twice.
+    """
+    done = sorted((r for r in records if r.outcome != "cancelled"), key=lambda r: r.started_at)
+    total, down = 0.0, None
+    for r in done:
+        if r.reason == "connection error" and down is None:
+            down = r.started_at
+        elif r.ok and down is not None:
+            total += r.started_at - down
+            down = None
+    if down is not None:
+        total += max(r.started_at + r.elapsed_s for r in done) - down
+    return total
+
+
 def summarize(
     records: Iterable[RequestRecord],
     *,
     users: int,
     slo_p95_s: float | None = None,
     locust: dict[str, float | None] | None = None,
+    warmup_s: float = 0.0,
 ) -> dict[str, Any]:
     """One concurrency level's summary.
 
@@ -53,6 +78,12 @@ def summarize(
     ``e2e_p95_with_failures_s <= slo_p95_s``, so failures can never make a level look faster.
     Throughput is the output tokens of successful requests over the window from the first request
     sent to the last one finished. Requests cut off by the end of the run are ``cancelled``.
+    ``resent`` counts the sends the client repeated on a new connection after the server dropped
+    them on a reused one (the server saw ``requests + resent``); ``unreachable_s`` is
+    :func:`unreachable_s`. With ``warmup_s`` > 0 (users started at a spawn rate, the last one
+    ``warmup_s`` after the first request), the requests sent before then are counted as
+    ``warmup_requests`` and ``steady_e2e_p50_s``/``steady_e2e_p95_s`` are the percentiles of
+    the others; the other figures include them.
     """
     recs = list(records)
     done = [r for r in recs if r.outcome != "cancelled"]
@@ -78,6 +109,8 @@ def summarize(
         "cancelled": len(recs) - len(done),
         "failure_rate": len(failed) / len(done) if done else 0.0,
         "failure_reasons": dict(Counter(r.reason or "unknown" for r in failed).most_common()),
+        "resent": sum(r.resent for r in done),
+        "unreachable_s": unreachable_s(done),
         "duration_s": window,
         "e2e_p50_s": percentile(e2e, 50),
         "e2e_p90_s": percentile(e2e, 90),
@@ -104,11 +137,75 @@ def summarize(
             else p95_all is not None and bool(e2e) and p95_all <= slo_p95_s
         ),
     }
+    out["warmup_s"] = warmup_s
+    if warmup_s > 0 and done:
+        end = min(r.started_at for r in done) + warmup_s
+        steady = [r.e2e_s for r in ok if r.e2e_s is not None and r.started_at >= end]
+        out["warmup_requests"] = sum(r.started_at < end for r in done)
+        out["steady_e2e_p50_s"] = percentile(steady, 50)
+        out["steady_e2e_p95_s"] = percentile(steady, 95)
     if lags:
         out["server_lag_p50_s"] = percentile(lags, 50)
         out["server_lag_p95_s"] = percentile(lags, 95)
     out.update(locust or {})
     return out
+
+
+def summarize_episodes(
+    episodes: Iterable[EpisodeRecord], *, slo_p95_s: float | None = None
+) -> dict[str, Any]:
+    """One level's episode figures, to merge into its :func:`summarize` object.
+
+    Percentiles are exact (as in :func:`summarize`) over the episodes that reached a final
+    answer: ``episode_e2e_*`` from the first turn's send to the answer's last token,
+    ``answer_ttft_*`` to its first token. Failed episodes count with their reasons and enter
+    ``episode_e2e_p95_with_failures_s`` as infinitely slow ones (``None`` above 5 % failed);
+    ``slo_pass`` is that value against ``slo_p95_s`` (in episode mode the verdict is on
+    episodes). ``turns_mean`` and ``tool_s_*`` are over the successful episodes, ``tool_s``
+    being the time the generator spent running their tool calls.
+    """
+    recs = list(episodes)
+    done = [r for r in recs if r.outcome != "cancelled"]
+    ok = [r for r in done if r.ok]
+    failed = [r for r in done if not r.ok]
+    window = (
+        max(r.started_at + r.elapsed_s for r in done) - min(r.started_at for r in done)
+        if done
+        else 0.0
+    )
+    e2e = [r.e2e_s for r in ok if r.e2e_s is not None]
+    answer = [r.answer_ttft_s for r in ok if r.answer_ttft_s is not None]
+    tool = [r.tool_s for r in ok]
+    p95_all = _percentile_with_misses(e2e, len(failed), 95)
+    return {
+        "episodes": len(done),
+        "episode_successes": len(ok),
+        "episode_failures": len(failed),
+        "episode_cancelled": len(recs) - len(done),
+        "episode_failure_reasons": dict(
+            Counter(r.reason or "unknown" for r in failed).most_common()
+        ),
+        "episode_e2e_p50_s": percentile(e2e, 50),
+        "episode_e2e_p95_s": percentile(e2e, 95),
+        "episode_e2e_p99_s": percentile(e2e, 99),
+        "episode_e2e_p95_with_failures_s": p95_all,
+        "answer_ttft_p50_s": percentile(answer, 50),
+        "answer_ttft_p95_s": percentile(answer, 95),
+        "answer_ttft_p99_s": percentile(answer, 99),
+        "turns_mean": float(np.mean([r.turns for r in ok])) if ok else None,
+        "tool_s_p50_s": percentile(tool, 50),
+        "tool_s_p95_s": percentile(tool, 95),
+        "episode_output_tokens_mean": (
+            float(np.mean([r.output_tokens for r in ok])) if ok else None
+        ),
+        "episodes_per_s": len(ok) / window if window > 0 else 0.0,
+        "slo_pass": (
+            None
+            if slo_p95_s is None
+            else p95_all is not None and bool(e2e) and p95_all <= slo_p95_s
+        ),
+        "slo_on": "episode_e2e",
+    }
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,12 @@ import itertools
 import json
 import logging
 import os
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import gevent
 from locust import User, constant, task
@@ -48,12 +50,18 @@ from ._config import (
     option_secret,
     with_overrides,
 )
+from ._episode import EpisodeRecord, load_episodes, play_episode
 from ._prompts import PROMPT_OPTIONS, PromptError, PromptSet, prompts_for, read_prompt_set
 from ._records import RequestRecord
-from ._stats import summarize
+from ._stats import summarize, summarize_episodes
 from ._watchdog import StallWatchdog
 
+if TYPE_CHECKING:
+    from hat_eval.episode import Episode
+
 log = logging.getLogger("hat_eval.loadtest")
+EPISODES_PREFIX = "episodes-"
+"""Episode records go to ``--raw-dir/episodes-<pid>.jsonl`` beside the turns' ``raw-<pid>``."""
 
 
 class LoadTestFailure(Exception):
@@ -143,6 +151,15 @@ class _Shared:
     max_requests: int
     offset: int
     sink: TextIO | None
+    mode: str = "request"
+    episodes: list[Episode] = field(default_factory=list)
+    max_turns: int = 5
+    episode_sink: TextIO | None = None
+    episode_records: list[EpisodeRecord] = field(default_factory=list)
+    spawn_interval_s: float = 0.0
+    """Time between two users' starts in this process (0: as Locust starts them)."""
+    spawn_start: float | None = None
+    spawned: int = 0
     watchdog: StallWatchdog = field(default_factory=StallWatchdog)
     counter: itertools.count[int] = field(default_factory=itertools.count)
     issued: int = 0
@@ -169,6 +186,13 @@ class _Shared:
         else:
             self.records.append(rec)
 
+    def keep_episode(self, rec: EpisodeRecord) -> None:
+        if self.episode_sink is not None:
+            self.episode_sink.write(json.dumps(rec.to_dict()) + "\n")
+            self.episode_sink.flush()
+        else:
+            self.episode_records.append(rec)
+
 
 _SHARED: dict[int, _Shared] = {}
 
@@ -186,33 +210,82 @@ def _processes(o: argparse.Namespace) -> int:
     return (os.cpu_count() or 1) if n < 0 else n
 
 
+_SWITCH_INTERVAL_S = 1e-4
+"""The interpreter's thread switch interval in episode mode (Python's default is 5 ms)."""
+
+
+def _episodes(cfg: SweepConfig) -> list[Episode]:
+    """The episodes this process plays, their worlds built; a bad harness is a ConfigError.
+
+    Tool calls run on gevent's thread pool (:func:`_on_thread`); with the switch interval
+    lowered to 0.1 ms the event loop's thread takes the interpreter back within about that
+    when a read arrives, instead of after up to 5 ms of another thread's tool call.
+    """
+    from hat_eval.episode import episode_context
+    from hat_eval.harness import HarnessError
+
+    try:
+        episodes = load_episodes(cfg.n_prompts, cfg.harness)
+        for e in episodes:
+            episode_context(e)  # the knowledge base and harness variants, built once, now
+    except (HarnessError, ValueError) as err:
+        raise ConfigError(f"episodes: {err}") from None
+    sys.setswitchinterval(_SWITCH_INTERVAL_S)
+    return episodes
+
+
+def _on_thread(fn: Callable[[], Any]) -> Any:
+    """Run ``fn`` on gevent's thread pool; this user waits cooperatively meanwhile."""
+    return gevent.get_hub().threadpool.apply(fn)
+
+
 def _shared(env: Environment) -> _Shared:
     if id(env) in _SHARED:
         return _SHARED[id(env)]
     o = env.parsed_options
     assert o is not None, "Locust parses its options before it starts users"
     cfg, prompts = load_setup(o, env.host)
-    sink = None
+    episodes = _episodes(cfg) if cfg.mode == "episode" else []
+    sink = episode_sink = None
     if o.raw_dir:
         Path(o.raw_dir).mkdir(parents=True, exist_ok=True)
         sink = (Path(o.raw_dir) / f"raw-{os.getpid()}.jsonl").open("a", encoding="utf-8")
+        if episodes:
+            name = f"{EPISODES_PREFIX}{os.getpid()}.jsonl"
+            episode_sink = (Path(o.raw_dir) / name).open("a", encoding="utf-8")
     index = getattr(env.runner, "worker_index", 0) or 0
     shared = _Shared(
         cfg.client,
         prompts,
         _tokenizer(cfg.tokenizer) if cfg.tokenizer else None,
         cfg.requests_per_process(_processes(o)),
-        offset=(index * 7919) % len(prompts),
+        offset=(index * 7919) % len(episodes or prompts),
         sink=sink,
+        mode=cfg.mode,
+        episodes=episodes,
+        max_turns=cfg.max_turns,
+        episode_sink=episode_sink,
+        spawn_interval_s=_processes(o) / cfg.spawn_rate if cfg.spawn_rate else 0.0,
     )
     _SHARED[id(env)] = shared
     return shared
 
 
+BACKOFF_S = (0.05, 2.0)
+"""A user waits this long (first, most) after a connection error, doubling while they go on."""
+
+
 class ChatStreamUser(User):
-    """A viewer-facing client: streamed chat completions, one after another."""
+    """A viewer-facing client: streamed chat completions, one after another.
+
+    After a connection error (server down, reset) the user waits before its next request:
+    0.05 s, doubling up to 2 s while the errors go on, none after a success. So a dead server
+    costs a few requests per user and second, not thousands; the summary's ``unreachable_s``
+    says for how long it was down.
+    """
 
     wait_time = constant(0)
+    backoff_s = 0.0
 
     def on_start(self) -> None:
         """Take the prompts and client settings this process read before the test started."""
@@ -225,20 +298,48 @@ class ChatStreamUser(User):
             pause=gevent.idle,
             watchdog=self.shared.watchdog,
         )
+        self._pace()
+
+    def _pace(self) -> None:
+        """With a spawn rate, start the n-th user of this process n / rate seconds in.
+
+        Locust starts a second's worth of users at once, so without this they would all
+        connect within a few milliseconds whatever the rate says (a server with a small
+        listen backlog then drops SYNs and some first requests wait for the retry).
+        """
+        shared = self.shared
+        if not shared.spawn_interval_s:
+            return
+        now = time.perf_counter()
+        if shared.spawn_start is None:
+            shared.spawn_start = now
+        slot = shared.spawn_start + shared.spawned * shared.spawn_interval_s
+        shared.spawned += 1
+        if slot > now:
+            gevent.sleep(slot - now)
 
     def on_stop(self) -> None:
         """Close the connection."""
         self.chat_client.close()
 
-    @task
-    def chat(self) -> None:
-        """Send one prompt and report it."""
+    def _take(self) -> int:
+        """The next request's (or episode's) number; stops the user when the run is done."""
         shared = self.shared
         index = shared.take()
         if index is None:
             if shared.in_flight == 0 and isinstance(self.environment.runner, LocalRunner):
                 gevent.spawn(self.environment.runner.quit)
             raise StopUser()
+        return index
+
+    @task
+    def chat(self) -> None:
+        """Send one prompt (or, in episode mode, play one episode) and report it."""
+        shared = self.shared
+        if shared.mode == "episode":
+            self._episode()
+            return
+        index = self._take()
         shared.in_flight += 1
         i = index % len(shared.prompts)
         try:
@@ -261,6 +362,83 @@ class ChatStreamUser(User):
         finally:
             shared.keep(rec)
             self._fire(rec)
+        self._back_off(rec.reason)
+
+    def _episode(self) -> None:
+        """Play one episode; report each turn (``chat``) and the episode (``episode``)."""
+        shared = self.shared
+        i = self._take() % len(shared.episodes)
+        shared.in_flight += 1
+        turns: list[RequestRecord] = []
+        try:
+            rec = play_episode(
+                self.chat_client,
+                shared.episodes[i],
+                i,
+                max_turns=shared.max_turns,
+                turns=turns,
+                execute=_on_thread,
+            )
+        except gevent.GreenletExit:
+            for t in turns:
+                shared.keep(t)
+            cut = RequestRecord("cancelled", 0.0, 0.0, reason="the run ended", prompt_index=i)
+            shared.keep(cut)
+            shared.keep_episode(
+                EpisodeRecord(
+                    "cancelled",
+                    0.0,
+                    0.0,
+                    i,
+                    shared.episodes[i].id,
+                    turns=len(turns) + 1,
+                    reason="the run ended",
+                )
+            )
+            raise
+        finally:
+            shared.in_flight -= 1
+        try:
+            gevent.idle()  # the bookkeeping waits until no other user has a chunk to stamp
+        finally:
+            for t in turns:
+                shared.keep(t)
+                self._fire(t)
+            shared.keep_episode(rec)
+            self._fire_episode(rec)
+        self._back_off(rec.reason)
+
+    def _back_off(self, reason: str | None) -> None:
+        """Wait after a connection error (see the class docstring); reset after anything else."""
+        if reason != "connection error":
+            self.backoff_s = 0.0
+            return
+        first, most = BACKOFF_S
+        self.backoff_s = min(most, self.backoff_s * 2 if self.backoff_s else first)
+        gevent.sleep(self.backoff_s)
+
+    def _fire_episode(self, rec: EpisodeRecord) -> None:
+        fire = self.environment.events.request.fire
+        context: dict[str, Any] = {"turns": rec.turns, "tool_s": rec.tool_s}
+        fire(
+            request_type="EPISODE",
+            name="episode",
+            response_time=(rec.e2e_s if rec.ok and rec.e2e_s is not None else rec.elapsed_s) * 1000,
+            response_length=rec.output_tokens,
+            response=None,
+            context=context,
+            exception=None if rec.ok else LoadTestFailure(rec.reason),
+        )
+        if rec.ok and rec.answer_ttft_s is not None:
+            fire(
+                request_type="ANSWER_TTFT",
+                name="episode",
+                response_time=rec.answer_ttft_s * 1000,
+                response_length=0,
+                response=None,
+                context=context,
+                exception=None,
+            )
 
     def _fire(self, rec: RequestRecord) -> None:
         fire = self.environment.events.request.fire
@@ -311,6 +489,19 @@ def _on_test_stop(environment: Environment, **_kwargs: Any) -> None:
         s["ttft_p50_s"],
         s["ttft_p95_s"],
     )
+    if shared.mode == "episode":
+        e = summarize_episodes(shared.episode_records)
+        log.warning(
+            "hat-eval exact: %d episodes, %d failures, E2E P50 %s s P95 %s s, answer TTFT "
+            "P50 %s s P95 %s s, %s turns on average",
+            e["episodes"],
+            e["episode_failures"],
+            e["episode_e2e_p50_s"],
+            e["episode_e2e_p95_s"],
+            e["answer_ttft_p50_s"],
+            e["answer_ttft_p95_s"],
+            e["turns_mean"],
+        )
 
 
 def _on_test_start(environment: Environment, **_kwargs: Any) -> None:

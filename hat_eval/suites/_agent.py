@@ -3,13 +3,15 @@
 ``harness_agent`` does what a production live-commerce host does: system prompt rendered from
 the harness (skills included), a live-context line, tools under the harness's names, and the
 harness's hooks deciding retries and how tool results come back; each tool message carries its
-call's record in its metadata for the scorers. ``react_baseline`` runs the
-same prompt and tools through ``inspect_ai.agent.react`` with Inspect's standard tool messages:
-the reference compares against ReAct.
+call's record in its metadata for the scorers. Its loop is the episode layer's
+(:func:`hat_eval.episode.run_agent_async`, the one the load harness drives too).
+``react_baseline`` runs the same prompt and tools through ``inspect_ai.agent.react`` with
+Inspect's standard tool messages: the reference compares against ReAct.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,37 +19,36 @@ from inspect_ai.agent import AgentPrompt, as_solver, react
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
+    ChatMessageBase,
     ChatMessageSystem,
     ChatMessageTool,
     ChatMessageUser,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolCall as InspectToolCall
 from inspect_ai.tool import ToolDef, ToolInfo, ToolParams
 
-from hat_eval.episode import TRACE_KEY, CallRecord, EpisodeContext, ToolRuntime, episode_context
-from hat_eval.harness import Harness, RetryPolicy, Tool, render_system_prompt
-from hat_eval.world import KnowledgeBase, LiveSession
+from hat_eval.episode import (
+    TRACE_KEY,
+    CallRecord,
+    EpisodeContext,
+    Message,
+    ToolCall,
+    ToolRuntime,
+    episode_context,
+    harness_prompt,
+    live_context,
+    run_agent_async,
+    stable_seed,
+)
+from hat_eval.harness import Harness, RetryPolicy, Tool
 
 from ._samples import episode_of
 
 
 def _context(state: TaskState) -> EpisodeContext:
     return episode_context(episode_of(state.sample_id, state.metadata, state.target))
-
-
-def live_context(session: LiveSession, kb: KnowledgeBase) -> str:
-    """The line a live-commerce backend adds to the system prompt: what is on screen now."""
-    from hat_eval.world import call_function
-
-    product = call_function(
-        kb, session, "catalog.get_product", {"product_id": session.product_on_screen}
-    )
-    name = product.get("name", session.product_on_screen) if isinstance(product, dict) else ""
-    return (
-        f"## Live now\nOn screen: {name} (product id {session.product_on_screen}). "
-        f"Current time: {session.now}."
-    )
 
 
 class ToolSpec(ToolInfo):
@@ -100,7 +101,7 @@ def rendered(harness: Harness) -> tuple[str, list[ToolInfo]]:
     if entry is None or entry.harness is not harness:
         if len(_RENDERED) >= 4096:
             _RENDERED.clear()
-        entry = _Rendered(harness, render_system_prompt(harness), tool_infos(harness))
+        entry = _Rendered(harness, harness_prompt(harness), tool_infos(harness))
         _RENDERED[id(harness)] = entry
     return entry.system_prompt, entry.tools
 
@@ -114,7 +115,9 @@ def harness_agent(*, max_turns: int = 5) -> Solver:
     """The harness-driven agent: prompt, tools and hooks all come from the sample's episode.
 
     The harness in force is the one the sample's episode names (the same record the scorer
-    reads its gold from), so agent and gold cannot run under different harnesses.
+    reads its gold from), so agent and gold cannot run under different harnesses. The loop is
+    the episode layer's (:func:`hat_eval.episode.run_agent_async`); this solver only adapts
+    Inspect's ``get_model().generate`` to it and its plain messages to Inspect's.
 
     Args:
         max_turns: most model calls per viewer message (each may request several tools).
@@ -122,56 +125,80 @@ def harness_agent(*, max_turns: int = 5) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         ctx = _context(state)
-        runtime = ToolRuntime(
-            ctx.harness, ctx.kb, ctx.session, fault=ctx.fault, seed=_stable(str(state.sample_id))
-        )
-        prompt, tools = rendered(ctx.harness)
-        system = prompt + "\n\n" + live_context(ctx.session, ctx.kb)
-        state.messages = [ChatMessageSystem(content=system), *_user_messages(state)]
-        structure = ctx.harness.hooks.messages
+        tools = rendered(ctx.harness)[1]
         model = get_model()
-        for _ in range(max_turns):
-            output = await model.generate(state.messages, tools=tools)
-            state.output = output
-            state.messages.append(output.message)
-            calls = output.message.tool_calls or []
-            if not calls:
-                break
-            results = []
-            for call in calls:
-                text, _ = runtime.call(call.function, call.arguments or {})
-                results.append((call, text, {TRACE_KEY: runtime.records[-1].to_dict()}))
-            if structure.tool_result_role == "tool":
-                state.messages.extend(
-                    ChatMessageTool(
-                        content=text, tool_call_id=call.id, function=call.function, metadata=meta
-                    )
-                    for call, text, meta in results
-                )
-            else:  # results come back in a user message; tool messages only acknowledge
-                state.messages.extend(
-                    ChatMessageTool(
-                        content="(result in the next message)",
-                        tool_call_id=call.id,
-                        function=call.function,
-                        metadata=meta,
-                    )
-                    for call, _, meta in results
-                )
-                state.messages.append(
-                    ChatMessageUser(
-                        content="\n\n".join(f"{call.function}: {text}" for call, text, _ in results)
-                    )
-                )
+        chat = _InspectChat()
+
+        async def model_turn(messages: Sequence[Message], _tools: Sequence[Tool]) -> Message:
+            # the state holds the transcript as it stands, as if the solver had built it itself
+            state.messages = [chat.inspect(m) for m in messages]
+            state.output = await model.generate(state.messages, tools=tools)
+            state.messages.append(state.output.message)
+            return chat.plain(state.output.message)
+
+        run = await run_agent_async(
+            ctx,
+            [chat.plain(m) for m in _user_messages(state)],
+            model_turn,
+            seed=stable_seed(str(state.sample_id)),
+            max_turns=max_turns,
+        )
+        state.messages = [chat.inspect(m) for m in run.messages]
         return state
 
     return solve
 
 
-def _stable(text: str) -> int:
-    import hashlib
+class _InspectChat:
+    """Plain episode messages to Inspect's and back, each message converted once.
 
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+    A message that came from Inspect (the sample's input, a model's reply) keeps its Inspect
+    object in :attr:`Message.source` and goes back as that very object; one the loop made (the
+    system prompt, tool results) becomes one new Inspect message, reused on every later turn.
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[int, tuple[Message, ChatMessage]] = {}
+
+    @staticmethod
+    def plain(message: ChatMessage) -> Message:
+        calls = message.tool_calls if isinstance(message, ChatMessageAssistant) else None
+        return Message(
+            message.role,
+            message.text,
+            tool_calls=tuple(ToolCall(c.id, c.function, c.arguments or {}) for c in calls or ()),
+            source=message,
+        )
+
+    def inspect(self, m: Message) -> ChatMessage:
+        if isinstance(m.source, ChatMessageBase):
+            return m.source  # type: ignore[return-value]
+        made = self._made.get(id(m))
+        if made is not None and made[0] is m:
+            return made[1]
+        out: ChatMessage
+        if m.role == "system":
+            out = ChatMessageSystem(content=m.content)
+        elif m.role == "user":
+            out = ChatMessageUser(content=m.content)
+        elif m.role == "tool":
+            out = ChatMessageTool(
+                content=m.content,
+                tool_call_id=m.tool_call_id,
+                function=m.function,
+                metadata=m.metadata,
+            )
+        else:
+            out = ChatMessageAssistant(
+                content=m.content,
+                tool_calls=[
+                    InspectToolCall(id=c.id, function=c.function, arguments=c.arguments)
+                    for c in m.tool_calls
+                ]
+                or None,
+            )
+        self._made[id(m)] = (m, out)
+        return out
 
 
 def _tool_def(runtime: ToolRuntime, tool: Tool) -> ToolDef:
@@ -199,7 +226,7 @@ def react_baseline() -> Solver:
         no_retry = ctx.harness.hooks.model_copy(update={"retry": RetryPolicy(max_retries=0)})
         plain = ctx.harness.model_copy(update={"hooks": no_retry})
         runtime = ToolRuntime(
-            plain, ctx.kb, ctx.session, fault=ctx.fault, seed=_stable(str(state.sample_id))
+            plain, ctx.kb, ctx.session, fault=ctx.fault, seed=stable_seed(str(state.sample_id))
         )
         system = rendered(ctx.harness)[0] + "\n\n" + live_context(ctx.session, ctx.kb)
         agent = react(

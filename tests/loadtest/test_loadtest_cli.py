@@ -299,11 +299,19 @@ def test_mtp_ratio_ci_and_acceptance(tmp_path):
             "--out",
             str(tmp_path),
         )
+        served = {"base": a.served[1:], "mtp": b.served[1:]}  # after the warm-up request
     assert r.exit_code == 0, r.output
     res = json.loads((tmp_path / "mtp.json").read_text())
-    truth = (20 / (10 * 0.025)) / (20 / (20 * 0.020))
+
+    def rate(requests) -> float:  # decode tokens over decode time, as the server sent them
+        seconds = sum(x.last_token_at - x.first_token_at for x in requests)
+        return 20 * len(requests) / seconds
+
+    # the truth is the server's own send clock, not the planned sleeps a busy machine stretches
+    truth = rate(served["mtp"]) / rate(served["base"])
     assert res["pairs_used"] == 8
     assert res["speedup"] == pytest.approx(truth, rel=0.05)
+    assert 1.3 < res["speedup"] < 2.0  # the planned 1.6x, with room for a loaded machine
     assert res["ci_low"] <= res["speedup"] <= res["ci_high"]
     sd = res["candidate"]["spec_decode"]
     assert sd["drafts"] == 80 and sd["acceptance_rate"] == pytest.approx(11 / 20)
