@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -62,6 +62,33 @@ def unreachable_s(records: Iterable[RequestRecord]) -> float:
     return total
 
 
+class _Timed(Protocol):
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def started_at(self) -> float: ...
+    @property
+    def elapsed_s(self) -> float: ...
+
+
+T = TypeVar("T", bound=_Timed)
+
+
+def _split(recs: list[T]) -> tuple[list[T], list[T], list[T], float]:
+    """Records not cancelled, those that succeeded, those that failed, and the wall window."""
+    done = [r for r in recs if r.outcome != "cancelled"]
+    ok = [r for r in done if r.ok]
+    failed = [r for r in done if not r.ok]
+    window = (
+        max(r.started_at + r.elapsed_s for r in done) - min(r.started_at for r in done)
+        if done
+        else 0.0
+    )
+    return done, ok, failed, window
+
+
 def summarize(
     records: Iterable[RequestRecord],
     *,
@@ -86,14 +113,7 @@ def summarize(
     the others; the other figures include them.
     """
     recs = list(records)
-    done = [r for r in recs if r.outcome != "cancelled"]
-    ok = [r for r in done if r.ok]
-    failed = [r for r in done if not r.ok]
-    window = (
-        max(r.started_at + r.elapsed_s for r in done) - min(r.started_at for r in done)
-        if done
-        else 0.0
-    )
+    done, ok, failed, window = _split(recs)
     e2e = [r.e2e_s for r in ok if r.e2e_s is not None]
     ttft = [r.ttft_s for r in ok if r.ttft_s is not None]
     tpot = [r.tpot_s for r in ok if r.tpot_s is not None]
@@ -165,14 +185,7 @@ def summarize_episodes(
     being the time the generator spent running their tool calls.
     """
     recs = list(episodes)
-    done = [r for r in recs if r.outcome != "cancelled"]
-    ok = [r for r in done if r.ok]
-    failed = [r for r in done if not r.ok]
-    window = (
-        max(r.started_at + r.elapsed_s for r in done) - min(r.started_at for r in done)
-        if done
-        else 0.0
-    )
+    done, ok, failed, window = _split(recs)
     e2e = [r.e2e_s for r in ok if r.e2e_s is not None]
     answer = [r.answer_ttft_s for r in ok if r.answer_ttft_s is not None]
     tool = [r.tool_s for r in ok]

@@ -417,62 +417,41 @@ class ChatStreamUser(User):
         self.backoff_s = min(most, self.backoff_s * 2 if self.backoff_s else first)
         gevent.sleep(self.backoff_s)
 
-    def _fire_episode(self, rec: EpisodeRecord) -> None:
-        fire = self.environment.events.request.fire
-        context: dict[str, Any] = {"turns": rec.turns, "tool_s": rec.tool_s}
-        fire(
-            request_type="EPISODE",
-            name="episode",
-            response_time=(rec.e2e_s if rec.ok and rec.e2e_s is not None else rec.elapsed_s) * 1000,
-            response_length=rec.output_tokens,
+    def _emit(
+        self,
+        request_type: str,
+        name: str,
+        seconds: float,
+        length: int,
+        context: dict[str, Any],
+        failure: str | None = None,
+    ) -> None:
+        """One Locust request event (milliseconds, as Locust counts them)."""
+        self.environment.events.request.fire(
+            request_type=request_type,
+            name=name,
+            response_time=seconds * 1000,
+            response_length=length,
             response=None,
             context=context,
-            exception=None if rec.ok else LoadTestFailure(rec.reason),
+            exception=None if failure is None else LoadTestFailure(failure),
         )
+
+    def _fire_episode(self, rec: EpisodeRecord) -> None:
+        context: dict[str, Any] = {"turns": rec.turns, "tool_s": rec.tool_s}
+        seconds = rec.e2e_s if rec.ok and rec.e2e_s is not None else rec.elapsed_s
+        failure = None if rec.ok else str(rec.reason)
+        self._emit("EPISODE", "episode", seconds, rec.output_tokens, context, failure)
         if rec.ok and rec.answer_ttft_s is not None:
-            fire(
-                request_type="ANSWER_TTFT",
-                name="episode",
-                response_time=rec.answer_ttft_s * 1000,
-                response_length=0,
-                response=None,
-                context=context,
-                exception=None,
-            )
+            self._emit("ANSWER_TTFT", "episode", rec.answer_ttft_s, 0, context)
 
     def _fire(self, rec: RequestRecord) -> None:
-        fire = self.environment.events.request.fire
         context: dict[str, Any] = {"output_tokens": rec.output_tokens, "ttft_s": rec.ttft_s}
-        if rec.ok:
-            fire(
-                request_type="POST",
-                name="chat",
-                response_time=(rec.e2e_s or 0.0) * 1000,
-                response_length=rec.bytes_received,
-                response=None,
-                context=context,
-                exception=None,
-            )
-        else:
-            fire(
-                request_type="POST",
-                name="chat",
-                response_time=rec.elapsed_s * 1000,
-                response_length=rec.bytes_received,
-                response=None,
-                context=context,
-                exception=LoadTestFailure(rec.reason),
-            )
+        seconds = (rec.e2e_s or 0.0) if rec.ok else rec.elapsed_s
+        failure = None if rec.ok else str(rec.reason)
+        self._emit("POST", "chat", seconds, rec.bytes_received, context, failure)
         if rec.ok and rec.ttft_s is not None:
-            fire(
-                request_type="TTFT",
-                name="chat",
-                response_time=rec.ttft_s * 1000,
-                response_length=0,
-                response=None,
-                context=context,
-                exception=None,
-            )
+            self._emit("TTFT", "chat", rec.ttft_s, 0, context)
 
 
 def _on_test_stop(environment: Environment, **_kwargs: Any) -> None:
