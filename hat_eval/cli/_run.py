@@ -416,6 +416,10 @@ def run(
                 log_format="eval",
                 retry_attempts=1,
                 display="rich" if os.isatty(2) else "plain",
+                # Inspect's live score is recomputed at most every 0.9 s and its last frame can
+                # stop samples short of the end (35.00 shown, 33.25 final): the progress bar
+                # shows progress, the summary table the scores.
+                score_display=False,
             )
     except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
         interrupted = True

@@ -85,6 +85,10 @@ def test_run_prints_summary_writes_logs_and_reruns_nothing(tmp_path: Path) -> No
     assert "ran: model hat/reference, agent harness, harness default (embedded)" in res.output
     logs = sorted(tmp_path.glob("*.eval"))
     assert len(logs) == 1
+    from inspect_ai.log import read_eval_log
+
+    # no live score on the progress line: Inspect's throttled value could differ from the table
+    assert read_eval_log(str(logs[0]), header_only=True).eval.config.score_display is False
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert sorted(tmp_path.glob("*.eval")) == logs  # finished work is not redone
