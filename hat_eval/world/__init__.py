@@ -1,6 +1,6 @@
 """The live-stream world: product knowledge base, tools, faults and viewer questions with gold.
 
-- ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 256 products, 8 categories);
+- ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 640 products, 8 categories);
   ``split_products(kb, split)`` gives the fixed train/dev/test product ids.
 - ``call_function(kb, session, function_id, args)`` runs the implementation of a harness
   function id (``IMPLEMENTATIONS``); bad arguments raise :class:`ToolInputError`.
