@@ -15,6 +15,7 @@ from ._loadtest import loadtest_app
 from ._report import report_app
 from ._run import run
 from ._score import score
+from ._study import study_app
 from ._suites import suites_app
 
 app = typer.Typer(
@@ -52,6 +53,7 @@ app.add_typer(report_app, name="report")
 app.command()(run)
 app.add_typer(suites_app, name="suites")
 app.command()(score)
+app.add_typer(study_app, name="study")
 
 
 def main() -> None:

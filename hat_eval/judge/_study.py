@@ -1,0 +1,661 @@
+"""A blind human preference study of two candidates: export the items, analyze the votes.
+
+Export (``hat-eval study export``): the cases both Inspect logs answered (paired by
+``hat_eval.reports.case_key``, so ``variant-…`` and ``livestream-…`` samples of one case pair),
+``n`` of them drawn with a seed, each shown with its two answers on sides drawn per item. The
+tasks hold only the item id (the case id, without the suite prefix), the viewer message and the
+``left``/``right`` answers; which side is candidate A lives in a key file kept apart.
+
+Analyze (``hat-eval study analyze``): votes of ``left``/``right``/``tie`` (a Label Studio JSON
+export, or a CSV ``sample_id, preference, annotator``) are mapped back to ``A``/``B``/``tie``
+with the key; the unit of the win rate and the sign test is the item (its human majority), so
+several raters of one item do not count as independent trials.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal, TypeAlias, get_args
+
+import numpy as np
+
+from ._agreement import cohen_kappa, decode, encode, krippendorff_alpha, majority
+from ._labels import LabelError, Preference, parse_rating
+
+Side: TypeAlias = Literal["left", "right", "tie"]
+"""A human's vote on a blind item: the answer shown on the left, on the right, or neither."""
+
+SIDES: Final[tuple[Side, ...]] = get_args(Side)
+PREFERENCE_NAME: Final = "preference"
+"""The ``name`` of the Label Studio ``<Choices>`` control, and the CSV column of the vote."""
+LABEL_COLUMNS: Final[tuple[str, ...]] = ("sample_id", PREFERENCE_NAME, "annotator")
+TASK_COLUMNS: Final[tuple[str, ...]] = ("sample_id", "message", "left", "right")
+Z_95: Final = 1.959963984540054
+"""The standard normal quantile ``Phi^-1(0.975)`` of a two-sided 95% interval."""
+
+LABEL_CONFIG: Final = """\
+<View>
+  <Header value="Viewer message"/>
+  <Text name="message" value="$message"/>
+  <View style="display: flex; gap: 1em">
+    <View style="flex: 1">
+      <Header value="Left answer"/>
+      <Text name="left" value="$left"/>
+    </View>
+    <View style="flex: 1">
+      <Header value="Right answer"/>
+      <Text name="right" value="$right"/>
+    </View>
+  </View>
+  <Header value="Which answer is better for the viewer?"/>
+  <Choices name="preference" toName="message" choice="single-radio" required="true"
+           showInline="true">
+    <Choice value="left"/>
+    <Choice value="right"/>
+    <Choice value="tie"/>
+  </Choices>
+</View>
+"""
+"""The Label Studio labelling configuration of the exported tasks (one single choice)."""
+
+
+class StudyError(ValueError):
+    """Nothing can be computed: the logs share no case, or the key does not match the labels."""
+
+
+@dataclass(frozen=True)
+class StudyItem:
+    """One case answered by both candidates."""
+
+    item_id: str
+    message: str
+    answer_a: str
+    answer_b: str
+    sample_id_a: str
+    sample_id_b: str
+
+
+def shown_digest(message: str, left: str, right: str) -> str:
+    """A short hash of what a rater sees (message, left and right answers, in that order).
+
+    The key holds it per item, so votes on tasks of another study (another seed puts the same
+    answers on other sides) do not pass for votes on this one.
+    """
+    text = "\x00".join((message, left, right))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class PlacedItem:
+    """A drawn item with the side its candidate A is shown on."""
+
+    item: StudyItem
+    a_side: Literal["left", "right"]
+
+    @property
+    def left(self) -> str:
+        """The answer shown on the left."""
+        return self.item.answer_a if self.a_side == "left" else self.item.answer_b
+
+    @property
+    def right(self) -> str:
+        """The answer shown on the right."""
+        return self.item.answer_b if self.a_side == "left" else self.item.answer_a
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """What the key says of one item: the side of A, and the digest of the texts shown."""
+
+    a_side: Literal["left", "right"]
+    digest: str
+    sample_id_a: str
+    sample_id_b: str
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One human's vote on one item, as shown (left/right/tie)."""
+
+    item_id: str
+    side: Side
+    annotator: str
+    where: str
+    digest: str | None = None
+    """The digest of the texts the rater saw, when the labels file carries them."""
+
+
+def _message(sample: Any) -> str:
+    raw = sample.input
+    if isinstance(raw, str):
+        return raw
+    users = [m for m in raw if getattr(m, "role", None) == "user"]
+    return str(users[-1].text) if users else str(raw)
+
+
+def _answers(log: Any) -> dict[str, tuple[str, str, str, str]]:
+    """``case_key -> (case id, message, answer, sample id)`` of a log's first epoch.
+
+    Errored samples are left out.
+    """
+    from hat_eval.reports import case_key
+
+    out: dict[str, tuple[str, str, str, str]] = {}
+    for sample in log.samples or []:
+        if sample.error is not None or getattr(sample, "epoch", 1) != 1:
+            continue
+        message = _message(sample)
+        key = case_key(sample.id, message)
+        out[key] = (case_key(sample.id), message, sample.output.completion, str(sample.id))
+    return out
+
+
+def pair_samples(log_a: Any, log_b: Any) -> list[StudyItem]:
+    """The cases both Inspect logs answered, sorted by item id, each with both answers.
+
+    Samples pair by ``case_key(sample.id, message)``: the case id without its suite prefix and
+    the viewer message. Only the first epoch of each sample counts; errored samples are left out.
+
+    Raises:
+        StudyError: The logs share no case.
+    """
+    a, b = _answers(log_a), _answers(log_b)
+    common = sorted(a.keys() & b.keys(), key=lambda k: (a[k][0], k))
+    if not common:
+        raise StudyError(
+            f"the logs share no case ({len(a)} and {len(b)} answered samples); export two "
+            f"candidates' logs of the same suite cases (variant and livestream pair by case)"
+        )
+    items = []
+    seen: Counter[str] = Counter()
+    for key in common:
+        case, message, answer_a, sid_a = a[key]
+        seen[case] += 1
+        item_id = case if seen[case] == 1 else f"{case}#{seen[case]}"
+        items.append(StudyItem(item_id, message, answer_a, b[key][2], sid_a, b[key][3]))
+    return items
+
+
+def draw_study(items: Sequence[StudyItem], n: int, seed: int) -> list[PlacedItem]:
+    """``n`` items drawn without replacement, each with A on a side drawn with probability 1/2.
+
+    With ``rng = numpy.random.default_rng(seed)``: the items are ``items[rng.permutation(m)[:n]]``
+    (in that drawn order) and item ``i`` shows A on the left when ``rng.integers(0, 2, n)[i]``
+    is 0. The same items and seed give the same study.
+
+    Raises:
+        StudyError: ``n`` is below 1 or more than the items available.
+    """
+    if not 1 <= n <= len(items):
+        raise StudyError(
+            f"--n {n} must be between 1 and the {len(items)} cases both logs answered; "
+            f"use --n {len(items)} or fewer"
+        )
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(items))[:n]
+    flips = rng.integers(0, 2, size=n)
+    return [
+        PlacedItem(items[int(i)], "left" if int(f) == 0 else "right")
+        for i, f in zip(order, flips, strict=True)
+    ]
+
+
+def task_rows(placed: Sequence[PlacedItem]) -> list[dict[str, str]]:
+    """The blind rows ``sample_id, message, left, right``: no candidate identity in them."""
+    return [
+        {"sample_id": p.item.item_id, "message": p.item.message, "left": p.left, "right": p.right}
+        for p in placed
+    ]
+
+
+def key_json(placed: Sequence[PlacedItem], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The key file: ``meta`` (the candidates, the seed) and, per item id, the side of A."""
+    return {
+        **meta,
+        "items": {
+            p.item.item_id: {
+                "a_side": p.a_side,
+                "digest": shown_digest(p.item.message, p.left, p.right),
+                "sample_id_a": p.item.sample_id_a,
+                "sample_id_b": p.item.sample_id_b,
+            }
+            for p in placed
+        },
+    }
+
+
+def read_key(path: Path) -> dict[str, KeyEntry]:
+    """Read a key file written by ``hat-eval study export``.
+
+    Raises:
+        LabelError: Not such a key (the message names the file and the field).
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the study key ({err})") from err
+    items = doc.get("items") if isinstance(doc, dict) else None
+    if not isinstance(items, dict) or not items:
+        raise LabelError(
+            f"{path}: not a study key (expected an object with 'items': item id -> side of A; "
+            f"use the key.json that `hat-eval study export` wrote)"
+        )
+    out = {}
+    for item_id, entry in items.items():
+        side = entry.get("a_side") if isinstance(entry, dict) else None
+        if side not in ("left", "right"):
+            raise LabelError(f"{path}: item {item_id!r} has a_side {side!r} (left or right)")
+        out[str(item_id)] = KeyEntry(
+            side,
+            str(entry.get("digest", "")),
+            str(entry.get("sample_id_a", "")),
+            str(entry.get("sample_id_b", "")),
+        )
+    return out
+
+
+def parse_side(raw: object, where: str) -> Side:
+    """A vote as shown: ``left``, ``right`` or ``tie`` (case-insensitive).
+
+    Raises:
+        LabelError: Any other value, naming ``where``.
+    """
+    text = str(raw).strip().lower() if raw is not None else ""
+    for side in SIDES:
+        if text == side:
+            return side
+    hint = " (human votes name the side shown, not A/B)" if text in ("a", "b") else ""
+    raise LabelError(f"{where}: preference {raw!r} must be left, right or tie{hint}")
+
+
+def read_votes(path: Path) -> list[Vote]:
+    """Read human votes: a Label Studio JSON export (``.json``) or a CSV (``.csv``).
+
+    The CSV has the columns ``sample_id, preference, annotator`` (the exported ``tasks.csv``
+    filled in works: its ``message``, ``left`` and ``right`` columns are checked against the key);
+    rows with an empty preference are skipped. In a Label Studio export the vote is the single
+    choice of the ``preference`` control; cancelled annotations are skipped.
+
+    Raises:
+        LabelError: An unknown format, a missing field, a vote other than left/right/tie, or a
+            file without votes.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".json"):
+        raise LabelError(
+            f"{path}: unknown labels format {path.suffix or '(no suffix)'!r} "
+            f"(use a Label Studio JSON export .json, or .csv with {', '.join(LABEL_COLUMNS)})"
+        )
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    votes = list(_csv_votes(text, str(path)) if suffix == ".csv" else _ls_votes(text, str(path)))
+    if not votes:
+        raise LabelError(f"{path}: no votes in the file")
+    return votes
+
+
+def _shown_digest(row: Mapping[str, Any]) -> str | None:
+    if not all(isinstance(row.get(c), str) for c in ("message", "left", "right")):
+        return None
+    return shown_digest(row["message"], row["left"], row["right"])
+
+
+def _csv_votes(text: str, name: str) -> Iterable[Vote]:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [c.strip() for c in reader.fieldnames or []]
+    reader.fieldnames = header
+    missing = [c for c in LABEL_COLUMNS if c not in header]
+    if missing:
+        found = ", ".join(header) or "nothing"
+        raise LabelError(
+            f"{name}: missing column {missing[0]!r} (the header has {found}; "
+            f"expected {', '.join(LABEL_COLUMNS)})"
+        )
+    for row in reader:
+        where = f"{name}:{reader.line_num}"
+        if not (row.get(PREFERENCE_NAME) or "").strip():
+            continue
+        for column in ("sample_id", "annotator"):
+            if not (row.get(column) or "").strip():
+                raise LabelError(f"{where}: field {column!r} is missing or empty")
+        yield Vote(
+            row["sample_id"].strip(),
+            parse_side(row[PREFERENCE_NAME], where),
+            row["annotator"].strip(),
+            where,
+            _shown_digest(row),
+        )
+
+
+def _ls_votes(text: str, name: str) -> Iterable[Vote]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    if not isinstance(doc, list):
+        raise LabelError(f"{name}: not a Label Studio export (a list of tasks)")
+    for index, task in enumerate(doc):
+        data = task.get("data") if isinstance(task, dict) else None
+        if not isinstance(data, dict) or not str(data.get("sample_id") or "").strip():
+            raise LabelError(
+                f"{name} task #{index}: no 'data.sample_id' (import the tasks.json that "
+                f"`hat-eval study export` wrote)"
+            )
+        task_ref = f"{name} task {task.get('id', f'#{index}')}"
+        for annotation in task.get("annotations") or []:
+            if annotation.get("was_cancelled"):
+                continue
+            annotator = _annotator(annotation.get("completed_by"), task_ref)
+            for result in annotation.get("result") or []:
+                if result.get("from_name") != PREFERENCE_NAME or result.get("type") != "choices":
+                    continue
+                choices = (result.get("value") or {}).get("choices") or []
+                where = f"{task_ref} {PREFERENCE_NAME}"
+                if len(choices) != 1:
+                    raise LabelError(f"{where}: value.choices {choices!r} must hold one choice")
+                yield Vote(
+                    str(data["sample_id"]).strip(),
+                    parse_side(choices[0], where),
+                    annotator,
+                    where,
+                    _shown_digest(data),
+                )
+
+
+def _annotator(completed_by: object, where: str) -> str:
+    if isinstance(completed_by, dict):
+        ident = completed_by.get("email") or completed_by.get("id")
+        if ident is not None:
+            return str(ident)
+    elif completed_by is not None and not isinstance(completed_by, bool | list):
+        return str(completed_by)
+    raise LabelError(f"{where}: annotation has no usable 'completed_by' ({completed_by!r})")
+
+
+def read_judge(path: Path) -> dict[str, Preference]:
+    """The judge's pairwise verdicts: CSV or JSONL with ``sample_id, preference`` (A, B or tie).
+
+    Raises:
+        LabelError: An unknown format, a missing field, or a verdict other than A/B/tie.
+    """
+    suffix = path.suffix.lower()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    rows: list[tuple[str, Mapping[str, Any]]] = []
+    if suffix == ".csv":
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        rows = [(f"{path}:{reader.line_num}", r) for r in reader]
+    elif suffix == ".jsonl":
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise LabelError(f"{path}:{number}: not a JSON object ({err.msg})") from err
+                if not isinstance(row, dict):
+                    raise LabelError(f"{path}:{number}: not a JSON object")
+                rows.append((f"{path}:{number}", row))
+    else:
+        raise LabelError(
+            f"{path}: unknown judge format {path.suffix or '(no suffix)'!r} (use .csv or .jsonl "
+            f"with sample_id, preference)"
+        )
+    out: dict[str, Preference] = {}
+    for where, row in rows:
+        sample_id = str(row.get("sample_id") or "").strip()
+        if not sample_id:
+            raise LabelError(f"{where}: field 'sample_id' is missing or empty")
+        verdict = parse_rating(row.get(PREFERENCE_NAME), where)
+        if not isinstance(verdict, str):
+            raise LabelError(f"{where}: preference {verdict!r} must be A, B or tie")
+        out[sample_id] = verdict
+    if not out:
+        raise LabelError(f"{path}: no verdicts in the file")
+    return out
+
+
+def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float] | None:
+    """Wilson's score interval of a binomial proportion ``p = successes / n``.
+
+    ``(p + z^2/(2n) -/+ z * sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)`` with ``z = 1.96`` for
+    95%: the proportions ``q`` whose score test ``|p - q| / sqrt(q(1-q)/n) <= z`` does not reject.
+    Unlike the Wald interval it stays inside [0, 1] and is not empty at ``p`` = 0 or 1.
+    Undefined, so ``None``, for ``n = 0``.
+    """
+    if n <= 0:
+        return None
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def sign_test(wins_a: int, wins_b: int) -> float | None:
+    """The two-sided exact sign test of ``H0: P(A beats B) = 1/2``, ties left out.
+
+    With ``n = wins_a + wins_b`` and ``k = wins_a``, ``scipy.stats.binomtest(k, n, 0.5)``: for
+    ``p = 1/2`` the binomial is symmetric, so the p-value is ``min(1, 2 * P(X <= min(k, n - k)))``
+    with ``X ~ Binomial(n, 1/2)``, i.e. ``2 * sum_{i<=min(k,n-k)} C(n, i) / 2^n`` capped at 1.
+    Undefined, so ``None``, when every item is a tie (``n = 0``).
+    """
+    from scipy.stats import binomtest  # type: ignore[import-untyped]
+
+    n = wins_a + wins_b
+    if n == 0:
+        return None
+    return float(binomtest(wins_a, n, 0.5, alternative="two-sided").pvalue)
+
+
+def majority_preference(votes: Sequence[Preference]) -> Preference:
+    """An item's human verdict: its most frequent vote, ``tie`` when the top votes are tied.
+
+    ``[A, A, B]`` gives A; ``[A, B]`` and ``[A, tie]`` give tie (the raters did not agree on a
+    winner; ``hat_eval.judge.majority`` for preferences).
+
+    Raises:
+        ValueError: ``votes`` is empty.
+    """
+    code, _ = majority([encode(v) for v in votes], "preference")
+    verdict = decode(code, "preference")
+    assert isinstance(verdict, str)
+    return verdict
+
+
+@dataclass(frozen=True)
+class StudyReport:
+    """The study's outcome: A vs B over items (human majorities), rater and judge agreement."""
+
+    n_items: int
+    n_votes: int
+    n_annotators: int
+    wins_a: int
+    wins_b: int
+    ties: int
+    win_rate_a: float | None
+    win_rate_a_ci: tuple[float, float] | None
+    tie_share: float
+    sign_test_p: float | None
+    n_multi_rated: int
+    unanimous_share: float | None
+    krippendorff_alpha: float | None
+    judge: Mapping[str, Any] | None
+    items: tuple[Mapping[str, Any], ...]
+    unknown_items: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``study.json``: the summary, then one entry per item (votes, majority, judge)."""
+        out: dict[str, Any] = {
+            k: v for k, v in self.__dict__.items() if k not in ("items", "unknown_items")
+        }
+        out["win_rate_a_ci"] = list(self.win_rate_a_ci) if self.win_rate_a_ci else None
+        out["notes"] = list(self.notes)
+        out["unknown_items"] = list(self.unknown_items)
+        out["items"] = [dict(i) for i in self.items]
+        return out
+
+
+def analyze_study(
+    votes: Sequence[Vote],
+    key: Mapping[str, KeyEntry],
+    judge: Mapping[str, Preference] | None = None,
+) -> StudyReport:
+    """Map the votes to A/B with the key and compute the study's statistics.
+
+    Per item, the human verdict is ``majority_preference`` of its votes. Over items: the win
+    rate of A is ``wins_a / (wins_a + wins_b)`` (ties excluded) with its ``wilson_interval``,
+    the tie share is ``ties / items``, and ``sign_test`` gives the p-value. Among raters, over
+    items with two or more votes: the share whose votes are all equal, and Krippendorff's
+    nominal alpha on the A/B/tie votes (``krippendorff_alpha``; annotators x items). With a
+    ``judge``, its verdicts (keyed by item id, or by candidate A's or B's sample id) are set
+    beside the human majority: the agreement rate (share equal) and Cohen's kappa.
+
+    Votes on items the key does not name are left out (listed in ``unknown_items``).
+
+    Raises:
+        StudyError: No vote names an item of the key, a vote's texts differ from those the key
+            was written for, or an annotator voted twice on one item.
+    """
+    known = [v for v in votes if v.item_id in key]
+    unknown = tuple(sorted({v.item_id for v in votes if v.item_id not in key}))
+    if not known:
+        raise StudyError(
+            f"the key does not match the labels: none of the {len(unknown)} labelled items "
+            f"(e.g. {unknown[0]!r}) is in the key's {len(key)} items; use the key.json written "
+            f"with these tasks"
+        )
+    by_item: defaultdict[str, dict[str, Preference]] = defaultdict(dict)
+    first_where: dict[tuple[str, str], str] = {}
+    for vote in known:
+        entry = key[vote.item_id]
+        if vote.digest is not None and entry.digest and vote.digest != entry.digest:
+            raise StudyError(
+                f"{vote.where}: the key does not match the labels: item {vote.item_id!r} shows "
+                f"other texts than the study the key was written for; use the key.json "
+                f"written with these tasks"
+            )
+        pair = (vote.item_id, vote.annotator)
+        if pair in first_where:
+            raise StudyError(
+                f"{vote.where}: annotator {vote.annotator!r} voted on item {vote.item_id!r} "
+                f"again (first at {first_where[pair]}); keep one vote per annotator and item"
+            )
+        first_where[pair] = vote.where
+        by_item[vote.item_id][vote.annotator] = _to_preference(vote.side, entry.a_side)
+
+    item_ids = sorted(by_item)
+    annotators = sorted({a for v in by_item.values() for a in v})
+    verdicts = {i: majority_preference(list(by_item[i].values())) for i in item_ids}
+    counts = Counter(verdicts.values())
+    wins_a, wins_b, ties = counts["A"], counts["B"], counts["tie"]
+    decided = wins_a + wins_b
+    notes: list[str] = []
+
+    multi = [i for i in item_ids if len(by_item[i]) >= 2]
+    if multi:
+        unanimous: float | None = sum(len(set(by_item[i].values())) == 1 for i in multi) / len(
+            multi
+        )
+        matrix = np.full((len(annotators), len(item_ids)), np.nan)
+        for col, i in enumerate(item_ids):
+            for row, annotator in enumerate(annotators):
+                if annotator in by_item[i]:
+                    matrix[row, col] = encode(by_item[i][annotator])
+        alpha = krippendorff_alpha(matrix, "preference")
+        if alpha is None:
+            notes.append("Krippendorff's alpha is undefined: all votes on multi-rated items agree")
+    else:
+        unanimous = alpha = None
+        notes.append(
+            f"agreement among raters is undefined: no item has votes from two or more "
+            f"annotators ({len(annotators)} annotator(s)); the rest is computed"
+        )
+    if decided == 0:
+        notes.append("the win rate and the sign test are undefined: every item is a tie")
+
+    judge_json = _judge_summary(judge, verdicts, key, notes) if judge is not None else None
+    items = tuple(
+        {
+            "sample_id": i,
+            "a_side": key[i].a_side,
+            "votes": dict(sorted(by_item[i].items())),
+            "human_majority": verdicts[i],
+            **({"judge": _judge_verdict(judge, i, key[i])} if judge is not None else {}),
+        }
+        for i in item_ids
+    )
+    return StudyReport(
+        n_items=len(item_ids),
+        n_votes=len(known),
+        n_annotators=len(annotators),
+        wins_a=wins_a,
+        wins_b=wins_b,
+        ties=ties,
+        win_rate_a=wins_a / decided if decided else None,
+        win_rate_a_ci=wilson_interval(wins_a, decided),
+        tie_share=ties / len(item_ids),
+        sign_test_p=sign_test(wins_a, wins_b),
+        n_multi_rated=len(multi),
+        unanimous_share=unanimous,
+        krippendorff_alpha=alpha,
+        judge=judge_json,
+        items=items,
+        unknown_items=unknown,
+        notes=tuple(notes),
+    )
+
+
+def _to_preference(side: Side, a_side: Literal["left", "right"]) -> Preference:
+    if side == "tie":
+        return "tie"
+    return "A" if side == a_side else "B"
+
+
+def _judge_verdict(
+    judge: Mapping[str, Preference] | None, item_id: str, entry: KeyEntry
+) -> Preference | None:
+    if judge is None:
+        return None
+    for ident in (item_id, entry.sample_id_a, entry.sample_id_b):
+        if ident and ident in judge:
+            return judge[ident]
+    return None
+
+
+def _judge_summary(
+    judge: Mapping[str, Preference],
+    verdicts: Mapping[str, Preference],
+    key: Mapping[str, KeyEntry],
+    notes: list[str],
+) -> dict[str, Any]:
+    pairs = [
+        (j, h) for i, h in verdicts.items() if (j := _judge_verdict(judge, i, key[i])) is not None
+    ]
+    if not pairs:
+        notes.append("the judge's verdicts name none of the labelled items; nothing to compare")
+    counts = Counter(j for j, _ in pairs)
+    j_codes = np.asarray([encode(j) for j, _ in pairs], dtype=np.float64)
+    h_codes = np.asarray([encode(h) for _, h in pairs], dtype=np.float64)
+    return {
+        "n_items": len(pairs),
+        "agreement_with_human_majority": (
+            sum(j == h for j, h in pairs) / len(pairs) if pairs else None
+        ),
+        "cohen_kappa": cohen_kappa(j_codes, h_codes, "preference") if pairs else None,
+        "wins_a": counts["A"],
+        "wins_b": counts["B"],
+        "ties": counts["tie"],
+    }
