@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias, get_args
@@ -184,7 +184,19 @@ def _read_json(text: str, name: str, default_annotator: str | None) -> list[Labe
     return list(_label_studio_labels(doc, name))
 
 
-def _label_studio_labels(tasks: list[Any], name: str) -> Iterable[Label]:
+def label_studio_results(
+    tasks: list[Any], name: str, missing_id_hint: str
+) -> Iterator[tuple[str, dict[str, Any], str, dict[str, Any]]]:
+    """Every annotation result of a Label Studio export, with its task.
+
+    Yields ``(task reference, task data, annotator, result)`` for each result of each annotation
+    that was not cancelled. Every task must carry ``data.sample_id``; ``missing_id_hint`` tells
+    the user how to get it there.
+
+    Raises:
+        LabelError: A task that is not an object with ``data``, a task without
+            ``data.sample_id``, or an annotation without a usable annotator.
+    """
     for index, task in enumerate(tasks):
         if not isinstance(task, dict) or not isinstance(task.get("data"), dict):
             raise LabelError(
@@ -194,40 +206,43 @@ def _label_studio_labels(tasks: list[Any], name: str) -> Iterable[Label]:
         task_ref = f"{name} task {task.get('id', f'#{index}')}"
         sample_id = task["data"].get("sample_id")
         if sample_id is None or str(sample_id).strip() == "":
-            raise LabelError(
-                f"{task_ref}: field 'data.sample_id' is missing (the id the judge scores use; "
-                f"put it in each task's data when exporting the tasks)"
-            )
+            raise LabelError(f"{task_ref}: field 'data.sample_id' is missing ({missing_id_hint})")
         for annotation in task.get("annotations") or []:
             if annotation.get("was_cancelled"):
                 continue
             annotator = _annotator(annotation.get("completed_by"), task_ref)
             for result in annotation.get("result") or []:
-                kind = result.get("type")
-                value = result.get("value") or {}
-                where = f"{task_ref} {result.get('from_name', '?')}"
-                if kind == "rating":
-                    raw: object = value.get("rating")
-                elif kind == "choices":
-                    choices = value.get("choices") or []
-                    if len(choices) != 1:
-                        raise LabelError(
-                            f"{where}: value.choices {choices!r} must hold exactly one choice "
-                            f"(A, B or tie; use a single-choice control)"
-                        )
-                    raw = choices[0]
-                else:
-                    continue
-                dimension = result.get("from_name")
-                if not dimension:
-                    raise LabelError(f"{where}: result has no 'from_name' (the dimension)")
-                yield Label(
-                    sample_id=str(sample_id).strip(),
-                    dimension=str(dimension),
-                    rating=parse_rating(raw, where),
-                    annotator=annotator,
-                    where=where,
+                yield task_ref, task["data"], annotator, result
+
+
+def _label_studio_labels(tasks: list[Any], name: str) -> Iterable[Label]:
+    hint = "the id the judge scores use; put it in each task's data when exporting the tasks"
+    for task_ref, data, annotator, result in label_studio_results(tasks, name, hint):
+        kind = result.get("type")
+        value = result.get("value") or {}
+        where = f"{task_ref} {result.get('from_name', '?')}"
+        if kind == "rating":
+            raw: object = value.get("rating")
+        elif kind == "choices":
+            choices = value.get("choices") or []
+            if len(choices) != 1:
+                raise LabelError(
+                    f"{where}: value.choices {choices!r} must hold exactly one choice "
+                    f"(A, B or tie; use a single-choice control)"
                 )
+            raw = choices[0]
+        else:
+            continue
+        dimension = result.get("from_name")
+        if not dimension:
+            raise LabelError(f"{where}: result has no 'from_name' (the dimension)")
+        yield Label(
+            sample_id=str(data["sample_id"]).strip(),
+            dimension=str(dimension),
+            rating=parse_rating(raw, where),
+            annotator=annotator,
+            where=where,
+        )
 
 
 def _annotator(completed_by: object, where: str) -> str:

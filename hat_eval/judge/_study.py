@@ -28,7 +28,7 @@ from typing import Any, Final, Literal, TypeAlias, get_args
 import numpy as np
 
 from ._agreement import cohen_kappa, decode, encode, krippendorff_alpha, majority
-from ._labels import LabelError, Preference, parse_rating
+from ._labels import LabelError, Preference, label_studio_results, parse_rating
 
 Side: TypeAlias = Literal["left", "right", "tie"]
 """A human's vote on a blind item: the answer shown on the left, on the right, or neither."""
@@ -344,42 +344,21 @@ def _ls_votes(text: str, name: str) -> Iterable[Vote]:
         raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
     if not isinstance(doc, list):
         raise LabelError(f"{name}: not a Label Studio export (a list of tasks)")
-    for index, task in enumerate(doc):
-        data = task.get("data") if isinstance(task, dict) else None
-        if not isinstance(data, dict) or not str(data.get("sample_id") or "").strip():
-            raise LabelError(
-                f"{name} task #{index}: no 'data.sample_id' (import the tasks.json that "
-                f"`hat-eval study export` wrote)"
-            )
-        task_ref = f"{name} task {task.get('id', f'#{index}')}"
-        for annotation in task.get("annotations") or []:
-            if annotation.get("was_cancelled"):
-                continue
-            annotator = _annotator(annotation.get("completed_by"), task_ref)
-            for result in annotation.get("result") or []:
-                if result.get("from_name") != PREFERENCE_NAME or result.get("type") != "choices":
-                    continue
-                choices = (result.get("value") or {}).get("choices") or []
-                where = f"{task_ref} {PREFERENCE_NAME}"
-                if len(choices) != 1:
-                    raise LabelError(f"{where}: value.choices {choices!r} must hold one choice")
-                yield Vote(
-                    str(data["sample_id"]).strip(),
-                    parse_side(choices[0], where),
-                    annotator,
-                    where,
-                    _shown_digest(data),
-                )
-
-
-def _annotator(completed_by: object, where: str) -> str:
-    if isinstance(completed_by, dict):
-        ident = completed_by.get("email") or completed_by.get("id")
-        if ident is not None:
-            return str(ident)
-    elif completed_by is not None and not isinstance(completed_by, bool | list):
-        return str(completed_by)
-    raise LabelError(f"{where}: annotation has no usable 'completed_by' ({completed_by!r})")
+    hint = "import the tasks.json that `hat-eval study export` wrote"
+    for task_ref, data, annotator, result in label_studio_results(doc, name, hint):
+        if result.get("from_name") != PREFERENCE_NAME or result.get("type") != "choices":
+            continue
+        choices = (result.get("value") or {}).get("choices") or []
+        where = f"{task_ref} {PREFERENCE_NAME}"
+        if len(choices) != 1:
+            raise LabelError(f"{where}: value.choices {choices!r} must hold one choice")
+        yield Vote(
+            str(data["sample_id"]).strip(),
+            parse_side(choices[0], where),
+            annotator,
+            where,
+            _shown_digest(data),
+        )
 
 
 def read_judge(path: Path) -> dict[str, Preference]:
