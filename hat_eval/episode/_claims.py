@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, Fact, KnowledgeBase, zh_forms
+from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, Fact, KnowledgeBase, phrase_spans, zh_forms
 
 # -- text ------------------------------------------------------------------------------------------
 
@@ -138,23 +138,9 @@ def prepare(text: str) -> str:
 _norm_phrase = prepare
 
 
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
 def find_phrase(phrase: str, text: str) -> Iterator[tuple[int, int]]:
     """Spans of ``phrase`` (prepared) in prepared ``text``, on word boundaries at latin ends."""
-    needle = _cached_phrase(phrase)
-    if not needle:
-        return
-    left, right = needle[0] in _WORD, needle[-1] in _WORD
-    start = text.find(needle)
-    while start != -1:
-        end = start + len(needle)
-        if not (left and start > 0 and text[start - 1] in _WORD) and not (
-            right and end < len(text) and text[end] in _WORD
-        ):
-            yield start, end
-        start = text.find(needle, start + 1)
+    return phrase_spans(_cached_phrase(phrase), text)
 
 
 @lru_cache(maxsize=16384)

@@ -7,6 +7,7 @@ answer states the fact" means.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -123,28 +124,31 @@ def _normalised(phrase: str) -> str:
     return normalise(phrase)
 
 
-def phrase_in(phrase: str, norm_text: str) -> bool:
-    """Whether ``phrase`` occurs in normalised text, on word boundaries.
+def phrase_spans(needle: str, text: str) -> Iterator[tuple[int, int]]:
+    """Every ``(start, end)`` of ``needle`` in ``text`` (both normalised alike), on word boundaries.
 
-    A boundary is checked at an end of the phrase that is a latin letter or digit: "15 days" is
+    A boundary is checked at an end of the needle that is a latin letter or digit: "15 days" is
     in "within 15 days." but "5 days" is not, and "15天" is in "可以15天退货".
 
     A substring search rather than a regex: the suites' cases name thousands of distinct
     phrases, and compiling a pattern for each cost more than scoring the answers.
     """
-    needle = _normalised(phrase)
     if not needle:
-        return False
+        return
     left, right = needle[0] in _WORD_CHARS, needle[-1] in _WORD_CHARS
-    start = norm_text.find(needle)
+    start = text.find(needle)
     while start != -1:
         end = start + len(needle)
-        if not (left and start > 0 and norm_text[start - 1] in _WORD_CHARS) and not (
-            right and end < len(norm_text) and norm_text[end] in _WORD_CHARS
+        if not (left and start > 0 and text[start - 1] in _WORD_CHARS) and not (
+            right and end < len(text) and text[end] in _WORD_CHARS
         ):
-            return True
-        start = norm_text.find(needle, start + 1)
-    return False
+            yield start, end
+        start = text.find(needle, start + 1)
+
+
+def phrase_in(phrase: str, norm_text: str) -> bool:
+    """Whether ``phrase`` is in normalised text on word boundaries (see :func:`phrase_spans`)."""
+    return any(True for _ in phrase_spans(_normalised(phrase), norm_text))
 
 
 def fact_mentioned(fact: Fact, text: str) -> bool:
