@@ -64,6 +64,15 @@ EPISODES_PREFIX = "episodes-"
 """Episode records go to ``--raw-dir/episodes-<pid>.jsonl`` beside the turns' ``raw-<pid>``."""
 
 
+def _keep(rec: RequestRecord | EpisodeRecord, sink: TextIO | None, store: list[Any]) -> None:
+    """Write a record as a JSON line to ``sink`` (flushed: a child may die), else keep it."""
+    if sink is not None:
+        sink.write(json.dumps(rec.to_dict()) + "\n")
+        sink.flush()
+    else:
+        store.append(rec)
+
+
 class LoadTestFailure(Exception):
     """What Locust lists for a failed request: the failure's reason."""
 
@@ -180,18 +189,10 @@ class _Shared:
         return self.offset + next(self.counter)
 
     def keep(self, rec: RequestRecord) -> None:
-        if self.sink is not None:
-            self.sink.write(json.dumps(rec.to_dict()) + "\n")
-            self.sink.flush()
-        else:
-            self.records.append(rec)
+        _keep(rec, self.sink, self.records)
 
     def keep_episode(self, rec: EpisodeRecord) -> None:
-        if self.episode_sink is not None:
-            self.episode_sink.write(json.dumps(rec.to_dict()) + "\n")
-            self.episode_sink.flush()
-        else:
-            self.episode_records.append(rec)
+        _keep(rec, self.episode_sink, self.episode_records)
 
 
 _SHARED: dict[int, _Shared] = {}
