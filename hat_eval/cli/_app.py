@@ -17,6 +17,7 @@ from ._run import run
 from ._score import score
 from ._study import study_app
 from ._suites import suites_app
+from ._train import train_app
 
 app = typer.Typer(
     name="hat-eval",
@@ -54,6 +55,7 @@ app.command()(run)
 app.add_typer(suites_app, name="suites")
 app.command()(score)
 app.add_typer(study_app, name="study")
+app.add_typer(train_app, name="train")
 
 
 def main() -> None:

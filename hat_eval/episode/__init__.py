@@ -82,7 +82,7 @@ from ._dataset import (
     write_dataset,
 )
 from ._external import AnswerFileError, ExternalAnswer, case_line, read_answers, score_answers
-from ._messages import viewer_messages
+from ._messages import openai_message, viewer_messages
 from ._record import Episode, Gold, HarnessMismatchError, HarnessRef
 from ._runtime import TRACE_KEY, CallRecord, ToolRuntime, records_in
 
@@ -163,6 +163,7 @@ __all__ = [
     "split_skill_tag",
     "tool_rationality",
     "variant_for",
+    "openai_message",
     "viewer_messages",
     "word_count",
     "write_dataset",

@@ -1,10 +1,17 @@
-"""The episodes' viewer messages alone, for callers that bring their own system prompt and tools.
+"""Messages at the edge: viewer questions alone, and transcripts in the OpenAI chat form.
 
-The load harness (``hat-eval loadtest``) sends these by default: the same viewer questions the
-suites score, around the system prompt and tools it renders from the harness under test.
+The load harness (``hat-eval loadtest``) sends :func:`viewer_messages` by default: the same viewer
+questions the suites score, around the system prompt and tools it renders from the harness under
+test. :func:`openai_message` is how a transcript leaves the episode layer for an OpenAI-compatible
+server (the load harness) or a chat template (the trainers' trajectories and rollouts).
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
+
+from ._agent import Message
 
 
 def viewer_messages(n: int, suite: str = "livestream", split: str = "test") -> list[str]:
@@ -33,3 +40,23 @@ def viewer_messages(n: int, suite: str = "livestream", split: str = "test") -> l
     if not messages:
         raise ValueError(f"suite {suite!r} has no cases on split {split!r}")
     return [messages[i % len(messages)] for i in range(n)]
+
+
+def openai_message(m: Message) -> dict[str, Any]:
+    """One plain episode message in the OpenAI chat-completions form."""
+    if m.role == "tool":
+        return {"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content}
+    if m.role == "assistant" and m.tool_calls:
+        return {
+            "role": "assistant",
+            "content": m.content or None,
+            "tool_calls": [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.function, "arguments": json.dumps(c.arguments)},
+                }
+                for c in m.tool_calls
+            ],
+        }
+    return {"role": m.role, "content": m.content}

@@ -107,26 +107,6 @@ def load_episodes(n: int, harness: Path | None = None) -> list[Episode]:
     return build_episodes(EPISODE_SUITE, split="test", n=size, harness=path)
 
 
-def openai_message(m: Message) -> dict[str, Any]:
-    """One plain episode message in the OpenAI chat-completions form."""
-    if m.role == "tool":
-        return {"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content}
-    if m.role == "assistant" and m.tool_calls:
-        return {
-            "role": "assistant",
-            "content": m.content or None,
-            "tool_calls": [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.function, "arguments": json.dumps(c.arguments)},
-                }
-                for c in m.tool_calls
-            ],
-        }
-    return {"role": m.role, "content": m.content}
-
-
 def _arguments(text: str) -> dict[str, Any]:
     """A streamed call's arguments; text that is not a JSON object runs as no arguments."""
     try:
@@ -175,7 +155,14 @@ def play_episode(
         execute: Runs each turn's tool calls (in line when ``None``): a Locust user runs them
             on a thread, so its event loop keeps stamping other users' arrivals meanwhile.
     """
-    from hat_eval.episode import Message, ToolCall, episode_context, run_agent, stable_seed
+    from hat_eval.episode import (
+        Message,
+        ToolCall,
+        episode_context,
+        openai_message,
+        run_agent,
+        stable_seed,
+    )
 
     ctx = episode_context(episode)
     schemas = _tool_schemas(ctx.harness)

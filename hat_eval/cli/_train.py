@@ -1,0 +1,106 @@
+"""``hat-eval train sft|opd|rl``: the three HAT stages on TRL, each from a YAML config."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._common import console, fail
+
+train_app = typer.Typer(
+    help="Train a HAT candidate with TRL: sft (HSA-SFT), opd (general on-policy distillation), "
+    "rl (HSA-RL with GRPO). Needs the train extra: pip install 'hat-eval\\[train]'.",
+    no_args_is_help=True,
+)
+
+ConfigOpt = Annotated[
+    Path,
+    typer.Option("--config", help="The stage's YAML config (trainers/<name>.yaml): field: value."),
+]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="Base checkpoint folder (overrides model_name_or_path; builtin:tiny-qwen3 builds "
+        "a tiny random model).",
+    ),
+]
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder the trained checkpoint is written to.")]
+StepsOpt = Annotated[
+    int | None, typer.Option("--max-steps", help="Overrides the config's max_steps.")
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Overrides the config's seed.")]
+
+
+def _train(stage: str, config: Path, model: str | None, out: Path, **overrides: object) -> None:
+    from hat_eval.trainers import RUN_FILE, TrainError, load_config, require_train_extra
+    from hat_eval.trainers._stages import run_stage, stage_config
+
+    if (out / RUN_FILE).is_file():
+        fail(
+            f"--out {out}: already holds a trained checkpoint ({RUN_FILE}); choose another "
+            "folder or remove it"
+        )
+    if not config.is_file():
+        fail(f"--config {config}: no such file, expected a YAML file (e.g. trainers/{stage}.yaml)")
+    try:
+        require_train_extra()
+        cls = stage_config(stage)
+        cfg = load_config(cls, config, model_name_or_path=model, output_dir=str(out), **overrides)
+        result = run_stage(stage, cfg)
+    except TrainError as e:
+        fail(str(e))
+    console.print(f"[bold]{stage}[/bold]: {result.global_step} steps, checkpoint in {out}")
+    shown = {k: round(v, 4) for k, v in result.metrics.items() if not k.startswith("train_")}
+    if shown:
+        console.print(json.dumps(shown, sort_keys=True), markup=False, highlight=False)
+    if result.info:
+        console.print(json.dumps(result.info, sort_keys=True, default=str), markup=False)
+    console.print(f"evaluate it: hat-eval run --suite variant --model {out}", markup=False)
+
+
+@train_app.command("sft")
+def sft(
+    config: ConfigOpt,
+    out: OutOpt,
+    model: ModelOpt = None,
+    fixed_harness: Annotated[
+        bool | None,
+        typer.Option(
+            "--fixed-harness/--hsa",
+            help="Train on the default harness only (the fixed-harness baseline); default: the "
+            "config's fixed_harness.",
+        ),
+    ] = None,
+    max_steps: StepsOpt = None,
+    seed: SeedOpt = None,
+) -> None:
+    """HSA-SFT: SFTTrainer on verified trajectories, a fresh harness variant per draw."""
+    _train("sft", config, model, out, fixed_harness=fixed_harness, max_steps=max_steps, seed=seed)
+
+
+def _stage_command(stage: str, doc: str) -> None:
+    """Register ``hat-eval train <stage>`` with the options every stage has."""
+
+    def command(
+        config: ConfigOpt,
+        out: OutOpt,
+        model: ModelOpt = None,
+        max_steps: StepsOpt = None,
+        seed: SeedOpt = None,
+    ) -> None:
+        _train(stage, config, model, out, max_steps=max_steps, seed=seed)
+
+    command.__doc__ = doc
+    train_app.command(stage)(command)
+
+
+_stage_command(
+    "opd", "General on-policy distillation: reverse KL to the frozen base on the student's samples."
+)
+_stage_command(
+    "rl", "HSA-RL: GRPO in the live-stream simulator, rewards from the episode's checks."
+)

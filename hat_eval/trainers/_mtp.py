@@ -1,0 +1,93 @@
+"""Multi-token-prediction heads through fine-tuning: carry the base's ``mtp.*`` tensors over.
+
+A Qwen3.5 / Qwen3.6 / Qwen3-Next checkpoint holds its MTP heads as ``mtp.*`` tensors beside the
+decoder. transformers ignores them when it loads the model (``_keys_to_ignore_on_load_unexpected``)
+so a checkpoint written after fine-tuning has none, and vLLM's ``--speculative-config
+'{"method": "mtp"}'`` has nothing to draft with: the candidate loses the deployment speed-up
+the load harness measures (``hat-eval loadtest mtp``).
+
+:func:`carry_mtp` copies the base's ``mtp.*`` tensors (and the config keys naming them, e.g.
+``mtp_num_hidden_layers``) into the written checkpoint, unchanged. They are then *stale*: trained
+against the base's hidden states, not the fine-tuned ones, so they accept fewer drafts the further
+training moved the model (a lower acceptance rate, hence less of the speed-up, never wrong
+tokens: speculative decoding verifies every draft). Measure it with ``hat-eval loadtest mtp`` on
+the trained checkpoint; re-fitting the heads on the new model's hidden states recovers it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+MTP_PREFIX = "mtp."
+"""Name prefix of the multi-token-prediction tensors in a checkpoint's weights."""
+MTP_CONFIG_KEYS = (
+    "mtp_num_hidden_layers",
+    "num_nextn_predict_layers",
+    "mtp_use_dedicated_embeddings",
+)
+"""Config keys that describe the MTP heads (copied with them, where the base has them)."""
+MTP_FILE = "model-mtp.safetensors"
+"""The file the carried tensors are written to, listed in the checkpoint's weight index."""
+
+
+def _weight_files(path: Path) -> list[Path]:
+    index = path / "model.safetensors.index.json"
+    if index.is_file():
+        files = set(json.loads(index.read_text(encoding="utf-8"))["weight_map"].values())
+        return [path / f for f in sorted(files)]
+    single = path / "model.safetensors"
+    return [single] if single.is_file() else []
+
+
+def mtp_tensors(path: str | Path) -> dict[str, Any]:
+    """The ``mtp.*`` tensors of the checkpoint at ``path`` (empty when it has none)."""
+    from safetensors import safe_open
+
+    out: dict[str, Any] = {}
+    for file in _weight_files(Path(path)):
+        with safe_open(str(file), framework="pt") as f:
+            for name in f.keys():  # noqa: SIM118 - safe_open is not a mapping
+                if name.startswith(MTP_PREFIX):
+                    out[name] = f.get_tensor(name)
+    return out
+
+
+def carry_mtp(base: str | Path, out: str | Path) -> int:
+    """Copy the base checkpoint's ``mtp.*`` tensors and MTP config keys into ``out``.
+
+    The tensors go to their own file, :data:`MTP_FILE`, and the weight index (written, or
+    created from the single ``model.safetensors``) lists them, so loaders that read the index
+    (vLLM) find them and transformers keeps ignoring them. Returns the number of tensors
+    carried (0: the base has no MTP heads, nothing is written).
+    """
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    base, out = Path(base), Path(out)
+    tensors = mtp_tensors(base)
+    if not tensors:
+        return 0
+    save_file(
+        {k: v.contiguous() for k, v in tensors.items()}, str(out / MTP_FILE), {"format": "pt"}
+    )
+    index_path = out / "model.safetensors.index.json"
+    if index_path.is_file():
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+    else:
+        weight_map: dict[str, str] = {}
+        for file in _weight_files(out):
+            with safe_open(str(file), framework="pt") as f:
+                weight_map.update({name: file.name for name in f.keys()})  # noqa: SIM118
+        index = {"metadata": {}, "weight_map": weight_map}
+    index["weight_map"].update({name: MTP_FILE for name in tensors})
+    index_path.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    base_config = json.loads((base / "config.json").read_text(encoding="utf-8"))
+    config_path = out / "config.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    for key in MTP_CONFIG_KEYS:
+        if key in base_config:
+            config[key] = base_config[key]
+    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return len(tensors)
