@@ -282,6 +282,32 @@ def _tokens(text: str) -> list[str]:
 
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 
+_Indexed = tuple[dict[str, Any], frozenset[str], frozenset[str], frozenset[str]]
+_INDEX: dict[int, tuple[KnowledgeBase, list[_Indexed]]] = {}
+
+
+def _search_index(kb: KnowledgeBase) -> list[_Indexed]:
+    """Each product with its name, metadata and body words, tokenized once per knowledge base.
+
+    The entry holds the knowledge base, so its id is not reused while the entry lives.
+    """
+    entry = _INDEX.get(id(kb))
+    if entry is None or entry[0] is not kb:
+        if len(_INDEX) >= 8:
+            _INDEX.clear()
+        rows = [
+            (
+                p,
+                frozenset(_tokens(p["name"])),
+                frozenset(_tokens(f"{p['brand']} {p['type_name']} {p['line']} {p['category']}")),
+                frozenset(_tokens(f"{p['description']} {p['material']}")),
+            )
+            for p in kb.products()
+        ]
+        entry = (kb, rows)
+        _INDEX[id(kb)] = entry
+    return entry[1]
+
 
 @implementation("catalog.search")
 def catalog_search(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]) -> Result:
@@ -302,12 +328,9 @@ def catalog_search(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]
     words = _tokens(query)
     runs = _CJK.findall(query)
     scored = []
-    for p in kb.products():
+    for p, name, meta, body in _search_index(kb):
         if category and p["category"] != category:
             continue
-        name = set(_tokens(p["name"]))
-        meta = set(_tokens(f"{p['brand']} {p['type_name']} {p['line']} {p['category']}"))
-        body = set(_tokens(f"{p['description']} {p['material']}"))
         score = sum(3 if w in name else 2 if w in meta else 1 if w in body else 0 for w in words)
         score += sum(3 for r in runs if r in p["name_zh"] or r in p["type_zh"])
         if score:
