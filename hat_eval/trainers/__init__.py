@@ -30,6 +30,20 @@ _LAZY: dict[str, str] = {
     "train_sft": "._sft",
     "TrajectoryStream": "._trajectory",
     "Trajectory": "._trajectory",
+    "GeneralOPDConfig": "._opd",
+    "PreparedOPD": "._opd",
+    "prepare_opd": "._opd",
+    "train_opd": "._opd",
+    "GeneralPrompt": "._general",
+    "TULU3_SFT_MIXTURE": "._general",
+    "load_general_instructions": "._general",
+    "HSARLConfig": "._rl",
+    "train_rl": "._rl",
+    "Rewards": "._rewards",
+    "Rollout": "._rewards",
+    "compute_score": "._rewards",
+    "Simulator": "._rollout",
+    "RolloutFunction": "._rollout",
 }
 
 __getattr__ = lazy_getattr(__name__, _LAZY)

@@ -78,7 +78,8 @@ def test_load_config_rejects_unknown_fields_with_a_suggestion(tmp_path: Path) ->
     with pytest.raises(TrainError, match="a list, expected a mapping"):
         load_config(SFTConfig, cfg)
     cfg.write_text(
-        "learning_rate: 0.25\nmax_steps: 3\ngradient_checkpointing: null\nuse_cpu: true\nbf16: false\n"
+        "learning_rate: 0.25\nmax_steps: 3\ngradient_checkpointing: null\n"
+        "use_cpu: true\nbf16: false\n"
     )
     loaded = load_config(SFTConfig, cfg, output_dir=str(tmp_path), max_steps=None, seed=7)
     assert (loaded.learning_rate, loaded.max_steps, loaded.seed) == (0.25, 3, 7)
@@ -152,3 +153,17 @@ def test_carry_mtp_without_heads_writes_nothing(tiny_base: Path, tmp_path: Path)
     out.mkdir()
     assert carry_mtp(tiny_base, out) == 0
     assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "path", sorted((Path(__file__).resolve().parents[2] / "trainers").glob("*.yaml")), ids=str
+)
+def test_every_shipped_config_loads_into_its_stage(path: Path, tmp_path: Path) -> None:
+    """trainers/<stage>[-tiny].yaml: every field known, every value accepted by the config."""
+    from hat_eval.trainers._stages import STAGES, stage_config
+
+    stage = path.stem.split("-")[0]
+    assert stage in STAGES, f"{path.name}: name it <stage>[-variant].yaml"
+    config = load_config(stage_config(stage), path, output_dir=str(tmp_path))
+    assert config.max_steps > 0
+    assert config.seed == 0

@@ -1,0 +1,5 @@
+"""``python -m hat_eval.cli``: the ``hat-eval`` command (e.g. under ``accelerate launch -m``)."""
+
+from . import main
+
+main()
