@@ -198,7 +198,10 @@ _NEGATORS = re.compile(
 _NOT_NEGATING = re.compile(
     r"without (?:a|any) doubt|no doubt|not only|no wonder|never been (?:easier|better)|"
     r"(?:without|no) exaggeration|not to exaggerate|no kidding|no joke|no lie|"
-    r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少"
+    r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少|"
+    # words that hold a negator character but name a thing or a degree ("very", "discomfort",
+    # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
+    r"非常|不适|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足"
 )
 _APPROX = re.compile(
     r"\b(?:around|about|approximately|approx|roughly|circa|maybe|perhaps|probably|"
@@ -209,7 +212,7 @@ _APPROX = re.compile(
 )
 _EVALUATOR = re.compile(
     r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"
-    r"graders?|grades?|grading|evaluation)\b|\b(?:the|dear|hey) judges?\b|to the judges?\b|"
+    r"graders?|grading|evaluation)\b|\bgrades? (?:this|these|the|my|your|it)\b|\b(?:the|dear|hey) judges?\b|to the judges?\b|"
     r"award the facts?|"
     r"facts? (?:present|stated|included|listed)|"
     r"(?:give|award|rate) (?:this|me|it|the answer) (?:a )?(?:full|perfect|top|5|10|100)|"
