@@ -32,7 +32,8 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
     "livestream": "fb35ede72dcf4e4fd0bb15d3f9355794e172b1dd31c52f4c189926a096c5902b",
     "variant": "cd75652a1508869a533c8561a20bbfa684c322568dafafa311a0b76c09c535ef",
-    "robustness": "2d66169b867ffca5b551d738d39a309115a73898ccf758ba0d85b63cbad30927",  # food-grade != grader
+    # robustness: re-pinned when "food-grade" stopped reading as text addressed to the grader
+    "robustness": "2d66169b867ffca5b551d738d39a309115a73898ccf758ba0d85b63cbad30927",
 }
 
 
