@@ -173,6 +173,17 @@ class Skill(_Frozen):
         return self
 
 
+SCHEMA_KEYWORDS = frozenset(
+    {
+        "type", "description", "enum", "const", "default", "examples", "title", "format",
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+        "minLength", "maxLength", "pattern", "items", "minItems", "maxItems", "uniqueItems",
+        "properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "nullable",
+    }
+)  # fmt: skip
+"""JSON Schema keywords a tool parameter's schema may use (others are a typo or a YAML slip)."""
+
+
 class Tool(_Frozen):
     """A tool's surface as the model sees it, bound to an implementation by function id."""
 
@@ -200,6 +211,14 @@ class Tool(_Frozen):
         props = value.get("properties", {})
         if not isinstance(props, dict):
             raise ValueError("properties|not a mapping, expected {name: schema}")
+        for name, schema in props.items():
+            unknown = sorted(set(schema) - SCHEMA_KEYWORDS) if isinstance(schema, dict) else []
+            if unknown:
+                raise ValueError(
+                    f"properties.{name}|unknown JSON schema keyword {unknown[0]!r} (a description "
+                    "with ': ' or ', ' inside {...} needs quotes), expected keywords such as "
+                    "type, description, enum, minimum, maximum, items"
+                )
         for name in value.get("required", []):
             if name not in props:
                 raise ValueError(

@@ -112,6 +112,13 @@ def _broken(default_harness, mutate) -> dict:  # type: ignore[no-untyped-def]
             "tools.0.parameters.required",
             "'nope' is required",
         ),
+        (  # what an unquoted "description: The id, for example P0042." in {...} parses to
+            lambda d: d["tools"][1]["parameters"]["properties"]["product_id"].update(
+                {"for example P0042.": None}
+            ),
+            "tools.1.parameters.properties.product_id",
+            "unknown JSON schema keyword 'for example P0042.'",
+        ),
     ],
 )
 def test_bad_harness_gives_one_line_with_file_and_field(
