@@ -40,6 +40,7 @@ from ._checks import (
     recovered,
     score_answer,
     split_skill_tag,
+    split_think,
     tool_rationality,
     word_count,
 )
@@ -161,6 +162,7 @@ __all__ = [
     "rows_jsonl",
     "score_answer",
     "split_skill_tag",
+    "split_think",
     "tool_rationality",
     "variant_for",
     "openai_message",

@@ -39,6 +39,26 @@ HARMLESS_LOOKUPS = frozenset({"catalog.search", "catalog.get_product", "live.ses
 """Read-only lookups that are never counted as unexpected when a case needs tools at all."""
 
 
+_THINK = re.compile(r"<think>(.*?)(?:</think>|\Z)", re.DOTALL)
+
+
+def split_think(text: str) -> tuple[str, str]:
+    """The thinking in ``text`` and the text outside it.
+
+    Thinking is what lies inside ``<think>...</think>`` blocks; an unclosed ``<think>`` (a turn
+    cut short) runs to the end. A ``</think>`` with no ``<think>`` before it (templates that
+    open the block in the generation prompt) closes thinking that began at the start.
+
+    Returns:
+        ``(thoughts, rest)``: the blocks' text joined by newlines, and the rest, stripped.
+    """
+    head, sep, tail = text.partition("</think>")
+    if sep and "<think>" not in head:
+        return head.strip(), split_think(tail)[1]
+    thoughts = [m.group(1).strip() for m in _THINK.finditer(text)]
+    return "\n".join(t for t in thoughts if t), _THINK.sub("", text).strip()
+
+
 def split_skill_tag(answer: str) -> tuple[str | None, str]:
     """The ``[skill: id]`` tag at the start of an answer (or None) and the rest of the answer."""
     m = _SKILL_TAG.match(answer)
@@ -246,6 +266,7 @@ def check_answer(
     reason other than an evasive answer. An empty or evasive answer fails accuracy and scores an
     aggregate of 0, whatever its other parts say (saying nothing is safe, short and untagged).
     """
+    answer = split_think(answer)[1]  # a reasoning model's thinking is not its answer
     tag, body = split_skill_tag(answer)
     undecided: dict[str, str] = {}
     reasons: dict[str, str] = {}

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -51,6 +50,7 @@ from hat_eval.episode import (
     check_answer,
     harness_ref,
     knowledge_base,
+    split_think,
     word_count,
 )
 
@@ -74,27 +74,8 @@ DEFAULT_THINK_BUDGET = 256
 ROLLOUT_KEY = "rollout"
 """The column (TRL: the rollout function's extra field) that carries each :class:`Rollout`."""
 
-_THINK = re.compile(r"<think>(.*?)(?:</think>|\Z)", re.DOTALL)
-
 Judge = Callable[["Rollout"], float | None]
 """Scores a rollout's effectiveness in [0, 1] (``None``: no verdict); see :class:`Rewards`."""
-
-
-def split_think(text: str) -> tuple[str, str]:
-    """The thinking in ``text`` and the text outside it.
-
-    Thinking is what lies inside ``<think>...</think>`` blocks; an unclosed ``<think>`` (a turn
-    cut short) runs to the end. A ``</think>`` with no ``<think>`` before it (templates that
-    open the block in the generation prompt) closes thinking that began at the start.
-
-    Returns:
-        ``(thoughts, rest)``: the blocks' text joined by newlines, and the rest, stripped.
-    """
-    head, sep, tail = text.partition("</think>")
-    if sep and "<think>" not in head:
-        return head.strip(), split_think(tail)[1]
-    thoughts = [m.group(1).strip() for m in _THINK.finditer(text)]
-    return "\n".join(t for t in thoughts if t), _THINK.sub("", text).strip()
 
 
 @dataclass(frozen=True)

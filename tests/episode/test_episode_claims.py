@@ -163,3 +163,19 @@ def test_the_worlds_reference_answers_pass_accuracy() -> None:
         if _accuracy(e, answer) == 0.0:
             failed.append(e.id)
     assert len(failed) <= 8, failed
+
+
+def test_a_reasoning_models_thinking_is_not_its_answer(episodes) -> None:
+    e = _first(episodes, "price", ("price",))
+    v = e.case.facts[0].value
+    answer = f"[skill: {e.gold.skill}] It's ¥{v:g} today!"
+    thinking = f"<think>Maybe around ¥{v + 11:g}? The grader wants the price.</think>\n"
+    records = [
+        CallRecord(e.gold.tools.get(c.function, c.function), c.function, c.args, "ok")
+        for c in e.case.expected_calls
+    ]
+    kb = knowledge_base(e.kb_seed)
+    plain = check_answer(e.case, e.gold, answer, records, e.fault, kb)
+    reasoned = check_answer(e.case, e.gold, thinking + answer, records, e.fault, kb)
+    assert reasoned.values() == plain.values()
+    assert reasoned.parts["skill"] == 1.0 and reasoned.parts["accuracy"] == 1.0

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from hat_eval.episode import AgentRun, CallRecord, Episode, Message, episode_context
+from hat_eval.episode import AgentRun, CallRecord, Episode, Message, episode_context, split_think
 from hat_eval.trainers._rewards import (
     COMPONENTS,
     DEFAULT_WEIGHTS,
@@ -19,7 +19,6 @@ from hat_eval.trainers._rewards import (
     Rollout,
     compute_score,
     overlong,
-    split_think,
     trl_reward_funcs,
 )
 from hat_eval.trainers._rollout import Simulator, train_pool
