@@ -60,6 +60,7 @@ from ._common import (
     write_checkpoint,
 )
 from ._general import TULU3_SFT_MIXTURE, load_general_instructions
+from ._template import qwen3_templates
 from ._tiny import TINY_BASE
 
 STAGE = "opd"
@@ -293,6 +294,10 @@ def prepare_opd(config: GeneralOPDConfig) -> PreparedOPD:
     trainer = DistillationTrainer(
         model=str(base), teacher_model=str(teacher), args=config, train_dataset=dataset
     )
+    tokenizer: Any = trainer.processing_class
+    templates = qwen3_templates(getattr(tokenizer, "chat_template", None))
+    if templates is not None:  # written so `hat-eval run` renders Inspect's tool-call shapes
+        tokenizer.chat_template = templates[1]
     if trainer.teacher_model is not None:
         trainer.teacher_model.requires_grad_(False)  # frozen: TRL never steps it; make it explicit
     info = {

@@ -232,3 +232,25 @@ def test_the_default_teacher_is_the_base_the_stages_recorded(tmp_path: Path) -> 
     assert pretrained_base(base) == base
     (base / RUN_FILE).write_text(json.dumps({"base": str(rl)}))  # a cycle stops, never loops
     assert pretrained_base(rl) in (base, sft, rl)
+
+
+def test_the_written_checkpoint_renders_inspects_tool_call_shape(
+    tmp_path: Path, shared_dir: Path
+) -> None:
+    """An earlier tool call as Inspect's hf provider passes it keeps its name and arguments."""
+    from transformers import AutoTokenizer
+
+    config = _config(tmp_path, shared_dir, max_steps=1)
+    train_opd(config)
+    tok = AutoTokenizer.from_pretrained(config.output_dir)
+    messages = [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": "check_stock", "arguments": {"sku": "P0042-M"}}],
+        },
+        {"role": "tool", "content": "in stock"},
+    ]
+    text = tok.apply_chat_template(messages, tokenize=False)
+    assert '"name": "check_stock"' in text and "P0042-M" in text
