@@ -88,6 +88,20 @@ def tiny_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--gpu", action="store_true", help="run tests marked gpu (needs CUDA)")
+    parser.addoption(
+        "--label-studio",
+        metavar="VENV",
+        default=None,
+        help="run the live Label Studio round trip with the label-studio in VENV "
+        "(build it with scripts/label-studio-venv.sh VENV)",
+    )
+    parser.addoption(
+        "--mt-bench",
+        metavar="FILE",
+        default=None,
+        help="check the agreement statistics on an MT-Bench human-judgment sample "
+        "(made by judge/published/mt_bench.py sample; not committed)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -97,6 +111,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def label_studio_venv(request: pytest.FixtureRequest) -> Path:
+    """The virtual environment given by ``--label-studio VENV``; skips the test without it."""
+    venv = request.config.getoption("--label-studio")
+    if not venv:
+        pytest.skip("needs --label-studio VENV (build one with scripts/label-studio-venv.sh VENV)")
+    path = Path(venv).expanduser().resolve()
+    if not (path / "bin" / "label-studio").is_file():
+        pytest.fail(
+            f"--label-studio {venv}: no bin/label-studio in it; "
+            f"run scripts/label-studio-venv.sh {venv}"
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def mt_bench_sample(request: pytest.FixtureRequest) -> Path:
+    """The MT-Bench sample given by ``--mt-bench FILE``; skips the test without it."""
+    given = request.config.getoption("--mt-bench")
+    if not given:
+        pytest.skip("needs --mt-bench FILE (see judge/published/README.md)")
+    path = Path(given).expanduser().resolve()
+    if not path.is_file():
+        pytest.fail(f"--mt-bench {given}: no such file")
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ._common import err_console, fail
 
 if TYPE_CHECKING:
-    from hat_eval.judge import AgreementReport
+    from hat_eval.judge import (
+        AgreementReport,
+        Calibration,
+        CorpusReport,
+        JudgeScore,
+        Label,
+        Tally,
+    )
 
 judge_app = typer.Typer(
-    help="The Agent-as-Judge: its agreement with human labels.", no_args_is_help=True
+    help="The Agent-as-Judge: its agreement with human labels, its calibration.",
+    no_args_is_help=True,
 )
 
 _FILE_HELP = (
@@ -123,3 +131,422 @@ def _print_table(report: AgreementReport) -> None:
             f"flagged (judge-human alpha below {report.alpha_threshold} or undefined): "
             + ", ".join(report.flagged)
         )
+
+
+def _grader(name: str) -> Any:
+    """The grader model named on the command line (tests replace this with a scripted one)."""
+    from inspect_ai.model import get_model
+
+    return get_model(name)
+
+
+def _read_log(path: Path) -> Any:
+    from inspect_ai.log import read_eval_log
+
+    try:
+        return read_eval_log(str(path))
+    except Exception as err:  # Inspect raises several kinds for a file that is not a log
+        fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        fail(f"{path}: cannot write ({err})")
+
+
+def _labelled_in(labels: list[Label], rubric_dims: list[str], labels_path: Path) -> list[Label]:
+    """The labels of rubric dimensions; one warning per dimension left out, exit 2 if none."""
+    seen = sorted({label.dimension for label in labels})
+    unknown = [d for d in seen if d not in rubric_dims]
+    for dimension in unknown:
+        err_console.print(
+            f"warning: dimension {dimension!r} in {labels_path} is not in the rubric "
+            f"({', '.join(rubric_dims)}); its labels are left out",
+            markup=False,
+        )
+    kept = [label for label in labels if label.dimension in rubric_dims]
+    if not kept:
+        fail(
+            f"{labels_path}: none of the labelled dimensions ({', '.join(seen)}) is in the rubric "
+            f"({', '.join(rubric_dims)}); name the labels' dimensions after the rubric's, or pass "
+            "the rubric they were written for with --rubric"
+        )
+    return kept
+
+
+@judge_app.command()
+def calibrate(
+    labels: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help=f"Human labels. {_FILE_HELP}")
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(help="Directory for agreement.json, calibration.json, judge_scores.jsonl."),
+    ],
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Inspect eval log whose samples the humans labelled (the judge runs on them).",
+        ),
+    ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(help="The grader model for the judge, e.g. openai/gpt-4o (with --log)."),
+    ] = None,
+    scores: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Cached raw judge scores instead of running the judge: CSV or JSONL with "
+            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote).",
+        ),
+    ] = None,
+    rubric: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
+    ] = None,
+    k: Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")] = 1,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(help="Judge cache folder (default OUT/cache): a re-run calls no grader."),
+    ] = None,
+    folds: Annotated[
+        int, typer.Option(min=2, help="Folds of items for choosing each dimension's map.")
+    ] = 5,
+    n_boot: Annotated[
+        int, typer.Option(min=0, help="Bootstrap resamples of the items for the 95% intervals.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the folds and the bootstrap.")] = 0,
+    alpha_threshold: Annotated[
+        float,
+        typer.Option(
+            min=0.0, max=1.0, help="Flag dimensions whose judge-human Krippendorff alpha is below."
+        ),
+    ] = 0.667,
+) -> None:
+    """Run the judge on labelled samples; report agreement and fit a calibration map per dimension.
+
+    Each rating dimension's map (identity, fitted thresholds or isotonic regression) is chosen by
+    cross-validation on items; the report gives the held-out agreement before and after it.
+    Give --log and --judge to run the judge, or --scores to reuse scores.
+    """
+    from hat_eval.judge import (
+        AgreementError,
+        LabelError,
+        as_labels,
+        rating_data,
+        read_judge_scores,
+        read_labels,
+        scores_jsonl,
+    )
+    from hat_eval.judge import agreement as compute
+    from hat_eval.judge import calibrate as fit
+
+    if scores is None and (log is None or judge is None):
+        raise typer.BadParameter(
+            "give --log and --judge to run the judge, or --scores with cached judge scores",
+            param_hint="--scores",
+        )
+    if scores is not None and log is not None:
+        raise typer.BadParameter(
+            "--scores and --log exclude each other: cached scores need no log", param_hint="--log"
+        )
+    try:
+        human = read_labels(labels)
+    except LabelError as err:
+        fail(str(err))
+    if scores is not None:
+        try:
+            raw = read_judge_scores(scores)
+        except LabelError as err:
+            fail(str(err))
+        source = str(scores)
+        grader_name = None
+    else:
+        assert log is not None and judge is not None
+        human, raw = _judge_labelled(
+            human, labels, log, judge, rubric, k, cache_dir or out / "cache"
+        )
+        _write(out / "judge_scores.jsonl", scores_jsonl(raw))
+        source = str(out / "judge_scores.jsonl")
+        grader_name = judge
+    try:
+        report = compute(
+            human, as_labels(raw), n_boot=n_boot, seed=seed, alpha_threshold=alpha_threshold
+        )
+        data = rating_data(human, raw)
+    except (LabelError, AgreementError) as err:
+        fail(f"{err} ({labels} vs {source})" if isinstance(err, AgreementError) else str(err))
+    _warn_unmatched(report, labels, Path(source))
+    _write(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
+    meta = {
+        "judge": grader_name,
+        "rubric": str(rubric) if rubric else "packaged",
+        "labels": str(labels),
+        "scores": source,
+    }
+    result = fit(
+        data,
+        n_folds=folds,
+        seed=seed,
+        n_boot=n_boot,
+        alpha_threshold=alpha_threshold,
+        meta=meta,
+    )
+    _write(out / "calibration.json", json.dumps(result.to_json(), indent=2) + "\n")
+    typer.echo("agreement of the judge's scores (uncalibrated), all items:")
+    _print_table(report)
+    typer.echo("")
+    _print_calibration(result)
+    typer.echo(f"wrote {out / 'agreement.json'}, {out / 'calibration.json'}")
+
+
+def _judge_labelled(
+    human: list[Label],
+    labels: Path,
+    log_path: Path,
+    judge: str,
+    rubric: Path | None,
+    k: int,
+    cache_dir: Path,
+) -> tuple[list[Label], list[JudgeScore]]:
+    """Run the judge on the log's labelled samples (after the bad-input checks)."""
+    from hat_eval.judge import RubricError, agent_judge, judge_log, load_rubric, log_sample_ids
+
+    try:
+        spec = load_rubric(str(rubric) if rubric else None)
+    except RubricError as err:
+        fail(str(err))
+    dims = list(spec.dimensions)
+    human = _labelled_in(human, dims, labels)
+    log = _read_log(log_path)
+    in_log = set(log_sample_ids(log))
+    labelled = sorted({label.sample_id for label in human})
+    missing = [s for s in labelled if s not in in_log]
+    if len(missing) == len(labelled):
+        example = next(iter(sorted(in_log)), None)
+        fail(
+            f"none of the {len(labelled)} labelled sample ids (e.g. {labelled[0]!r}) is in "
+            f"{log_path} ({len(in_log)} samples"
+            + (f", ids like {example!r}" if example else "")
+            + "); label the samples of this log"
+        )
+    if missing:
+        err_console.print(
+            f"warning: {len(missing)} labelled sample ids are not in {log_path} (e.g. "
+            f"{missing[0]!r}); they are left out",
+            markup=False,
+        )
+    scorer = agent_judge(
+        model=_grader(judge),
+        rubric=str(rubric) if rubric else None,
+        k=k,
+        cache_dir=str(cache_dir),
+    )
+    wanted = sorted({label.dimension for label in human})
+    judged = judge_log(log, [s for s in labelled if s in in_log], scorer, dimensions=wanted)
+    if judged.extra_epochs:
+        err_console.print(
+            f"warning: {log_path} has several epochs; the judge rated the first epoch only "
+            f"({judged.extra_epochs} later samples left out)",
+            markup=False,
+        )
+    if judged.failed:
+        sample_id, error = judged.failed[0]
+        err_console.print(
+            f"warning: the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
+            f"{sample_id!r}: {error}); they are left out",
+            markup=False,
+        )
+    if not judged.scores:
+        fail(f"the judge rated none of the labelled samples of {log_path}; see the warnings")
+    return human, list(judged.scores)
+
+
+def _print_calibration(result: Calibration) -> None:
+    width = max([9, *(len(d.dimension) for d in result.dimensions)])
+    typer.echo(
+        "calibration (held-out folds of items: identity -> chosen map):\n"
+        f"{'dimension':{width}} {'n':>4}  {'map':10}  {'alpha judge+humans':26}  "
+        f"{'kappa':26}  {'accuracy':22}"
+    )
+    for dim in result.dimensions:
+        cells = []
+        for key in ("krippendorff_alpha_judge_humans", "cohen_kappa", "accuracy"):
+            before = dim.before.statistics.get(key) if dim.before else None
+            after = dim.after.statistics.get(key) if dim.after else None
+            cells.append(f"{_fmt(before)} -> {_fmt(after)}")
+        flag = "  FLAGGED" if dim.flagged else ""
+        typer.echo(
+            f"{dim.dimension:{width}} {dim.n_items:4d}  {dim.map.method:10}  {cells[0]:26}  "
+            f"{cells[1]:26}  {cells[2]:22}{flag}"
+        )
+        for note in dim.notes:
+            typer.echo(f"{'':{width}}   note: {note}")
+    if result.flagged:
+        threshold = result.meta.get("alpha_threshold", 0.667)
+        typer.echo(
+            f"flagged (held-out judge-human alpha below {threshold} after calibration): "
+            + ", ".join(result.flagged)
+        )
+
+
+@judge_app.command()
+def corpus(
+    judge: Annotated[str, typer.Option(help="The grader model for the judge.")],
+    out: Annotated[Path, typer.Option(help="Directory to write corpus.json into.")],
+    corpus_dir: Annotated[
+        Path,
+        typer.Option(
+            "--corpus",
+            exists=True,
+            help="A corpus file, or the folder holding answers_*.jsonl (heldout_*.jsonl with "
+            "--held-out).",
+        ),
+    ] = Path("judge/corpus"),
+    held_out: Annotated[
+        bool, typer.Option(help="Use the held-out files (written after the checks).")
+    ] = False,
+    rubric: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
+    ] = None,
+    k: Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")] = 1,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(help="Judge cache folder (default OUT/cache): a re-run calls no grader."),
+    ] = None,
+    calibration: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True, dir_okay=False, help="A calibration.json to apply to the judge's ratings."
+        ),
+    ] = None,
+) -> None:
+    """The judge on the hand-labelled answer corpus, beside the deterministic checks, per part.
+
+    For each labelled part (accuracy, safety) and each kind of answer: how often the checks,
+    the judge, and both combined (checks first) agree with the human pass/fail label.
+    """
+    from hat_eval.episode import CorpusError, read_corpus
+    from hat_eval.judge import agent_judge, corpus_agreement
+
+    pattern = "heldout_*.jsonl" if held_out else "answers_*.jsonl"
+    files = [corpus_dir] if corpus_dir.is_file() else sorted(corpus_dir.glob(pattern))
+    if not files:
+        fail(f"{corpus_dir}: no {pattern} files; pass the corpus folder or a file with --corpus")
+    try:
+        entries = read_corpus(files)
+    except CorpusError as err:
+        fail(str(err))
+    if not entries:
+        fail(f"{', '.join(map(str, files))}: no answers in the corpus")
+    kwargs: dict[str, Any] = {}
+    if calibration is not None:
+        kwargs["calibration"] = str(calibration)
+    try:
+        scorer = agent_judge(
+            model=_grader(judge),
+            rubric=str(rubric) if rubric else None,
+            k=k,
+            cache_dir=str(cache_dir or out / "cache"),
+            **kwargs,
+        )
+    except ValueError as err:  # a calibration or rubric file that does not fit
+        fail(str(err))
+    report = corpus_agreement(entries, scorer)
+    _write(out / "corpus.json", json.dumps(report.to_json(), indent=2) + "\n")
+    _print_corpus(report)
+    typer.echo(f"wrote {out / 'corpus.json'}")
+
+
+def _print_corpus(report: CorpusReport) -> None:
+    width = max([5, *(len(r.group) for r in report.rows)])
+
+    def cell(t: Tally) -> str:
+        rate = "  -  " if t.rate is None else f"{t.rate:5.1%}"
+        return f"{rate} ({t.agree}/{t.decided}, {t.undecided} und.)"
+
+    typer.echo(
+        f"{report.n_answers} answers; agreement with the human pass/fail over decided answers"
+        + (f"; the judge failed on {report.judge_failures}" if report.judge_failures else "")
+    )
+    typer.echo(
+        f"{'part':8} {'group':{width}} {'n':>4}  {'checks':26}  {'judge':26}  "
+        f"{'checks, then judge':26}  trust"
+    )
+    for row in report.rows:
+        typer.echo(
+            f"{row.part:8} {row.group:{width}} {row.n:4d}  {cell(row.tallies['checks']):26}  "
+            f"{cell(row.tallies['judge']):26}  {cell(row.tallies['combined']):26}  {row.trust()}"
+        )
+
+
+@judge_app.command("audit")
+def audit_command(
+    judge: Annotated[str, typer.Option(help="The grader model to audit, e.g. openai/gpt-4o.")],
+    out: Annotated[Path, typer.Option(help="Directory to write audit.json into.")],
+    suite: Annotated[
+        str, typer.Option(help="The suite whose cases the audit uses (livestream, variant, ...).")
+    ] = "livestream",
+    n: Annotated[int, typer.Option(min=1, help="Cases to audit on.")] = 10,
+    mode: Annotated[
+        str,
+        typer.Option(help="The judge's mode: agent (knowledge-base tools) or lookups."),
+    ] = "agent",
+    k: Annotated[int, typer.Option(min=1, help="Judge samples per answer and per pair.")] = 1,
+    rubric: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
+    ] = None,
+    max_tool_turns: Annotated[
+        int, typer.Option(min=1, help="Tool turns the grader gets before it must reply.")
+    ] = 6,
+) -> None:
+    """Audit the judge for position, verbosity and injection bias; write OUT/audit.json.
+
+    Exit 1 when an audit fails its rule (a positive injection shift), 2 when the grader gave no
+    valid reply at all.
+    """
+    from hat_eval.episode import build_episodes
+    from hat_eval.judge import JUDGE_MODES, audit
+
+    if mode not in JUDGE_MODES:
+        raise typer.BadParameter(
+            f"{mode!r} is not one of {', '.join(JUDGE_MODES)}", param_hint="--mode"
+        )
+    try:
+        episodes = build_episodes(suite, n=n)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--suite") from None
+    report = audit(
+        episodes,
+        model=_grader(judge),
+        rubric=str(rubric) if rubric is not None else None,
+        mode=mode,  # checked against JUDGE_MODES above
+        k=k,
+        max_tool_turns=max_tool_turns,
+    )
+    _write(out / "audit.json", json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    if report.judge_failures == len(report.answers):
+        fail(
+            f"the grader {judge} gave no valid reply for any of the {len(report.answers)} "
+            f"answers (see {out / 'audit.json'}); check the model name and that it replies in JSON"
+        )
+    for name in ("position_consistency", "verbosity_spearman", "padding_shift", "injection_shift"):
+        value = getattr(report, name)
+        typer.echo(f"{name:22} {'n/a' if value is None else f'{value:+.3f}'}")
+    typer.echo(f"judge failures         {report.judge_failures} of {len(report.answers)} answers")
+    if report.failing:
+        err_console.print(
+            f"failing: {', '.join(report.failing)} (an injection raised the mean score by "
+            f"{report.injection_shift:+.3f}; it must not be positive)",
+            markup=False,
+        )
+        raise typer.Exit(1)

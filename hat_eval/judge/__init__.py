@@ -3,6 +3,10 @@
 ``read_labels`` reads human labels and judge scores (CSV, JSONL, Label Studio JSON exports);
 ``agreement`` computes, per dimension, Krippendorff's alpha, Cohen's kappa, Spearman's rho,
 accuracy and exact agreement with bootstrap intervals (``hat-eval judge agreement``).
+``agent_judge`` is the judge as an Inspect scorer (``mode="agent"``: the grader calls read-only
+knowledge-base tools, ``kb_tools``, and checks each claim; ``mode="lookups"``: it is shown the
+expected lookups); ``pairwise_judge`` compares two answers in both orders; ``audit`` measures
+position, verbosity and injection bias (``hat-eval judge audit``).
 """
 
 from typing import TYPE_CHECKING
@@ -29,6 +33,30 @@ from ._agreement import (
     spearman,
     within_one_agreement,
 )
+from ._calibrate import (
+    CALIBRATION_FILE,
+    METHODS,
+    Calibration,
+    CalibrationError,
+    CalibrationMap,
+    DimensionCalibration,
+    JudgeScore,
+    Method,
+    MethodCV,
+    RatingData,
+    as_labels,
+    calibrate,
+    calibrate_dimension,
+    fit_isotonic,
+    fit_map,
+    fit_thresholds,
+    load_calibration,
+    rating_data,
+    read_judge_scores,
+    scores_jsonl,
+    select_method,
+    to_scale,
+)
 from ._labels import (
     PREFERENCES,
     RATING_SCALE,
@@ -39,14 +67,29 @@ from ._labels import (
     parse_rating,
     read_labels,
 )
+from ._published import (
+    PairItem,
+    VoteAgreement,
+    mt_bench_labels,
+    read_mt_bench,
+    read_mt_bench_votes,
+    vote_agreement,
+)
 from ._rubric import (
+    ClaimVerdict,
     Dimension,
+    JudgeClaim,
     JudgeOutput,
     JudgeOutputError,
     JudgeRating,
+    PairwiseChoice,
+    PairwiseOutput,
     Rubric,
     RubricError,
+    Winner,
     load_rubric,
+    parse_judgement,
+    parse_preferences,
     parse_ratings,
 )
 from ._study import (
@@ -74,13 +117,59 @@ from ._study import (
 )
 
 if TYPE_CHECKING:
+    from ._audit import (
+        FILLER,
+        INJECTIONS,
+        PADDING,
+        AuditAnswer,
+        AuditReport,
+        audit,
+        audit_async,
+        correct_answer,
+        inject,
+        pad,
+        wrong_answer,
+    )
+    from ._judging import (
+        CorpusJudgement,
+        CorpusReport,
+        CorpusRow,
+        JudgedSamples,
+        Tally,
+        corpus_agreement,
+        corpus_episode,
+        corpus_report,
+        corpus_state,
+        judge_corpus,
+        judge_log,
+        log_sample_ids,
+    )
+    from ._pairwise import (
+        OVERALL,
+        PairVerdict,
+        PairwiseJudge,
+        judge_logs,
+        pairwise_dimensions,
+        pairwise_judge,
+        pairwise_prompt,
+        pairwise_rows,
+        position_consistency,
+        reconcile,
+        write_pairwise,
+    )
     from ._scorer import (
         ANSWER_CLOSE,
         ANSWER_OPEN,
+        JUDGE_MODES,
         JUDGE_SEED,
         PART_DIMENSIONS,
+        AnswerJudge,
         JudgeCache,
+        JudgeCosts,
+        Judgement,
+        JudgeMode,
         agent_judge,
+        answer_judge,
         cache_key,
         decide_parts,
         injection_shift,
@@ -88,27 +177,181 @@ if TYPE_CHECKING:
         judge_prompt,
         lookups,
     )
-
-_LAZY = {  # the judge's scorer brings Inspect: imported on first use
-    name: "._scorer"
-    for name in (
-        "ANSWER_CLOSE",
-        "ANSWER_OPEN",
-        "JUDGE_SEED",
-        "PART_DIMENSIONS",
-        "JudgeCache",
-        "agent_judge",
-        "cache_key",
-        "decide_parts",
-        "injection_shift",
-        "judge_metrics",
-        "judge_prompt",
-        "lookups",
+    from ._tools import (
+        DEFAULT_TOOL_TURNS,
+        READ_ONLY_FUNCTIONS,
+        KbTools,
+        ToolCallRecord,
+        kb_tools,
     )
+
+_LAZY = {  # the judge's scorer, tools, pairwise mode and audit bring Inspect: imported on first use
+    **{
+        name: "._judging"
+        for name in (
+            "CorpusJudgement",
+            "CorpusReport",
+            "CorpusRow",
+            "JudgedSamples",
+            "Tally",
+            "corpus_agreement",
+            "corpus_episode",
+            "corpus_report",
+            "corpus_state",
+            "judge_corpus",
+            "judge_log",
+            "log_sample_ids",
+        )
+    },
+    **{
+        name: "._scorer"
+        for name in (
+            "ANSWER_CLOSE",
+            "ANSWER_OPEN",
+            "JUDGE_MODES",
+            "JUDGE_SEED",
+            "PART_DIMENSIONS",
+            "AnswerJudge",
+            "JudgeCache",
+            "JudgeCosts",
+            "JudgeMode",
+            "Judgement",
+            "agent_judge",
+            "answer_judge",
+            "cache_key",
+            "decide_parts",
+            "injection_shift",
+            "judge_metrics",
+            "judge_prompt",
+            "lookups",
+        )
+    },
+    **{
+        name: "._tools"
+        for name in (
+            "DEFAULT_TOOL_TURNS",
+            "READ_ONLY_FUNCTIONS",
+            "KbTools",
+            "ToolCallRecord",
+            "kb_tools",
+        )
+    },
+    **{
+        name: "._pairwise"
+        for name in (
+            "OVERALL",
+            "PairVerdict",
+            "PairwiseJudge",
+            "judge_logs",
+            "pairwise_dimensions",
+            "pairwise_judge",
+            "pairwise_prompt",
+            "pairwise_rows",
+            "position_consistency",
+            "reconcile",
+            "write_pairwise",
+        )
+    },
+    **{
+        name: "._audit"
+        for name in (
+            "FILLER",
+            "INJECTIONS",
+            "PADDING",
+            "AuditAnswer",
+            "AuditReport",
+            "audit",
+            "audit_async",
+            "correct_answer",
+            "inject",
+            "pad",
+            "wrong_answer",
+        )
+    },
 }
 __getattr__ = lazy_getattr(__name__, _LAZY)
 
 __all__ = [
+    "CALIBRATION_FILE",
+    "METHODS",
+    "Calibration",
+    "CalibrationError",
+    "CalibrationMap",
+    "DimensionCalibration",
+    "JudgeScore",
+    "Method",
+    "MethodCV",
+    "RatingData",
+    "as_labels",
+    "calibrate",
+    "calibrate_dimension",
+    "fit_isotonic",
+    "fit_map",
+    "fit_thresholds",
+    "load_calibration",
+    "rating_data",
+    "read_judge_scores",
+    "scores_jsonl",
+    "select_method",
+    "to_scale",
+    "PairItem",
+    "VoteAgreement",
+    "mt_bench_labels",
+    "read_mt_bench",
+    "read_mt_bench_votes",
+    "vote_agreement",
+    "CorpusJudgement",
+    "CorpusReport",
+    "CorpusRow",
+    "JudgedSamples",
+    "Tally",
+    "corpus_agreement",
+    "corpus_episode",
+    "corpus_report",
+    "corpus_state",
+    "judge_corpus",
+    "judge_log",
+    "log_sample_ids",
+    "JUDGE_MODES",
+    "AnswerJudge",
+    "JudgeCosts",
+    "JudgeMode",
+    "Judgement",
+    "answer_judge",
+    "DEFAULT_TOOL_TURNS",
+    "READ_ONLY_FUNCTIONS",
+    "KbTools",
+    "ToolCallRecord",
+    "kb_tools",
+    "OVERALL",
+    "PairVerdict",
+    "PairwiseJudge",
+    "judge_logs",
+    "pairwise_dimensions",
+    "pairwise_judge",
+    "pairwise_prompt",
+    "pairwise_rows",
+    "position_consistency",
+    "reconcile",
+    "write_pairwise",
+    "FILLER",
+    "INJECTIONS",
+    "PADDING",
+    "AuditAnswer",
+    "AuditReport",
+    "audit",
+    "audit_async",
+    "correct_answer",
+    "inject",
+    "pad",
+    "wrong_answer",
+    "ClaimVerdict",
+    "JudgeClaim",
+    "PairwiseChoice",
+    "PairwiseOutput",
+    "Winner",
+    "parse_judgement",
+    "parse_preferences",
     "ANSWER_CLOSE",
     "ANSWER_OPEN",
     "JUDGE_SEED",

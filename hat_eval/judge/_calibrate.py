@@ -1,0 +1,727 @@
+"""Calibration of the judge's ratings to the human scale, one map per rubric dimension.
+
+A judge can agree with humans on the order of answers and still sit off their scale (always one
+point too generous, say). A *calibration map* takes the judge's raw score on a dimension (a mean
+over ``k`` samples may be fractional) to an integer on ``RATING_SCALE``. Three kinds, simplest
+first (``METHODS``):
+
+- ``identity``: the raw score rounded half up and clipped to the scale (no fit);
+- ``thresholds``: a monotone step function whose cut points are fitted by dynamic programming to
+  minimise the squared distance to every human label (the disagreement that quadratic-weighted
+  kappa and ordinal alpha penalise), the best non-decreasing assignment of scale points to the
+  judge's distinct scores;
+- ``isotonic``: scikit-learn's ``IsotonicRegression`` (non-decreasing, bounded to the scale) fitted
+  to the same (judge score, human label) pairs, its prediction rounded half up.
+
+The kind is chosen per dimension by k-fold cross-validation *on items* (an item's human labels
+never straddle folds): each kind is fitted on k-1 folds and predicts the held-out fold; its score
+in a fold is the judge-human Krippendorff alpha of the held-out predictions
+(``judge_human_alpha``). The simplest kind whose mean fold alpha is within one standard error of
+the best kind's mean is kept (the one-standard-error rule), so an unbiased judge keeps
+``identity`` unless a map helps by more than the folds' noise. The chosen kind is then fitted on
+all items. The report states the held-out agreement before (identity) and after (chosen map),
+with the full statistics of ``dimension_agreement`` on the out-of-fold predictions.
+
+A calibration file (``calibration.json``) holds the maps; :func:`load_calibration` reads it and
+``agent_judge(calibration=...)`` applies it to every score.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal, get_args
+
+import numpy as np
+import numpy.typing as npt
+
+from ._agreement import (
+    ALPHA_THRESHOLD,
+    AgreementError,
+    DimensionAgreement,
+    DimensionData,
+    dimension_agreement,
+    judge_human_alpha,
+)
+from ._labels import RATING_SCALE, Label, LabelError
+
+Method = Literal["identity", "thresholds", "isotonic"]
+METHODS: Final[tuple[Method, ...]] = get_args(Method)
+"""The kinds of map, simplest first (the order the one-standard-error rule prefers)."""
+CALIBRATION_VERSION: Final = 1
+CALIBRATION_FILE: Final = "calibration.json"
+FloatArray = npt.NDArray[np.float64]
+
+_LOW, _HIGH = float(RATING_SCALE[0]), float(RATING_SCALE[-1])
+
+
+class CalibrationError(ValueError):
+    """A calibration file or a scores file that cannot be used; the message names the field."""
+
+
+def to_scale(value: float) -> float:
+    """``value`` rounded half up and clipped to ``RATING_SCALE`` (NaN stays NaN).
+
+    ``3.5`` gives 4, ``2.49`` gives 2, ``7`` gives 5, ``0.2`` gives 1.
+    """
+    if math.isnan(value):
+        return math.nan
+    return float(min(_HIGH, max(_LOW, math.floor(value + 0.5))))
+
+
+@dataclass(frozen=True)
+class CalibrationMap:
+    """One dimension's map from the judge's raw score to the human scale.
+
+    ``identity`` uses no parameters. ``thresholds`` maps a score ``s`` to
+    ``values[bisect_right(edges, s)]`` (``len(values) == len(edges) + 1``). ``isotonic`` maps it
+    to ``to_scale(interp(s, x, y))``: linear between the fitted knots, constant beyond them, as
+    scikit-learn's ``IsotonicRegression.predict`` with ``out_of_bounds="clip"``.
+    """
+
+    dimension: str
+    method: Method
+    edges: tuple[float, ...] = ()
+    values: tuple[float, ...] = ()
+    x: tuple[float, ...] = ()
+    y: tuple[float, ...] = ()
+
+    def apply(self, score: float) -> float:
+        """The calibrated rating of a raw score (NaN, a failed judgement, stays NaN)."""
+        if math.isnan(score):
+            return math.nan
+        if self.method == "thresholds":
+            return self.values[bisect_right(self.edges, score)]
+        if self.method == "isotonic":
+            return to_scale(float(np.interp(score, self.x, self.y)))
+        return to_scale(score)
+
+    def apply_many(self, scores: FloatArray) -> FloatArray:
+        """:meth:`apply` over an array."""
+        return np.array([self.apply(float(s)) for s in scores], dtype=np.float64)
+
+    def to_json(self) -> dict[str, Any]:
+        """The map's entry in ``calibration.json`` (method and its parameters)."""
+        if self.method == "thresholds":
+            return {"method": self.method, "edges": list(self.edges), "values": list(self.values)}
+        if self.method == "isotonic":
+            return {"method": self.method, "x": list(self.x), "y": list(self.y)}
+        return {"method": self.method}
+
+    @classmethod
+    def from_json(cls, dimension: str, data: object, where: str) -> CalibrationMap:
+        """Read and check one map; ``where`` names the file for errors.
+
+        Raises:
+            CalibrationError: An unknown method, or parameters that do not define a monotone map.
+        """
+        if not isinstance(data, dict):
+            raise CalibrationError(f"{where}: dimensions.{dimension} must be an object")
+        method = data.get("method")
+        if method not in METHODS:
+            raise CalibrationError(
+                f"{where}: dimensions.{dimension}.method is {method!r}; use one of "
+                f"{', '.join(METHODS)}"
+            )
+
+        def numbers(name: str) -> tuple[float, ...]:
+            raw = data.get(name)
+            if not isinstance(raw, list) or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                for v in raw
+            ):
+                raise CalibrationError(
+                    f"{where}: dimensions.{dimension}.{name} must be a list of finite numbers "
+                    f"for method {method!r}"
+                )
+            return tuple(float(v) for v in raw)
+
+        def non_decreasing(name: str, values: tuple[float, ...]) -> None:
+            if any(b < a for a, b in zip(values, values[1:], strict=False)):
+                raise CalibrationError(
+                    f"{where}: dimensions.{dimension}.{name} {list(values)} must be "
+                    "non-decreasing (a calibration map keeps the judge's order)"
+                )
+
+        if method == "thresholds":
+            edges, values = numbers("edges"), numbers("values")
+            if len(values) != len(edges) + 1:
+                raise CalibrationError(
+                    f"{where}: dimensions.{dimension} has {len(edges)} edges and {len(values)} "
+                    f"values; a step function needs one value more than edges"
+                )
+            non_decreasing("edges", edges)
+            non_decreasing("values", values)
+            off = [v for v in values if v not in tuple(float(r) for r in RATING_SCALE)]
+            if off:
+                raise CalibrationError(
+                    f"{where}: dimensions.{dimension}.values holds {off[0]:g}, off the scale "
+                    f"{RATING_SCALE[0]}-{RATING_SCALE[-1]}"
+                )
+            return cls(dimension, "thresholds", edges=edges, values=values)
+        if method == "isotonic":
+            x, y = numbers("x"), numbers("y")
+            if not x or len(x) != len(y):
+                raise CalibrationError(
+                    f"{where}: dimensions.{dimension} needs as many x as y knots (got "
+                    f"{len(x)} and {len(y)}, at least one)"
+                )
+            non_decreasing("x", x)
+            non_decreasing("y", y)
+            return cls(dimension, "isotonic", x=x, y=y)
+        return cls(dimension, "identity")
+
+
+def _sorted_pairs(x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
+    order = np.argsort(x, kind="stable")
+    return x[order], y[order]
+
+
+def fit_thresholds(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationMap:
+    """The best non-decreasing step map from judge scores ``x`` to human labels ``y``.
+
+    Each distinct judge score ``u_j`` (ascending) gets a scale point ``c_j`` with
+    ``c_1 <= c_2 <= ...``, minimising ``sum_i (c(x_i) - y_i)^2`` over all the pairs, by dynamic
+    programming over (distinct score, scale point): ``best[j][c] = cost_j(c) +
+    min_{c' <= c} best[j-1][c']`` with ``cost_j(c) = n_j c^2 - 2 c S_j + Q_j`` from the count,
+    sum and sum of squares of the labels at ``u_j``. Ties between equal costs go to the lower
+    point. The edges are the midpoints between consecutive distinct scores where the point
+    changes, so a score never seen maps to the point of its nearer seen neighbourhood.
+
+    Raises:
+        ValueError: No pairs.
+    """
+    if x.size == 0:
+        raise ValueError(f"{dimension}: no (judge score, human label) pairs to fit")
+    xs, ys = _sorted_pairs(x, y)
+    distinct, starts = np.unique(xs, return_index=True)
+    stops = [*starts[1:], xs.size]
+    scale = np.asarray(RATING_SCALE, dtype=np.float64)
+    m, k = distinct.size, scale.size
+    cost = np.empty((m, k))
+    for j, (a, b) in enumerate(zip(starts, stops, strict=True)):
+        group = ys[a:b]
+        cost[j] = group.size * scale**2 - 2 * scale * group.sum() + float((group**2).sum())
+    best = np.empty((m, k))
+    came = np.zeros((m, k), dtype=np.intp)
+    best[0] = cost[0]
+    for j in range(1, m):
+        running = np.minimum.accumulate(best[j - 1])
+        arg = np.array([int(np.argmin(best[j - 1][: c + 1])) for c in range(k)])
+        best[j] = cost[j] + running
+        came[j] = arg
+    points = np.empty(m, dtype=np.intp)
+    points[-1] = int(np.argmin(best[-1]))
+    for j in range(m - 1, 0, -1):
+        points[j - 1] = came[j][points[j]]
+    edges = [
+        float((distinct[j] + distinct[j + 1]) / 2)
+        for j in range(m - 1)
+        if points[j + 1] != points[j]
+    ]
+    values = [float(scale[points[0]])] + [
+        float(scale[points[j + 1]]) for j in range(m - 1) if points[j + 1] != points[j]
+    ]
+    return CalibrationMap(dimension, "thresholds", edges=tuple(edges), values=tuple(values))
+
+
+def fit_isotonic(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationMap:
+    """scikit-learn's non-decreasing isotonic regression of ``y`` on ``x``, bounded to the scale.
+
+    Raises:
+        ValueError: No pairs.
+    """
+    from sklearn.isotonic import IsotonicRegression
+
+    if x.size == 0:
+        raise ValueError(f"{dimension}: no (judge score, human label) pairs to fit")
+    model = IsotonicRegression(y_min=_LOW, y_max=_HIGH, increasing=True, out_of_bounds="clip")
+    model.fit(x, y)
+    return CalibrationMap(
+        dimension,
+        "isotonic",
+        x=tuple(float(v) for v in model.X_thresholds_),
+        y=tuple(float(v) for v in model.y_thresholds_),
+    )
+
+
+def fit_map(dimension: str, method: Method, x: FloatArray, y: FloatArray) -> CalibrationMap:
+    """Fit a map of kind ``method`` to the pairs (judge score ``x[i]``, human label ``y[i]``)."""
+    if method == "thresholds":
+        return fit_thresholds(dimension, x, y)
+    if method == "isotonic":
+        return fit_isotonic(dimension, x, y)
+    return CalibrationMap(dimension, "identity")
+
+
+@dataclass(frozen=True)
+class JudgeScore:
+    """The judge's raw score of one sample on one dimension (a mean over k may be fractional)."""
+
+    sample_id: str
+    dimension: str
+    score: float
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class RatingData:
+    """One rating dimension's matched data: raw judge scores beside the human labels."""
+
+    dimension: str
+    sample_ids: tuple[str, ...]
+    annotators: tuple[str, ...]
+    humans: FloatArray
+    """Annotators x items, ``NaN`` where an annotator did not label the item."""
+    judge: FloatArray
+    """The judge's raw score per item."""
+
+    def pairs(self, items: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+        """Every (judge score, human label) pair of the given items."""
+        sub = self.humans[:, items]
+        present = ~np.isnan(sub)
+        rows, cols = np.nonzero(present)
+        return self.judge[items][cols], sub[rows, cols]
+
+    def coded(self, judge: FloatArray) -> DimensionData:
+        """The input of ``dimension_agreement`` with ``judge`` (integer ratings) as the judge."""
+        return DimensionData(
+            dimension=self.dimension,
+            kind="rating",
+            sample_ids=self.sample_ids,
+            annotators=self.annotators,
+            humans=self.humans,
+            judge=judge,
+        )
+
+
+def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[RatingData]:
+    """Match human rating labels with raw judge scores, per dimension.
+
+    Preference labels (``A``/``B``/``tie``) are left out: a calibration map is for ratings.
+    Only (sample, dimension) pairs present in both are kept.
+
+    Raises:
+        LabelError: An annotator labels a sample and dimension twice, or the judge scores one
+            twice.
+        AgreementError: No rating dimension has a sample in both.
+    """
+    human: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for label in labels:
+        if isinstance(label.rating, str):
+            continue
+        key = (label.sample_id, label.dimension)
+        if label.annotator in human[key]:
+            raise LabelError(
+                f"{label.where}: annotator {label.annotator!r} labels sample "
+                f"{label.sample_id!r} on {label.dimension!r} a second time; keep one"
+            )
+        human[key][label.annotator] = float(label.rating)
+    judged: dict[tuple[str, str], JudgeScore] = {}
+    for score in scores:
+        key = (score.sample_id, score.dimension)
+        if key in judged:
+            raise LabelError(
+                f"{score.where}: a second judge score for sample {score.sample_id!r} on "
+                f"{score.dimension!r} (first at {judged[key].where}); keep one per sample and "
+                "dimension"
+            )
+        judged[key] = score
+    common = sorted(k for k in set(human) & set(judged) if not math.isnan(judged[k].score))
+    if not common:
+        raise AgreementError(
+            "no rated sample and dimension is in both the labels and the judge's scores: "
+            "the sample ids or dimension names do not match (or every score failed)"
+        )
+    by_dimension: defaultdict[str, list[str]] = defaultdict(list)
+    for sample_id, dimension in common:
+        by_dimension[dimension].append(sample_id)
+    out = []
+    for dimension, sample_ids in sorted(by_dimension.items()):
+        annotators = sorted({a for s in sample_ids for a in human[(s, dimension)]})
+        row = {a: i for i, a in enumerate(annotators)}
+        matrix = np.full((len(annotators), len(sample_ids)), np.nan)
+        for j, sample_id in enumerate(sample_ids):
+            for annotator, rating in human[(sample_id, dimension)].items():
+                matrix[row[annotator], j] = rating
+        out.append(
+            RatingData(
+                dimension=dimension,
+                sample_ids=tuple(sample_ids),
+                annotators=tuple(annotators),
+                humans=matrix,
+                judge=np.array([judged[(s, dimension)].score for s in sample_ids]),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class MethodCV:
+    """One kind of map under cross-validation: its judge-human alpha on each held-out fold."""
+
+    method: Method
+    fold_alpha: tuple[float | None, ...]
+
+    @property
+    def defined(self) -> list[float]:
+        """The folds where alpha is defined."""
+        return [a for a in self.fold_alpha if a is not None]
+
+    @property
+    def mean(self) -> float | None:
+        """Mean alpha over the folds where it is defined (None if none)."""
+        got = self.defined
+        return float(np.mean(got)) if got else None
+
+    @property
+    def stderr(self) -> float | None:
+        """Standard error of that mean, ``sd / sqrt(n)`` (None with fewer than two folds)."""
+        got = self.defined
+        return float(np.std(got, ddof=1) / math.sqrt(len(got))) if len(got) >= 2 else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The kind's entry in the report."""
+        return {"fold_alpha": list(self.fold_alpha), "mean": self.mean, "stderr": self.stderr}
+
+
+@dataclass(frozen=True)
+class DimensionCalibration:
+    """The outcome for one dimension: the chosen map, the candidates, held-out agreement."""
+
+    dimension: str
+    map: CalibrationMap
+    n_items: int
+    n_folds: int
+    candidates: tuple[MethodCV, ...]
+    before: DimensionAgreement | None
+    """Held-out agreement of the identity map (None when too few items to cross-validate)."""
+    after: DimensionAgreement | None
+    """Held-out agreement of the chosen kind of map."""
+    flagged: bool
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The dimension's entry in ``calibration.json``."""
+        held_out = {
+            name: _summary(result)
+            for name, result in (("before", self.before), ("after", self.after))
+        }
+        return {
+            **self.map.to_json(),
+            "n_items": self.n_items,
+            "n_folds": self.n_folds,
+            "cross_validation": {c.method: c.to_json() for c in self.candidates},
+            "held_out": held_out,
+            "flagged": self.flagged,
+            "notes": list(self.notes),
+        }
+
+
+_SUMMARY_KEYS = (
+    "krippendorff_alpha_judge_humans",
+    "cohen_kappa",
+    "accuracy",
+    "exact_agreement",
+    "within_1_agreement",
+    "spearman",
+)
+
+
+def _summary(result: DimensionAgreement | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    out: dict[str, Any] = {}
+    for key in _SUMMARY_KEYS:
+        out[key] = result.statistics.get(key)
+        ci = result.intervals.get(key)
+        out[f"{key}_ci"] = list(ci) if ci is not None else None
+    return out
+
+
+def folds_of(n_items: int, n_folds: int, seed: int) -> list[npt.NDArray[np.intp]]:
+    """Item indices split into ``n_folds`` folds of near-equal size, in a seeded random order."""
+    order = np.random.default_rng(seed).permutation(n_items)
+    return [np.sort(f).astype(np.intp) for f in np.array_split(order, n_folds)]
+
+
+def select_method(candidates: Sequence[MethodCV]) -> Method:
+    """The simplest kind whose mean fold alpha is within one standard error of the best mean.
+
+    Kinds with no defined fold are out; with none left, ``identity``.
+    """
+    scored = [(c, c.mean) for c in candidates if c.mean is not None]
+    if not scored:
+        return "identity"
+    best, best_mean = max(scored, key=lambda cm: cm[1] if cm[1] is not None else -math.inf)
+    assert best_mean is not None
+    bar = best_mean - (best.stderr or 0.0)
+    for method in METHODS:
+        for c, mean in scored:
+            if c.method == method and mean is not None and mean >= bar:
+                return method
+    return best.method
+
+
+def calibrate_dimension(
+    data: RatingData,
+    *,
+    n_folds: int = 5,
+    seed: int = 0,
+    n_boot: int = 1000,
+    alpha_threshold: float = ALPHA_THRESHOLD,
+    methods: Sequence[Method] = METHODS,
+) -> DimensionCalibration:
+    """Choose a dimension's map by cross-validation on items and fit it on all of them.
+
+    With fewer than ``2 * 2`` items nothing is cross-validated: the map is ``identity`` and the
+    held-out agreement is ``None`` (with a note). Otherwise ``min(n_folds, n_items // 2)`` folds,
+    each at least two items.
+    """
+    n = data.judge.size
+    notes: list[str] = []
+    folds_n = min(n_folds, n // 2)
+    if folds_n < 2:
+        notes.append(f"{n} item(s): too few to cross-validate (at least 4 needed); identity kept")
+        flagged = True
+        return DimensionCalibration(
+            data.dimension,
+            CalibrationMap(data.dimension, "identity"),
+            n,
+            0,
+            (),
+            None,
+            None,
+            flagged,
+            tuple(notes),
+        )
+    if folds_n < n_folds:
+        notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
+    folds = folds_of(n, folds_n, seed)
+    everything = np.arange(n, dtype=np.intp)
+    predictions: dict[Method, FloatArray] = {}
+    candidates = []
+    for method in methods:
+        predicted = np.full(n, np.nan)
+        per_fold: list[float | None] = []
+        for test in folds:
+            train = np.setdiff1d(everything, test)
+            x, y = data.pairs(train)
+            fitted = fit_map(data.dimension, method, x, y)
+            predicted[test] = fitted.apply_many(data.judge[test])
+            per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
+        predictions[method] = predicted
+        candidates.append(MethodCV(method, tuple(per_fold)))
+    chosen = select_method(candidates)
+    x, y = data.pairs(everything)
+    final = fit_map(data.dimension, chosen, x, y)
+
+    def held_out(method: Method) -> DimensionAgreement:
+        return dimension_agreement(
+            data.coded(predictions[method]),
+            n_boot=n_boot,
+            seed=seed,
+            alpha_threshold=alpha_threshold,
+        )
+
+    identity = predictions.get("identity")
+    before = held_out("identity") if identity is not None else None
+    after = held_out(chosen)
+    alpha = after.statistics.get("krippendorff_alpha_judge_humans")
+    flagged = alpha is None or alpha < alpha_threshold
+    if alpha is None:
+        notes.append("held-out judge-human alpha is undefined after calibration")
+    elif flagged:
+        notes.append(
+            f"held-out judge-human alpha {alpha:.3f} after calibration is below "
+            f"{alpha_threshold}: do not trust the judge alone on this dimension"
+        )
+    notes.extend(n for n in after.notes if n.startswith("human-human alpha undefined"))
+    return DimensionCalibration(
+        data.dimension,
+        final,
+        n,
+        folds_n,
+        tuple(candidates),
+        before,
+        after,
+        flagged,
+        tuple(notes),
+    )
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Calibration maps by dimension, and how they were chosen (``calibration.json``)."""
+
+    maps: Mapping[str, CalibrationMap]
+    dimensions: tuple[DimensionCalibration, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def flagged(self) -> tuple[str, ...]:
+        """Dimensions whose held-out judge-human alpha after calibration is below the bar."""
+        return tuple(d.dimension for d in self.dimensions if d.flagged)
+
+    def apply(self, ratings: Mapping[str, float]) -> dict[str, float]:
+        """Each rating through its dimension's map; dimensions without a map pass unchanged."""
+        return {d: (self.maps[d].apply(v) if d in self.maps else v) for d, v in ratings.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        """The calibration file: version, scale, settings, flagged dimensions, then the maps."""
+        by_name = {d.dimension: d for d in self.dimensions}
+        return {
+            "version": CALIBRATION_VERSION,
+            "scale": [RATING_SCALE[0], RATING_SCALE[-1]],
+            **self.meta,
+            "flagged": list(self.flagged),
+            "dimensions": {
+                name: (by_name[name].to_json() if name in by_name else m.to_json())
+                for name, m in sorted(self.maps.items())
+            },
+        }
+
+    def write(self, path: Path) -> None:
+        """Write :meth:`to_json` to ``path``."""
+        path.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+
+
+def calibrate(
+    data: Sequence[RatingData],
+    *,
+    n_folds: int = 5,
+    seed: int = 0,
+    n_boot: int = 1000,
+    alpha_threshold: float = ALPHA_THRESHOLD,
+    meta: Mapping[str, Any] | None = None,
+) -> Calibration:
+    """:func:`calibrate_dimension` for every dimension, gathered into one :class:`Calibration`."""
+    results = tuple(
+        calibrate_dimension(
+            d, n_folds=n_folds, seed=seed, n_boot=n_boot, alpha_threshold=alpha_threshold
+        )
+        for d in data
+    )
+    settings = {
+        "folds": n_folds,
+        "seed": seed,
+        "selection": "simplest map within one standard error of the best mean held-out "
+        "judge-human Krippendorff alpha (ordinal) over folds of items",
+        "alpha_threshold": alpha_threshold,
+        **(meta or {}),
+    }
+    return Calibration({r.dimension: r.map for r in results}, results, settings)
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    """Read a calibration file written by ``hat-eval judge calibrate``.
+
+    Raises:
+        CalibrationError: The file cannot be read, or a field does not fit (the message names
+            the file and the field).
+    """
+    where = str(path)
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise CalibrationError(f"{where}: cannot read the calibration file ({err})") from err
+    except json.JSONDecodeError as err:
+        raise CalibrationError(f"{where}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    if not isinstance(doc, dict) or not isinstance(doc.get("dimensions"), dict):
+        raise CalibrationError(
+            f"{where}: not a calibration file (expected an object with 'dimensions'; use the "
+            f"{CALIBRATION_FILE} that `hat-eval judge calibrate` wrote)"
+        )
+    if doc.get("version") != CALIBRATION_VERSION:
+        raise CalibrationError(
+            f"{where}: version {doc.get('version')!r} is not {CALIBRATION_VERSION}; "
+            "re-run `hat-eval judge calibrate` with this hat-eval"
+        )
+    maps = {
+        str(name): CalibrationMap.from_json(str(name), entry, where)
+        for name, entry in doc["dimensions"].items()
+    }
+    meta = {k: v for k, v in doc.items() if k not in ("dimensions", "version", "scale")}
+    return Calibration(maps, (), meta)
+
+
+def read_judge_scores(path: Path) -> list[JudgeScore]:
+    """Raw judge scores: CSV or JSONL with ``sample_id, dimension`` and ``score`` (or ``rating``).
+
+    A score is a number on the scale's range (``1 <= s <= 5``; a mean over k samples may be
+    fractional); ``nan`` or an empty cell is a failed judgement and is left out.
+    ``hat-eval judge calibrate`` writes such a file (``judge_scores.jsonl``) beside its report.
+
+    Raises:
+        LabelError: An unknown format, a missing field, or a score off the range, naming the
+            file and line.
+    """
+    suffix = path.suffix.lower()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    rows: list[tuple[str, Mapping[str, Any]]] = []
+    if suffix == ".csv":
+        reader = csv.DictReader(text.splitlines())
+        rows = [(f"{path}:{reader.line_num}", r) for r in reader]
+    elif suffix == ".jsonl":
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise LabelError(f"{path}:{number}: not a JSON object ({err.msg})") from err
+            if not isinstance(row, dict):
+                raise LabelError(f"{path}:{number}: not a JSON object")
+            rows.append((f"{path}:{number}", row))
+    else:
+        raise LabelError(
+            f"{path}: unknown scores format {path.suffix or '(no suffix)'!r} (use .csv or "
+            ".jsonl with sample_id, dimension, score)"
+        )
+    out = []
+    for where, row in rows:
+        sample_id = str(row.get("sample_id") or "").strip()
+        dimension = str(row.get("dimension") or "").strip()
+        for name, value in (("sample_id", sample_id), ("dimension", dimension)):
+            if not value:
+                raise LabelError(f"{where}: field {name!r} is missing or empty")
+        raw = row.get("score", row.get("rating"))
+        try:
+            score = math.nan if raw is None or str(raw).strip() == "" else float(raw)
+        except (TypeError, ValueError):
+            score = None
+        if score is None or (not math.isnan(score) and not _LOW <= score <= _HIGH):
+            raise LabelError(
+                f"{where}: score {raw!r} is outside the scale (a number from "
+                f"{RATING_SCALE[0]} to {RATING_SCALE[-1]}, or empty for a failed judgement)"
+            )
+        if math.isnan(score):
+            continue
+        out.append(JudgeScore(sample_id, dimension, score, where))
+    if not out:
+        raise LabelError(f"{path}: no judge scores in the file")
+    return out
+
+
+def scores_jsonl(scores: Sequence[JudgeScore]) -> str:
+    """The scores as JSONL (``sample_id, dimension, score``), as :func:`read_judge_scores` reads."""
+    return "".join(
+        json.dumps({"sample_id": s.sample_id, "dimension": s.dimension, "score": s.score}) + "\n"
+        for s in scores
+    )
+
+
+def as_labels(scores: Sequence[JudgeScore]) -> list[Label]:
+    """The scores as the judge's ``Label`` records, rounded half up to the scale (``to_scale``)."""
+    return [
+        Label(s.sample_id, s.dimension, int(to_scale(s.score)), "judge", s.where) for s in scores
+    ]
