@@ -167,3 +167,25 @@ def test_every_shipped_config_loads_into_its_stage(path: Path, tmp_path: Path) -
     config = load_config(stage_config(stage), path, output_dir=str(tmp_path))
     assert config.max_steps > 0
     assert config.seed == 0
+
+
+def test_cli_empty_data_fails_before_training(tmp_path: Path) -> None:
+    """An empty general-instruction file (opd) or an empty train pool (sft): one line, exit 2."""
+    empty = tmp_path / "general.jsonl"
+    empty.write_text("")
+    cfg = tmp_path / "opd.yaml"
+    cfg.write_text(f"general_data: {empty}\nmax_steps: 1\n")
+    out = tmp_path / "opd"
+    result = runner.invoke(app, ["train", "opd", "--config", str(cfg), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and str(empty) in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert not (out / "base").exists(), "nothing is built before the data is checked"
+
+    cfg = tmp_path / "sft.yaml"
+    cfg.write_text("train_cases: 0\nmax_steps: 1\n")
+    result = runner.invoke(
+        app, ["train", "sft", "--config", str(cfg), "--out", str(tmp_path / "s")]
+    )
+    assert result.exit_code == 2, result.output
+    assert "train_cases (0)" in result.stderr
