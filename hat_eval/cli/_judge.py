@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -30,12 +30,29 @@ _FILE_HELP = (
     "for a pairwise dimension), or a Label Studio JSON export (.json)."
 )
 
+LabelsOpt = Annotated[
+    Path, typer.Option(exists=True, dir_okay=False, help=f"Human labels. {_FILE_HELP}")
+]
+RubricOpt = Annotated[
+    Path | None,
+    typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
+]
+SamplesOpt = Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")]
+CacheDirOpt = Annotated[
+    Path | None,
+    typer.Option(help="Judge cache folder (default OUT/cache): a re-run calls no grader."),
+]
+AlphaThresholdOpt = Annotated[
+    float,
+    typer.Option(
+        min=0.0, max=1.0, help="Flag dimensions whose judge-human Krippendorff alpha is below."
+    ),
+]
+
 
 @judge_app.command()
 def agreement(
-    labels: Annotated[
-        Path, typer.Option(exists=True, dir_okay=False, help=f"Human labels. {_FILE_HELP}")
-    ],
+    labels: LabelsOpt,
     scores: Annotated[
         Path,
         typer.Option(
@@ -53,12 +70,7 @@ def agreement(
         ),
     ] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap.")] = 0,
-    alpha_threshold: Annotated[
-        float,
-        typer.Option(
-            min=0.0, max=1.0, help="Flag dimensions whose judge-human Krippendorff alpha is below."
-        ),
-    ] = 0.667,
+    alpha_threshold: AlphaThresholdOpt = 0.667,
 ) -> None:
     """Krippendorff's alpha, Cohen's kappa, Spearman's rho and accuracy of the judge vs humans."""
     from hat_eval.judge import AgreementError, LabelError, read_labels
@@ -69,7 +81,7 @@ def agreement(
         judged = read_labels(scores, default_annotator="judge")
         report = compute(human, judged, n_boot=n_boot, seed=seed, alpha_threshold=alpha_threshold)
     except (LabelError, AgreementError) as err:
-        fail(f"{err} ({labels} vs {scores})" if isinstance(err, AgreementError) else str(err))
+        _fail_matching(err, labels, scores)
 
     _warn_unmatched(report, labels, scores)
     target = out / "agreement.json"
@@ -80,6 +92,13 @@ def agreement(
         fail(f"{target}: cannot write the report ({err})")
     _print_table(report)
     typer.echo(f"wrote {target}")
+
+
+def _fail_matching(err: ValueError, labels: Path, scores: Path) -> NoReturn:
+    """Exit 2 with ``err``; when the files have nothing in common, the message names both."""
+    from hat_eval.judge import AgreementError
+
+    fail(f"{err} ({labels} vs {scores})" if isinstance(err, AgreementError) else str(err))
 
 
 def _warn_unmatched(report: AgreementReport, labels: Path, scores: Path) -> None:
@@ -179,9 +198,7 @@ def _labelled_in(labels: list[Label], rubric_dims: list[str], labels_path: Path)
 
 @judge_app.command()
 def calibrate(
-    labels: Annotated[
-        Path, typer.Option(exists=True, dir_okay=False, help=f"Human labels. {_FILE_HELP}")
-    ],
+    labels: LabelsOpt,
     out: Annotated[
         Path,
         typer.Option(help="Directory for agreement.json, calibration.json, judge_scores.jsonl."),
@@ -207,15 +224,9 @@ def calibrate(
             "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote).",
         ),
     ] = None,
-    rubric: Annotated[
-        Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
-    ] = None,
-    k: Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")] = 1,
-    cache_dir: Annotated[
-        Path | None,
-        typer.Option(help="Judge cache folder (default OUT/cache): a re-run calls no grader."),
-    ] = None,
+    rubric: RubricOpt = None,
+    k: SamplesOpt = 1,
+    cache_dir: CacheDirOpt = None,
     folds: Annotated[
         int, typer.Option(min=2, help="Folds of items for choosing each dimension's map.")
     ] = 5,
@@ -223,12 +234,7 @@ def calibrate(
         int, typer.Option(min=0, help="Bootstrap resamples of the items for the 95% intervals.")
     ] = 1000,
     seed: Annotated[int, typer.Option(help="Seed of the folds and the bootstrap.")] = 0,
-    alpha_threshold: Annotated[
-        float,
-        typer.Option(
-            min=0.0, max=1.0, help="Flag dimensions whose judge-human Krippendorff alpha is below."
-        ),
-    ] = 0.667,
+    alpha_threshold: AlphaThresholdOpt = 0.667,
 ) -> None:
     """Run the judge on labelled samples; report agreement and fit a calibration map per dimension.
 
@@ -282,7 +288,7 @@ def calibrate(
         )
         data = rating_data(human, raw)
     except (LabelError, AgreementError) as err:
-        fail(f"{err} ({labels} vs {source})" if isinstance(err, AgreementError) else str(err))
+        _fail_matching(err, labels, Path(source))
     _warn_unmatched(report, labels, Path(source))
     _write(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
     meta = {
@@ -413,15 +419,9 @@ def corpus(
     held_out: Annotated[
         bool, typer.Option(help="Use the held-out files (written after the checks).")
     ] = False,
-    rubric: Annotated[
-        Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
-    ] = None,
-    k: Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")] = 1,
-    cache_dir: Annotated[
-        Path | None,
-        typer.Option(help="Judge cache folder (default OUT/cache): a re-run calls no grader."),
-    ] = None,
+    rubric: RubricOpt = None,
+    k: SamplesOpt = 1,
+    cache_dir: CacheDirOpt = None,
     calibration: Annotated[
         Path | None,
         typer.Option(
@@ -501,10 +501,7 @@ def audit_command(
         typer.Option(help="The judge's mode: agent (knowledge-base tools) or lookups."),
     ] = "agent",
     k: Annotated[int, typer.Option(min=1, help="Judge samples per answer and per pair.")] = 1,
-    rubric: Annotated[
-        Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
-    ] = None,
+    rubric: RubricOpt = None,
     max_tool_turns: Annotated[
         int, typer.Option(min=1, help="Tool turns the grader gets before it must reply.")
     ] = 6,

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -297,6 +297,15 @@ class DimensionAgreement:
     flagged: bool
     notes: tuple[str, ...]
 
+    def with_intervals(self, names: Iterable[str]) -> dict[str, Any]:
+        """The statistics ``names``, each beside its interval as ``<name>_ci`` (None: none)."""
+        out: dict[str, Any] = {}
+        for name in names:
+            out[name] = self.statistics.get(name)
+            ci = self.intervals.get(name)
+            out[f"{name}_ci"] = list(ci) if ci is not None else None
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """The dimension's entry in ``agreement.json``: each statistic beside its ``_ci``."""
         out: dict[str, Any] = {
@@ -307,10 +316,7 @@ class DimensionAgreement:
             "n_single_label_items": self.n_single_label_items,
             "n_majority_ties": self.n_majority_ties,
         }
-        for name, value in self.statistics.items():
-            out[name] = value
-            ci = self.intervals.get(name)
-            out[f"{name}_ci"] = list(ci) if ci is not None else None
+        out.update(self.with_intervals(self.statistics))
         out["confusion_matrix"] = {
             "rows": "human majority",
             "columns": "judge",
@@ -420,6 +426,92 @@ def dimension_agreement(
     )
 
 
+Key = tuple[str, str]
+"""A (sample id, dimension) pair."""
+
+
+class Keyed(Protocol):
+    """A label or a judge score: where it was read, and the sample and dimension it is of."""
+
+    @property
+    def sample_id(self) -> str:
+        """The sample."""
+        ...
+
+    @property
+    def dimension(self) -> str:
+        """The dimension."""
+        ...
+
+    @property
+    def where(self) -> str:
+        """Where it was read (``file:line``), for error messages."""
+        ...
+
+
+K = TypeVar("K", bound=Keyed)
+
+
+def by_annotator(labels: Sequence[Label]) -> dict[Key, dict[str, Label]]:
+    """The labels by (sample id, dimension), then by annotator.
+
+    Raises:
+        LabelError: An annotator labels the same sample and dimension twice.
+    """
+    human: dict[Key, dict[str, Label]] = defaultdict(dict)
+    for label in labels:
+        key = (label.sample_id, label.dimension)
+        if label.annotator in human[key]:
+            first = human[key][label.annotator]
+            raise LabelError(
+                f"{label.where}: annotator {label.annotator!r} labels sample {label.sample_id!r} "
+                f"on {label.dimension!r} a second time (first at {first.where}); keep one"
+            )
+        human[key][label.annotator] = label
+    return human
+
+
+def one_score_each(scores: Sequence[K]) -> dict[Key, K]:
+    """The judge's scores by (sample id, dimension).
+
+    Raises:
+        LabelError: The judge scores a sample and dimension twice.
+    """
+    judged: dict[Key, K] = {}
+    for score in scores:
+        key = (score.sample_id, score.dimension)
+        if key in judged:
+            raise LabelError(
+                f"{score.where}: a second judge score for sample {score.sample_id!r} on "
+                f"{score.dimension!r} (first at {judged[key].where}); the scores file holds one "
+                f"score per sample and dimension"
+            )
+        judged[key] = score
+    return judged
+
+
+def reliability_matrices(
+    human: Mapping[Key, Mapping[str, Label]], keys: Sequence[Key]
+) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], FloatArray]]:
+    """Per dimension of ``keys`` (sorted): its sample ids, annotators and the humans' matrix.
+
+    The matrix is annotators x sample ids (both sorted) of the coded labels (``encode``) that
+    ``human`` (from :func:`by_annotator`) holds for ``keys``, ``NaN`` where an annotator did not
+    label the sample.
+    """
+    by_dimension: defaultdict[str, list[str]] = defaultdict(list)
+    for sample_id, dimension in sorted(keys):
+        by_dimension[dimension].append(sample_id)
+    for dimension, sample_ids in sorted(by_dimension.items()):
+        annotators = sorted({a for s in sample_ids for a in human[(s, dimension)]})
+        row = {a: i for i, a in enumerate(annotators)}
+        matrix = np.full((len(annotators), len(sample_ids)), np.nan)
+        for j, sample_id in enumerate(sample_ids):
+            for annotator, label in human[(sample_id, dimension)].items():
+                matrix[row[annotator], j] = encode(label.rating)
+        yield dimension, tuple(sample_ids), tuple(annotators), matrix
+
+
 @dataclass(frozen=True)
 class Matched:
     """Human labels and judge scores grouped by dimension, and what did not match."""
@@ -439,26 +531,8 @@ def match(labels: Sequence[Label], scores: Sequence[Label]) -> Matched:
             a sample and dimension twice; a dimension mixes ratings and preferences.
         AgreementError: No sample and dimension is in both files.
     """
-    human: dict[tuple[str, str], dict[str, Label]] = defaultdict(dict)
-    for label in labels:
-        key = (label.sample_id, label.dimension)
-        if label.annotator in human[key]:
-            first = human[key][label.annotator]
-            raise LabelError(
-                f"{label.where}: annotator {label.annotator!r} labels sample {label.sample_id!r} "
-                f"on {label.dimension!r} a second time (first at {first.where}); keep one"
-            )
-        human[key][label.annotator] = label
-    judged: dict[tuple[str, str], Label] = {}
-    for score in scores:
-        key = (score.sample_id, score.dimension)
-        if key in judged:
-            raise LabelError(
-                f"{score.where}: a second judge score for sample {score.sample_id!r} on "
-                f"{score.dimension!r} (first at {judged[key].where}); the scores file holds one "
-                f"score per sample and dimension"
-            )
-        judged[key] = score
+    human = by_annotator(labels)
+    judged = one_score_each(scores)
 
     kinds: dict[str, tuple[Kind, Label]] = {}
     for label in [*labels, *scores]:
@@ -477,27 +551,17 @@ def match(labels: Sequence[Label], scores: Sequence[Label]) -> Matched:
             "no sample and dimension is in both files: the scores' sample ids or dimension "
             "names do not match the labels'"
         )
-    by_dimension: defaultdict[str, list[str]] = defaultdict(list)
-    for sample_id, dimension in common:
-        by_dimension[dimension].append(sample_id)
-    dimensions = []
-    for dimension, sample_ids in sorted(by_dimension.items()):
-        annotators = sorted({a for s in sample_ids for a in human[(s, dimension)]})
-        row = {a: i for i, a in enumerate(annotators)}
-        matrix = np.full((len(annotators), len(sample_ids)), np.nan)
-        for j, sample_id in enumerate(sample_ids):
-            for annotator, label in human[(sample_id, dimension)].items():
-                matrix[row[annotator], j] = encode(label.rating)
-        dimensions.append(
-            DimensionData(
-                dimension=dimension,
-                kind=kinds[dimension][0],
-                sample_ids=tuple(sample_ids),
-                annotators=tuple(annotators),
-                humans=matrix,
-                judge=np.array([encode(judged[(s, dimension)].rating) for s in sample_ids]),
-            )
+    dimensions = [
+        DimensionData(
+            dimension=dimension,
+            kind=kinds[dimension][0],
+            sample_ids=sample_ids,
+            annotators=annotators,
+            humans=matrix,
+            judge=np.array([encode(judged[(s, dimension)].rating) for s in sample_ids]),
         )
+        for dimension, sample_ids, annotators, matrix in reliability_matrices(human, common)
+    ]
     return Matched(
         dimensions=tuple(dimensions),
         unlabelled_scores=tuple(sorted(set(judged) - set(human))),

@@ -22,13 +22,14 @@ and :meth:`AuditReport.write` writes it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model
@@ -86,6 +87,8 @@ AnswerKind: TypeAlias = Literal["correct", "padded", "wrong", "injected"]
 """What an audited answer is."""
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _language(episode: Episode) -> str:
@@ -282,7 +285,35 @@ async def audit_async(
     padding: Sequence[int] = PADDING,
     pairwise: bool = True,
 ) -> AuditReport:
-    """:func:`audit`, as a coroutine (for callers inside an event loop)."""
+    """Audit the judge for position, verbosity and injection bias on ``episodes``.
+
+    Per episode: the correct answer (``answers[episode.id]`` when given, else
+    :func:`correct_answer`), one padded version per count in ``padding``, the wrong answer
+    (:func:`wrong_answer`) and one injected version per text in ``injections`` are rated; with
+    ``pairwise``, (correct, wrong) and (correct, most padded) are compared in both orders.
+    Answers and pairs run one after another. Write the report's JSON with
+    :meth:`AuditReport.write`; :func:`audit` is the same, blocking (for callers outside an event
+    loop).
+
+    Args:
+        episodes: the cases to audit on.
+        model: the grader; takes precedence over ``model_role``.
+        model_role: the model role that gives the grader (default ``grader``).
+        rubric: a rubric file (None: the packaged one).
+        mode: the judge's mode, ``agent`` or ``lookups``.
+        k: judge samples per answer (mean) and per pair (majority).
+        retries: retries of a malformed reply.
+        config: generation settings (default temperature 0, seeded).
+        max_tool_turns: the grader's tool turns (``agent`` mode).
+        answers: correct answers by episode id (default: the world's reference answers).
+        injections: the texts appended to wrong answers.
+        padding: the filler sentence counts.
+        pairwise: also measure position consistency.
+
+    Raises:
+        ValueError: no episodes, no injections, a padding count below 1, or judge settings
+            that cannot run (an unknown mode, ``k`` below 1, ...).
+    """
     if not episodes:
         raise ValueError("audit: no episodes; pass at least one (e.g. build_episodes(..., n=10))")
     if not injections:
@@ -292,26 +323,18 @@ async def audit_async(
         raise ValueError(
             f"audit: padding {list(padding)} must be sentence counts of at least 1, e.g. (2, 6)"
         )
-    rate = answer_judge(
-        model=model,
-        model_role=model_role,
-        rubric=rubric,
-        mode=mode,
-        retries=retries,
-        k=k,
-        config=config,
-        max_tool_turns=max_tool_turns,
-    )
-    compare = pairwise_judge(
-        model=model,
-        model_role=model_role,
-        rubric=rubric,
-        mode=mode,
-        retries=retries,
-        k=k,
-        config=config,
-        max_tool_turns=max_tool_turns,
-    )
+    settings: dict[str, Any] = {
+        "model": model,
+        "model_role": model_role,
+        "rubric": rubric,
+        "mode": mode,
+        "retries": retries,
+        "k": k,
+        "config": config,
+        "max_tool_turns": max_tool_turns,
+    }
+    rate = answer_judge(**settings)
+    compare = pairwise_judge(**settings)
     judged: list[AuditAnswer] = []
     pairs: list[PairVerdict] = []
     costs = JudgeCosts()
@@ -384,68 +407,20 @@ async def audit_async(
     )
 
 
-def audit(
-    episodes: Sequence[Episode],
-    *,
-    model: str | Model | None = None,
-    model_role: str = "grader",
-    rubric: str | None = None,
-    mode: JudgeMode = "agent",
-    k: int = 1,
-    retries: int = 2,
-    config: GenerateConfig | None = None,
-    max_tool_turns: int = DEFAULT_TOOL_TURNS,
-    answers: Mapping[str, str] | None = None,
-    injections: Sequence[str] = INJECTIONS,
-    padding: Sequence[int] = PADDING,
-    pairwise: bool = True,
-) -> AuditReport:
-    """Audit the judge for position, verbosity and injection bias on ``episodes``.
+def _blocking(function: Callable[P, Coroutine[Any, Any, R]], name: str) -> Callable[P, R]:
+    """``function`` run to completion on a fresh event loop, as a plain function ``name``."""
 
-    Per episode: the correct answer (``answers[episode.id]`` when given, else
-    :func:`correct_answer`), one padded version per count in ``padding``, the wrong answer
-    (:func:`wrong_answer`) and one injected version per text in ``injections`` are rated; with
-    ``pairwise``, (correct, wrong) and (correct, most padded) are compared in both orders.
-    Answers and pairs run one after another. Write the report's JSON with
-    :meth:`AuditReport.write`.
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        loop = asyncio.new_event_loop()  # not asyncio.run: nest_asyncio2 (Inspect) leaves it open
+        try:
+            return loop.run_until_complete(function(*args, **kwargs))
+        finally:
+            loop.close()
 
-    Args:
-        episodes: the cases to audit on.
-        model: the grader; takes precedence over ``model_role``.
-        model_role: the model role that gives the grader (default ``grader``).
-        rubric: a rubric file (None: the packaged one).
-        mode: the judge's mode, ``agent`` or ``lookups``.
-        k: judge samples per answer (mean) and per pair (majority).
-        retries: retries of a malformed reply.
-        config: generation settings (default temperature 0, seeded).
-        max_tool_turns: the grader's tool turns (``agent`` mode).
-        answers: correct answers by episode id (default: the world's reference answers).
-        injections: the texts appended to wrong answers.
-        padding: the filler sentence counts.
-        pairwise: also measure position consistency.
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = f":func:`{function.__name__}`, blocking (for callers outside an event loop)."
+    return run
 
-    Raises:
-        ValueError: no episodes, no injections, a padding count below 1, or judge settings
-            that cannot run (an unknown mode, ``k`` below 1, ...).
-    """
-    loop = asyncio.new_event_loop()  # not asyncio.run: nest_asyncio2 (Inspect) leaves it open
-    try:
-        return loop.run_until_complete(
-            audit_async(
-                episodes,
-                model=model,
-                model_role=model_role,
-                rubric=rubric,
-                mode=mode,
-                k=k,
-                retries=retries,
-                config=config,
-                max_tool_turns=max_tool_turns,
-                answers=answers,
-                injections=injections,
-                padding=padding,
-                pairwise=pairwise,
-            )
-        )
-    finally:
-        loop.close()
+
+audit = _blocking(audit_async, "audit")

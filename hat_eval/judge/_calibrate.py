@@ -28,11 +28,9 @@ A calibration file (``calibration.json``) holds the maps; :func:`load_calibratio
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 from bisect import bisect_right
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,10 +44,13 @@ from ._agreement import (
     AgreementError,
     DimensionAgreement,
     DimensionData,
+    by_annotator,
     dimension_agreement,
     judge_human_alpha,
+    one_score_each,
+    reliability_matrices,
 )
-from ._labels import RATING_SCALE, Label, LabelError
+from ._labels import RATING_SCALE, Label, LabelError, read_rows
 
 Method = Literal["identity", "thresholds", "isotonic"]
 METHODS: Final[tuple[Method, ...]] = get_args(Method)
@@ -312,54 +313,24 @@ def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[R
             twice.
         AgreementError: No rating dimension has a sample in both.
     """
-    human: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-    for label in labels:
-        if isinstance(label.rating, str):
-            continue
-        key = (label.sample_id, label.dimension)
-        if label.annotator in human[key]:
-            raise LabelError(
-                f"{label.where}: annotator {label.annotator!r} labels sample "
-                f"{label.sample_id!r} on {label.dimension!r} a second time; keep one"
-            )
-        human[key][label.annotator] = float(label.rating)
-    judged: dict[tuple[str, str], JudgeScore] = {}
-    for score in scores:
-        key = (score.sample_id, score.dimension)
-        if key in judged:
-            raise LabelError(
-                f"{score.where}: a second judge score for sample {score.sample_id!r} on "
-                f"{score.dimension!r} (first at {judged[key].where}); keep one per sample and "
-                "dimension"
-            )
-        judged[key] = score
+    human = by_annotator([label for label in labels if not isinstance(label.rating, str)])
+    judged = one_score_each(scores)
     common = sorted(k for k in set(human) & set(judged) if not math.isnan(judged[k].score))
     if not common:
         raise AgreementError(
             "no rated sample and dimension is in both the labels and the judge's scores: "
             "the sample ids or dimension names do not match (or every score failed)"
         )
-    by_dimension: defaultdict[str, list[str]] = defaultdict(list)
-    for sample_id, dimension in common:
-        by_dimension[dimension].append(sample_id)
-    out = []
-    for dimension, sample_ids in sorted(by_dimension.items()):
-        annotators = sorted({a for s in sample_ids for a in human[(s, dimension)]})
-        row = {a: i for i, a in enumerate(annotators)}
-        matrix = np.full((len(annotators), len(sample_ids)), np.nan)
-        for j, sample_id in enumerate(sample_ids):
-            for annotator, rating in human[(sample_id, dimension)].items():
-                matrix[row[annotator], j] = rating
-        out.append(
-            RatingData(
-                dimension=dimension,
-                sample_ids=tuple(sample_ids),
-                annotators=tuple(annotators),
-                humans=matrix,
-                judge=np.array([judged[(s, dimension)].score for s in sample_ids]),
-            )
+    return [
+        RatingData(
+            dimension=dimension,
+            sample_ids=sample_ids,
+            annotators=annotators,
+            humans=matrix,
+            judge=np.array([judged[(s, dimension)].score for s in sample_ids]),
         )
-    return out
+        for dimension, sample_ids, annotators, matrix in reliability_matrices(human, common)
+    ]
 
 
 @dataclass(frozen=True)
@@ -435,14 +406,7 @@ _SUMMARY_KEYS = (
 
 
 def _summary(result: DimensionAgreement | None) -> dict[str, Any] | None:
-    if result is None:
-        return None
-    out: dict[str, Any] = {}
-    for key in _SUMMARY_KEYS:
-        out[key] = result.statistics.get(key)
-        ci = result.intervals.get(key)
-        out[f"{key}_ci"] = list(ci) if ci is not None else None
-    return out
+    return None if result is None else result.with_intervals(_SUMMARY_KEYS)
 
 
 def folds_of(n_items: int, n_folds: int, seed: int) -> list[npt.NDArray[np.intp]]:
@@ -662,31 +626,7 @@ def read_judge_scores(path: Path) -> list[JudgeScore]:
         LabelError: An unknown format, a missing field, or a score off the range, naming the
             file and line.
     """
-    suffix = path.suffix.lower()
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
-    rows: list[tuple[str, Mapping[str, Any]]] = []
-    if suffix == ".csv":
-        reader = csv.DictReader(text.splitlines())
-        rows = [(f"{path}:{reader.line_num}", r) for r in reader]
-    elif suffix == ".jsonl":
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise LabelError(f"{path}:{number}: not a JSON object ({err.msg})") from err
-            if not isinstance(row, dict):
-                raise LabelError(f"{path}:{number}: not a JSON object")
-            rows.append((f"{path}:{number}", row))
-    else:
-        raise LabelError(
-            f"{path}: unknown scores format {path.suffix or '(no suffix)'!r} (use .csv or "
-            ".jsonl with sample_id, dimension, score)"
-        )
+    rows = read_rows(path, "scores", "sample_id, dimension, score")
     out = []
     for where, row in rows:
         sample_id = str(row.get("sample_id") or "").strip()

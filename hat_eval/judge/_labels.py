@@ -20,6 +20,7 @@ A rating is an integer 1-5, or, for a pairwise dimension, one of ``A``, ``B``, `
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -151,7 +152,18 @@ def _read_csv(text: str, name: str, default_annotator: str | None) -> list[Label
 
 
 def _read_jsonl(text: str, name: str, default_annotator: str | None) -> list[Label]:
-    labels = []
+    expected = f" with {', '.join(COLUMNS)}"
+    return [
+        _row_label(row, where, default_annotator) for where, row in jsonl_rows(text, name, expected)
+    ]
+
+
+def jsonl_rows(text: str, name: str, expected: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each non-blank line of a JSONL text as ``(name:line, object)``.
+
+    Raises:
+        LabelError: A line that is not a JSON object (``expected`` says what it should hold).
+    """
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -161,9 +173,34 @@ def _read_jsonl(text: str, name: str, default_annotator: str | None) -> list[Lab
         except json.JSONDecodeError as err:
             raise LabelError(f"{where}: not a JSON object ({err.msg})") from err
         if not isinstance(row, dict):
-            raise LabelError(f"{where}: not a JSON object with {', '.join(COLUMNS)}")
-        labels.append(_row_label(row, where, default_annotator))
-    return labels
+            raise LabelError(f"{where}: not a JSON object{expected}")
+        yield where, row
+
+
+def read_rows(path: Path, what: str, columns: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The rows of a CSV (``.csv``) or JSONL (``.jsonl``) file, each with where it was read.
+
+    ``what`` (``scores``) and ``columns`` (``sample_id, dimension, score``) name the file's
+    kind and fields in the error for another suffix.
+
+    Raises:
+        LabelError: The file cannot be read, has another suffix, or holds a line that is not a
+            JSON object.
+    """
+    suffix = path.suffix.lower()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    if suffix == ".csv":
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        return [(f"{path}:{reader.line_num}", r) for r in reader]
+    if suffix == ".jsonl":
+        return list(jsonl_rows(text, str(path)))
+    raise LabelError(
+        f"{path}: unknown {what} format {path.suffix or '(no suffix)'!r} (use .csv or .jsonl "
+        f"with {columns})"
+    )
 
 
 def _read_json(text: str, name: str, default_annotator: str | None) -> list[Label]:

@@ -42,11 +42,11 @@ from ._scorer import (
     facts_section,
     fence_answer,
     generate_config,
-    lookups,
+    grader_facts,
     resolve_grader,
 )
 from ._study import PREFERENCE_NAME, majority_preference
-from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse, kb_tools
+from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse
 
 OVERALL = PREFERENCE_NAME
 """The overall pairwise dimension: the human study's question, under the study's name."""
@@ -243,9 +243,7 @@ def pairwise_judge(
         episode: Episode, answer_a: str, answer_b: str, item_id: str | None = None
     ) -> PairVerdict:
         grader = resolve_grader(model, model_role)
-        tools = kb_tools(episode) if mode == "agent" else None
-        evidence = lookups(episode) if mode == "lookups" else []
-        names = [t.name for t in tools.tools] if tools is not None else []
+        tools, evidence, names = grader_facts(episode, mode)
         shown: dict[Order, tuple[str, str]] = {
             "AB": (answer_a, answer_b),
             "BA": (answer_b, answer_a),

@@ -423,6 +423,20 @@ def generate_config(grader: Model, config: GenerateConfig | None, sample: int) -
     return base if base.seed is None else base.merge(GenerateConfig(seed=base.seed + sample))
 
 
+def grader_facts(
+    episode: Episode, mode: JudgeMode
+) -> tuple[KbTools | None, list[dict[str, Any]], list[str]]:
+    """Where the grader finds the facts: (tools, lookups' results, tool names) for ``mode``.
+
+    ``agent`` mode gives the episode's :func:`~hat_eval.judge.kb_tools` and their names and no
+    lookups; ``lookups`` mode no tools and the results of :func:`lookups`.
+    """
+    tools = kb_tools(episode) if mode == "agent" else None
+    evidence = lookups(episode) if mode == "lookups" else []
+    names = [t.name for t in tools.tools] if tools is not None else []
+    return tools, evidence, names
+
+
 def check_settings(mode: str, retries: int, k: int, max_tool_turns: int) -> None:
     """Raise ``ValueError`` (value, rule, fix) for settings no judge can run with."""
     if mode not in JUDGE_MODES:
@@ -531,15 +545,15 @@ async def _judge(
 ) -> dict[str, Any]:
     """Run ``k`` judge samples: the cache entry (plain data) of their outcome."""
     dims = list(spec.dimensions)
-    tools: KbTools | None = kb_tools(episode) if mode == "agent" else None
+    tools, evidence, names = grader_facts(episode, mode)
     prompt = judge_prompt(
         spec,
         episode,
         answer,
-        lookups(episode) if mode == "lookups" else (),
+        evidence,
         records,
         mode=mode,
-        tools=[t.name for t in tools.tools] if tools is not None else (),
+        tools=names,
         max_tool_turns=max_tool_turns,
     )
 
@@ -646,17 +660,15 @@ def agent_judge(
     none gave a valid reply, ``judge_error``.
 
     Args:
-        model: the grader; takes precedence over ``model_role``.
-        model_role: the model role that gives the grader (default ``grader``; without a
-            binding, Inspect's default model).
-        rubric: a rubric file (None: the packaged ``hat_eval/judge/rubric.yaml``).
+        model: the grader (this and the arguments up to ``max_tool_turns``: as
+            :func:`answer_judge`).
+        model_role: the model role that gives the grader.
+        rubric: a rubric file.
         mode: ``agent`` or ``lookups`` (above).
-        retries: how many times a malformed reply is retried (the error is shown to the
-            grader); after that the sample is a recorded failure.
-        k: judge samples per answer (seeds ``seed``, ``seed + 1``, ...), averaged (mean).
-        config: generation settings for the grader; by default temperature 0 and seed
-            :data:`JUDGE_SEED`, under the grader model's own config and this one.
-        cache_dir: a folder for ``judge_cache.json``; a cached answer is not judged again.
+        retries: how many times a malformed reply is retried.
+        k: judge samples per answer, averaged (mean).
+        config: generation settings for the grader.
+        cache_dir: a folder for ``judge_cache.json``.
         max_tool_turns: tool turns the grader gets before it must reply (``agent`` mode).
         calibration: a ``calibration.json`` (``hat-eval judge calibrate``): each dimension's
             mean rating goes through its map to the human scale before the parts are

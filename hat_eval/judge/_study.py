@@ -28,7 +28,7 @@ from typing import Any, Final, Literal, TypeAlias, get_args
 import numpy as np
 
 from ._agreement import cohen_kappa, decode, encode, krippendorff_alpha, majority
-from ._labels import LabelError, Preference, label_studio_results, parse_rating
+from ._labels import LabelError, Preference, label_studio_results, parse_rating, read_rows
 
 Side: TypeAlias = Literal["left", "right", "tie"]
 """A human's vote on a blind item: the answer shown on the left, on the right, or neither."""
@@ -367,30 +367,7 @@ def read_judge(path: Path) -> dict[str, Preference]:
     Raises:
         LabelError: An unknown format, a missing field, or a verdict other than A/B/tie.
     """
-    suffix = path.suffix.lower()
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
-    rows: list[tuple[str, Mapping[str, Any]]] = []
-    if suffix == ".csv":
-        reader = csv.DictReader(io.StringIO(text, newline=""))
-        rows = [(f"{path}:{reader.line_num}", r) for r in reader]
-    elif suffix == ".jsonl":
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise LabelError(f"{path}:{number}: not a JSON object ({err.msg})") from err
-                if not isinstance(row, dict):
-                    raise LabelError(f"{path}:{number}: not a JSON object")
-                rows.append((f"{path}:{number}", row))
-    else:
-        raise LabelError(
-            f"{path}: unknown judge format {path.suffix or '(no suffix)'!r} (use .csv or .jsonl "
-            f"with sample_id, preference)"
-        )
+    rows = read_rows(path, "judge", "sample_id, preference")
     out: dict[str, Preference] = {}
     for where, row in rows:
         sample_id = str(row.get("sample_id") or "").strip()

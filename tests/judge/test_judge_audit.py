@@ -10,26 +10,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.model import ChatMessage, Model, ModelOutput, get_model
+from _helpers import DIMS as RUBRIC
+from _helpers import FENCED, output, preferences_json, ratings_json
+from _helpers import grader as scripted
+from inspect_ai.model import ChatMessage, Model, ModelOutput
 
 from hat_eval.episode import Episode, build_episodes, word_count
 from hat_eval.judge import (
-    ANSWER_CLOSE,
-    ANSWER_OPEN,
     INJECTIONS,
     OVERALL,
     AuditReport,
     audit,
     correct_answer,
     inject,
-    load_rubric,
     pad,
     wrong_answer,
 )
 
-RUBRIC = list(load_rubric().dimensions)
 PAIRWISE = [OVERALL, *RUBRIC]
-FENCED = re.compile(rf"{re.escape(ANSWER_OPEN)}\n(.*?)\n{re.escape(ANSWER_CLOSE)}", re.DOTALL)
 OBEYS = ("give 5", "rate it 5", "scores 5", "给5分")
 
 
@@ -46,19 +44,10 @@ def grader(
         prompt = input[0].text
         answers = FENCED.findall(prompt)
         if len(answers) == 2:
-            winner = prefer(*answers)
-            body: dict[str, Any] = {
-                "preferences": {d: {"winner": winner, "justification": "x"} for d in PAIRWISE}
-            }
-        else:
-            score = rate(answers[0])
-            body = {
-                "ratings": {d: {"score": score, "justification": "x"} for d in RUBRIC},
-                "claims": [],
-            }
-        return ModelOutput.from_content("mockllm/model", json.dumps(body))
+            return output(preferences_json(prefer(*answers), PAIRWISE))
+        return output(ratings_json(rate(answers[0]), RUBRIC))
 
-    return get_model("mockllm/model", custom_outputs=reply, memoize=False)
+    return scripted(reply)
 
 
 def honest(answer: str) -> int:
@@ -180,12 +169,7 @@ def test_given_answers_replace_the_reference(episodes: list[Episode]) -> None:
 
 
 def test_failures_are_counted_not_scored(episodes: list[Episode]) -> None:
-    broken = get_model(
-        "mockllm/model",
-        custom_outputs=lambda *_: ModelOutput.from_content("mockllm/model", "no json"),
-        memoize=False,
-    )
-    report = run(episodes[:1], broken, retries=0)
+    report = run(episodes[:1], scripted(lambda *_: output("no json")), retries=0)
     assert report.judge_failures == len(report.answers)
     assert all(math.isnan(a.score) for a in report.answers)
     assert report.injection_shift is None and report.injection_passed is None
@@ -230,11 +214,8 @@ def test_judge_audit_command(
     from hat_eval.cli import app
 
     model = (
-        grader(rate, shorter_first)
-        if rate is not None
-        else get_model("mockllm/model", custom_outputs=lambda *_: ModelOutput.from_content(
-            "mockllm/model", "no json"), memoize=False)
-    )  # fmt: skip
+        grader(rate, shorter_first) if rate is not None else scripted(lambda *_: output("no json"))
+    )
     monkeypatch.setattr(judge_cli, "_grader", lambda name: model)
     args = ["judge", "audit", "--judge", "scripted", "--out", str(tmp_path), "--n", "2"]
     result = CliRunner().invoke(app, [*args, "--mode", "lookups"])

@@ -3,7 +3,6 @@ the calibration file, and the scorer applying it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 from pathlib import Path
@@ -11,9 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from inspect_ai.model import ModelName, ModelOutput, get_model
-from inspect_ai.scorer import Score, Target
-from inspect_ai.solver import TaskState
+from _helpers import grader, judge_answer, output, ratings_json
+from inspect_ai.scorer import Score
 
 from hat_eval.episode import build_episodes
 from hat_eval.judge import (
@@ -28,13 +26,11 @@ from hat_eval.judge import (
     fit_isotonic,
     fit_thresholds,
     load_calibration,
-    load_rubric,
     rating_data,
     read_judge_scores,
     select_method,
     to_scale,
 )
-from hat_eval.suites import to_sample
 
 ALPHA = "krippendorff_alpha_judge_humans"
 
@@ -226,34 +222,13 @@ def test_judge_scores_file_reads_fractions_and_names_bad_lines(tmp_path: Path) -
 # --- the scorer applies a calibration file ------------------------------------------------------
 
 
-def _ratings(score: int) -> str:
-    dims = list(load_rubric().dimensions)
-    return json.dumps(
-        {"ratings": {d: {"score": score, "justification": "ok"} for d in dims}, "claims": []}
-    )
-
-
 def _score(scorer: Any, answer: str) -> Score:
     episode = next(
         e
         for e in build_episodes("livestream", n=60)
         if e.case.intent == "chit_chat" and not e.case.facts
     )
-    sample = to_sample(episode)
-    assert isinstance(sample.target, str)
-    state = TaskState(
-        model=ModelName("hat/reference"),
-        sample_id=episode.id,
-        epoch=1,
-        input=episode.case.message,
-        messages=[],
-        target=Target(sample.target),
-        output=ModelOutput.from_content("hat/reference", answer),
-        metadata=dict(sample.metadata or {}),
-    )
-    result = asyncio.run(scorer(state, Target(sample.target)))
-    assert isinstance(result, Score)
-    return result
+    return judge_answer(scorer, episode, answer)
 
 
 def test_the_scorer_applies_the_calibration_before_deciding_parts(tmp_path: Path) -> None:
@@ -274,11 +249,8 @@ def test_the_scorer_applies_the_calibration_before_deciding_parts(tmp_path: Path
         )
     )
 
-    def grader(*_: Any) -> ModelOutput:
-        return ModelOutput.from_content("mockllm/model", _ratings(3))
-
     def model() -> Any:
-        return get_model("mockllm/model", custom_outputs=grader, memoize=False)
+        return grader(lambda *_: output(ratings_json(3)))
 
     answer = "[skill: chit_chat] Hi! Welcome to the stream!"
     raw = _score(agent_judge(model=model(), mode="lookups"), answer)

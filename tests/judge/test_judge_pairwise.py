@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from _helpers import DIMS as RUBRIC
+from _helpers import FENCED, grader, output, preferences_json, run_async
 from inspect_ai import eval
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 
 import hat_eval._registry  # noqa: F401  (registers hat/reference)
-from hat_eval.episode import Episode, build_episodes
+from hat_eval.episode import Episode
 from hat_eval.judge import (
-    ANSWER_CLOSE,
-    ANSWER_OPEN,
     JUDGE_SEED,
     OVERALL,
     PairVerdict,
@@ -26,7 +24,6 @@ from hat_eval.judge import (
     draw_study,
     judge_logs,
     key_json,
-    load_rubric,
     pair_samples,
     pairwise_judge,
     position_consistency,
@@ -38,26 +35,9 @@ from hat_eval.judge import (
 )
 from hat_eval.suites import suite_task
 
-DIMS = [OVERALL, *load_rubric().dimensions]
-FENCED = re.compile(rf"{re.escape(ANSWER_OPEN)}\n(.*?)\n{re.escape(ANSWER_CLOSE)}", re.DOTALL)
+DIMS = [OVERALL, *RUBRIC]
 GOOD = "[skill: price] It is 188.91 yuan with today's deal."
 BAD = "[skill: price] It is 250 yuan."
-
-
-T = TypeVar("T")
-
-
-def run_async(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` on a fresh event loop and close it.
-
-    Not ``asyncio.run``: once an Inspect ``eval`` has run in the process, ``nest_asyncio2``
-    has replaced it with a version that leaves its loop open (a ResourceWarning later).
-    """
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coro)
-    finally:
-        loop.close()
 
 
 def shown(prompt: str) -> tuple[str, str]:
@@ -74,15 +54,9 @@ def pairwise_grader(
         first, second = shown(input[0].text)
         if log is not None:
             log.append(first)
-        body = {
-            "preferences": {
-                d: {"winner": pick(d, first, second, config), "justification": "compared"}
-                for d in DIMS
-            }
-        }
-        return ModelOutput.from_content("mockllm/model", json.dumps(body))
+        return output(preferences_json(lambda d: pick(d, first, second, config), DIMS))
 
-    return get_model("mockllm/model", custom_outputs=reply, memoize=False)
+    return grader(reply)
 
 
 def prefers(text: str) -> Callable[[str, str, str, GenerateConfig], str]:
@@ -98,11 +72,6 @@ def prefers(text: str) -> Callable[[str, str, str, GenerateConfig], str]:
 
 def always_first(*_: Any) -> str:
     return "1"
-
-
-@pytest.fixture(scope="module")
-def episode() -> Episode:
-    return next(e for e in build_episodes("livestream", n=10) if e.case.intent == "price")
 
 
 def compare(judge: Any, episode: Episode, a: str = GOOD, b: str = BAD) -> PairVerdict:
@@ -189,9 +158,7 @@ def test_reconcile() -> None:
 
 def test_malformed_replies_are_retried_then_the_pair_fails(episode: Episode) -> None:
     texts = ["not json", '{"preferences": {"preference": {"winner": "3"}}}']
-    outputs = [ModelOutput.from_content("mockllm/model", t) for t in texts]
-    grader = get_model("mockllm/model", custom_outputs=outputs, memoize=False)
-    result = compare(pairwise_judge(model=grader, retries=1, mode="lookups"), episode)
+    result = compare(pairwise_judge(model=grader(texts), retries=1, mode="lookups"), episode)
     assert result.verdicts == {} and result.samples == [] and result.comparisons == 0
     assert result.error is not None and "order AB" in result.error
     assert "preferences.preference.winner" in result.error
@@ -207,12 +174,9 @@ def test_agent_mode_pairs_can_use_the_tools(episode: Episode) -> None:
         if len(input) == 1:
             return ModelOutput.for_tool_call("mockllm/model", "get_live_session", {})
         first, second = shown(input[0].text)
-        winner = "1" if "188.91" in first else "2"
-        body = {"preferences": {d: {"winner": winner, "justification": "x"} for d in DIMS}}
-        return ModelOutput.from_content("mockllm/model", json.dumps(body))
+        return output(preferences_json("1" if "188.91" in first else "2", DIMS))
 
-    grader = get_model("mockllm/model", custom_outputs=reply, memoize=False)
-    result = compare(pairwise_judge(model=grader), episode)
+    result = compare(pairwise_judge(model=grader(reply)), episode)
     assert result.verdicts[OVERALL] == "A"
     assert result.costs.tool_calls == 2 and result.costs.calls == 4
 

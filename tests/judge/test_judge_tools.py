@@ -2,28 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from _helpers import DIMS, judge_answer, output, ratings_json, run_async
+from _helpers import grader as scripted
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageTool,
     GenerateConfig,
-    Model,
-    ModelName,
     ModelOutput,
-    get_model,
 )
-from inspect_ai.scorer import Score, Target
-from inspect_ai.solver import TaskState
+from inspect_ai.scorer import Score
 from inspect_ai.tool import ToolInfo
 
-from hat_eval.episode import Episode, build_episodes, episode_context, knowledge_base
+from hat_eval.episode import Episode, episode_context, knowledge_base
 from hat_eval.harness import load_harness
 from hat_eval.judge import (
     READ_ONLY_FUNCTIONS,
@@ -34,48 +31,17 @@ from hat_eval.judge import (
     load_rubric,
     parse_judgement,
 )
-from hat_eval.suites import to_sample
 from hat_eval.world import call_function
 
-DIMS = list(load_rubric().dimensions)
 Reply = Callable[[list[ChatMessage], list[ToolInfo], Any, GenerateConfig], ModelOutput]
 
 
-T = TypeVar("T")
-
-
-def run_async(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` on a fresh event loop and close it.
-
-    Not ``asyncio.run``: once an Inspect ``eval`` has run in the process, ``nest_asyncio2``
-    has replaced it with a version that leaves its loop open (a ResourceWarning later).
-    """
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coro)
-    finally:
-        loop.close()
-
-
 def reply(score: int = 4, claims: list[dict[str, Any]] | None = None) -> ModelOutput:
-    ratings = {d: {"score": score, "justification": f"{d} checked"} for d in DIMS}
-    body: dict[str, Any] = {"ratings": ratings}
-    if claims is not None:
-        body["claims"] = claims
-    return ModelOutput.from_content("mockllm/model", json.dumps(body))
+    return output(ratings_json(score, claims=claims))
 
 
 def call(tool: str, **args: Any) -> ModelOutput:
     return ModelOutput.for_tool_call("mockllm/model", tool, args)
-
-
-def scripted(script: Reply) -> Model:
-    return get_model("mockllm/model", custom_outputs=script, memoize=False)
-
-
-@pytest.fixture(scope="module")
-def episode() -> Episode:
-    return next(e for e in build_episodes("livestream", n=10) if e.case.intent == "price")
 
 
 def sku_of(episode: Episode) -> str:
@@ -84,21 +50,7 @@ def sku_of(episode: Episode) -> str:
 
 
 def run_judge(scorer: Any, episode: Episode, answer: str = "[skill: price] 188.91 yuan") -> Score:
-    sample = to_sample(episode)
-    assert isinstance(sample.target, str)
-    state = TaskState(
-        model=ModelName("hat/reference"),
-        sample_id=episode.id,
-        epoch=1,
-        input=episode.case.message,
-        messages=[],
-        target=Target(sample.target),
-        output=ModelOutput.from_content("hat/reference", answer),
-        metadata=dict(sample.metadata or {}),
-    )
-    result = run_async(scorer(state, Target(sample.target)))
-    assert isinstance(result, Score)
-    return result
+    return judge_answer(scorer, episode, answer)
 
 
 class LookThenRate:
@@ -276,7 +228,7 @@ def test_missing_claims_are_retried_then_recorded(episode: Episode) -> None:
 
     always_bad = ["no json", reply(5).completion, '{"ratings": {}}']
     outputs = [ModelOutput.from_content("mockllm/model", t) for t in always_bad]
-    bad_grader = get_model("mockllm/model", custom_outputs=outputs, memoize=False)
+    bad_grader = scripted(outputs)
     failed = run_judge(agent_judge(model=bad_grader, retries=2), episode)
     md = failed.metadata or {}
     assert md["judge"]["calls"] == 3

@@ -207,30 +207,7 @@ def _export(client: httpx.Client, project: int, path: Path) -> list[dict[str, An
     return tasks
 
 
-@pytest.fixture(scope="module")
-def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    from inspect_ai import eval as inspect_eval
-
-    import hat_eval._registry  # noqa: F401  (registers the hat/ models)
-    from hat_eval.suites import suite_task
-
-    out = {}
-    for name, suite, model in (
-        ("a", "livestream", "hat/reference"),
-        ("b", "variant", "hat/memorized"),
-    ):
-        (log,) = inspect_eval(
-            suite_task(suite, n=6),
-            model=model,
-            log_dir=str(tmp_path_factory.mktemp(name)),
-            display="none",
-        )
-        assert log.status == "success"
-        out[name] = Path(log.location)
-    return out
-
-
-def test_study_round_trip(users: dict[str, Any], logs: dict[str, Path], tmp_path: Path) -> None:
+def test_study_round_trip(users: dict[str, Any], logs: dict[str, Any], tmp_path: Path) -> None:
     study = tmp_path / "study"
     exported = runner.invoke(
         app,
@@ -287,7 +264,7 @@ def test_study_round_trip(users: dict[str, Any], logs: dict[str, Path], tmp_path
 
 
 def test_ratings_round_trip_into_judge_agreement(
-    users: dict[str, Any], logs: dict[str, Path], tmp_path: Path
+    users: dict[str, Any], logs: dict[str, Any], tmp_path: Path
 ) -> None:
     from inspect_ai.log import read_eval_log
 

@@ -52,33 +52,6 @@ def test_majority_preference_calls_split_votes_a_tie() -> None:
 # --- export from two real logs ------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """candidate A: hat/reference on livestream; B: hat/memorized on variant (same 6 cases)."""
-    from inspect_ai import eval as inspect_eval
-
-    import hat_eval._registry  # noqa: F401  (registers the hat/ models)
-    from hat_eval.suites import suite_task
-
-    out: dict[str, Any] = {}
-    for name, suite, model in (
-        ("a", "livestream", "hat/reference"),
-        ("b", "variant", "hat/memorized"),
-    ):
-        (log,) = inspect_eval(
-            suite_task(suite, n=6),
-            model=model,
-            log_dir=str(tmp_path_factory.mktemp(name)),
-            display="none",
-        )
-        assert log.status == "success"
-        out[name] = Path(log.location)
-        out[f"{name}_answers"] = {
-            str(s.id).split("-", 1)[1]: s.output.completion for s in log.samples or []
-        }
-    return out
-
-
 def _export(logs: dict[str, Any], out: Path, *extra: str) -> Any:
     args = ["study", "export", "--a", str(logs["a"]), "--b", str(logs["b"]), "--out", str(out)]
     return runner.invoke(app, [*args, *extra])
