@@ -12,7 +12,8 @@ of augmentation end to end, split into its two causes, measured on the data pipe
 (the trainer's dataloader, no training): variants re-word the prompt, so batches carry more
 (padded) tokens (attention is quadratic in them: forward and backward on the collected batches
 alone shows what that costs), and drawing a variant and running its episode costs CPU.
-Target: under 5 %.
+Target: under 5 %. ``--aa`` runs both arms on the fixed harness: the spread an identical pair
+shows is the noise floor of the end-to-end figure on that machine.
 Numbers are printed, not asserted.
 """
 
@@ -110,6 +111,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--aa",
+        action="store_true",
+        help="A/A run: both arms on the fixed harness, to see the noise floor of the comparison",
+    )
     args = parser.parse_args()
 
     import torch
@@ -123,9 +129,12 @@ def main() -> None:
         for r in range(args.rounds):
             for name in ("hsa", "fixed") if r % 2 == 0 else ("fixed", "hsa"):
                 out = Path(tmp) / f"{name}-{r}"
-                results[name].append(run(base, out, name == "fixed", args.steps, args.batch))
+                fixed = name == "fixed" or args.aa
+                results[name].append(run(base, out, fixed, args.steps, args.batch))
         data = {
-            name: data_cost(base, Path(tmp) / f"data-{name}", name == "fixed", 40, args.batch)
+            name: data_cost(
+                base, Path(tmp) / f"data-{name}", name == "fixed" or args.aa, 40, args.batch
+            )
             for name in ("hsa", "fixed")
         }
 
@@ -135,6 +144,7 @@ def main() -> None:
     print(
         f"tiny Qwen3 on CPU ({args.threads} thread(s)), batch {args.batch}, {args.steps} steps x "
         f"{args.rounds} rounds each, warm-up steps dropped"
+        + (" -- A/A: both arms on the fixed harness" if args.aa else "")
     )
     for name in ("fixed", "hsa"):
         print(
