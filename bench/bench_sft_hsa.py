@@ -112,6 +112,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
+        "--hidden",
+        type=int,
+        default=64,
+        help="width of the tiny model (wider: the MLP, linear in tokens, weighs more than "
+        "attention, quadratic in them, as in real models)",
+    )
+    parser.add_argument(
         "--aa",
         action="store_true",
         help="A/A run: both arms on the fixed harness, to see the noise floor of the comparison",
@@ -124,7 +131,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as tmp:
-        base = build_tiny_model(Path(tmp) / "base")
+        base = build_tiny_model(Path(tmp) / "base", hidden_size=args.hidden)
         results: dict[str, list[dict[str, float]]] = {"hsa": [], "fixed": []}
         for r in range(args.rounds):
             for name in ("hsa", "fixed") if r % 2 == 0 else ("fixed", "hsa"):
@@ -142,7 +149,8 @@ def main() -> None:
         return statistics.median(x[key] for x in results[name])
 
     print(
-        f"tiny Qwen3 on CPU ({args.threads} thread(s)), batch {args.batch}, {args.steps} steps x "
+        f"tiny Qwen3 (hidden {args.hidden}) on CPU ({args.threads} thread(s)), "
+        f"batch {args.batch}, {args.steps} steps x "
         f"{args.rounds} rounds each, warm-up steps dropped"
         + (" -- A/A: both arms on the fixed harness" if args.aa else "")
     )
