@@ -72,7 +72,7 @@ def build_random_checkpoint(out: Path, scale: str) -> Path:
     import torch
     from transformers import AutoTokenizer, Qwen3_5ForCausalLM, Qwen3_5TextConfig
 
-    from hat_eval.trainers import build_tiny_model
+    from hat_eval.trainers import build_tiny_model, write_mtp
 
     out.mkdir(parents=True, exist_ok=True)
     shape = SCALES[scale]
@@ -85,39 +85,27 @@ def build_random_checkpoint(out: Path, scale: str) -> Path:
         max_position_embeddings=32768,
         tie_word_embeddings=False,
     )  # fmt: skip
-    config.mtp_num_hidden_layers = 1
     torch.manual_seed(0)
     with torch.device("cuda"):
         model = Qwen3_5ForCausalLM(config).to(torch.bfloat16)
     model.save_pretrained(out, safe_serialization=True)
     # an MTP layer has the shape of a full-attention decoder layer, plus fusion and norms
-    from safetensors.torch import save_file
-
     full = max(i for i, t in enumerate(config.layer_types) if t == "full_attention")
-    state = model.state_dict()
     prefix = f"model.layers.{full}."
     h = shape["hidden_size"]
     mtp = {
-        "mtp.layers.0." + k[len(prefix) :]: v.clone().contiguous()
-        for k, v in state.items()
+        "mtp.layers.0." + k[len(prefix) :]: v.detach().clone().cpu()
+        for k, v in model.state_dict().items()
         if k.startswith(prefix)
     }
-    kw = dict(dtype=torch.bfloat16, device="cuda")
-    mtp["mtp.fc.weight"] = torch.randn(h, 2 * h, **kw) * 0.02
+    mtp["mtp.fc.weight"] = torch.randn(h, 2 * h, dtype=torch.bfloat16) * 0.02
     for name in (
         "mtp.norm.weight",
         "mtp.pre_fc_norm_embedding.weight",
         "mtp.pre_fc_norm_hidden.weight",
     ):
-        mtp[name] = torch.ones(h, **kw)  # fmt: skip
-    save_file({k: v.cpu() for k, v in mtp.items()}, str(out / "model-mtp.safetensors"))
-    index_path = out / "model.safetensors.index.json"
-    if index_path.is_file():
-        index = json.loads(index_path.read_text())
-    else:
-        index = {"metadata": {}, "weight_map": {k: "model.safetensors" for k in state}}
-    index["weight_map"].update({k: "model-mtp.safetensors" for k in mtp})
-    index_path.write_text(json.dumps(index, indent=2))
+        mtp[name] = torch.ones(h, dtype=torch.bfloat16)
+    write_mtp(out, mtp, {"mtp_num_hidden_layers": 1})
     # a tokenizer with the vocabulary size and Qwen's template: the tiny model's, padded ids
     tok_dir = out / "_tok"
     build_tiny_model(tok_dir)

@@ -21,7 +21,7 @@ from ._common import (
     resolve_base,
     write_checkpoint,
 )
-from ._mtp import MTP_PREFIX, carry_mtp, mtp_tensors
+from ._mtp import MTP_PREFIX, carry_mtp, mtp_tensors, write_mtp
 from ._tiny import TINY_BASE, build_tiny_model
 
 _LAZY: dict[str, str] = {
@@ -64,5 +64,6 @@ __all__ = [
     "require_train_extra",
     "resolve_base",
     "write_checkpoint",
+    "write_mtp",
     *_LAZY,
 ]

@@ -54,21 +54,18 @@ def mtp_tensors(path: str | Path) -> dict[str, Any]:
     return out
 
 
-def carry_mtp(base: str | Path, out: str | Path) -> int:
-    """Copy the base checkpoint's ``mtp.*`` tensors and MTP config keys into ``out``.
+def write_mtp(out: str | Path, tensors: dict[str, Any], config: dict[str, Any]) -> None:
+    """Add MTP ``tensors`` and their ``config`` keys to the checkpoint written at ``out``.
 
     The tensors go to their own file, :data:`MTP_FILE`, and the weight index (written, or
     created from the single ``model.safetensors``) lists them, so loaders that read the index
-    (vLLM) find them and transformers keeps ignoring them. Returns the number of tensors
-    carried (0: the base has no MTP heads, nothing is written).
+    (vLLM) find them and transformers keeps ignoring them; ``config`` (e.g.
+    ``{"mtp_num_hidden_layers": 1}``) is merged into ``config.json``.
     """
     from safetensors import safe_open
     from safetensors.torch import save_file
 
-    base, out = Path(base), Path(out)
-    tensors = mtp_tensors(base)
-    if not tensors:
-        return 0
+    out = Path(out)
     save_file(
         {k: v.contiguous() for k, v in tensors.items()}, str(out / MTP_FILE), {"format": "pt"}
     )
@@ -83,11 +80,21 @@ def carry_mtp(base: str | Path, out: str | Path) -> int:
         index = {"metadata": {}, "weight_map": weight_map}
     index["weight_map"].update({name: MTP_FILE for name in tensors})
     index_path.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    base_config = json.loads((base / "config.json").read_text(encoding="utf-8"))
     config_path = out / "config.json"
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    for key in MTP_CONFIG_KEYS:
-        if key in base_config:
-            config[key] = base_config[key]
-    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    merged = {**json.loads(config_path.read_text(encoding="utf-8")), **config}
+    config_path.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+
+
+def carry_mtp(base: str | Path, out: str | Path) -> int:
+    """Copy the base checkpoint's ``mtp.*`` tensors and MTP config keys into ``out``.
+
+    Written by :func:`write_mtp`. Returns the number of tensors carried (0: the base has no
+    MTP heads, nothing is written).
+    """
+    base = Path(base)
+    tensors = mtp_tensors(base)
+    if not tensors:
+        return 0
+    base_config = json.loads((base / "config.json").read_text(encoding="utf-8"))
+    write_mtp(out, tensors, {k: base_config[k] for k in MTP_CONFIG_KEYS if k in base_config})
     return len(tensors)

@@ -115,22 +115,19 @@ def build_tiny_model(
 def _add_mtp(path: Path, layers: int, hidden: int, seed: int) -> None:
     """Add Qwen3.5-style ``mtp.*`` tensors (and ``mtp_num_hidden_layers``) to a checkpoint."""
     import torch
-    from safetensors.torch import load_file, save_file
 
-    weights = path / "model.safetensors"
-    tensors = load_file(str(weights))
+    from ._mtp import write_mtp
+
     g = torch.Generator().manual_seed(seed + 1)
-    tensors["mtp.fc.weight"] = torch.randn(hidden, 2 * hidden, generator=g)
-    tensors["mtp.norm.weight"] = torch.ones(hidden)
-    tensors["mtp.pre_fc_norm_embedding.weight"] = torch.ones(hidden)
-    tensors["mtp.pre_fc_norm_hidden.weight"] = torch.ones(hidden)
+    tensors = {
+        "mtp.fc.weight": torch.randn(hidden, 2 * hidden, generator=g),
+        "mtp.norm.weight": torch.ones(hidden),
+        "mtp.pre_fc_norm_embedding.weight": torch.ones(hidden),
+        "mtp.pre_fc_norm_hidden.weight": torch.ones(hidden),
+    }
     for i in range(layers):
         tensors[f"mtp.layers.{i}.mlp.up_proj.weight"] = torch.randn(2 * hidden, hidden, generator=g)
         tensors[f"mtp.layers.{i}.mlp.down_proj.weight"] = torch.randn(
             hidden, 2 * hidden, generator=g
         )
-    save_file(tensors, str(weights), metadata={"format": "pt"})
-    config_path = path / "config.json"
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    config["mtp_num_hidden_layers"] = layers
-    config_path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    write_mtp(path, tensors, {"mtp_num_hidden_layers": layers})
