@@ -191,9 +191,10 @@ def clause_of(spans: Sequence[Span], pos: int) -> Span:
 
 # -- negation, hedging, addressing the evaluator ---------------------------------------------------
 
+_CJK_NEGATORS = re.compile(r"不是|不|没有|没|无|非|未")
 _NEGATORS = re.compile(
     r"\b(?:not|no|never|none|nor|without|neither|hardly|nobody|no one|nothing)\b|"
-    r"不是|不|没有|没|无|非|未"
+    + _CJK_NEGATORS.pattern
 )
 _NOT_NEGATING = re.compile(
     r"without (?:a|any) doubt|no doubt|not only|no wonder|never been (?:easier|better)|"
@@ -233,7 +234,7 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     words = cleaned.split()
     tail = " ".join(words[-window:]) if words else ""
     cjk_tail = cleaned[-4:]
-    return bool(_NEGATORS.search(tail)) or bool(re.search(r"不是|不|没有|没|无|非|未", cjk_tail))
+    return bool(_NEGATORS.search(tail)) or bool(_CJK_NEGATORS.search(cjk_tail))
 
 
 def hedged_at(text: str, start: int, end: int) -> bool:
