@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from hat_eval._cache import by_identity
 from hat_eval.harness import Harness, Tool, render_system_prompt
 from hat_eval.world import KnowledgeBase, LiveSession
 
@@ -119,22 +120,14 @@ def live_context(session: LiveSession, kb: KnowledgeBase) -> str:
     )
 
 
-_PROMPTS: dict[int, tuple[Harness, str]] = {}
-
-
+@by_identity(4096)
 def harness_prompt(harness: Harness) -> str:
     """``render_system_prompt(harness)``, made once per harness object.
 
     Harnesses are frozen and a run reuses one object per variant, so episodes under the same
-    harness share the text (the entry holds the harness, so its id is not reused meanwhile).
+    harness share the text.
     """
-    entry = _PROMPTS.get(id(harness))
-    if entry is None or entry[0] is not harness:
-        if len(_PROMPTS) >= 4096:
-            _PROMPTS.clear()
-        entry = (harness, render_system_prompt(harness))
-        _PROMPTS[id(harness)] = entry
-    return entry[1]
+    return render_system_prompt(harness)
 
 
 def system_message(ctx: EpisodeContext) -> Message:

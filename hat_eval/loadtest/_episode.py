@@ -21,6 +21,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hat_eval._cache import by_identity
+
 from ._client import ChatStreamClient, Reply
 from ._prompts import Prompt
 from ._records import Outcome, RequestRecord
@@ -116,17 +118,11 @@ def _arguments(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-_SCHEMAS: dict[int, tuple[Harness, list[dict[str, Any]]]] = {}
-
-
+@by_identity(4096)
 def _tool_schemas(harness: Harness) -> list[dict[str, Any]]:
-    entry = _SCHEMAS.get(id(harness))
-    if entry is None or entry[0] is not harness:
-        from hat_eval.harness import render_tools
+    from hat_eval.harness import render_tools
 
-        entry = (harness, render_tools(harness))
-        _SCHEMAS[id(harness)] = entry
-    return entry[1]
+    return render_tools(harness)
 
 
 class _TurnFailed(Exception):

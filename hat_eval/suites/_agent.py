@@ -12,7 +12,6 @@ Inspect's standard tool messages: the reference compares against ReAct.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from inspect_ai.agent import AgentPrompt, as_solver, react
@@ -29,6 +28,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolCall as InspectToolCall
 from inspect_ai.tool import ToolDef, ToolInfo, ToolParams
 
+from hat_eval._cache import by_identity
 from hat_eval.episode import (
     TRACE_KEY,
     CallRecord,
@@ -80,16 +80,7 @@ def tool_infos(harness: Harness) -> list[ToolInfo]:
     return [ToolSpec.of(t) for t in harness.tools]
 
 
-@dataclass(frozen=True)
-class _Rendered:
-    harness: Harness  # held so that its id is not reused while the entry lives
-    system_prompt: str
-    tools: list[ToolInfo]
-
-
-_RENDERED: dict[int, _Rendered] = {}
-
-
+@by_identity(4096)
 def rendered(harness: Harness) -> tuple[str, list[ToolInfo]]:
     """The system prompt and tool specifications of ``harness``, made once per harness object.
 
@@ -97,13 +88,7 @@ def rendered(harness: Harness) -> tuple[str, list[ToolInfo]]:
     them), so samples under the same harness share these. Inspect deep-copies the tools it is
     given, so sharing them is safe.
     """
-    entry = _RENDERED.get(id(harness))
-    if entry is None or entry.harness is not harness:
-        if len(_RENDERED) >= 4096:
-            _RENDERED.clear()
-        entry = _Rendered(harness, harness_prompt(harness), tool_infos(harness))
-        _RENDERED[id(harness)] = entry
-    return entry.system_prompt, entry.tools
+    return harness_prompt(harness), tool_infos(harness)
 
 
 def _user_messages(state: TaskState) -> list[ChatMessage]:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hat_eval._cache import by_identity
 from hat_eval.harness import FUNCTIONS, Harness, load_harness
 
 from ._compliance import check_claim
@@ -283,30 +284,20 @@ def _tokens(text: str) -> list[str]:
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 
 _Indexed = tuple[dict[str, Any], frozenset[str], frozenset[str], frozenset[str]]
-_INDEX: dict[int, tuple[KnowledgeBase, list[_Indexed]]] = {}
 
 
+@by_identity(8)
 def _search_index(kb: KnowledgeBase) -> list[_Indexed]:
-    """Each product with its name, metadata and body words, tokenized once per knowledge base.
-
-    The entry holds the knowledge base, so its id is not reused while the entry lives.
-    """
-    entry = _INDEX.get(id(kb))
-    if entry is None or entry[0] is not kb:
-        if len(_INDEX) >= 8:
-            _INDEX.clear()
-        rows = [
-            (
-                p,
-                frozenset(_tokens(p["name"])),
-                frozenset(_tokens(f"{p['brand']} {p['type_name']} {p['line']} {p['category']}")),
-                frozenset(_tokens(f"{p['description']} {p['material']}")),
-            )
-            for p in kb.products()
-        ]
-        entry = (kb, rows)
-        _INDEX[id(kb)] = entry
-    return entry[1]
+    """Each product with its name, metadata and body words, tokenized once per knowledge base."""
+    return [
+        (
+            p,
+            frozenset(_tokens(p["name"])),
+            frozenset(_tokens(f"{p['brand']} {p['type_name']} {p['line']} {p['category']}")),
+            frozenset(_tokens(f"{p['description']} {p['material']}")),
+        )
+        for p in kb.products()
+    ]
 
 
 @implementation("catalog.search")
