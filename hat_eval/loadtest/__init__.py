@@ -91,6 +91,7 @@ if TYPE_CHECKING:
         SpecDecodeCounters,
         StreamPlan,
         episode_planner,
+        episode_truths,
     )
     from ._sse import (
         StreamMeter,
@@ -195,6 +196,7 @@ _LAZY = {
             "SpecDecodeCounters",
             "StreamPlan",
             "episode_planner",
+            "episode_truths",
         ),
         "._server",
     ),
@@ -250,6 +252,7 @@ __all__ = [
     "decode_rate",
     "default_messages",
     "episode_planner",
+    "episode_truths",
     "load_episodes",
     "locust_command",
     "locust_percentile",

@@ -25,7 +25,7 @@ import math
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -108,6 +108,24 @@ class ServedRequest:
     the client cannot receive it earlier)."""
     last_token_at: float | None = None
     """The ``perf_counter()`` just before the last token chunk was written."""
+
+
+def episode_truths(served: Sequence[ServedRequest]) -> list[tuple[float, float]]:
+    """(answer TTFT, E2E) of each episode the server played, from its own records.
+
+    An answer request carries the tool result of call ``call_<k>``, ``k`` being the index of
+    the request that made the call: the episode's first turn. Times run from that turn's
+    send (its ``t0``) to the server's write of the answer's first and last token chunk.
+    """
+    by_index = {s.index: s for s in served}
+    out = []
+    for s in served:
+        tool = [m for m in s.payload["messages"] if m["role"] == "tool"]
+        if not tool or s.first_token_at is None or s.last_token_at is None:
+            continue
+        first = by_index[int(tool[0]["tool_call_id"].removeprefix("call_"))]
+        out.append((s.first_token_at - first.t0, s.last_token_at - first.t0))
+    return out
 
 
 @dataclass(frozen=True)
