@@ -1,10 +1,14 @@
 """What on-the-fly HSA adds to an SFT step: the same trainer with and without augmentation.
 
-Run: ``python bench/bench_sft_hsa.py [--steps 20] [--rounds 2] [--batch 2] [--threads 1]``.
+Run: ``python bench/bench_sft_hsa.py [--steps 20] [--rounds 3] [--batch 2] [--threads 1]``.
 
 In one process, on the tiny random Qwen3 (CPU), HSA-SFT's ``SFTTrainer`` trains ``--steps`` steps
-with a fresh harness variant per draw and ``--steps`` steps on the fixed default harness, the two
-alternating for ``--rounds`` rounds (so drift of a shared machine hits both alike). A step's time
+in each of three arms: ``hsa`` (a fresh harness variant per draw, drawn on the fly), ``predrawn``
+(the very rows ``hsa`` trains on, drawn into a list before training: the same text, no drawing
+during training) and ``fixed`` (the default harness only, no augmentation). The arms rotate
+order for ``--rounds`` rounds (so drift of a shared machine hits all alike). ``hsa`` against
+``predrawn`` is the cost of augmenting on the fly; ``predrawn`` against ``fixed`` is the cost of
+the variants' text itself (any HSA, pre-augmented or not, trains on it). A step's time
 is the time between two step ends (drawing, verifying and tokenizing its rows included); the
 first two steps of each run are dropped as warm-up. Printed per mode: wall and CPU seconds per
 step (CPU: this process's, less sensitive to other load on a shared machine), then the overhead
@@ -20,9 +24,11 @@ Numbers are printed, not asserted.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +52,57 @@ def _config(out: Path, base: Path, fixed: bool, steps: int, batch: int) -> Any:
     )
 
 
-def run(base: Path, out: Path, fixed: bool, steps: int, batch: int) -> dict[str, float]:
-    """Train ``steps`` steps; seconds per step (after warm-up) and tokens per step."""
+class Predrawn:
+    """The first ``n`` rows of an HSA stream, drawn before training, replayed endlessly."""
+
+    def __init__(self, stream: Any, n: int) -> None:
+        self.stream = stream
+        self.drawn = list(itertools.islice(stream.rows(), n))
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """The pre-drawn rows, in draw order, again and again (the generator TRL reads)."""
+        return itertools.cycle(self.drawn)
+
+    def last_pass(self) -> Any:
+        """The counts of the drawing done before training."""
+        return self.stream.last_pass()
+
+
+ARMS = ("hsa", "predrawn", "fixed")
+
+
+def mean_ratio_ci(
+    new: list[float], old: list[float], *, draws: int = 4000
+) -> tuple[float, float, float]:
+    """``mean(new) / mean(old) - 1`` in %, with a 95 % bootstrap interval over paired steps.
+
+    Step ``i`` of one arm is paired with step ``i`` of the other (same round, same position):
+    every arm draws the same train cases in the same order (the stream's order and its
+    rejections do not depend on the harness), so a pair trains on the same viewer questions
+    and the cases' differing lengths cancel out; pairs are resampled together.
+    """
+    import numpy as np
+
+    a, b = np.asarray(new), np.asarray(old)
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, len(a), (draws, len(a)))
+    rel = (a[idx].mean(axis=1) / b[idx].mean(axis=1) - 1) * 100
+    low, high = np.percentile(rel, [2.5, 97.5])
+    return (float(a.mean() / b.mean() - 1) * 100, float(low), float(high))
+
+
+def _stream(config: Any, arm: str, rows: int) -> Any:
+    from hat_eval.trainers._sft import build_stream
+
+    stream = build_stream(config)
+    return Predrawn(stream, rows) if arm == "predrawn" else stream
+
+
+def run(base: Path, out: Path, arm: str, fixed: bool, steps: int, batch: int) -> dict[str, Any]:
+    """Train ``steps`` steps; seconds per step (after warm-up), each step's CPU seconds."""
     from transformers import PrinterCallback, TrainerCallback
 
-    from hat_eval.trainers._sft import build_stream, build_trainer
+    from hat_eval.trainers._sft import build_trainer
 
     ends: list[tuple[float, float]] = []
 
@@ -59,7 +111,7 @@ def run(base: Path, out: Path, fixed: bool, steps: int, batch: int) -> dict[str,
             ends.append((time.perf_counter(), time.process_time()))
 
     config = _config(out, base, fixed, steps, batch)
-    stream = build_stream(config)
+    stream = _stream(config, arm, (steps + 4) * batch)
     trainer, _ = build_trainer(config, base, stream)
     trainer.add_callback(Clock())
     trainer.remove_callback(PrinterCallback)
@@ -73,20 +125,23 @@ def run(base: Path, out: Path, fixed: bool, steps: int, batch: int) -> dict[str,
         "cpu": statistics.median(cpu),
         "tokens": tokens / steps,
         "drawn": stream.last_pass().drawn,
+        "cpu_steps": cpu,
     }
 
 
-def data_cost(base: Path, out: Path, fixed: bool, batches: int, batch: int) -> dict[str, float]:
+def data_cost(
+    base: Path, out: Path, arm: str, fixed: bool, batches: int, batch: int
+) -> dict[str, float]:
     """The trainer's data pipeline alone, then the model on its batches alone.
 
     ``cpu_ms``: CPU ms per batch of the dataloader (draw, variant, agent run, checks, TRL's
     tokenizing and collating); ``padded``: tokens per batch, padding included; ``compute_ms``:
     CPU ms of a forward and backward pass over each of those batches (no optimizer step).
     """
-    from hat_eval.trainers._sft import build_stream, build_trainer
+    from hat_eval.trainers._sft import build_trainer
 
     config = _config(out, base, fixed, batches, batch)
-    trainer, _ = build_trainer(config, base, build_stream(config))
+    trainer, _ = build_trainer(config, base, _stream(config, arm, (batches + 4) * batch))
     batches_iter = iter(trainer.get_train_dataloader())
     next(batches_iter)
     c0 = time.process_time()
@@ -108,7 +163,7 @@ def data_cost(base: Path, out: Path, fixed: bool, batches: int, batch: int) -> d
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
@@ -130,58 +185,72 @@ def main() -> None:
     from hat_eval.trainers import build_tiny_model
 
     torch.set_num_threads(args.threads)
+    fixed = {arm: arm == "fixed" or args.aa for arm in ARMS}
+    results: dict[str, list[dict[str, Any]]] = {arm: [] for arm in ARMS}
     with tempfile.TemporaryDirectory() as tmp:
         base = build_tiny_model(Path(tmp) / "base", hidden_size=args.hidden)
-        results: dict[str, list[dict[str, float]]] = {"hsa": [], "fixed": []}
         for r in range(args.rounds):
-            for name in ("hsa", "fixed") if r % 2 == 0 else ("fixed", "hsa"):
-                out = Path(tmp) / f"{name}-{r}"
-                fixed = name == "fixed" or args.aa
-                results[name].append(run(base, out, fixed, args.steps, args.batch))
+            order = ARMS[r % 3 :] + ARMS[: r % 3]
+            for arm in order if r % 2 == 0 else order[::-1]:
+                out = Path(tmp) / f"{arm}-{r}"
+                results[arm].append(run(base, out, arm, fixed[arm], args.steps, args.batch))
         data = {
-            name: data_cost(
-                base, Path(tmp) / f"data-{name}", name == "fixed" or args.aa, 40, args.batch
-            )
-            for name in ("hsa", "fixed")
+            arm: data_cost(base, Path(tmp) / f"data-{arm}", arm, fixed[arm], 40, args.batch)
+            for arm in ARMS
         }
 
-    def med(name: str, key: str) -> float:
-        return statistics.median(x[key] for x in results[name])
+    def med(arm: str, key: str) -> float:
+        return statistics.median(x[key] for x in results[arm])
+
+    def pct(new: float, old: float) -> float:
+        return (new - old) / old * 100
 
     print(
         f"tiny Qwen3 (hidden {args.hidden}) on CPU ({args.threads} thread(s)), "
-        f"batch {args.batch}, {args.steps} steps x "
-        f"{args.rounds} rounds each, warm-up steps dropped"
-        + (" -- A/A: both arms on the fixed harness" if args.aa else "")
+        f"batch {args.batch}, {args.steps} steps x {args.rounds} rounds per arm, "
+        "warm-up steps dropped" + (" -- A/A: every arm on the fixed harness" if args.aa else "")
     )
-    for name in ("fixed", "hsa"):
+    for arm in ("fixed", "predrawn", "hsa"):
         print(
-            f"  {name:5s}: {med(name, 'median'):.3f} s/step wall median "
-            f"({med(name, 'mean'):.3f} mean), {med(name, 'cpu'):.3f} s/step CPU median, "
-            f"{data[name]['padded']:.0f} padded tokens/step, data pipeline "
-            f"{data[name]['cpu_ms']:.1f} ms CPU/step, forward+backward on those batches "
-            f"{data[name]['compute_ms']:.0f} ms CPU/step"
+            f"  {arm:8s}: {med(arm, 'median'):.3f} s/step wall median "
+            f"({med(arm, 'mean'):.3f} mean), {med(arm, 'cpu'):.3f} s/step CPU median, "
+            f"{data[arm]['padded']:.0f} padded tokens/step, data pipeline "
+            f"{data[arm]['cpu_ms']:.1f} ms CPU/step, forward+backward on those batches "
+            f"{data[arm]['compute_ms']:.0f} ms CPU/step"
         )
-    step, cpu_step = med("fixed", "median"), med("fixed", "cpu")
-    wall = (med("hsa", "median") - step) / step * 100
-    cpu = (med("hsa", "cpu") - cpu_step) / cpu_step * 100
-    pad = (data["hsa"]["padded"] - data["fixed"]["padded"]) / data["fixed"]["padded"] * 100
-    pipeline = (data["hsa"]["cpu_ms"] - data["fixed"]["cpu_ms"]) / 1e3 / cpu_step * 100
-    compute = (
-        (data["hsa"]["compute_ms"] - data["fixed"]["compute_ms"])
-        / data["fixed"]["compute_ms"]
-        * 100
-    )
-    print(f"overhead end to end: {wall:+.1f} % wall, {cpu:+.1f} % CPU per step")
     print(
-        f"  of which longer prompts (variants re-word them): {pad:+.1f} % padded tokens per "
-        f"step, {compute:+.1f} % forward+backward CPU on the same batches"
+        "CPU per step, paired step by step (every arm draws the same train cases in the same "
+        "order; 95 % bootstrap interval of the mean)"
+    )
+    for label, new, old in (
+        ("on-the-fly HSA vs no augmentation (hsa / fixed)", "hsa", "fixed"),
+        ("  drawing on the fly (hsa / predrawn: the same batches)", "hsa", "predrawn"),
+        ("  the variants' text (predrawn / fixed)", "predrawn", "fixed"),
+    ):
+        rel, low, high = mean_ratio_ci(
+            [x for r in results[new] for x in r["cpu_steps"]],
+            [x for r in results[old] for x in r["cpu_steps"]],
+        )
+        rounds = ", ".join(
+            f"{pct(a['cpu'], b['cpu']):+.1f}"
+            for a, b in zip(results[new], results[old], strict=True)
+        )
+        print(
+            f"{label}: mean {rel:+.1f} % ({low:+.1f} to {high:+.1f} %); median "
+            f"{pct(med(new, 'cpu'), med(old, 'cpu')):+.1f} % (per round: {rounds}); wall median "
+            f"{pct(med(new, 'median'), med(old, 'median')):+.1f} %"
+        )
+    pipeline = (data["hsa"]["cpu_ms"] - data["predrawn"]["cpu_ms"]) / 1e3 / med("fixed", "cpu")
+    print(
+        f"  data pipeline alone: hsa {data['hsa']['cpu_ms']:.1f} ms vs predrawn "
+        f"{data['predrawn']['cpu_ms']:.1f} ms per batch = {pipeline * 100:+.2f} % of a step's CPU"
     )
     print(
-        f"  of which the data pipeline (variant, agent run, checks, tokenizing): {pipeline:+.2f} % "
-        "of a step's CPU"
+        f"  padded tokens per step: {pct(data['hsa']['padded'], data['fixed']['padded']):+.1f} %;"
+        " forward+backward on the same batches: "
+        f"{pct(data['hsa']['compute_ms'], data['fixed']['compute_ms']):+.1f} % CPU"
     )
-    print("target: under 5 %")
+    print("target: on-the-fly HSA under 5 % per step")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ and :meth:`AuditReport.write` writes it.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import math
@@ -34,6 +33,7 @@ from typing import Any, Literal, ParamSpec, TypeAlias, TypeVar
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model
 
+from hat_eval._aio import run_blocking
 from hat_eval.episode import Episode, episode_context, word_count
 from hat_eval.world import reference_answer
 
@@ -412,11 +412,7 @@ def _blocking(function: Callable[P, Coroutine[Any, Any, R]], name: str) -> Calla
 
     @functools.wraps(function)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        loop = asyncio.new_event_loop()  # not asyncio.run: nest_asyncio2 (Inspect) leaves it open
-        try:
-            return loop.run_until_complete(function(*args, **kwargs))
-        finally:
-            loop.close()
+        return run_blocking(function(*args, **kwargs))
 
     run.__name__ = run.__qualname__ = name
     run.__doc__ = f":func:`{function.__name__}`, blocking (for callers outside an event loop)."

@@ -21,6 +21,7 @@ from inspect_ai.model import ChatMessage, ChatMessageTool, ChatMessageUser, Mode
 from inspect_ai.scorer import Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+from hat_eval._aio import run_blocking
 from hat_eval.episode import (
     LABELLED_PARTS,
     TRACE_KEY,
@@ -169,7 +170,7 @@ def judge_corpus(
     entries: Sequence[CorpusEntry], scorer: Scorer, *, concurrency: int = 8
 ) -> list[CorpusJudgement]:
     """Run ``scorer`` (an :func:`agent_judge`) on every corpus answer, ``concurrency`` at once."""
-    return asyncio.run(_judge_all(entries, scorer, concurrency))
+    return run_blocking(_judge_all(entries, scorer, concurrency))
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ _LAZY: dict[str, str] = {
     "Rewards": "._rewards",
     "Rollout": "._rewards",
     "compute_score": "._rewards",
+    "JudgeReward": "._judge_reward",
     "Simulator": "._rollout",
     "RolloutFunction": "._rollout",
 }

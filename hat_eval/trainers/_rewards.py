@@ -13,7 +13,8 @@ components read only that record, so HSA-RL optimises exactly what the suites me
   as :data:`~hat_eval.episode.WEIGHTS`, safety and constraints earning only when the answer is
   on task, 0 for an empty or evasive answer). A judge can replace this proxy: give
   :class:`Rewards` a ``judge`` (a callable from a :class:`Rollout` to a score in [0, 1] or
-  ``None``); none is built here.
+  ``None``; one with a ``many`` method is given a whole batch at once). The RL config's
+  ``judge_model`` builds the Agent-as-Judge one (:mod:`hat_eval.trainers._judge_reward`).
 - ``tool_rationality``: :func:`~hat_eval.episode.tool_rationality`'s score (required calls made
   with the right arguments, less a quarter per redundant or unexpected call).
 - ``skill_selection``: 1 when the ``[skill: id]`` tag names a skill in force under the
@@ -230,6 +231,13 @@ class Rewards:
             return overlong(rollout, self.think_budget)
         raise ValueError(f"unknown reward component {name!r}, expected one of {list(COMPONENTS)}")
 
+    def values(self, name: str, rollouts: Sequence[Rollout]) -> list[float | None]:
+        """Component ``name`` of each rollout (a judge with ``many`` gets them all at once)."""
+        many = getattr(self.judge, "many", None)
+        if name == "effectiveness" and callable(many):
+            return list(many(rollouts))
+        return [self.component(name, r) for r in rollouts]
+
     def components(self, rollout: Rollout) -> dict[str, float | None]:
         """Every component's value for ``rollout``, in :data:`COMPONENTS` order."""
         return {name: self.component(name, rollout) for name in COMPONENTS}
@@ -261,8 +269,7 @@ def trl_reward_funcs(rewards: Rewards) -> list[RewardFunc]:
             completion_ids: Sequence[Any] | None = None,
             **columns: Any,
         ) -> list[float | None]:
-            rollouts: Sequence[Rollout] = columns[ROLLOUT_KEY]
-            return [rewards.component(name, r) for r in rollouts]
+            return rewards.values(name, columns[ROLLOUT_KEY])
 
         reward.__name__ = reward.__qualname__ = name
         reward.__doc__ = f"TRL reward function: the {name!r} component of each rollout."

@@ -21,6 +21,7 @@ from typing import Any
 from trl import GRPOConfig, GRPOTrainer
 
 from ._common import StageResult, TrainError, device_defaults, resolve_base, write_checkpoint
+from ._judge_reward import JudgeReward, check_judge_settings
 from ._rewards import (
     COMPONENTS,
     DEFAULT_THINK_BUDGET,
@@ -69,7 +70,10 @@ class HSARLConfig(GRPOConfig):
     )
     weight_effectiveness: float = field(
         default=DEFAULT_WEIGHTS["effectiveness"],
-        metadata={"help": "Weight of the effectiveness reward (the checks' aggregate / 100)."},
+        metadata={
+            "help": "Weight of the effectiveness reward (the checks' aggregate / 100, or the "
+            "judge's rating when judge_model is set)."
+        },
     )
     weight_tool_rationality: float = field(
         default=DEFAULT_WEIGHTS["tool_rationality"],
@@ -89,6 +93,31 @@ class HSARLConfig(GRPOConfig):
     )
     max_turns: int = field(
         default=4, metadata={"help": "Most model turns per rollout (each may call tools)."}
+    )
+    judge_model: str | None = field(
+        default=None,
+        metadata={
+            "help": "Inspect model that rates effectiveness as the Agent-as-Judge (e.g. "
+            "openai/gpt-4.1 or hf/PATH); unset: effectiveness is the checks' aggregate / 100."
+        },
+    )
+    judge_calibration: str | None = field(
+        default=None,
+        metadata={
+            "help": "calibration.json from 'hat-eval judge calibrate': the judge's rating is "
+            "mapped to the human scale before it becomes a reward (unset: raw ratings)."
+        },
+    )
+    judge_mode: str = field(
+        default="agent",
+        metadata={"help": "agent (the grader checks claims with knowledge-base tools) or lookups."},
+    )
+    judge_cache_dir: str | None = field(
+        default=None,
+        metadata={"help": "Folder for the judge's cache (a repeated answer is not re-judged)."},
+    )
+    judge_concurrency: int = field(
+        default=8, metadata={"help": "Rollouts the judge rates at once."}
     )
 
     def __post_init__(self) -> None:
@@ -123,6 +152,15 @@ class HSARLConfig(GRPOConfig):
                 "use_vllm is set but vllm is not installed: pip install 'hat-eval[vllm]' on a "
                 "machine with a GPU, or set use_vllm: false to generate with transformers"
             )
+        if self.judge_model is not None:
+            check_judge_settings(
+                "effectiveness", self.judge_calibration, self.judge_mode, self.judge_concurrency
+            )
+        elif self.judge_calibration is not None:
+            raise TrainError(
+                f"judge_calibration ({self.judge_calibration!r}) is set but judge_model is not: "
+                "set judge_model to the grader the calibration was fitted for, or drop it"
+            )
         if self.max_completion_length is None or self.max_completion_length < 1:
             raise TrainError(
                 f"max_completion_length ({self.max_completion_length}) must be a positive number "
@@ -134,7 +172,19 @@ class HSARLConfig(GRPOConfig):
         return [float(getattr(self, f"weight_{name}")) for name in COMPONENTS]
 
     def rewards(self, judge: Judge | None = None) -> Rewards:
-        """The reward components this config weighs (``judge``: see :class:`Rewards`)."""
+        """The reward components this config weighs.
+
+        ``judge``: see :class:`Rewards`; when None and ``judge_model`` is set, the
+        Agent-as-Judge (:class:`~hat_eval.trainers._judge_reward.JudgeReward`) is built.
+        """
+        if judge is None and self.judge_model is not None:
+            judge = JudgeReward(
+                self.judge_model,
+                calibration=self.judge_calibration,
+                mode=self.judge_mode,
+                cache_dir=self.judge_cache_dir,
+                concurrency=self.judge_concurrency,
+            )
         return Rewards(
             weights=dict(zip(COMPONENTS, self.weights_list(), strict=True)),
             think_budget=self.think_budget,
