@@ -16,8 +16,11 @@ of augmentation end to end, split into its two causes, measured on the data pipe
 (the trainer's dataloader, no training): variants re-word the prompt, so batches carry more
 (padded) tokens (attention is quadratic in them: forward and backward on the collected batches
 alone shows what that costs), and drawing a variant and running its episode costs CPU.
-Target: under 5 %. ``--aa`` runs both arms on the fixed harness: the spread an identical pair
-shows is the noise floor of the end-to-end figure on that machine.
+Target: under 5 %. Every arm draws the same train cases in the same order, so step ``i`` of
+one arm is paired with step ``i`` of another; the interval printed is a bootstrap over those
+pairs. It does not hold the drift between whole runs: ``--aa`` runs every arm on the fixed
+harness, and the differences an identical pair shows are the noise floor to read the
+intervals against.
 Numbers are printed, not asserted.
 """
 

@@ -11,8 +11,10 @@ import pytest
 import torch
 
 from hat_eval.trainers import RUN_FILE, TrainError
-from hat_eval.trainers._rewards import COMPONENTS, DEFAULT_WEIGHTS, Rollout, trl_reward_funcs
+from hat_eval.trainers._judge_reward import JudgeReward
+from hat_eval.trainers._rewards import COMPONENTS, DEFAULT_WEIGHTS, trl_reward_funcs
 from hat_eval.trainers._rl import HSARLConfig, train_rl
+from tests.judge._helpers import FENCED, grader, output, ratings_json
 
 
 def _config(tmp_path: Path, **kwargs: Any) -> HSARLConfig:
@@ -94,14 +96,21 @@ def test_an_empty_train_pool_stops_before_training(
         train_rl(config)
 
 
-def _hash_judge(rollout: Rollout) -> float:
-    """A judge whose score depends on the answer's text: distinct answers, distinct rewards.
+def _hash_grader() -> Any:
+    """A scripted judge whose ratings depend on the answer's text: distinct answers, distinct
+    rewards.
 
     A random tiny model fails every check alike, so the checks alone give a group no spread and
-    GRPO no gradient; this stands in for the judge hook so the update can be seen.
+    GRPO no gradient; the Agent-as-Judge reward (with this grader) spreads it, run inside
+    TRL's reward call as in a configured run.
     """
-    digest = hashlib.sha256(rollout.answer.encode()).digest()
-    return digest[0] / 255
+
+    def reply(input: Any, tools: Any, tool_choice: Any, config: Any) -> Any:
+        answers = FENCED.findall("\n".join(str(m.text) for m in input))
+        digest = hashlib.sha256((answers[-1] if answers else "").encode()).digest()
+        return output(ratings_json(1 + digest[0] % 5))
+
+    return grader(reply)
 
 
 @pytest.mark.slow
@@ -127,7 +136,7 @@ def test_a_few_grpo_steps_change_the_model_and_log_every_reward(
         save_strategy="no",
         seed=3,
     )
-    result = train_rl(config, judge=_hash_judge)
+    result = train_rl(config, judge=JudgeReward(_hash_grader(), mode="lookups"))
     assert result.stage == "rl" and result.global_step == 3
     assert result.info["rollouts"] == 3 * 2 and result.info["train_cases"] == 4
     for name in COMPONENTS:
