@@ -21,6 +21,7 @@ from inspect_ai.model import Model
 from hat_eval._aio import run_blocking
 from hat_eval.judge import (
     JUDGE_MODES,
+    RATING_SCALE,
     CalibrationError,
     answer_judge,
     load_calibration,
@@ -30,11 +31,14 @@ from hat_eval.judge import (
 from ._common import TrainError
 from ._rewards import Rollout
 
-_LOW, _HIGH = 1.0, 5.0
+_LOW, _HIGH = float(RATING_SCALE[0]), float(RATING_SCALE[-1])
 
 
 def unit_score(rating: float) -> float | None:
-    """A 1-5 rating as a reward in [0, 1] (``None`` for NaN, a failed judgement)."""
+    """A rating on ``RATING_SCALE`` (1-5) as a reward in [0, 1]; ``None`` for NaN.
+
+    NaN is a failed judgement; ratings outside the scale are clipped to it.
+    """
     if math.isnan(rating):
         return None
     return (min(_HIGH, max(_LOW, rating)) - _LOW) / (_HIGH - _LOW)

@@ -5,16 +5,16 @@ Fixtures (an episode, two candidates' logs) are in ``conftest.py``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from inspect_ai.model import Model, ModelName, ModelOutput, get_model
 from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
 
+from hat_eval._aio import run_blocking
 from hat_eval.episode import Episode
 from hat_eval.judge import ANSWER_CLOSE, ANSWER_OPEN, load_rubric
 from hat_eval.suites import to_sample
@@ -24,20 +24,9 @@ DIMS = list(load_rubric().dimensions)
 FENCED = re.compile(rf"{re.escape(ANSWER_OPEN)}\n(.*?)\n{re.escape(ANSWER_CLOSE)}", re.DOTALL)
 """The answers fenced in a judge prompt."""
 
-T = TypeVar("T")
-
-
-def run_async(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` on a fresh event loop and close it.
-
-    Not ``asyncio.run``: once an Inspect ``eval`` has run in the process, ``nest_asyncio2``
-    has replaced it with a version that leaves its loop open (a ResourceWarning later).
-    """
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coro)
-    finally:
-        loop.close()
+run_async = run_blocking
+"""Run a coroutine on a fresh event loop and close it (not ``asyncio.run``: see
+:func:`hat_eval._aio.run_blocking`)."""
 
 
 def output(text: str) -> ModelOutput:
