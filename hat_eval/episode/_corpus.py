@@ -61,6 +61,8 @@ def _records(tool_calls: Any, case: Case, gold: Gold) -> tuple[CallRecord, ...]:
             c.get("function"),
             dict(c.get("arguments") or {}),
             str(c.get("outcome", "ok")),
+            attempts=int(c.get("attempts", 1)),
+            faults=list(c.get("faults", ())),
         )
         for c in tool_calls
     )

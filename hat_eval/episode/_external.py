@@ -115,7 +115,7 @@ def score_answers(
         yield {
             "id": a.id,
             **{p: (None if v != v else v) for p, v in check.parts.items() if p in PARTS},
-            "aggregate": check.aggregate,
+            "aggregate": None if check.aggregate != check.aggregate else check.aggregate,
             "recovery": check.recovery,
             "undecided": sorted(check.undecided),
             "reasons": {**check.reasons, **check.undecided},

@@ -167,9 +167,10 @@ def accuracy(rollout: Rollout) -> float | None:
     return _part(rollout.check, "accuracy")
 
 
-def effectiveness(rollout: Rollout) -> float:
-    """The checks' aggregate / 100 (the proxy used until a judge is configured)."""
-    return rollout.check.aggregate / 100.0
+def effectiveness(rollout: Rollout) -> float | None:
+    """The checks' aggregate / 100 (the proxy until a judge is configured); None if undecided."""
+    value = rollout.check.aggregate
+    return None if math.isnan(value) else value / 100.0
 
 
 def tool_rationality(rollout: Rollout) -> float | None:

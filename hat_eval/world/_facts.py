@@ -30,7 +30,9 @@ class Fact:
     (``value`` a phrase). ``aliases`` are other accepted phrasings. ``source`` says where the
     fact comes from: ``"<i>:<dotted.path>"`` into the result of the case's ``expected_calls[i]``
     (list indices are numbers), or ``"skill:<skill id>.<rule id>"`` for a fact a harness rule
-    requires (e.g. suggesting a doctor).
+    requires (e.g. suggesting a doctor). ``optional`` facts are ones the viewer did not ask for
+    (the fee when the question was how long delivery takes): an answer may leave them out, but
+    must not misstate them.
     """
 
     kind: FactKind
@@ -38,16 +40,20 @@ class Fact:
     unit: str | None = None
     aliases: tuple[str, ...] = ()
     source: str = ""
+    optional: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        return {
+        """A JSON-able dict (``optional`` only when set, so required facts keep their form)."""
+        out: dict[str, Any] = {
             "kind": self.kind,
             "value": self.value,
             "unit": self.unit,
             "aliases": list(self.aliases),
             "source": self.source,
         }
+        if self.optional:
+            out["optional"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fact:
@@ -59,6 +65,7 @@ class Fact:
             data.get("unit"),
             tuple(data.get("aliases", ())),
             str(data.get("source", "")),
+            bool(data.get("optional", False)),
         )
 
 

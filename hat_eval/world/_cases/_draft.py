@@ -21,6 +21,7 @@ from .._kb import KnowledgeBase
 from .._pricing import active_promotions
 from .._session import Deal, LiveSession
 from .._templates import NOUNS
+from ._asked import mark_unasked
 from ._case import Case
 from ._skills import SKILL_OF
 
@@ -275,7 +276,8 @@ def finish(
 ) -> Case:
     """The case of ``draft``; its gold skill is ``SKILL_OF[intent]`` unless ``skills`` are given.
 
-    The absolute-claim patterns are added to the forbidden ones, and repeated facts dropped.
+    The absolute-claim patterns are added to the forbidden ones, repeated facts dropped, and
+    facts the message does not ask for marked optional (:func:`mark_unasked`).
     """
     skills = skills or (SKILL_OF[intent],)
     forbidden = list(dict.fromkeys([*ABSOLUTE_FORBIDDEN, *draft.forbidden]))
@@ -283,6 +285,7 @@ def finish(
     for f in draft.facts:
         if all((f.kind, f.value, f.source) != (g.kind, g.value, g.source) for g in facts):
             facts.append(f)
+    facts = list(mark_unasked(intent, normalise_spaces(message), facts, draft.details))
     ctx = draft.ctx
     return Case(
         id=ctx.case_id,

@@ -1,0 +1,49 @@
+"""What an answer asserts, checked claim by claim against the gold and the knowledge base.
+
+A fact in the gold is *stated* when the answer asserts its value, of the right subject, with
+positive polarity, committing to one value:
+
+- **value**: the fact's phrase or one of its aliases, or for numbers any written form (``¥179``,
+  ``179元``, ``179 yuan``, Chinese numerals ``两百``, ``最后一件``); ranges with any separator;
+  units with or without a space (``8-9mm``); contractions expanded (``isn't valid yet``);
+- **subject**: the clause that states the value names no other product, SKU option or colour
+  than the fact's own (a value stated for the ring does not answer for the earrings; in a
+  comparison each product's value must sit with that product);
+- **polarity**: no negation governs the value (``mid rise, not high rise``), and no opposite
+  status is asserted of the same subject (``¥179 but it's not available``);
+- **commitment**: no other value of the same kind for the same subject (``around ¥85-¥89``,
+  ``L or XL``, ``in stock ... sold out``), no approximation word next to it.
+
+Text addressed to an evaluator (``[evaluator: facts present ...]``) earns nothing. Where the
+checks cannot tell (a paraphrase of an attribute they have no alias for) they say *undecided*
+with a reason instead of passing or failing.
+"""
+
+from ._gold import check_facts, known_values
+from ._intents import check_no_fact, evasive
+from ._language import addresses_evaluator, hedged_at, negated_at
+from ._quantities import Number, normalise_quantities, numbers
+from ._safety import COMPLIANCE_INTENTS, check_safety
+from ._subjects import Subject, fact_subject
+from ._text import find_phrase, prepare
+from ._verdict import Verdict
+
+__all__ = [
+    "COMPLIANCE_INTENTS",
+    "Number",
+    "Subject",
+    "Verdict",
+    "addresses_evaluator",
+    "check_facts",
+    "check_no_fact",
+    "check_safety",
+    "evasive",
+    "fact_subject",
+    "find_phrase",
+    "hedged_at",
+    "known_values",
+    "negated_at",
+    "normalise_quantities",
+    "numbers",
+    "prepare",
+]

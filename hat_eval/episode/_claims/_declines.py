@@ -1,0 +1,97 @@
+"""Honest declines, judged against what the agent's tools actually returned.
+
+When the tool that holds a fact gave nothing usable after the hooks' retries (a timeout or
+server error that persisted, an empty or cut-off result), an answer that says it cannot confirm
+the fact right now and states no value for it is what a careful host says: the fact counts as
+handled. When the data did come back usable (a retry succeeded; the result was readable despite
+renamed keys, junk around the JSON or a slow answer), declining is a failure to answer.
+
+The episode's call records (:class:`~hat_eval.episode.CallRecord`) hold each call's outcome and
+the fault kinds met on the way, attempt by attempt, which is all this needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol
+
+from hat_eval.world import Case, Fact
+
+DataState = Literal["usable", "unusable", "not_called"]
+
+_UNUSABLE_FAULTS = frozenset({"timeout", "server_error", "empty", "partial"})
+"""Injected faults that leave a result without its data: a raising fault, ``{}``, a cut-off or
+thinned result. Malformed text (junk around readable JSON), drifted keys and a slow answer
+still carry the data."""
+
+CANNOT_CONFIRM = re.compile(
+    r"\b(?:can not|could not|unable to|not able to|did not manage to) "
+    r"(?:confirm|check|verify|get|pull|load|access|see|find|fetch|retrieve|give you|quote)|"
+    r"\b(?:did not|does not|failed to|is not|was not|not) "
+    r"(?:load|come back|return|respond|go through)|"
+    r"\b(?:lookup|check|system|tool|calculator|page|listing|data|details?|result|price check)\b"
+    r"[^.!?]{0,40}\b(?:down|failed|error|timed out|time out|not (?:responding|loading|available)|"
+    r"having (?:trouble|issues)|glitch|incomplete|cut off|empty|blank)\b|"
+    r"\brather than guess\b|\bnot (?:going to|gonna) guess\b|\bwithout guessing\b|"
+    r"确认不了|无法确认|没法确认|不能确认|暂时(?:无法|没法|不能|查不到|确认不)|查不到|没查到|"
+    r"没(?:有)?(?:返回|加载|拿到|显示)|加载(?:失败|不出来|不完整)|系统[^。！？]{0,8}(?:故障|出错|繁忙|异常|卡)|"
+    r"不乱报|不瞎说|先不报|没调出来|调不出来|没法(?:准确)?(?:对比|比较|确认|报)|"
+    r"请同事(?:核实|确认|查)|帮你(?:核实|确认)后"
+)
+"""Words of an answer that says it cannot confirm something right now."""
+
+
+class CallRecordLike(Protocol):
+    """What the checks read of a call record (:class:`~hat_eval.episode.CallRecord`)."""
+
+    function: str | None
+    outcome: str
+    attempts: int
+    faults: list[str]
+
+
+def data_state(
+    case: Case,
+    fact: Fact,
+    records: Sequence[CallRecordLike],
+    elsewhere: Callable[[str], bool] | None = None,
+) -> DataState:
+    """Whether the call that holds ``fact`` gave the agent its data this time.
+
+    ``usable`` when some call of the fact's function ended with data on its last attempt (no
+    fault, or one that leaves the data readable), or another call whose data came back usable
+    also holds the fact (``elsewhere(function)``: the product details give the list price the
+    failed price lookup would have); ``unusable`` when every such call ended in a fault that
+    leaves none; ``not_called`` when the agent never called it (a decline is then the agent's
+    own doing).
+    """
+    idx, _, _ = fact.source.partition(":")
+    if not idx.isdigit() or int(idx) >= len(case.expected_calls):
+        return "usable"  # a fact from the harness's rules needs no tool
+    function = case.expected_calls[int(idx)].function
+    if elsewhere is not None:
+        others = {str(r.function) for r in records if r.function and r.function != function}
+        if any(_usable(r) for r in records if r.function in others and elsewhere(str(r.function))):
+            return "usable"
+    calls = [r for r in records if r.function == function]
+    if not calls:
+        return "not_called"
+    return "usable" if any(_usable(r) for r in calls) else "unusable"
+
+
+def _usable(r: CallRecordLike) -> bool:
+    """Whether a call's last attempt left the agent its data (or the agent's own error did)."""
+    if r.outcome == "input_error":
+        return True  # the agent's own arguments: the data was there to get
+    last = r.faults[-1] if r.faults and len(r.faults) >= r.attempts else None
+    if r.outcome == "ok" and last is None:
+        return True
+    return (r.outcome == "ok" or r.outcome.startswith("fault:")) and (
+        last is not None and last not in _UNUSABLE_FAULTS
+    )
+
+
+def declines(text: str) -> bool:
+    """Whether the prepared answer says it cannot confirm something right now."""
+    return CANNOT_CONFIRM.search(text) is not None

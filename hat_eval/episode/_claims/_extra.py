@@ -1,0 +1,278 @@
+"""Every checkable claim of an answer, beyond the gold facts, verified against the world.
+
+An answer that states the asked price right and adds a free gift, a coupon code, an extra
+percentage off, free or same-day shipping, a certification or "fireproof" has invented a claim
+a viewer will act on. :func:`unsupported_claims` finds the claims of each kind the world can
+verify and fails those the knowledge base and the live session do not support (:mod:`._support`):
+
+- **money**: every amount in yuan is a price, discount, threshold, cap, fee or subtotal the
+  world gives for a product in scope (or a difference between two of them);
+- **discount**: a percentage off is a promotion's, a coupon's or the one the final price gives;
+- **coupon code**: a code the knowledge base has;
+- **gift or bundle**: the world has no gift promotions, so a free gift is always invented;
+- **shipping**: free shipping where the product ships free, same-day or next-day delivery where
+  the fastest delivery is that fast; delivery and returns day counts the policy gives;
+- **returns**: free returns only where the seller pays return shipping;
+- **stock count**: a number left that is a SKU's or the product's stock;
+- **spec, material, certification, origin** (:data:`CLAIM_WORDS`): a claim word ("organic",
+  "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports.
+
+A negated claim ("no free gift", "not waterproof") claims nothing. Each unsupported claim is a
+failed :class:`Verdict` whose reason names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ._language import negated_at
+from ._quantities import Number
+from ._support import Support
+from ._text import Span, clause_of
+from ._verdict import Verdict
+
+
+@dataclass(frozen=True)
+class ClaimWord:
+    """A kind of product claim: how an answer says it, and how the product's text must."""
+
+    name: str
+    said: re.Pattern[str]
+    supported_by: re.Pattern[str]
+
+
+def _w(name: str, said: str, supported_by: str) -> ClaimWord:
+    return ClaimWord(name, re.compile(said), re.compile(supported_by))
+
+
+CLAIM_WORDS: tuple[ClaimWord, ...] = (
+    _w("organic", r"\borganic\b|有机", r"organic|有机"),
+    _w(
+        "natural",
+        r"\b(?:100% natural|all natural|pure natural|natural ingredients)\b|纯天然|全天然",
+        r"natural|天然",
+    ),
+    _w(
+        "fireproof",
+        r"\bfire ?(?:proof|resistant)\b|\bflame (?:retardant|resistant)\b|防火|阻燃",
+        r"fire|flame|防火|阻燃",
+    ),
+    _w("waterproof", r"\bwater ?proof\b|防水", r"water ?proof|water resist|ipx?\d|防水"),
+    _w("hypoallergenic", r"\bhypoallergenic\b|低敏|抗过敏|不过敏", r"hypoallergenic|低敏"),
+    _w(
+        "clinically tested",
+        r"\b(?:clinically|dermatologically|dermatologist) (?:proven|tested|approved|recommended)"
+        r"|\bdermatologist (?:tested|approved|recommended)\b|临床|皮肤科医生推荐",
+        r"clinical|dermatolog|临床",
+    ),
+    _w(
+        "certified",
+        r"\bcertified\b|\b(?:fda|ce|sgs|gots|iso ?\d*) (?:approved|certified|certification)\b|"
+        r"\boeko ?tex\b|认证",
+        r"certif|证书|认证",
+    ),
+    _w("BPA-free", r"\bbpa ?free\b|不含 ?bpa|无 ?bpa", r"bpa"),
+    _w("vegan", r"\bvegan\b|纯素", r"vegan|纯素"),
+    _w("cruelty-free", r"\bcruelty ?free\b", r"cruelty"),
+    _w("gluten-free", r"\bgluten ?free\b|无麸质", r"gluten|麸质"),
+    _w("sugar-free", r"\bsugar ?free\b|\bno (?:added )?sugar\b|无糖|0糖|零糖", r"sugar|糖"),
+    _w(
+        "no additives",
+        r"\bno (?:additives|preservatives)\b|无添加|零添加",
+        r"additive|preserv|添加",
+    ),
+    _w("handmade", r"\bhand ?made\b|手工", r"hand ?made|手工"),
+    _w("imported", r"\bimported\b|进口", r"import|进口"),
+    _w("genuine leather", r"\b(?:genuine|real|full grain) leather\b|真皮", r"leather|真皮"),
+    _w("silk", r"\b(?:pure|real|mulberry) silk\b|真丝|桑蚕丝", r"silk|丝"),
+    _w("cashmere", r"\bcashmere\b|羊绒", r"cashmere|羊绒"),
+    _w("solid gold", r"\b(?:solid|pure) gold\b|\b(?:18|24) ?k gold\b|足金|纯金", r"gold|金"),
+    _w(
+        "shrink-proof",
+        r"\bpre ?shrunk\b|\b(?:will not|never|does not|doesn't|won't) shrink\b|不缩水|防缩",
+        r"shrunk|shrink|缩水",
+    ),
+    _w(
+        "fade-proof",
+        r"\b(?:will not|never|does not|won't) fade\b|\bfade ?proof\b|不掉色|不褪色",
+        r"fade|褪色|掉色",
+    ),
+    _w("anti-pilling", r"\banti ?pilling\b|\b(?:will not|never|won't) pill\b|不起球", r"pill|起球"),
+    _w(
+        "size advice",
+        r"\bruns (?:small|large|big)\b|\btrue to size\b|\bsize (?:up|down)\b|偏大|偏小|正码",
+        r"runs (?:small|large|big)|true to size|size (?:up|down)|偏大|偏小|正码",
+    ),
+    _w(
+        "lifetime warranty",
+        r"\blifetime (?:warranty|guarantee)\b|终身保修|终身质保",
+        r"lifetime|终身",
+    ),
+)
+"""The claim words checked against the product's own text (one owner; tests iterate it)."""
+
+_GIFT = re.compile(
+    r"\bfree (?:gift|sample|samples|bonus|pouch|bag|case|travel size|mystery gift|gift box)\b|"
+    r"\b(?:mystery )?gifts? (?:with|included|for)\b|\bcomes with a free\b|\bfreebie\b|"
+    r"\bbuy \d+ get (?:\d+|one)\b|\bbogo\b|\bthrow(?:ing)? in (?:a|an|one) \w+|"
+    r"赠品|买\d+送\d+|买一送一|加赠|附赠|免费送|还送|再送|额外送|送(?:\d+个|一个|一块|一份|小样|礼)"
+)
+_FREE_SHIPPING = re.compile(
+    r"\bfree (?:shipping|delivery)\b|\bships? (?:for )?free\b|\bshipping is free\b|"
+    r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮"
+)
+_SAME_DAY = re.compile(
+    r"\bsame ?day (?:shipping|delivery|dispatch)\b|\b(?:ships?|arrives?|delivered) today\b|"
+    r"当天(?:发货|到|达|送达)|当日达|今天(?:就)?(?:发货|到|送达)"
+)
+_NEXT_DAY = re.compile(
+    r"\bnext ?day (?:shipping|delivery)\b|\b(?:arrives?|delivered|get it) tomorrow\b|"
+    r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达"
+)
+_FREE_RETURNS = re.compile(
+    r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us)\b|"
+    r"退货(?:包|免)运费|运费险|免费退"
+)
+_PERCENT_OFF = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?) ?% ?(?:off|discount)|"
+    r"\b(?:extra|another|additional) (\d+(?:\.\d+)?) ?%|"
+    r"(?:额外|再|多)(?:减|优惠|打)?(\d+(?:\.\d+)?) ?%"
+)
+_CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,}[0-9]{1,4})(?![A-Za-z0-9-])")
+_SHIPPING_WORDS = re.compile(
+    r"\b(?:ship|shipping|ships|shipped|deliver|delivery|delivered|arrive|arrives|arrival|"
+    r"return|returns|refund|exchange|warranty)\b|发货|到货|送达|配送|快递|物流|退|换|保修"
+)
+_STOCK_WORDS = re.compile(r"\b(?:left|in stock|remaining|available|stock)\b|剩|库存|现货|还有|有货")
+_MATCH = 0.005
+
+
+def _near(value: float, values: frozenset[float]) -> bool:
+    return any(abs(value - v) < _MATCH for v in values)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """An answer as claims are read from it: prepared text, original text, numbers, scopes."""
+
+    text: str
+    original: str
+    numbers: Sequence[Number]
+    scopes: Sequence[Span]
+
+    def negated(self, pos: int) -> bool:
+        """Whether a negation governs the words at ``pos``."""
+        return negated_at(self.text, clause_of(self.scopes, pos), pos, window=4)
+
+    def clause(self, pos: int) -> str:
+        """The text of the clause (scope) holding ``pos``."""
+        span = clause_of(self.scopes, pos)
+        return self.text[span.start : span.end]
+
+
+def _first(pattern: re.Pattern[str], claims: Claims) -> re.Match[str] | None:
+    for m in pattern.finditer(claims.text):
+        if not claims.negated(m.start()):
+            return m
+    return None
+
+
+def _money(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for n in claims.numbers:
+        if n.kind != "price" or claims.negated(n.start):
+            continue
+        for value in {n.low, n.high}:
+            if not _near(value, world.money):
+                shown = claims.text[n.start : n.end]
+                out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
+                break
+    return out
+
+
+def _percents(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for m in _PERCENT_OFF.finditer(claims.text):
+        value = float(next(g for g in m.groups() if g))
+        if not claims.negated(m.start()) and not _near(value, world.percents):
+            out.append(Verdict(0.0, f"unsupported discount {m.group(0)!r}"))
+    return out
+
+
+def _codes(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for m in _CODE.finditer(claims.original):
+        code = m.group(1)
+        if code.upper() in world.codes or code.lower() in world.text:
+            continue
+        out.append(Verdict(0.0, f"unsupported coupon code {code!r}: the shop has no such code"))
+    return out
+
+
+def _shipping(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    gift = _first(_GIFT, claims)
+    if gift:
+        out.append(Verdict(0.0, f"unsupported gift {gift.group(0)!r}: no gift promotion"))
+    free = _first(_FREE_SHIPPING, claims)
+    if free and not world.free_shipping:
+        out.append(Verdict(0.0, f"unsupported {free.group(0)!r}: shipping is not free"))
+    same = _first(_SAME_DAY, claims)
+    if same and (world.fastest_days is None or world.fastest_days > 0):
+        out.append(Verdict(0.0, f"unsupported {same.group(0)!r}: fastest delivery is longer"))
+    nxt = _first(_NEXT_DAY, claims)
+    if nxt and (world.fastest_days is None or world.fastest_days > 1):
+        out.append(Verdict(0.0, f"unsupported {nxt.group(0)!r}: fastest delivery is longer"))
+    free_returns = _first(_FREE_RETURNS, claims)
+    if free_returns and world.buyer_pays_returns:
+        out.append(Verdict(0.0, f"unsupported {free_returns.group(0)!r}: the buyer pays returns"))
+    for n in claims.numbers:
+        if n.kind != "days" or claims.negated(n.start):
+            continue
+        if not _SHIPPING_WORDS.search(claims.clause(n.start)):
+            continue
+        if not all(_near(v, world.days) for v in {n.low, n.high}):
+            shown = claims.text[n.start : n.end]
+            out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
+    return out
+
+
+def _counts(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for n in claims.numbers:
+        if n.kind == "count" and n.low == n.high and not claims.negated(n.start):
+            if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
+                shown = claims.text[n.start : n.end]
+                out.append(Verdict(0.0, f"unsupported stock count {shown!r}"))
+    return out
+
+
+def _words(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for word in CLAIM_WORDS:
+        m = _first(word.said, claims)
+        if m and not word.supported_by.search(world.text):
+            out.append(Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}"))
+    for m in re.finditer(r"\bmade in ([a-z]+(?: [a-z]+)?)", claims.text):
+        place = m.group(1)
+        if not claims.negated(m.start()) and place.split()[0] not in world.text:
+            out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
+    return out
+
+
+CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
+    _money,
+    _percents,
+    _codes,
+    _shipping,
+    _counts,
+    _words,
+)
+"""One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""
+
+
+def unsupported_claims(claims: Claims, world: Support) -> list[Verdict]:
+    """A failed verdict for every claim of the answer the world does not support."""
+    return [v for check in CHECKERS for v in check(claims, world)]

@@ -1,0 +1,499 @@
+"""The gold facts of a case, each verified in the answer: value, subject, polarity, commitment."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache, partial
+
+from hat_eval.world import Case, Fact, KnowledgeBase, zh_forms
+
+from ._declines import CallRecordLike, data_state, declines
+from ._extra import Claims, unsupported_claims
+from ._language import _NEGATORS, _NOT_NEGATING, addresses_evaluator, hedged_at, negated_at
+from ._quantities import Number, numbers, same_quantity
+from ._subjects import Subject, clause_products, fact_subject, variant_conflict
+from ._support import case_support, numeric_leaves, support
+from ._text import (
+    _CLAUSE_BREAK,
+    _SCOPE_BREAK,
+    Span,
+    _norm_phrase,
+    _spans,
+    clause_of,
+    find_phrase,
+    prepare,
+)
+from ._verdict import Verdict
+
+_IN_STOCK = (
+    "in stock",
+    "available",
+    "still available",
+    "have stock",
+    "have it",
+    "got it",
+    "plenty",
+    "有货",
+    "有库存",
+    "现货",
+    "还有",
+)
+_OUT_OF_STOCK = (
+    "sold out",
+    "out of stock",
+    "no stock",
+    "none left",
+    "unavailable",
+    "not available",
+    "no longer available",
+    "售罄",
+    "卖完",
+    "卖光",
+    "没货",
+    "缺货",
+    "没有货",
+    "断货",
+)
+_LABEL_WORDS = {
+    "material": ("material", "made of", "made from", "fabric", "材质", "面料", "成分"),
+    "materials": ("material", "made of", "made from", "材质"),
+    "ingredients": ("ingredient", "contains", "made with", "配料", "成分"),
+    "key ingredients": ("ingredient", "contains", "成分"),
+    "rise": ("rise", "waist", "腰"),
+    "fit": ("fit", "cut", "版型"),
+}
+
+
+def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
+    """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for phrases, status in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
+        for phrase in sorted(phrases, key=len, reverse=True):
+            for start, end in find_phrase(phrase, text):
+                if any(a <= start < b or a < end <= b for a, b in taken):
+                    continue
+                taken.append((start, end))
+                flip = negated_at(text, clause_of(spans, start), start, window=3)
+                out.append((start, end, status != flip))
+    return out
+
+
+@lru_cache(maxsize=4)
+def _spec_values(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
+    """Spec label -> every value it takes in the catalogue (prepared), for competing claims."""
+    values: dict[str, set[str]] = {}
+    for p in kb.products():
+        for label, value in p["specs"].items():
+            if isinstance(value, str) and len(value) <= 24:
+                values.setdefault(label, set()).add(_norm_phrase(value))
+    return {k: frozenset(v) for k, v in values.items()}
+
+
+def known_values(case: Case, kb: KnowledgeBase | None) -> frozenset[float]:
+    """Every number the case's own lookups give (and the viewer's message holds).
+
+    A price the agent saw there (the list price, the price before a coupon, a coupon's
+    threshold, a subtotal on the way to the final price) may be mentioned beside the final one
+    without hedging; a number found nowhere in them is the answer's own.
+    """
+    if kb is None:
+        return frozenset()
+    own = case_support(kb, case)
+    return own.money | own.counts
+
+
+@dataclass
+class _Answer:
+    text: str
+    original: str
+    clauses: list[Span]
+    scopes: list[Span]
+    products: list[frozenset[str] | None]
+    numbers: list[Number]
+    kb: KnowledgeBase | None
+    case: Case
+
+    @cached_property
+    def known(self) -> frozenset[float]:
+        """The numbers of the knowledge base's answers (looked up on first need)."""
+        return known_values(self.case, self.kb)
+
+    def conflict(self, subject: Subject, pos: int) -> bool:
+        """Whether the words at ``pos`` are about another product, option or colour."""
+        for i, clause in enumerate(self.clauses):
+            if clause.start <= pos < clause.end:
+                about = self.products[i]
+                if about is not None and subject.product_id is not None:
+                    if subject.product_id not in about:
+                        return True
+                return variant_conflict(self.kb, subject, self.text[clause.start : clause.end])
+        return False
+
+    def negated(self, pos: int, window: int = 4) -> bool:
+        """Whether a negation governs the words at ``pos``."""
+        return negated_at(self.text, clause_of(self.scopes, pos), pos, window)
+
+
+def _mention_ok(
+    a: _Answer, subject: Subject, start: int, end: int, approx: bool = True
+) -> str | None:
+    """Why a mention at ``start:end`` does not state the fact (None: it does)."""
+    if a.negated(start):
+        return "negated"
+    if approx and hedged_at(a.text, start, end):
+        return "hedged"
+    if a.conflict(subject, start):
+        return "stated of another product, size or colour"
+    return None
+
+
+def _same_subject(a: _Answer, subject: Subject, pos: int) -> bool:
+    return not a.conflict(subject, pos)
+
+
+def _phrases(fact: Fact) -> list[str]:
+    phrases = [fact.value] if isinstance(fact.value, str) else []
+    phrases += [p for p in fact.aliases if p]
+    if isinstance(fact.value, str) and fact.value.startswith("size "):
+        phrases.append(fact.value.removeprefix("size "))
+    # "starts on" also reads "starts Dec 1": a trailing preposition is optional
+    phrases += [p.rsplit(" ", 1)[0] for p in phrases if re.search(r" (?:on|at|in|from)$", p)]
+    return [p.lower() for p in phrases]
+
+
+_SIZES = r"xxxl|xxl|xl|xs|s|m|l|2xl|3xl"
+_SIZE_CHOICE = re.compile(
+    rf"(?<![a-z0-9'-])({_SIZES})(?:码)?(?![a-z0-9'-])\s*(?:or|/|或|或者|to|到|-)\s*"
+    rf"(?<![a-z0-9'-])({_SIZES})(?![a-z0-9'-])"
+)
+_LOWER = ("lighter", "cheaper", "shorter", "smaller", "lower", "less", "fewer", "thinner")
+_HIGHER = ("heavier", "pricier", "longer", "bigger", "larger", "higher", "more", "brighter")
+_COMPARATIVE = re.compile(r"\b(" + "|".join(_LOWER + _HIGHER) + r")\b")
+_PERMISSIVE = re.compile(
+    r"\b(?:even if|even when|fine if|ok if|okay if|no problem if|also if)\b[^.!?;]{0,24}?"
+    r"\b(?:you(?: have|'ve)? )?(opened|used|worn|washed|tried)\b"
+)
+_MEASURE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?([a-z]+|°c|%)(?![a-z])")
+"""A number with a unit word after it (``0.22 kg``, ``12 months``, ``1 year``)."""
+_COMPARED = re.compile(
+    r" ?(?:lighter|heavier|more|less|longer|shorter|bigger|smaller|wider|"
+    r"narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
+)
+_STACK_CLAIM = re.compile(
+    r"\b(?:they|both|these|the two|the coupons?|codes?) (?:\w+ )?(?:do |will |can )?"
+    r"(?:stack|combine|work together|be (?:combined|stacked|used together))\b|"
+    r"\b(?:yes|yep|yeah)\b[^.!?]{0,12}\bstack|可以叠加|能叠加|能一起用|可以一起用|可以同时用"
+)
+_STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "an"})
+
+
+def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for phrase in _phrases(fact):
+        if len(phrase) <= 3 and phrase.isalpha() and phrase.isascii():
+            out += [
+                (m.start(), m.end())
+                for m in re.finditer(rf"(?<![a-z0-9'-]){re.escape(phrase)}(?![a-z0-9'-])", a.text)
+            ]
+        else:
+            out += list(find_phrase(phrase, a.text))
+    if not out and isinstance(fact.value, str):  # all words of a short phrase, in any order
+        words = [w for w in _norm_phrase(fact.value).split() if len(w) > 1 and w not in _STOP]
+        if 2 <= len(words) <= 5:
+            for clause in a.clauses:
+                seg = a.text[clause.start : clause.end]
+                hits = [
+                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?:s|es)?(?![a-z0-9])", seg)
+                    for w in words
+                ]
+                if all(hits):
+                    starts = [clause.start + h.start() for h in hits if h]
+                    ends = [clause.start + h.end() for h in hits if h]
+                    inside = a.text[min(starts) : max(ends)]
+                    if not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
+                        out.append((min(starts), max(ends)))
+    return sorted(set(out))
+
+
+def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) -> Verdict:
+    assert isinstance(fact.value, float)
+    kind = "price" if fact.kind == "price" else "count"
+    value = fact.value
+    good = [n for n in a.numbers if n.low == n.high and abs(n.low - value) < 0.005]
+    good = [n for n in good if n.kind in (kind, "plain")]
+    if kind == "count":
+        good += [
+            n
+            for n in a.numbers
+            if n.low == n.high
+            and abs(n.low - value) < 0.005
+            and n.kind == "price"
+            and False  # a count is never a price
+        ]
+    why = [_mention_ok(a, subject, n.start, n.end) for n in good]
+    stated = any(w is None for w in why)
+    rival = [
+        n
+        for n in a.numbers
+        if n.kind == kind
+        and not n.context
+        and (n.low != n.high or abs(n.low - value) >= 0.005)
+        and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
+        and not (n.low == n.high and n.low in a.known)
+        and _same_subject(a, subject, n.start)
+    ]
+    if rival:
+        shown = a.text[rival[0].start : rival[0].end]
+        return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
+    if kind == "count":
+        for start, _, in_stock in _stock_statements(a.text, a.scopes):
+            if not in_stock and _same_subject(a, subject, start):
+                return Verdict(0.0, f"{value:g} left, but the answer also says it is sold out")
+    if stated:
+        return Verdict(1.0)
+    reason = next((w for w in why if w), "not stated")
+    return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
+    want = fact.value == "in stock"
+    statements = [s for s in _stock_statements(a.text, a.scopes) if _same_subject(a, subject, s[0])]
+    if any(in_stock != want for _, _, in_stock in statements):
+        return Verdict(0.0, f"{fact.value}: the answer also says the opposite")
+    counts = [n for n in a.numbers if n.kind == "count" and _same_subject(a, subject, n.start)]
+    if counts and (not want or all(n.low < 10 for n in counts)):
+        return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")
+    if any(in_stock == want for _, _, in_stock in statements):
+        return Verdict(1.0)
+    return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
+    if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
+        low, high = (float(x) for x in fact.value.split("-"))
+    else:
+        low = high = float(fact.value)
+    known = {(low, high)}
+    for o in others:
+        if isinstance(o.value, str) and re.fullmatch(r"\d+-\d+", o.value):
+            lo, hi = (float(x) for x in o.value.split("-"))
+            known.add((lo, hi))
+        elif isinstance(o.value, float):
+            known.add((o.value, o.value))
+    good = [n for n in a.numbers if (n.low, n.high) == (low, high) and n.kind in ("days", "plain")]
+    why = [_mention_ok(a, subject, n.start, n.end, approx=low == high) for n in good]
+    rival = [n for n in a.numbers if n.kind == "days" and (n.low, n.high) not in known]
+    rival += [
+        n
+        for n in a.numbers
+        if n.kind == "plain"
+        and (n.low, n.high) not in known
+        and re.search(r"\b(?:could|might|may) (?:be|take)\b[^.!?]{0,12}$", a.text[: n.start])
+    ]
+    if rival:
+        shown = a.text[rival[0].start : rival[0].end]
+        return Verdict(0.0, f"{fact.value}: another number of days {shown!r}")
+    if any(w is None for w in why):
+        return Verdict(1.0)
+    phrases = _phrase_mentions(a, fact)
+    if any(_mention_ok(a, subject, s, e) is None for s, e in phrases):
+        return Verdict(1.0)
+    reason = next((w for w in why if w), "not stated")
+    return Verdict(0.0, f"{fact.value} days: {reason}", missing=not why)
+
+
+def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
+    mentions = _phrase_mentions(a, fact)
+    if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
+        for form in zh_forms(fact.value, _category(a.kb, subject)):
+            mentions += list(find_phrase(form, a.text))
+    why = [_mention_ok(a, subject, s, e) for s, e in mentions]
+    label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
+    if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
+        own = _norm_phrase(fact.value)
+        for other in _spec_values(a.kb)[label] - {own}:
+            if other in own or own in other:
+                continue
+            for start, _ in find_phrase(other, a.text):
+                if not a.negated(start) and _same_subject(a, subject, start):
+                    return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
+    if isinstance(fact.value, str) and fact.value.startswith("size "):
+        size = fact.value.removeprefix("size ").lower()
+        for m in _SIZE_CHOICE.finditer(a.text):
+            if size in (m.group(1), m.group(2)) and m.group(1) != m.group(2):
+                return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
+    negative = _NEGATORS.search(_norm_phrase(str(fact.value))) is not None  # "not valid yet"
+    for word in [] if negative else _norm_phrase(str(fact.value)).split():
+        if len(word) > 3 and not word.isdigit() and word not in _STOP:
+            for start, _ in find_phrase(word, a.text):
+                if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
+                    return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
+    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", _norm_phrase(str(fact.value)))
+    if measured:  # the same quantity in another unit states it; another quantity contradicts it
+        value, unit = float(measured.group(1)), measured.group(2)
+        for m in _MEASURE.finditer(a.text):
+            same = same_quantity(value, unit, float(m.group(1)), m.group(2))
+            if same is None or not _same_subject(a, subject, m.start()) or a.negated(m.start()):
+                continue
+            if same:
+                why.append(_mention_ok(a, subject, m.start(), m.end()))
+            elif not _COMPARED.match(a.text, m.end()):  # "40 g lighter" is a difference
+                return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
+    if any(w is None for w in why):
+        return Verdict(1.0)
+    if mentions:
+        return Verdict(0.0, f"{fact.value}: {next(w for w in why if w)}")
+    words = _LABEL_WORDS.get(label, (label,) if label and len(label) > 3 else ())
+    if any(any(True for _ in find_phrase(w, a.text)) for w in words):
+        return Verdict(
+            None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
+        )
+    return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
+    """Contradictions between stated facts and what the answer concludes from them.
+
+    A comparison of two measured values ("Zentek 1.1 kg, Nimbus 1.6 kg") whose conclusion turns
+    them round ("so the Nimbus is the lighter one"); a return condition ("if unopened") waived in
+    the next breath ("even if you've opened it, that's fine").
+    """
+    out = []
+    measured: dict[str, float] = {}
+    for fact in case.facts:
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?[a-z]+", _norm_phrase(str(fact.value)))
+        pid = fact_subject(case, fact, a.kb).product_id
+        if m and pid:
+            measured[pid] = float(m.group(1))
+    if len(measured) == 2 and len(set(measured.values())) == 2:
+        low = min(measured, key=measured.__getitem__)
+        for m in _COMPARATIVE.finditer(a.text):
+            about = None
+            for i, clause in enumerate(a.clauses):
+                if clause.start <= m.start() < clause.end:
+                    about = a.products[i]
+            said = {p for p in measured if about and p in about}
+            if len(said) == 1 and not a.negated(m.start()):
+                (pid,) = said
+                if (pid == low) != (m.group(1) in _LOWER):
+                    out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
+                    break
+    for fact in case.facts:
+        word = _norm_phrase(str(fact.value))
+        if word.startswith("un") and "returns" in fact.source:
+            for m in _PERMISSIVE.finditer(a.text):
+                if m.group(1) == word[2:]:
+                    out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
+    return out
+
+
+def _category(kb: KnowledgeBase | None, subject: Subject) -> str | None:
+    product = kb.product(subject.product_id) if kb and subject.product_id else None
+    return str(product["category"]) if product else None
+
+
+def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
+    """The answer as the fact and claim checks read it (prepared text, clauses, numbers)."""
+    text = prepare(answer)
+    clauses = _spans(text, _CLAUSE_BREAK)
+    return _Answer(
+        text,
+        answer,
+        clauses,
+        _spans(text, _SCOPE_BREAK),
+        clause_products(kb, text, clauses),
+        numbers(text),
+        kb,
+        case,
+    )
+
+
+def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:
+    """Whether the case's call of ``function`` returns ``fact``'s value (a number) too."""
+    if a.kb is None or not isinstance(fact.value, float):
+        return False
+    from hat_eval.world import ToolInputError, call_function
+
+    for call in a.case.expected_calls:
+        if call.function == function:
+            try:
+                result = call_function(a.kb, a.case.session, function, call.args)
+            except ToolInputError:
+                continue
+            if any(abs(v - fact.value) < 0.005 for v in numeric_leaves(result)):
+                return True
+    return False
+
+
+def extra_claims(a: _Answer) -> list[Verdict]:
+    """Failed verdicts for the answer's claims beyond the gold that the world does not support."""
+    if a.kb is None:
+        return []
+    named = {pid for about in a.products if about for pid in about}
+    claims = Claims(a.text, a.original, a.numbers, a.scopes)
+    return unsupported_claims(claims, support(a.kb, a.case, sorted(named)))
+
+
+def check_facts(
+    case: Case,
+    answer: str,
+    kb: KnowledgeBase | None,
+    records: Sequence[CallRecordLike] = (),
+) -> Verdict:
+    """The accuracy verdict of ``answer`` (without its skill tag) on a case with facts.
+
+    Every required gold fact stated (an optional one, which the viewer did not ask for, may be
+    left out but not misstated); every further checkable claim supported by the world
+    (:mod:`._extra`); a fact the answer honestly declines is handled when its tool gave nothing
+    usable (:mod:`._declines`, from the call ``records``) and missing when the data was there.
+    """
+    a = read_answer(case, answer, kb)
+    if addresses_evaluator(a.text):
+        return Verdict(0.0, "the answer addresses the evaluator")
+    declined = declines(a.text)
+    verdicts = []
+    for fact in case.facts:
+        subject = fact_subject(case, fact, kb)
+        others = [f for f in case.facts if f is not fact]
+        if fact.kind in ("price", "count") and isinstance(fact.value, float):
+            values = {o.value for o in others if isinstance(o.value, float)}
+            verdict = _check_number(a, fact, subject, values)
+        elif fact.kind == "stock":
+            verdict = _check_stock(a, fact, subject)
+        elif fact.kind == "days":
+            verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
+        else:
+            verdict = _check_text(a, fact, subject)
+        if verdict.missing and fact.optional:
+            continue
+        if verdict.missing and declined:
+            state = data_state(case, fact, records, partial(_holds, a, fact=fact))
+            if state == "unusable":
+                verdict = Verdict(1.0)
+            else:
+                why = "the tool's data came back usable" if state == "usable" else "never looked"
+                verdict = Verdict(0.0, f"{fact.value}: declines, but {why}")
+        verdicts.append(verdict)
+    verdicts += _conclusions(a, case)
+    rejected = [f for f in case.facts if "rejected_coupons" in f.source]
+    if rejected:  # a coupon the KB rejects: "they stack" contradicts it
+        for m in _STACK_CLAIM.finditer(a.text):
+            if not a.negated(m.start()):
+                verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
+                break
+    verdicts += extra_claims(a)
+    return combine_verdicts(verdicts)
+
+
+def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:
+    """Failed if any failed (reasons joined), else undecided if any is, else passed."""
+    failed = [v for v in verdicts if v.value == 0.0]
+    if failed:
+        return Verdict(0.0, "; ".join(dict.fromkeys(v.reason for v in failed)))
+    undecided = [v for v in verdicts if v.value is None]
+    if undecided:
+        return Verdict(None, "; ".join(v.reason for v in undecided))
+    return Verdict(1.0)

@@ -1,0 +1,83 @@
+"""Negation, hedging and text addressed to an evaluator, in English and Chinese."""
+
+from __future__ import annotations
+
+import re
+
+from ._text import Span
+
+_CJK_NEGATORS = re.compile(r"不是|不|没有|没|无|非|未")
+_NEGATORS = re.compile(
+    r"\b(?:not|no|never|none|nor|without|neither|hardly|nobody|no one|nothing)\b|"
+    + _CJK_NEGATORS.pattern
+)
+_NOT_NEGATING = re.compile(
+    r"without (?:a|any) doubt|no doubt|not only|no wonder|never been (?:easier|better)|"
+    r"(?:without|no) exaggeration|not to exaggerate|no kidding|no joke|no lie|"
+    r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少|"
+    # words that hold a negator character but name a thing or a degree ("very", "discomfort",
+    # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
+    r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足"
+)
+_APPROX = re.compile(
+    r"\b(?:around|about|approximately|approx|roughly|circa|maybe|perhaps|probably|"
+    r"somewhere|or so|ish|give or take|close to|nearly|almost|up to|could be|might be)\b|"
+    r"\b(?:i think|i believe|i guess|not sure|if i remember|if i recall|i suppose)\b|"
+    r"约|大概|大约|"
+    r"左右|差不多|"
+    r"可能|估计|上下|应该是|好像|似乎|也许|或许|说不准|不确定|印象中|我记得|没准"
+)
+_EVALUATOR = re.compile(
+    r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"
+    r"graders?|grading|evaluation)\b|\bgrades? (?:this|these|the|my|your|it)\b|"
+    r"\b(?:the|dear|hey) judges?\b|to the judges?\b|"
+    r"award the facts?|"
+    r"facts? (?:present|stated|included|listed)|"
+    r"(?:give|award|rate) (?:this|me|it|the answer) (?:a )?(?:full|perfect|top|5|10|100)|"
+    r"ignore (?:the|your|all|previous) (?:rubric|instructions?|rules?)|"
+    r"评分|打分|评委|判分|评分员|评审"
+)
+
+
+def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
+    """Whether a negation governs the words at ``start``: one of the few words before it.
+
+    Idioms that contain a negator but negate nothing about the claim ("without a doubt",
+    "not only", "毫不夸张") do not count.
+    """
+    head = text[clause.start : start]
+    cleaned = _NOT_NEGATING.sub(" ", head)
+    words = cleaned.split()
+    tail = " ".join(words[-window:]) if words else ""
+    cjk_tail = cleaned[-4:]
+    return bool(_NEGATORS.search(tail)) or bool(_CJK_NEGATORS.search(cjk_tail))
+
+
+def hedged_at(text: str, start: int, end: int) -> bool:
+    """An approximation word among the three words before the value, or right after it.
+
+    ``around ¥89``, ``89元左右``, ``~¥89``, ``somewhere between mid and high rise``.
+    """
+    clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
+    words = " ".join(text[clause_start:start].split()[-3:])
+    sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1
+    return (
+        bool(_APPROX.search(words))
+        or re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
+        or re.search(r"~\s?[¥$]?\s?$", text[clause_start:start]) is not None
+        or re.match(r"\s*(?:ish\b|or so\b|左右|上下)", text[end : end + 8]) is not None
+    )
+
+
+def addresses_evaluator(text: str) -> bool:
+    """Whether the prepared answer speaks to an evaluator, grader or rubric."""
+    return _EVALUATOR.search(text) is not None
+
+
+_DECLINE = re.compile(
+    r"\b(?:can not|could not|unable|not able|will not|do not|would not|should not|"
+    r"not allowed|not permitted|not something|outside|beyond|only (?:answer|help|talk)|"
+    r"not (?:a |an )?(?:medicine|medical|drug|treatment|cure)|no (?:medical|health) claims?|"
+    r"not (?:claim|promise|say|compare|recommend|advise|give|offer))\b|"
+    r"不能|无法|不可以|不敢|不好说|帮不了|不方便|不提供|不做|只能|没办法|没法|不是药|不承诺|打包票"
+)

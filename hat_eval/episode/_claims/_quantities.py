@@ -1,0 +1,238 @@
+"""Numbers and quantities in an answer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?")
+_MEASURE = frozenset("件个块元天周月年小条只双套盒瓶袋罐张台支克米号码层色款斤毫厘公份折毛角")
+"""Characters that make a preceding Chinese numeral a quantity (一起, 统一, 第一 stay words)."""
+
+
+def _zh_numerals(text: str) -> str:
+    """Chinese numerals before a measure word, currency or range as digits (两百元 -> 200元).
+
+    The numeral itself is read by ``cn2an`` (``cn2an.cn2an(..., "smart")``): 两百五 -> 250,
+    一万二 -> 12000, 九十九点九 -> 99.9. Only a numeral followed by a measure word (or the
+    low end of a range, 一到两天) is converted, so 一起, 统一 and 第一 stay as they are.
+    """
+    import cn2an  # lazily: ~0.1 s to import, and only Chinese text needs it
+
+    def repl(m: re.Match[str]) -> str:
+        after = text[m.end() : m.end() + 1]
+        if after and after in "到至~-":  # the low end of a range: 一到两天 -> 1到2天
+            rest = _ZH_NUMERAL.match(text, m.end() + 1)
+            if rest is None or text[rest.end() : rest.end() + 1] not in _MEASURE:
+                return m.group(0)
+        elif not after or after not in _MEASURE:
+            return m.group(0)
+        try:
+            value = cn2an.cn2an(m.group(0), "smart")
+        except ValueError:
+            return m.group(0)
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    text = _ZH_NUMERAL.sub(repl, text)
+    # the fen after jiao has no measure word of its own: 188块9毛一 -> 188块9毛1
+    fen = r"(?<=[毛角])[零一二两三四五六七八九]"
+    return re.sub(fen, lambda m: str(cn2an.cn2an(m.group(0), "smart")), text)
+
+
+_ZH_UNITS_AFTER_NUMBER = (
+    ("个月", "months"),
+    ("个小时", "hours"),
+    ("小时", "hours"),
+    ("个工作日", "business days"),
+    ("工作日", "business days"),
+    ("天", "days"),
+    ("毫升", "ml"),
+    ("毫米", "mm"),
+    ("厘米", "cm"),
+    ("公斤", "kg"),
+    ("千克", "kg"),
+    ("克", "g"),
+    ("斤", "jin"),
+    ("年", "years"),
+)
+"""Chinese units after a number, as the gold writes them in English (24个月 -> 24 months)."""
+_ZH_UNIT = re.compile(r"(?<=\d)\s?(" + "|".join(zh for zh, _ in _ZH_UNITS_AFTER_NUMBER) + ")")
+_ZH_UNIT_EN = dict(_ZH_UNITS_AFTER_NUMBER)
+
+_ZH_FEN = re.compile(r"(\d+)\s?(?:块|元)\s?(\d)\s?(?:毛|角)\s?(\d)\s?分?(?![\d.])")
+"""Yuan, jiao and fen: 188块9毛1 -> 188.91元."""
+_ZH_MONEY = re.compile(r"(\d+)\s?(?:块|元)钱?\s?(\d)\s?(?:毛|角)?(?![\d.])")
+"""Money as people say it: 99块9 / 99元9角 -> 99.9元 (the digit after the yuan is tenths)."""
+_ZH_DISCOUNT = re.compile(r"(?:打\s?)?(\d+(?:\.\d+)?)\s?折")
+"""折 gives the share paid: 8折 = 20% off, 8.5折 = 15% off, 75折 = 25% off."""
+
+
+def _zh_discount(m: re.Match[str]) -> str:
+    paid = float(m.group(1))
+    paid = paid * 10 if paid < 10 else paid  # 8折 -> 80%, 75折 -> 75%
+    return f" {100 - paid:g}% off "
+
+
+_IDIOMS = (
+    (re.compile(r"\bhalf (?:a )?dozen\b"), "6"),
+    (re.compile(r"\ba dozen\b"), "12"),
+    (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
+    (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
+    (re.compile(r"\bhalf (?:off|price)\b|半价"), "50% off"),
+    (re.compile(r"\b(?:a|one) (?:full |whole )?year\b"), "1 year"),
+    (re.compile(r"\b(only|just) one (left|remaining|in stock)\b"), r"\1 1 \2"),
+    (re.compile(r"\bthe last one\b"), "the last 1"),
+    (re.compile(r"\bgrams? (?:per|a|/) ?square met(?:re|er)\b|\bg/m(?:2|²)|克每平方米"), "gsm"),
+)
+"""Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
+_FRACTION_OFF = re.compile(r"\b(\d+)\s?/\s?(\d+)\s?off\b")
+_PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
+_WEEKS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)")
+
+
+def _weeks_to_days(m: re.Match[str]) -> str:
+    days = _units().Quantity(float(m.group(1)), "week").to("day").magnitude
+    return f"{days:g} days"
+
+
+_UNITS: Any = None
+
+
+def _units() -> Any:
+    """Pint's unit registry, built once (about 0.4 s) on first need."""
+    global _UNITS
+    if _UNITS is None:
+        import pint
+
+        _UNITS = pint.UnitRegistry()
+        _UNITS.define("jin = 500 * gram = 斤")
+    return _UNITS
+
+
+def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
+    """Whether ``a unit_a`` equals ``b unit_b`` (1.2 kg = 1200 g; 12 months = 1 year).
+
+    None when either unit is unknown to pint or the two are of different dimensions.
+    """
+    import pint
+
+    if unit_a == unit_b:
+        return abs(a - b) <= 1e-6 * max(1.0, abs(a))
+    ureg = _units()
+    try:
+        other = ureg.Quantity(b, _UNIT_NAMES.get(unit_b, unit_b)).to(
+            _UNIT_NAMES.get(unit_a, unit_a)
+        )
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError):
+        return None
+    return abs(other.magnitude - a) <= 1e-6 * max(1.0, abs(a))
+
+
+_UNIT_NAMES = {
+    "months": "month",
+    "years": "year",
+    "days": "day",
+    "hours": "hour",
+    "ml": "milliliter",
+}
+
+
+def normalise_quantities(text: str) -> str:
+    """Quantities written in words or other forms as digits and one canonical unit.
+
+    Applied to lower-cased NFKC text. English number words go through ``text2num``'s
+    ``alpha2digit`` ("two hundred fifty-eight yuan" -> "258 yuan"; a lone "one" stays a word,
+    as it is as often a pronoun: ``threshold=2``); Chinese numerals through ``cn2an``
+    (:func:`_zh_numerals`);
+    then money and discount forms (99块9 -> 99.9元, 8折 -> 20% off, 1/8 off -> 12.5% off, 20
+    percent -> 20%), idioms ("half a dozen" -> 6, "a week" -> 7 days) and weeks as days
+    (through ``pint``).
+
+    Why these libraries: ``cn2an`` reads every Chinese numeral form (两百五, 一万二, 九十九点九)
+    and ``text2num`` every English one (with "and", hyphens and decimals), both maintained and
+    fast (0.1 ms and 2 us a call here); ``pint`` converts between units of one dimension. We
+    chose it over ``quantulum3``, which parses quantities from free text but takes 1.5 s to
+    import and classifies units with a scikit-learn model, where the answers' units are the
+    few the world's facts use.
+    """
+    from text_to_num import alpha2digit
+
+    for pattern, value in _IDIOMS:
+        text = pattern.sub(value, text)
+    if re.search(r"[a-z]", text):
+        text = alpha2digit(text, "en", threshold=2)
+    if not text.isascii():
+        text = _zh_numerals(text)
+        text = _ZH_FEN.sub(r"\1.\2\3元", text)
+        text = _ZH_MONEY.sub(r"\1.\2元", text)
+        text = _ZH_DISCOUNT.sub(_zh_discount, text)
+        text = _ZH_UNIT.sub(lambda m: " " + _ZH_UNIT_EN[m.group(1)], text)
+    text = _PERCENT_WORD.sub("%", text)
+    text = _FRACTION_OFF.sub(
+        lambda m: (
+            f"{100 * int(m.group(1)) / int(m.group(2)):g}% off" if int(m.group(2)) else m.group(0)
+        ),
+        text,
+    )
+    return _WEEKS.sub(_weeks_to_days, text)
+
+
+# -- numbers ---------------------------------------------------------------------------------------
+
+_NUM = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|—|~|to|至|到)\s?[¥$]?\s?(\d+(?:\.\d+)?))?"
+)
+_CURRENCY_BEFORE = re.compile(r"(?:[¥$]|rmb|cny|yuan|usd)\s?$")
+_CURRENCY_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny|kuai|dollars?)")
+_COUNT_AFTER = re.compile(
+    r"^\s?(?:left|units?|pieces?|pcs|items?|in stock|remaining|件(?!套)|个(?!月|小时)|台|盒|瓶)"
+)
+_COUNT_BEFORE = re.compile(r"(?:only|just|last|剩下?|还剩|仅剩|最后|还有)\s?$")
+_DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")
+_PRICE_CONTEXT = re.compile(
+    r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
+    r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
+    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|满|减|省|优惠|立减|券|门槛|以上|起)"
+)
+
+
+_LAST_BREAK = re.compile(r"[.!?;,，。！？；]")
+_FIRST_BREAK = _LAST_BREAK
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number (or range) written in the answer, with what kind of quantity it reads as."""
+
+    low: float
+    high: float
+    start: int
+    end: int
+    kind: str  # "price", "count", "days" or "plain"
+    context: bool  # next to a word that makes a price a list price, threshold or discount
+
+
+def numbers(text: str) -> list[Number]:
+    """Every number or range in prepared ``text``, classified by the words around it."""
+    out = []
+    for m in _NUM.finditer(text):
+        low = float(m.group(1))
+        high = float(m.group(2)) if m.group(2) else low
+        before, after = text[max(0, m.start() - 8) : m.start()], text[m.end() : m.end() + 14]
+        if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
+            kind = "price"
+        elif _DAYS_AFTER.search(after):
+            kind = "days"
+        elif _COUNT_AFTER.search(after) or _COUNT_BEFORE.search(before):
+            kind = "count"
+        else:
+            kind = "plain"
+        head = _LAST_BREAK.split(text[max(0, m.start() - 24) : m.start()])[-1]
+        tail = _FIRST_BREAK.split(text[m.end() : m.end() + 16])[0]
+        near = head + " " + tail
+        context = kind == "price" and (
+            _PRICE_CONTEXT.search(near) is not None or re.search(r"-\s?[¥$]?\s?$", head) is not None
+        )
+        out.append(Number(low, high, m.start(), m.end(), kind, context))
+    return out

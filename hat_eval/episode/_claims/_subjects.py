@@ -1,0 +1,138 @@
+"""Who a claim is about: the products, options and colours a clause names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hat_eval.world import Case, Fact, KnowledgeBase
+
+from ._text import Span, _norm_phrase, find_phrase
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Who a fact is about: a product and, for SKU facts, its option and colour."""
+
+    product_id: str | None
+    option: str | None = None
+    colour: str | None = None
+
+
+@lru_cache(maxsize=4)
+def _name_index(kb: KnowledgeBase) -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """First word of every product name (English, Chinese, id) and brand -> (name, product ids).
+
+    A brand names every product of that brand ("Zentek" in "lighter than the Zentek"); a full
+    name or an id names one product. Keyed by first word so an answer is only searched for the
+    names whose first word it contains.
+    """
+    owner: dict[str, set[str]] = {}
+    for p in kb.products():
+        for name in (p["id"], p["name"], p.get("name_zh"), p["brand"]):
+            key = _norm_phrase(str(name or ""))
+            if len(key) >= 3:
+                owner.setdefault(key, set()).add(str(p["id"]))
+    index: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for key, ids in owner.items():
+        index.setdefault(_first_word(key), []).append((key, frozenset(ids)))
+    return {k: tuple(sorted(v, key=lambda x: -len(x[0]))) for k, v in index.items()}
+
+
+def _first_word(text: str) -> str:
+    m = re.match(r"[a-z0-9]+|\S", text)
+    return m.group(0) if m else text
+
+
+def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]]:
+    """The products each name in a stretch of prepared text may mean (name, id or brand)."""
+    segment = text[span.start : span.end]
+    index = _name_index(kb)
+    words = set(re.findall(r"[a-z0-9]+", segment)) | set(re.findall(r"[^\x00-\x7f]", segment))
+    found = []
+    for word in words & index.keys():
+        for name, ids in index[word]:
+            if any(True for _ in find_phrase(name, segment)):
+                found.append(ids)
+    return found
+
+
+def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
+    """The product (and SKU option/colour) a fact's source call is about."""
+    idx, _, path = fact.source.partition(":")
+    if not idx.isdigit() or int(idx) >= len(case.expected_calls) or kb is None:
+        return Subject(None)
+    args = case.expected_calls[int(idx)].args
+    sku_id = args.get("sku")
+    sku = kb.sku(str(sku_id)) if sku_id else None
+    m = re.search(r"skus\[sku=([^\]]+)\]", path)
+    if m and sku is None:
+        sku = kb.sku(m.group(1))
+    if sku is not None:
+        return Subject(str(sku["product_id"]), str(sku["option"]), sku.get("colour"))
+    pid = args.get("product_id")
+    return Subject(str(pid) if pid else None)
+
+
+@lru_cache(maxsize=4096)
+def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[str]]:
+    """Prepared option and colour words of a product's SKUs (English and Chinese)."""
+    words: dict[str, set[str]] = {"option": set(), "colour": set()}
+    for s in kb.skus(product_id):
+        for kind in ("option", "colour"):
+            for field in (kind, f"{kind}_zh"):
+                if s.get(field):
+                    words[kind].add(_norm_phrase(str(s[field])))
+    return {k: frozenset(v) for k, v in words.items()}
+
+
+def clause_products(
+    kb: KnowledgeBase | None, text: str, clauses: Sequence[Span]
+) -> list[frozenset[str] | None]:
+    """Per clause, the products it is about: those it names, else the last ones named.
+
+    None before any product is named: the case's own product. A name may mean several
+    products (a brand); a clause is about any of them.
+    """
+    out: list[frozenset[str] | None] = []
+    current: frozenset[str] | None = None
+    for clause in clauses:
+        named = products_in(kb, text, clause) if kb is not None else []
+        if named:
+            current = frozenset().union(*named)
+        out.append(current)
+    return out
+
+
+def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
+    """Whether a clause names another option or colour of the fact's product, not its own."""
+    if kb is None or subject.product_id is None or subject.option is None:
+        return False
+    sku = next(
+        (
+            s
+            for s in kb.skus(subject.product_id)
+            if s["option"] == subject.option and s.get("colour") == subject.colour
+        ),
+        None,
+    )
+    words = _variant_words(kb, subject.product_id)
+    own = {
+        kind: {_norm_phrase(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
+        for kind in ("option", "colour")
+    }
+    for kind in ("colour", "option"):
+        others = words[kind] - own[kind]
+        said_own = any(_size_token(w, segment) for w in own[kind])
+        said_other = any(_size_token(w, segment) for w in others)
+        if said_other and not said_own:
+            return True
+    return False
+
+
+def _size_token(word: str, segment: str) -> bool:
+    if len(word) <= 3 and word.isalpha() and word.isascii():  # s, m, l, xl: a standalone token
+        return re.search(rf"(?<![a-z0-9'-]){re.escape(word)}(?![a-z0-9'-])", segment) is not None
+    return any(True for _ in find_phrase(word, segment))

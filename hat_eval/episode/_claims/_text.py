@@ -1,0 +1,110 @@
+"""The answer as the checks read it: normalised text, phrases, clauses and sentences."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hat_eval.world import phrase_spans
+
+from ._quantities import normalise_quantities
+
+_CONTRACTIONS = {
+    "can't": "can not",
+    "cannot": "can not",
+    "won't": "will not",
+    "shan't": "shall not",
+    "it's": "it is",
+    "that's": "that is",
+    "there's": "there is",
+    "we've": "we have",
+    "you're": "you are",
+    "they're": "they are",
+    "we're": "we are",
+    "i'm": "i am",
+}
+_CONTRACTION = re.compile(
+    r"\b(?:" + "|".join(re.escape(k) for k in _CONTRACTIONS) + r")\b|n't\b|(?<=[a-z])'s\b"
+)
+
+
+def _expand(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if word in _CONTRACTIONS:
+        return _CONTRACTIONS[word]
+    return " not" if word == "n't" else " is"
+
+
+@lru_cache(maxsize=65536)
+def prepare(text: str) -> str:
+    """The answer as the checks read it: folded, lower-cased, contractions and numerals expanded.
+
+    ``It's 8-9mm`` -> ``it is 8-9 mm``; ``只剩最后一件`` -> ``只剩最后1件``; ``24个月`` ->
+    ``24 months``; ``high-rise`` -> ``high rise``; ``two hundred fifty-eight`` -> ``258``;
+    ``99块9`` -> ``99.9元``; ``8折`` -> ``20% off``; digits spaced the way the gold writes them
+    (quantities: :func:`normalise_quantities`).
+    """
+    t = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    t = _CONTRACTION.sub(_expand, t)
+    t = normalise_quantities(t)
+    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # high-rise -> high rise
+    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)  # 1,299 -> 1299
+    t = re.sub(r"(?<=\d)(?=[a-z])", " ", t)  # 8-9mm -> 8-9 mm, 24h -> 24 h
+    return re.sub(r"\s+", " ", t).strip()
+
+
+_norm_phrase = prepare
+
+
+def find_phrase(phrase: str, text: str) -> Iterator[tuple[int, int]]:
+    """Spans of ``phrase`` (prepared) in prepared ``text``, on word boundaries at latin ends."""
+    return phrase_spans(_cached_phrase(phrase), text)
+
+
+@lru_cache(maxsize=16384)
+def _cached_phrase(phrase: str) -> str:
+    return _norm_phrase(phrase)
+
+
+# -- clauses ---------------------------------------------------------------------------------------
+
+_BREAK = r"[.!?;\n。！？；,，、]|\s[—–-]\s|—|\s(?:vs\.?|versus)\s|对比|相比|但是?|而|不过"
+_CONTRAST = r"\s(?:but|while|whereas|however|although|though|and)\s|和"
+_CLAUSE_BREAK = re.compile(rf"{_BREAK}|{_CONTRAST}|\sor\s|或")
+"""Where one claim ends and the next begins: what a product, option or colour is said of."""
+_SENTENCE_BREAK = re.compile(r"[.!?;\n。！？；]")
+_SCOPE_BREAK = re.compile(rf"{_BREAK}|{_CONTRAST}|[:：]")
+"""How far a negation reaches: across "or" ("I won't say X or Y"), not across a colon
+("Neither works: FLASH5 expired")."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """A stretch of the prepared answer: a clause or a sentence."""
+
+    start: int
+    end: int
+
+
+def _spans(text: str, breaks: re.Pattern[str]) -> list[Span]:
+    out, start = [], 0
+    for m in breaks.finditer(text):
+        # a decimal point or a thousands separator is not a break
+        if m.group(0) in ".," and 0 < m.start() < len(text) - 1:
+            if text[m.start() - 1].isdigit() and text[m.start() + 1].isdigit():
+                continue
+        out.append(Span(start, m.start()))
+        start = m.end()
+    out.append(Span(start, len(text)))
+    return [s for s in out if s.end > s.start]
+
+
+def clause_of(spans: Sequence[Span], pos: int) -> Span:
+    """The span holding position ``pos``."""
+    for s in spans:
+        if s.start <= pos < s.end:
+            return s
+    return Span(pos, pos)
