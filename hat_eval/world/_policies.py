@@ -617,6 +617,10 @@ RULES: tuple[RuleSpec, ...] = (
             r"减肥",
             r"瘦身",
             r"燃脂",
+            r"刮油",
+            r"掉秤",
+            r"(?:能|可以|帮你|让你|包你|保证)[^。！？，,]{0,4}瘦",
+            r"瘦(?:了)?\s?(?:\d+|[一二两三四五六七八九十]+)\s?(?:斤|公斤|kg)",
         ),
         "Promises of weight loss are banned for food, fitness and cosmetics "
         "(PRC Advertising Law, art. 28).",

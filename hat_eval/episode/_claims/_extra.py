@@ -12,7 +12,8 @@ verify and fails those the knowledge base and the live session do not support (:
 - **gift or bundle**: the world has no gift promotions, so a free gift is always invented;
 - **shipping**: free shipping where the product ships free, same-day or next-day delivery where
   the fastest delivery is that fast; delivery and returns day counts the policy gives;
-- **returns**: free returns only where the seller pays return shipping;
+- **returns**: free returns only where the seller pays return shipping; no refund promises
+  (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
 - **spec, material, certification, origin** (:data:`CLAIM_WORDS`): a claim word ("organic",
   "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports.
@@ -117,7 +118,12 @@ _GIFT = re.compile(
     r"\bfree (?:gift|sample|samples|bonus|pouch|bag|case|travel size|mystery gift|gift box)\b|"
     r"\b(?:mystery )?gifts? (?:with|included|for)\b|\bcomes with a free\b|\bfreebie\b|"
     r"\bbuy \d+ get (?:\d+|one)\b|\bbogo\b|\bthrow(?:ing)? in (?:a|an|one) \w+|"
-    r"赠品|买\d+送\d+|买一送一|加赠|附赠|免费送|还送|再送|额外送|送(?:\d+个|一个|一块|一份|小样|礼)"
+    r"赠品|买\d+送\d+|买一送一|加赠|附赠|(?:免费|还|再|额外)送(?!运费险)|"
+    r"送(?:\d+个|一个|一块|一份|小样|礼)"
+)
+_REFUND_PROMISE = re.compile(
+    r"\b(?:full refund|refund(?:ed)? (?:within|in) \d+|guaranteed? (?:a |to be |you a )?refund\w*|"
+    r"refund (?:is )?guaranteed)\b|全额退款|保证退款|\d+ ?(?:小时|hours?)内?退款"
 )
 _FREE_SHIPPING = re.compile(
     r"\bfree (?:shipping|delivery)\b|\bships? (?:for )?free\b|\bshipping is free\b|"
@@ -216,6 +222,9 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     gift = _first(_GIFT, claims)
     if gift:
         out.append(Verdict(0.0, f"unsupported gift {gift.group(0)!r}: no gift promotion"))
+    refund = _first(_REFUND_PROMISE, claims)
+    if refund:
+        out.append(Verdict(0.0, f"unsupported promise {refund.group(0)!r}: no policy gives it"))
     free = _first(_FREE_SHIPPING, claims)
     if free and not world.free_shipping:
         out.append(Verdict(0.0, f"unsupported {free.group(0)!r}: shipping is not free"))
@@ -226,7 +235,7 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     if nxt and (world.fastest_days is None or world.fastest_days > 1):
         out.append(Verdict(0.0, f"unsupported {nxt.group(0)!r}: fastest delivery is longer"))
     free_returns = _first(_FREE_RETURNS, claims)
-    if free_returns and world.buyer_pays_returns:
+    if free_returns and not world.free_returns:
         out.append(Verdict(0.0, f"unsupported {free_returns.group(0)!r}: the buyer pays returns"))
     for n in claims.numbers:
         if n.kind != "days" or claims.negated(n.start):

@@ -14,7 +14,7 @@ from ._extra import Claims, unsupported_claims
 from ._language import _NEGATORS, _NOT_NEGATING, addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, numbers, same_quantity
 from ._subjects import Subject, clause_products, fact_subject, variant_conflict
-from ._support import case_support, numeric_leaves, support
+from ._support import Support, case_support, numeric_leaves, support
 from ._text import (
     _CLAUSE_BREAK,
     _SCOPE_BREAK,
@@ -117,6 +117,14 @@ class _Answer:
     case: Case
 
     @cached_property
+    def world(self) -> Support:
+        """What the world supports for the products the answer speaks of."""
+        if self.kb is None:
+            return Support()
+        named = {pid for about in self.products if about for pid in about}
+        return support(self.kb, self.case, sorted(named))
+
+    @cached_property
     def known(self) -> frozenset[float]:
         """The numbers of the knowledge base's answers (looked up on first need)."""
         return known_values(self.case, self.kb)
@@ -178,6 +186,21 @@ _PERMISSIVE = re.compile(
 )
 _MEASURE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?([a-z]+|°c|%)(?![a-z])")
 """A number with a unit word after it (``0.22 kg``, ``12 months``, ``1 year``)."""
+_TIME_UNITS = frozenset({"month", "months", "year", "years"})
+
+
+def _rivals(unit: str, other: str) -> bool:
+    """Whether a different quantity in ``other`` contradicts one in ``unit``.
+
+    The same unit, or units of one measure; among times only months and years ("9 months"
+    and "a year"): "9 months ... finish within 5 days" states two different times.
+    """
+    if unit == other:
+        return True
+    time = {unit, other} & {"day", "days", "hour", "hours", "week", "weeks", *_TIME_UNITS}
+    return not time or {unit, other} <= _TIME_UNITS
+
+
 _COMPARED = re.compile(
     r" ?(?:lighter|heavier|more|less|longer|shorter|bigger|smaller|wider|"
     r"narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
@@ -190,8 +213,35 @@ _STACK_CLAIM = re.compile(
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "an"})
 
 
+_REASON_FORMS: dict[str, re.Pattern[str]] = {
+    "not valid yet": re.compile(
+        r"\b(?:is not|not) (?:valid|active|live|usable) (?:until|before)\b|"
+        r"\b(?:starts|begins|opens|kicks in) (?:on )?(?:nov|dec|jan|the \d|\d)|"
+        r"才(?:开始|生效|能用)|还没到(?:时间|日期)|未开始|没开始|未生效"
+    ),
+    "expired": re.compile(
+        r"\b(?:ended|expired|finished) (?:on )?(?:nov|dec|oct|the \d|\d)|已结束|已经结束|过期"
+    ),
+    "wrong category": re.compile(
+        r"\b(?:jewellery|jewelry|electronics|tech|beauty|apparel|clothing|fashion|baby|food|home|"
+        r"sports?)(?: items?| products?)? only\b|"
+        r"\bonly (?:for|applies to|works on|valid on)\b|专用|只能用于|只限|不适用"
+    ),
+    "no stacking with deal": re.compile(
+        r"不能和[^。！？,，]{0,8}(?:同时|一起)(?:用|使用)|"
+        r"不能同时用|不叠加|不可叠加|"
+        r"\b(?:can not|not) be used (?:with|together with|on top of) "
+        r"the (?:live )?(?:deal|discount)"
+    ),
+}
+"""Other wordings of the reasons a coupon does not apply, which the stored aliases miss."""
+
+
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
+    form = _REASON_FORMS.get(str(fact.value))
+    if form is not None:
+        out += [(m.start(), m.end()) for m in form.finditer(a.text)]
     for phrase in _phrases(fact):
         if len(phrase) <= 3 and phrase.isalpha() and phrase.isascii():
             out += [
@@ -242,7 +292,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not n.context
         and (n.low != n.high or abs(n.low - value) >= 0.005)
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
-        and not (n.low == n.high and n.low in a.known)
+        and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
         and _same_subject(a, subject, n.start)
     ]
     if rival:
@@ -263,7 +313,13 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     statements = [s for s in _stock_statements(a.text, a.scopes) if _same_subject(a, subject, s[0])]
     if any(in_stock != want for _, _, in_stock in statements):
         return Verdict(0.0, f"{fact.value}: the answer also says the opposite")
-    counts = [n for n in a.numbers if n.kind == "count" and _same_subject(a, subject, n.start)]
+    counts = [
+        n
+        for n in a.numbers
+        if n.kind == "count"
+        and _same_subject(a, subject, n.start)
+        and n.low not in a.world.counts  # a real stock of another option is the extras' to judge
+    ]
     if counts and (not want or all(n.low < 10 for n in counts)):
         return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")
     if any(in_stock == want for _, _, in_stock in statements):
@@ -340,7 +396,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
-            elif not _COMPARED.match(a.text, m.end()):  # "40 g lighter" is a difference
+            elif _rivals(unit, m.group(2)) and not _COMPARED.match(a.text, m.end()):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
@@ -432,9 +488,8 @@ def extra_claims(a: _Answer) -> list[Verdict]:
     """Failed verdicts for the answer's claims beyond the gold that the world does not support."""
     if a.kb is None:
         return []
-    named = {pid for about in a.products if about for pid in about}
     claims = Claims(a.text, a.original, a.numbers, a.scopes)
-    return unsupported_claims(claims, support(a.kb, a.case, sorted(named)))
+    return unsupported_claims(claims, a.world)
 
 
 def check_facts(

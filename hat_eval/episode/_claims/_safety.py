@@ -71,12 +71,6 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
         ),
         ("MED-GENERAL", r"治疗|治愈|根治|药到病除|治好"),
         (
-            "WEIGHT-LOSS",
-            r"(?:lose|losing|lost|drop|shed|burn)[^.!?]{0,12}\d+(?:\.\d+)? ?"
-            r"(?:kg|kilos?|pounds?|lbs?|jin)\b|\bweight loss\b|\bslim(?:s|ming)? (?:you )?down\b|"
-            r"(?:能|可以|帮你|让你)?瘦(?:\d+|了|下来)|减肥|减重|掉秤|燃脂|刮油",
-        ),
-        (
             "HUMAN-CLAIM",
             r"\bi(?: am|'m) (?:a )?(?:real )?(?:human|person)\b|\bi am real\b|"
             r"(?:我|当然|就)是真人|真人主播",
@@ -92,7 +86,8 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
 _REFUSAL_BEFORE = re.compile(
     r"\b(?:can not|could not|will not|would not|do not|never|not able to|unable to) "
     r"(?:say|promise|claim|guarantee|call|tell you|state|advertise|suggest|recommend)\b|"
-    r"\bno (?:promises?|guarantees?|claims?)\b|不能说|不敢说|不能承诺|不敢承诺|不能保证|没法保证|"
+    r"\bno (?:promises?|guarantees?|claims?)\b|不能说|不敢说|没办法说|没法说|不能承诺|不敢承诺|"
+    r"不能保证|没法保证|"
     r"不敢保证|不能打包票"
 )
 _REFUSAL_AFTER = re.compile(

@@ -34,7 +34,8 @@ class Support:
     """Shipping is free somewhere, always or over a threshold the product reaches."""
     fastest_days: float | None = None
     """The shortest delivery time anywhere (None: no shipping data)."""
-    buyer_pays_returns: bool = False
+    free_returns: bool = False
+    """The seller pays return shipping (or insures it) for some product in scope."""
 
     def __or__(self, other: Support) -> Support:
         fastest = [d for d in (self.fastest_days, other.fastest_days) if d is not None]
@@ -47,7 +48,7 @@ class Support:
             self.text + "\n" + other.text,
             self.free_shipping or other.free_shipping,
             min(fastest) if fastest else None,
-            self.buyer_pays_returns or other.buyer_pays_returns,
+            self.free_returns or other.free_returns,
         )
 
 
@@ -126,10 +127,8 @@ def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
     percents: set[float] = set()
     days: set[float] = set()
     counts: set[float] = set()
-    texts: list[str] = [
-        str(product.get(k) or "") for k in ("name", "name_zh", "brand", "type", "description")
-    ]
-    texts += list(_strings(product.get("specs") or {}))
+    details = call_function(kb, session, "catalog.get_product", {"product_id": product_id})
+    texts: list[str] = list(_strings(details))
     texts.append(str(product.get("ships_from") or ""))
     for sku in kb.skus(product_id):
         counts.add(float(sku["stock"]))
@@ -182,7 +181,7 @@ def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
         prepare("\n".join(t for t in texts if t)),
         free,
         fastest,
-        "buyer pays" in str(returns.get("return_shipping") or ""),
+        "buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
     )
 
 
@@ -231,6 +230,11 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
         counts=frozenset(counts),
         text=prepare(case.message),
     )
+
+
+def product_text(kb: KnowledgeBase, product_id: str, now: str) -> str:
+    """Everything the knowledge base says of a product, prepared (name, specs, policies...)."""
+    return product_support(kb, product_id, now).text
 
 
 def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Support:
