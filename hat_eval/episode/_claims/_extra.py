@@ -16,7 +16,9 @@ verify and fails those the knowledge base and the live session do not support (:
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
 - **spec, material, certification, origin** (:data:`CLAIM_WORDS`): a claim word ("organic",
-  "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports.
+  "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports; a
+  material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle) that none of
+  the products in scope is made of.
 
 A negated claim ("no free gift", "not waterproof") claims nothing. Each unsupported claim is a
 failed :class:`Verdict` whose reason names it.
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from ._language import negated_at
 from ._quantities import Number
 from ._support import Support
-from ._text import Span, clause_of
+from ._text import Span, clause_of, find_phrase
 from ._verdict import Verdict
 
 
@@ -70,8 +72,8 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
     ),
     _w(
         "certified",
-        r"\bcertified\b|\b(?:fda|ce|sgs|gots|iso ?\d*) (?:approved|certified|certification)\b|"
-        r"\boeko ?tex\b|认证",
+        r"\bcertified\b|\bcertificat(?:e|ion)\b|\b(?:fda|sgs|gots|iso ?\d*) (?:approved|listed)\b|"
+        r"\boeko ?tex\b|认证|证书",
         r"certif|证书|认证",
     ),
     _w("BPA-free", r"\bbpa ?free\b|不含 ?bpa|无 ?bpa", r"bpa"),
@@ -125,7 +127,7 @@ _REFUND_PROMISE = re.compile(
     r"\b(?:full refund|refund(?:ed)? (?:within|in) \d+|guaranteed? (?:a |to be |you a )?refund\w*|"
     r"refund (?:is )?guaranteed)\b|全额退款|保证退款|\d+ ?(?:小时|hours?)内?退款"
 )
-_FREE_SHIPPING = re.compile(
+FREE_SHIPPING = re.compile(
     r"\bfree (?:shipping|delivery)\b|\bships? (?:for )?free\b|\bshipping is free\b|"
     r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮"
 )
@@ -225,7 +227,7 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     refund = _first(_REFUND_PROMISE, claims)
     if refund:
         out.append(Verdict(0.0, f"unsupported promise {refund.group(0)!r}: no policy gives it"))
-    free = _first(_FREE_SHIPPING, claims)
+    free = _first(FREE_SHIPPING, claims)
     if free and not world.free_shipping:
         out.append(Verdict(0.0, f"unsupported {free.group(0)!r}: shipping is not free"))
     same = _first(_SAME_DAY, claims)
@@ -260,6 +262,11 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
 
 def _words(claims: Claims, world: Support) -> list[Verdict]:
     out = []
+    for term in world.rival_terms:
+        for start, _ in find_phrase(term, claims.text):
+            if not claims.negated(start):
+                out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
+                break
     for word in CLAIM_WORDS:
         m = _first(word.said, claims)
         if m and not word.supported_by.search(world.text):

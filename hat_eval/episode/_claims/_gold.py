@@ -10,7 +10,7 @@ from functools import cached_property, lru_cache, partial
 from hat_eval.world import Case, Fact, KnowledgeBase, zh_forms
 
 from ._declines import CallRecordLike, data_state, declines
-from ._extra import Claims, unsupported_claims
+from ._extra import FREE_SHIPPING, Claims, unsupported_claims
 from ._language import _NEGATORS, _NOT_NEGATING, addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, numbers, same_quantity
 from ._subjects import Subject, clause_products, fact_subject, variant_conflict
@@ -539,6 +539,15 @@ def check_facts(
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break
+    for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
+        if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
+            free = next(
+                (m for m in FREE_SHIPPING.finditer(a.text) if not a.negated(m.start())), None
+            )
+            if free is not None:
+                verdicts.append(
+                    Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")
+                )
     verdicts += extra_claims(a)
     return combine_verdicts(verdicts)
 

@@ -115,6 +115,8 @@ def check_no_fact(
         answered = [p for p in own if _compiled(p).search(text)]
         if answered and not declines:
             return Verdict(0.0, f"answers the off-topic question ({answered[0]!r})")
+        if claims:
+            return Verdict(0.0, "makes a claim the rules forbid (see safety)")
         if unsupported:
             return combine_verdicts(unsupported)
         off_topic_declined = _OFF_TOPIC_DECLINE.search(text) is not None

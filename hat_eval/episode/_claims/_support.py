@@ -9,6 +9,7 @@ the money amounts, percentages, day counts, stock counts, coupon codes and the p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,19 @@ class Support:
     """The shortest delivery time anywhere (None: no shipping data)."""
     free_returns: bool = False
     """The seller pays return shipping (or insures it) for some product in scope."""
+    materials: frozenset[str] = frozenset()
+    """Material terms of the products in scope (English and Chinese, prepared)."""
+    catalogue_materials: frozenset[str] = frozenset()
+    """Every material term the catalogue uses, for claims of a material the product lacks."""
+
+    @property
+    def rival_terms(self) -> list[str]:
+        """Catalogue materials none of the products in scope has, nor any of their words."""
+        return sorted(
+            t
+            for t in self.catalogue_materials - self.materials
+            if t not in self.text and not any(t in own or own in t for own in self.materials)
+        )
 
     def __or__(self, other: Support) -> Support:
         fastest = [d for d in (self.fastest_days, other.fastest_days) if d is not None]
@@ -49,6 +63,8 @@ class Support:
             self.free_shipping or other.free_shipping,
             min(fastest) if fastest else None,
             self.free_returns or other.free_returns,
+            self.materials | other.materials,
+            self.catalogue_materials | other.catalogue_materials,
         )
 
 
@@ -128,6 +144,7 @@ def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
     days: set[float] = set()
     counts: set[float] = set()
     details = call_function(kb, session, "catalog.get_product", {"product_id": product_id})
+    assert isinstance(details, dict)
     texts: list[str] = list(_strings(details))
     texts.append(str(product.get("ships_from") or ""))
     for sku in kb.skus(product_id):
@@ -182,7 +199,52 @@ def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
         free,
         fastest,
         "buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
+        frozenset(_materials(details.get("specs") or {}, str(product["category"]))),
+        catalogue_materials(kb),
     )
+
+
+MATERIAL_LABELS = frozenset({"material", "materials", "shell"})
+"""Spec labels whose values name what a product is made of."""
+
+
+def _materials(specs: dict[str, Any], category: str) -> set[str]:
+    from hat_eval.world import zh_forms
+
+    terms: set[str] = set()
+    for label, value in specs.items():
+        if label not in MATERIAL_LABELS or not isinstance(value, str):
+            continue
+        for part in re.split(r",|;| and | with |/|\(|\)", value):
+            part = re.sub(r"^\d+% ?", "", part.strip())
+            if len(part) < 4:
+                continue
+            for term in (part, *zh_forms(part, category)):
+                term = prepare(term)
+                terms.add(term)
+                terms.add(_GRADE.sub("", term))  # "316 stainless steel" also says "stainless steel"
+    return {t for t in terms if t not in _NOT_MATERIALS and (len(t) >= 5 or not t.isascii())}
+
+
+_GRADE = re.compile(r"^(?:\d+ ?[a-z]? |\d+)(?=\S{2})")
+_NOT_MATERIALS = frozenset(
+    {"outer", "grade a", "water repellent", "fully lined", "unlined", "wood grain finish", "防泼水"}
+)
+"""Spec words under a material label that describe a finish or grade, not a material."""
+
+
+@lru_cache(maxsize=4)
+def catalogue_materials(kb: KnowledgeBase) -> frozenset[str]:
+    """Every material term of the catalogue (see :data:`MATERIAL_LABELS`)."""
+    from hat_eval.world import LiveSession
+
+    terms: set[str] = set()
+    for p in kb.products():
+        session = LiveSession(product_on_screen=p["id"], now="2026-11-01T00:00:00+08:00")
+        details = call_function(kb, session, "catalog.get_product", {"product_id": p["id"]})
+        assert isinstance(details, dict)
+        terms |= _materials(details.get("specs") or {}, str(p["category"]))
+    return frozenset(terms)
 
 
 _CASES: dict[tuple[str, str, int], Support] = {}
