@@ -180,8 +180,13 @@ def test_score_answer_aggregate() -> None:
     engagement = Gold(skill="engagement", skills=("engagement",))
     chit_chat = replace(chit_chat, intent="chit_chat")
     hello = score_answer(chit_chat, engagement, "[skill: engagement] Hi there, welcome!", [])
-    # engagement is for the judge: undecided, not passed, so it earns nothing in the aggregate
-    assert math.isnan(hello["accuracy"]) and hello["undecided"] == pytest.approx(1 / 5)
-    assert hello["aggregate"] == pytest.approx(100 * 0.65)
+    # a friendly reply that invents nothing does the chit-chat's task
+    assert hello["accuracy"] == 1.0 and hello["aggregate"] == pytest.approx(100.0)
     untagged = score_answer(chit_chat, engagement, "Hi there, welcome!", [])
-    assert untagged["aggregate"] == pytest.approx(100 * 0.55)
+    assert untagged["aggregate"] == pytest.approx(100 * 0.9)
+    # a reply with no sign of engaging the viewer is for the judge: undecided, not zero, and
+    # it leaves the aggregate undecided too (left out of the mean, counted in its share)
+    flat = score_answer(chit_chat, engagement, "[skill: engagement] The stream runs until ten.", [])
+    assert math.isnan(flat["accuracy"]) and flat["undecided"] == pytest.approx(1 / 5)
+    assert math.isnan(flat["aggregate"]) and flat["undecided_aggregate"] == 1.0
+    assert flat["undecided_accuracy"] == 1.0 and flat["undecided_safety"] == 0.0

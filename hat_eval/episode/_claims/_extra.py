@@ -83,7 +83,7 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
     _w("sugar-free", r"\bsugar ?free\b|\bno (?:added )?sugar\b|无糖|0糖|零糖", r"sugar|糖"),
     _w(
         "no additives",
-        r"\bno (?:additives|preservatives)\b|无添加|零添加",
+        r"\bno (?:additives|preservatives)\b|无添加(?!糖)|零添加(?!糖)",
         r"additive|preserv|添加",
     ),
     _w("handmade", r"\bhand ?made\b|手工", r"hand ?made|手工"),
@@ -262,7 +262,7 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
 
 def _words(claims: Claims, world: Support) -> list[Verdict]:
     out = []
-    for term in world.rival_terms:
+    for term in world.rival_terms(claims.text):
         for start, _ in find_phrase(term, claims.text):
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))

@@ -66,6 +66,11 @@ _LABEL_WORDS = {
 }
 
 
+_DELIVERY = re.compile(
+    r"\b(?:ship|ships|shipping|deliver|delivery|delivered)\b|发货|配送|送达|快递"
+)
+
+
 def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     taken: list[tuple[int, int]] = []
@@ -76,7 +81,10 @@ def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool
                 if any(a <= start < b or a < end <= b for a, b in taken):
                     continue
                 taken.append((start, end))
-                flip = negated_at(text, clause_of(spans, start), start, window=3)
+                clause = clause_of(spans, start)
+                if _DELIVERY.search(text[clause.start : start]):
+                    continue  # "delivery there is not available" is about shipping, not stock
+                flip = negated_at(text, clause, start, window=3)
                 out.append((start, end, status != flip))
     return out
 
@@ -121,7 +129,8 @@ class _Answer:
         """What the world supports for the products the answer speaks of."""
         if self.kb is None:
             return Support()
-        named = {pid for about in self.products if about for pid in about}
+        # a name of one product (not a brand, which names many) brings it into scope
+        named = {pid for about in self.products if about and len(about) == 1 for pid in about}
         return support(self.kb, self.case, sorted(named))
 
     @cached_property
@@ -371,8 +380,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
         own = _norm_phrase(fact.value)
         for other in _spec_values(a.kb)[label] - {own}:
-            if other in own or own in other:
-                continue
+            if other in own or own in other or other == _norm_phrase(label):
+                continue  # "stackable: foldable" names the label, not a rival value
             for start, _ in find_phrase(other, a.text):
                 if not a.negated(start) and _same_subject(a, subject, start):
                     return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")

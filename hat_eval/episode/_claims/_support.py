@@ -42,12 +42,12 @@ class Support:
     catalogue_materials: frozenset[str] = frozenset()
     """Every material term the catalogue uses, for claims of a material the product lacks."""
 
-    @property
-    def rival_terms(self) -> list[str]:
-        """Catalogue materials none of the products in scope has, nor any of their words."""
+    def rival_terms(self, text: str) -> list[str]:
+        """Catalogue materials in ``text`` that none of the products in scope is made of."""
+        said = [t for t in self.catalogue_materials if t in text]
         return sorted(
             t
-            for t in self.catalogue_materials - self.materials
+            for t in said
             if t not in self.text and not any(t in own or own in t for own in self.materials)
         )
 
@@ -130,15 +130,22 @@ def _coupon_values(coupon: dict[str, Any]) -> tuple[list[float], list[float]]:
     return money, percents
 
 
-@lru_cache(maxsize=4096)
-def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
-    """What the knowledge base says of one product at session time ``now``."""
+@lru_cache(maxsize=2048)
+def product_support(kb: KnowledgeBase, product_id: str) -> Support:
+    """What the knowledge base says of one product, at any time of the season.
+
+    Prices are those of each SKU with no deal and under each of its promotions (priced when
+    the promotion starts): a price the product had or will have is a real price, not an
+    invented one; whether it is the price *now* is the gold fact's to check.
+    """
     from hat_eval.world import LiveSession
 
     product = kb.product(product_id)
     if product is None:
         return EMPTY
-    session = LiveSession(product_on_screen=product_id, now=now, deals=())
+    promotions = kb.promotions(product_id)
+    times = sorted({str(p["starts_at"]) for p in promotions}) or ["2026-11-01T00:00:00+08:00"]
+    session = LiveSession(product_on_screen=product_id, now=times[0], deals=())
     money: set[float] = set()
     percents: set[float] = set()
     days: set[float] = set()
@@ -150,15 +157,18 @@ def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
     for sku in kb.skus(product_id):
         counts.add(float(sku["stock"]))
         texts += [str(sku.get(k) or "") for k in ("option", "option_zh", "colour", "colour_zh")]
-        try:
-            priced = call_function(kb, session, "pricing.final_price", {"sku": sku["sku"]})
-        except ToolInputError:
-            continue
-        assert isinstance(priced, dict)
-        money.update(_price_steps(priced))
-        percents.update(_percent_of(priced))
+        money.add(float(sku["list_price"]))
+        for when in times:
+            at = LiveSession(product_on_screen=product_id, now=when, deals=())
+            try:
+                priced = call_function(kb, at, "pricing.final_price", {"sku": sku["sku"]})
+            except ToolInputError:
+                continue
+            assert isinstance(priced, dict)
+            money.update(_price_steps(priced))
+            percents.update(_percent_of(priced))
     counts.add(float(sum(s["stock"] for s in kb.skus(product_id))))
-    for promo in kb.promotions(product_id):
+    for promo in promotions:
         (percents if promo.get("kind") == "percent" else money).add(float(promo["value"]))
         texts.append(str(promo.get("label") or ""))
     codes = set()
@@ -199,7 +209,7 @@ def product_support(kb: KnowledgeBase, product_id: str, now: str) -> Support:
         free,
         fastest,
         "buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
-        frozenset(_materials(details.get("specs") or {}, str(product["category"]))),
+        frozenset(_materials(details.get("specs") or {}, str(product["category"]), every=True)),
         catalogue_materials(kb),
     )
 
@@ -208,18 +218,22 @@ MATERIAL_LABELS = frozenset({"material", "materials", "shell"})
 """Spec labels whose values name what a product is made of."""
 
 
-def _materials(specs: dict[str, Any], category: str) -> set[str]:
+def _materials(specs: dict[str, Any], category: str, every: bool = False) -> set[str]:
+    """Material terms of spec values (of every label with ``every``: a filling of silk)."""
     from hat_eval.world import zh_forms
 
     terms: set[str] = set()
     for label, value in specs.items():
-        if label not in MATERIAL_LABELS or not isinstance(value, str):
+        if not isinstance(value, str) or not (every or label in MATERIAL_LABELS):
             continue
         for part in re.split(r",|;| and | with |/|\(|\)", value):
             part = re.sub(r"^\d+% ?", "", part.strip())
             if len(part) < 4:
                 continue
-            for term in (part, *zh_forms(part, category)):
+            words = part.split()
+            tails = [" ".join(words[-k:]) for k in range(1, len(words))] if every else []
+            zh = [z for form in (part, *tails) for z in zh_forms(form, category)]
+            for term in (part, *zh, *tails):
                 term = prepare(term)
                 terms.add(term)
                 terms.add(_GRADE.sub("", term))  # "316 stainless steel" also says "stainless steel"
@@ -294,9 +308,9 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
     )
 
 
-def product_text(kb: KnowledgeBase, product_id: str, now: str) -> str:
+def product_text(kb: KnowledgeBase, product_id: str) -> str:
     """Everything the knowledge base says of a product, prepared (name, specs, policies...)."""
-    return product_support(kb, product_id, now).text
+    return product_support(kb, product_id).text
 
 
 def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Support:
@@ -310,7 +324,7 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
     out = case_support(kb, case)
     prices: list[set[float]] = []
     for pid in scope:
-        one = product_support(kb, pid, case.session.now)
+        one = product_support(kb, pid)
         out = out | one
         prices.append(set(one.money))
     if len(prices) == 2:
