@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 
 import pytest
@@ -16,8 +17,10 @@ def test_constant_answers_score_under_15(suite: str) -> None:
     kb = knowledge_base(0)
     episodes = build_episodes(suite, n=300)
     for answer in (*EVASIVE, "Hello viewer, this hoodie is in stock and costs 199 yuan."):
-        aggregate = statistics.fmean(
-            check_answer(e.case, e.gold, answer, [], e.fault, kb).aggregate for e in episodes
-        )
+        values = [check_answer(e.case, e.gold, answer, [], e.fault, kb).aggregate for e in episodes]
+        decided = [v for v in values if not math.isnan(v)]
+        # an undecided aggregate is left out of the mean: gaming must not hide in it either
+        assert len(decided) >= 0.9 * len(values), (suite, answer, len(decided))
+        aggregate = statistics.fmean(decided)
         limit = 0.0 if answer in EVASIVE else 15.0
         assert aggregate <= limit, (suite, answer, aggregate)

@@ -19,17 +19,28 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
+from ._declines import data_state, declines
+from ._extra import CHECKERS, CLAIM_WORDS, ClaimWord, unsupported_claims
 from ._gold import check_facts, known_values
 from ._intents import check_no_fact, evasive
 from ._language import addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, normalise_quantities, numbers
 from ._safety import COMPLIANCE_INTENTS, check_safety
 from ._subjects import Subject, fact_subject
+from ._support import Support, support
 from ._text import find_phrase, prepare
 from ._verdict import Verdict
 
 __all__ = [
+    "CHECKERS",
+    "CLAIM_WORDS",
     "COMPLIANCE_INTENTS",
+    "ClaimWord",
+    "Support",
+    "data_state",
+    "declines",
+    "support",
+    "unsupported_claims",
     "Number",
     "Subject",
     "Verdict",

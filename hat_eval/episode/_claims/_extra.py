@@ -132,7 +132,7 @@ FREE_SHIPPING = re.compile(
     r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮"
 )
 _SAME_DAY = re.compile(
-    r"\bsame ?day (?:shipping|delivery|dispatch)\b|\b(?:ships?|arrives?|delivered) today\b|"
+    r"\bsame ?day\b|\b(?:ships?|arrives?|delivered) today\b|"
     r"当天(?:发货|到|达|送达)|当日达|今天(?:就)?(?:发货|到|送达)"
 )
 _NEXT_DAY = re.compile(

@@ -19,6 +19,7 @@ _NOT_NEGATING = re.compile(
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
     r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足"
 )
+_SENTENCE = re.compile(r"[.!?;。！？；\n]")
 _APPROX = re.compile(
     r"\b(?:around|about|approximately|approx|roughly|circa|maybe|perhaps|probably|"
     r"somewhere|or so|ish|give or take|close to|nearly|almost|up to|could be|might be)\b|"
@@ -53,11 +54,25 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     return bool(_NEGATORS.search(tail)) or bool(_CJK_NEGATORS.search(cjk_tail))
 
 
-def hedged_at(text: str, start: int, end: int) -> bool:
-    """An approximation word among the three words before the value, or right after it.
+_UNSURE = re.compile(
+    r"\b(?:not (?:100% |completely |entirely |totally )?sure|i think|i believe|i guess|"
+    r"do not quote me|if i remember|if i recall|i might be wrong|could be wrong)\b|"
+    r"说不准|不确定|不太确定|拿不准|不敢确定|印象中|我记得|好像|应该是|也许|或许"
+)
+"""Words that take back the commitment of the whole sentence they are in."""
 
-    ``around ¥89``, ``89元左右``, ``~¥89``, ``somewhere between mid and high rise``.
+
+def hedged_at(text: str, start: int, end: int) -> bool:
+    """An approximation word near the value, or a sentence that commits to nothing.
+
+    ``around ¥89``, ``89元左右``, ``~¥89``, ``somewhere between mid and high rise``; ``I think
+    it's ¥89, not sure though``, ``应该是89元，我也说不准``.
     """
+    sentence = _SENTENCE.search(text[:start][::-1])
+    head = start - sentence.start() if sentence else 0
+    tail = _SENTENCE.search(text, end)
+    if _UNSURE.search(text[head : tail.start() if tail else len(text)]):
+        return True
     clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
     words = " ".join(text[clause_start:start].split()[-3:])
     sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1

@@ -206,6 +206,18 @@ def draw_place(ctx: Ctx) -> tuple[str, str, str]:
     return rc, place, written
 
 
+FREE_SHIPPING_ALIASES = (
+    "free shipping",
+    "ships free",
+    "free delivery",
+    "shipping is free",
+    "delivery is free",
+    "no shipping fee",
+    "包邮",
+    "免运费",
+)
+
+
 def ship_facts(draft: Draft, idx: int, rc: str) -> None:
     """Delivery time and fee to region class ``rc`` (call ``idx`` is ``shipping_returns``)."""
     res = draft.results[idx]
@@ -244,19 +256,32 @@ def ship_facts(draft: Draft, idx: int, rc: str) -> None:
                 "text",
                 "free shipping",
                 None,
-                (
-                    "free shipping",
-                    "ships free",
-                    "free delivery",
-                    "shipping is free",
-                    "delivery is free",
-                    "no shipping fee",
-                    "包邮",
-                    "免运费",
-                ),
+                FREE_SHIPPING_ALIASES,
                 f"{base}.fee",
             )
         )
     elif row["free_shipping_over"] is None:
         draft.facts.append(price_fact(idx, row["fee"], f"shipping[region_class={rc}].fee"))
         draft.forbidden.append(r"(?<!no )(?<!not )(?<!isn't )\bfree (?:shipping|delivery)\b")
+    else:  # free over a threshold: what this product costs to ship there
+        prices = [float(k["list_price"]) for k in draft.ctx.kb.skus(str(res["product_id"]))]
+        over = float(row["free_shipping_over"])
+        if prices and min(prices) >= over:
+            draft.facts.append(
+                Fact(
+                    "text",
+                    "free shipping",
+                    None,
+                    (
+                        "free shipping",
+                        "ships free",
+                        "shipping is free",
+                        "free delivery",
+                        "包邮",
+                        "免运费",
+                    ),
+                    f"{base}.free_shipping_over",
+                )
+            )
+        elif prices and max(prices) < over:
+            draft.facts.append(price_fact(idx, row["fee"], f"shipping[region_class={rc}].fee"))
