@@ -16,10 +16,16 @@ import argparse
 import time
 from collections.abc import Callable
 
-from hat_eval.episode import Episode, Message, ModelCall, episode_context
+from hat_eval.episode import (
+    Episode,
+    Message,
+    ModelCall,
+    episode_context,
+    oracle_answer,
+    oracle_calls,
+)
 from hat_eval.trainers._rewards import Rewards, Rollout
 from hat_eval.trainers._rollout import Simulator, train_pool
-from hat_eval.trainers._trajectory import oracle_answer, oracle_calls
 
 
 def scripted(episode: Episode) -> Callable[[ModelCall], Message]:

@@ -2,8 +2,11 @@
 
 The dataset hashes and the reference policy's per-sample scores were first recorded before the
 per-case core moved into ``hat_eval.episode`` (the move left them unchanged). They changed
-deliberately once since, with ``DATASET_VERSION`` 2 (issue 12: sound cases, paired suites,
-claim-level checks). A change to them must be deliberate: bump ``DATASET_VERSION``, update the
+deliberately twice since: ``DATASET_VERSION`` 2 (issue 12: sound cases, paired suites,
+claim-level checks) and 3 (issue 21: facts the viewer did not ask for are optional, the fee or
+free shipping of a region that ships free over a threshold; every checkable claim verified,
+declines judged against the tool records, an undecided part leaves the aggregate undecided).
+A change to them must be deliberate: bump ``DATASET_VERSION``, update the
 hashes here and state the new ones in the README.
 """
 
@@ -18,22 +21,30 @@ import pytest
 from hat_eval.episode import build_rows, dataset_sha256
 
 DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
-    "livestream/test": "b087d94af401a9764595ed25ac57fa7f9893c66148fbf76c8a702f42cf445268",
-    "livestream/train/200": "9601ab00dc3e8db7d24a3bcfa5dcedb63879aaff1e6899e559b317b5cee94dec",
-    "livestream/dev/200": "9125ceefa7300787fd6ef2eb55ad0369ef2ce7fc10c255059eeb4a3ee4d70452",
-    "variant/test": "edead8604dd31f13633a2ef530c30b3f859ac69dc7a78610304413b633537db0",
-    "variant/train/200": "891edd0482a73605085f44abd4d24bd4f90d3faceef641fab03b36adcc2e5114",
-    "variant/dev/200": "288225f04fde63a1db757087fa4ae772030080c59fd04f0acc844c5f25a2d648",
-    "robustness/test": "2af3954f675c83782f8e0e08cf45fbdcd3c60211004770a8522c6d1eac94ee76",
-    "robustness/train/200": "e9082892fd453134af35d5446c0cc90e8d0ecf99118a1c7cf780847a9ebecf5a",
-    "robustness/dev/200": "437c10e31bde9cb96ee6aea6b2ba84fe7cfa6a0cc398515f1a04c4e157d4f03d",
+    "livestream/test": "8cddd8554c47b01954d43dee7c2e4bd1e213af8f4d71c30118fd12c89f0e9b7e",
+    "livestream/train/200": "c5ac894855e16727b5ba2882ef60561389e8f8180745d006eaeba8dffd804706",
+    "livestream/dev/200": "7859f44ab5e296c67cb8e71ebf91a9bb972d659598e56d2f65867e048e889350",
+    "variant/test": "2afc4a9a8d3f04becd7cf34f1f17f12b8ed037fb54aa59f313cf56a13cf2c796",
+    "variant/train/200": "3b66ef54c097f2c9422c67b5b30447d30b339f2562583de6da547e69d609ed47",
+    "variant/dev/200": "afd6182790be9ddd0614678b91dbbe35b301e4a52bc5ab0fd5ea008d51dc0be9",
+    "robustness/test": "c8e3b2b4d7f1920bedbd2d7246d0c999212264d36d58500d7550e8a1e2465823",
+    "robustness/train/200": "cbad53e7b4f9ef7800bc04699595a91b036c538734139bd484b2b4c9b0690f85",
+    "robustness/dev/200": "3d334259efce1300818ef8a7561be109730ca291c28d0342813e1caaa8f1c67d",
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
-    "livestream": "fb35ede72dcf4e4fd0bb15d3f9355794e172b1dd31c52f4c189926a096c5902b",
-    "variant": "cd75652a1508869a533c8561a20bbfa684c322568dafafa311a0b76c09c535ef",
-    # robustness: re-pinned when "food-grade" stopped reading as text addressed to the grader
-    "robustness": "2d66169b867ffca5b551d738d39a309115a73898ccf758ba0d85b63cbad30927",
+    "livestream": "0f955ca216992bd0d1104aa34e38968cb3aff6ee9beecb946e0d553fa856552e",
+    "variant": "08195cd68f40285f0e1d25d38eba052a23bd0a2df899ddece6379d950eb4531f",
+    "robustness": "87853d93b401b65b4874059b9ed85f9290e53dec9cd23fa7a672dfcb89ffd189",
+}
+
+REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), readable
+    # dataset version 3 (issue 21). Before it (version 2): livestream aggregate 63.58, accuracy
+    # 0.596; variant 56.21, 0.500; robustness 45.92, 0.373 (an undecided part then counted 0 in
+    # the aggregate; chit-chat was never decided; declines after a fault always failed).
+    "livestream": {"aggregate": 64.8611, "accuracy": 0.5926, "tools": 0.7458, "skill": 0.7833},
+    "variant": {"aggregate": 56.6667, "accuracy": 0.5, "tools": 0.6687, "skill": 0.7833},
+    "robustness": {"aggregate": 48.3051, "accuracy": 0.4068, "tools": 0.6333, "skill": 0.7333},
 }
 
 
@@ -67,4 +78,8 @@ def test_reference_policy_scores_are_pinned(suite: str, tmp_path) -> None:
         suite_task(suite, n=60), model="hat/reference", display="none", log_dir=str(tmp_path)
     )[0]
     assert log.status == "success"
+    values = [next(iter(s.scores.values())).value for s in log.samples or []]
+    for part, mean in REFERENCE_MEANS[suite].items():
+        decided = [v[part] for v in values if not math.isnan(v[part])]
+        assert sum(decided) / len(decided) == pytest.approx(mean, abs=5e-5), part
     assert _digest(log.samples or []) == REFERENCE_SCORES[suite]

@@ -2,7 +2,8 @@
 
 Inspect's OpenAI-compatible providers retry an unreachable server for many minutes without a word,
 and report a missing variable as a long traceback. Before any sample starts, ``hat-eval run``
-reads the variables Inspect reads (:func:`model_server`) and sends one short chat completion
+(for ``--model`` and for the ``--judge`` grader, as ``hat-eval score --judge``) reads the
+variables Inspect reads (:func:`model_server`) and sends one short chat completion
 through the load harness's pre-flight, :func:`hat_eval.loadtest.probe` (:func:`check_server`):
 the same request code ``hat-eval loadtest`` checks its server with, on a plain socket. Importing it
 loads neither Locust nor gevent, only the harness's small config and client modules.
@@ -50,8 +51,12 @@ def _base_url(var: str) -> tuple[str | None, str]:
     return None, var
 
 
-def model_server(model_name: str, model_args: Mapping[str, Any]) -> Server | None:
+def model_server(
+    model_name: str, model_args: Mapping[str, Any], option: str = "--model"
+) -> Server | None:
     """The server ``model_name`` will call, or ``None`` when there is none to check.
+
+    ``option`` names the model in error lines (``--model``, or ``--judge`` for the grader).
 
     Covered: ``openai-api/<service>/<model>`` (``<SERVICE>_BASE_URL``, ``<SERVICE>_API_KEY``),
     ``openai/<model>`` when ``OPENAI_BASE_URL`` is set (else OpenAI's own API: not checked), and
@@ -63,7 +68,7 @@ def model_server(model_name: str, model_args: Mapping[str, Any]) -> Server | Non
         service, sep, served = rest.partition("/")
         if not (sep and service and served):
             fail(
-                f"--model {model_name}: expected openai-api/<service>/<model>, e.g. "
+                f"{option} {model_name}: expected openai-api/<service>/<model>, e.g. "
                 "openai-api/local/qwen with LOCAL_BASE_URL and LOCAL_API_KEY set"
             )
         env = service.upper().replace("-", "_")
@@ -74,7 +79,7 @@ def model_server(model_name: str, model_args: Mapping[str, Any]) -> Server | Non
         ]
         if missing:
             fail(
-                f"--model {model_name}: {' and '.join(missing)} "
+                f"{option} {model_name}: {' and '.join(missing)} "
                 f"{'is' if len(missing) == 1 else 'are'} not set, expected the server's base URL "
                 f"and key, e.g. export {env}_BASE_URL=http://127.0.0.1:8000/v1 "
                 f"{key_var}=none (any key for a server started without one)"
@@ -89,7 +94,7 @@ def model_server(model_name: str, model_args: Mapping[str, Any]) -> Server | Non
             return None  # OpenAI's own API
         if not os.environ.get("OPENAI_API_KEY"):
             fail(
-                f"--model {model_name}: OPENAI_API_KEY is not set, expected the key of the server "
+                f"{option} {model_name}: OPENAI_API_KEY is not set, expected the key of the server "
                 f"at {url} ({url_var}); any value for a server started without one"
             )
         return Server(url, url_var, rest, os.environ["OPENAI_API_KEY"], "OPENAI_API_KEY")
@@ -104,27 +109,30 @@ def model_server(model_name: str, model_args: Mapping[str, Any]) -> Server | Non
             return Server(f"http://localhost:{port}/v1", "-M port", served, key, key_source)
         if importlib.util.find_spec("vllm") is None:
             fail(
-                f"--model {model_name}: VLLM_BASE_URL is not set and the vllm package is not "
+                f"{option} {model_name}: VLLM_BASE_URL is not set and the vllm package is not "
                 "installed, expected a running server: start `vllm serve MODEL` and export "
                 "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
             )
     return None
 
 
-def check_server(model_name: str, server: Server, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+def check_server(
+    model_name: str, server: Server, timeout_s: float = PROBE_TIMEOUT_S, option: str = "--model"
+) -> None:
     """Send ``server`` one short chat completion; one error line (exit 2) unless it answers.
 
     It fails when nothing accepts the connection, nothing answers within ``timeout_s``, the key is
     refused (HTTP 401/403), the model is unknown (HTTP 404, when the URL ends in ``/v1``: the
     probe then asks the path the provider asks) or the server errs (HTTP 5xx). Any other answer
     means a live server: a strict server may refuse the probe's fields and still serve Inspect.
+    ``option`` names the model in error lines (``--model`` or ``--judge``).
     """
     from hat_eval.loadtest import ClientConfig, Endpoint, EndpointError, Prompt, probe
 
     try:
         endpoint = Endpoint.parse(server.url)
     except EndpointError as err:
-        fail(f"--model {model_name}: {server.source}: {err}")
+        fail(f"{option} {model_name}: {server.source}: {err}")
     config = ClientConfig(
         host=server.url,
         model=server.model,
@@ -142,27 +150,27 @@ def check_server(model_name: str, server: Server, timeout_s: float = PROBE_TIMEO
     detail = f": {rec.detail}" if rec.detail else ""
     if rec.reason == "connection error":
         fail(
-            f"--model {model_name}: cannot reach {where}{detail}; expected an OpenAI-compatible "
+            f"{option} {model_name}: cannot reach {where}{detail}; expected an OpenAI-compatible "
             f"server listening there: start it (e.g. `vllm serve MODEL`) or correct {server.source}"
         )
     if rec.reason == "stalled":
         fail(
-            f"--model {model_name}: {where} sent no response within {timeout_s:g} s; expected an "
+            f"{option} {model_name}: {where} sent no response within {timeout_s:g} s; expected an "
             "OpenAI-compatible server answering chat completions"
         )
     if rec.status in (401, 403):
         fail(
-            f"--model {model_name}: {where} refused the API key "
+            f"{option} {model_name}: {where} refused the API key "
             f"{f'from {server.key_source}' if server.key_source else '(the default)'} with HTTP "
             f"{rec.status}{detail}; expected the key the server was started with"
         )
     if rec.status == 404 and urlsplit(server.url).path.rstrip("/").endswith("/v1"):
         fail(
-            f"--model {model_name}: {endpoint.url}/v1/chat/completions answered HTTP 404{detail}; "
+            f"{option} {model_name}: {endpoint.url}/v1/chat/completions answered HTTP 404{detail}; "
             f"expected it to serve the model {server.model!r} (see {endpoint.url}/v1/models)"
         )
     if rec.status is not None and rec.status >= 500:
         fail(
-            f"--model {model_name}: {where} answered a test chat completion with HTTP "
+            f"{option} {model_name}: {where} answered a test chat completion with HTTP "
             f"{rec.status}{detail}; expected a working server (see the server's log)"
         )

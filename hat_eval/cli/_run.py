@@ -15,18 +15,21 @@ import typer
 from ._common import console, err_console, fail
 
 if TYPE_CHECKING:
+    from inspect_ai import Task
     from inspect_ai.log import EvalLog
+    from inspect_ai.model import Model
 
 REFERENCE_MODEL = "hat/reference"
 """The embedded default model: the reference policy (see the README)."""
 
 
-def resolve_model(model: str | None, engine: str) -> str:
+def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
     """Turn ``--model`` into an Inspect model string, checking local checkpoints.
 
     None is the reference policy; an existing directory is a Hugging Face checkpoint (``hf/``,
     or ``vllm/`` with ``--engine vllm``); a ``provider/model`` string passes through to Inspect
-    unchanged. Anything else fails with one line before anything loads.
+    unchanged. Anything else fails with one line before anything loads; ``option`` names the
+    model in it (``--model``, or ``--judge`` for the grader).
     """
     if engine not in ("hf", "vllm"):
         raise typer.BadParameter(
@@ -39,21 +42,21 @@ def resolve_model(model: str | None, engine: str) -> str:
     if not looks_like_path:
         if "/" not in model:  # every Inspect model string is provider/name
             fail(
-                f"--model {model}: no such directory and not an Inspect model string, expected "
+                f"{option} {model}: no such directory and not an Inspect model string, expected "
                 "a checkpoint folder (e.g. ./ckpt) or provider/model (e.g. openai-api/local/qwen)"
             )
         provider = model.split("/", 1)[0]
         known = model_providers()
         if provider not in known:
             fail(
-                f"--model {model}: no such directory and {provider!r} is not an Inspect model "
+                f"{option} {model}: no such directory and {provider!r} is not an Inspect model "
                 f"provider, expected a checkpoint folder or provider/model with one of "
                 f"{', '.join(known)}"
             )
         return model
     if not path.is_dir():
         fail(
-            f"--model {model}: no such checkpoint directory, expected a folder with "
+            f"{option} {model}: no such checkpoint directory, expected a folder with "
             "config.json, tokenizer files and a chat template (or an Inspect model string)"
         )
     check_checkpoint(path)
@@ -119,6 +122,46 @@ def generation_model_args(
     if not model_name.startswith("hf/") or "do_sample" in model_args:
         return model_args
     return {**model_args, "do_sample": bool(temperature)}
+
+
+def resolve_judge(judge: str) -> Model:
+    """The ``--judge`` grader, checked as ``--model`` is before anything runs.
+
+    ``judge`` is a checkpoint folder (Inspect's ``hf/``, decoding greedily) or an Inspect model
+    string. One that is not resolvable, a server that does not answer the pre-flight, or a
+    provider whose package or variable is missing fails with one line naming ``--judge``.
+    """
+    from inspect_ai._util.error import PrerequisiteError
+    from inspect_ai.model import get_model
+
+    from ._preflight import check_server, model_server
+
+    name = resolve_model(judge, "hf", option="--judge")
+    args = generation_model_args(name, {}, 0.0)  # the judge rates at temperature 0
+    server = model_server(name, args, option="--judge")
+    if server is not None:
+        check_server(name, server, option="--judge")
+    try:
+        return get_model(name, **args)
+    except PrerequisiteError as err:
+        fail(f"--judge {judge}: {one_line(err.message)}")
+
+
+def with_judge(tasks: list[Task], names: list[str]) -> list[Task]:
+    """The case suites' tasks scored through the judge (:func:`hat_eval.judge.judged`).
+
+    Each case suite's scorer is wrapped so the grader (the ``grader`` model role) decides the
+    parts its checks leave undecided; IFEval, which has none, is left as it is.
+    """
+    from inspect_ai import task_with
+
+    from hat_eval.judge import judged
+    from hat_eval.suites import IFEVAL
+
+    return [
+        t if name == IFEVAL else task_with(t, scorer=[judged(s) for s in t.scorer or []])
+        for t, name in zip(tasks, names, strict=True)
+    ]
 
 
 def check_checkpoint(path: Path) -> None:
@@ -290,13 +333,17 @@ def tracebacks_in_log_only() -> Iterator[None]:
             results.rich_traceback = original
 
 
-def describe_run(model: str, agent: str, harness: str | None, suites: list[str]) -> str:
-    """One line naming what ran: the model, and the agent and harness of each kind of suite."""
+def describe_run(
+    model: str, agent: str, harness: str | None, suites: list[str], judge: str | None = None
+) -> str:
+    """One line naming what ran: the model, the agent, harness and judge of each kind of suite."""
     from hat_eval.suites import IFEVAL
 
     parts = [f"model {model}"]
     if any(name != IFEVAL for name in suites):
         parts += [f"agent {agent}", f"harness {harness or 'default (embedded)'}"]
+        if judge is not None:
+            parts.append(f"judge {judge} for undecided parts")
     if IFEVAL in suites:
         parts.append(f"ifeval under the harness {harness}" if harness else "ifeval on bare prompts")
     return "ran: " + ", ".join(parts)
@@ -353,12 +400,19 @@ def run(
             "(repeatable; e.g. -M do_sample=true).",
         ),
     ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
+            "decides the parts the checks leave undecided (the grader model role).",
+        ),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
     Rerun the same command with the same --log-dir to resume: finished samples are not redone.
     """
-    from hat_eval.suites import AGENTS, RunOptions, check_suite, make_task, suite_names
+    from hat_eval.suites import AGENTS, IFEVAL, RunOptions, check_suite, make_task, suite_names
 
     names = list(suite_names()) if suite == "all" else [suite]
     try:
@@ -369,6 +423,12 @@ def run(
     if agent not in AGENTS:
         raise typer.BadParameter(
             f"{agent!r} is not an agent, expected one of {', '.join(AGENTS)}", param_hint="--agent"
+        )
+    if judge is not None and names == [IFEVAL]:
+        raise typer.BadParameter(
+            "ifeval has no undecided parts to judge; --judge applies to the case suites "
+            f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
+            param_hint="--judge",
         )
     extra_model_args = parse_model_args(model_arg)
     harness_file = None
@@ -387,6 +447,7 @@ def run(
     server = model_server(model_name, model_args)
     if server is not None:  # before any task is built or sample starts
         check_server(model_name, server)
+    grader = resolve_judge(judge) if judge is not None else None
     from inspect_ai import eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
@@ -399,6 +460,8 @@ def run(
         tasks = [make_task(name, options) for name in names]
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
+    if grader is not None:
+        tasks = with_judge(tasks, names)
     interrupted = False
     from inspect_ai._util.error import PrerequisiteError
 
@@ -410,6 +473,7 @@ def run(
                 model_args=model_args,
                 log_dir=str(log_dir),
                 max_connections=max_connections,
+                model_roles={"grader": grader} if grader is not None else None,
                 seed=seed,
                 max_tokens=max_tokens,
                 temperature=temperature,
@@ -428,7 +492,10 @@ def run(
     expected = {task.name: len(task.dataset) * (task.epochs or 1) for task in tasks}
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
-    console.print(describe_run(model_name, agent, harness_file, names), markup=False)
+    console.print(
+        describe_run(model_name, agent, harness_file, names, str(grader) if grader else None),
+        markup=False,
+    )
     where = log_dir.resolve()
     console.print(
         f"logs: {where}/  (open with `inspect view --log-dir {where}`)",

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import fail
+from ._common import fail, progress
+
+if TYPE_CHECKING:
+    from inspect_ai.model import Model
+
+    from hat_eval.episode import Episode, ExternalAnswer
 
 
 def score(
@@ -22,13 +29,21 @@ def score(
         ),
     ],
     out: Annotated[Path, typer.Option(help="Where the scored lines go (JSONL, same order).")],
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
+            "decides the parts the checks leave undecided.",
+        ),
+    ] = None,
 ) -> None:
     """Score answers made elsewhere (production transcripts, another framework).
 
     Each input line holds a case id (as `hat-eval suites cases NAME --jsonl` lists them), the
     answer, and the tool calls made (`function` id or the tool `name` under the case's harness,
     `arguments`, `outcome`). Each output line holds the case id, the score parts under the
-    suites' names, the undecided parts and a reason per failed part.
+    suites' names (null where undecided or not applicable), the undecided parts and a reason
+    per failed part; with --judge, the parts the judge decided and its rating of each.
     """
     from hat_eval.episode import SPECS, AnswerFileError, build_episodes, read_answers, score_answers
 
@@ -37,6 +52,11 @@ def score(
             f"{suite!r} is not a case suite, expected one of {', '.join(SPECS)}",
             param_hint="--suite",
         )
+    grader = None
+    if judge is not None:
+        from ._run import resolve_judge
+
+        grader = resolve_judge(judge)  # before any answer is read or scored
     try:
         lines = answers.read_text(encoding="utf-8").splitlines()
     except OSError as err:
@@ -49,9 +69,99 @@ def score(
         fail(str(err))
     if not results:
         fail(f"{answers}: no answers; expected one JSON object a line")
+    judged_line = None
+    if grader is not None:
+        judged_line = judge_results(results, parsed, episodes, grader)
     out.write_text(
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results), encoding="utf-8"
     )
-    mean = sum(r["aggregate"] for r in results) / len(results)
     typer.echo(f"wrote {out}")
-    typer.echo(f"aggregate {mean:.2f} over {len(results)} answers")
+    if judged_line is not None:
+        typer.echo(judged_line)
+    typer.echo(aggregate_line(results))
+
+
+def aggregate_line(results: Sequence[Mapping[str, Any]]) -> str:
+    """``aggregate X over N answers``: the mean over the answers whose aggregate is decided.
+
+    Answers with an undecided part have no aggregate (null): they are left out of the mean, not
+    counted as 0, and the line says how many.
+    """
+    decided = [float(r["aggregate"]) for r in results if r["aggregate"] is not None]
+    left = len(results) - len(decided)
+    note = f" ({left} undecided, left out)" if left else ""
+    if not decided:
+        return f"aggregate undecided for all {left} answers"
+    return f"aggregate {math.fsum(decided) / len(decided):.2f} over {len(decided)} answers{note}"
+
+
+def judge_results(
+    results: list[dict[str, Any]],
+    answers: Sequence[ExternalAnswer],
+    episodes: Mapping[str, Episode],
+    grader: Model,
+) -> str:
+    """Let the Agent-as-Judge decide the undecided parts of ``results``, in place.
+
+    Each result with an undecided part the judge can decide (``PART_DIMENSIONS``) is judged
+    (:func:`hat_eval.judge.answer_judge`, agent mode); each part it decides
+    (:func:`~hat_eval.judge.decide_parts`) takes its value, the aggregate is recomputed
+    (:func:`~hat_eval.judge.settle`), ``judged`` maps the part to the rating that decided it
+    and ``judge_error`` says why the judge could not rate. Returns the line that says what
+    it decided.
+    """
+    from hat_eval._aio import run_blocking
+    from hat_eval.episode import (
+        PARTS,
+        answer_records,  # the records score_answers checked
+    )
+    from hat_eval.judge import PART_DIMENSIONS, Judgement, answer_judge, decide_parts, settle
+
+    asked = [i for i, r in enumerate(results) if any(p in PART_DIMENSIONS for p in r["undecided"])]
+    run = answer_judge(model=grader)
+
+    async def judge_all() -> list[Judgement]:
+        import asyncio
+
+        from rich.progress import TaskID
+
+        with progress("judging undecided answers", len(asked)) as bar:
+
+            async def one(i: int) -> Judgement:
+                episode = episodes[answers[i].id]
+                records = answer_records(episode, answers[i].tool_calls)
+                judgement = await run(episode, answers[i].answer, records)
+                bar.advance(TaskID(0))
+                return judgement
+
+            return list(await asyncio.gather(*(one(i) for i in asked)))
+
+    judgements = run_blocking(judge_all()) if asked else []
+    askable = sum(p in PART_DIMENSIONS for i in asked for p in results[i]["undecided"])
+    decided_parts = failed = 0
+    for i, judgement in zip(asked, judgements, strict=True):
+        r = results[i]
+        undecided = {p: str(r["reasons"].get(p, "")) for p in r["undecided"]}
+        decided = decide_parts(undecided, judgement.means)
+        values = {p: math.nan if r.get(p) is None else float(r[p]) for p in PARTS}
+        aggregate = r["aggregate"]
+        values["aggregate"] = math.nan if aggregate is None else float(aggregate)
+        settled = settle(values, undecided, decided)
+        for key in (*PARTS, "aggregate"):
+            r[key] = None if math.isnan(settled[key]) else settled[key]
+        r["undecided"] = [p for p in r["undecided"] if p not in decided]
+        for part, value in decided.items():
+            dim = PART_DIMENSIONS[part]
+            r["reasons"].pop(part, None)
+            if value < 1.0:
+                r["reasons"][part] = f"the judge rated {dim} {judgement.means[dim]:.2f}"
+        r["judged"] = {p: judgement.means[PART_DIMENSIONS[p]] for p in decided}
+        if judgement.error is not None:
+            r["judge_error"] = judgement.error
+            failed += 1
+        decided_parts += len(decided)
+    could_not = f"; it could not rate {failed} answers" if failed else ""
+    return (
+        f"judge {grader}: decided {decided_parts} of {askable} undecided parts "
+        f"({len(asked)} answers judged{could_not})"
+    )

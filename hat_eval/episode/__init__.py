@@ -33,6 +33,7 @@ from ._checks import (
     WEIGHTS,
     AnswerCheck,
     check_answer,
+    combine,
     constraint_checks,
     emoji_count,
     fault_outcome,
@@ -82,8 +83,16 @@ from ._dataset import (
     variant_for,
     write_dataset,
 )
-from ._external import AnswerFileError, ExternalAnswer, case_line, read_answers, score_answers
+from ._external import (
+    AnswerFileError,
+    ExternalAnswer,
+    answer_records,
+    case_line,
+    read_answers,
+    score_answers,
+)
 from ._messages import openai_message, viewer_messages
+from ._oracle import oracle_answer, oracle_calls
 from ._record import Episode, Gold, HarnessMismatchError, HarnessRef
 from ._runtime import TRACE_KEY, CallRecord, ToolRuntime, records_in
 
@@ -119,7 +128,9 @@ __all__ = [
     "CorpusError",
     "Verdict",
     "agreement",
+    "answer_records",
     "check_answer",
+    "combine",
     "check_entry",
     "evasive",
     "prepare",
@@ -166,6 +177,8 @@ __all__ = [
     "tool_rationality",
     "variant_for",
     "openai_message",
+    "oracle_answer",
+    "oracle_calls",
     "viewer_messages",
     "word_count",
     "write_dataset",

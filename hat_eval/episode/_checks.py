@@ -242,7 +242,7 @@ class AnswerCheck:
         }
         for part in PARTS:
             out[f"undecided_{part}"] = float(part in self.undecided)
-        out["undecided_aggregate"] = float(bool(self.undecided))
+        out["undecided_aggregate"] = float(math.isnan(self.aggregate))
         if self.fault is not None:
             out.update({f"fault_{o}": float(o == self.fault) for o in FAULT_OUTCOMES})
         return out

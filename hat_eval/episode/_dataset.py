@@ -27,7 +27,7 @@ from ._record import Episode, Gold, HarnessRef
 Suite = Literal["livestream", "variant", "robustness"]
 SUITES: tuple[Suite, ...] = ("livestream", "variant", "robustness")
 
-DATASET_VERSION = "2"
+DATASET_VERSION = "3"
 """Bump when case generation or gold changes, so logs from different data are not compared."""
 
 

@@ -64,7 +64,8 @@ def read_answers(lines: Sequence[str], source: str) -> list[ExternalAnswer]:
     return out
 
 
-def _records(episode: Episode, calls: Sequence[Mapping[str, Any]]) -> list[CallRecord]:
+def answer_records(episode: Episode, calls: Sequence[Mapping[str, Any]]) -> list[CallRecord]:
+    """The call records of an answer made elsewhere (tool names resolved through its harness)."""
     harness, _ = resolve_harness(episode.harness)
     by_name = {t.name: t.function for t in harness.tools}
     functions = set(by_name.values())
@@ -108,7 +109,7 @@ def score_answers(
             episode.case,
             episode.gold,
             a.answer,
-            _records(episode, a.tool_calls),
+            answer_records(episode, a.tool_calls),
             episode.fault,
             knowledge_base(episode.kb_seed),
         )

@@ -5,7 +5,8 @@
 accuracy and exact agreement with bootstrap intervals (``hat-eval judge agreement``).
 ``agent_judge`` is the judge as an Inspect scorer (``mode="agent"``: the grader calls read-only
 knowledge-base tools, ``kb_tools``, and checks each claim; ``mode="lookups"``: it is shown the
-expected lookups); ``pairwise_judge`` compares two answers in both orders; ``audit`` measures
+expected lookups); ``judged`` wraps a suite scorer so the judge decides the parts its checks
+left undecided; ``pairwise_judge`` compares two answers in both orders; ``audit`` measures
 position, verbosity and injection bias (``hat-eval judge audit``).
 """
 
@@ -130,6 +131,12 @@ if TYPE_CHECKING:
         pad,
         wrong_answer,
     )
+    from ._judged import (  # noqa: F401 (exported through *_LAZY)
+        JUDGED_KEYS,
+        judge_decisions,
+        judged,
+        settle,
+    )
     from ._judging import (  # noqa: F401 (exported through *_LAZY)
         CorpusJudgement,
         CorpusReport,
@@ -203,6 +210,7 @@ _LAZY = {  # the judge's scorer, tools, pairwise mode and audit bring Inspect: i
             "log_sample_ids",
         )
     },
+    **{name: "._judged" for name in ("JUDGED_KEYS", "judge_decisions", "judged", "settle")},
     **{
         name: "._scorer"
         for name in (

@@ -1,6 +1,9 @@
 """The summary of a run: one row per eval log with the headline metrics, as a table.
 
-``hat-eval run`` prints it when a run ends; reports built over logs use the same rows.
+``hat-eval run`` prints it when a run ends; reports built over logs use the same rows. A case
+suite's part is a mean over the samples where the checks (or the judge) decided it; the share
+left undecided (``undecided_accuracy``, ...) is shown beside it, and, when the Agent-as-Judge
+ran, how many parts it decided (``judged``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ HEADLINE = (
     "inst_level_loose_acc",
 )
 """The metrics the summary shows (each suite reports the ones it has)."""
+UNDECIDED = "undecided_"
+"""Prefix of a headline metric's undecided share (``undecided_accuracy``: the suites' scorers)."""
+JUDGE = ("judged", "judge_failed")
+"""The judge's counts the summary shows (``hat_eval.judge.judge_decisions``)."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +50,10 @@ def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
     """One row per Inspect ``EvalLog``: task, status, samples and each headline metric.
 
     A scorer's ``mean`` counts under the scorer's name (IFEval's metrics); a metric named like
-    a headline counts under its own name (the case suites' dict scores).
+    a headline, its undecided share (``undecided_accuracy``) or the judge's counts (``judged``,
+    ``judge_failed``) counts under its own name (the case suites' dict scores).
     """
+    shown = {*HEADLINE, *(UNDECIDED + h for h in HEADLINE), *JUDGE}
     rows = []
     for log in logs:
         metrics: dict[str, float] = {}
@@ -52,7 +61,7 @@ def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
             for name, m in s.metrics.items():
                 if s.name in HEADLINE and name == "mean":
                     metrics[s.name] = m.value
-                elif name in HEADLINE:
+                elif name in shown:
                     metrics[name] = m.value
         rows.append(
             SummaryRow(
@@ -67,18 +76,54 @@ def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
 
 
 def summary_table(rows: list[SummaryRow], title: str = "hat-eval results") -> Table:
-    """A rich table of ``rows``: the headline metrics any row has, in :data:`HEADLINE` order."""
+    """A rich table of ``rows``: the headline metrics any row has, in :data:`HEADLINE` order.
+
+    A part with undecided samples reads ``0.812 (3% und.)``: its mean over the decided samples
+    and the share left undecided (``- (100% und.)`` when none was decided). A ``judged``
+    column counts the parts the judge decided (and the samples it could not rate) when any row
+    has it; a caption says how to read both.
+    """
     from rich.table import Table
 
-    keys = [k for k in HEADLINE if any(k in r.metrics for r in rows)]
-    table = Table(title=title)
-    for col in ("task", "status", "samples", *keys):
+    keys = [k for k in HEADLINE if any(k in r.metrics or UNDECIDED + k in r.metrics for r in rows)]
+    undecided = any(r.metrics.get(UNDECIDED + k, 0.0) > 0 for r in rows for k in keys)
+    judge = any(JUDGE[0] in r.metrics for r in rows)
+    notes = []
+    if undecided:
+        notes.append(
+            "parts: mean over the samples where decided; (N% und.): share left undecided, "
+            "not counted as 0"
+        )
+    if judge:
+        notes.append("judged: parts the Agent-as-Judge decided (samples it could not rate)")
+    table = Table(title=title, caption="; ".join(notes) or None)
+    for col in ("task", "status", "samples", *keys, *(["judged"] if judge else [])):
         table.add_column(col.replace("_acc", "").replace("_level", ""))
     for r in rows:
-        table.add_row(
-            r.task,
-            r.status,
-            str(r.samples),
-            *(f"{r.metrics[k]:.3f}" if k in r.metrics else "-" for k in keys),
-        )
+        cells = [_cell(r.metrics, k) for k in keys]
+        if judge:
+            cells.append(_judged_cell(r.metrics))
+        table.add_row(r.task, r.status, str(r.samples), *cells)
     return table
+
+
+def _cell(metrics: dict[str, float], key: str) -> str:
+    value = f"{metrics[key]:.3f}" if key in metrics else "-"
+    share = metrics.get(UNDECIDED + key, 0.0)
+    return f"{value} ({_percent(share)} und.)" if share > 0 else value
+
+
+def _percent(share: float) -> str:
+    """A share as a whole percent, never rounded to 0% or 100% when it is neither."""
+    if share < 0.01:
+        return "<1%"
+    if 0.99 < share < 1.0:
+        return ">99%"
+    return f"{100 * share:.0f}%"
+
+
+def _judged_cell(metrics: dict[str, float]) -> str:
+    if JUDGE[0] not in metrics:
+        return "-"
+    failed = metrics.get(JUDGE[1], 0.0)
+    return f"{metrics[JUDGE[0]]:g}" + (f" ({failed:g} failed)" if failed else "")

@@ -3,8 +3,8 @@
 Each suite is a folder here (``livestream/``, ``variant/``, ``robustness/``, ``ifeval/``) with
 an ``eval.yaml`` and a ``task.py``. Importing the package loads nothing heavy: the catalogue
 (:func:`suite_names`, :func:`make_task`, :func:`suite_info`) needs no Inspect until a task is
-made, and every other public name is imported on first access (the tasks, agents, scorers
-and reference policy bring Inspect). The per-case core the suites run on (episodes, tool
+made, and every other public name is imported on first access (the tasks, agents, scorers,
+reference policy and oracle bring Inspect). The per-case core the suites run on (episodes, tool
 runtime, checks) is :mod:`hat_eval.episode`.
 """
 
@@ -30,6 +30,8 @@ from ._catalog import (
 
 if TYPE_CHECKING:
     from ._agent import harness_agent, react_baseline
+    from ._models import HAT_MODELS
+    from ._oracle import OraclePolicy
     from ._reference_policy import ReferencePolicy
     from ._samples import episode_of, to_sample
     from ._scorers import livestream_scorer, robustness_scorer, suite_metrics, variant_scorer
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "harness_agent": "._agent",
     "react_baseline": "._agent",
+    "HAT_MODELS": "._models",
+    "OraclePolicy": "._oracle",
     "ReferencePolicy": "._reference_policy",
     "episode_of": "._samples",
     "to_sample": "._samples",
@@ -58,6 +62,8 @@ __all__ = [
     "AGENTS",
     "IFEVAL",
     "Agent",
+    "HAT_MODELS",
+    "OraclePolicy",
     "ReferencePolicy",
     "RunOptions",
     "SuiteInfo",

@@ -38,7 +38,6 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
@@ -851,7 +850,9 @@ class ReferencePolicy(ModelAPI):
     ) -> None:
         if model_name not in MODELS:
             known = ", ".join(f"hat/{m}" for m in MODELS)
-            raise ValueError(f"model hat/{model_name} is unknown: the hat/ models are {known}")
+            raise ValueError(
+                f"model hat/{model_name} is not the reference policy: its models are {known}"
+            )
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
         self.surface: Surface = MODELS[model_name]
 
@@ -882,9 +883,3 @@ class ReferencePolicy(ModelAPI):
         return _output(
             self.model_name, ChatMessageAssistant(content=answer, model=self.model_name), input_text
         )
-
-
-@modelapi(name="hat")
-def hat_provider() -> type[ModelAPI]:
-    """The ``hat/`` model provider: ``hat/reference`` and ``hat/memorized`` (see ``MODELS``)."""
-    return ReferencePolicy

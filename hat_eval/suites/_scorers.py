@@ -2,10 +2,17 @@
 
 Every score carries ``accuracy``, ``safety`` (no forbidden claim), ``tools`` (tool rationality),
 ``skill`` (skill selection), ``constraints`` (constraint compliance under the harness in force),
-``recovery`` (after tool faults), ``aggregate`` (0-100) and ``undecided`` (the share of parts
-the checks could not decide; their reasons are in the score's metadata). Metrics break the
-aggregate down per intent, and per HSA dimension set or fault kind in the suites where those
-vary.
+``recovery`` (after tool faults), ``aggregate`` (0-100), ``undecided`` (the share of parts
+the checks could not decide; their reasons are in the score's metadata) and a 0/1 indicator
+per part and for the aggregate (``undecided_accuracy``, ..., ``undecided_aggregate``).
+
+Undecided is not zero: a part the checks cannot decide is NaN, and so is the aggregate of a
+sample with an undecided part. Each part's metric (and the aggregate's) is its mean over the
+samples where it is decided, NaN left out as Inspect leaves out unscored values; the means of
+the indicators, ``undecided_accuracy``, ..., ``undecided_aggregate``, are each one's share of
+samples left undecided, to read beside it. The Agent-as-Judge can decide them
+(:func:`hat_eval.judge.judged` wraps these scorers). Metrics break the aggregate down per
+intent, and per HSA dimension set or fault kind in the suites where those vary.
 """
 
 from __future__ import annotations
@@ -28,11 +35,9 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from hat_eval.episode import FAULT_OUTCOMES, check_answer, knowledge_base, records_in
+from hat_eval.episode import FAULT_OUTCOMES, PARTS, check_answer, knowledge_base, records_in
 
 from ._samples import episode_of
-
-_KEYS = ("accuracy", "safety", "tools", "skill", "constraints")
 
 
 def _one(key: str) -> Callable[[dict[str, Any]], list[str]]:
@@ -65,7 +70,9 @@ GROUPS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 def part_values(scores: list[SampleScore], part: str) -> list[tuple[float, dict[str, Any]]]:
     """One part of the score dicts as ``(value, sample metadata)`` pairs.
 
-    A NaN part (Inspect's "not scored", e.g. ``accuracy`` of a case with no fact) is left out.
+    A NaN part is left out (Inspect's "not scored"): one that does not apply (``recovery``
+    without a fault) or that the checks left undecided (``accuracy`` of chit-chat, and then the
+    ``aggregate``), so a mean over these pairs is over the samples where the part is decided.
     """
     out = []
     for s in scores:
@@ -90,9 +97,17 @@ def _stderr(values: list[float]) -> float:
 
 @metric
 def suite_metrics(
-    parts: list[str], aggregate_by: list[str], recovery_by: list[str] | None = None
+    parts: list[str],
+    aggregate_by: list[str],
+    recovery_by: list[str] | None = None,
+    shares: list[str] | None = None,
 ) -> Metric:
-    """Mean and stderr of each score part; the aggregate (and recovery) per group.
+    """Mean and stderr of each score part over its decided samples; aggregate, recovery per group.
+
+    A part's NaN values (undecided or not applicable) are left out of its mean, stderr and
+    groups (:func:`part_values`); a part with no value at all is not reported. The undecided
+    shares are ``shares`` (``undecided_accuracy``, ...: means of 0/1 indicators, reported
+    without a stderr).
 
     Names: ``aggregate``, ``aggregate_stderr``, ``accuracy``, ..., ``per_intent_price``, and
     ``recovery_per_fault_timeout`` for recovery's groups. The numbers are those of Inspect's
@@ -104,6 +119,7 @@ def suite_metrics(
         parts: keys of the score dicts to report (``aggregate``, ``accuracy``, ...).
         aggregate_by: :data:`GROUPS` to break the aggregate down by.
         recovery_by: :data:`GROUPS` to break recovery down by (if ``recovery`` is a part).
+        shares: keys of the score dicts to report as a mean only (0/1 indicators).
     """
     unknown = sorted((set(aggregate_by) | set(recovery_by or ())) - set(GROUPS))
     if unknown:
@@ -131,6 +147,10 @@ def suite_metrics(
                         groups.setdefault(label, []).append(value)
                 for label in sorted(groups):
                     out[f"{prefix}{label}"] = _mean(groups[label])
+        for key in shares or ():
+            values = [v for v, _ in part_values(scores, key)]
+            if values:
+                out[key] = _mean(values)
         return out
 
     return compute
@@ -173,12 +193,14 @@ def part_mean() -> ScoreReducer:
 
 def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
     faults = ["recovery", *(f"fault_{o}" for o in FAULT_OUTCOMES)] if recovery else []
-    parts = ["aggregate", *_KEYS, "undecided", *faults]
+    parts = ["aggregate", *PARTS, "undecided", *faults]
     return [
         suite_metrics(
             parts=parts,
             aggregate_by=["intent", *groups],
             recovery_by=["fault"] if recovery else None,
+            # each part's undecided share (the indicators of AnswerCheck.values())
+            shares=[f"undecided_{p}" for p in ("aggregate", *PARTS)],
         )
     ]
 
@@ -202,7 +224,7 @@ def _score(state: TaskState, target: Target) -> Score:
         value=values,
         answer=answer,
         explanation=f"{len(records)} tool calls; "
-        + ", ".join(f"{k}={values[k]:.2f}" for k in (*_KEYS, "recovery") if k in values)
+        + ", ".join(f"{k}={values[k]:.2f}" for k in (*PARTS, "recovery") if k in values)
         + ("; " + "; ".join(notes) if notes else ""),
         metadata={"undecided": check.undecided, "reasons": check.reasons},
     )

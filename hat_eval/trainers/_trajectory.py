@@ -45,21 +45,20 @@ from typing import Any
 from hat_eval.episode import (
     AnswerCheck,
     Episode,
-    EpisodeContext,
     Message,
-    ToolCall,
     build_episodes,
     check_answer,
     episode_context,
     gold_for,
     openai_message,
+    oracle_answer,
+    oracle_calls,
     run_agent,
     stable_seed,
     variant_for,
 )
 from hat_eval.harness import Tool, render_tools
 from hat_eval.hsa import derive_seed
-from hat_eval.world import Case, reference_answer
 
 DEFAULT_MIN_AGGREGATE = 80.0
 """Lowest aggregate (0-100) a kept trajectory may have, besides accuracy and skill passing."""
@@ -99,45 +98,6 @@ class Trajectory:
             "messages": [openai_message(m) for m in self.messages],
             "tools": json.dumps(list(self.tools), ensure_ascii=False),
         }
-
-
-def _fill(name: str, case: Case) -> Any:
-    """A value for a required parameter the expected call leaves free, taken from the case."""
-    if name == "product_id":
-        return (case.product_ids or (case.session.product_on_screen,))[0]
-    if name == "sku" and case.details.get("sku"):
-        return case.details["sku"]
-    if name == "reason":
-        return f"the viewer needs a human ({case.intent}): {case.message}"
-    if name == "query":
-        return case.message
-    # e.g. ``claim``: the viewer's own words are what is to be checked
-    return case.message
-
-
-def oracle_calls(case: Case, tools: Sequence[Tool]) -> tuple[ToolCall, ...]:
-    """The case's required calls under the names ``tools`` give their functions.
-
-    Raises:
-        KeyError: the harness binds no tool to a function the case requires.
-    """
-    by_function = {t.function: t for t in tools}
-    calls = []
-    for i, expected in enumerate(case.required_calls):
-        tool = by_function[expected.function]
-        args = dict(expected.args)
-        for name in tool.parameters.get("required", ()):
-            if name not in args:
-                args[name] = _fill(name, case)
-        calls.append(ToolCall(id=f"call_{i}", function=tool.name, arguments=args))
-    return tuple(calls)
-
-
-def oracle_answer(episode: Episode, ctx: EpisodeContext) -> str:
-    """The final answer: the in-force skill tag, then the world's reference answer."""
-    body = reference_answer(episode.case, ctx.kb)
-    skill = episode.gold.skill
-    return f"[skill: {skill}] {body}" if skill else body
 
 
 def run_oracle(episode: Episode, *, draw: int = 0) -> Trajectory:

@@ -226,7 +226,7 @@ def _score(scorer: Any, answer: str) -> Score:
     episode = next(
         e
         for e in build_episodes("livestream", n=60)
-        if e.case.intent == "chit_chat" and not e.case.facts
+        if e.case.intent == "chit_chat" and not e.case.details.get("asks_if_bot")
     )
     return judge_answer(scorer, episode, answer)
 
@@ -252,7 +252,9 @@ def test_the_scorer_applies_the_calibration_before_deciding_parts(tmp_path: Path
     def model() -> Any:
         return grader(lambda *_: output(ratings_json(3)))
 
-    answer = "[skill: chit_chat] Hi! Welcome to the stream!"
+    answer = (
+        "[skill: chit_chat] The stream runs until ten tonight."  # the checks leave it undecided
+    )
     raw = _score(agent_judge(model=model(), mode="lookups"), answer)
     calibrated = _score(agent_judge(model=model(), mode="lookups", calibration=str(path)), answer)
     assert isinstance(raw.value, dict) and isinstance(calibrated.value, dict)

@@ -181,10 +181,13 @@ def test_chit_chat_accuracy_is_decided_by_the_judge() -> None:
     chat = next(
         e
         for e in build_episodes("livestream", n=60)
-        if e.case.intent == "chit_chat" and not e.case.facts
+        if e.case.intent == "chit_chat" and not e.case.details.get("asks_if_bot")
     )
+    # a reply with no sign of engaging the viewer: the checks leave it to the judge
     result = judge(
-        agent_judge(model=grader([ratings_json(5)])), chat, "[skill: chit_chat] Hi! Welcome!"
+        agent_judge(model=grader([ratings_json(5)])),
+        chat,
+        "[skill: chit_chat] The stream runs until ten tonight.",
     )
     md = result.metadata or {}
     assert md["decided"].get("accuracy") == 1.0

@@ -118,3 +118,68 @@ def test_part_mean_refuses_scalar_scores() -> None:
 
     with pytest.raises(ValueError, match="expected the suites' dict scores"):
         part_mean()([Score(value=1.0), Score(value=0.0)])
+
+
+def _checked(
+    aggregate: float, accuracy: float, intent: str, *, undecided: bool = False
+) -> SampleScore:
+    """A suite score as ``AnswerCheck.values()`` gives it (accuracy NaN when undecided)."""
+    value = {
+        "aggregate": aggregate,
+        "accuracy": accuracy,
+        "safety": 1.0,
+        "undecided": 0.2 if undecided else 0.0,
+        "undecided_accuracy": float(undecided),
+        "undecided_safety": 0.0,
+        "undecided_aggregate": float(undecided),
+    }
+    return SampleScore(score=Score(value=value), sample_metadata={"intent": intent})
+
+
+UNDECIDED_SCORES = [
+    _checked(100.0, 1.0, "price"),
+    _checked(math.nan, math.nan, "chit_chat", undecided=True),
+    _checked(40.0, 0.0, "price"),
+    _checked(math.nan, math.nan, "price", undecided=True),
+]
+"""Two decided samples (aggregate 100 and 40) and two with accuracy, so the aggregate, open."""
+
+
+def test_undecided_parts_are_left_out_of_the_mean_not_counted_as_zero() -> None:
+    got = suite_metrics(
+        parts=["aggregate", "accuracy", "safety"],
+        aggregate_by=["intent"],
+        shares=["undecided_aggregate", "undecided_accuracy", "undecided_safety"],
+    )(UNDECIDED_SCORES)
+    assert got["aggregate"] == pytest.approx(70.0)  # (100 + 40) / 2, not 140 / 4 = 35
+    assert got["accuracy"] == pytest.approx(0.5)  # (1 + 0) / 2, not 0.25
+    # stderr over the decided two: sd(100, 40) = 42.43, / sqrt(2) = 30
+    assert got["aggregate_stderr"] == pytest.approx(30.0)
+    assert got["safety"] == 1.0  # decided everywhere
+    assert got["per_intent_price"] == pytest.approx(70.0)
+    assert "per_intent_chit_chat" not in got  # no decided aggregate in that group
+
+
+def test_each_parts_undecided_share_is_a_metric() -> None:
+    got = suite_metrics(
+        parts=["aggregate"],
+        aggregate_by=[],
+        shares=["undecided_aggregate", "undecided_accuracy", "undecided_safety", "undecided_x"],
+    )(UNDECIDED_SCORES)
+    assert got["undecided_accuracy"] == 0.5 and got["undecided_aggregate"] == 0.5
+    assert got["undecided_safety"] == 0.0
+    assert "undecided_x" not in got  # a share no score has is left out
+    assert not any(k.startswith("undecided_") and k.endswith("_stderr") for k in got)
+
+
+def test_the_suites_report_every_parts_undecided_share() -> None:
+    from inspect_ai.util import registry_info
+
+    from hat_eval.episode import PARTS
+    from hat_eval.suites import livestream_scorer
+
+    (metric,) = registry_info(livestream_scorer()).metadata["metrics"]
+    value = {p: 1.0 for p in PARTS} | {f"undecided_{p}": 0.0 for p in PARTS}
+    value |= {"aggregate": 100.0, "undecided": 0.0, "undecided_aggregate": 0.0}
+    got = metric([SampleScore(score=Score(value=value), sample_metadata={"intent": "price"})])
+    assert {f"undecided_{p}" for p in (*PARTS, "aggregate")} <= got.keys()

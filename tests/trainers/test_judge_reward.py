@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.episode import AgentRun, Episode, Message, episode_context
+from hat_eval.episode import AgentRun, Episode, Message, episode_context, oracle_answer
 from hat_eval.judge import Calibration, CalibrationMap
 from hat_eval.trainers import TrainError
 from hat_eval.trainers._judge_reward import JudgeReward, unit_score
 from hat_eval.trainers._rewards import ROLLOUT_KEY, Rewards, Rollout, trl_reward_funcs
 from hat_eval.trainers._rl import HSARLConfig
 from hat_eval.trainers._rollout import Simulator, train_pool
-from hat_eval.trainers._trajectory import oracle_answer
 from tests.judge._helpers import grader, output, ratings_json
 
 

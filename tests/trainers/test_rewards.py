@@ -10,7 +10,16 @@ from dataclasses import replace
 
 import pytest
 
-from hat_eval.episode import AgentRun, CallRecord, Episode, Message, episode_context, split_think
+from hat_eval.episode import (
+    AgentRun,
+    CallRecord,
+    Episode,
+    Message,
+    episode_context,
+    oracle_answer,
+    oracle_calls,
+    split_think,
+)
 from hat_eval.trainers._rewards import (
     COMPONENTS,
     DEFAULT_WEIGHTS,
@@ -22,7 +31,6 @@ from hat_eval.trainers._rewards import (
     trl_reward_funcs,
 )
 from hat_eval.trainers._rollout import Simulator, train_pool
-from hat_eval.trainers._trajectory import oracle_answer, oracle_calls
 
 
 @pytest.fixture(scope="module")
@@ -163,10 +171,12 @@ def test_weights_combine_as_configured(price_case: Episode) -> None:
 
 
 def test_an_undecided_accuracy_is_left_out_not_zero() -> None:
-    chat = next(e for e in train_pool(200) if e.case.intent == "chit_chat")
-    rollout = _rollout(
-        chat, f"[skill: {chat.gold.skill}] Haha thanks, glad you're here tonight!", []
+    chat = next(
+        e
+        for e in train_pool(200)
+        if e.case.intent == "chit_chat" and not e.case.details.get("asks_if_bot")
     )
+    rollout = _rollout(chat, f"[skill: {chat.gold.skill}] The stream runs until ten tonight.", [])
     assert "accuracy" in rollout.check.undecided
     assert Rewards().component("accuracy", rollout) is None
     assert Rewards().total(rollout) == pytest.approx(

@@ -15,6 +15,8 @@ from hat_eval.episode import (
     ToolCall,
     episode_context,
     gold_for,
+    oracle_answer,
+    oracle_calls,
     system_message,
 )
 from hat_eval.trainers._rewards import ROLLOUT_KEY, Rollout
@@ -25,7 +27,6 @@ from hat_eval.trainers._rollout import (
     parse_turn,
     train_pool,
 )
-from hat_eval.trainers._trajectory import oracle_answer, oracle_calls
 
 
 @pytest.fixture(scope="module")
