@@ -8,7 +8,6 @@ refined, and ``bench/oracle_losses.py`` lists the samples where the oracle loses
 
 from __future__ import annotations
 
-import asyncio
 import math
 from typing import Any
 
@@ -25,6 +24,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
+from hat_eval._aio import run_blocking
 from hat_eval.episode import TRACE_KEY, base_harness, records_in
 from hat_eval.suites import HAT_MODELS, OraclePolicy, ReferencePolicy, episode_of, suite_task
 from hat_eval.suites._models import hat_model
@@ -149,4 +149,4 @@ def test_the_hat_models_are_one_provider() -> None:
 def test_the_oracle_outside_a_sample_says_how_to_run_it() -> None:
     model = get_model("hat/oracle")
     with pytest.raises(NoSampleError, match="hat-eval run --suite livestream --model hat/oracle"):
-        asyncio.run(model.generate("hello"))
+        run_blocking(model.generate("hello"))  # not asyncio.run: see hat_eval._aio
