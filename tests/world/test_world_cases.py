@@ -1,7 +1,7 @@
 import json
 import re
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 import pytest
 
