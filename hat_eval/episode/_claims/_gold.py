@@ -412,7 +412,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if mentions:
         return Verdict(0.0, f"{fact.value}: {next(w for w in why if w)}")
     words = _LABEL_WORDS.get(label, (label,) if label and len(label) > 3 else ())
-    if any(any(True for _ in find_phrase(w, a.text)) for w in words):
+    spoken = [start for w in words for start, _ in find_phrase(w, a.text)]
+    if any(_same_subject(a, subject, start) for start in spoken):  # of this product, unread
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
         )

@@ -47,7 +47,8 @@ def evasive(answer: str) -> bool:
 
 _ENGAGES = re.compile(
     r"\b(?:hi|hello|hey|thanks?|thank you|welcome|glad|happy|haha|lol|good (?:morning|evening|"
-    r"night|afternoon)|evening|morning|enjoy|love|appreciate|sweet|kind|great to|nice to)\b|"
+    r"night|afternoon)|evening|morning|enjoy|love|appreciate|sweet|kind|great to|nice to|"
+    r"no problem|you are welcome|anytime|my pleasure|cheers)\b|不客气|没问题|"
     r"欢迎|谢谢|感谢|哈哈|嘿嘿|你好|晚上好|早上好|开心|喜欢|爱你|么么|比心"
 )
 _DISCLOSES = re.compile(
