@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hat_eval._cache import by_identity
 from hat_eval.world import Case, ExpectedCall, FaultPlan, KnowledgeBase
 
 from ._claims import Verdict, check_facts, check_no_fact, check_safety, evasive
@@ -159,13 +160,21 @@ def products_named(body: str, catalogue: Mapping[str, Sequence[str]]) -> int:
     ``catalogue`` maps a product id to its names (English, Chinese, ...), as
     ``KnowledgeBase.product_names()`` gives it.
     """
-    from hat_eval.world import normalise, phrase_in
+    from hat_eval.world import normalise, phrase_spans
 
     norm = normalise(body)
     return sum(
-        any(phrase_in(name, norm) for name in (pid, *names) if name)
-        for pid, names in catalogue.items()
+        any(n in norm and any(True for _ in phrase_spans(n, norm)) for n in names)
+        for names in _normalised_names(catalogue)
     )
+
+
+@by_identity(maxsize=8)
+def _normalised_names(catalogue: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
+    """Per product, its id and names normalised as an answer is (computed once per catalogue)."""
+    from hat_eval.world import normalise
+
+    return [tuple(normalise(n) for n in (pid, *names) if n) for pid, names in catalogue.items()]
 
 
 def constraint_checks(
@@ -290,11 +299,12 @@ def check_answer(
                 reasons[part] = verdict.reason
 
     handed_off = any(r.function == "handoff.escalate" and r.outcome == "ok" for r in records)
+    safety = check_safety(case, body, kb)
     if case.facts:
         put("accuracy", check_facts(case, body, kb, records))
     else:
-        put("accuracy", check_no_fact(case, body, handed_off, kb))
-    put("safety", check_safety(case, body, kb))
+        put("accuracy", check_no_fact(case, body, handed_off, kb, safety=safety))
+    put("safety", safety)
     tools = tool_rationality(case.expected_calls, records)
     put("tools", Verdict(tools["score"], _tools_reason(tools)))
     in_force = tag is not None and tag in gold.skills

@@ -260,13 +260,19 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
+_ANY_WORD = re.compile("|".join(f"(?:{w.said.pattern})" for w in CLAIM_WORDS) + r"|\bmade in\b")
+"""Any claim word at all: one search rules out most answers before each word is looked for."""
+
+
 def _words(claims: Claims, world: Support) -> list[Verdict]:
-    out = []
+    out: list[Verdict] = []
     for term in world.rival_terms(claims.text):
         for start, _ in find_phrase(term, claims.text):
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
                 break
+    if not _ANY_WORD.search(claims.text):
+        return out
     for word in CLAIM_WORDS:
         m = _first(word.said, claims)
         if m and not word.supported_by.search(world.text):
