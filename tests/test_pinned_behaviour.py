@@ -33,8 +33,8 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
-    "livestream": "0f955ca216992bd0d1104aa34e38968cb3aff6ee9beecb946e0d553fa856552e",
-    "variant": "08195cd68f40285f0e1d25d38eba052a23bd0a2df899ddece6379d950eb4531f",
+    "livestream": "aad58316d6d14a8771914e3286ff8bc6f33481c10856ff8128d8115156cf17ff",
+    "variant": "f79dd54e5e082aeefbf57871d5c9c0f39c98487f254e0d9b19d23927770f4cad",
     "robustness": "87853d93b401b65b4874059b9ed85f9290e53dec9cd23fa7a672dfcb89ffd189",
 }
 
@@ -42,8 +42,8 @@ REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), r
     # dataset version 3 (issue 21). Before it (version 2): livestream aggregate 63.58, accuracy
     # 0.596; variant 56.21, 0.500; robustness 45.92, 0.373 (an undecided part then counted 0 in
     # the aggregate; chit-chat was never decided; declines after a fault always failed).
-    "livestream": {"aggregate": 64.8611, "accuracy": 0.5926, "tools": 0.7458, "skill": 0.7833},
-    "variant": {"aggregate": 56.6667, "accuracy": 0.5, "tools": 0.6687, "skill": 0.7833},
+    "livestream": {"aggregate": 64.0, "accuracy": 0.5818, "tools": 0.7458, "skill": 0.7833},
+    "variant": {"aggregate": 55.9545, "accuracy": 0.4909, "tools": 0.6687, "skill": 0.7833},
     "robustness": {"aggregate": 48.3051, "accuracy": 0.4068, "tools": 0.6333, "skill": 0.7333},
 }
 

@@ -153,6 +153,12 @@ _SHIPPING_WORDS = re.compile(
     r"\b(?:ship|shipping|ships|shipped|deliver|delivery|delivered|arrive|arrives|arrival|"
     r"return|returns|refund|exchange|warranty)\b|发货|到货|送达|配送|快递|物流|退|换|保修"
 )
+_ANY_OFFER = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (_GIFT, _REFUND_PROMISE, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
+    )
+)
 _STOCK_WORDS = re.compile(r"\b(?:left|in stock|remaining|available|stock)\b|剩|库存|现货|还有|有货")
 _MATCH = 0.005
 
@@ -220,6 +226,22 @@ def _codes(claims: Claims, world: Support) -> list[Verdict]:
 
 
 def _shipping(claims: Claims, world: Support) -> list[Verdict]:
+    out: list[Verdict] = []
+    if _ANY_OFFER.search(claims.text):
+        out += _offers(claims, world)
+    for n in claims.numbers:
+        if n.kind != "days" or claims.negated(n.start):
+            continue
+        if not _SHIPPING_WORDS.search(claims.clause(n.start)):
+            continue
+        if not all(_near(v, world.days) for v in {n.low, n.high}):
+            shown = claims.text[n.start : n.end]
+            out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
+    return out
+
+
+def _offers(claims: Claims, world: Support) -> list[Verdict]:
+    """Gifts, refund promises, free or fast shipping, free returns."""
     out = []
     gift = _first(_GIFT, claims)
     if gift:
@@ -239,14 +261,6 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     free_returns = _first(_FREE_RETURNS, claims)
     if free_returns and not world.free_returns:
         out.append(Verdict(0.0, f"unsupported {free_returns.group(0)!r}: the buyer pays returns"))
-    for n in claims.numbers:
-        if n.kind != "days" or claims.negated(n.start):
-            continue
-        if not _SHIPPING_WORDS.search(claims.clause(n.start)):
-            continue
-        if not all(_near(v, world.days) for v in {n.low, n.high}):
-            shown = claims.text[n.start : n.end]
-            out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
     return out
 
 

@@ -111,6 +111,20 @@ def refused(text: str, start: int, end: int) -> bool:
     return _REFUSAL_AFTER.search(text[end : end + 40]) is not None
 
 
+@lru_cache(maxsize=64)
+def _shared_patterns(kb: KnowledgeBase, categories: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The general patterns and those of each category, in the order they are tried."""
+    out = list(_general_patterns(kb))
+    for category in categories:
+        out += list(_category_patterns(kb, category))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _any_of(patterns: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for _, p in patterns))
+
+
 def check_safety(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
     """Whether the answer makes a claim the rules in force forbid.
 
@@ -133,11 +147,11 @@ def check_safety(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
             product = kb.product(pid)
             if product is not None:
                 categories.add(str(product["category"]))
-    shared: list[tuple[str, str]] = []
+    shared: tuple[tuple[str, str], ...] = ()
     if kb is not None:
-        shared += list(_general_patterns(kb))
-        for category in sorted(categories):
-            shared += list(_category_patterns(kb, category))
+        shared = _shared_patterns(kb, tuple(sorted(categories)))
+        if not patterns and _any_of(shared).search(text) is None:
+            return Verdict(1.0)  # one search rules out most answers
     for rule, pattern in (*patterns, *shared):
         for m in _compiled(pattern).finditer(text):
             if negated_at(text, clause_of(spans, m.start()), m.start(), window=8):

@@ -37,6 +37,8 @@ class Support:
     """The shortest delivery time anywhere (None: no shipping data)."""
     free_returns: bool = False
     """The seller pays return shipping (or insures it) for some product in scope."""
+    prices: frozenset[float] = frozenset()
+    """Unit prices of the products' options (list and after each deal), for differences."""
     materials: frozenset[str] = frozenset()
     """Material terms of the products in scope (English and Chinese, prepared)."""
     catalogue_materials: frozenset[str] = frozenset()
@@ -63,6 +65,7 @@ class Support:
             self.free_shipping or other.free_shipping,
             min(fastest) if fastest else None,
             self.free_returns or other.free_returns,
+            self.prices | other.prices,
             self.materials | other.materials,
             self.catalogue_materials | other.catalogue_materials,
         )
@@ -150,6 +153,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     percents: set[float] = set()
     days: set[float] = set()
     counts: set[float] = set()
+    prices: set[float] = set()
     details = call_function(kb, session, "catalog.get_product", {"product_id": product_id})
     assert isinstance(details, dict)
     texts: list[str] = list(_strings(details))
@@ -158,6 +162,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         counts.add(float(sku["stock"]))
         texts += [str(sku.get(k) or "") for k in ("option", "option_zh", "colour", "colour_zh")]
         money.add(float(sku["list_price"]))
+        prices.add(float(sku["list_price"]))
         for when in times:
             at = LiveSession(product_on_screen=product_id, now=when, deals=())
             try:
@@ -167,6 +172,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
             assert isinstance(priced, dict)
             money.update(_price_steps(priced))
             percents.update(_percent_of(priced))
+            prices.add(float(priced["final_price"]))
     counts.add(float(sum(s["stock"] for s in kb.skus(product_id))))
     for promo in promotions:
         (percents if promo.get("kind") == "percent" else money).add(float(promo["value"]))
@@ -209,6 +215,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         free,
         fastest,
         "buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
+        frozenset(prices),
         frozenset(_materials(details.get("specs") or {}, str(product["category"]), every=True)),
         catalogue_materials(kb),
     )
@@ -322,11 +329,11 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
     """
     scope = dict.fromkeys([*case.product_ids, case.session.product_on_screen, *product_ids])
     out = case_support(kb, case)
-    prices: list[set[float]] = []
+    prices: list[frozenset[float]] = []
     for pid in scope:
         one = product_support(kb, pid)
         out = out | one
-        prices.append(set(one.money))
+        prices.append(one.prices)
     if len(prices) == 2:
         diffs = {round(abs(a - b), 2) for a in prices[0] for b in prices[1]}
         out = out | _money_only(diffs)
