@@ -21,8 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hat_eval.episode import build_episodes, episode_context
-from hat_eval.episode._runtime import ToolRuntime
+from hat_eval.episode import ToolRuntime, build_episodes, episode_context
 from hat_eval.world import call_function
 
 
@@ -57,10 +56,12 @@ def _reached(ep: Any) -> bool:
     runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault)
     for call in ep.case.required_calls:
         runtime.call(ep.gold.tools.get(call.function, call.function), dict(call.args))
-    return any(r.outcome != "ok" or set(r.faults) & {"partial", "schema_drift"} for r in runtime.records)
+    silent = {"partial", "schema_drift"}
+    return any(r.outcome != "ok" or set(r.faults) & silent for r in runtime.records)
 
 
 def dump(args: argparse.Namespace) -> None:
+    """Write one packet per episode: what the annotator reads, and what the corpus stores."""
     episodes = build_episodes(args.suite)[args.start :]
     if args.reached_agent:  # keep faults the agent met (an error, or data that only looks fine)
         episodes = [e for e in episodes if _reached(e)]
@@ -120,6 +121,7 @@ def dump(args: argparse.Namespace) -> None:
 
 
 def assemble(args: argparse.Namespace) -> None:
+    """Join an annotator's answers with their packets into corpus lines."""
     packets = {p.stem: json.loads(p.read_text()) for p in Path(args.packets).glob("*.json")}
     lines = []
     src = Path(args.answers).read_text(encoding="utf-8").splitlines()
@@ -153,6 +155,7 @@ def assemble(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    """``dump`` or ``assemble`` (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("dump")
