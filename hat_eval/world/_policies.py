@@ -509,6 +509,8 @@ RULES: tuple[RuleSpec, ...] = (
             r"最佳",
             r"顶级",
             r"国家级",
+            r"全网最",
+            r"没有之一",
         ),
         "Absolute terms such as 'best', 'No.1' or 'top' are banned in advertising "
         "(PRC Advertising Law, art. 9).",
@@ -529,6 +531,8 @@ RULES: tuple[RuleSpec, ...] = (
             r"百分百有效",
             r"100%有效",
             r"无副作用",
+            r"100 ?% ?(?:non[- ]?toxic|pure|harmless)",
+            r"(?:100%|百分百|绝对)安全",
         ),
         "Promises of certain results or absolute safety cannot be substantiated "
         "(PRC Advertising Law, arts. 4 and 28).",

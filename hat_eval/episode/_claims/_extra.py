@@ -119,7 +119,7 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
 _GIFT = re.compile(
     r"\bfree (?:gift|sample|samples|bonus|pouch|bag|case|travel size|mystery gift|gift box)\b|"
     r"\b(?:mystery )?gifts? (?:with|included|for)\b|\bcomes with a free\b|\bfreebie\b|"
-    r"\bbuy \d+ get (?:\d+|one)\b|\bbogo\b|\bthrow(?:ing)? in (?:a|an|one) \w+|"
+    r"\bbuy \d+ get (?:\d+|one)\b|\bbogo\b|\bthrow(?:ing)? in (?:a|an|one) \S+|"
     r"赠品|买\d+送\d+|买一送一|加赠|附赠|(?:免费|还|再|额外)送(?!运费险)|"
     r"送(?:\d+个|一个|一块|一份|小样|礼)"
 )
@@ -159,6 +159,11 @@ _ANY_OFFER = re.compile(
         for p in (_GIFT, _REFUND_PROMISE, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
     )
 )
+_TIMING = re.compile(
+    r"\b(?:starts?|begins?|ends?|ended|expired|until|from|tomorrow|yesterday|next|last|"
+    r"not (?:yet|live|active|running))\b|开始|结束|明天|昨天|还没|已经过|过期|下周|之后"
+)
+"""A deal said with its timing ("the 12% off deal only starts tomorrow") is a real deal."""
 _STOCK_WORDS = re.compile(r"\b(?:left|in stock|remaining|available|stock)\b|剩|库存|现货|还有|有货")
 _MATCH = 0.005
 
@@ -199,7 +204,9 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         if n.kind != "price" or claims.negated(n.start):
             continue
         for value in {n.low, n.high}:
-            if not _near(value, world.money):
+            if not _near(value, world.money) and not (
+                _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
+            ):
                 shown = claims.text[n.start : n.end]
                 out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
                 break
@@ -210,7 +217,8 @@ def _percents(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for m in _PERCENT_OFF.finditer(claims.text):
         value = float(next(g for g in m.groups() if g))
-        if not claims.negated(m.start()) and not _near(value, world.percents):
+        timed = _TIMING.search(claims.clause(m.start())) and _near(value, world.any_deal_percents)
+        if not claims.negated(m.start()) and not _near(value, world.percents) and not timed:
             out.append(Verdict(0.0, f"unsupported discount {m.group(0)!r}"))
     return out
 

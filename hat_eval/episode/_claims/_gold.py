@@ -13,7 +13,7 @@ from ._declines import CallRecordLike, data_state, declines
 from ._extra import FREE_SHIPPING, Claims, unsupported_claims
 from ._language import _NEGATORS, _NOT_NEGATING, addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, numbers, same_quantity
-from ._subjects import Subject, clause_products, fact_subject, variant_conflict
+from ._subjects import Subject, _size_token, clause_products, fact_subject, variant_conflict
 from ._support import Support, case_support, numeric_leaves, support
 from ._text import (
     _CLAUSE_BREAK,
@@ -53,6 +53,10 @@ _OUT_OF_STOCK = (
     "卖光",
     "没货",
     "缺货",
+    "卖空",
+    "库存是0",
+    "库存为0",
+    "没有库存",
     "没有货",
     "断货",
 )
@@ -66,6 +70,9 @@ _LABEL_WORDS = {
 }
 
 
+_WAIVED = re.compile(r"本来|原本|平时|\b(?:usually|normally|otherwise|would be|regular)\b")
+_FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
+_BOTH = re.compile(r"\bboth\b|\beach of them\b|两款|两个都|两者|都是|二者|它们都")
 _DELIVERY = re.compile(
     r"\b(?:ship|ships|shipping|deliver|delivery|delivered)\b|发货|配送|送达|快递"
 )
@@ -143,6 +150,8 @@ class _Answer:
         for i, clause in enumerate(self.clauses):
             if clause.start <= pos < clause.end:
                 about = self.products[i]
+                if _BOTH.search(self.text[clause.start : clause.end]):
+                    return False  # "both are PP plastic": said of every product of the case
                 if about is not None and subject.product_id is not None:
                     if subject.product_id not in about:
                         return True
@@ -223,6 +232,18 @@ _STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "a
 
 
 _REASON_FORMS: dict[str, re.Pattern[str]] = {
+    "free shipping": re.compile(
+        r"\bfree (?:since|because|as|over|for)\b|\bships? (?:for )?free\b|\bdelivery is free\b|"
+        r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮|不用付运费|运费全免|不收运费"
+    ),
+    "threshold": re.compile(
+        r"\bneeds? (?:a |an )?(?:¥ ?)?\d+|\bminimum (?:order|spend)\b|\b(?:does not|not) "
+        r"(?:kick in|reach|meet)\b|满\d+|要满|没(?:满|达到)|不够\d*"
+    ),
+    "follow up": re.compile(
+        r"\b(?:message|contact|reach out to|get back to|call|email) you\b|"
+        r"联系你|联系您|跟进|回复你|回复您|给你回电"
+    ),
     "not valid yet": re.compile(
         r"\b(?:is not|not) (?:valid|active|live|usable) (?:until|before)\b|"
         r"\b(?:starts|begins|opens|kicks in) (?:on )?(?:nov|dec|jan|the \d|\d)|"
@@ -297,7 +318,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     rival = [
         n
         for n in a.numbers
-        if n.kind == kind
+        if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
         and not n.context
         and (n.low != n.high or abs(n.low - value) >= 0.005)
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
@@ -331,9 +352,40 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     ]
     if counts and (not want or all(n.low < 10 for n in counts)):
         return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")
+    own = _sku_stock(a.kb, subject)
+    for n in a.numbers:  # "EU 39 beige: 348 left" when 348 is the navy's
+        if n.kind == "count" and own is not None and n.low != own and _names_own(a, subject, n):
+            clause = clause_of(a.clauses, n.start)
+            if variant_conflict(a.kb, subject, a.text[clause.start : clause.end]):
+                continue
+            shown = a.text[n.start : n.end]
+            return Verdict(0.0, f"{fact.value}: gives {shown!r}, another option's stock")
     if any(in_stock == want for _, _, in_stock in statements):
         return Verdict(1.0)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
+    """The stock of the fact's SKU (None when the fact is not about one SKU)."""
+    if kb is None or subject.product_id is None or subject.option is None:
+        return None
+    for s in kb.skus(subject.product_id):
+        if s["option"] == subject.option and s.get("colour") == subject.colour:
+            return float(s["stock"])
+    return None
+
+
+def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
+    """Whether the clause of number ``n`` names the fact's own option or colour."""
+    if a.kb is None or subject.product_id is None:
+        return False
+    clause = clause_of(a.clauses, n.start)
+    segment = a.text[clause.start : clause.end]
+    for s in a.kb.skus(subject.product_id):
+        if s["option"] == subject.option and s.get("colour") == subject.colour:
+            words = [s.get(f) for f in ("option", "option_zh", "colour", "colour_zh")]
+            return any(w and _size_token(_norm_phrase(str(w)), segment) for w in words)
+    return False
 
 
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
@@ -549,6 +601,16 @@ def check_facts(
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break
+    for fact in case.facts:  # shipping is free: a fee stated for it contradicts it
+        if fact.value == "free shipping":
+            for n in a.numbers:
+                scope = clause_of(a.scopes, n.start)
+                clause = a.text[scope.start : scope.end]
+                if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
+                    if _FEE_WORDS.search(clause) and not _WAIVED.search(clause):
+                        shown = a.text[n.start : n.end]
+                        verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
+                        break
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
         if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
             free = next(

@@ -36,7 +36,7 @@ def _zh_numerals(text: str) -> str:
 
     text = _ZH_NUMERAL.sub(repl, text)
     # the fen after jiao has no measure word of its own: 188块9毛一 -> 188块9毛1
-    fen = r"(?<=[毛角])[零一二两三四五六七八九]"
+    fen = r"(?<=[毛角块元])[零一二两三四五六七八九](?![十百千万])"
     return re.sub(fen, lambda m: str(cn2an.cn2an(m.group(0), "smart")), text)
 
 
@@ -79,6 +79,7 @@ _IDIOMS = (
     (re.compile(r"\ba dozen\b"), "12"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
+    (re.compile(r"半个月"), "15天"),
     (re.compile(r"\bhalf (?:off|price)\b|半价"), "50% off"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?year\b"), "1 year"),
     (re.compile(r"\b(only|just) one (left|remaining|in stock)\b"), r"\1 1 \2"),
@@ -186,7 +187,8 @@ _NUM = re.compile(
 _CURRENCY_BEFORE = re.compile(r"(?:[¥$]|rmb|cny|yuan|usd)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny|kuai|dollars?)")
 _COUNT_AFTER = re.compile(
-    r"^\s?(?:left|units?|pieces?|pcs|items?|in stock|remaining|件(?!套)|个(?!月|小时)|台|盒|瓶)"
+    r"^\s?(?:left|units?|pieces?|pcs|items?|in stock|remaining|件(?!套)|"
+    r"个(?!月|小时|颜色|色|码|尺码|款|规格|选项)|台|盒|瓶)"
 )
 _COUNT_BEFORE = re.compile(r"(?:only|just|last|剩下?|还剩|仅剩|最后|还有)\s?$")
 _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")

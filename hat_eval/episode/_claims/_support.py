@@ -11,13 +11,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from hat_eval.world import Case, KnowledgeBase, ToolInputError, call_function, numbers_in
 
 from ._text import prepare
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A promotion of a product: when it runs, and the amounts and percentages it gives."""
+
+    starts_at: str
+    ends_at: str
+    money: frozenset[float]
+    percents: frozenset[float]
+    prices: frozenset[float]
+
+    def running(self, now: str) -> bool:
+        """Whether the deal runs at ``now`` (ISO times of one zone compare as text)."""
+        return self.starts_at <= now <= self.ends_at
 
 
 @dataclass(frozen=True)
@@ -43,6 +58,30 @@ class Support:
     """Material terms of the products in scope (English and Chinese, prepared)."""
     catalogue_materials: frozenset[str] = frozenset()
     """Every material term the catalogue uses, for claims of a material the product lacks."""
+    deals: tuple[Deal, ...] = ()
+    """The products' promotions, whose amounts count only while they run (:meth:`at`)."""
+
+    @property
+    def any_deal_money(self) -> frozenset[float]:
+        """Amounts of every deal, running or not (for a deal mentioned with its dates)."""
+        return frozenset().union(*(d.money for d in self.deals))
+
+    @property
+    def any_deal_percents(self) -> frozenset[float]:
+        """Percentages of every deal, running or not."""
+        return frozenset().union(*(d.percents for d in self.deals))
+
+    def at(self, now: str) -> Support:
+        """This support with the amounts of the deals running at ``now`` added."""
+        running = [d for d in self.deals if d.running(now)]
+        if not running:
+            return self
+        return replace(
+            self,
+            money=self.money.union(*(d.money for d in running)),
+            percents=self.percents.union(*(d.percents for d in running)),
+            prices=self.prices.union(*(d.prices for d in running)),
+        )
 
     def rival_terms(self, text: str) -> list[str]:
         """Catalogue materials in ``text`` that none of the products in scope is made of."""
@@ -68,6 +107,7 @@ class Support:
             self.prices | other.prices,
             self.materials | other.materials,
             self.catalogue_materials | other.catalogue_materials,
+            self.deals + other.deals,
         )
 
 
@@ -135,11 +175,11 @@ def _coupon_values(coupon: dict[str, Any]) -> tuple[list[float], list[float]]:
 
 @lru_cache(maxsize=2048)
 def product_support(kb: KnowledgeBase, product_id: str) -> Support:
-    """What the knowledge base says of one product, at any time of the season.
+    """What the knowledge base says of one product.
 
-    Prices are those of each SKU with no deal and under each of its promotions (priced when
-    the promotion starts): a price the product had or will have is a real price, not an
-    invented one; whether it is the price *now* is the gold fact's to check.
+    Prices are the list prices of its SKUs; each promotion is a :class:`Deal` holding the
+    amounts, percentages and final prices it gives (each SKU priced when it starts), which
+    count only while it runs: a deal that ended or has not begun is an invented one now.
     """
     from hat_eval.world import LiveSession
 
@@ -163,19 +203,9 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         texts += [str(sku.get(k) or "") for k in ("option", "option_zh", "colour", "colour_zh")]
         money.add(float(sku["list_price"]))
         prices.add(float(sku["list_price"]))
-        for when in times:
-            at = LiveSession(product_on_screen=product_id, now=when, deals=())
-            try:
-                priced = call_function(kb, at, "pricing.final_price", {"sku": sku["sku"]})
-            except ToolInputError:
-                continue
-            assert isinstance(priced, dict)
-            money.update(_price_steps(priced))
-            percents.update(_percent_of(priced))
-            prices.add(float(priced["final_price"]))
+    deals = tuple(_deal(kb, product_id, promo) for promo in promotions)
     counts.add(float(sum(s["stock"] for s in kb.skus(product_id))))
     for promo in promotions:
-        (percents if promo.get("kind") == "percent" else money).add(float(promo["value"]))
         texts.append(str(promo.get("label") or ""))
     codes = set()
     for coupon in kb.coupons():
@@ -218,10 +248,38 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         frozenset(prices),
         frozenset(_materials(details.get("specs") or {}, str(product["category"]), every=True)),
         catalogue_materials(kb),
+        deals,
     )
 
 
-MATERIAL_LABELS = frozenset({"material", "materials", "shell"})
+def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
+    """A promotion's amounts: its value, and each SKU's price steps while it runs."""
+    from hat_eval.world import LiveSession
+
+    money: set[float] = set()
+    percents: set[float] = set()
+    prices: set[float] = set()
+    (percents if promo.get("kind") == "percent" else money).add(float(promo["value"]))
+    at = LiveSession(product_on_screen=product_id, now=str(promo["starts_at"]), deals=())
+    for sku in kb.skus(product_id):
+        try:
+            priced = call_function(kb, at, "pricing.final_price", {"sku": sku["sku"]})
+        except ToolInputError:
+            continue
+        assert isinstance(priced, dict)
+        money.update(_price_steps(priced))
+        percents.update(_percent_of(priced))
+        prices.add(float(priced["final_price"]))
+    return Deal(
+        str(promo["starts_at"]),
+        str(promo["ends_at"]),
+        frozenset(money),
+        frozenset(percents),
+        frozenset(prices),
+    )
+
+
+MATERIAL_LABELS = frozenset({"material", "materials", "shell", "ingredients", "key ingredients"})
 """Spec labels whose values name what a product is made of."""
 
 
@@ -233,20 +291,31 @@ def _materials(specs: dict[str, Any], category: str, every: bool = False) -> set
     for label, value in specs.items():
         if not isinstance(value, str) or not (every or label in MATERIAL_LABELS):
             continue
+        found: set[str] = set()
+        for whole in zh_forms(value, category) if every else ():  # 内外304不锈钢: also 不锈钢
+            found.add(prepare(whole))
+            found.update(m.group(0) for m in re.finditer(r"[\u4e00-\u9fff]{2,}", whole))
         for part in re.split(r",|;| and | with |/|\(|\)", value):
             part = re.sub(r"^\d+% ?", "", part.strip())
             if len(part) < 4:
                 continue
             words = part.split()
-            tails = [" ".join(words[-k:]) for k in range(1, len(words))] if every else []
+            n = len(words)  # every run of words: "stainless steel" of "304 stainless steel inner"
+            runs = [" ".join(words[i:j]) for i in range(n) for j in range(i + 1, n + 1)]
+            tails = runs if every and n <= 6 else []
             zh = [z for form in (part, *tails) for z in zh_forms(form, category)]
             for term in (part, *zh, *tails):
                 term = prepare(term)
-                terms.add(term)
-                terms.add(_GRADE.sub("", term))  # "316 stainless steel" also says "stainless steel"
-    return {t for t in terms if t not in _NOT_MATERIALS and (len(t) >= 5 or not t.isascii())}
+                found.add(term)
+                found.add(_GRADE.sub("", term))  # "316 stainless steel" also says "stainless steel"
+        # a material is a term of its own; an ingredient list's short words (water, 水, salt)
+        # name too many things to be claims
+        short = (5, 2) if label not in _INGREDIENTS else (8, 3)
+        terms |= {t for t in found if len(t) >= (short[0] if t.isascii() else short[1])}
+    return terms - _NOT_MATERIALS
 
 
+_INGREDIENTS = frozenset({"ingredients", "key ingredients"})
 _GRADE = re.compile(r"^(?:\d+ ?[a-z]? |\d+)(?=\S{2})")
 _NOT_MATERIALS = frozenset(
     {"outer", "grade a", "water repellent", "fully lined", "unlined", "wood grain finish", "防泼水"}
@@ -331,7 +400,7 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
     out = case_support(kb, case)
     prices: list[frozenset[float]] = []
     for pid in scope:
-        one = product_support(kb, pid)
+        one = product_support(kb, pid).at(case.session.now)
         out = out | one
         prices.append(one.prices)
     if len(prices) == 2:

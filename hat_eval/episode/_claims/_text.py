@@ -50,6 +50,7 @@ def prepare(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
     t = _CONTRACTION.sub(_expand, t)
     t = normalise_quantities(t)
+    t = re.sub(r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])", "", t)
     t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # high-rise -> high rise
     t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)  # 1,299 -> 1299
     t = re.sub(r"(?<=\d)(?=[a-z])", " ", t)  # 8-9mm -> 8-9 mm, 24h -> 24 h
