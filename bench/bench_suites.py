@@ -33,16 +33,16 @@ def bench_scoring(n: int = 4500) -> tuple[float, int]:
     from inspect_ai.scorer import Target
     from inspect_ai.solver import TaskState
 
-    from hat_eval.episode import TRACE_KEY, CallRecord, build_episodes
-    from hat_eval.suites import to_sample
+    from hat_eval.episode import TRACE_KEY, CallRecord
+    from hat_eval.suites import suite_episodes, to_sample
     from hat_eval.suites._scorers import variant_scorer
     from hat_eval.world import build_kb, reference_answer
 
     kb = build_kb(0)
     episodes = (
-        build_episodes("variant", n=1500)
-        + build_episodes("livestream", n=1500)
-        + build_episodes("robustness", n=1500)
+        suite_episodes("variant", n=1500)
+        + suite_episodes("livestream", n=1500)
+        + suite_episodes("robustness", n=1500)
     )
     pairs = []
     for episode in episodes[:n]:
@@ -145,11 +145,11 @@ def bench_overhead(samples: int, rounds: int = 9) -> dict[str, list[float]]:
 
 def bench_own_code(samples: int) -> float:
     """Milliseconds per sample that hat-eval's own solver and scorer code takes (no Inspect)."""
-    from hat_eval.episode import ToolRuntime, build_episodes, episode_context, score_answer
-    from hat_eval.suites import episode_of, to_sample
+    from hat_eval.episode import ToolRuntime, episode_context, score_answer
+    from hat_eval.suites import episode_of, suite_episodes, to_sample
     from hat_eval.suites._agent import live_context, rendered
 
-    samples_ = [to_sample(e) for e in build_episodes("livestream", n=samples)]
+    samples_ = [to_sample(e) for e in suite_episodes("livestream", n=samples)]
     t0 = time.perf_counter()
     for sample in samples_:
         episode = episode_of(sample.id or "", sample.metadata or {}, str(sample.target))

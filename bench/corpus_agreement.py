@@ -93,15 +93,16 @@ def report(entries: Sequence[CorpusEntry], title: str, per_kind: bool = True) ->
 
 
 def speed() -> None:
-    from hat_eval.episode import build_episodes, check_answer, knowledge_base
+    from hat_eval.episode import check_answer, knowledge_base
+    from hat_eval.suites import suite_episodes
     from hat_eval.world import reference_answer
 
     kb = knowledge_base(0)
     work = []
     episodes = [
-        e for suite in ("livestream", "variant", "robustness") for e in build_episodes(suite)
+        e for suite in ("livestream", "variant", "robustness") for e in suite_episodes(suite)
     ]
-    episodes += build_episodes("livestream", split="dev", n=4500 - len(episodes))
+    episodes += suite_episodes("livestream", split="dev", n=4500 - len(episodes))
     for e in episodes:
         work.append((e, f"[skill: {e.gold.skill}] {reference_answer(e.case, kb)}"))
     start = time.perf_counter()

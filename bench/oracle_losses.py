@@ -3,7 +3,7 @@
 Run: ``python bench/oracle_losses.py [--limit N] [--suites livestream,variant] [--log-dir DIR]``.
 
 ``hat/oracle`` makes each case's required calls under the names in force and answers with the
-world's reference answer tagged with the skill in force (``hat_eval/suites/_oracle.py``), so
+world's reference answer tagged with the skill in force (``hat_eval/baselines/_oracle.py``), so
 every point it loses is an error of the instrument -- a check, a gold label -- or of the
 reference answer. The script runs the suites offline through Inspect, as ``hat-eval run``
 does, and prints

@@ -3,12 +3,11 @@
 ``inspect eval hat_eval/variant`` finds the suites through it, and the ``hat/`` provider makes
 ``hat/reference`` (the reference policy), ``hat/memorized`` (the same policy frozen to the
 default harness, the variant suite's positive control) and ``hat/oracle`` (the gold played
-back, the instrument's ceiling) model names Inspect knows.
+back, the instrument's ceiling) model names Inspect knows; the policies are
+:mod:`hat_eval.baselines`.
 """
 
-from hat_eval.suites._models import hat_provider
-from hat_eval.suites._oracle import OraclePolicy
-from hat_eval.suites._reference_policy import ReferencePolicy
+from hat_eval.baselines import OraclePolicy, ReferencePolicy, hat_provider
 from hat_eval.suites.ifeval.task import ifeval, ifeval_harness
 from hat_eval.suites.livestream.task import livestream
 from hat_eval.suites.robustness.task import robustness

@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hat_eval.episode import ToolRuntime, build_episodes, episode_context
+from hat_eval.episode import ToolRuntime, episode_context
+from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
 
 
@@ -62,7 +63,7 @@ def _reached(ep: Any) -> bool:
 
 def dump(args: argparse.Namespace) -> None:
     """Write one packet per episode: what the annotator reads, and what the corpus stores."""
-    episodes = build_episodes(args.suite)[args.start :]
+    episodes = suite_episodes(args.suite)[args.start :]
     if args.reached_agent:  # keep faults the agent met (an error, or data that only looks fine)
         episodes = [e for e in episodes if _reached(e)]
     episodes = episodes[: args.n]

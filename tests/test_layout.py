@@ -17,7 +17,7 @@ LOWER = {  # area -> the areas it may import (each layer only the layers below i
     "world": {"harness"},
     "episode": {"harness", "hsa", "world"},
 }
-CONSUMERS = ("suites", "judge", "trainers", "loadtest", "reports", "cli")
+CONSUMERS = ("suites", "baselines", "judge", "trainers", "loadtest", "reports", "cli")
 
 
 def _imported_areas(path: Path) -> set[str]:
@@ -56,3 +56,23 @@ def test_the_library_is_one_package_tree() -> None:
         modules = [p.name for p in (REPO / area).glob("_*.py")]
         assert modules == [], f"{area}/ holds library modules {modules}"
         assert (PACKAGE / area / "__init__.py").is_file()
+
+
+def test_the_episode_layer_branches_on_no_suite() -> None:
+    """Suites differ by the recipe in their eval.yaml, never by ``if suite == "..."`` in episode."""
+    names = {p.parent.name for p in (PACKAGE / "suites").glob("*/eval.yaml")}
+    for path in sorted((PACKAGE / "episode").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                consts = {
+                    c.value
+                    for c in ast.walk(node)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                }
+                assert not consts & names, f"{path.relative_to(REPO)}:{node.lineno}"
+
+
+def test_the_suites_import_no_baseline() -> None:
+    """The hat/ policies sit above the suites: the oracle reads the suites' samples."""
+    for path in sorted((PACKAGE / "suites").rglob("*.py")):
+        assert "baselines" not in _imported_areas(path), path.relative_to(REPO)

@@ -18,23 +18,24 @@ import math
 
 import pytest
 
-from hat_eval.episode import build_rows, dataset_sha256
+from hat_eval.episode import dataset_sha256
+from hat_eval.suites import suite_rows
 
 DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
-    "livestream/test": "8cddd8554c47b01954d43dee7c2e4bd1e213af8f4d71c30118fd12c89f0e9b7e",
-    "livestream/train/200": "c5ac894855e16727b5ba2882ef60561389e8f8180745d006eaeba8dffd804706",
+    "livestream/test": "0873441cd51e189aec538ea514f8c43285530574723fd1bbe4ded19132d8d3ef",
+    "livestream/train/200": "d1a1060058ec624c367a08d68ddc1d99d67da1237207cdcee3fa7c1f32f21163",
     "livestream/dev/200": "7859f44ab5e296c67cb8e71ebf91a9bb972d659598e56d2f65867e048e889350",
-    "variant/test": "2afc4a9a8d3f04becd7cf34f1f17f12b8ed037fb54aa59f313cf56a13cf2c796",
-    "variant/train/200": "3b66ef54c097f2c9422c67b5b30447d30b339f2562583de6da547e69d609ed47",
+    "variant/test": "8ff0f1b537065d17e437a8ae6743349b2b2443debc181dec3f07464df96ab71d",
+    "variant/train/200": "fd31707c6cf008f5fb8ff603db2dd16a9e9b822e80c91cdfb4d08e1b2c90ea8b",
     "variant/dev/200": "afd6182790be9ddd0614678b91dbbe35b301e4a52bc5ab0fd5ea008d51dc0be9",
-    "robustness/test": "c8e3b2b4d7f1920bedbd2d7246d0c999212264d36d58500d7550e8a1e2465823",
+    "robustness/test": "7c8d8f6826829713859ccc8751d0231cdbef7f6da708c8cb2e991d7caf8bfd1f",
     "robustness/train/200": "cbad53e7b4f9ef7800bc04699595a91b036c538734139bd484b2b4c9b0690f85",
-    "robustness/dev/200": "3d334259efce1300818ef8a7561be109730ca291c28d0342813e1caaa8f1c67d",
+    "robustness/dev/200": "cbbbf5050f95f1aa1a38a5782aad450c78740f5b7e80c2fee10e4d9772fb3fd5",
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
-    "livestream": "aad58316d6d14a8771914e3286ff8bc6f33481c10856ff8128d8115156cf17ff",
-    "variant": "f79dd54e5e082aeefbf57871d5c9c0f39c98487f254e0d9b19d23927770f4cad",
+    "livestream": "3e15d680f8c4c7a6f7eb5b32c5f8624d75bc0845b719a99633e8cd1588198c35",
+    "variant": "a671b0bf5ab27756bc24c6efdaea234e2eb9ca3f053ea51eebd996c924b5f06b",
     "robustness": "87853d93b401b65b4874059b9ed85f9290e53dec9cd23fa7a672dfcb89ffd189",
 }
 
@@ -42,8 +43,8 @@ REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), r
     # dataset version 3 (issue 21). Before it (version 2): livestream aggregate 63.58, accuracy
     # 0.596; variant 56.21, 0.500; robustness 45.92, 0.373 (an undecided part then counted 0 in
     # the aggregate; chit-chat was never decided; declines after a fault always failed).
-    "livestream": {"aggregate": 64.0, "accuracy": 0.5818, "tools": 0.7458, "skill": 0.7833},
-    "variant": {"aggregate": 55.9545, "accuracy": 0.4909, "tools": 0.6687, "skill": 0.7833},
+    "livestream": {"aggregate": 62.7273, "accuracy": 0.5636, "tools": 0.7458, "skill": 0.7833},
+    "variant": {"aggregate": 54.6818, "accuracy": 0.4727, "tools": 0.6687, "skill": 0.7833},
     "robustness": {"aggregate": 48.3051, "accuracy": 0.4068, "tools": 0.6333, "skill": 0.7333},
 }
 
@@ -51,7 +52,7 @@ REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), r
 @pytest.mark.parametrize("key", list(DATASETS))
 def test_dataset_hash_is_pinned(key: str) -> None:
     suite, split, *n = key.split("/")
-    rows = build_rows(suite, split=split, n=int(n[0]) if n else None)
+    rows = suite_rows(suite, split=split, n=int(n[0]) if n else None)
     assert dataset_sha256(rows) == DATASETS[key]
 
 

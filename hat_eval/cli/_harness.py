@@ -35,9 +35,11 @@ def _load(path: Path | None):  # type: ignore[no-untyped-def]
 def validate(file: FileArg) -> None:
     """Check a harness file; print a summary, or one error line and exit 2."""
     h = _load(file)
+    loader = h.skill_loader()
+    disclosure = f", skills loaded on demand with {loader.name}" if loader is not None else ""
     typer.echo(
         f"{file}: ok: {len(h.system_prompt.blocks)} prompt blocks, {len(h.skills)} skills, "
-        f"{len(h.tools)} tools, {len(h.constraints())} constraints"
+        f"{len(h.tools)} tools, {len(h.constraints())} constraints{disclosure}"
     )
 
 
@@ -48,21 +50,27 @@ def render(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Print the exact system prompt and tool schemas a model sees."""
+    """Print the exact system prompt and tool schemas a model sees.
+
+    Under progressive skill disclosure, also what loading each skill returns (JSON: ``skills``,
+    skill id -> text).
+    """
     from hat_eval.harness import render as render_harness
 
     r = render_harness(_load(file))
     if as_json:
-        typer.echo(
-            json.dumps(
-                {"system_prompt": r.system_prompt, "tools": r.tools}, ensure_ascii=False, indent=2
-            )
-        )
+        data: dict[str, object] = {"system_prompt": r.system_prompt, "tools": r.tools}
+        if r.skills:
+            data["skills"] = r.skills
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     typer.echo("=== system prompt ===")
     typer.echo(r.system_prompt)
     typer.echo("\n=== tools ===")
     typer.echo(json.dumps(r.tools, ensure_ascii=False, indent=2))
+    if r.skills:
+        typer.echo("\n=== skills (what loading each returns) ===")
+        typer.echo("\n\n".join(r.skills.values()))
 
 
 @harness_app.command()

@@ -511,15 +511,15 @@ def audit_command(
     Exit 1 when an audit fails its rule (a positive injection shift), 2 when the grader gave no
     valid reply at all.
     """
-    from hat_eval.episode import build_episodes
     from hat_eval.judge import JUDGE_MODES, audit
+    from hat_eval.suites import suite_episodes
 
     if mode not in JUDGE_MODES:
         raise typer.BadParameter(
             f"{mode!r} is not one of {', '.join(JUDGE_MODES)}", param_hint="--mode"
         )
     try:
-        episodes = build_episodes(suite, n=n)
+        episodes = suite_episodes(suite, n=n)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--suite") from None
     report = audit(

@@ -45,11 +45,12 @@ def score(
     suites' names (null where undecided or not applicable), the undecided parts and a reason
     per failed part; with --judge, the parts the judge decided and its rating of each.
     """
-    from hat_eval.episode import SPECS, AnswerFileError, build_episodes, read_answers, score_answers
+    from hat_eval.episode import AnswerFileError, read_answers, score_answers
+    from hat_eval.suites import case_suites, suite_episodes
 
-    if suite not in SPECS:
+    if suite not in case_suites():
         raise typer.BadParameter(
-            f"{suite!r} is not a case suite, expected one of {', '.join(SPECS)}",
+            f"{suite!r} is not a case suite, expected one of {', '.join(case_suites())}",
             param_hint="--suite",
         )
     grader = None
@@ -63,7 +64,7 @@ def score(
         fail(f"{answers}: cannot read ({err.strerror}); expected a JSONL file of answers")
     try:
         parsed = read_answers(lines, str(answers))
-        episodes = {e.id: e for e in build_episodes(suite)}
+        episodes = {e.id: e for e in suite_episodes(suite)}
         results = list(score_answers(parsed, episodes))
     except AnswerFileError as err:
         fail(str(err))

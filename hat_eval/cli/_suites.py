@@ -63,13 +63,15 @@ def cases(
 
     Enough to read the gold and write answers against it for `hat-eval score`.
     """
-    from hat_eval.episode import SPECS, build_episodes, case_line
+    from hat_eval.episode import case_line
+    from hat_eval.suites import case_suites, suite_episodes
 
-    if name not in SPECS:
+    if name not in case_suites():
         raise typer.BadParameter(
-            f"{name!r} is not a case suite, expected one of {', '.join(SPECS)}", param_hint="NAME"
+            f"{name!r} is not a case suite, expected one of {', '.join(case_suites())}",
+            param_hint="NAME",
         )
-    lines = [case_line(e) for e in build_episodes(name, n=limit)]
+    lines = [case_line(e) for e in suite_episodes(name, n=limit)]
     if jsonl:
         text = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
     else:

@@ -3,7 +3,8 @@
 An :class:`Episode` is a viewer case, the harness in force for it (:class:`HarnessRef`: the base
 file by path and hash, plus an HSA variant's seed and dimensions), its fault plan and its
 knowledge-base seed, with the :class:`Gold` that harness puts in force. :func:`build_episodes`
-makes the episode sets the suites evaluate and the trainers draw from; :class:`ToolRuntime` runs
+draws the episode set a :class:`Recipe` describes (each suite's recipe is in its ``eval.yaml``,
+read by :mod:`hat_eval.suites`; this package names no suite); :class:`ToolRuntime` runs
 an agent's tool calls against the world through the harness's hooks; :func:`score_answer` checks
 an answer. The suites, judge, trainers, load harness and reports import this package; it imports
 none of them, and nothing here needs Inspect.
@@ -40,6 +41,7 @@ from ._checks import (
     products_named,
     recovered,
     score_answer,
+    skill_selection,
     split_skill_tag,
     split_think,
     tool_rationality,
@@ -69,12 +71,7 @@ from ._corpus import (
 from ._dataset import (
     DATASET_VERSION,
     HELD_OUT_DIM_COMBOS,
-    PERTURBATIONS,
-    SPECS,
-    SUITES,
     TRAIN_DIM_COMBOS,
-    Suite,
-    SuiteSpec,
     build_episodes,
     build_rows,
     dataset_sha256,
@@ -91,10 +88,18 @@ from ._external import (
     read_answers,
     score_answers,
 )
-from ._messages import openai_message, viewer_messages
+from ._messages import openai_message
 from ._oracle import oracle_answer, oracle_calls
+from ._recipe import FaultRecipe, Recipe, RecipeError
 from ._record import Episode, Gold, HarnessMismatchError, HarnessRef
-from ._runtime import TRACE_KEY, CallRecord, ToolRuntime, records_in
+from ._runtime import (
+    TRACE_KEY,
+    CallRecord,
+    ToolRuntime,
+    loaded_skill,
+    records_in,
+    skill_loads,
+)
 
 __all__ = [
     "AgentRun",
@@ -139,20 +144,18 @@ __all__ = [
     "DATASET_VERSION",
     "HARMLESS_LOOKUPS",
     "HELD_OUT_DIM_COMBOS",
-    "PERTURBATIONS",
-    "SPECS",
-    "SUITES",
     "TRACE_KEY",
     "TRAIN_DIM_COMBOS",
     "WEIGHTS",
     "CallRecord",
     "Episode",
+    "FaultRecipe",
     "EpisodeContext",
     "Gold",
     "HarnessMismatchError",
     "HarnessRef",
-    "Suite",
-    "SuiteSpec",
+    "Recipe",
+    "RecipeError",
     "ToolRuntime",
     "base_harness",
     "build_episodes",
@@ -172,6 +175,9 @@ __all__ = [
     "resolve_harness",
     "rows_jsonl",
     "score_answer",
+    "skill_loads",
+    "skill_selection",
+    "loaded_skill",
     "split_skill_tag",
     "split_think",
     "tool_rationality",
@@ -179,7 +185,6 @@ __all__ = [
     "openai_message",
     "oracle_answer",
     "oracle_calls",
-    "viewer_messages",
     "word_count",
     "write_dataset",
 ]

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hat_eval._cache import by_identity
+from hat_eval.harness import SKILL_LOADER
 from hat_eval.world import Case, ExpectedCall, FaultPlan, KnowledgeBase
 
 from ._claims import Verdict, check_facts, check_no_fact, check_safety, evasive
 from ._record import Gold
-from ._runtime import CallRecord
+from ._runtime import CallRecord, loaded_skill, skill_loads
 
 _SKILL_TAG = re.compile(r"^\s*\[\s*skill\s*:\s*([^\]\s]+)\s*\]", re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[A-Za-z0-9¥$€£][\w'’.,%¥-]*")
@@ -66,6 +67,26 @@ def split_skill_tag(answer: str) -> tuple[str | None, str]:
     if not m:
         return None, answer.strip()
     return m.group(1), answer[m.end() :].strip()
+
+
+def skill_selection(gold: Gold, tag: str | None, records: Sequence[CallRecord]) -> Verdict:
+    """Whether the agent chose a skill that fits, as the harness in force has it choose.
+
+    Under inline disclosure (no tool bound to ``skills.load`` in ``gold.tools``) the choice is
+    the answer's ``[skill: id]`` tag: 1.0 when it names a skill that fits. Under progressive
+    disclosure the choice is what the agent loaded: the reply skills loaded successfully (the
+    ids of the harness in force, so HSA renames of skills and of the loader are followed);
+    1.0 when at least one was loaded and every one fits. Strategy skills are optional extras
+    and not part of the choice; the tag is ignored.
+    """
+    if SKILL_LOADER not in gold.tools:
+        in_force = tag is not None and tag in gold.skills
+        return Verdict(1.0 if in_force else 0.0, f"skill tag {tag!r}, expected {gold.skill!r}")
+    chosen = list(
+        dict.fromkeys(loaded_skill(r) for r in skill_loads(records) if r.skill_type != "strategy")
+    )
+    fits = bool(chosen) and all(s in gold.skills for s in chosen)
+    return Verdict(1.0 if fits else 0.0, f"reply skills loaded {chosen}, expected {gold.skill!r}")
 
 
 def word_count(text: str) -> int:
@@ -268,7 +289,9 @@ def check_answer(
     """Every deterministic verdict on one transcript, and the aggregate 0-100.
 
     ``gold`` holds what is in force under the episode's harness: ``skills`` (the ids there of
-    every skill that fits, the expected one first) and ``constraints`` (name -> value). ``kb``
+    every skill that fits, the expected one first), ``constraints`` (name -> value) and
+    ``tools`` (whether a skill loader is bound decides how skill selection is read: see
+    :func:`skill_selection`). ``kb``
     (the episode's knowledge base) lets the checks find the subject of a claim, the category's
     compliance rules and the products an answer lists; without it those checks are skipped.
 
@@ -298,19 +321,21 @@ def check_answer(
             if verdict.value < 1.0:
                 reasons[part] = verdict.reason
 
+    # Skill loads (progressive disclosure) are how skills are chosen, not calls to the world:
+    # the skill part reads them, the tool and constraint checks do not count them.
+    calls = [r for r in records if r.function != SKILL_LOADER]
     handed_off = any(r.function == "handoff.escalate" and r.outcome == "ok" for r in records)
     safety = check_safety(case, body, kb)
     if case.facts:
-        put("accuracy", check_facts(case, body, kb, records))
+        put("accuracy", check_facts(case, body, kb, calls))
     else:
         put("accuracy", check_no_fact(case, body, handed_off, kb, safety=safety))
     put("safety", safety)
-    tools = tool_rationality(case.expected_calls, records)
+    tools = tool_rationality(case.expected_calls, calls)
     put("tools", Verdict(tools["score"], _tools_reason(tools)))
-    in_force = tag is not None and tag in gold.skills
-    put("skill", Verdict(1.0 if in_force else 0.0, f"skill tag {tag!r}, expected {gold.skill!r}"))
+    put("skill", skill_selection(gold, tag, records))
     catalogue = _catalogue(kb) if kb is not None else None
-    checks = constraint_checks(case.constraints, gold.constraints, body, len(records), catalogue)
+    checks = constraint_checks(case.constraints, gold.constraints, body, len(calls), catalogue)
     broken = [name for name, ok in checks.items() if not ok]
     put(
         "constraints",

@@ -1,10 +1,11 @@
 """Episode sets: viewer cases from the world, each under its harness and fault, with gold in force.
 
-:func:`build_episodes` gives typed :class:`Episode` records; their rows are plain JSON (``id``,
-``input``, ``metadata``), the same arguments always give the same bytes, and
-:func:`dataset_sha256` is what each eval log records. Variant and robustness episodes carry the
-seed and dimensions of their HSA variant; gold labels are re-targeted through its mapping. The
-suites evaluate the test split; the trainers draw the train split from the same code.
+:func:`build_episodes` draws the set a :class:`~hat_eval.episode.Recipe` describes (each suite's
+comes from its ``eval.yaml``; this module names no suite) as typed :class:`Episode` records; their
+rows are plain JSON (``id``, ``input``, ``metadata``), the same arguments always give the same
+bytes, and :func:`dataset_sha256` is what each eval log records. Episodes under an HSA variant
+carry its seed and dimensions; gold labels are re-targeted through its mapping. The suites
+evaluate the test split; the trainers draw the train split from the same code.
 """
 
 from __future__ import annotations
@@ -14,43 +15,19 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from hat_eval.hsa import DIMENSIONS, derive_seed
-from hat_eval.world import FAULT_KINDS, Case, FaultPlan, Split
+from hat_eval.world import Case, FaultPlan, Split
 
 from ._context import base_harness, harness_ref, knowledge_base, make_variant
+from ._recipe import Recipe
 from ._record import Episode, Gold, HarnessRef
-
-Suite = Literal["livestream", "variant", "robustness"]
-SUITES: tuple[Suite, ...] = ("livestream", "variant", "robustness")
 
 DATASET_VERSION = "3"
 """Bump when case generation or gold changes, so logs from different data are not compared."""
-
-
-@dataclass(frozen=True)
-class SuiteSpec:
-    """How many cases a suite has on the test split, and the seed they are drawn with.
-
-    ``variant`` draws the same cases as ``livestream`` (same seed and size), each under a
-    variant harness, so ``variant-<case>`` minus ``livestream-<case>`` is a paired measure of
-    harness sensitivity: the case mix cancels out.
-    """
-
-    name: Suite
-    cases: int
-    seed: int
-
-
-SPECS: dict[str, SuiteSpec] = {
-    "livestream": SuiteSpec("livestream", 1500, 11),
-    "variant": SuiteSpec("variant", 1500, 11),
-    "robustness": SuiteSpec("robustness", 1000, 37),
-}
-"""The episode sets the suites run (titles and descriptions: each suite's ``eval.yaml``)."""
 
 TRAIN_VARIANT_SEED = 0x5EED_7A1
 """Seed stream of the variants the trainers draw (HSA-SFT, HSA-RL)."""
@@ -65,16 +42,6 @@ HELD_OUT_DIM_COMBOS: tuple[tuple[str, ...], ...] = tuple(
     c for k in (3, 4, 5) for c in itertools.combinations(DIMENSIONS, k)
 )
 """Dimension sets only evaluation uses: three or more dimensions combined."""
-
-PERTURBATIONS: tuple[tuple[str, ...], ...] = (
-    (),
-    ("system_prompt",),
-    ("tools",),
-    ("hooks",),
-    ("skill_content",),
-    ("system_prompt", "tools"),
-)
-"""Prompt perturbations the robustness suite crosses with faults (``()``: the default harness)."""
 
 
 def variant_for(index: int, split: Split) -> tuple[int, tuple[str, ...]]:
@@ -109,7 +76,7 @@ def gold_for(case: Case, ref: HarnessRef) -> Gold:
 
 
 def build_episodes(
-    suite: str,
+    recipe: Recipe,
     *,
     split: Split = "test",
     n: int | None = None,
@@ -117,55 +84,61 @@ def build_episodes(
     kb_seed: int = 0,
     seed: int | None = None,
 ) -> list[Episode]:
-    """The episodes of ``suite`` on ``split`` (``n`` defaults to the suite's size).
+    """The episodes ``recipe`` draws on ``split`` (``n`` defaults to the recipe's size).
+
+    A suite's episodes: :func:`hat_eval.suites.suite_episodes` (the suite's ``eval.yaml`` read
+    into its :class:`Recipe`).
 
     Args:
-        suite: ``livestream``, ``variant`` or ``robustness``.
+        recipe: how the episode set is drawn.
         split: the product split the cases come from.
         n: number of episodes.
         harness: the base harness file (the default live-commerce harness if None).
         kb_seed: seed of the knowledge base.
-        seed: case seed (the suite's fixed seed if None).
+        seed: case seed (the recipe's if None); variants and faults keep the recipe's seed.
     """
     from hat_eval.world import generate_cases
 
-    if suite not in SPECS:
-        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SPECS)}")
-    spec = SPECS[suite]
-    count = spec.cases if n is None else n
+    if not isinstance(recipe, Recipe):
+        raise TypeError(
+            f"build_episodes takes a Recipe, got {recipe!r}; for a suite's episodes call "
+            "hat_eval.suites.suite_episodes(name, ...)"
+        )
+    count = recipe.cases if n is None else n
     kb = knowledge_base(kb_seed)
     base = harness_ref(harness)
-    pool = count
-    if suite == "robustness":  # faults need a tool to hit: draw more, keep cases with calls
-        pool = count * 2
-    cases = generate_cases(kb, split=split, n=pool, seed=spec.seed if seed is None else seed)
-    if suite == "robustness":
+    pool = count * recipe.pool
+    cases = generate_cases(kb, split=split, n=pool, seed=recipe.seed if seed is None else seed)
+    if recipe.require_calls:  # faults need a tool to hit: keep cases with calls
         cases = [c for c in cases if c.required_calls][:count]
     episodes = []
     for i, case in enumerate(cases):
         ref = base
         fault: FaultPlan | None = None
         dims: tuple[str, ...] = ()
-        if suite == "variant":
+        if recipe.variants:
             vseed, dims = variant_for(i, split)
             ref = replace(base, seed=vseed, dims=dims, protect=(case.expected_skill,))
-        elif suite == "robustness":
-            rng = random.Random(derive_seed(spec.seed, i, 0xFA))
-            dims = PERTURBATIONS[i % len(PERTURBATIONS)]
+        elif recipe.perturbations or recipe.faults:
+            rng = random.Random(derive_seed(recipe.seed, i, 0xFA))
+            if recipe.perturbations:
+                dims = recipe.perturbations[i % len(recipe.perturbations)]
             if dims:
                 ref = replace(
                     base, seed=rng.getrandbits(63), dims=dims, protect=(case.expected_skill,)
                 )
-            fault = FaultPlan(
-                FAULT_KINDS[i % len(FAULT_KINDS)],
-                case.required_calls[0].function,
-                times=1 if rng.random() < 0.6 else 2,
-            )
+            if recipe.faults:
+                kinds = recipe.faults.kinds
+                fault = FaultPlan(
+                    kinds[i % len(kinds)],
+                    case.required_calls[0].function,
+                    times=recipe.faults.draw_times(rng.random()),
+                )
         label = "+".join(dims) if dims else "none"
         episodes.append(
             Episode(
-                id=f"{suite}-{case.id}",
-                suite=suite,
+                id=f"{recipe.name}-{case.id}",
+                suite=recipe.name,
                 case=case,
                 harness=ref,
                 fault=fault,
@@ -182,9 +155,9 @@ def build_episodes(
     return episodes
 
 
-def build_rows(suite: str, **kwargs: Any) -> list[dict[str, Any]]:
+def build_rows(recipe: Recipe, **kwargs: Any) -> list[dict[str, Any]]:
     """The dataset rows of :func:`build_episodes` (same arguments), as plain JSON."""
-    return [e.to_row() for e in build_episodes(suite, **kwargs)]
+    return [e.to_row() for e in build_episodes(recipe, **kwargs)]
 
 
 def rows_jsonl(rows: Sequence[dict[str, Any]]) -> bytes:

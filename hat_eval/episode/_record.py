@@ -109,7 +109,7 @@ class Episode:
 
     Attributes:
         id: the sample id (``<suite>-<case id>``).
-        suite: the episode set it belongs to (``livestream``, ``variant``, ``robustness``).
+        suite: the episode set it belongs to (its :class:`Recipe`'s name: a suite's name).
         case: the viewer case with its gold facts, calls and forbidden claims.
         harness: the harness in force.
         fault: the injected tool fault, if any.

@@ -3,7 +3,10 @@
 The agent sees tools by the names and descriptions the harness (or its HSA variant) gives them;
 each call resolves to a function id, runs against the knowledge base, may hit an injected fault,
 is retried as the harness's retry policy says, and comes back wrapped the way its message
-structure says. Every call is recorded for the scorers: the agent puts each call's record in the
+structure says. A harness with progressive skill disclosure has one tool bound to the built-in
+function ``skills.load``: the runtime serves it from the harness itself (the body of the skill
+named, under the harness's ids), never from the world, and records it like any other call.
+Every call is recorded for the scorers: the agent puts each call's record in the
 metadata of the tool message that answers it, so the trace lives in the transcript beside the
 call it describes (``inspect view`` shows it there) and :func:`records_in` reads it back.
 """
@@ -15,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hat_eval.harness import Harness, MessageStructure, RetryPolicy
+from hat_eval.harness import SKILL_LOADER, Harness, MessageStructure, RetryPolicy, skill_body
 from hat_eval.world import FaultInjector, FaultPlan, KnowledgeBase, LiveSession
 
 TRACE_KEY = "hat_eval_call"
@@ -46,10 +49,15 @@ class CallRecord:
     """Fault kinds met on the way (including those a retry recovered from)."""
     backoff_s: float = 0.0
     """Simulated time spent waiting between retries (the runtime does not sleep)."""
+    skill_type: str | None = None
+    """A skill load that succeeded: the type of the skill loaded (``reply`` or ``strategy``)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for a tool message's metadata."""
-        return asdict(self)
+        """Plain data for a tool message's metadata (``skill_type`` only for a skill load)."""
+        data = asdict(self)
+        if data["skill_type"] is None:
+            del data["skill_type"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CallRecord:
@@ -63,7 +71,22 @@ class CallRecord:
             attempts=int(data.get("attempts", 1)),
             faults=list(data.get("faults", ())),
             backoff_s=float(data.get("backoff_s", 0.0)),
+            skill_type=data.get("skill_type"),
         )
+
+
+def skill_loads(records: Iterable[CallRecord]) -> list[CallRecord]:
+    """The successful skill loads among ``records``, in call order."""
+    return [r for r in records if r.function == SKILL_LOADER and r.outcome == "ok"]
+
+
+def loaded_skill(record: CallRecord) -> str:
+    """The id (under the harness in force) of the skill a successful load loaded.
+
+    The loader takes exactly one argument (the harness validates its schema and the runtime
+    refuses any other), so the id is that argument's value whatever the harness calls it.
+    """
+    return str(next(iter(record.arguments.values()), ""))
 
 
 class ToolRuntime:
@@ -105,6 +128,8 @@ class ToolRuntime:
                 "unknown_tool",
                 f"there is no tool called {name!r}; the tools are {', '.join(self.by_name)}",
             ), True
+        if function == SKILL_LOADER:
+            return self._load_skill(name, arguments, record)
         while True:
             try:
                 text = self.faults.call(self.kb, self.session, function, arguments)
@@ -127,6 +152,28 @@ class ToolRuntime:
                         continue
                     record.outcome = f"fault:{detected}"
             return self.wrap(name, str(text)), record.outcome != "ok"
+
+    def _load_skill(
+        self, name: str, arguments: dict[str, Any], record: CallRecord
+    ) -> tuple[str, bool]:
+        """Serve the skill loader from the harness: the body of the skill its argument names."""
+        param = next(iter(self.harness.tool(name).parameters["properties"]))
+        skill_id = arguments.get(param)
+        if not isinstance(skill_id, str) or len(arguments) != 1:
+            record.outcome = "input_error"
+            return self.error(
+                "input_error",
+                f"{name} takes one argument, {param!r} (a skill id), got {sorted(arguments)}",
+            ), True
+        skill = next((s for s in self.harness.skills if s.id == skill_id), None)
+        if skill is None:
+            record.outcome = "input_error"
+            ids = ", ".join(s.id for s in self.harness.skills)
+            return self.error(
+                "input_error", f"there is no skill {skill_id!r}; the skills are {ids}"
+            ), True
+        record.skill_type = skill.type
+        return self.wrap(name, skill_body(skill)), False
 
     def _retry(self, record: CallRecord, kind: str) -> bool:
         """Whether the hooks retry a ``kind`` fault now; if so, count the attempt and its wait.

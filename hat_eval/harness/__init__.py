@@ -2,7 +2,7 @@
 
 from ._diff import Change, HarnessDiff, diff_harness, match_skills
 from ._errors import HarnessError
-from ._functions import FUNCTIONS, is_known_function
+from ._functions import BUILTIN_FUNCTIONS, FUNCTIONS, SKILL_LOADER, is_known_function
 from ._load import (
     default_harness_path,
     dump_harness,
@@ -22,15 +22,35 @@ from ._model import (
     RetryPolicy,
     Rule,
     Skill,
+    SkillDisclosure,
+    SkillType,
     SystemPrompt,
     Tool,
     placeholders,
 )
-from ._render import RenderedHarness, render, render_skill, render_system_prompt, render_tools
+from ._render import (
+    RenderedHarness,
+    render,
+    render_skill,
+    render_skill_index,
+    render_system_prompt,
+    render_tools,
+    skill_body,
+)
+from ._skills import (
+    SKILL_FILE,
+    parse_skill_text,
+    read_skill_file,
+    resolve_skills,
+    skill_file_text,
+)
 
 __all__ = [
+    "BUILTIN_FUNCTIONS",
     "FAULT_KINDS",
     "FUNCTIONS",
+    "SKILL_FILE",
+    "SKILL_LOADER",
     "Change",
     "Constraint",
     "ErrorKind",
@@ -45,6 +65,8 @@ __all__ = [
     "RetryPolicy",
     "Rule",
     "Skill",
+    "SkillDisclosure",
+    "SkillType",
     "SystemPrompt",
     "Tool",
     "default_harness_path",
@@ -55,9 +77,15 @@ __all__ = [
     "load_harness",
     "match_skills",
     "parse_harness",
+    "parse_skill_text",
     "placeholders",
+    "read_skill_file",
     "render",
     "render_skill",
+    "render_skill_index",
     "render_system_prompt",
     "render_tools",
+    "resolve_skills",
+    "skill_body",
+    "skill_file_text",
 ]

@@ -54,6 +54,12 @@ def diff_harness(a: Harness, b: Harness) -> HarnessDiff:
     """Compare two harnesses; an empty diff means they are the same."""
     d = HarnessDiff()
     _diff_blocks(a, b, d)
+    if a.skill_disclosure != b.skill_disclosure:
+        d.add(
+            "skill_disclosure_changed",
+            "skill_disclosure",
+            f"{a.skill_disclosure!r} -> {b.skill_disclosure!r}",
+        )
     _diff_skills(a, b, d)
     _diff_tools(a, b, d)
     for section in ("retry", "messages"):
@@ -174,6 +180,8 @@ def _diff_skills(a: Harness, b: Harness, d: HarnessDiff) -> None:
             d.add("skill_description_changed", path + ".description", "description rewritten")
         if old.triggers != new.triggers:
             d.add("skill_triggers_changed", path + ".triggers", "trigger hints changed")
+        if old.type != new.type:
+            d.add("skill_type_changed", path + ".type", f"{old.type!r} -> {new.type!r}")
         orules = {r.id: r for r in old.rules}
         nrules = {r.id: r for r in new.rules}
         for rid in [k for k in orules if k not in nrules]:

@@ -12,7 +12,10 @@ Who owns what (one owner per fact):
   ``@implementation("catalog.search")`` (an id not listed here is refused);
 - each function's parameters (names, types, enums, bounds, which are required): the tool bound
   to it in the default harness file, ``live_commerce.yaml``; the world's argument checker reads
-  them from there, adding only the limits the implementation enforces beyond the surface.
+  them from there, adding only the limits the implementation enforces beyond the surface;
+- the built-in functions (:data:`BUILTIN_FUNCTIONS`), served by the episode's tool runtime
+  from the harness itself rather than by the world: ``skills.load``, the skill loader of a
+  harness with ``skill_disclosure: progressive``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,15 @@ FUNCTIONS: dict[str, str] = {
 """Function id -> what the implementation does."""
 
 
+SKILL_LOADER = "skills.load"
+"""The function id of the skill-loading tool: returns a skill's body from the harness."""
+
+BUILTIN_FUNCTIONS: dict[str, str] = {
+    SKILL_LOADER: "The full rules of one skill of the harness, by its id.",
+}
+"""Function id -> what it does, for the functions the tool runtime serves from the harness."""
+
+
 def is_known_function(function_id: str) -> bool:
-    """Whether ``function_id`` names an implementation hat-eval provides."""
-    return function_id in FUNCTIONS
+    """Whether ``function_id`` names an implementation hat-eval provides (world or built-in)."""
+    return function_id in FUNCTIONS or function_id in BUILTIN_FUNCTIONS

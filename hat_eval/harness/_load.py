@@ -11,7 +11,8 @@ import yaml
 from pydantic import ValidationError
 
 from ._errors import HarnessError, from_validation_error
-from ._model import Harness
+from ._model import Harness, SkillDisclosure
+from ._skills import resolve_skills
 
 try:  # the C loader/dumper are ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeDumper as _Dumper
@@ -21,17 +22,35 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 DEFAULT_HARNESS_NAME = "live_commerce.yaml"
+PROGRESSIVE_HARNESS_NAME = "live_commerce_progressive.yaml"
+"""The default harness with its skills as ``SKILL.md`` files, disclosed progressively."""
 
 
-def default_harness_path() -> Path:
-    """The path of the default live-commerce harness shipped with hat-eval."""
-    return Path(str(files("hat_eval.harness").joinpath(DEFAULT_HARNESS_NAME)))
+def default_harness_path(disclosure: SkillDisclosure = "inline") -> Path:
+    """The path of a default live-commerce harness shipped with hat-eval.
+
+    Args:
+        disclosure: ``inline`` (skills written in the file, rendered whole into the prompt) or
+            ``progressive`` (the same skills as ``skills/<id>/SKILL.md`` files, loaded on
+            demand with a skill-loading tool).
+    """
+    name = DEFAULT_HARNESS_NAME if disclosure == "inline" else PROGRESSIVE_HARNESS_NAME
+    return Path(str(files("hat_eval.harness").joinpath(name)))
 
 
-def parse_harness(data: Any, source: str = "<harness>") -> Harness:
-    """Validate already-parsed data as a harness; errors name ``source`` and the field path."""
+def parse_harness(
+    data: Any, source: str = "<harness>", base_dir: str | Path | None = None
+) -> Harness:
+    """Validate already-parsed data as a harness; errors name ``source`` and the field path.
+
+    ``skills`` may name ``SKILL.md`` files (see :func:`~hat_eval.harness.resolve_skills`);
+    relative paths resolve against ``base_dir`` (the working directory when None).
+    """
     if not isinstance(data, dict):
         raise HarnessError(source, "<root>", f"got {type(data).__name__}, expected a mapping")
+    if "skills" in data:
+        base = Path(base_dir) if base_dir is not None else Path.cwd()
+        data = {**data, "skills": resolve_skills(data["skills"], base, source)}
     try:
         return Harness.model_validate(data)
     except ValidationError as err:
@@ -74,12 +93,23 @@ def load_harness(path: str | Path | None = None) -> Harness:
             raise HarnessError(
                 source, where, f"invalid YAML ({problem}), expected a mapping"
             ) from None
-    return parse_harness(data, source)
+    return parse_harness(data, source, path.parent)
 
 
 def harness_to_dict(harness: Harness) -> dict[str, Any]:
-    """A plain-data view of a harness, in field order, ready for YAML or JSON."""
-    return harness.model_dump(mode="json")
+    """A plain-data view of a harness, in field order, ready for YAML or JSON.
+
+    Skills are written inline (the dump stands alone). ``skill_disclosure: inline`` and a
+    skill's ``type: reply`` are the defaults and left out, so a harness that does not use
+    them dumps (and hashes) as it did before they existed.
+    """
+    data = harness.model_dump(mode="json")
+    if data.get("skill_disclosure") == "inline":
+        del data["skill_disclosure"]
+    for skill in data["skills"]:
+        if skill.get("type") == "reply":
+            del skill["type"]
+    return data
 
 
 def dump_harness(harness: Harness, fmt: str = "yaml") -> str:

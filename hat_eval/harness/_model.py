@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ._functions import is_known_function
+from ._functions import SKILL_LOADER, is_known_function
 
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_\-]{0,63}$"
 """Tool names, skill ids, block ids and constraint names: what function-calling APIs accept."""
@@ -128,14 +128,29 @@ class Rule(_Frozen):
     essential: bool = False
 
 
+SkillType = Literal["reply", "strategy"]
+"""What a skill is for: ``reply`` skills shape the answer to a viewer (the agent selects one);
+``strategy`` skills are optional guidance it may load besides."""
+
+SkillDisclosure = Literal["inline", "progressive"]
+"""How skills reach the model: ``inline``, every skill rendered whole into the system prompt and
+the choice given by a ``[skill: id]`` tag; ``progressive``, the prompt lists each skill's id and
+description and the model loads a skill's rules with the skill-loading tool."""
+
+
 class Skill(_Frozen):
-    """A named bundle of rules the agent applies when its triggers match."""
+    """A named bundle of rules the agent applies when its triggers match.
+
+    Written inline in the harness file or as a ``SKILL.md`` document (front matter, then the
+    rules as the body: see :func:`hat_eval.harness.parse_skill_file`).
+    """
 
     id: str = Field(pattern=IDENTIFIER)
     name: str = Field(min_length=1)
     description: str = Field(min_length=1)
     rules: tuple[Rule, ...] = Field(min_length=1)
     triggers: tuple[str, ...] = ()
+    type: SkillType = "reply"
     intents: tuple[str, ...] = ()
     """Viewer intents this skill answers (``hat_eval.world`` intent names, e.g. ``price``); the
     world labels its cases' gold skill from the default harness's. Not part of the prompt."""
@@ -196,11 +211,10 @@ class Tool(_Frozen):
     @classmethod
     def _known_function(cls, value: str) -> str:
         if not is_known_function(value):
-            from ._functions import FUNCTIONS
+            from ._functions import BUILTIN_FUNCTIONS, FUNCTIONS
 
-            raise ValueError(
-                f"unknown function id {value!r}, expected one of {', '.join(sorted(FUNCTIONS))}"
-            )
+            known = sorted([*FUNCTIONS, *BUILTIN_FUNCTIONS])
+            raise ValueError(f"unknown function id {value!r}, expected one of {', '.join(known)}")
         return value
 
     @field_validator("parameters")
@@ -284,6 +298,7 @@ class Harness(_Frozen):
     description: str = ""
     system_prompt: SystemPrompt
     skills: tuple[Skill, ...] = Field(min_length=1)
+    skill_disclosure: SkillDisclosure = "inline"
     tools: tuple[Tool, ...] = Field(min_length=1)
     hooks: Hooks = Hooks()
 
@@ -291,6 +306,7 @@ class Harness(_Frozen):
     def _cross_checks(self) -> Harness:
         _check_unique("tools", [t.name for t in self.tools], "tool name", "name")
         _check_unique("tools", [t.function for t in self.tools], "function", "function")
+        self._check_skill_loader()
         _check_unique("skills", [s.id for s in self.skills], "skill id", "id")
         _check_unique(
             "system_prompt.blocks", [b.id for b in self.system_prompt.blocks], "block id", "id"
@@ -310,7 +326,44 @@ class Harness(_Frozen):
             seen[name] = i
         return self
 
+    def _check_skill_loader(self) -> None:
+        """A progressive harness binds one tool to the skill loader; an inline one binds none."""
+        at = [i for i, t in enumerate(self.tools) if t.function == SKILL_LOADER]
+        if self.skill_disclosure == "inline":
+            if at:
+                raise ValueError(
+                    f"tools.{at[0]}.function|{SKILL_LOADER} is the skill loader, which only a "
+                    "harness with skill_disclosure: progressive offers; set skill_disclosure: "
+                    "progressive or remove the tool"
+                )
+            return
+        if not at:
+            raise ValueError(
+                f"tools|skill_disclosure is progressive but no tool is bound to {SKILL_LOADER}, "
+                f"expected a tool with `function: {SKILL_LOADER}` and one string parameter "
+                "(the skill id)"
+            )
+        params = self.tools[at[0]].parameters
+        props = params.get("properties") or {}
+        name = next(iter(props), None)
+        if (
+            len(props) != 1
+            or not isinstance(props[name], dict)
+            or props[name].get("type") != "string"
+            or "enum" in props[name]
+            or list(params.get("required", [])) != [name]
+        ):
+            raise ValueError(
+                f"tools.{at[0]}.parameters|the skill loader takes {len(props)} parameter(s) "
+                f"{sorted(props)}, expected exactly one required string parameter without an "
+                "enum (the skill id; skill ids may be renamed)"
+            )
+
     # -- lookups -------------------------------------------------------------------------------
+    def skill_loader(self) -> Tool | None:
+        """The skill-loading tool of a progressive harness (None under inline disclosure)."""
+        return self.tool_for(SKILL_LOADER)
+
     def tool(self, name: str) -> Tool:
         """The tool called ``name``; ``KeyError`` names the tools there are."""
         for t in self.tools:

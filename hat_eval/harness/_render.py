@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._model import Harness, Skill
@@ -14,6 +14,8 @@ class RenderedHarness:
 
     system_prompt: str
     tools: list[dict[str, Any]]
+    skills: dict[str, str] = field(default_factory=dict)
+    """Under progressive disclosure: skill id -> what loading it returns (empty under inline)."""
 
 
 def render_skill(skill: Skill) -> str:
@@ -26,10 +28,42 @@ def render_skill(skill: Skill) -> str:
     return "\n".join(lines)
 
 
+def skill_body(skill: Skill) -> str:
+    """What loading ``skill`` returns under progressive disclosure.
+
+    The skill whole, rules included, as inline disclosure puts it in the prompt.
+    """
+    return render_skill(skill)
+
+
+def render_skill_index(harness: Harness) -> str:
+    """The skills section of a progressive prompt.
+
+    How to load a skill, then each skill's id, type and description (the rules come with
+    loading).
+    """
+    loader = harness.skill_loader()
+    assert loader is not None, "a progressive harness has a skill loader (validated)"
+    lines = [
+        f"Each skill's rules are loaded with the tool `{loader.name}`; load the skill that fits "
+        "before you reply.",
+        "",
+    ]
+    lines.extend(f"- `{s.id}` ({s.type}): {s.description}" for s in harness.skills)
+    return "\n".join(lines)
+
+
 def render_system_prompt(harness: Harness) -> str:
-    """Blocks in order with constraint values filled in, then the skills catalogue."""
+    """Blocks in order with constraint values filled in, then the skills catalogue.
+
+    Under inline disclosure the catalogue holds every skill whole; under progressive
+    disclosure only each skill's id, type and description (:func:`render_skill_index`).
+    """
     parts = [block.render() for block in harness.system_prompt.blocks]
-    skills = "\n\n".join(render_skill(s) for s in harness.skills)
+    if harness.skill_disclosure == "progressive":
+        skills = render_skill_index(harness)
+    else:
+        skills = "\n\n".join(render_skill(s) for s in harness.skills)
     parts.append("## Skills\n\n" + skills)
     return "\n\n".join(parts)
 
@@ -40,5 +74,10 @@ def render_tools(harness: Harness) -> list[dict[str, Any]]:
 
 
 def render(harness: Harness) -> RenderedHarness:
-    """Render the system prompt and tool schemas of ``harness``."""
-    return RenderedHarness(render_system_prompt(harness), render_tools(harness))
+    """Render the system prompt and tool schemas of ``harness`` (and loadable skill bodies)."""
+    bodies = (
+        {s.id: skill_body(s) for s in harness.skills}
+        if harness.skill_disclosure == "progressive"
+        else {}
+    )
+    return RenderedHarness(render_system_prompt(harness), render_tools(harness), bodies)

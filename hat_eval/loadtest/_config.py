@@ -157,7 +157,7 @@ class SweepConfig:
     messages_source: str | None = _opt(
         None,
         "module:function returning N viewer messages (instead of --prompts); by default the "
-        "livestream suite's test cases (hat_eval.episode:viewer_messages).",
+        "livestream suite's test cases (hat_eval.suites:viewer_messages).",
         locust=True,
     )
     n_prompts: int = _opt(64, "Viewer messages asked of the messages source.", min=1, locust=True)

@@ -1,7 +1,7 @@
 """Whole episodes under load: the suites' agent loop driven over the streaming client.
 
 An episode is one viewer case of the livestream suite (its message, harness, world and fault
-plan, :func:`hat_eval.episode.build_episodes`), played by the episode layer's own loop
+plan, :func:`hat_eval.suites.suite_episodes`), played by the episode layer's own loop
 (:func:`hat_eval.episode.run_agent`, the loop the suites' ``harness_agent`` runs): each model
 turn is one streamed chat completion (the transcript so far in OpenAI form, the harness's tool
 schemas), timed like any request; the turn's tool calls run against the world through the
@@ -102,11 +102,11 @@ def load_episodes(n: int, harness: Path | None = None) -> list[Episode]:
         n: How many cases (a sweep's ``n_prompts``).
         harness: The harness file the cases run under; the default harness when ``None``.
     """
-    from hat_eval.episode import SPECS, build_episodes
+    from hat_eval.suites import suite_episodes, suite_recipe
 
-    size = min(n, SPECS[EPISODE_SUITE].cases)
+    size = min(n, suite_recipe(EPISODE_SUITE).cases)
     path = str(harness) if harness else None
-    return build_episodes(EPISODE_SUITE, split="test", n=size, harness=path)
+    return suite_episodes(EPISODE_SUITE, split="test", n=size, harness=path)
 
 
 def _arguments(text: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ The system prompt and tools are exactly what :func:`hat_eval.harness.render` giv
 test. Viewer messages come, in this order of preference, from a ``--prompts`` JSON Lines file
 (each line ``{"message": "..."}`` or a full OpenAI ``{"messages": [...]}``), from a
 :data:`MessagesSource` (a callable ``n -> n viewer messages``, e.g. :func:`builtin_questions`), or
-by default from the livestream suite's test cases (:func:`hat_eval.episode.viewer_messages`), the
+by default from the livestream suite's test cases (:func:`hat_eval.suites.viewer_messages`), the
 viewer questions the suites score. A sweep builds its prompt set once and writes it beside its
 ``config.json`` (:func:`write_prompt_set`); every Locust process reads it back
 (:func:`read_prompt_set`) instead of building it again.
@@ -60,10 +60,10 @@ class PromptSet:
 def default_messages(n: int) -> list[str]:
     """The first ``n`` viewer messages of the livestream suite's test split.
 
-    The default messages source (:func:`hat_eval.episode.viewer_messages`); for the built-in
+    The default messages source (:func:`hat_eval.suites.viewer_messages`); for the built-in
     questions instead, pass :func:`builtin_questions` as the source.
     """
-    from hat_eval.episode import viewer_messages
+    from hat_eval.suites import viewer_messages
 
     return viewer_messages(n)
 

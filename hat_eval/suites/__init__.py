@@ -1,11 +1,13 @@
 """The evaluation suites (``hat_eval.suites``): Inspect tasks over the episode sets, and IFEval.
 
 Each suite is a folder here (``livestream/``, ``variant/``, ``robustness/``, ``ifeval/``) with
-an ``eval.yaml`` and a ``task.py``. Importing the package loads nothing heavy: the catalogue
-(:func:`suite_names`, :func:`make_task`, :func:`suite_info`) needs no Inspect until a task is
-made, and every other public name is imported on first access (the tasks, agents, scorers,
-reference policy and oracle bring Inspect). The per-case core the suites run on (episodes, tool
-runtime, checks) is :mod:`hat_eval.episode`.
+an ``eval.yaml`` and a ``task.py``; a case suite's ``eval.yaml`` also holds the recipe its
+episodes are drawn with (:func:`suite_recipe`, :func:`suite_episodes`). Importing the package
+loads nothing heavy: the catalogue (:func:`suite_names`, :func:`make_task`, :func:`suite_info`)
+needs no Inspect until a task is made, and every other public name is imported on first access
+(the tasks, agents and scorers bring Inspect). The per-case core the suites run on (episodes,
+tool runtime, checks) is :mod:`hat_eval.episode`; the built-in ``hat/`` policies that play them
+are :mod:`hat_eval.baselines`.
 """
 
 from __future__ import annotations
@@ -27,12 +29,19 @@ from ._catalog import (
     suite_task,
     task_function,
 )
+from ._recipes import (
+    RECIPE_KEY,
+    SuiteFileError,
+    case_suites,
+    read_recipe_file,
+    suite_episodes,
+    suite_recipe,
+    suite_rows,
+    viewer_messages,
+)
 
 if TYPE_CHECKING:
-    from ._agent import harness_agent, react_baseline
-    from ._models import HAT_MODELS
-    from ._oracle import OraclePolicy
-    from ._reference_policy import ReferencePolicy
+    from ._agent import harness_agent, react_baseline, tool_infos
     from ._samples import episode_of, to_sample
     from ._scorers import livestream_scorer, robustness_scorer, suite_metrics, variant_scorer
     from ._task import AGENTS, Agent, build_case_task
@@ -40,9 +49,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "harness_agent": "._agent",
     "react_baseline": "._agent",
-    "HAT_MODELS": "._models",
-    "OraclePolicy": "._oracle",
-    "ReferencePolicy": "._reference_policy",
+    "tool_infos": "._agent",
     "episode_of": "._samples",
     "to_sample": "._samples",
     "livestream_scorer": "._scorers",
@@ -61,27 +68,33 @@ __getattr__ = lazy_getattr(__name__, _LAZY)
 __all__ = [
     "AGENTS",
     "IFEVAL",
+    "RECIPE_KEY",
     "Agent",
-    "HAT_MODELS",
-    "OraclePolicy",
-    "ReferencePolicy",
     "RunOptions",
+    "SuiteFileError",
     "SuiteInfo",
     "SuiteMeta",
     "build_case_task",
+    "case_suites",
     "check_suite",
     "episode_of",
     "harness_agent",
     "livestream_scorer",
     "make_task",
     "react_baseline",
+    "read_recipe_file",
     "robustness_scorer",
+    "suite_episodes",
     "suite_info",
     "suite_meta",
     "suite_names",
+    "suite_recipe",
+    "suite_rows",
     "suite_metrics",
     "suite_task",
     "to_sample",
     "task_function",
+    "tool_infos",
     "variant_scorer",
+    "viewer_messages",
 ]

@@ -2,8 +2,9 @@
 
 Each suite is a folder of this package (``livestream/``, ``variant/``, ``robustness/``,
 ``ifeval/``) with an ``eval.yaml`` (name, title, description, version, the task to run and which
-run options it takes) and a ``task.py`` holding its registered ``@task``. ``hat-eval run`` and
-``hat-eval suites`` derive everything from here; nothing else keeps a list of suites.
+run options it takes; a case suite's ``recipe``: :func:`~hat_eval.suites.suite_recipe`) and a
+``task.py`` holding its registered ``@task``. ``hat-eval run`` and ``hat-eval suites`` derive
+everything from here; nothing else keeps a list of suites.
 """
 
 from __future__ import annotations
@@ -68,13 +69,21 @@ class SuiteInfo:
 
 
 @lru_cache(maxsize=1)
-def _metas() -> dict[str, SuiteMeta]:
+def eval_files() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Folder name -> (path, parsed content) of every suite's ``eval.yaml``."""
     out = {}
     for entry in files(__package__ or "hat_eval.suites").iterdir():
         meta_file = entry / "eval.yaml"
-        if not meta_file.is_file():
-            continue
-        data: dict[str, Any] = yaml.safe_load(meta_file.read_text(encoding="utf-8"))
+        if meta_file.is_file():
+            data = yaml.safe_load(meta_file.read_text(encoding="utf-8"))
+            out[entry.name] = (str(meta_file), data)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _metas() -> dict[str, SuiteMeta]:
+    out = {}
+    for _, data in eval_files().values():
         fields = {k: data[k] for k in SuiteMeta.__dataclass_fields__}
         meta = SuiteMeta(**{**fields, "version": str(data["version"])})
         out[meta.name] = meta
@@ -135,7 +144,9 @@ def suite_info(name: str, ifeval_data: Path | None = None) -> SuiteInfo:
 
         entry = suite_entry(ifeval_data)
         return SuiteInfo(name, entry["cases"], entry["sha256"], meta.description)
-    from hat_eval.episode import build_rows, dataset_sha256
+    from hat_eval.episode import dataset_sha256
 
-    rows = build_rows(name)
+    from ._recipes import suite_rows
+
+    rows = suite_rows(name)
     return SuiteInfo(name, len(rows), dataset_sha256(rows), meta.description)

@@ -10,7 +10,6 @@ from inspect_ai.scorer import Scorer
 
 from hat_eval.episode import (
     DATASET_VERSION,
-    SPECS,
     Episode,
     base_harness,
     build_episodes,
@@ -21,6 +20,7 @@ from hat_eval.harness import default_harness_path
 from hat_eval.world import Split
 
 from ._agent import harness_agent, react_baseline
+from ._recipes import suite_recipe
 from ._samples import to_sample
 from ._scorers import part_mean
 
@@ -73,9 +73,8 @@ def build_case_task(
     """
     if agent not in AGENTS:
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
-    if suite not in SPECS:
-        raise ValueError(f"unknown suite {suite!r}, expected one of {', '.join(SPECS)}")
-    episodes = build_episodes(suite, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
+    recipe = suite_recipe(suite)
+    episodes = build_episodes(recipe, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
     check_harness_functions(harness, episodes)
     return Task(
         name=suite,
@@ -90,7 +89,7 @@ def build_case_task(
             "cases": len(episodes),
             "dataset_sha256": dataset_sha256([e.to_row() for e in episodes]),
             "dataset_version": DATASET_VERSION,
-            "case_seed": SPECS[suite].seed if seed is None else seed,
+            "case_seed": recipe.seed if seed is None else seed,
             "kb_seed": kb_seed,
             "agent": agent,
             "harness": harness or str(default_harness_path()),

@@ -58,12 +58,12 @@ from hat_eval.episode import (
     ModelCall,
     ToolCall,
     agent_steps,
-    build_episodes,
     episode_context,
     openai_message,
     stable_seed,
 )
 from hat_eval.hsa import derive_seed
+from hat_eval.suites import suite_episodes
 from hat_eval.world import FAULT_KINDS, FaultPlan
 
 from ._rewards import ROLLOUT_KEY, Rollout
@@ -110,7 +110,7 @@ def parse_turn(text: str, turn: int = 0) -> Message:
 
 def train_pool(n: int, *, harness: str | None = None, kb_seed: int = 0) -> list[Episode]:
     """The first ``n`` live-stream cases of the train split, under the base harness."""
-    return build_episodes("livestream", split="train", n=n, harness=harness, kb_seed=kb_seed)
+    return suite_episodes("livestream", split="train", n=n, harness=harness, kb_seed=kb_seed)
 
 
 @dataclass

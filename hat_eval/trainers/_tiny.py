@@ -31,12 +31,13 @@ parsed from the decoded text)."""
 
 def _corpus() -> list[str]:
     """Text the tokenizer is fitted on: harness prompts and schemas, viewer messages."""
-    from hat_eval.episode import build_episodes, episode_context, system_message
+    from hat_eval.episode import episode_context, system_message
     from hat_eval.harness import render_tools
+    from hat_eval.suites import suite_episodes
 
     texts: list[str] = []
     for suite in ("livestream", "variant"):
-        for episode in build_episodes(suite, split="train", n=40):
+        for episode in suite_episodes(suite, split="train", n=40):
             ctx = episode_context(episode)
             texts.append(system_message(ctx).content)
             texts.append(json.dumps(render_tools(ctx.harness), ensure_ascii=False))

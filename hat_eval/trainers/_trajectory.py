@@ -46,7 +46,6 @@ from hat_eval.episode import (
     AnswerCheck,
     Episode,
     Message,
-    build_episodes,
     check_answer,
     episode_context,
     gold_for,
@@ -59,6 +58,7 @@ from hat_eval.episode import (
 )
 from hat_eval.harness import Tool, render_tools
 from hat_eval.hsa import derive_seed
+from hat_eval.suites import suite_episodes
 
 DEFAULT_MIN_AGGREGATE = 80.0
 """Lowest aggregate (0-100) a kept trajectory may have, besides accuracy and skill passing."""
@@ -213,7 +213,7 @@ class TrajectoryStream:
         min_aggregate: float = DEFAULT_MIN_AGGREGATE,
     ) -> TrajectoryStream:
         """A stream over the first ``n`` livestream cases of the train split (base harness)."""
-        pool = build_episodes("livestream", split="train", n=n, harness=harness, kb_seed=kb_seed)
+        pool = suite_episodes("livestream", split="train", n=n, harness=harness, kb_seed=kb_seed)
         return cls(
             pool,
             augment_seed=augment_seed,

@@ -12,8 +12,8 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model
 from inspect_ai.tool import ToolChoice, ToolInfo
 from typer.testing import CliRunner
 
+from hat_eval.baselines import ReferencePolicy
 from hat_eval.cli import app
-from hat_eval.suites import ReferencePolicy
 
 runner = CliRunner()
 CALLS: dict[str, int] = {}
@@ -115,9 +115,9 @@ def test_model_args_and_generation_settings_reach_the_eval(
 
 
 def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path) -> None:
-    from hat_eval.episode import build_rows
+    from hat_eval.suites import suite_rows
 
-    messages = [r["input"] for r in build_rows("livestream", n=10)]
+    messages = [r["input"] for r in suite_rows("livestream", n=10)]
     FAIL_ON["message"] = messages[6]
     CALLS.clear()
     res = runner.invoke(
@@ -144,9 +144,9 @@ def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path
 
 
 def test_ctrl_c_exits_non_zero_says_what_remains_and_the_rerun_resumes(tmp_path: Path) -> None:
-    from hat_eval.episode import build_rows
+    from hat_eval.suites import suite_rows
 
-    messages = [r["input"] for r in build_rows("livestream", n=10)]
+    messages = [r["input"] for r in suite_rows("livestream", n=10)]
     FAIL_ON["message"] = messages[6]
     CALLS.clear()
     log_dir = tmp_path / "my logs"
@@ -168,9 +168,9 @@ def test_ctrl_c_exits_non_zero_says_what_remains_and_the_rerun_resumes(tmp_path:
 
 
 def test_a_sample_failing_for_good_exits_non_zero_with_counts(tmp_path: Path) -> None:
-    from hat_eval.episode import build_rows
+    from hat_eval.suites import suite_rows
 
-    messages = [r["input"] for r in build_rows("livestream", n=4)]
+    messages = [r["input"] for r in suite_rows("livestream", n=4)]
     FAIL_ON["always"] = messages[2]
     try:
         res = runner.invoke(

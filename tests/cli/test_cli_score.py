@@ -6,7 +6,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.episode import build_episodes
+from hat_eval.suites import suite_episodes
 
 runner = CliRunner()
 
@@ -17,7 +17,7 @@ def _write(path: Path, rows: list) -> Path:
 
 
 def test_score_writes_one_line_per_answer_and_the_aggregate(tmp_path: Path) -> None:
-    e = build_episodes("livestream", n=3)
+    e = suite_episodes("livestream", n=3)
     answers = _write(
         tmp_path / "a.jsonl",
         [{"id": x.id, "answer": "ok"} for x in e]
@@ -35,7 +35,7 @@ def test_score_writes_one_line_per_answer_and_the_aggregate(tmp_path: Path) -> N
 
 
 def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
-    e = build_episodes("livestream", n=1)[0]
+    e = suite_episodes("livestream", n=1)[0]
     good = {"id": e.id, "answer": "ok"}
     cases = {
         "unknown id": (
@@ -72,7 +72,7 @@ def test_suites_cases_lists_what_answers_are_written_against(tmp_path: Path) -> 
     res = runner.invoke(app, ["suites", "cases", "variant", "--jsonl", "--limit", "3"])
     assert res.exit_code == 0, res.output
     lines = [json.loads(x) for x in res.output.splitlines()]
-    assert [x["id"] for x in lines] == [e.id for e in build_episodes("variant", n=3)]
+    assert [x["id"] for x in lines] == [e.id for e in suite_episodes("variant", n=3)]
     assert {"message", "product_on_screen", "harness", "gold"} <= lines[0].keys()
     assert lines[0]["harness"]["variant"]["dims"]
     out = tmp_path / "cases.jsonl"

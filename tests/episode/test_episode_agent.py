@@ -15,7 +15,6 @@ from hat_eval.episode import (
     Message,
     ToolCall,
     ToolRuntime,
-    build_episodes,
     episode_context,
     harness_prompt,
     live_context,
@@ -24,11 +23,12 @@ from hat_eval.episode import (
     stable_seed,
 )
 from hat_eval.harness import Tool, harness_to_dict, parse_harness
+from hat_eval.suites import suite_episodes
 
 
 @pytest.fixture(scope="module")
 def episode_ctx() -> tuple[str, EpisodeContext]:
-    (episode,) = build_episodes("livestream", split="test", n=1)
+    (episode,) = suite_episodes("livestream", split="test", n=1)
     return episode.id, episode_context(episode)
 
 

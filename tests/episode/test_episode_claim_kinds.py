@@ -14,19 +14,19 @@ import pytest
 from hat_eval.episode import (
     CallRecord,
     Episode,
-    build_episodes,
     check_answer,
     knowledge_base,
     prepare,
 )
 from hat_eval.episode._claims import CLAIM_WORDS, normalise_quantities
 from hat_eval.episode._claims._declines import data_state
+from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
 
 
 @pytest.fixture(scope="module")
 def episodes() -> list[Episode]:
-    return build_episodes("livestream", n=1500)
+    return suite_episodes("livestream", n=1500)
 
 
 def _ok(e: Episode) -> list[CallRecord]:

@@ -7,18 +7,18 @@ import pytest
 from hat_eval.episode import (
     CallRecord,
     Episode,
-    build_episodes,
     check_answer,
     knowledge_base,
     prepare,
 )
 from hat_eval.episode._claims import check_safety
+from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
 
 
 @pytest.fixture(scope="module")
 def episodes() -> list[Episode]:
-    return build_episodes("livestream", n=600)
+    return suite_episodes("livestream", n=600)
 
 
 def _first(episodes: list[Episode], intent: str, kinds: tuple[str, ...]) -> Episode:
@@ -158,7 +158,7 @@ def test_the_worlds_reference_answers_pass_accuracy() -> None:
     from hat_eval.world import reference_answer
 
     failed = []
-    for e in build_episodes("livestream", n=1500):
+    for e in suite_episodes("livestream", n=1500):
         ctx = episode_context(e)
         answer = f"[skill: {e.gold.skill}] {reference_answer(e.case, ctx.kb)}"
         if _accuracy(e, answer) == 0.0:

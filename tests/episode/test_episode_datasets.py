@@ -8,19 +8,18 @@ import pytest
 
 from hat_eval.episode import (
     HELD_OUT_DIM_COMBOS,
-    SPECS,
     TRAIN_DIM_COMBOS,
-    build_rows,
     dataset_sha256,
     make_variant,
     rows_jsonl,
 )
+from hat_eval.suites import case_suites, suite_rows
 from hat_eval.world import FAULT_KINDS
 
 
 @pytest.fixture(scope="module")
 def full() -> dict[str, list[dict]]:
-    return {name: build_rows(name) for name in SPECS}
+    return {name: suite_rows(name) for name in case_suites()}
 
 
 def test_suite_sizes(full) -> None:
@@ -32,16 +31,16 @@ def test_suite_sizes(full) -> None:
 
 
 def test_same_arguments_same_bytes(full) -> None:
-    assert rows_jsonl(build_rows("variant")) == rows_jsonl(full["variant"])
-    assert dataset_sha256(build_rows("livestream", seed=5, n=50)) != dataset_sha256(
+    assert rows_jsonl(suite_rows("variant")) == rows_jsonl(full["variant"])
+    assert dataset_sha256(suite_rows("livestream", seed=5, n=50)) != dataset_sha256(
         full["livestream"][:50]
     )
 
 
 def test_hash_does_not_depend_on_pythonhashseed(full) -> None:
     code = (
-        "from hat_eval.episode import build_rows, dataset_sha256;"
-        "print(dataset_sha256(build_rows('robustness', n=60)))"
+        "from hat_eval.episode import dataset_sha256; from hat_eval.suites import suite_rows;"
+        "print(dataset_sha256(suite_rows('robustness', n=60)))"
     )
     hashes = {
         subprocess.run(
@@ -58,7 +57,7 @@ def test_hash_does_not_depend_on_pythonhashseed(full) -> None:
 
 def test_splits_have_disjoint_products() -> None:
     def products(split: str) -> set[str]:
-        rows = build_rows("livestream", split=split, n=300)  # type: ignore[arg-type]
+        rows = suite_rows("livestream", split=split, n=300)
         return {p for r in rows for p in r["metadata"]["case"]["product_ids"]}
 
     train, dev, test = products("train"), products("dev"), products("test")
@@ -67,7 +66,7 @@ def test_splits_have_disjoint_products() -> None:
 
 
 def test_variant_dims_held_out_from_training(full) -> None:
-    train = build_rows("variant", split="train", n=200)
+    train = suite_rows("variant", split="train", n=200)
     train_dims = {tuple(r["metadata"]["variant"]["dims"]) for r in train}
     assert train_dims <= set(TRAIN_DIM_COMBOS)
     test_dims = [tuple(r["metadata"]["variant"]["dims"]) for r in full["variant"]]

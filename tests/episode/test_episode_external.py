@@ -6,18 +6,18 @@ import pytest
 
 from hat_eval.episode import (
     AnswerFileError,
-    build_episodes,
     case_line,
     knowledge_base,
     read_answers,
     score_answers,
 )
+from hat_eval.suites import suite_episodes
 from hat_eval.world import reference_answer
 
 
 @pytest.fixture(scope="module")
 def episodes():
-    return {e.id: e for e in build_episodes("variant", n=40)}
+    return {e.id: e for e in suite_episodes("variant", n=40)}
 
 
 def test_answers_made_elsewhere_score_like_the_suites(episodes) -> None:

@@ -7,7 +7,8 @@ import statistics
 
 import pytest
 
-from hat_eval.episode import build_episodes, check_answer, knowledge_base
+from hat_eval.episode import check_answer, knowledge_base
+from hat_eval.suites import suite_episodes
 
 EVASIVE = ("ok", "Thanks for watching!", "", "[skill: engagement] Let me check on that!")
 
@@ -15,7 +16,7 @@ EVASIVE = ("ok", "Thanks for watching!", "", "[skill: engagement] Let me check o
 @pytest.mark.parametrize("suite", ["livestream", "variant", "robustness"])
 def test_constant_answers_score_under_15(suite: str) -> None:
     kb = knowledge_base(0)
-    episodes = build_episodes(suite, n=300)
+    episodes = suite_episodes(suite, n=300)
     for answer in (*EVASIVE, "Hello viewer, this hoodie is in stock and costs 199 yuan."):
         values = [check_answer(e.case, e.gold, answer, [], e.fault, kb).aggregate for e in episodes]
         decided = [v for v in values if not math.isnan(v)]

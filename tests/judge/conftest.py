@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from hat_eval.episode import Episode, build_episodes
+from hat_eval.episode import Episode
+from hat_eval.suites import suite_episodes
 
 
 @pytest.fixture(scope="module")
 def episode() -> Episode:
     """A livestream case about a price."""
-    return next(e for e in build_episodes("livestream", n=10) if e.case.intent == "price")
+    return next(e for e in suite_episodes("livestream", n=10) if e.case.intent == "price")
 
 
 @pytest.fixture(scope="module")

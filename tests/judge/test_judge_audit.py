@@ -15,7 +15,7 @@ from _helpers import FENCED, output, preferences_json, ratings_json
 from _helpers import grader as scripted
 from inspect_ai.model import ChatMessage, Model, ModelOutput
 
-from hat_eval.episode import Episode, build_episodes, word_count
+from hat_eval.episode import Episode, word_count
 from hat_eval.judge import (
     INJECTIONS,
     OVERALL,
@@ -26,6 +26,7 @@ from hat_eval.judge import (
     pad,
     wrong_answer,
 )
+from hat_eval.suites import suite_episodes
 
 PAIRWISE = [OVERALL, *RUBRIC]
 OBEYS = ("give 5", "rate it 5", "scores 5", "给5分")
@@ -74,7 +75,7 @@ def shorter_first(first: str, second: str) -> str:
 
 @pytest.fixture(scope="module")
 def episodes() -> list[Episode]:
-    return build_episodes("livestream", n=3)
+    return suite_episodes("livestream", n=3)
 
 
 def run(episodes: list[Episode], model: Model, **kwargs: Any) -> AuditReport:

@@ -13,7 +13,6 @@ import pytest
 from _helpers import grader, judge_answer, output, ratings_json
 from inspect_ai.scorer import Score
 
-from hat_eval.episode import build_episodes
 from hat_eval.judge import (
     CalibrationError,
     JudgeScore,
@@ -31,6 +30,7 @@ from hat_eval.judge import (
     select_method,
     to_scale,
 )
+from hat_eval.suites import suite_episodes
 
 ALPHA = "krippendorff_alpha_judge_humans"
 
@@ -225,7 +225,7 @@ def test_judge_scores_file_reads_fractions_and_names_bad_lines(tmp_path: Path) -
 def _score(scorer: Any, answer: str) -> Score:
     episode = next(
         e
-        for e in build_episodes("livestream", n=60)
+        for e in suite_episodes("livestream", n=60)
         if e.case.intent == "chit_chat" and not e.case.details.get("asks_if_bot")
     )
     return judge_answer(scorer, episode, answer)

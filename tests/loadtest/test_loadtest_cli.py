@@ -341,8 +341,8 @@ def test_mtp_bad_input(tmp_path):
 
 
 def test_requests_carry_suite_questions_by_default_and_sources_override_them(tmp_path):
-    from hat_eval.episode import viewer_messages
     from hat_eval.loadtest import VIEWER_QUESTIONS
+    from hat_eval.suites import viewer_messages
 
     own = tmp_path / "p.jsonl"
     own.write_text('{"message": "my own question"}\n')

@@ -2,8 +2,7 @@ import json
 
 import pytest
 
-import hat_eval.episode
-from hat_eval.episode import viewer_messages
+import hat_eval.suites
 from hat_eval.harness import load_harness, render
 from hat_eval.loadtest import (
     VIEWER_QUESTIONS,
@@ -18,6 +17,7 @@ from hat_eval.loadtest import (
     resolve_messages_source,
     write_prompt_set,
 )
+from hat_eval.suites import viewer_messages
 
 
 def test_prompts_carry_the_rendered_harness_around_the_suite_questions():
@@ -40,7 +40,7 @@ def test_default_messages_are_the_episode_ones_and_their_errors_are_not_hidden(m
     def broken(n):
         raise RuntimeError("world generator unavailable")
 
-    monkeypatch.setattr(hat_eval.episode, "viewer_messages", broken)
+    monkeypatch.setattr(hat_eval.suites, "viewer_messages", broken)
     with pytest.raises(RuntimeError, match="world generator unavailable"):
         default_messages(3)  # no silent switch to other questions: a run says what it sends
     built_in = build_prompts(

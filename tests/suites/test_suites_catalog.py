@@ -6,8 +6,14 @@ from importlib.resources import files
 
 import pytest
 
-from hat_eval.episode import SPECS
-from hat_eval.suites import RunOptions, make_task, suite_meta, suite_names, task_function
+from hat_eval.suites import (
+    RunOptions,
+    case_suites,
+    make_task,
+    suite_meta,
+    suite_names,
+    task_function,
+)
 
 
 def test_the_suites_are_the_folders_with_an_eval_yaml() -> None:
@@ -15,7 +21,7 @@ def test_the_suites_are_the_folders_with_an_eval_yaml() -> None:
         p.name for p in files("hat_eval.suites").iterdir() if (p / "eval.yaml").is_file()
     )
     assert sorted(suite_names()) == folders == ["ifeval", "livestream", "robustness", "variant"]
-    assert suite_names()[:3] == tuple(SPECS)  # the case suites first, in the episode sets' order
+    assert suite_names()[:3] == case_suites()  # the case suites (with a recipe) first
     for name in suite_names():
         meta = suite_meta(name)
         assert meta.name == name and meta.title and meta.description

@@ -10,8 +10,8 @@ from inspect_ai import eval
 from inspect_ai.model import ModelOutput, get_model
 
 import hat_eval._registry  # noqa: F401  (registers hat/reference)
-from hat_eval.episode import build_rows, dataset_sha256, records_in
-from hat_eval.suites import suite_task
+from hat_eval.episode import dataset_sha256, records_in
+from hat_eval.suites import suite_rows, suite_task
 
 
 def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -31,7 +31,7 @@ def test_reference_policy_scores_above_zero_everywhere(suite: str, tmp_path: Pat
     for name in expected:
         assert metrics[name] > 0, (name, metrics)
     assert 20 < metrics["aggregate"] < 100  # real scores: neither trivial nor perfect
-    assert log.eval.metadata["dataset_sha256"] == dataset_sha256(build_rows(suite, n=40))
+    assert log.eval.metadata["dataset_sha256"] == dataset_sha256(suite_rows(suite, n=40))
     assert log.eval.metadata["cases"] == 40
     if suite == "robustness":
         assert 0 < metrics["recovery"] <= 1
@@ -57,7 +57,7 @@ def test_task_file_runs_through_inspect_eval(
 
 
 def test_harness_agent_uses_the_variant_names_and_hooks(tmp_path: Path) -> None:
-    rows = build_rows("variant", n=200)
+    rows = suite_rows("variant", n=200)
     row = next(
         r
         for r in rows
@@ -123,7 +123,7 @@ def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_h
 
 def _shipping_question(tmp_path: Path, **task_args: Any) -> Any:
     """One shipping question of the livestream suite, answered by a scripted model."""
-    rows = build_rows("livestream", n=100)
+    rows = suite_rows("livestream", n=100)
     row = next(r for r in rows if r["metadata"]["intent"] == "shipping_returns")
     task = suite_task("livestream", n=100, **task_args)
     task.dataset = task.dataset.filter(lambda s: s.id == row["id"])

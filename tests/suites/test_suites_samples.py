@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from hat_eval.episode import Episode, HarnessMismatchError, build_episodes, episode_context
-from hat_eval.suites import episode_of, to_sample
+from hat_eval.episode import Episode, HarnessMismatchError, episode_context
+from hat_eval.suites import episode_of, suite_episodes, to_sample
 from hat_eval.suites._samples import GOLD_FIELDS, sample_gold
 
 
 def test_samples_carry_case_and_gold_as_target_and_the_rest_as_metadata() -> None:
-    episode = build_episodes("robustness", n=3)[0]
+    episode = suite_episodes("robustness", n=3)[0]
     row = episode.to_row()
     sample = to_sample(episode)
     assert not set(GOLD_FIELDS) & set(sample.metadata or {})
@@ -18,7 +18,7 @@ def test_samples_carry_case_and_gold_as_target_and_the_rest_as_metadata() -> Non
 
 def test_the_episode_comes_back_from_its_sample_whole() -> None:
     for suite in ("livestream", "variant", "robustness"):
-        for episode in build_episodes(suite, n=5):
+        for episode in suite_episodes(suite, n=5):
             sample = to_sample(episode)
             back = episode_of(sample.id or "", sample.metadata or {}, str(sample.target))
             assert back == episode
@@ -38,7 +38,7 @@ def test_a_sample_built_under_another_harness_file_is_an_error(tmp_path, default
 
     path = tmp_path / "h.yaml"
     path.write_text(dump_harness(default_harness), encoding="utf-8")
-    (episode,) = build_episodes("variant", n=1, harness=str(path))
+    (episode,) = suite_episodes("variant", n=1, harness=str(path))
     episode_context(episode)  # the file as it was: fine
     d = harness_to_dict(default_harness)
     d["system_prompt"]["blocks"][0]["text"] += " Be brief."

@@ -74,10 +74,10 @@ def test_config_defaults_train_on_assistant_turns_on_this_machine(tmp_path: Path
 
 
 def test_dataset_draws_a_fresh_variant_only_when_a_row_is_read() -> None:
-    from hat_eval.episode import build_episodes
+    from hat_eval.suites import suite_episodes
     from hat_eval.trainers._trajectory import TrajectoryStream
 
-    stream = TrajectoryStream(build_episodes("livestream", split="train", n=3))
+    stream = TrajectoryStream(suite_episodes("livestream", split="train", n=3))
     dataset = build_dataset(stream)
     assert stream.passes == []  # nothing drawn, nothing stored
     rows = [row for _, row in zip(range(6), dataset, strict=False)]

@@ -10,7 +10,6 @@ import pytest
 
 from hat_eval.episode import (
     base_harness,
-    build_episodes,
     check_answer,
     episode_context,
     records_in,
@@ -18,6 +17,7 @@ from hat_eval.episode import (
     system_message,
 )
 from hat_eval.harness import render_tools
+from hat_eval.suites import suite_episodes
 from hat_eval.trainers import _trajectory
 from hat_eval.trainers._trajectory import (
     EmptyPoolError,
@@ -31,7 +31,7 @@ from hat_eval.trainers._trajectory import (
 
 @pytest.fixture(scope="module")
 def pool() -> list:
-    return build_episodes("livestream", split="train", n=30)
+    return suite_episodes("livestream", split="train", n=30)
 
 
 def _stream(pool: list, **kwargs: object) -> TrajectoryStream:

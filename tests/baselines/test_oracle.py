@@ -25,10 +25,16 @@ from inspect_ai.tool import ToolCall
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
 from hat_eval._aio import run_blocking
+from hat_eval.baselines import (
+    HAT_MODELS,
+    NoSampleError,
+    OraclePolicy,
+    ReferencePolicy,
+    faulted_calls,
+    hat_model,
+)
 from hat_eval.episode import TRACE_KEY, base_harness, records_in
-from hat_eval.suites import HAT_MODELS, OraclePolicy, ReferencePolicy, episode_of, suite_task
-from hat_eval.suites._models import hat_model
-from hat_eval.suites._oracle import NoSampleError, faulted_calls
+from hat_eval.suites import episode_of, suite_task
 
 SUITES = ("livestream", "variant", "robustness")
 N = 30

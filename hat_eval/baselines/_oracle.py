@@ -27,7 +27,7 @@ and the scorer do, so the three cannot disagree about the harness in force. ``sa
 not among Inspect's documented exports: the documented per-sample channel, the sample
 :func:`~inspect_ai.util.store`, starts empty and would need the suites' solver to copy every
 sample's ~2 KB of gold into it, where Inspect would log it once more per sample; one private
-import, pinned by ``tests/suites/test_oracle.py``, is the smaller dependency.
+import, pinned by ``tests/baselines/test_oracle.py``, is the smaller dependency.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ from inspect_ai.solver._task_state import sample_state  # private: see the modul
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from hat_eval.episode import TRACE_KEY, Episode, episode_context, oracle_answer, oracle_calls
+from hat_eval.suites import episode_of
 
 from ._reference_policy import _output
-from ._samples import episode_of
 
 ORACLE = "oracle"
 """The ``hat/`` model name of the oracle."""

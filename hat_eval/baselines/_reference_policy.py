@@ -450,8 +450,7 @@ MODELS: dict[str, Surface] = {"reference": "prompt", "memorized": "default"}
 def _default_surface() -> tuple[str, tuple[ToolInfo, ...]]:
     """The default harness's rendered system prompt and tools (loaded once, on first use)."""
     from hat_eval.harness import default_harness_path, load_harness, render_system_prompt
-
-    from ._agent import tool_infos
+    from hat_eval.suites import tool_infos
 
     harness = load_harness(default_harness_path())
     return render_system_prompt(harness), tuple(tool_infos(harness))

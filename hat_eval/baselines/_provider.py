@@ -1,8 +1,8 @@
 """The ``hat/`` Inspect model provider: every built-in policy under one provider name.
 
 ``hat/reference`` and ``hat/memorized`` are the rule-based policy reading the prompt or the
-default harness (:class:`~hat_eval.suites.ReferencePolicy`); ``hat/oracle`` plays the gold
-(:class:`~hat_eval.suites.OraclePolicy`). Inspect makes a provider's models by calling the one
+default harness (:class:`~hat_eval.baselines.ReferencePolicy`); ``hat/oracle`` plays the gold
+(:class:`~hat_eval.baselines.OraclePolicy`). Inspect makes a provider's models by calling the one
 class the provider returns with the model name, so the provider returns :func:`hat_model`, which
 picks the class by name.
 """

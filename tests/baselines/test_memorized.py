@@ -19,9 +19,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
-from hat_eval.reports import paired_bootstrap
-from hat_eval.suites import suite_task
-from hat_eval.suites._reference_policy import (
+from hat_eval.baselines._reference_policy import (
     MODELS,
     PromptFacts,
     ReferencePolicy,
@@ -29,6 +27,8 @@ from hat_eval.suites._reference_policy import (
     compose,
     read_turn,
 )
+from hat_eval.reports import paired_bootstrap
+from hat_eval.suites import suite_task
 
 N = 120
 
