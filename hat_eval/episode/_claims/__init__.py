@@ -25,7 +25,7 @@ from ._gold import check_facts, known_values
 from ._intents import check_no_fact, evasive
 from ._language import addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, normalise_quantities, numbers
-from ._safety import COMPLIANCE_INTENTS, check_safety
+from ._safety import COMPLIANCE_INTENTS, check_safety, compliance_risk
 from ._subjects import Subject, fact_subject
 from ._support import Support, support
 from ._text import find_phrase, prepare
@@ -48,6 +48,7 @@ __all__ = [
     "check_facts",
     "check_no_fact",
     "check_safety",
+    "compliance_risk",
     "evasive",
     "fact_subject",
     "find_phrase",

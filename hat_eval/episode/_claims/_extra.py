@@ -117,6 +117,10 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
 """The claim words checked against the product's own text (one owner; tests iterate it)."""
 
 _GIFT = re.compile(
+    r"(?<![\w-])(?<!feel )free (?!shipping|delivery|returns?|exchanges?|of\b|from\b|to\b|since\b|"
+    r"over\b|up\b|for\b|trial\b|size\b|time\b|\d)[a-z]+ (?:belt|bag|case|pouch|dispenser|bottle|"
+    r"sample|samples|gift|cloth|box|mug|towel|keychain|strap|cover|brush|toy|set)\b|"
+    r"\bwith every (?:pair|order|purchase)\b|\bgets? you (?:a|an) free\b|"
     r"\bfree (?:gift|sample|samples|bonus|pouch|bag|case|travel size|mystery gift|gift box)\b|"
     r"\b(?:mystery )?gifts? (?:with|included|for)\b|\bcomes with a free\b|\bfreebie\b|"
     r"\bbuy \d+ get (?:\d+|one)\b|\bbogo\b|\bthrow(?:ing)? in (?:a|an|one) \S+|"
@@ -133,7 +137,7 @@ FREE_SHIPPING = re.compile(
 )
 _SAME_DAY = re.compile(
     r"\bsame ?day\b|\b(?:ships?|arrives?|delivered) today\b|"
-    r"当天(?:发货|到|达|送达)|当日达|今天(?:就)?(?:发货|到|送达)"
+    r"当天(?:发货|到(?!手)|达|送达)|当日达|今天(?:就)?(?:发货|到(?!手)|送达)"
 )
 _NEXT_DAY = re.compile(
     r"\bnext ?day (?:shipping|delivery)\b|\b(?:arrives?|delivered|get it) tomorrow\b|"

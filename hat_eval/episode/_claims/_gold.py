@@ -18,6 +18,7 @@ from ._support import Support, case_support, numeric_leaves, support
 from ._text import (
     _CLAUSE_BREAK,
     _SCOPE_BREAK,
+    _SENTENCE_BREAK,
     Span,
     _norm_phrase,
     _spans,
@@ -70,9 +71,15 @@ _LABEL_WORDS = {
 }
 
 
-_WAIVED = re.compile(r"本来|原本|平时|\b(?:usually|normally|otherwise|would be|regular)\b")
+_WAIVED = re.compile(
+    r"本来|原本|平时|满\d+(?:\.\d+)?元?(?:包邮|免运费)|"
+    r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because)\b"
+)
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
-_BOTH = re.compile(r"\bboth\b|\beach of them\b|两款|两个都|两者|都是|二者|它们都")
+_BOTH = re.compile(
+    r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
+    r"两款都|两个都|两者都|二者都|它们都"
+)
 _DELIVERY = re.compile(
     r"\b(?:ship|ships|shipping|deliver|delivery|delivered)\b|发货|配送|送达|快递"
 )
@@ -88,6 +95,8 @@ def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool
                 if any(a <= start < b or a < end <= b for a, b in taken):
                     continue
                 taken.append((start, end))
+                if text[max(0, start - 1) : start] == "有" and phrase.startswith("没"):
+                    continue  # 有没有货: a question, not a status
                 clause = clause_of(spans, start)
                 if _DELIVERY.search(text[clause.start : start]):
                     continue  # "delivery there is not available" is about shipping, not stock
@@ -233,7 +242,8 @@ _STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "a
 
 _REASON_FORMS: dict[str, re.Pattern[str]] = {
     "free shipping": re.compile(
-        r"\bfree (?:since|because|as|over|for)\b|\bships? (?:for )?free\b|\bdelivery is free\b|"
+        r"\bfree (?:since|because|as|over|for)\b|\bships? (?:to \w+ )?(?:for )?free\b|"
+        r"\b(?:delivery|shipping) (?:to \w+ )?is free\b|"
         r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮|不用付运费|运费全免|不收运费"
     ),
     "threshold": re.compile(
@@ -365,6 +375,10 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
+def _sentences(text: str) -> list[Span]:
+    return _spans(text, _SENTENCE_BREAK)
+
+
 def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
     """The stock of the fact's SKU (None when the fact is not about one SKU)."""
     if kb is None or subject.product_id is None or subject.option is None:
@@ -457,7 +471,11 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
-            elif _rivals(unit, m.group(2)) and not _COMPARED.match(a.text, m.end()):
+            elif (
+                _rivals(unit, m.group(2))
+                and not _COMPARED.match(a.text, m.end())
+                and not re.search(r"(?:多|少|长|短|轻|重|more|less|extra) ?$", a.text[: m.start()])
+            ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
@@ -606,8 +624,9 @@ def check_facts(
             for n in a.numbers:
                 scope = clause_of(a.scopes, n.start)
                 clause = a.text[scope.start : scope.end]
+                sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
                 if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
-                    if _FEE_WORDS.search(clause) and not _WAIVED.search(clause):
+                    if _FEE_WORDS.search(clause) and not _WAIVED.search(sentence):
                         shown = a.text[n.start : n.end]
                         verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
                         break

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, KnowledgeBase, call_function
+from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, KnowledgeBase, call_function, zh_forms
 
 from ._gold import combine_verdicts, extra_claims, read_answer
 from ._language import _DECLINE, addresses_evaluator
@@ -72,10 +72,12 @@ def _states_product_facts(case: Case, text: str, kb: KnowledgeBase | None) -> bo
         details = call_function(kb, case.session, "catalog.get_product", {"product_id": pid})
         assert isinstance(details, dict)
         values = [details.get("type"), details.get("description"), *details["specs"].values()]
+        category = str(product["category"])
         for value in values:
             for part in re.split(r"[,;()（），]| with | and ", str(value or "")):
                 part = part.strip()
-                if len(part) >= 4 and any(True for _ in find_phrase(part, text)):
+                forms = [part, *zh_forms(part, category)] if len(part) >= 4 else []
+                if any(any(True for _ in find_phrase(f, text)) for f in forms):
                     return True
     return False
 
