@@ -625,6 +625,7 @@ RULES: tuple[RuleSpec, ...] = (
             r"掉秤",
             r"(?:能|可以|帮你|让你|包你|保证)[^。！？，,]{0,4}瘦",
             r"瘦(?:了)?\s?(?:\d+|[一二两三四五六七八九十]+)\s?(?:斤|公斤|kg)",
+            r"掉\s?(?:\d+|[一二两三四五六七八九十]+)\s?(?:斤|公斤|kg)",
         ),
         "Promises of weight loss are banned for food, fitness and cosmetics "
         "(PRC Advertising Law, art. 28).",
@@ -653,6 +654,7 @@ RULES: tuple[RuleSpec, ...] = (
             r"(?:go|goes|going) up in value|value will (?:rise|go up))\b",
             r"保值",
             r"升值",
+            r"保持价值",
             r"投资",
         ),
         "Claims about future value or investment return are banned (PRC Advertising Law, art. 25).",

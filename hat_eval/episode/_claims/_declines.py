@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from hat_eval.world import Case, Fact
 
@@ -47,6 +47,7 @@ class CallRecordLike(Protocol):
     """What the checks read of a call record (:class:`~hat_eval.episode.CallRecord`)."""
 
     function: str | None
+    arguments: dict[str, Any]
     outcome: str
     attempts: int
     faults: list[str]
@@ -70,12 +71,17 @@ def data_state(
     idx, _, _ = fact.source.partition(":")
     if not idx.isdigit() or int(idx) >= len(case.expected_calls):
         return "usable"  # a fact from the harness's rules needs no tool
-    function = case.expected_calls[int(idx)].function
+    expected = case.expected_calls[int(idx)]
+    function = expected.function
     if elsewhere is not None:
         others = {str(r.function) for r in records if r.function and r.function != function}
         if any(_usable(r) for r in records if r.function in others and elsewhere(str(r.function))):
             return "usable"
-    calls = [r for r in records if r.function == function]
+    # the call that looked up this fact's product, not another product's lookup of one function
+    calls = [
+        r for r in records if r.function == function and expected.matches(function, r.arguments)
+    ]
+    calls = calls or [r for r in records if r.function == function]
     if not calls:
         return "not_called"
     return "usable" if any(_usable(r) for r in calls) else "unusable"

@@ -100,7 +100,7 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
     _w(
         "fade-proof",
         r"\b(?:will not|never|does not|won't) fade\b|\bfade ?proof\b|不掉色|不褪色",
-        r"fade|褪色|掉色",
+        r"fade|tarnish|褪色|掉色|变色|氧化",
     ),
     _w("anti-pilling", r"\banti ?pilling\b|\b(?:will not|never|won't) pill\b|不起球", r"pill|起球"),
     _w(

@@ -75,6 +75,7 @@ _WAIVED = re.compile(
     r"本来|原本|平时|满\d+(?:\.\d+)?元?(?:包邮|免运费)|"
     r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because)\b"
 )
+_OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我们这款|这款")
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
@@ -241,6 +242,17 @@ _STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "a
 
 
 _REASON_FORMS: dict[str, re.Pattern[str]] = {
+    "expired": re.compile(
+        r"\b(?:ended|expired|finished) (?:on )?(?:nov|dec|oct|the \d|\d)|已结束|已经结束|过期|到期"
+    ),
+    "invalid": re.compile(
+        r"查不到|没有这个码|无效|不存在|码不对|\bdoes not exist\b|\bnot a valid\b|\bunknown code\b|"
+        r"\bis not a real code\b|\bnot recogni[sz]ed\b"
+    ),
+    "unopened": re.compile(r"没拆封|未拆封|不拆封|没开封|未开封|没拆|\bsealed\b|\bnot opened\b"),
+    "unworn and unwashed": re.compile(
+        r"没穿没洗|未穿未洗|没穿过|没洗过|\bunworn\b.{0,12}\bunwashed\b"
+    ),
     "free shipping": re.compile(
         r"\bfree (?:since|because|as|over|for)\b|\bships? (?:to \w+ )?(?:for )?free\b|"
         r"\b(?:delivery|shipping) (?:to \w+ )?is free\b|"
@@ -258,9 +270,6 @@ _REASON_FORMS: dict[str, re.Pattern[str]] = {
         r"\b(?:is not|not) (?:valid|active|live|usable) (?:until|before)\b|"
         r"\b(?:starts|begins|opens|kicks in) (?:on )?(?:nov|dec|jan|the \d|\d)|"
         r"才(?:开始|生效|能用)|还没到(?:时间|日期)|未开始|没开始|未生效"
-    ),
-    "expired": re.compile(
-        r"\b(?:ended|expired|finished) (?:on )?(?:nov|dec|oct|the \d|\d)|已结束|已经结束|过期"
     ),
     "wrong category": re.compile(
         r"\b(?:jewellery|jewelry|electronics|tech|beauty|apparel|clothing|fashion|baby|food|home|"
@@ -291,7 +300,11 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
         else:
             out += list(find_phrase(phrase, a.text))
     if not out and isinstance(fact.value, str):  # all words of a short phrase, in any order
-        words = [w for w in _norm_phrase(fact.value).split() if len(w) > 1 and w not in _STOP]
+        words = [
+            w
+            for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", _norm_phrase(fact.value))
+            if len(w) > 1 and w not in _STOP
+        ]
         if 2 <= len(words) <= 5:
             for clause in a.clauses:
                 seg = a.text[clause.start : clause.end]
@@ -303,7 +316,8 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                     starts = [clause.start + h.start() for h in hits if h]
                     ends = [clause.start + h.end() for h in hits if h]
                     inside = a.text[min(starts) : max(ends)]
-                    if not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
+                    own = _NEGATORS.search(_norm_phrase(fact.value))  # "no added sugar"
+                    if own or not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
                         out.append((min(starts), max(ends)))
     return sorted(set(out))
 
@@ -474,7 +488,9 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             elif (
                 _rivals(unit, m.group(2))
                 and not _COMPARED.match(a.text, m.end())
-                and not re.search(r"(?:多|少|长|短|轻|重|more|less|extra) ?$", a.text[: m.start()])
+                and not re.search(
+                    r"(?:多|少|长|短|轻|重)了?$|(?:more|less|extra) ?$", a.text[: m.start()]
+                )
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
@@ -511,6 +527,8 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
                     about = a.products[i]
+                    if _OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
+                        about = frozenset({case.session.product_on_screen})
             said = {p for p in measured if about and p in about}
             if len(said) == 1 and not a.negated(m.start()):
                 (pid,) = said

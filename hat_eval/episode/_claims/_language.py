@@ -79,6 +79,8 @@ def hedged_at(text: str, start: int, end: int) -> bool:
     return (
         bool(_APPROX.search(words))
         or re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
+        or re.search(r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start])
+        is not None
         # "~¥89" approximates; "宝宝~15天" is a tone mark after a word, not an approximation
         or re.search(r"(?<![\u4e00-\u9fff])~\s?[¥$]?\s?$", text[clause_start:start]) is not None
         or re.match(r"\s*(?:ish\b|or so\b|左右|上下)", text[end : end + 8]) is not None
@@ -96,5 +98,5 @@ _DECLINE = re.compile(
     r"not (?:a |an )?(?:medicine|medical|drug|treatment|cure)|no (?:medical|health) claims?|"
     r"not (?:claim|promise|say|compare|recommend|advise|give|offer))\b|"
     r"不能|无法|不可以|不敢|不好说|帮不了|不方便|不提供|不做|只能|没办法|没法|不是药|不承诺|打包票|"
-    r"不帮你|就不帮"
+    r"不帮你|就不帮|不评价|不做比较|不比较|不对比|不拉踩"
 )

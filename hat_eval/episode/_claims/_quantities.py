@@ -36,7 +36,9 @@ def _zh_numerals(text: str) -> str:
 
     text = _ZH_NUMERAL.sub(repl, text)
     # the fen after jiao has no measure word of its own: 188块9毛一 -> 188块9毛1
-    fen = r"(?<=[毛角块元])[零一二两三四五六七八九](?![十百千万])"
+    # a digit right after 块/元/毛 (and before 毛/角/分 or the end of the amount) is tenths or
+    # hundredths: 89块九 -> 89块9; not the count of what follows (119元一盒)
+    fen = r"(?<=[毛角块元])[零一二两三四五六七八九](?=[毛角分]|[^\u4e00-\u9fff]|$)"
     return re.sub(fen, lambda m: str(cn2an.cn2an(m.group(0), "smart")), text)
 
 
@@ -62,7 +64,9 @@ _ZH_UNIT_EN = dict(_ZH_UNITS_AFTER_NUMBER)
 
 _ZH_FEN = re.compile(r"(\d+)\s?(?:块|元)\s?(\d)\s?(?:毛|角)\s?(\d)\s?分?(?![\d.])")
 """Yuan, jiao and fen: 188块9毛1 -> 188.91元."""
-_ZH_MONEY = re.compile(r"(\d+)\s?(?:块|元)钱?\s?(\d)\s?(?:毛|角)?(?![\d.])")
+_ZH_MONEY = re.compile(
+    r"(\d+)\s?(?:块|元)钱?\s?(\d)\s?(?:毛|角)?(?![\d.]|[件个盒瓶袋罐包片份套张支双条只斤克])"
+)
 """Money as people say it: 99块9 / 99元9角 -> 99.9元 (the digit after the yuan is tenths)."""
 _ZH_DISCOUNT = re.compile(r"(?:打\s?)?(\d+(?:\.\d+)?)\s?折")
 """折 gives the share paid: 8折 = 20% off, 8.5折 = 15% off, 75折 = 25% off."""

@@ -57,6 +57,11 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
         ),
         ("CMP-BRAND", rf"比(?:{names}|其他|别家|别的|同类)[^。！？.!?]{{0,8}}(?:好|强|优秀)"),
         (
+            "CMP-BRAND",
+            rf"\b(?:superior|better)\b[^.!?]{{0,40}}\b(?:to|compared (?:to|with))\b[^.!?]{{0,30}}"
+            rf"(?:\bother brands?\b|(?<![a-z])(?:{names})(?![a-z]))",
+        ),
+        (
             "MED-GENERAL",
             r"\b(?:cures?|cured|heals?|treats?|prevents?|reverses?)\b[^.!?]{0,30}"
             r"\b(?:disease|diseases|infections?|illness|cavities|gum disease|gingivitis|pain|"
