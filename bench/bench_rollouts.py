@@ -31,7 +31,7 @@ from hat_eval.trainers._rollout import Simulator, train_pool
 def scripted(episode: Episode) -> Callable[[ModelCall], Message]:
     """The required calls (variant names) in one turn, then the tagged reference answer."""
     ctx = episode_context(episode)
-    calls = oracle_calls(episode.case, ctx.harness.tools)
+    calls = oracle_calls(episode.case, ctx.harness.tools, skill=episode.gold.skill)
     answer = oracle_answer(episode, ctx)
 
     def generate(call: ModelCall) -> Message:

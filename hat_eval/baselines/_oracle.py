@@ -4,7 +4,9 @@ The oracle reads the gold. In a sample's first turn it asks for the case's requi
 (:attr:`~hat_eval.world.Case.required_calls`), all at once, under the names the harness in force
 gives their functions (the gold's ``tools``: function id -> tool name, renamed under HSA); then
 it answers ``[skill: <gold.skill>] `` + :func:`~hat_eval.world.reference_answer`, the skill tag
-being the id in force. Both pieces are the SFT trajectories' oracle
+being the id in force. Under progressive skill disclosure the first turn loads the skill in force
+first (through ``gold.tools["skills.load"]``, the loader's name in force) and the answer is
+untagged. Both pieces are the SFT trajectories' oracle
 (:func:`~hat_eval.episode.oracle_calls` and
 :func:`~hat_eval.episode.oracle_answer`), so the suites and the training data share
 one definition of a perfect episode. What the tools return does not change the answer, with one
@@ -136,7 +138,7 @@ class OraclePolicy(ModelAPI):
         else:
             calls = [
                 ToolCall(id=c.id, function=c.function, arguments=c.arguments)
-                for c in oracle_calls(episode.case, ctx.harness.tools)
+                for c in oracle_calls(episode.case, ctx.harness.tools, skill=episode.gold.skill)
             ]
         if calls:
             message = ChatMessageAssistant(content="", tool_calls=calls, model=self.model_name)

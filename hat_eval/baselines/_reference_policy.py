@@ -8,12 +8,25 @@ tool results in whatever format the hooks wrap them. Its intent detection is key
 it misses slang, typos and mixed-language messages some of the time: its scores are real,
 not perfect, and they move when the harness changes in ways keyword reading cannot follow.
 
+Under either skill disclosure it chooses the skill whose text best fits the viewer's intent.
+Inline, that text is each skill whole, and the answer starts with its ``[skill: id]`` tag.
+Progressive, it is each listed skill's id and description (the reply skills only): the policy
+finds the skill-loading tool by the name the prompt's skills section gives it (else by the
+description that says it loads skills), loads the skill it picked in its first turn, alongside
+its first world calls, and answers untagged. Loads do not count against the tool-call limit.
+
 ``hat/memorized`` is the same policy frozen to the default harness, the positive control of the
 ``variant`` suite: it uses the default harness's tool names, skill ids and limits whatever the
 prompt says, and takes only the viewer's message, the product on screen and the tool results from
 its input -- what a fine-tune that memorized one harness's surface forms does. Under a variant
 harness its calls go to default tool names (the runtime answers ``unknown_tool``) and its skill
-tags are the default ids. Which of the two reads the harness is the :data:`Surface` of the model.
+tags are the default ids. hat-eval ships a default harness in each disclosure form, and the
+memorizing fine-tune is taken to have learnt both: it tells them apart by the one thing that
+differs at a glance (skills given whole, or listed to load) and plays that default's surface.
+Under a progressive variant it therefore loads the default skill id with the default loader
+name (``load_skill``): a renamed loader is an ``unknown_tool``, a renamed skill an unknown id,
+and either way it loads no skill in force. Under the default harness of each form it is the
+reference policy. Which of the two reads the harness is the :data:`Surface` of the model.
 
 Answers commit to one value per fact: one status per SKU, the one spec asked about, one delivery
 row; never several values of one thing in the hope that one of them is the right one.
@@ -40,6 +53,8 @@ from inspect_ai.model import (
     ModelUsage,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+
+from hat_eval.harness import SKILL_LOADER
 
 # -- reading tools from their descriptions -------------------------------------------------------
 
@@ -118,6 +133,23 @@ _TOOL_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def find_loader(tools: list[ToolInfo], named: str | None) -> ToolInfo | None:
+    """The skill-loading tool: the one the prompt names, else the one that says it loads skills.
+
+    Names change under HSA, so a name the prompt gives that no tool has falls back to the
+    descriptions ("skill" and "load"); None when no tool mentions skills.
+    """
+    for t in tools:
+        if t.name == named:
+            return t
+    scored = [
+        (text.count("skill") * 2 + text.count("load"), i)
+        for i, t in enumerate(tools)
+        if "skill" in (text := f"{t.description} {t.name.replace('_', ' ')}".casefold())
+    ]
+    return tools[max(scored)[1]] if scored else None
+
+
 def identify_tools(tools: list[ToolInfo]) -> dict[str, str]:
     """Function id -> tool name, by the words of each tool's description (greedy, one-to-one)."""
     scores = []
@@ -137,6 +169,11 @@ def identify_tools(tools: list[ToolInfo]) -> dict[str, str]:
 # -- reading the system prompt -------------------------------------------------------------------
 
 _SKILL_RE = re.compile(r"^### Skill `([^`]+)`: (.*)$", re.MULTILINE)
+_INDEX_RE = re.compile(r"^- `([^`]+)` \((\w+)\): (.*)$", re.MULTILINE)
+"""A skill of a progressive prompt's list: ``- `id` (type): description``."""
+_LOADER_RE = re.compile(r"loaded with the tool `([^`]+)`")
+"""The line of a progressive prompt's skills section that names the skill-loading tool."""
+_SKILLS_HEADING = "## Skills"
 
 
 @dataclass
@@ -144,7 +181,14 @@ class PromptFacts:
     """What the policy reads off the system prompt."""
 
     skills: dict[str, str] = field(default_factory=dict)
-    """Skill id -> its rendered text (name, description, triggers, rules)."""
+    """Skill id -> its rendered text (name, description, triggers, rules), or under
+    progressive disclosure its id and description (the rules come with loading)."""
+    disclosure: Literal["inline", "progressive"] = "inline"
+    """``progressive`` when the prompt lists the skills to load instead of giving them whole."""
+    skill_types: dict[str, str] = field(default_factory=dict)
+    """Progressive disclosure: skill id -> its type (``reply`` or ``strategy``)."""
+    loader: str | None = None
+    """Progressive disclosure: the skill-loading tool's name, as the prompt names it."""
     max_words: int = 60
     max_calls: int = 4
     product_id: str | None = None
@@ -152,12 +196,25 @@ class PromptFacts:
 
 
 def read_prompt(system: str) -> PromptFacts:
-    """Skills, word and call limits, and the product on screen."""
+    """Skills, word and call limits, and the product on screen.
+
+    Inline skills are ``### Skill`` headings with their text; a progressive prompt lists each
+    skill as ``- `id` (type): description`` under its skills heading, beside a line naming
+    the tool that loads them.
+    """
     facts = PromptFacts()
     heads = list(_SKILL_RE.finditer(system))
     for i, head in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(system)
         facts.skills[head.group(1)] = system[head.start() : end].split("\n## ")[0].casefold()
+    if not heads and _SKILLS_HEADING in system:
+        section = system.split(_SKILLS_HEADING, 1)[1].split("\n## ")[0]
+        for item in _INDEX_RE.finditer(section):
+            facts.disclosure = "progressive"
+            facts.skills[item.group(1)] = f"{item.group(1)} {item.group(3)}".casefold()
+            facts.skill_types[item.group(1)] = item.group(2)
+        if facts.disclosure == "progressive" and (loader := _LOADER_RE.search(section)):
+            facts.loader = loader.group(1)
     if words := re.search(r"at most (\d+) words", system):
         facts.max_words = int(words.group(1))
     if calls := re.search(r"at most (\d+) tool calls", system):
@@ -182,7 +239,11 @@ _SKILL_WORDS: dict[str, tuple[str, ...]] = {
 
 
 def pick_skill(skills: dict[str, str], intent: str) -> str | None:
-    """The skill whose rendered text best matches the intent's words (None without skills)."""
+    """The skill whose text best matches the intent's words (None without skills).
+
+    The text is what the prompt gives: a skill whole under inline disclosure, its id and
+    description under progressive disclosure (:attr:`PromptFacts.skills`).
+    """
     words = _SKILL_WORDS.get(intent, ())
     best = max(skills.items(), key=lambda kv: sum(kv[1].count(w) for w in words), default=None)
     return best[0] if best else None
@@ -436,23 +497,34 @@ class Turn:
     results: dict[str, list[Any]]
     """Function id -> parsed results, in call order (None for errors and garbage)."""
     calls: int
+    """World calls made so far (skill loads are not counted, as the checks do not count them)."""
+    loads: int = 0
+    """Skill-loading calls made so far."""
+    load_param: str = "skill_id"
+    """The skill loader's one parameter (the skill id), under progressive disclosure."""
 
 
 Surface = Literal["prompt", "default"]
 """Where the policy reads the harness's surface forms (skills, limits, tool names) from: the
-rendered ``prompt`` and tool list it is given, or the ``default`` harness it memorized."""
+rendered ``prompt`` and tool list it is given, or the ``default`` harness it memorized (of the
+disclosure form the prompt has: see the module docstring)."""
 
 MODELS: dict[str, Surface] = {"reference": "prompt", "memorized": "default"}
 """The ``hat/`` model names and the surface each reads."""
 
 
 @cache
-def _default_surface() -> tuple[str, tuple[ToolInfo, ...]]:
-    """The default harness's rendered system prompt and tools (loaded once, on first use)."""
+def _default_surface(
+    disclosure: Literal["inline", "progressive"] = "inline",
+) -> tuple[str, tuple[ToolInfo, ...]]:
+    """The default harness's rendered system prompt and tools, in one disclosure form.
+
+    Each form is loaded once, on first use.
+    """
     from hat_eval.harness import default_harness_path, load_harness, render_system_prompt
     from hat_eval.suites import tool_infos
 
-    harness = load_harness(default_harness_path())
+    harness = load_harness(default_harness_path(disclosure))
     return render_system_prompt(harness), tuple(tool_infos(harness))
 
 
@@ -461,26 +533,36 @@ def read_turn(
 ) -> Turn:
     """Parse the conversation: prompt facts, the viewer's message, tool results by function.
 
-    With ``surface="default"`` the skills, limits and tool names are the default harness's,
-    whatever the prompt and tool list say; the product on screen still comes from the prompt.
+    With ``surface="default"`` the skills, limits and tool names are the default harness's
+    (of the disclosure form the prompt has), whatever the prompt and tool list say; the product
+    on screen still comes from the prompt. Under progressive disclosure the skill loader is
+    found first (:func:`find_loader`) and the world's tools among the others; it is
+    ``tools[SKILL_LOADER]``.
     """
     system = next((m.text for m in input if isinstance(m, ChatMessageSystem)), "")
     message = next((m.text for m in input if isinstance(m, ChatMessageUser)), "")
     facts = read_prompt(system)
     if surface == "default":
-        default_system, default_tools = _default_surface()
+        default_system, default_tools = _default_surface(facts.disclosure)
         screen = facts
         facts = read_prompt(default_system)
         facts.product_id, facts.product_name = screen.product_id, screen.product_name
         tools = list(default_tools)
-    by_name = identify_tools(tools)
+    loader = find_loader(tools, facts.loader) if facts.disclosure == "progressive" else None
+    by_name = identify_tools([t for t in tools if t is not loader])
+    load_param = "skill_id"
+    if loader is not None:
+        by_name[SKILL_LOADER] = loader.name
+        load_param = next(iter(loader.parameters.properties), load_param)
     fn_of = {name: fn for fn, name in by_name.items()}
     results: dict[str, list[Any]] = {}
-    calls = 0
+    calls = loads = 0
     pending: list[str] = []
     for m in input:
         if isinstance(m, ChatMessageAssistant) and m.tool_calls:
-            calls += len(m.tool_calls)
+            n_loads = sum(fn_of.get(c.function) == SKILL_LOADER for c in m.tool_calls)
+            loads += n_loads
+            calls += len(m.tool_calls) - n_loads
         elif isinstance(m, ChatMessageTool):
             fn = fn_of.get(m.function or "", "")
             if m.text == "(result in the next message)":
@@ -492,7 +574,7 @@ def read_turn(
             for fn, chunk in zip(pending, chunks, strict=False):
                 results.setdefault(fn, []).append(parse_result(chunk.split(": ", 1)[-1]))
             pending = []
-    return Turn(facts, message, by_name, results, calls)
+    return Turn(facts, message, by_name, results, calls, loads, load_param)
 
 
 def _ok(turn: Turn, fn: str) -> Any:
@@ -813,10 +895,29 @@ def compose(turn: Turn, intents: list[str]) -> str:
             parts.append(f"Hi, welcome to the stream! Ask me anything about {name}.")
         else:
             parts.append("Sorry, I can only help with the products on this stream.")
-    skill = pick_skill(turn.facts.skills, intents[0])
     words = " ".join(parts).split()
     body = " ".join(words[: turn.facts.max_words])
+    if turn.facts.disclosure == "progressive":  # the skill is chosen by loading it, untagged
+        return body
+    skill = pick_skill(turn.facts.skills, intents[0])
     return f"[skill: {skill}] {body}" if skill else body
+
+
+def skill_load(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The load of the reply skill that fits the first intent, on the first turn only.
+
+    Empty under inline disclosure (no loader), after a load was made (successful or not), or
+    when no reply skill is listed. Strategy skills are never picked: loading one is no choice.
+    """
+    if SKILL_LOADER not in turn.tools or turn.loads:
+        return []
+    reply = {
+        sid: text
+        for sid, text in turn.facts.skills.items()
+        if turn.facts.skill_types.get(sid, "reply") != "strategy"
+    }
+    skill = pick_skill(reply, intents[0])
+    return [(SKILL_LOADER, {turn.load_param: skill})] if skill else []
 
 
 def _output(model: str, message: ChatMessageAssistant, input_text: str) -> ModelOutput:
@@ -867,11 +968,17 @@ class ReferencePolicy(ModelAPI):
         intents = detect_intents(turn.message)
         input_text = "".join(m.text for m in input)
         calls = next_calls(turn, intents)
-        tries = sum(len(v) for v in turn.results.values())
-        if calls and turn.calls < turn.facts.max_calls and tries < 2 * max(1, len(intents)) + 2:
+        tries = sum(len(v) for fn, v in turn.results.items() if fn != SKILL_LOADER)
+        if not (
+            calls and turn.calls < turn.facts.max_calls and tries < 2 * max(1, len(intents)) + 2
+        ):
+            calls = []
+        batch = skill_load(turn, intents) + calls[: turn.facts.max_calls - turn.calls]
+        if batch:
+            made = turn.calls + turn.loads
             tool_calls = [
-                ToolCall(id=f"call_{turn.calls + i}", function=turn.tools[fn], arguments=args)
-                for i, (fn, args) in enumerate(calls[: turn.facts.max_calls - turn.calls])
+                ToolCall(id=f"call_{made + i}", function=turn.tools[fn], arguments=args)
+                for i, (fn, args) in enumerate(batch)
             ]
             return _output(
                 self.model_name,

@@ -37,9 +37,11 @@ def validate(file: FileArg) -> None:
     h = _load(file)
     loader = h.skill_loader()
     disclosure = f", skills loaded on demand with {loader.name}" if loader is not None else ""
+    on = [c.name for c in h.hooks.checks if c.enabled]
+    checks = f", checking hooks on: {', '.join(on) or 'none'}" if h.hooks.checks else ""
     typer.echo(
         f"{file}: ok: {len(h.system_prompt.blocks)} prompt blocks, {len(h.skills)} skills, "
-        f"{len(h.tools)} tools, {len(h.constraints())} constraints{disclosure}"
+        f"{len(h.tools)} tools, {len(h.constraints())} constraints{disclosure}{checks}"
     )
 
 

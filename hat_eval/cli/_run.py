@@ -334,14 +334,24 @@ def tracebacks_in_log_only() -> Iterator[None]:
 
 
 def describe_run(
-    model: str, agent: str, harness: str | None, suites: list[str], judge: str | None = None
+    model: str,
+    agent: str,
+    harness: str | None,
+    suites: list[str],
+    judge: str | None = None,
+    *,
+    disclosure: str | None = None,
 ) -> str:
-    """One line naming what ran: the model, the agent, harness and judge of each kind of suite."""
+    """One line naming what ran: the model, the agent, harness and judge of each kind of suite.
+
+    ``disclosure`` (``--disclosure``) names which default harness ran when no file was given.
+    """
     from hat_eval.suites import IFEVAL
 
     parts = [f"model {model}"]
     if any(name != IFEVAL for name in suites):
-        parts += [f"agent {agent}", f"harness {harness or 'default (embedded)'}"]
+        default = f"default {disclosure}" if disclosure else "default"
+        parts += [f"agent {agent}", f"harness {harness or default + ' (embedded)'}"]
         if judge is not None:
             parts.append(f"judge {judge} for undecided parts")
     if IFEVAL in suites:
@@ -407,12 +417,27 @@ def run(
             "decides the parts the checks leave undecided (the grader model role).",
         ),
     ] = None,
+    disclosure: Annotated[
+        str | None,
+        typer.Option(
+            help="inline or progressive skills for the case suites: the default harness of that "
+            "form (inline if omitted); with --harness, that file's own skill_disclosure.",
+        ),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
     Rerun the same command with the same --log-dir to resume: finished samples are not redone.
     """
-    from hat_eval.suites import AGENTS, IFEVAL, RunOptions, check_suite, make_task, suite_names
+    from hat_eval.suites import (
+        AGENTS,
+        IFEVAL,
+        RunOptions,
+        check_suite,
+        disclosure_harness,
+        make_task,
+        suite_names,
+    )
 
     names = list(suite_names()) if suite == "all" else [suite]
     try:
@@ -440,6 +465,17 @@ def run(
         except HarnessError as err:
             fail(str(err))
         harness_file = str(harness.resolve())
+    if disclosure is not None:
+        if names == [IFEVAL]:
+            raise typer.BadParameter(
+                "ifeval has no skills to disclose; --disclosure applies to the case suites "
+                f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
+                param_hint="--disclosure",
+            )
+        try:
+            disclosure_harness(harness_file, disclosure)
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--disclosure") from None
     model_name = resolve_model(model, engine)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
     from ._preflight import check_server, model_server
@@ -454,7 +490,12 @@ def run(
     from hat_eval.reports import summary_rows, summary_table
 
     options = RunOptions(
-        limit=limit, harness=harness_file, seed=seed, agent=agent, ifeval_data=ifeval_data
+        limit=limit,
+        harness=harness_file,
+        seed=seed,
+        agent=agent,
+        ifeval_data=ifeval_data,
+        disclosure=disclosure,
     )
     try:  # every task is built (and its data read) before any sample runs
         tasks = [make_task(name, options) for name in names]
@@ -493,7 +534,14 @@ def run(
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
     console.print(
-        describe_run(model_name, agent, harness_file, names, str(grader) if grader else None),
+        describe_run(
+            model_name,
+            agent,
+            harness_file,
+            names,
+            str(grader) if grader else None,
+            disclosure=disclosure,
+        ),
         markup=False,
     )
     where = log_dir.resolve()

@@ -88,6 +88,18 @@ from ._external import (
     read_answers,
     score_answers,
 )
+from ._hooks import (
+    FORMAT_LIMITS,
+    HOOK_KEY,
+    HOOK_RECOVERED,
+    HOOK_REJECTIONS,
+    HookRecord,
+    HookRunner,
+    HookVerdict,
+    ReplyVerdict,
+    hook_records_in,
+    hook_summary,
+)
 from ._messages import openai_message
 from ._oracle import oracle_answer, oracle_calls
 from ._recipe import FaultRecipe, Recipe, RecipeError
@@ -117,6 +129,16 @@ __all__ = [
     "stable_seed",
     "system_message",
     "FAULT_OUTCOMES",
+    "FORMAT_LIMITS",
+    "HOOK_KEY",
+    "HookRecord",
+    "HookRunner",
+    "HookVerdict",
+    "ReplyVerdict",
+    "hook_records_in",
+    "hook_summary",
+    "HOOK_RECOVERED",
+    "HOOK_REJECTIONS",
     "fault_outcome",
     "AnswerFileError",
     "ExternalAnswer",

@@ -9,6 +9,13 @@ plan) and its result comes back as the hooks' message structure says: in a ``too
 the calls. Each ``tool`` message carries its call's :class:`~hat_eval.episode.CallRecord` under
 :data:`~hat_eval.episode.TRACE_KEY` in its metadata. A turn without tool calls is the final answer.
 
+A harness that declares checking hooks (``hooks.checks``) has them judge each step
+(:mod:`._hooks`): a call a hook rejects is not run and its ``tool`` message is the hook's
+message; a reply a hook rejects is followed by the hook's message (a ``user`` or ``system``
+message) and the agent takes another turn, while the hook's rejection budget lasts. Each
+verdict is recorded under :data:`~hat_eval.episode.HOOK_KEY` in the metadata of the message it
+concerns. Without checks the loop is exactly as above.
+
 The loop is a generator (:func:`agent_steps`) that yields each model call and is sent the
 assistant's reply, so the transport decides how a turn is generated and whether it waits
 synchronously or asynchronously: :func:`run_agent` drives it with a blocking ``generate`` (the
@@ -23,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Awaitable, Callable, Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 from hat_eval._cache import by_identity
@@ -31,6 +38,7 @@ from hat_eval.harness import Harness, Tool, render_system_prompt
 from hat_eval.world import KnowledgeBase, LiveSession
 
 from ._context import EpisodeContext
+from ._hooks import HookRecord, HookRunner, hook_metadata
 from ._runtime import TRACE_KEY, CallRecord, ToolRuntime
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -61,7 +69,9 @@ class Message:
     function: str | None = None
     """A ``tool`` message: the tool name the call used."""
     metadata: dict[str, Any] | None = None
-    """A ``tool`` message: ``{TRACE_KEY: CallRecord.to_dict()}``."""
+    """A ``tool`` message: ``{TRACE_KEY: CallRecord.to_dict()}``; with checking hooks, also
+    ``{HOOK_KEY: [HookRecord.to_dict(), ...]}`` on a checked call's tool message, a rejection
+    and a final answer."""
     source: Any = field(default=None, compare=False, repr=False)
     """The transport's own object this message stands for (e.g. an Inspect message), if any."""
 
@@ -88,6 +98,8 @@ class AgentRun:
     """Per turn with tool calls: seconds spent running its calls (the world, hooks, faults)."""
     records: list[CallRecord] = field(default_factory=list)
     """Every tool call, in call order."""
+    hooks: list[HookRecord] = field(default_factory=list)
+    """Every checking hook's verdict, in the order they were made (none without checks)."""
 
     @property
     def answer(self) -> Message | None:
@@ -159,23 +171,47 @@ def agent_steps(
         execute: Runs each turn's tool calls (see :data:`Execute`); in line when ``None``.
     """
     runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault, seed=seed)
-    run = AgentRun(messages=[system_message(ctx), *messages], records=runtime.records)
+    hooks = HookRunner(ctx.harness, ctx.kb, ctx.session, runtime)
+    run = AgentRun(
+        messages=[system_message(ctx), *messages], records=runtime.records, hooks=hooks.records
+    )
     tools = ctx.harness.tools
     to_user = ctx.harness.hooks.messages.tool_result_role != "tool"
-    for _ in range(max_turns):
+    for turn in range(max_turns):
         reply = yield ModelCall(run.messages, tools)
         run.turns += 1
         run.messages.append(reply)
         if not reply.tool_calls:
+            if hooks:
+                verdict = hooks.check_reply(
+                    run.turns, reply.content, last_turn=turn + 1 == max_turns
+                )
+                if verdict.rejection is not None:
+                    meta = hook_metadata(verdict.records)
+                    run.messages.append(Message(verdict.role, verdict.rejection, metadata=meta))
+                    continue
+                meta = {**(reply.metadata or {}), **hook_metadata(verdict.records)}
+                run.messages[-1] = replace(reply, metadata=meta)
             run.answered = True
             break
 
-        def run_calls(calls: tuple[ToolCall, ...] = reply.tool_calls) -> list[Any]:
+        def run_calls(
+            calls: tuple[ToolCall, ...] = reply.tool_calls, step: int = run.turns
+        ) -> list[Any]:
             start = time.perf_counter()
             out = []
             for call in calls:
-                text, _ = runtime.call(call.function, call.arguments)
-                out.append((call, text, {TRACE_KEY: runtime.records[-1].to_dict()}))
+                checked = hooks.check_call(step, call.id, call.function, call.arguments)
+                rejection = next((r.message for r in checked if r.verdict == "reject"), None)
+                if rejection is None:
+                    text, _ = runtime.call(call.function, call.arguments)
+                else:
+                    runtime.reject(call.function, call.arguments)
+                    text = rejection
+                meta = {TRACE_KEY: runtime.records[-1].to_dict()}
+                if checked:
+                    meta.update(hook_metadata(checked))
+                out.append((call, text, meta))
             run.tool_s.append(time.perf_counter() - start)
             return out
 

@@ -43,7 +43,8 @@ class CallRecord:
     function: str | None
     arguments: dict[str, Any]
     outcome: str
-    """``ok``, ``input_error``, ``unknown_tool``, or ``fault:<kind>`` (the agent saw a fault)."""
+    """``ok``, ``input_error``, ``unknown_tool``, ``fault:<kind>`` (the agent saw a fault), or
+    ``rejected`` (a checking hook sent it back before it ran)."""
     attempts: int = 1
     faults: list[str] = field(default_factory=list)
     """Fault kinds met on the way (including those a retry recovered from)."""
@@ -157,23 +158,58 @@ class ToolRuntime:
         self, name: str, arguments: dict[str, Any], record: CallRecord
     ) -> tuple[str, bool]:
         """Serve the skill loader from the harness: the body of the skill its argument names."""
+        problem = self._skill_problem(name, arguments)
+        if problem is not None:
+            record.outcome = "input_error"
+            return self.error("input_error", problem), True
+        skill = self.harness.skill(loaded_skill(record))
+        record.skill_type = skill.type
+        return self.wrap(name, skill_body(skill)), False
+
+    def _skill_problem(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """What is wrong with a skill load's arguments (None: one known skill id)."""
         param = next(iter(self.harness.tool(name).parameters["properties"]))
         skill_id = arguments.get(param)
         if not isinstance(skill_id, str) or len(arguments) != 1:
-            record.outcome = "input_error"
-            return self.error(
-                "input_error",
-                f"{name} takes one argument, {param!r} (a skill id), got {sorted(arguments)}",
-            ), True
-        skill = next((s for s in self.harness.skills if s.id == skill_id), None)
-        if skill is None:
-            record.outcome = "input_error"
+            return f"{name} takes one argument, {param!r} (a skill id), got {sorted(arguments)}"
+        if not any(s.id == skill_id for s in self.harness.skills):
             ids = ", ".join(s.id for s in self.harness.skills)
-            return self.error(
-                "input_error", f"there is no skill {skill_id!r}; the skills are {ids}"
-            ), True
-        record.skill_type = skill.type
-        return self.wrap(name, skill_body(skill)), False
+            return f"there is no skill {skill_id!r}; the skills are {ids}"
+        return None
+
+    def argument_problem(self, name: str, arguments: Any) -> str | None:
+        """What is wrong with a call's arguments, checked without running it (None: nothing).
+
+        The world's checks (:func:`hat_eval.world.check_arguments`: the schema, then product
+        ids and SKUs against the knowledge base) or, for the skill loader, its one argument and
+        the skill id under the harness in force. A tool the harness does not have is not an
+        argument problem (the call reports it).
+        """
+        from hat_eval.world import ToolInputError, check_arguments
+
+        function = self.by_name.get(name)
+        if function is None:
+            return None
+        if not isinstance(arguments, dict):
+            return f"arguments are a {type(arguments).__name__}, expected a JSON object"
+        if function == SKILL_LOADER:
+            return self._skill_problem(name, arguments)
+        try:
+            check_arguments(self.kb, function, arguments)
+        except ToolInputError as err:
+            return str(err)
+        return None
+
+    def reject(self, name: str, arguments: dict[str, Any]) -> CallRecord:
+        """Record a call a hook rejected before it ran (outcome ``rejected``)."""
+        record = CallRecord(
+            name=name,
+            function=self.by_name.get(name),
+            arguments=dict(arguments),
+            outcome="rejected",
+        )
+        self.records.append(record)
+        return record
 
     def _retry(self, record: CallRecord, kind: str) -> bool:
         """Whether the hooks retry a ``kind`` fault now; if so, count the attempt and its wait.

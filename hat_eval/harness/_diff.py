@@ -68,7 +68,26 @@ def diff_harness(a: Harness, b: Harness) -> HarnessDiff:
         for key in old:
             if old[key] != new[key]:
                 d.add("hook_changed", f"hooks.{section}.{key}", f"{old[key]!r} -> {new[key]!r}")
+    _diff_checks(a, b, d)
     return d
+
+
+def _diff_checks(a: Harness, b: Harness, d: HarnessDiff) -> None:
+    """Checking hooks added, removed or changed (matched by name)."""
+    old = {c.name: c.model_dump(mode="json") for c in a.hooks.checks}
+    new = {c.name: c.model_dump(mode="json") for c in b.hooks.checks}
+    for name in [n for n in old if n not in new]:
+        d.add("hook_removed", f"hooks.checks.{name}", f"hook {name!r} removed")
+    for name in [n for n in new if n not in old]:
+        d.add("hook_added", f"hooks.checks.{name}", f"hook {name!r} ({new[name]['trigger']}) added")
+    for name in [n for n in old if n in new]:
+        for key in old[name]:
+            if old[name][key] != new[name][key]:
+                d.add(
+                    "hook_changed",
+                    f"hooks.checks.{name}.{key}",
+                    f"{old[name][key]!r} -> {new[name][key]!r}",
+                )
 
 
 def _diff_blocks(a: Harness, b: Harness, d: HarnessDiff) -> None:

@@ -99,13 +99,15 @@ def load_harness(path: str | Path | None = None) -> Harness:
 def harness_to_dict(harness: Harness) -> dict[str, Any]:
     """A plain-data view of a harness, in field order, ready for YAML or JSON.
 
-    Skills are written inline (the dump stands alone). ``skill_disclosure: inline`` and a
-    skill's ``type: reply`` are the defaults and left out, so a harness that does not use
-    them dumps (and hashes) as it did before they existed.
+    Skills are written inline (the dump stands alone). ``skill_disclosure: inline``, a
+    skill's ``type: reply`` and an empty ``hooks.checks`` are the defaults and left out, so a
+    harness that does not use them dumps (and hashes) as it did before they existed.
     """
     data = harness.model_dump(mode="json")
     if data.get("skill_disclosure") == "inline":
         del data["skill_disclosure"]
+    if not data["hooks"].get("checks"):
+        del data["hooks"]["checks"]
     for skill in data["skills"]:
         if skill.get("type") == "reply":
             del skill["type"]

@@ -283,11 +283,86 @@ class MessageStructure(_Frozen):
         return value
 
 
+HookTrigger = Literal["tool_arguments", "skill_load", "reply_format", "factual_risk"]
+"""What a checking hook checks, and so where in the agent loop it runs.
+
+``tool_arguments`` runs on each tool call before it executes: the arguments against the
+tool's schema (missing, unknown or ill-typed) and the knowledge base (an unknown product id or
+SKU; for the skill loader, an unknown skill id). The others run on a final reply:
+``skill_load``, a reply skill must have been loaded (progressive disclosure only);
+``reply_format``, the word and emoji limits in force; ``factual_risk``, no claim the compliance
+rules of the products' categories forbid."""
+
+HOOK_TRIGGERS: tuple[HookTrigger, ...] = get_args(HookTrigger)
+"""The hook triggers in their fixed order."""
+
+REPLY_TRIGGERS: frozenset[HookTrigger] = frozenset({"skill_load", "reply_format", "factual_risk"})
+"""The triggers that check a final reply (the rest check tool calls)."""
+
+
+class HookCheck(_Frozen):
+    """A hook that checks one step of the agent loop and may send the agent back.
+
+    A rejected step does not go through: a rejected tool call is not executed and its tool
+    message is the hook's message; a rejected reply is not the final answer, the hook's message
+    follows it (as ``role``) and the agent takes another turn. Each hook rejects at most
+    ``budget`` times per episode; after that a step it would reject goes through.
+    """
+
+    trigger: HookTrigger
+    name: str = Field(default="", pattern=r"^$|" + IDENTIFIER)
+    """The hook's name in records (its trigger when omitted)."""
+    message: str = "Rejected by {hook}: {reason}. Fix this and try again."
+    """What the agent is told: ``{hook}``, ``{reason}`` (what is wrong) and ``{left}``
+    (rejections this hook has left after this one) are filled in."""
+    budget: int = Field(default=2, ge=0, le=10)
+    """Most rejections per episode; 0 checks and records without ever rejecting."""
+    enabled: bool = True
+    role: Literal["user", "system"] = "user"
+    """The role of a reply rejection's message (a call's rejection is its tool message)."""
+
+    @field_validator("trigger", mode="before")
+    @classmethod
+    def _known_trigger(cls, value: Any) -> Any:
+        if value not in HOOK_TRIGGERS:
+            raise ValueError(
+                f"unknown trigger {value!r}, expected one of {', '.join(HOOK_TRIGGERS)}"
+            )
+        return value
+
+    @field_validator("message")
+    @classmethod
+    def _message_fields(cls, value: str) -> str:
+        allowed = {"hook", "reason", "left"}
+        try:
+            used = set(placeholders(value))
+        except ValueError as err:
+            raise ValueError(f"{err}, expected text with {{hook}}, {{reason}}, {{left}}") from None
+        if not used <= allowed:
+            raise ValueError(
+                f"placeholders {sorted(used - allowed)} are unknown, expected only {{hook}}, "
+                "{reason} and {left}"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _default_name(self) -> HookCheck:
+        if not self.name:
+            object.__setattr__(self, "name", self.trigger)
+        return self
+
+    def render(self, reason: str, left: int) -> str:
+        """The message the agent gets for a rejection."""
+        return self.message.format(hook=self.name, reason=reason, left=left)
+
+
 class Hooks(_Frozen):
-    """Retry behaviour and message structure around tool calls."""
+    """Retry behaviour and message structure around tool calls, and the hooks that check."""
 
     retry: RetryPolicy = RetryPolicy()
     messages: MessageStructure = MessageStructure()
+    checks: tuple[HookCheck, ...] = ()
+    """Checking hooks, in the order they run (none: the loop checks nothing)."""
 
 
 class Harness(_Frozen):
@@ -307,6 +382,14 @@ class Harness(_Frozen):
         _check_unique("tools", [t.name for t in self.tools], "tool name", "name")
         _check_unique("tools", [t.function for t in self.tools], "function", "function")
         self._check_skill_loader()
+        _check_unique("hooks.checks", [c.name for c in self.hooks.checks], "hook name", "name")
+        for i, check in enumerate(self.hooks.checks):
+            if check.trigger == "skill_load" and self.skill_disclosure != "progressive":
+                raise ValueError(
+                    f"hooks.checks.{i}.trigger|skill_load needs skill_disclosure: progressive "
+                    "(under inline disclosure no skill is loaded), expected another trigger or "
+                    "a progressive harness"
+                )
         _check_unique("skills", [s.id for s in self.skills], "skill id", "id")
         _check_unique(
             "system_prompt.blocks", [b.id for b in self.system_prompt.blocks], "block id", "id"

@@ -4,7 +4,7 @@
 2. ``skill_content``: paraphrase, mask and reorder rules;
 3. ``tools``: rename tools and rewrite descriptions, same function;
 4. ``system_prompt``: reorder blocks, move numeric constraints within their valid ranges;
-5. ``hooks``: vary retry behaviour and message structure.
+5. ``hooks``: vary retry behaviour, message structure and the checking hooks.
 
 Every transform returns the variant and a :class:`Mapping` that re-targets gold labels.
 """

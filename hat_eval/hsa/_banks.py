@@ -380,3 +380,13 @@ ERROR_TEMPLATES: tuple[str, ...] = (
     "Call failed with {kind}. Details: {message}",
     "[error] {message}",
 )
+
+HOOK_MESSAGES: tuple[str, ...] = (
+    "Rejected by {hook}: {reason}. Fix this and try again.",
+    "The harness sent this back ({hook}): {reason}. Please correct it.",
+    "[{hook}] not accepted: {reason}. Try again.",
+    "Check failed - {reason}. Revise and resend.",
+    "{hook} says: {reason}. Please fix this ({left} retries left).",
+    "Not sent: {reason}. Correct it and answer again.",
+)
+"""Rejection messages of checking hooks (placeholders ``{hook}``, ``{reason}``, ``{left}``)."""

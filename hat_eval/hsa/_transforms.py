@@ -13,10 +13,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from hat_eval.harness import Constraint, Harness, PromptBlock, Rule, Skill
+from hat_eval.harness import (
+    REPLY_TRIGGERS,
+    Constraint,
+    Harness,
+    HookCheck,
+    PromptBlock,
+    Rule,
+    Skill,
+)
 
 from ._banks import (
     ERROR_TEMPLATES,
+    HOOK_MESSAGES,
     NAME_PREFIXES,
     NAME_SUFFIXES,
     RESULT_PREFIXES,
@@ -281,7 +290,11 @@ _MESSAGE_CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
-@transform("hooks", 5, "vary retry behaviour and the message structure around tool results")
+@transform(
+    "hooks",
+    5,
+    "vary retry behaviour, the message structure around tool results and the checking hooks",
+)
 def _hooks(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
 ) -> tuple[Harness, Mapping]:
@@ -299,7 +312,38 @@ def _hooks(
                     changes[field] = new
                     changed[f"{section}.{field}"] = (old, new)
         sections[section] = _upd(model, **changes) if changes else model
+    checks = tuple(_vary_check(c, r, strength, changed) for c in h.hooks.checks)
+    if checks != h.hooks.checks:
+        sections["checks"] = checks
     return _upd(h, hooks=_upd(h.hooks, **sections)), Mapping(dims=("hooks",), hooks=changed)
+
+
+_CHECK_CHOICES: dict[str, tuple[Any, ...]] = {
+    "message": HOOK_MESSAGES,
+    "budget": (1, 2, 3),
+    "enabled": (True, False),
+    "role": ("user", "system"),
+}
+
+
+def _vary_check(
+    check: HookCheck, r: Callable[[], float], strength: float, changed: dict[str, tuple[Any, Any]]
+) -> HookCheck:
+    """A checking hook with its message, budget, role and whether it is on varied.
+
+    Draws nothing for a harness without checks, so its variants stay as they were.
+    """
+    changes = {}
+    for field, options in _CHECK_CHOICES.items():
+        if field == "role" and check.trigger not in REPLY_TRIGGERS:
+            continue  # a call's rejection is its tool message, whatever the role
+        if r() < strength:
+            old = getattr(check, field)
+            new = pick(r, [o for o in options if o != old] or [old])
+            if new != old:
+                changes[field] = new
+                changed[f"checks.{check.name}.{field}"] = (old, new)
+    return _upd(check, **changes) if changes else check
 
 
 DIMENSIONS: tuple[str, ...] = tuple(TRANSFORMS)

@@ -33,6 +33,10 @@ UNDECIDED = "undecided_"
 """Prefix of a headline metric's undecided share (``undecided_accuracy``: the suites' scorers)."""
 JUDGE = ("judged", "judge_failed")
 """The judge's counts the summary shows (``hat_eval.judge.judge_decisions``)."""
+HOOK_REJECTIONS = "hook_rejections_"
+HOOK_RECOVERED = "hook_recovered"
+"""Checking hooks' metrics (``hat_eval.episode.hook_summary``): rejections per hook, and the
+share of episodes with a rejection that recovered."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
     a headline, its undecided share (``undecided_accuracy``) or the judge's counts (``judged``,
     ``judge_failed``) counts under its own name (the case suites' dict scores).
     """
-    shown = {*HEADLINE, *(UNDECIDED + h for h in HEADLINE), *JUDGE}
+    shown = {*HEADLINE, *(UNDECIDED + h for h in HEADLINE), *JUDGE, HOOK_RECOVERED}
     rows = []
     for log in logs:
         metrics: dict[str, float] = {}
@@ -61,7 +65,7 @@ def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
             for name, m in s.metrics.items():
                 if s.name in HEADLINE and name == "mean":
                     metrics[s.name] = m.value
-                elif name in shown:
+                elif name in shown or name.startswith(HOOK_REJECTIONS):
                     metrics[name] = m.value
         rows.append(
             SummaryRow(
@@ -88,6 +92,7 @@ def summary_table(rows: list[SummaryRow], title: str = "hat-eval results") -> Ta
     keys = [k for k in HEADLINE if any(k in r.metrics or UNDECIDED + k in r.metrics for r in rows)]
     undecided = any(r.metrics.get(UNDECIDED + k, 0.0) > 0 for r in rows for k in keys)
     judge = any(JUDGE[0] in r.metrics for r in rows)
+    hooks = any(HOOK_RECOVERED in r.metrics or _rejections(r.metrics) for r in rows)
     notes = []
     if undecided:
         notes.append(
@@ -96,15 +101,41 @@ def summary_table(rows: list[SummaryRow], title: str = "hat-eval results") -> Ta
         )
     if judge:
         notes.append("judged: parts the Agent-as-Judge decided (samples it could not rate)")
+    if hooks:
+        notes.append(
+            "hook rejections: per checking hook; recovered: share of episodes with a rejection "
+            "that then passed every hook that rejected"
+        )
     table = Table(title=title, caption="; ".join(notes) or None)
-    for col in ("task", "status", "samples", *keys, *(["judged"] if judge else [])):
+    extra = (["judged"] if judge else []) + (["hook rejections"] if hooks else [])
+    for col in ("task", "status", "samples", *keys, *extra):
         table.add_column(col.replace("_acc", "").replace("_level", ""))
     for r in rows:
         cells = [_cell(r.metrics, k) for k in keys]
         if judge:
             cells.append(_judged_cell(r.metrics))
+        if hooks:
+            cells.append(_hooks_cell(r.metrics))
         table.add_row(r.task, r.status, str(r.samples), *cells)
     return table
+
+
+def _rejections(metrics: dict[str, float]) -> dict[str, float]:
+    return {
+        k[len(HOOK_REJECTIONS) :]: v for k, v in metrics.items() if k.startswith(HOOK_REJECTIONS)
+    }
+
+
+def _hooks_cell(metrics: dict[str, float]) -> str:
+    """``tool_arguments 12, factual_risk 3; 80% recovered`` (``-`` without checking hooks)."""
+    counts = _rejections(metrics)
+    if not counts and HOOK_RECOVERED not in metrics:
+        return "-"
+    text = ", ".join(f"{name} {n:g}" for name, n in counts.items()) or "none"
+    if HOOK_RECOVERED in metrics:
+        share = metrics[HOOK_RECOVERED]
+        text += f"; {_percent(share) if 0 < share < 1 else f'{100 * share:.0f}%'} recovered"
+    return text
 
 
 def _cell(metrics: dict[str, float], key: str) -> str:

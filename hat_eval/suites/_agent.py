@@ -157,15 +157,17 @@ class _InspectChat:
 
     def inspect(self, m: Message) -> ChatMessage:
         if isinstance(m.source, ChatMessageBase):
+            if m.metadata:  # verdicts the loop recorded on a model's reply (checking hooks)
+                m.source.metadata = {**(m.source.metadata or {}), **m.metadata}
             return m.source  # type: ignore[return-value]
         made = self._made.get(id(m))
         if made is not None and made[0] is m:
             return made[1]
         out: ChatMessage
         if m.role == "system":
-            out = ChatMessageSystem(content=m.content)
+            out = ChatMessageSystem(content=m.content, metadata=m.metadata)
         elif m.role == "user":
-            out = ChatMessageUser(content=m.content)
+            out = ChatMessageUser(content=m.content, metadata=m.metadata)
         elif m.role == "tool":
             out = ChatMessageTool(
                 content=m.content,

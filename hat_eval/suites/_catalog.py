@@ -35,6 +35,8 @@ class RunOptions:
         seed: case seed of the case suites (their fixed seed if None).
         agent: ``harness`` or ``react`` (case suites).
         ifeval_data: a local IFEval ``input_data.jsonl`` (the Hub's if None).
+        disclosure: ``inline`` or ``progressive`` skill disclosure (case suites): which default
+            harness they run under (see :func:`disclosure_harness`); None: the harness's own.
     """
 
     limit: int | None = None
@@ -42,6 +44,7 @@ class RunOptions:
     seed: int | None = None
     agent: str = "harness"
     ifeval_data: Path | None = None
+    disclosure: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,42 @@ def make_task(name: str, options: RunOptions) -> Task:
         if getattr(options, field) is not None
     }
     return suite_task(name, **args)
+
+
+def disclosure_harness(harness: str | None, disclosure: str | None) -> str | None:
+    """The harness file a case suite runs under when ``disclosure`` is asked for.
+
+    ``disclosure`` is a :data:`~hat_eval.harness.SkillDisclosure`. Without a harness file,
+    ``inline`` is the default harness (None, as when nothing is asked, so the suites' datasets
+    and their pinned hashes do not move) and ``progressive`` the default progressive harness
+    (its path, which each episode's harness reference then carries with its sha256). A harness
+    file says its own disclosure: ``disclosure`` may only repeat it. None leaves ``harness``
+    as it is.
+
+    Raises:
+        ValueError: an unknown disclosure, or one that contradicts the harness file's.
+    """
+    from typing import get_args
+
+    from hat_eval.harness import SkillDisclosure, default_harness_path, load_harness
+
+    if disclosure is None:
+        return harness
+    forms = get_args(SkillDisclosure)
+    if disclosure not in forms:
+        raise ValueError(
+            f"disclosure {disclosure!r} is unknown, expected one of {', '.join(forms)}"
+        )
+    if harness is None:
+        return None if disclosure == "inline" else str(default_harness_path("progressive"))
+    own = load_harness(harness).skill_disclosure
+    if own != disclosure:
+        raise ValueError(
+            f"{harness}: skill_disclosure is {own}, but disclosure {disclosure} was asked for; "
+            f"a harness file sets its own disclosure: drop the disclosure, or give a harness "
+            f"with skill_disclosure: {disclosure}"
+        )
+    return harness
 
 
 def suite_info(name: str, ifeval_data: Path | None = None) -> SuiteInfo:

@@ -35,7 +35,17 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from hat_eval.episode import FAULT_OUTCOMES, PARTS, check_answer, knowledge_base, records_in
+from hat_eval.episode import (
+    FAULT_OUTCOMES,
+    HOOK_RECOVERED,
+    HOOK_REJECTIONS,
+    PARTS,
+    check_answer,
+    hook_records_in,
+    hook_summary,
+    knowledge_base,
+    records_in,
+)
 
 from ._samples import episode_of
 
@@ -110,7 +120,8 @@ def suite_metrics(
     without a stderr).
 
     Names: ``aggregate``, ``aggregate_stderr``, ``accuracy``, ..., ``per_intent_price``, and
-    ``recovery_per_fault_timeout`` for recovery's groups. The numbers are those of Inspect's
+    ``recovery_per_fault_timeout`` for recovery's groups; under checking hooks also
+    ``hook_rejections_<hook>`` (summed) and ``hook_recovered``. The numbers are those of Inspect's
     ``mean()``, ``stderr()`` and ``grouped(mean(), key)`` over each part, computed in one pass
     over plain floats: Inspect recomputes metrics live while a suite runs, and its
     metric-per-key form deep-copies every sample score once per key on each update.
@@ -151,9 +162,36 @@ def suite_metrics(
             values = [v for v, _ in part_values(scores, key)]
             if values:
                 out[key] = _mean(values)
+        out.update(_hook_metrics(scores))
         return out
 
     return compute
+
+
+def _hook_metrics(scores: list[SampleScore]) -> dict[str, float]:
+    """Checking hooks' rejections per hook (summed) and the share of episodes that recovered.
+
+    Only runs under a harness with checking hooks have these keys in their scores
+    (:func:`hat_eval.episode.hook_summary`); others report nothing here.
+    """
+    out: dict[str, float] = {}
+    keys = sorted(
+        {
+            k
+            for s in scores
+            if isinstance(s.score.value, dict) and HOOK_RECOVERED in s.score.value
+            for k in s.score.value
+            if k.startswith(HOOK_REJECTIONS)
+        }
+    )
+    if not keys:
+        return out
+    for key in keys:
+        out[key] = math.fsum(v for v, _ in part_values(scores, key))
+    recovered = [v for v, _ in part_values(scores, HOOK_RECOVERED)]
+    if recovered:
+        out[HOOK_RECOVERED] = _mean(recovered)
+    return out
 
 
 @score_reducer
@@ -218,6 +256,7 @@ def _score(state: TaskState, target: Target) -> Score:
         knowledge_base(episode.kb_seed),
     )
     values = check.values()
+    values.update(hook_summary(hook_records_in(state.messages)))  # none without checking hooks
     notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
     notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
     return Score(

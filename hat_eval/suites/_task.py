@@ -20,6 +20,7 @@ from hat_eval.harness import default_harness_path
 from hat_eval.world import Split
 
 from ._agent import harness_agent, react_baseline
+from ._catalog import disclosure_harness
 from ._recipes import suite_recipe
 from ._samples import to_sample
 from ._scorers import part_mean
@@ -54,6 +55,7 @@ def build_case_task(
     seed: int | None = None,
     kb_seed: int = 0,
     max_turns: int = 5,
+    disclosure: str | None = None,
 ) -> Task:
     """An Inspect task for one case suite, scored by ``scorer``.
 
@@ -70,9 +72,13 @@ def build_case_task(
         seed: case seed (the suite's fixed seed by default).
         kb_seed: seed of the product knowledge base.
         max_turns: most model calls per viewer message for the harness agent.
+        disclosure: ``inline`` or ``progressive`` skills: without ``harness``, the default
+            harness of that form (None: inline); with it, the file's own form, repeated
+            (:func:`~hat_eval.suites.disclosure_harness`).
     """
     if agent not in AGENTS:
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
+    harness = disclosure_harness(harness, disclosure)
     recipe = suite_recipe(suite)
     episodes = build_episodes(recipe, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
     check_harness_functions(harness, episodes)
@@ -94,5 +100,6 @@ def build_case_task(
             "agent": agent,
             "harness": harness or str(default_harness_path()),
             "harness_sha256": harness_sha256(harness),
+            "disclosure": base_harness(harness).skill_disclosure,
         },
     )

@@ -28,6 +28,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         seed: int | None = None,
         kb_seed: int = 0,
         max_turns: int = 5,
+        disclosure: str | None = None,
     ) -> Task:
         return build_case_task(
             suite,
@@ -39,6 +40,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
             seed=seed,
             kb_seed=kb_seed,
             max_turns=max_turns,
+            disclosure=disclosure,
         )
 
     meta = suite_meta(suite)
@@ -53,5 +55,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         seed: case seed (the suite's fixed seed if omitted).
         kb_seed: seed of the product knowledge base.
         max_turns: most model calls per viewer message for the harness agent.
+        disclosure: `inline` or `progressive` skills: the default harness of that form (inline
+            if omitted); with `harness`, it must be that file's skill_disclosure.
     """
     return task(name=suite)(entry)

@@ -103,7 +103,7 @@ class Trajectory:
 def run_oracle(episode: Episode, *, draw: int = 0) -> Trajectory:
     """Run ``episode`` with the oracle in the agent loop and check its answer."""
     ctx = episode_context(episode)
-    calls = oracle_calls(episode.case, ctx.harness.tools)
+    calls = oracle_calls(episode.case, ctx.harness.tools, skill=episode.gold.skill)
 
     def generate(messages: Sequence[Message], _tools: Sequence[Tool]) -> Message:
         if calls and not any(m.role == "assistant" for m in messages):

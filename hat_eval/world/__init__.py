@@ -51,6 +51,7 @@ from ._functions import (
     IMPLEMENTATIONS,
     PARAMETERS,
     call_function,
+    check_arguments,
     stock_status,
 )
 from ._kb import KnowledgeBase, build_kb, money
@@ -92,6 +93,7 @@ __all__ = [
     "active_promotions",
     "build_kb",
     "call_function",
+    "check_arguments",
     "drift",
     "fact_mentioned",
     "find_violations",

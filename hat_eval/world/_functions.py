@@ -266,6 +266,18 @@ def _sku(kb: KnowledgeBase, sku: str) -> dict[str, Any]:
     return row
 
 
+def _sku_of(kb: KnowledgeBase, sku: str, product: dict[str, Any]) -> dict[str, Any]:
+    """The SKU row of ``sku``, which must belong to ``product``."""
+    row = _sku(kb, sku)
+    if row["product_id"] != product["id"]:
+        known = ", ".join(s["sku"] for s in kb.skus(product["id"]))
+        raise ToolInputError(
+            f"sku {sku!r} belongs to product {row['product_id']}, not "
+            f"{product['id']}; expected one of {known}"
+        )
+    return row
+
+
 # -- catalog.search ------------------------------------------------------------------------------
 
 
@@ -402,13 +414,7 @@ def inventory_check_stock(kb: KnowledgeBase, session: LiveSession, args: dict[st
     p = _product(kb, args["product_id"])
     rows = kb.skus(p["id"])
     if args.get("sku"):
-        row = _sku(kb, args["sku"])
-        if row["product_id"] != p["id"]:
-            raise ToolInputError(
-                f"sku {args['sku']!r} belongs to product {row['product_id']}, not "
-                f"{p['id']}; expected one of {', '.join(s['sku'] for s in rows)}"
-            )
-        rows = [row]
+        rows = [_sku_of(kb, args["sku"], p)]
     skus = [
         {
             "sku": s["sku"],
@@ -591,6 +597,30 @@ def live_session_context(kb: KnowledgeBase, session: LiveSession, args: dict[str
 
 IMPLEMENTATIONS: dict[str, Implementation] = {fn: e.run for fn, e in _REGISTRY.items()}
 """Function id -> implementation, as registered (every id of ``hat_eval.harness.FUNCTIONS``)."""
+
+
+def check_arguments(kb: KnowledgeBase, function_id: str, args: Any) -> None:
+    """Check a call's arguments as :func:`call_function` would, without running it.
+
+    The schema (unknown, missing or ill-typed arguments: the checks every call goes through)
+    and the knowledge base: a ``product_id`` or ``sku`` argument must name a catalogue product
+    or SKU, and a SKU given with a product must be one of its SKUs. What a checking hook
+    validates before a call executes (``hat_eval.episode``).
+
+    Raises:
+        ToolInputError: unknown function id or bad arguments (the message is for the agent).
+    """
+    if function_id not in IMPLEMENTATIONS:
+        raise ToolInputError(
+            f"function {function_id!r} is unknown, expected one of {', '.join(IMPLEMENTATIONS)}"
+        )
+    checked = _check_args(function_id, args)
+    product = _product(kb, checked["product_id"]) if checked.get("product_id") else None
+    if checked.get("sku"):
+        if product is None:
+            _sku(kb, checked["sku"])
+        else:
+            _sku_of(kb, checked["sku"], product)
 
 
 def call_function(

@@ -114,3 +114,32 @@ def test_augment_with_a_rewrite_model(tmp_path: Path) -> None:
     assert {t.description for t in h.tools} == {"Default output from mockllm/model"}
     mapping = json.loads((tmp_path / "variant-00000.mapping.json").read_text())
     assert set(mapping["tool_descriptions"]) == {t.name for t in load_harness().tools}
+
+
+def test_validate_a_hook_with_an_unknown_trigger_is_one_line_exit_2(
+    tmp_path: Path, default_harness
+) -> None:
+    data = harness_to_dict(default_harness)
+    data["hooks"]["checks"] = [{"trigger": "tool_arguments"}, {"trigger": "mood_check"}]
+    bad = tmp_path / "hooks.yaml"
+    bad.write_text(yaml.safe_dump(data), encoding="utf-8")
+    res = runner.invoke(app, ["harness", "validate", str(bad)])
+    assert res.exit_code == 2
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert lines == [
+        f"error: {bad}: hooks.checks.1.trigger: unknown trigger 'mood_check', expected one of "
+        "tool_arguments, skill_load, reply_format, factual_risk"
+    ]
+
+
+def test_validate_names_the_checking_hooks_on(tmp_path: Path, default_harness) -> None:
+    data = harness_to_dict(default_harness)
+    data["hooks"]["checks"] = [
+        {"trigger": "tool_arguments"},
+        {"trigger": "factual_risk", "enabled": False},
+    ]
+    good = tmp_path / "hooks.yaml"
+    good.write_text(yaml.safe_dump(data), encoding="utf-8")
+    res = runner.invoke(app, ["harness", "validate", str(good)])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip().endswith("checking hooks on: tool_arguments")

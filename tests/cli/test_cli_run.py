@@ -104,6 +104,22 @@ def test_bad_harness_file(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "invalid YAML" in _one_error_line(res)
 
 
+def test_bad_disclosure_is_one_line(tmp_path: Path, default_harness) -> None:
+    def said(res) -> str:  # type: ignore[no-untyped-def]
+        assert res.exit_code == 2
+        return " ".join(res.output.replace("│", " ").split())  # typer's error box, unwrapped
+
+    base = ["run", "--log-dir", str(tmp_path), "--disclosure"]
+    res = runner.invoke(app, [*base, "lazy"])
+    assert "'lazy' is unknown, expected one of inline, progressive" in said(res)
+    res = runner.invoke(app, [*base, "progressive", "--suite", "ifeval"])
+    assert "ifeval has no skills to disclose" in said(res)
+    inline = tmp_path / "inline.yaml"
+    inline.write_text(yaml.safe_dump(harness_to_dict(default_harness)))
+    res = runner.invoke(app, [*base, "progressive", "--harness", str(inline)])
+    assert "skill_disclosure is inline, but disclosure progressive" in said(res)
+
+
 @pytest.mark.parametrize("engine", ["tpu"])
 def test_bad_engine(tmp_path: Path, engine: str) -> None:
     res = runner.invoke(

@@ -256,3 +256,24 @@ def test_ifeval_on_a_local_checkpoint_decodes_greedily(
     assert log.eval.model_args == {"do_sample": False}
     assert f"ran: model hf/{tiny_checkpoint.resolve()}, ifeval on bare prompts" in res.output
     assert log.plan.config.temperature == 0.0 and log.plan.config.max_tokens == 8
+
+
+def test_run_variant_under_progressive_disclosure(tmp_path: Path) -> None:
+    args = ["run", "--suite", "variant", "--disclosure", "progressive", "--limit", "5"]
+    res = runner.invoke(app, [*args, "--log-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "harness default progressive (embedded)" in res.output
+    from inspect_ai.log import read_eval_log
+
+    from hat_eval.episode import records_in, skill_loads
+    from hat_eval.harness import default_harness_path
+
+    (log_file,) = tmp_path.glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["disclosure"] == "progressive"
+    assert log.eval.metadata["harness"] == str(default_harness_path("progressive"))
+    assert len(log.samples or []) == 5
+    for sample in log.samples or []:
+        assert skill_loads(records_in(sample.messages)), sample.id  # the skill was loaded
+        assert sample.metadata["harness"]["path"] == str(default_harness_path("progressive"))

@@ -44,3 +44,21 @@ def test_removed_and_added_tools_are_reported(default_harness) -> None:
     assert [c.kind for c in diff.changes] == ["tool_removed"]
     diff_back = diff_harness(parse_harness(d), default_harness)
     assert [c.kind for c in diff_back.changes] == ["tool_added"]
+
+
+def test_diff_reports_checking_hooks_added_removed_changed(default_harness) -> None:
+    d = harness_to_dict(default_harness)
+    d["hooks"]["checks"] = [{"trigger": "tool_arguments"}, {"trigger": "reply_format"}]
+    a = parse_harness(d)
+    d["hooks"]["checks"] = [
+        {"trigger": "tool_arguments", "budget": 1},
+        {"trigger": "factual_risk"},
+    ]
+    b = parse_harness(d)
+    diff = diff_harness(a, b)
+    assert [(c.kind, c.path) for c in diff.changes] == [
+        ("hook_removed", "hooks.checks.reply_format"),
+        ("hook_added", "hooks.checks.factual_risk"),
+        ("hook_changed", "hooks.checks.tool_arguments.budget"),
+    ]
+    assert not diff_harness(default_harness, parse_harness(harness_to_dict(default_harness)))

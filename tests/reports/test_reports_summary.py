@@ -82,3 +82,23 @@ def test_rows_read_the_shares_and_counts_from_the_logs_metrics() -> None:
         "judged": 2.0,
         "judge_failed": 0.0,
     }
+
+
+def test_checking_hooks_get_a_rejections_column() -> None:
+    hooked = SummaryRow(
+        "livestream",
+        "success",
+        10,
+        "h.eval",
+        {
+            "aggregate": 70.0,
+            "hook_rejections_tool_arguments": 4.0,
+            "hook_rejections_factual_risk": 1.0,
+            "hook_recovered": 0.75,
+        },
+    )
+    plain = SummaryRow("variant", "success", 10, "v.eval", {"aggregate": 60.0})
+    text = _render([hooked, plain])
+    assert "tool_arguments 4, factual_risk 1; 75% recovered" in text
+    assert "hook rejections" in text and "share of episodes with a rejection" in text
+    assert "hook rejections" not in _render([plain])

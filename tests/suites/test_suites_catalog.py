@@ -9,6 +9,7 @@ import pytest
 from hat_eval.suites import (
     RunOptions,
     case_suites,
+    disclosure_harness,
     make_task,
     suite_meta,
     suite_names,
@@ -42,3 +43,23 @@ def test_run_options_reach_each_suite_as_its_own_arguments(shared_dir) -> None:
 def test_an_unknown_suite_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="'nope' is not a suite, expected one of livestream"):
         suite_meta("nope")
+
+
+def test_disclosure_chooses_the_default_harness_of_that_form() -> None:
+    from hat_eval.harness import default_harness_path
+
+    progressive = str(default_harness_path("progressive"))
+    assert disclosure_harness(None, None) is None
+    assert disclosure_harness(None, "inline") is None  # the pinned default, untouched
+    assert disclosure_harness(None, "progressive") == progressive
+    assert disclosure_harness(progressive, "progressive") == progressive
+    assert disclosure_harness(progressive, None) == progressive
+    with pytest.raises(ValueError, match="disclosure 'lazy' is unknown, expected one of inline"):
+        disclosure_harness(None, "lazy")
+    with pytest.raises(ValueError, match="skill_disclosure is progressive, but disclosure inline"):
+        disclosure_harness(progressive, "inline")
+    for name in case_suites():
+        task = make_task(name, RunOptions(limit=2, disclosure="progressive"))
+        assert task.metadata["disclosure"] == "progressive", name
+        assert task.metadata["harness"] == progressive, name
+        assert make_task(name, RunOptions(limit=2)).metadata["disclosure"] == "inline", name

@@ -183,3 +183,23 @@ def test_the_suites_report_every_parts_undecided_share() -> None:
     value |= {"aggregate": 100.0, "undecided": 0.0, "undecided_aggregate": 0.0}
     got = metric([SampleScore(score=Score(value=value), sample_metadata={"intent": "price"})])
     assert {f"undecided_{p}" for p in (*PARTS, "aggregate")} <= got.keys()
+
+
+def test_hook_rejections_are_summed_per_hook_and_recovery_averaged() -> None:
+    values = [
+        {"aggregate": 50.0, "hook_rejections_tool_arguments": 2.0, "hook_recovered": 1.0},
+        {"aggregate": 60.0, "hook_rejections_tool_arguments": 0.0, "hook_recovered": math.nan},
+        {
+            "aggregate": 70.0,
+            "hook_rejections_tool_arguments": 1.0,
+            "hook_rejections_factual_risk": 1.0,
+            "hook_recovered": 0.0,
+        },
+    ]
+    scores = [SampleScore(score=Score(value=v), sample_id=i) for i, v in enumerate(values)]
+    got = suite_metrics(parts=["aggregate"], aggregate_by=[])(scores)
+    assert got["hook_rejections_tool_arguments"] == 3.0
+    assert got["hook_rejections_factual_risk"] == 1.0
+    assert got["hook_recovered"] == 0.5  # the episode without a rejection is not counted
+    plain = suite_metrics(parts=["aggregate"], aggregate_by=[])(_scores(5))
+    assert not any(k.startswith("hook_") for k in plain)

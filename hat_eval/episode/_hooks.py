@@ -1,0 +1,225 @@
+"""The hooks that check: verdicts on an agent's tool calls and replies, and their records.
+
+A harness may declare checking hooks (``hooks.checks``, :class:`~hat_eval.harness.HookCheck`).
+The agent loop (:func:`~hat_eval.episode.agent_steps`) asks a :class:`HookRunner` for a verdict
+on every tool call before it runs (``tool_arguments``) and on every reply that would be the final
+answer (``skill_load``, ``reply_format``, ``factual_risk``). A verdict is ``pass``, ``reject``
+(the step does not go through and the agent is told the hook's message) or ``let_through`` (the
+check failed but the hook's rejection budget is spent, or no turn is left to fix a reply).
+
+The checks are the episode's own, not second copies: arguments through the world's checker
+(:meth:`ToolRuntime.argument_problem`), the word and emoji limits through
+:func:`constraint_checks`, factual risk through the safety check's compliance rules
+(:func:`compliance_risk`), the skill-load requirement through the runtime's call records.
+
+Every verdict is a :class:`HookRecord`, kept in the transcript as call records are: in the
+metadata (under :data:`HOOK_KEY`, a list) of the tool message answering a checked call, of the
+harness message that rejects a reply, or of the reply itself when it goes through;
+:func:`hook_records_in` reads them back in order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from hat_eval.harness import Harness, HookCheck
+from hat_eval.world import KnowledgeBase, LiveSession
+
+from ._checks import constraint_checks, emoji_count, split_skill_tag, split_think, word_count
+from ._claims import compliance_risk
+from ._runtime import ToolRuntime, skill_loads
+
+HOOK_KEY = "hat_eval_hooks"
+"""The key under which a message's metadata holds its hook verdicts (a list of dicts)."""
+
+HookVerdict = Literal["pass", "reject", "let_through"]
+"""``pass``: nothing wrong; ``reject``: the step was sent back; ``let_through``: something was
+wrong but the step went through (the hook's budget was spent, or no turn was left)."""
+
+FORMAT_LIMITS = ("max_words", "max_emojis")
+"""The constraints the ``reply_format`` hook enforces, where the harness states them."""
+
+
+@dataclass(frozen=True)
+class HookRecord:
+    """One hook's verdict on one step of an episode."""
+
+    hook: str
+    """The hook's name (its trigger unless the harness names it)."""
+    trigger: str
+    step: int
+    """The model turn (1-based) whose tool call or reply was checked."""
+    verdict: HookVerdict
+    message: str = ""
+    """What the agent was told (a rejection), else empty."""
+    reason: str = ""
+    """What the check found wrong (``reject`` and ``let_through``), else empty."""
+    call_id: str | None = None
+    """A ``tool_arguments`` verdict: the id of the call checked."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for a message's metadata."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HookRecord:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            hook=str(data["hook"]),
+            trigger=str(data.get("trigger", data["hook"])),
+            step=int(data.get("step", 0)),
+            verdict=data.get("verdict", "pass"),
+            message=str(data.get("message", "")),
+            reason=str(data.get("reason", "")),
+            call_id=data.get("call_id"),
+        )
+
+
+def hook_records_in(messages: Iterable[Any]) -> list[HookRecord]:
+    """The hook verdicts recorded in a transcript's messages, in the order they were made."""
+    out = []
+    for message in messages:
+        for data in (getattr(message, "metadata", None) or {}).get(HOOK_KEY, ()):
+            out.append(HookRecord.from_dict(data))
+    return out
+
+
+def hook_metadata(records: Sequence[HookRecord]) -> dict[str, Any]:
+    """``{HOOK_KEY: [record dicts]}`` for a message's metadata."""
+    return {HOOK_KEY: [r.to_dict() for r in records]}
+
+
+@dataclass(frozen=True)
+class ReplyVerdict:
+    """The hooks' verdicts on one reply."""
+
+    records: tuple[HookRecord, ...]
+    rejection: str | None
+    """The message sending the reply back (None: the reply goes through)."""
+    role: Literal["user", "system"] = "user"
+
+
+class HookRunner:
+    """The enabled checking hooks of one episode, with the rejections each has left."""
+
+    def __init__(
+        self, harness: Harness, kb: KnowledgeBase, session: LiveSession, runtime: ToolRuntime
+    ) -> None:
+        self.harness = harness
+        self.kb = kb
+        self.session = session
+        self.runtime = runtime
+        self.checks = tuple(c for c in harness.hooks.checks if c.enabled)
+        self.left = {c.name: c.budget for c in self.checks}
+        self.records: list[HookRecord] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.checks)
+
+    def _verdict(
+        self, check: HookCheck, step: int, reason: str | None, *, can_reject: bool = True, **kw: Any
+    ) -> HookRecord:
+        if reason is None:
+            record = HookRecord(check.name, check.trigger, step, "pass", **kw)
+        elif can_reject and self.left[check.name] > 0:
+            self.left[check.name] -= 1
+            message = check.render(reason, self.left[check.name])
+            record = HookRecord(check.name, check.trigger, step, "reject", message, reason, **kw)
+        else:
+            record = HookRecord(check.name, check.trigger, step, "let_through", "", reason, **kw)
+        self.records.append(record)
+        return record
+
+    def check_call(
+        self, step: int, call_id: str, name: str, arguments: Any
+    ) -> tuple[HookRecord, ...]:
+        """The ``tool_arguments`` hooks' verdicts on one call, before it runs."""
+        out = []
+        for check in self.checks:
+            if check.trigger == "tool_arguments":
+                problem = self.runtime.argument_problem(name, arguments)
+                out.append(self._verdict(check, step, problem, call_id=call_id))
+        return tuple(out)
+
+    def check_reply(self, step: int, text: str, *, last_turn: bool) -> ReplyVerdict:
+        """The reply hooks' verdicts on a reply that would be the final answer.
+
+        On the last turn a failed check lets the reply through (the agent could not fix it).
+        """
+        body = split_skill_tag(split_think(text)[1])[1]
+        records = []
+        rejected: list[tuple[HookCheck, HookRecord]] = []
+        for check in self.checks:
+            if check.trigger == "tool_arguments":
+                continue
+            record = self._verdict(
+                check, step, self._reply_problem(check, body), can_reject=not last_turn
+            )
+            records.append(record)
+            if record.verdict == "reject":
+                rejected.append((check, record))
+        if not rejected:
+            return ReplyVerdict(tuple(records), None)
+        message = "\n\n".join(r.message for _, r in rejected)
+        return ReplyVerdict(tuple(records), message, rejected[0][0].role)
+
+    def _reply_problem(self, check: HookCheck, body: str) -> str | None:
+        if check.trigger == "skill_load":
+            if any(r.skill_type == "reply" for r in skill_loads(self.runtime.records)):
+                return None
+            loader = self.harness.skill_loader()
+            how = f" with {loader.name}" if loader is not None else ""
+            return f"no reply skill is loaded; load the reply skill that fits{how} first"
+        if check.trigger == "reply_format":
+            constraints = self.harness.constraints()
+            values = {n: constraints[n].value for n in FORMAT_LIMITS if n in constraints}
+            checks = constraint_checks(FORMAT_LIMITS, values, body, 0)
+            counts = {"max_words": (word_count, "words"), "max_emojis": (emoji_count, "emoji")}
+            broken = [
+                f"{counts[n][0](body)} {counts[n][1]}, at most {values[n]:g} allowed"
+                for n, ok in checks.items()
+                if not ok
+            ]
+            return "; ".join(broken) or None
+        # factual_risk: the products on screen and those the agent looked up
+        products = [self.session.product_on_screen] + [
+            str(r.arguments["product_id"])
+            for r in self.runtime.records
+            if r.outcome == "ok" and isinstance(r.arguments.get("product_id"), str)
+        ]
+        verdict = compliance_risk(body, self.kb, dict.fromkeys(products))
+        return None if verdict.value == 1.0 else f"{verdict.reason}, a public stream must not"
+
+
+HOOK_REJECTIONS = "hook_rejections_"
+"""Prefix of a score's per-hook rejection count (``hook_rejections_tool_arguments``, ...)."""
+HOOK_RECOVERED = "hook_recovered"
+"""The score key of whether an episode recovered from its hooks' rejections."""
+
+
+def hook_summary(records: Sequence[HookRecord]) -> dict[str, float]:
+    """Per hook that ran, its rejections (``hook_rejections_<name>``), and ``hook_recovered``.
+
+    An episode *recovered* when a hook rejected a step and the agent then satisfied every hook
+    that had rejected it: each one's last verdict is ``pass`` and no step was let through.
+    NaN without a rejection (nothing to recover from); empty without records.
+    """
+    out: dict[str, float] = {}
+    last: dict[str, str] = {}
+    for r in records:
+        key = HOOK_REJECTIONS + r.hook
+        out[key] = out.get(key, 0.0) + (r.verdict == "reject")
+        last[r.hook] = r.verdict
+    if not records:
+        return out
+    rejecting = {r.hook for r in records if r.verdict == "reject"}
+    if not rejecting:
+        out[HOOK_RECOVERED] = math.nan
+    else:
+        through = any(r.verdict == "let_through" for r in records)
+        ok = not through and all(last[h] == "pass" for h in rejecting)
+        out[HOOK_RECOVERED] = 1.0 if ok else 0.0
+    return out
