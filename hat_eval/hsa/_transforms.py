@@ -15,6 +15,7 @@ from typing import Any
 
 from hat_eval.harness import (
     REPLY_TRIGGERS,
+    SKILL_LOADER,
     Constraint,
     Harness,
     HookCheck,
@@ -202,7 +203,15 @@ def _tools(
     renames: dict[str, str] = {}
     described: list[str] = []
     tools = list(h.tools)
+    # The skill loader of a progressive harness draws from a stream of its own, seeded from the
+    # main stream's state without advancing it: the other tools, and every transform after
+    # this one, draw exactly what they draw for the same harness with inline skills, so the
+    # two forms' variants stay paired.
+    own = random.Random(repr(rng.getstate()[1][:8])).random
+    world = [i for i, t in enumerate(tools) if t.function != SKILL_LOADER]
     for i, t in enumerate(tools):
+        if t.function == SKILL_LOADER:
+            continue
         changes: dict[str, Any] = {}
         if r() < strength:
             changes["name"] = renames[t.name] = new_identifier(
@@ -217,11 +226,27 @@ def _tools(
         if changes:
             tools[i] = _upd(t, **changes)
     if strength > 0 and not (renames or described):
-        i = int(r() * len(tools))
+        i = world[int(r() * len(world))]
         renames[tools[i].name] = new_identifier(
             tools[i].name, r, NAME_PREFIXES, NAME_SUFFIXES, taken
         )
+        taken.add(renames[tools[i].name])
         tools[i] = _upd(tools[i], name=renames[tools[i].name])
+    for i, t in enumerate(tools):
+        if t.function == SKILL_LOADER:
+            changes = {}
+            if own() < strength:
+                changes["name"] = renames[t.name] = new_identifier(
+                    t.name, own, NAME_PREFIXES, NAME_SUFFIXES, taken
+                )
+                taken.add(changes["name"])
+            if own() < strength:
+                changes["description"] = rewrite_text(
+                    t.description, own, strength, TOOL_FRAMES, TOOL_TAILS
+                )
+                described.append(t.name)
+            if changes:
+                tools[i] = _upd(t, **changes)
     mapping = Mapping(dims=("tools",), tools=renames, tool_descriptions=tuple(described))
     return _upd(h, tools=tuple(tools)), mapping
 

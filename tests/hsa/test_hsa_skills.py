@@ -122,3 +122,32 @@ def test_skill_content_reaches_the_loaded_body(case: Case) -> None:
     assert body == skill_body(v.harness.skill(case.expected_skill))
     assert body != skill_body(base.skill(case.expected_skill))
     assert check.parts["skill"] == 1.0
+
+
+def test_inline_and_progressive_variants_are_paired() -> None:
+    """The same seed gives the same variant of both default forms, but for the loader itself.
+
+    The loader draws from a stream of its own, so the other tools' names and descriptions,
+    the skill ids and every constraint that a later transform moves are the same in both.
+    """
+    inline = load_harness(str(default_harness_path("inline")))
+    progressive = load_harness(PROGRESSIVE)
+    policy = AugmentationPolicy(dims=DIMENSIONS, default_probability=1.0, default_strength=0.7)
+    loader_renamed = 0
+    for seed in range(40):
+        a = policy.augment(inline, seed)
+        b = policy.augment(progressive, seed)
+        world_a = [(t.function, t.name, t.description) for t in a.harness.tools]
+        world_b = [
+            (t.function, t.name, t.description)
+            for t in b.harness.tools
+            if t.function != SKILL_LOADER
+        ]
+        assert world_a == world_b, seed
+        assert [s.id for s in a.harness.skills] == [s.id for s in b.harness.skills], seed
+        values_a = {n: c.value for n, c in a.harness.constraints().items()}
+        values_b = {n: c.value for n, c in b.harness.constraints().items()}
+        assert values_a == values_b, seed
+        loader = next(t for t in b.harness.tools if t.function == SKILL_LOADER)
+        loader_renamed += loader.name != "load_skill"
+    assert loader_renamed > 0  # the loader itself is still varied
