@@ -24,6 +24,7 @@ from hat_eval.episode import (
 )
 from hat_eval.harness import Tool, harness_to_dict, parse_harness
 from hat_eval.suites import suite_episodes
+from tests.episode._helpers import scripted
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +36,6 @@ def episode_ctx() -> tuple[str, EpisodeContext]:
 def stock_call(ctx: EpisodeContext, i: int = 0) -> ToolCall:
     tool = next(t for t in ctx.harness.tools if t.function == "inventory.check_stock")
     return ToolCall(f"c{i}", tool.name, {"product_id": ctx.session.product_on_screen})
-
-
-def scripted(replies: list[Message]):  # type: ignore[no-untyped-def]
-    seen: list[list[Message]] = []
-
-    def generate(messages: Sequence[Message], tools: Sequence[Tool]) -> Message:
-        seen.append(list(messages))
-        return replies[len(seen) - 1]
-
-    return generate, seen
 
 
 def test_a_tool_turn_then_an_answer(episode_ctx: tuple[str, EpisodeContext]) -> None:

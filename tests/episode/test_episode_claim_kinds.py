@@ -22,6 +22,7 @@ from hat_eval.episode._claims import CLAIM_WORDS, normalise_quantities
 from hat_eval.episode._claims._declines import data_state
 from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
+from tests.episode._helpers import ok_records
 
 
 @pytest.fixture(scope="module")
@@ -29,15 +30,8 @@ def episodes() -> list[Episode]:
     return suite_episodes("livestream", n=1500)
 
 
-def _ok(e: Episode) -> list[CallRecord]:
-    return [
-        CallRecord(e.gold.tools.get(c.function, c.function), c.function, dict(c.args), "ok")
-        for c in e.case.expected_calls
-    ]
-
-
 def _check(e: Episode, answer: str, records: list[CallRecord] | None = None):
-    records = _ok(e) if records is None else records
+    records = ok_records(e) if records is None else records
     return check_answer(e.case, e.gold, answer, records, e.fault, knowledge_base(e.kb_seed))
 
 
@@ -235,7 +229,7 @@ def _fault_records(
     e: Episode, faults: list[str], outcome: str, attempts: int | None = None
 ) -> list[CallRecord]:
     """Every lookup of the case met ``faults`` (the product details would give the list price)."""
-    records = _ok(e)
+    records = ok_records(e)
     for r in records:
         if r.function != "live.session_context":
             r.faults = list(faults)
@@ -274,7 +268,7 @@ def test_a_decline_is_needless_when_another_lookup_gave_the_value(episodes) -> N
         and any(c.function == "catalog.get_product" for c in x.case.expected_calls)
         and _lists_at(x)
     )
-    records = _ok(e)
+    records = ok_records(e)
     for r in records:
         if r.function == "pricing.final_price":
             r.faults, r.attempts, r.outcome = ["timeout"] * 3, 3, "fault:timeout"

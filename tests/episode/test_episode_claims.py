@@ -14,6 +14,7 @@ from hat_eval.episode import (
 from hat_eval.episode._claims import check_safety
 from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
+from tests.episode._helpers import ok_records
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +31,7 @@ def _first(episodes: list[Episode], intent: str, kinds: tuple[str, ...]) -> Epis
 
 
 def _accuracy(e: Episode, answer: str) -> float:
-    records = []
-
-    for c in e.case.expected_calls:
-        records.append(
-            CallRecord(e.gold.tools.get(c.function, c.function), c.function, c.args, "ok")
-        )
-    check = check_answer(e.case, e.gold, answer, records, e.fault, knowledge_base(e.kb_seed))
+    check = check_answer(e.case, e.gold, answer, ok_records(e), e.fault, knowledge_base(e.kb_seed))
     return check.parts["accuracy"]
 
 

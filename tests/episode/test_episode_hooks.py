@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -12,7 +11,6 @@ from hat_eval.episode import (
     HOOK_KEY,
     TRACE_KEY,
     CallRecord,
-    EpisodeContext,
     HookRecord,
     Message,
     ToolCall,
@@ -22,15 +20,15 @@ from hat_eval.episode import (
 )
 from hat_eval.harness import (
     Harness,
-    Tool,
     default_harness_path,
     dump_harness,
     harness_to_dict,
     load_harness,
     parse_harness,
 )
-from hat_eval.hsa import TRANSFORMS, Mapping
+from hat_eval.hsa import TRANSFORMS
 from hat_eval.world import Case, generate_cases
+from tests.episode._helpers import context, scripted
 
 PROGRESSIVE = str(default_harness_path("progressive"))
 MSG = "REJECTED[{hook}] {reason} ({left} left)"
@@ -46,20 +44,6 @@ def with_checks(harness: Harness, *checks: dict[str, Any]) -> Harness:
 def case() -> Case:
     cases = generate_cases(knowledge_base(0), split="test", n=60, seed=11)
     return next(c for c in cases if c.expected_skill == "price_promotion")
-
-
-def context(harness: Harness, case: Case) -> EpisodeContext:
-    return EpisodeContext(harness, Mapping(), knowledge_base(0), case.session, None)
-
-
-def scripted(replies: list[Message]):  # type: ignore[no-untyped-def]
-    seen: list[list[Message]] = []
-
-    def generate(messages: Sequence[Message], tools: Sequence[Tool]) -> Message:
-        seen.append(list(messages))
-        return replies[len(seen) - 1]
-
-    return generate, seen
 
 
 def calls(*pairs: tuple[str, dict[str, Any]]) -> Message:

@@ -11,7 +11,6 @@ import pytest
 from hat_eval.episode import (
     TRACE_KEY,
     CallRecord,
-    EpisodeContext,
     Gold,
     HarnessRef,
     Message,
@@ -27,15 +26,14 @@ from hat_eval.episode import (
 from hat_eval.harness import (
     SKILL_LOADER,
     Harness,
-    Tool,
     default_harness_path,
     harness_to_dict,
     load_harness,
     parse_harness,
     skill_body,
 )
-from hat_eval.hsa import Mapping
 from hat_eval.world import Case, generate_cases
+from tests.episode._helpers import context, scripted
 
 PROGRESSIVE = str(default_harness_path("progressive"))
 
@@ -49,20 +47,6 @@ def harness() -> Harness:
 def case() -> Case:
     cases = generate_cases(knowledge_base(0), split="test", n=60, seed=11)
     return next(c for c in cases if c.expected_skill == "price_promotion")
-
-
-def context(harness: Harness, case: Case) -> EpisodeContext:
-    return EpisodeContext(harness, Mapping(), knowledge_base(0), case.session, None)
-
-
-def scripted(replies: list[Message]):  # type: ignore[no-untyped-def]
-    seen: list[list[Message]] = []
-
-    def generate(messages: Sequence[Message], tools: Sequence[Tool]) -> Message:
-        seen.append(list(messages))
-        return replies[len(seen) - 1]
-
-    return generate, seen
 
 
 def load(skill_id: str, i: int = 0, tool: str = "load_skill") -> Message:

@@ -3,8 +3,6 @@ and skill selection follows the renames of the skills and of the loader."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from hat_eval.episode import (
@@ -21,7 +19,6 @@ from hat_eval.episode import (
 )
 from hat_eval.harness import (
     SKILL_LOADER,
-    Tool,
     default_harness_path,
     harness_to_dict,
     load_harness,
@@ -31,6 +28,7 @@ from hat_eval.harness import (
 )
 from hat_eval.hsa import DIMENSIONS, AugmentationPolicy
 from hat_eval.world import Case, generate_cases
+from tests.episode._helpers import scripted
 
 PROGRESSIVE = str(default_harness_path("progressive"))
 DIMS = ("skill_ids", "tools")
@@ -64,16 +62,6 @@ def test_every_variant_of_a_progressive_harness_validates() -> None:
         assert f"`{loader.name}`" in prompt
         for original in v.mapping.masked_skills():
             assert f"`{original}`" not in prompt
-
-
-def scripted(replies: list[Message]):  # type: ignore[no-untyped-def]
-    seen: list[list[Message]] = []
-
-    def generate(messages: Sequence[Message], tools: Sequence[Tool]) -> Message:
-        seen.append(list(messages))
-        return replies[len(seen) - 1]
-
-    return generate, seen
 
 
 def run(case: Case, ref: HarnessRef, tool: str, skill_id: str):  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ._text import Span
+from ._text import _SENTENCE_BREAK, Span
 
 _CJK_NEGATORS = re.compile(r"不是|不|没有|没|无|非|未")
 _NEGATORS = re.compile(
@@ -19,15 +19,16 @@ _NOT_NEGATING = re.compile(
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
     r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足"
 )
-_SENTENCE = re.compile(r"[.!?;。！？；\n]")
 _APPROX = re.compile(
     r"\b(?:around|about|approximately|approx|roughly|circa|maybe|perhaps|probably|"
-    r"somewhere|or so|ish|give or take|close to|nearly|almost|up to|could be|might be)\b|"
-    r"\b(?:i think|i believe|i guess|not sure|if i remember|if i recall|i suppose)\b|"
+    r"somewhere|or so|ish|give or take|close to|nearly|almost|up to|could be|might be|"
+    r"i suppose)\b|"
     r"约|大概|大约|"
     r"左右|差不多|"
-    r"可能|估计|上下|应该是|好像|似乎|也许|或许|说不准|不确定|印象中|我记得|没准"
+    r"可能|估计|上下|似乎|没准"
 )
+"""Approximation words just before a value (those that take back a whole sentence are in
+:data:`_UNSURE`, which :func:`hedged_at` reads over the sentence)."""
 _EVALUATOR = re.compile(
     r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"
     r"graders?|grading|evaluation)\b|\bgrades? (?:this|these|the|my|your|it)\b|"
@@ -68,14 +69,12 @@ def hedged_at(text: str, start: int, end: int) -> bool:
     ``around ¥89``, ``89元左右``, ``~¥89``, ``somewhere between mid and high rise``; ``I think
     it's ¥89, not sure though``, ``应该是89元，我也说不准``.
     """
-    sentence = _SENTENCE.search(text[:start][::-1])
-    head = start - sentence.start() if sentence else 0
-    tail = _SENTENCE.search(text, end)
-    if _UNSURE.search(text[head : tail.start() if tail else len(text)]):
+    sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1
+    tail = _SENTENCE_BREAK.search(text, end)
+    if _UNSURE.search(text[sentence_start : tail.start() if tail else len(text)]):
         return True
     clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
     words = " ".join(text[clause_start:start].split()[-3:])
-    sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1
     return (
         bool(_APPROX.search(words))
         or re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None

@@ -111,9 +111,9 @@ class Support:
         )
 
 
-EMPTY = Support(
-    frozenset(), frozenset(), frozenset(), frozenset(), frozenset(), "", False, None, False
-)
+EMPTY = Support()
+_ANY_TIME = "2026-11-01T00:00:00+08:00"
+"""The session time of lookups whose results do not depend on it (details, policies)."""
 
 
 def numeric_leaves(value: object) -> Iterator[float]:
@@ -187,8 +187,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     if product is None:
         return EMPTY
     promotions = kb.promotions(product_id)
-    times = sorted({str(p["starts_at"]) for p in promotions}) or ["2026-11-01T00:00:00+08:00"]
-    session = LiveSession(product_on_screen=product_id, now=times[0], deals=())
+    session = LiveSession(product_on_screen=product_id, now=_ANY_TIME, deals=())
     money: set[float] = set()
     percents: set[float] = set()
     days: set[float] = set()
@@ -330,7 +329,7 @@ def catalogue_materials(kb: KnowledgeBase) -> frozenset[str]:
 
     terms: set[str] = set()
     for p in kb.products():
-        session = LiveSession(product_on_screen=p["id"], now="2026-11-01T00:00:00+08:00")
+        session = LiveSession(product_on_screen=p["id"], now=_ANY_TIME)
         details = call_function(kb, session, "catalog.get_product", {"product_id": p["id"]})
         assert isinstance(details, dict)
         terms |= _materials(details.get("specs") or {}, str(p["category"]))

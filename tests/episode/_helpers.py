@@ -1,0 +1,36 @@
+"""Helpers the episode tests (and the HSA tests over the agent loop) share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from hat_eval.episode import CallRecord, Episode, EpisodeContext, Message, knowledge_base
+from hat_eval.harness import Harness, Tool
+from hat_eval.hsa import Mapping
+from hat_eval.world import Case
+
+Generate = Callable[[Sequence[Message], Sequence[Tool]], Message]
+
+
+def scripted(replies: list[Message]) -> tuple[Generate, list[list[Message]]]:
+    """A model that answers with ``replies`` in turn, and the messages it was shown each turn."""
+    seen: list[list[Message]] = []
+
+    def generate(messages: Sequence[Message], tools: Sequence[Tool]) -> Message:
+        seen.append(list(messages))
+        return replies[len(seen) - 1]
+
+    return generate, seen
+
+
+def context(harness: Harness, case: Case) -> EpisodeContext:
+    """The context of ``case`` under ``harness`` itself (no variant, no fault)."""
+    return EpisodeContext(harness, Mapping(), knowledge_base(0), case.session, None)
+
+
+def ok_records(e: Episode) -> list[CallRecord]:
+    """Every expected call of the episode, made under the names in force and answered."""
+    return [
+        CallRecord(e.gold.tools.get(c.function, c.function), c.function, dict(c.args), "ok")
+        for c in e.case.expected_calls
+    ]
