@@ -31,6 +31,8 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
     "robustness/test": "7c8d8f6826829713859ccc8751d0231cdbef7f6da708c8cb2e991d7caf8bfd1f",
     "robustness/train/200": "cbad53e7b4f9ef7800bc04699595a91b036c538734139bd484b2b4c9b0690f85",
     "robustness/dev/200": "cbbbf5050f95f1aa1a38a5782aad450c78740f5b7e80c2fee10e4d9772fb3fd5",
+    "evolution/test": "6e93e99def9065fef683640969886a2c03bbc85a61c63244a3a9518b6c321633",
+    "evolution/dev/50": "9f587915f96bd7f1073278cac78860944e198b07df25d2b27844b4260d48ac12",
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases

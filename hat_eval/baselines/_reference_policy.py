@@ -502,6 +502,12 @@ class Turn:
     """Skill-loading calls made so far."""
     load_param: str = "skill_id"
     """The skill loader's one parameter (the skill id), under progressive disclosure."""
+    loaded: list[str] = field(default_factory=list)
+    """The text of each skill loaded (progressive disclosure), in order."""
+    tool_texts: dict[str, str] = field(default_factory=dict)
+    """Function id -> its tool's description, as given."""
+    rules: frozenset[str] = frozenset()
+    """What the rules of the skills in use ask beyond the defaults (:func:`read_rules`)."""
 
 
 Surface = Literal["prompt", "default"]
@@ -556,6 +562,7 @@ def read_turn(
         load_param = next(iter(loader.parameters.properties), load_param)
     fn_of = {name: fn for fn, name in by_name.items()}
     results: dict[str, list[Any]] = {}
+    loaded: list[str] = []
     calls = loads = 0
     pending: list[str] = []
     for m in input:
@@ -567,6 +574,8 @@ def read_turn(
             fn = fn_of.get(m.function or "", "")
             if m.text == "(result in the next message)":
                 pending.append(fn)
+            elif fn == SKILL_LOADER:
+                loaded.append(m.text)
             else:
                 results.setdefault(fn, []).append(parse_result(m.text))
         elif isinstance(m, ChatMessageUser) and pending:
@@ -574,7 +583,57 @@ def read_turn(
             for fn, chunk in zip(pending, chunks, strict=False):
                 results.setdefault(fn, []).append(parse_result(chunk.split(": ", 1)[-1]))
             pending = []
-    return Turn(facts, message, by_name, results, calls, loads, load_param)
+    by_tool = {t.name: t.description for t in tools}
+    texts = {fn: by_tool.get(name, "") for fn, name in by_name.items()}
+    return Turn(facts, message, by_name, results, calls, loads, load_param, loaded, texts)
+
+
+# -- reading what the harness asks beyond the defaults -------------------------------------------
+
+_ALSO_RETURNS = re.compile(r"\balso (?:say|state|give|mention|tell)\b[^.;]*\breturn")
+"""A rule asking for the returns window besides what the skill answers."""
+_NO_COUNT = re.compile(r"\bnever (?:give|say|state|tell|quote)\b[^.;]*\bnumber of units")
+"""A rule forbidding exact stock counts."""
+_CALL_FIRST = re.compile(
+    r"\bcall (?:it|this tool) (?:first|before) (?:you )?(?:quote|quoting|give|giving|state|"
+    r"stating|answer|answering)? ?(?:any |a |the )?(\w+)"
+)
+"""A tool description saying when to call the tool: before answering about a topic."""
+
+
+def read_rules(turn: Turn, intents: list[str]) -> frozenset[str]:
+    """What the rules of the skills in use ask beyond the defaults the policy always does.
+
+    The rules read are those of the skill the policy picks for each intent (inline), or of the
+    skills it loaded (progressive). ``returns_with_price``: price answers also give the returns
+    window; ``no_count``: no exact stock counts. Keyword reading of rule texts, like the rest of
+    the policy: a rule written another way is not followed.
+    """
+    if turn.facts.disclosure == "progressive":
+        text = " ".join(turn.loaded).casefold()
+    else:
+        picked = {pick_skill(turn.facts.skills, i) for i in intents}
+        text = " ".join(turn.facts.skills.get(s or "", "") for s in picked)
+    found = set()
+    if _ALSO_RETURNS.search(text):
+        found.add("returns_with_price")
+    if _NO_COUNT.search(text):
+        found.add("no_count")
+    return frozenset(found)
+
+
+def calls_first(turn: Turn, intents: list[str]) -> list[str]:
+    """Functions whose tool description says to call them first for one of the ``intents``.
+
+    The description's topic word ("call it before you quote any *price*") must be among the
+    words the policy reads an intent's skill by.
+    """
+    out = []
+    for fn, description in turn.tool_texts.items():
+        m = _CALL_FIRST.search(description.casefold())
+        if m and any(m.group(1) in _SKILL_WORDS.get(i, ()) for i in intents):
+            out.append(fn)
+    return out
 
 
 def _ok(turn: Turn, fn: str) -> Any:
@@ -734,6 +793,16 @@ def next_calls(turn: Turn, intents: list[str]) -> list[tuple[str, dict[str, Any]
                     )
                 ):
                     need.append(("catalog.get_product", {"product_id": other}))
+    for fn in calls_first(turn, intents):
+        if fn not in turn.results:
+            need.insert(0, (fn, {}))
+    if (
+        "returns_with_price" in turn.rules
+        and {"price", "promotion_stacking"} & set(intents)
+        and pid
+        and not _ok(turn, "policy.shipping_returns")
+    ):
+        need.append(("policy.shipping_returns", {"product_id": pid}))
     seen = set()
     unique = []
     for fn, args in need:
@@ -770,6 +839,8 @@ def _stock_answer(turn: Turn) -> str:
         state = status(sku)
         if state == "out_of_stock":
             return f"Sorry, {label} is sold out."
+        if state == "low_stock" and "no_count" in turn.rules:
+            return f"Yes, {label} is in stock, only a few left."
         if state == "low_stock":
             return f"{label}: only {_find(sku, 'stock', 'qty')} left."
         return f"Yes, {label} is in stock."
@@ -857,6 +928,9 @@ def compose(turn: Turn, intents: list[str]) -> str:
                     # second price for the same order: say why, not those numbers
                     why = str(c.get("reason") or "not valid").split(":")[0]
                     parts.append(f"Coupon {c.get('code')} can't be used: {why}.")
+                policy = _ok(turn, "policy.shipping_returns")
+                if "returns_with_price" in turn.rules and isinstance(policy, dict):
+                    parts.extend(_shipping_answer(policy, "return"))
             else:
                 parts.append("Let me double-check the price for you in a moment.")
         elif intent == "stock_size":
@@ -966,11 +1040,16 @@ class ReferencePolicy(ModelAPI):
         """Answer, or ask for the tool calls the answer still needs."""
         turn = read_turn(input, tools, surface=self.surface)
         intents = detect_intents(turn.message)
+        turn.rules = read_rules(turn, intents)
         input_text = "".join(m.text for m in input)
         calls = next_calls(turn, intents)
         tries = sum(len(v) for fn, v in turn.results.items() if fn != SKILL_LOADER)
+        # a lookup per intent with a retry each, two more; and one per call a rule adds
+        asked = len(calls_first(turn, intents)) + ("returns_with_price" in turn.rules)
         if not (
-            calls and turn.calls < turn.facts.max_calls and tries < 2 * max(1, len(intents)) + 2
+            calls
+            and turn.calls < turn.facts.max_calls
+            and tries < 2 * max(1, len(intents)) + 2 + asked
         ):
             calls = []
         batch = skill_load(turn, intents) + calls[: turn.facts.max_calls - turn.calls]

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from hat_eval.hsa import Variant
 
 harness_app = typer.Typer(
-    help="Validate, render, compare and augment harness files.", no_args_is_help=True
+    help="Validate, render, compare and augment harness files; show a harness changelog.",
+    no_args_is_help=True,
 )
 
 FileArg = Annotated[Path, typer.Argument(help="Harness file (YAML or JSON).")]
@@ -150,6 +151,59 @@ def augment(
     with progress("augmenting", n) as bar:
         rows = write_variants(variants, out, fmt=fmt, on_written=lambda _: bar.advance(TaskID(0)))
     typer.echo(f"wrote {len(rows)} variants and mappings to {out}/ (manifest.jsonl)")
+
+
+@harness_app.command()
+def log(
+    changelog: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A harness changelog (YAML; default: the evolution suite's own).",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Each version of a harness changelog in one line: its edit, what changed and why.
+
+    Every version is validated as it is read (its harness loads, differs from the one before in
+    the way its edit kind says, and names a target the harness has): one error line naming the
+    file and field, exit 2, otherwise.
+    """
+    from hat_eval.episode import check_changelog
+    from hat_eval.harness import HarnessError, changelog_lines, load_changelog
+
+    path = changelog or default_changelog()
+    try:
+        loaded = load_changelog(path)
+        check_changelog(loaded)
+    except HarnessError as err:
+        fail(str(err))
+    if as_json:
+        data = [
+            {
+                "version": v.version,
+                "harness": str(v.path),
+                "reason": v.reason,
+                "edit": v.edit.model_dump(mode="json") if v.edit else None,
+                "changes": v.diff.to_dict(),
+            }
+            for v in loaded.versions
+        ]
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{loaded.name}: {len(loaded.versions)} versions ({path})")
+    for line in changelog_lines(loaded):
+        typer.echo(line)
+
+
+def default_changelog() -> Path:
+    """The changelog the evolution suite runs (its ``eval.yaml`` names it)."""
+    from hat_eval.suites import suite_recipe
+
+    path = suite_recipe("evolution").changelog
+    assert path is not None
+    return Path(path)
 
 
 def _rewritten(variants: Iterator[Variant], model: str) -> Iterator[Variant]:

@@ -359,6 +359,55 @@ def describe_run(
     return "ran: " + ", ".join(parts)
 
 
+EVOLUTION = "evolution"
+"""The suite that runs a harness changelog (``--harness-version``, ``--changelog``)."""
+
+
+def check_changelog_options(
+    names: list[str], version: str | None, changelog: Path | None
+) -> str | None:
+    """Validate ``--harness-version`` and ``--changelog`` before anything runs.
+
+    Returns the changelog file to run (None: the suite's own). Exits 2 with one line naming
+    the file and field when the changelog or a version's harness is invalid, or the version
+    is not in the changelog; a usage error when the options are given without the suite.
+    """
+    if version is None and changelog is None:
+        return None
+    if EVOLUTION not in names:
+        raise typer.BadParameter(
+            f"--harness-version and --changelog apply to the {EVOLUTION} suite, not "
+            f"{', '.join(names)}",
+            param_hint="--harness-version" if version is not None else "--changelog",
+        )
+    from hat_eval.episode import check_changelog
+    from hat_eval.harness import HarnessError, load_changelog
+
+    from ._harness import default_changelog
+
+    path = changelog.resolve() if changelog is not None else default_changelog()
+    try:
+        loaded = load_changelog(path)
+        check_changelog(loaded)
+        loaded.select(version)
+    except HarnessError as err:
+        fail(str(err))
+    return str(path) if changelog is not None else None
+
+
+def print_evolution(logs: list[Any]) -> None:
+    """The evolution report of each evolution log (after the summary; ``logs`` are headers)."""
+    from inspect_ai.log import read_eval_log
+
+    from hat_eval.reports import evolution_table, log_evolution_report
+
+    for header in logs:
+        if header.eval.task == EVOLUTION:
+            log = read_eval_log(header.location)
+            if log.samples:
+                console.print(evolution_table(log_evolution_report(log)))
+
+
 def run(
     ctx: typer.Context,
     suite: Annotated[str, typer.Option(help="A suite (see `hat-eval suites`) or all.")] = "variant",
@@ -424,6 +473,20 @@ def run(
             "form (inline if omitted); with --harness, that file's own skill_disclosure.",
         ),
     ] = None,
+    harness_version: Annotated[
+        str | None,
+        typer.Option(
+            help="The evolution suite's harness version to run: vK, or a range vA..vB "
+            "(all versions of the changelog if omitted).",
+        ),
+    ] = None,
+    changelog: Annotated[
+        Path | None,
+        typer.Option(
+            help="A harness changelog for the evolution suite to run (its own if omitted); "
+            "see `hat-eval harness log`.",
+        ),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -466,6 +529,12 @@ def run(
             fail(str(err))
         harness_file = str(harness.resolve())
     if disclosure is not None:
+        if names == [EVOLUTION]:
+            raise typer.BadParameter(
+                f"{EVOLUTION} runs the harness versions of its changelog, in their own form; "
+                "--disclosure applies to livestream, variant and robustness",
+                param_hint="--disclosure",
+            )
         if names == [IFEVAL]:
             raise typer.BadParameter(
                 "ifeval has no skills to disclose; --disclosure applies to the case suites "
@@ -476,6 +545,7 @@ def run(
             disclosure_harness(harness_file, disclosure)
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--disclosure") from None
+    changelog_file = check_changelog_options(names, harness_version, changelog)
     model_name = resolve_model(model, engine)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
     from ._preflight import check_server, model_server
@@ -496,6 +566,8 @@ def run(
         agent=agent,
         ifeval_data=ifeval_data,
         disclosure=disclosure,
+        harness_version=harness_version,
+        changelog=changelog_file,
     )
     try:  # every task is built (and its data read) before any sample runs
         tasks = [make_task(name, options) for name in names]
@@ -533,6 +605,7 @@ def run(
     expected = {task.name: len(task.dataset) * (task.epochs or 1) for task in tasks}
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
+    print_evolution(logs)
     console.print(
         describe_run(
             model_name,

@@ -80,6 +80,16 @@ from ._dataset import (
     variant_for,
     write_dataset,
 )
+from ._evolution import (
+    HOOK_REQUIREMENTS,
+    STATED_FACTS,
+    applies,
+    check_changelog,
+    check_requirement,
+    edit_gold,
+    evolution_episodes,
+    version_gold,
+)
 from ._external import (
     AnswerFileError,
     ExternalAnswer,
@@ -103,7 +113,7 @@ from ._hooks import (
 from ._messages import openai_message
 from ._oracle import oracle_answer, oracle_calls
 from ._recipe import FaultRecipe, Recipe, RecipeError
-from ._record import Episode, Gold, HarnessMismatchError, HarnessRef
+from ._record import EditRequirement, Episode, Gold, HarnessMismatchError, HarnessRef
 from ._runtime import (
     TRACE_KEY,
     CallRecord,
@@ -114,6 +124,15 @@ from ._runtime import (
 )
 
 __all__ = [
+    "HOOK_REQUIREMENTS",
+    "STATED_FACTS",
+    "EditRequirement",
+    "applies",
+    "check_changelog",
+    "check_requirement",
+    "edit_gold",
+    "evolution_episodes",
+    "version_gold",
     "AgentRun",
     "AsyncGenerate",
     "Execute",

@@ -83,6 +83,8 @@ def build_episodes(
     harness: str | None = None,
     kb_seed: int = 0,
     seed: int | None = None,
+    versions: str | None = None,
+    changelog: str | None = None,
 ) -> list[Episode]:
     """The episodes ``recipe`` draws on ``split`` (``n`` defaults to the recipe's size).
 
@@ -96,6 +98,13 @@ def build_episodes(
         harness: the base harness file (the default live-commerce harness if None).
         kb_seed: seed of the knowledge base.
         seed: case seed (the recipe's if None); variants and faults keep the recipe's seed.
+        versions: a recipe with a changelog: the versions to run (``vK`` or ``vA..vB``; all
+            if None).
+        changelog: a recipe with a changelog: another changelog file to run instead.
+
+    Raises:
+        HarnessError: the changelog or a version's harness is invalid, or ``versions`` names a
+            version it does not have.
     """
     from hat_eval.world import generate_cases
 
@@ -103,6 +112,25 @@ def build_episodes(
         raise TypeError(
             f"build_episodes takes a Recipe, got {recipe!r}; for a suite's episodes call "
             "hat_eval.suites.suite_episodes(name, ...)"
+        )
+    if recipe.changelog is not None:
+        from hat_eval.harness import load_changelog
+
+        from ._evolution import evolution_episodes
+
+        if harness is not None:
+            raise ValueError(
+                f"episode set {recipe.name!r} runs the harness versions of a changelog, not "
+                f"--harness {harness}: give the changelog instead"
+            )
+        log = load_changelog(changelog or recipe.changelog)
+        return evolution_episodes(
+            recipe, log, versions=versions, split=split, n=n, kb_seed=kb_seed, seed=seed
+        )
+    if versions is not None or changelog is not None:
+        raise ValueError(
+            f"episode set {recipe.name!r} has no changelog: versions and changelog apply only "
+            "to a recipe with one (the evolution suite)"
         )
     count = recipe.cases if n is None else n
     kb = knowledge_base(kb_seed)

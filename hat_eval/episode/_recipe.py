@@ -88,6 +88,8 @@ class Recipe:
     variant :func:`~hat_eval.episode.variant_for` assigns to its index) or ``perturbations``
     (case ``i`` takes ``perturbations[i % len]``, ``()`` being the default harness, as a variant
     seeded from ``seed`` and ``i``) says otherwise; ``faults`` adds a tool fault to each case.
+    With a ``changelog`` (a harness changelog file), each case runs under each of its versions
+    instead (:func:`~hat_eval.episode.evolution_episodes`).
     """
 
     name: str = field(metadata={"help": "the episode set: sample ids are '<name>-<case id>'"})
@@ -107,6 +109,10 @@ class Recipe:
     )
     require_calls: bool = field(
         default=False, metadata={"help": "keep only cases that require a tool call"}
+    )
+    changelog: str | None = field(
+        default=None,
+        metadata={"help": "a harness changelog: each case runs under each of its versions"},
     )
 
     def __post_init__(self) -> None:
@@ -131,5 +137,13 @@ class Recipe:
                         f"perturbations.{i}",
                         f"{dim!r} is not an HSA dimension, expected one of {', '.join(DIMENSIONS)}",
                     )
+        if self.changelog is not None and (
+            self.variants or self.perturbations or self.faults or self.require_calls
+        ):
+            raise RecipeError(
+                "changelog",
+                "runs each case under each version of the changelog: it cannot be combined "
+                "with variants, perturbations, faults or require_calls",
+            )
         if self.faults is not None and not self.require_calls:
             raise RecipeError("faults", "a fault needs a tool call to hit: set require_calls: true")

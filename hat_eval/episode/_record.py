@@ -68,6 +68,60 @@ class HarnessRef:
 
 
 @dataclass(frozen=True)
+class EditRequirement:
+    """What one edit of a harness changelog asks of this case's answer (the evolution suite).
+
+    Resolved from the edit's own version (its limits, its skill id), so it can be checked on an
+    answer given under any version: before the edit (did the agent already do it?), where it
+    lands, and after later edits.
+
+    Attributes:
+        edit: the version that made the edit (``v2``).
+        kind: the edit's kind (:data:`hat_eval.harness.EDIT_KINDS`).
+        check: the requirement's check (:data:`hat_eval.harness.REQUIREMENT_CHECKS`).
+        target: the fact, constraint, skill id, function id or hook the check is about.
+        in_force: whether the episode's harness already has the edit.
+        limits: constraint name -> value the check holds the answer to (``constraint``, and a
+            ``reply_format`` hook's word and emoji limits).
+    """
+
+    edit: str
+    kind: str
+    check: str
+    target: str = ""
+    in_force: bool = False
+    limits: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """The score key of this requirement's verdict (``requirement_v2``)."""
+        return f"requirement_{self.edit}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data."""
+        return {
+            "edit": self.edit,
+            "kind": self.kind,
+            "check": self.check,
+            "target": self.target,
+            "in_force": self.in_force,
+            "limits": dict(self.limits),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EditRequirement:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            edit=str(data["edit"]),
+            kind=str(data["kind"]),
+            check=str(data["check"]),
+            target=str(data.get("target", "")),
+            in_force=bool(data.get("in_force", False)),
+            limits={str(k): float(v) for k, v in (data.get("limits") or {}).items()},
+        )
+
+
+@dataclass(frozen=True)
 class Gold:
     """What is in force for a case under its harness: the ids and values the checks expect.
 
@@ -76,21 +130,27 @@ class Gold:
         skills: ids in force of every skill that fits (the expected one first).
         constraints: numeric constraint name -> value in force.
         tools: function id -> the name of the tool bound to it.
+        requirements: under a harness changelog, what each of its edits that applies to the
+            case asks of the answer (in force or not yet); empty elsewhere.
     """
 
     skill: str | None
     skills: tuple[str, ...]
     constraints: dict[str, int | float] = field(default_factory=dict)
     tools: dict[str, str] = field(default_factory=dict)
+    requirements: tuple[EditRequirement, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data (the dataset row's ``gold``)."""
-        return {
+        """Plain JSON data (the dataset row's ``gold``; ``requirements`` only when there are)."""
+        out: dict[str, Any] = {
             "skill": self.skill,
             "skills": list(self.skills),
             "constraints": dict(self.constraints),
             "tools": dict(self.tools),
         }
+        if self.requirements:
+            out["requirements"] = [r.to_dict() for r in self.requirements]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Gold:
@@ -100,6 +160,7 @@ class Gold:
             skills=tuple(data.get("skills", ())),
             constraints=dict(data.get("constraints", {})),
             tools=dict(data.get("tools", {})),
+            requirements=tuple(EditRequirement.from_dict(r) for r in data.get("requirements", ())),
         )
 
 
@@ -115,7 +176,8 @@ class Episode:
         fault: the injected tool fault, if any.
         kb_seed: seed of the knowledge base the case was generated from.
         gold: what is in force under :attr:`harness` (computed from it when the episode is made).
-        labels: grouping labels for metrics (``dims``, ``held_out``, ``perturbation``, ``fault``).
+        labels: grouping labels for metrics (``dims``, ``held_out``, ``perturbation``, ``fault``;
+            ``version``, the changelog version, in the evolution suite).
     """
 
     id: str
@@ -184,7 +246,7 @@ class Episode:
         )
 
 
-LABELS = ("dims", "held_out", "perturbation", "fault")
+LABELS = ("dims", "held_out", "perturbation", "fault", "version")
 """Metadata labels an episode carries for per-group metrics."""
 
 

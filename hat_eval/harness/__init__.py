@@ -1,5 +1,17 @@
 """The harness: system prompt blocks, skills, tools and hooks, loaded from YAML or JSON."""
 
+from ._changelog import (
+    EDIT_KINDS,
+    REQUIREMENT_CHECKS,
+    Changelog,
+    Edit,
+    EditKind,
+    Requirement,
+    RequirementCheck,
+    Version,
+    changelog_lines,
+    load_changelog,
+)
 from ._diff import Change, HarnessDiff, diff_harness, match_skills
 from ._errors import HarnessError
 from ._functions import BUILTIN_FUNCTIONS, FUNCTIONS, SKILL_LOADER, is_known_function
@@ -50,6 +62,16 @@ from ._skills import (
 )
 
 __all__ = [
+    "EDIT_KINDS",
+    "REQUIREMENT_CHECKS",
+    "Changelog",
+    "Edit",
+    "EditKind",
+    "Requirement",
+    "RequirementCheck",
+    "Version",
+    "changelog_lines",
+    "load_changelog",
     "BUILTIN_FUNCTIONS",
     "FAULT_KINDS",
     "FUNCTIONS",

@@ -1,8 +1,46 @@
-"""The paired bootstrap of a mean difference: two policies scored on the same samples."""
+"""Bootstrap intervals over cases: a paired mean difference, or any statistic of the cases."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def _draws(n: int, n_boot: int, seed: int) -> Any:
+    """``n_boot`` resamples of ``n`` case indices with replacement (one row each)."""
+    import numpy as np
+
+    return np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
+
+
+def case_bootstrap(
+    statistic: Callable[[Sequence[int]], float], n: int, *, n_boot: int = 2000, seed: int = 0
+) -> tuple[float, float, float]:
+    """A statistic of ``n`` cases and its percentile-bootstrap 95% interval.
+
+    ``statistic`` takes the indices of the cases to use (with repeats) and returns a number,
+    NaN where the resample leaves it undefined (a rate with no case in its denominator):
+    resamples giving NaN are left out of the interval. Cases are resampled whole, so every
+    measure of one case (its answers under several harness versions, say) stays together.
+
+    Returns:
+        ``(estimate on all cases, low, high)``; NaN ends when no resample is defined.
+
+    Raises:
+        ValueError: ``n`` or ``n_boot`` is below 1.
+    """
+    import numpy as np
+
+    if n < 1 or n_boot < 1:
+        raise ValueError(f"need at least one case and one resample, got n={n}, n_boot={n_boot}")
+    estimate = statistic(range(n))
+    values = [statistic(row) for row in _draws(n, n_boot, seed).tolist()]
+    kept = [v for v in values if not math.isnan(v)]
+    if not kept:
+        return estimate, math.nan, math.nan
+    low, high = np.quantile(kept, [0.025, 0.975])
+    return estimate, float(low), float(high)
 
 
 def paired_bootstrap(
@@ -41,6 +79,6 @@ def paired_bootstrap(
     if n_boot < 1:
         raise ValueError(f"n_boot ({n_boot}) must be at least 1")
     d = x - y
-    idx = np.random.default_rng(seed).integers(0, d.size, size=(n_boot, d.size))
+    idx = _draws(d.size, n_boot, seed)
     low, high = np.quantile(d[idx].mean(axis=1), [0.025, 0.975])
     return float(d.mean()), float(low), float(high)

@@ -44,7 +44,13 @@ from ._recipes import (
 if TYPE_CHECKING:
     from ._agent import harness_agent, react_baseline, tool_infos
     from ._samples import episode_of, to_sample
-    from ._scorers import livestream_scorer, robustness_scorer, suite_metrics, variant_scorer
+    from ._scorers import (
+        evolution_scorer,
+        livestream_scorer,
+        robustness_scorer,
+        suite_metrics,
+        variant_scorer,
+    )
     from ._task import AGENTS, Agent, build_case_task
 
 _LAZY = {
@@ -53,6 +59,7 @@ _LAZY = {
     "tool_infos": "._agent",
     "episode_of": "._samples",
     "to_sample": "._samples",
+    "evolution_scorer": "._scorers",
     "livestream_scorer": "._scorers",
     "robustness_scorer": "._scorers",
     "suite_metrics": "._scorers",
@@ -80,6 +87,7 @@ __all__ = [
     "check_suite",
     "disclosure_harness",
     "episode_of",
+    "evolution_scorer",
     "harness_agent",
     "livestream_scorer",
     "make_task",

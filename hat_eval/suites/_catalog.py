@@ -37,6 +37,8 @@ class RunOptions:
         ifeval_data: a local IFEval ``input_data.jsonl`` (the Hub's if None).
         disclosure: ``inline`` or ``progressive`` skill disclosure (case suites): which default
             harness they run under (see :func:`disclosure_harness`); None: the harness's own.
+        harness_version: the evolution suite's changelog version(s): ``vK`` or ``vA..vB``.
+        changelog: the evolution suite's changelog file (its own if None).
     """
 
     limit: int | None = None
@@ -45,6 +47,8 @@ class RunOptions:
     agent: str = "harness"
     ifeval_data: Path | None = None
     disclosure: str | None = None
+    harness_version: str | None = None
+    changelog: str | None = None
 
 
 @dataclass(frozen=True)

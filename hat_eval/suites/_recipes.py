@@ -82,6 +82,14 @@ class _Reader:
             out.append((n, float(p)))
         return tuple(out)
 
+    def path(self, value: Any, field: str) -> str | None:
+        """A file named relative to the ``eval.yaml`` (resolved against its folder)."""
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(field, f"expected a file path, got {value!r}")
+        return str((Path(self.source).parent / value).resolve())
+
     def faults(self, value: Any, field: str) -> FaultRecipe | None:
         from hat_eval.episode import FaultRecipe
 
@@ -115,6 +123,7 @@ class _Reader:
             "tuple[tuple[str, ...], ...]": self.dim_sets,
             "tuple[tuple[int, float], ...]": self.times,
             "FaultRecipe | None": self.faults,
+            "str | None": self.path,
         }
         return converters[str(annotation)](value, field)
 

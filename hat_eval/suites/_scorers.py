@@ -40,14 +40,23 @@ from hat_eval.episode import (
     HOOK_RECOVERED,
     HOOK_REJECTIONS,
     PARTS,
+    AnswerCheck,
+    CallRecord,
+    Episode,
     check_answer,
+    check_requirement,
     hook_records_in,
     hook_summary,
     knowledge_base,
     records_in,
+    split_skill_tag,
+    split_think,
 )
 
 from ._samples import episode_of
+
+ERROR = "error"
+"""The evolution score's error against the changelog's last version (see the report's)."""
 
 
 def _one(key: str) -> Callable[[dict[str, Any]], list[str]]:
@@ -73,6 +82,7 @@ GROUPS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "held_out": _one("held_out"),  # variants whose dimension set training never uses
     "fault": _one("fault"),  # per injected fault kind
     "perturbation": _one("perturbation"),  # per prompt perturbation (robustness)
+    "version": _one("version"),  # per harness version of a changelog (evolution)
 }
 """The groupings :func:`suite_metrics` can break a score part down by: metadata -> group labels."""
 
@@ -111,6 +121,7 @@ def suite_metrics(
     aggregate_by: list[str],
     recovery_by: list[str] | None = None,
     shares: list[str] | None = None,
+    error_by: list[str] | None = None,
 ) -> Metric:
     """Mean and stderr of each score part over its decided samples; aggregate, recovery per group.
 
@@ -131,8 +142,11 @@ def suite_metrics(
         aggregate_by: :data:`GROUPS` to break the aggregate down by.
         recovery_by: :data:`GROUPS` to break recovery down by (if ``recovery`` is a part).
         shares: keys of the score dicts to report as a mean only (0/1 indicators).
+        error_by: :data:`GROUPS` to break ``error`` down by (the evolution suite's).
     """
-    unknown = sorted((set(aggregate_by) | set(recovery_by or ())) - set(GROUPS))
+    unknown = sorted(
+        (set(aggregate_by) | set(recovery_by or ()) | set(error_by or ())) - set(GROUPS)
+    )
     if unknown:
         raise ValueError(
             f"suite_metrics: unknown groups {unknown}, expected some of {list(GROUPS)}"
@@ -140,6 +154,7 @@ def suite_metrics(
     by = {  # part -> [(name prefix, group labels)] for each group it is broken down by
         "aggregate": [(f"per_{g}_", GROUPS[g]) for g in aggregate_by],
         "recovery": [(f"recovery_per_{g}_", GROUPS[g]) for g in recovery_by or ()],
+        "error": [(f"error_per_{g}_", GROUPS[g]) for g in error_by or ()],
     }
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -229,9 +244,9 @@ def part_mean() -> ScoreReducer:
     return reduce
 
 
-def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
+def _metrics(*groups: str, recovery: bool = False, error: bool = False) -> list[Metric]:
     faults = ["recovery", *(f"fault_{o}" for o in FAULT_OUTCOMES)] if recovery else []
-    parts = ["aggregate", *PARTS, "undecided", *faults]
+    parts = ["aggregate", *PARTS, "undecided", *faults, *([ERROR] if error else [])]
     return [
         suite_metrics(
             parts=parts,
@@ -239,26 +254,23 @@ def _metrics(*groups: str, recovery: bool = False) -> list[Metric]:
             recovery_by=["fault"] if recovery else None,
             # each part's undecided share (the indicators of AnswerCheck.values())
             shares=[f"undecided_{p}" for p in ("aggregate", *PARTS)],
+            error_by=list(groups) if error else None,
         )
     ]
 
 
-def _score(state: TaskState, target: Target) -> Score:
+def _score(state: TaskState, target: Target, *, requirements: bool = False) -> Score:
     episode = episode_of(state.sample_id, state.metadata, target)
     records = records_in(state.messages)
     answer = state.output.completion if state.output else ""
-    check = check_answer(
-        episode.case,
-        episode.gold,
-        answer,
-        records,
-        episode.fault,
-        knowledge_base(episode.kb_seed),
-    )
+    kb = knowledge_base(episode.kb_seed)
+    check = check_answer(episode.case, episode.gold, answer, records, episode.fault, kb)
     values = check.values()
     values.update(hook_summary(hook_records_in(state.messages)))  # none without checking hooks
     notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
     notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
+    if requirements:
+        values.update(_requirement_values(episode, answer, records, check, notes))
     return Score(
         value=values,
         answer=answer,
@@ -267,6 +279,37 @@ def _score(state: TaskState, target: Target) -> Score:
         + ("; " + "; ".join(notes) if notes else ""),
         metadata={"undecided": check.undecided, "reasons": check.reasons},
     )
+
+
+def _requirement_values(
+    episode: Episode,
+    answer: str,
+    records: list[CallRecord],
+    check: AnswerCheck,
+    notes: list[str],
+) -> dict[str, float]:
+    """Each changelog edit's verdict on the answer (``requirement_<edit>``) and ``error``.
+
+    ``error`` is 1 when the answer is wrong against the changelog's last version: accuracy or
+    safety failed, or any edit that applies to the case (in force or not yet) is not followed;
+    0 when all of them passed; NaN when none failed and one is undecided.
+    """
+    tag, body = split_skill_tag(split_think(answer)[1])
+    kb = knowledge_base(episode.kb_seed)
+    out: dict[str, float] = {}
+    for req in episode.gold.requirements:
+        verdict = check_requirement(req, episode.case, episode.gold, body, tag, records, kb)
+        out[req.key] = math.nan if verdict.value is None else verdict.value
+        if verdict.value is None:
+            notes.append(f"{req.key} undecided: {verdict.reason}")
+        elif verdict.value < 1.0:
+            notes.append(f"{req.key} failed ({req.kind}): {verdict.reason}")
+    parts = [check.parts["accuracy"], check.parts["safety"], *out.values()]
+    if any(v == 0.0 for v in parts):
+        out[ERROR] = 1.0
+    else:
+        out[ERROR] = math.nan if any(math.isnan(v) for v in parts) else 0.0
+    return out
 
 
 @scorer(metrics=_metrics())
@@ -301,5 +344,22 @@ def robustness_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         return _score(state, target)
+
+    return score
+
+
+@scorer(metrics=_metrics("version", error=True))
+def evolution_scorer() -> Scorer:
+    """As :func:`livestream_scorer` under each changelog version's gold, with each edit's verdict.
+
+    Besides the parts, a score holds ``requirement_<edit>`` for every edit of the changelog that
+    applies to the case (1 followed, 0 not, NaN undecided; in force or not yet) and ``error``
+    (see :func:`_requirement_values`); the aggregate and ``error`` are broken down per version.
+    The per-edit report (following, regressions, error reduction) is
+    :func:`hat_eval.reports.log_evolution_report` of the log.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _score(state, target, requirements=True)
 
     return score

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset
@@ -29,19 +29,41 @@ Agent = Literal["harness", "react"]
 AGENTS: tuple[Agent, ...] = ("harness", "react")
 
 
-def check_harness_functions(harness: str | None, episodes: list[Episode]) -> None:
-    """Raise ``ValueError`` naming the first function the episodes' gold calls that no tool binds.
+def check_harness_functions(episodes: list[Episode]) -> None:
+    """Raise ``ValueError`` naming a function an episode's gold calls that its harness lacks.
 
     The functions needed are read off the episodes themselves (every expected call, required
     or optional), so no list of them is kept here.
     """
-    bound = {t.function for t in base_harness(harness).tools}
-    needed = {c.function for e in episodes for c in e.case.expected_calls}
-    for fn in sorted(needed - bound):
-        raise ValueError(
-            f"{harness or default_harness_path()}: tools: no tool is bound to function "
-            f"{fn!r}, which the suite's cases call; expected a tool with `function: {fn}`"
-        )
+    needed: dict[str | None, set[str]] = {}
+    for e in episodes:
+        needed.setdefault(e.harness.path, set()).update(c.function for c in e.case.expected_calls)
+    for path, functions in needed.items():
+        bound = {t.function for t in base_harness(path).tools}
+        for fn in sorted(functions - bound):
+            raise ValueError(
+                f"{path or default_harness_path()}: tools: no tool is bound to function "
+                f"{fn!r}, which the suite's cases call; expected a tool with `function: {fn}`"
+            )
+
+
+def changelog_metadata(path: str) -> dict[str, Any]:
+    """What a log records of the changelog a run went over: its file, versions and edits."""
+    from hat_eval.harness import load_changelog
+
+    log = load_changelog(path)
+    edits = [
+        {
+            "edit": v.version,
+            "kind": v.edit.kind,
+            "check": v.edit.requires.check,
+            "target": v.edit.requires.target,
+            "reason": v.reason,
+        }
+        for v in log.versions
+        if v.edit is not None and v.edit.requires is not None
+    ]
+    return {"path": str(log.path), "versions": list(log.ids()), "edits": edits}
 
 
 def build_case_task(
@@ -56,6 +78,8 @@ def build_case_task(
     kb_seed: int = 0,
     max_turns: int = 5,
     disclosure: str | None = None,
+    harness_version: str | None = None,
+    changelog: str | None = None,
 ) -> Task:
     """An Inspect task for one case suite, scored by ``scorer``.
 
@@ -75,13 +99,34 @@ def build_case_task(
         disclosure: ``inline`` or ``progressive`` skills: without ``harness``, the default
             harness of that form (None: inline); with it, the file's own form, repeated
             (:func:`~hat_eval.suites.disclosure_harness`).
+        harness_version: a suite over a harness changelog (its recipe names one): the version
+            to run, ``vK``, or a range ``vA..vB`` (all if None).
+        changelog: a suite over a harness changelog: another changelog file to run.
+
+    Raises:
+        HarnessError: the changelog or a version's harness is invalid, or ``harness_version``
+            names a version it does not have.
     """
     if agent not in AGENTS:
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
     harness = disclosure_harness(harness, disclosure)
     recipe = suite_recipe(suite)
-    episodes = build_episodes(recipe, split=split, n=n, harness=harness, kb_seed=kb_seed, seed=seed)
-    check_harness_functions(harness, episodes)
+    episodes = build_episodes(
+        recipe,
+        split=split,
+        n=n,
+        harness=harness,
+        kb_seed=kb_seed,
+        seed=seed,
+        versions=harness_version,
+        changelog=changelog,
+    )
+    check_harness_functions(episodes)
+    extra: dict[str, Any] = {}
+    if recipe.changelog is not None:
+        meta = changelog_metadata(changelog or recipe.changelog)
+        run = {str(e.labels["version"]) for e in episodes}
+        extra["changelog"] = {**meta, "run": [v for v in meta["versions"] if v in run]}
     return Task(
         name=suite,
         dataset=MemoryDataset([to_sample(e) for e in episodes], name=f"hat-eval-{suite}-{split}"),
@@ -101,5 +146,6 @@ def build_case_task(
             "harness": harness or str(default_harness_path()),
             "harness_sha256": harness_sha256(harness),
             "disclosure": base_harness(harness).skill_disclosure,
+            **extra,
         },
     )

@@ -29,6 +29,8 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         kb_seed: int = 0,
         max_turns: int = 5,
         disclosure: str | None = None,
+        harness_version: str | None = None,
+        changelog: str | None = None,
     ) -> Task:
         return build_case_task(
             suite,
@@ -41,6 +43,8 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
             kb_seed=kb_seed,
             max_turns=max_turns,
             disclosure=disclosure,
+            harness_version=harness_version,
+            changelog=changelog,
         )
 
     meta = suite_meta(suite)

@@ -14,11 +14,15 @@ from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENT_WEIGHTS,
     INTENTS,
+    SINGLE_INTENTS,
     SKILL_OF,
     STYLE_WEIGHTS,
     STYLES,
     Case,
     generate_cases,
+    return_window_fact,
+    skill_of,
+    stock_state_fact,
 )
 from ._compliance import find_violations, negated, normalise
 from ._errors import ToolInputError
@@ -73,6 +77,7 @@ __all__ = [
     "INTENT_WEIGHTS",
     "PARAMETERS",
     "RAISING_KINDS",
+    "SINGLE_INTENTS",
     "SKILL_OF",
     "SPLITS",
     "STACKING_RULES",
@@ -114,5 +119,8 @@ __all__ = [
     "split_of",
     "split_products",
     "stock_status",
+    "return_window_fact",
+    "skill_of",
+    "stock_state_fact",
     "zh_forms",
 ]

@@ -209,11 +209,12 @@ def test_suites_json_lists_counts_and_hashes(shared_dir: Path) -> None:
         "variant": 1500,
         "robustness": 1000,
         "ifeval": 541,
+        "evolution": 2800,  # 400 cases under each of 7 harness versions
     }
     assert sum(v["cases"] for v in suites.values()) >= 4500
     assert all(len(v["sha256"]) == 64 for v in suites.values())
     plain = runner.invoke(app, ["suites"])
-    assert plain.exit_code == 0 and "4,541 cases in all" in plain.stdout
+    assert plain.exit_code == 0 and "7,341 cases in all" in plain.stdout
 
 
 @pytest.mark.slow

@@ -27,6 +27,7 @@ def test_suite_sizes(full) -> None:
         "livestream": 1500,
         "variant": 1500,
         "robustness": 1000,
+        "evolution": 2800,  # 400 cases under each of 7 harness versions
     }
 
 

@@ -19,7 +19,7 @@ from hat_eval.world import FAULT_KINDS
 
 
 def test_the_case_suites_are_the_ones_with_a_recipe() -> None:
-    assert case_suites() == ("livestream", "variant", "robustness")
+    assert case_suites() == ("livestream", "variant", "robustness", "evolution")
     with pytest.raises(
         ValueError, match="'ifeval' is not a case suite, expected one of livestream"
     ):

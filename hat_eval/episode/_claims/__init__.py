@@ -21,7 +21,7 @@ with a reason instead of passing or failing.
 
 from ._declines import data_state, declines
 from ._extra import CHECKERS, CLAIM_WORDS, ClaimWord, unsupported_claims
-from ._gold import check_facts, known_values
+from ._gold import check_fact, check_facts, known_values
 from ._intents import check_no_fact, evasive
 from ._language import addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, normalise_quantities, numbers
@@ -45,6 +45,7 @@ __all__ = [
     "Subject",
     "Verdict",
     "addresses_evaluator",
+    "check_fact",
     "check_facts",
     "check_no_fact",
     "check_safety",

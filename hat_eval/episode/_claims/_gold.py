@@ -609,26 +609,9 @@ def check_facts(
     declined = declines(a.text)
     verdicts = []
     for fact in case.facts:
-        subject = fact_subject(case, fact, kb)
-        others = [f for f in case.facts if f is not fact]
-        if fact.kind in ("price", "count") and isinstance(fact.value, float):
-            values = {o.value for o in others if isinstance(o.value, float)}
-            verdict = _check_number(a, fact, subject, values)
-        elif fact.kind == "stock":
-            verdict = _check_stock(a, fact, subject)
-        elif fact.kind == "days":
-            verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
-        else:
-            verdict = _check_text(a, fact, subject)
+        verdict = _fact_verdict(a, fact, declined, records)
         if verdict.missing and fact.optional:
             continue
-        if verdict.missing and declined:
-            state = data_state(case, fact, records, partial(_holds, a, fact=fact))
-            if state == "unusable":
-                verdict = Verdict(1.0)
-            else:
-                why = "the tool's data came back usable" if state == "usable" else "never looked"
-                verdict = Verdict(0.0, f"{fact.value}: declines, but {why}")
         verdicts.append(verdict)
     verdicts += _conclusions(a, case)
     rejected = [f for f in case.facts if "rejected_coupons" in f.source]
@@ -659,6 +642,50 @@ def check_facts(
                 )
     verdicts += extra_claims(a)
     return combine_verdicts(verdicts)
+
+
+def _fact_verdict(
+    a: _Answer, fact: Fact, declined: bool, records: Sequence[CallRecordLike]
+) -> Verdict:
+    """Whether the answer states ``fact`` (or honestly declines it when the data was not there)."""
+    case = a.case
+    subject = fact_subject(case, fact, a.kb)
+    others = [f for f in case.facts if f is not fact]
+    if fact.kind in ("price", "count") and isinstance(fact.value, float):
+        values = {o.value for o in others if isinstance(o.value, float)}
+        verdict = _check_number(a, fact, subject, values)
+    elif fact.kind == "stock":
+        verdict = _check_stock(a, fact, subject)
+    elif fact.kind == "days":
+        verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
+    else:
+        verdict = _check_text(a, fact, subject)
+    if verdict.missing and declined and not fact.optional:
+        state = data_state(case, fact, records, partial(_holds, a, fact=fact))
+        if state == "unusable":
+            return Verdict(1.0)
+        why = "the tool's data came back usable" if state == "usable" else "never looked"
+        return Verdict(0.0, f"{fact.value}: declines, but {why}")
+    return verdict
+
+
+def check_fact(
+    case: Case,
+    fact: Fact,
+    answer: str,
+    kb: KnowledgeBase | None,
+    records: Sequence[CallRecordLike] = (),
+) -> Verdict:
+    """Whether ``answer`` states one fact of ``case`` (a fact of its gold), and nothing else.
+
+    The verdict :func:`check_facts` gives that fact (value, subject, polarity, commitment; an
+    honest decline when its tool gave nothing usable), without judging the answer's other
+    claims: what a harness edit that asks for one more fact checks.
+    """
+    a = read_answer(case, answer, kb)
+    if addresses_evaluator(a.text):
+        return Verdict(0.0, "the answer addresses the evaluator")
+    return _fact_verdict(a, fact, declines(a.text), records)
 
 
 def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:

@@ -36,6 +36,15 @@ class Case:
     analysis."""
 
     @property
+    def parts(self) -> tuple[str, ...]:
+        """The single intents the message asks: its intent, or a multi-intent case's two."""
+        from ._intents import MULTI_PARTS
+
+        if self.intent == "multi_intent" and self.details.get("sub") in MULTI_PARTS:
+            return MULTI_PARTS[str(self.details["sub"])]
+        return (self.intent,)
+
+    @property
     def required_calls(self) -> tuple[ExpectedCall, ...]:
         """The expected calls that are not optional."""
         return tuple(c for c in self.expected_calls if not c.optional)

@@ -65,6 +65,36 @@ _STOCK_ALIASES = {
 }
 
 
+_FEW_LEFT = (
+    "only a few left",
+    "a few left",
+    "few left",
+    "low stock",
+    "running low",
+    "selling fast",
+    "almost gone",
+    "not many left",
+    "limited stock",
+    "库存紧张",
+    "不多了",
+    "快没了",
+    "仅剩少量",
+)
+
+
+def stock_state_fact(idx: int, sku: dict[str, Any]) -> Fact:
+    """The SKU's stock as a state only (no count): in stock (a few left, when low) or sold out.
+
+    What a harness rule that forbids exact counts makes the gold of a low-stock SKU.
+    """
+    status = stock_status(sku["stock"])
+    path = f"{idx}:skus[sku={sku['sku']}].status"
+    if status == "out_of_stock":
+        return Fact("stock", "sold out", None, _STOCK_ALIASES["out_of_stock"], path)
+    aliases = _STOCK_ALIASES["in_stock"] + (_FEW_LEFT if status == "low_stock" else ())
+    return Fact("stock", "in stock", None, aliases, path)
+
+
 def stock_fact(idx: int, sku: dict[str, Any]) -> Fact:
     """The SKU's stock in call ``idx``'s result: a count when low, else in stock / sold out."""
     status = stock_status(sku["stock"])

@@ -24,6 +24,15 @@ SINGLE_INTENTS = tuple(i for i in INTENTS if i != "multi_intent")
 """The intents one skill answers: each is listed under ``intents`` by one skill of the default
 harness. A multi-intent message asks two of them."""
 
+MULTI_PARTS: dict[str, tuple[str, str]] = {
+    "price_stock": ("price", "stock_size"),
+    "stock_shipping": ("stock_size", "shipping_returns"),
+    "price_shipping": ("price", "shipping_returns"),
+    "material_price": ("material_spec", "price"),
+}
+"""The two single intents each kind of multi-intent message asks (its ``details["sub"]``), in
+the order its gold skills are given."""
+
 STYLE_WEIGHTS = {"clean": 34, "typos": 15, "emoji": 14, "slang": 17, "mixed_zh_en": 20}
 """How often each style is drawn (relative weights, in :data:`STYLES` order)."""
 

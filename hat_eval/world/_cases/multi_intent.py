@@ -20,17 +20,12 @@ from ._gold import (
     stock_forbidden,
     stock_target,
 )
+from ._intents import MULTI_PARTS
 from ._render import render
 from ._skills import SKILL_OF
 
-COMBOS = {
-    "price_stock": ("price", "stock_size"),
-    "stock_shipping": ("stock_size", "shipping_returns"),
-    "price_shipping": ("price", "shipping_returns"),
-    "material_price": ("material_spec", "price"),
-}
-"""The two intents each kind of multi-intent message asks (``details["sub"]``), in the order
-its gold skills are given."""
+COMBOS = MULTI_PARTS
+"""The two intents each kind of message asks (:data:`MULTI_PARTS`, the one list)."""
 
 
 def build(ctx: Ctx) -> Case:

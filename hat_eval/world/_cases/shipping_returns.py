@@ -42,12 +42,28 @@ _NO_RETURNS = (
 )
 
 
+def return_window_fact(returns: dict[str, Any], idx: int) -> Fact:
+    """The returns window of a policy's ``returns`` (call ``idx``'s result): days, or none.
+
+    A returnable product's window in days (``7 days``, ``7天``, ``七天``); ``no returns`` for a
+    product that cannot be returned.
+    """
+    if not returns["returnable"]:
+        return Fact("text", "no returns", None, _NO_RETURNS, f"{idx}:returns.returnable")
+    w = returns["window_days"]
+    return Fact(
+        "days",
+        float(w),
+        "days",
+        (f"{w} days", f"{w}-day", f"{w} day", f"{w}天", f"{cn_number(w)}天", f"{w}日"),
+        f"{idx}:returns.window_days",
+    )
+
+
 def _return_facts(draft: Draft, idx: int, product: dict[str, Any]) -> None:
     ret = draft.results[idx]["returns"]
+    draft.facts.append(return_window_fact(ret, idx))
     if not ret["returnable"]:
-        draft.facts.append(
-            Fact("text", "no returns", None, _NO_RETURNS, f"{idx}:returns.returnable")
-        )
         draft.forbidden.extend(
             (
                 r"\b\d+[- ]days? (?:no[- ]reason )?returns?\b",
@@ -57,15 +73,6 @@ def _return_facts(draft: Draft, idx: int, product: dict[str, Any]) -> None:
         )
         return
     w = ret["window_days"]
-    draft.facts.append(
-        Fact(
-            "days",
-            float(w),
-            "days",
-            (f"{w} days", f"{w}-day", f"{w} day", f"{w}天", f"{cn_number(w)}天", f"{w}日"),
-            f"{idx}:returns.window_days",
-        )
-    )
     cond = ret["conditions"][0]
     aliases = (*_CONDITION_ALIASES.get(cond, ()), *zh_forms(cond))
     draft.facts.append(Fact("text", cond, None, aliases, f"{idx}:returns.conditions"))

@@ -1,0 +1,1 @@
+"""Harness Evolution: the task in ``task.py``, the metadata in ``eval.yaml``, its changelog."""
