@@ -28,9 +28,9 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
     "variant/test": "8ff0f1b537065d17e437a8ae6743349b2b2443debc181dec3f07464df96ab71d",
     "variant/train/200": "fd31707c6cf008f5fb8ff603db2dd16a9e9b822e80c91cdfb4d08e1b2c90ea8b",
     "variant/dev/200": "afd6182790be9ddd0614678b91dbbe35b301e4a52bc5ab0fd5ea008d51dc0be9",
-    "robustness/test": "7c8d8f6826829713859ccc8751d0231cdbef7f6da708c8cb2e991d7caf8bfd1f",
-    "robustness/train/200": "cbad53e7b4f9ef7800bc04699595a91b036c538734139bd484b2b4c9b0690f85",
-    "robustness/dev/200": "cbbbf5050f95f1aa1a38a5782aad450c78740f5b7e80c2fee10e4d9772fb3fd5",
+    "robustness/test": "d583544eaed380b49d4e6bb1e085a279af3081f107d6ee8af27f9c47e7e67b75",
+    "robustness/train/200": "34a93da2777068bc68976e59635fe67a0cac47654142be1573809afda704f00f",
+    "robustness/dev/200": "02885e644ef7dfbc371bf41931a7563244d4797050c25c26630c08c9de43b930",
     "evolution/test": "6e93e99def9065fef683640969886a2c03bbc85a61c63244a3a9518b6c321633",
     "evolution/dev/50": "9f587915f96bd7f1073278cac78860944e198b07df25d2b27844b4260d48ac12",
 }
@@ -38,16 +38,18 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
     "livestream": "3e15d680f8c4c7a6f7eb5b32c5f8624d75bc0845b719a99633e8cd1588198c35",
     "variant": "a671b0bf5ab27756bc24c6efdaea234e2eb9ca3f053ea51eebd996c924b5f06b",
-    "robustness": "87853d93b401b65b4874059b9ed85f9290e53dec9cd23fa7a672dfcb89ffd189",
+    "robustness": "c36f14cb774fa1ebef69a4dfed06177a41c4a9cfd447317cb1e3cba6b26fa6b2",
 }
 
 REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), readable
     # dataset version 3 (issue 21). Before it (version 2): livestream aggregate 63.58, accuracy
     # 0.596; variant 56.21, 0.500; robustness 45.92, 0.373 (an undecided part then counted 0 in
     # the aggregate; chit-chat was never decided; declines after a fault always failed).
+    # Dataset version 4 (issue 22): robustness cycles 8 faults, a hook's misfire among them, so
+    # its first 60 cases changed (version 3: robustness 48.31, accuracy 0.407, tools 0.633).
     "livestream": {"aggregate": 62.7273, "accuracy": 0.5636, "tools": 0.7458, "skill": 0.7833},
     "variant": {"aggregate": 54.6818, "accuracy": 0.4727, "tools": 0.6687, "skill": 0.7833},
-    "robustness": {"aggregate": 48.3051, "accuracy": 0.4068, "tools": 0.6333, "skill": 0.7333},
+    "robustness": {"aggregate": 54.8305, "accuracy": 0.5085, "tools": 0.6375, "skill": 0.7333},
 }
 
 

@@ -107,13 +107,23 @@ from ._hooks import (
     HookRunner,
     HookVerdict,
     ReplyVerdict,
+    hook_fault_values,
     hook_records_in,
     hook_summary,
 )
 from ._messages import openai_message
 from ._oracle import oracle_answer, oracle_calls
-from ._recipe import FaultRecipe, Recipe, RecipeError
-from ._record import EditRequirement, Episode, Gold, HarnessMismatchError, HarnessRef
+from ._recipe import RECIPE_FAULTS, FaultRecipe, Recipe, RecipeError
+from ._record import (
+    HOOK_FAULT,
+    HOOK_FAULT_TRIGGERS,
+    EditRequirement,
+    Episode,
+    Gold,
+    HarnessMismatchError,
+    HarnessRef,
+    HookFault,
+)
 from ._runtime import (
     TRACE_KEY,
     CallRecord,
@@ -124,6 +134,11 @@ from ._runtime import (
 )
 
 __all__ = [
+    "HOOK_FAULT",
+    "HOOK_FAULT_TRIGGERS",
+    "RECIPE_FAULTS",
+    "HookFault",
+    "hook_fault_values",
     "HOOK_REQUIREMENTS",
     "STATED_FACTS",
     "EditRequirement",

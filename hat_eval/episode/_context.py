@@ -16,7 +16,7 @@ from hat_eval.harness import Harness, dump_harness, load_harness
 from hat_eval.hsa import AugmentationPolicy, Mapping, Variant
 from hat_eval.world import FaultPlan, KnowledgeBase, LiveSession
 
-from ._record import Episode, HarnessMismatchError, HarnessRef
+from ._record import Episode, HarnessMismatchError, HarnessRef, HookFault
 
 
 @lru_cache(maxsize=8)
@@ -88,6 +88,7 @@ class EpisodeContext:
     kb: KnowledgeBase
     session: LiveSession
     fault: FaultPlan | None
+    hook_fault: HookFault | None = None
 
 
 def episode_context(episode: Episode) -> EpisodeContext:
@@ -99,4 +100,5 @@ def episode_context(episode: Episode) -> EpisodeContext:
         kb=knowledge_base(episode.kb_seed),
         session=episode.case.session,
         fault=episode.fault,
+        hook_fault=episode.hook_fault,
     )

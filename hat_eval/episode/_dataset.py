@@ -24,10 +24,14 @@ from hat_eval.world import Case, FaultPlan, Split
 
 from ._context import base_harness, harness_ref, knowledge_base, make_variant
 from ._recipe import Recipe
-from ._record import Episode, Gold, HarnessRef
+from ._record import HOOK_FAULT, Episode, Gold, HarnessRef, HookFault
 
-DATASET_VERSION = "3"
-"""Bump when case generation or gold changes, so logs from different data are not compared."""
+DATASET_VERSION = "4"
+"""Bump when case generation or gold changes, so logs from different data are not compared.
+
+4: robustness adds the ``hook_rejection`` fault (a hook misfires on a good reply); evolution.
+3: gold facts the viewer did not ask for are optional; fees of regions shipping free over a
+threshold."""
 
 TRAIN_VARIANT_SEED = 0x5EED_7A1
 """Seed stream of the variants the trainers draw (HSA-SFT, HSA-RL)."""
@@ -143,6 +147,7 @@ def build_episodes(
     for i, case in enumerate(cases):
         ref = base
         fault: FaultPlan | None = None
+        hook_fault: HookFault | None = None
         dims: tuple[str, ...] = ()
         if recipe.variants:
             vseed, dims = variant_for(i, split)
@@ -157,11 +162,11 @@ def build_episodes(
                 )
             if recipe.faults:
                 kinds = recipe.faults.kinds
-                fault = FaultPlan(
-                    kinds[i % len(kinds)],
-                    case.required_calls[0].function,
-                    times=recipe.faults.draw_times(rng.random()),
-                )
+                kind, times = kinds[i % len(kinds)], recipe.faults.draw_times(rng.random())
+                if kind == HOOK_FAULT:
+                    hook_fault = HookFault(times=times)
+                else:
+                    fault = FaultPlan(kind, case.required_calls[0].function, times=times)
         label = "+".join(dims) if dims else "none"
         episodes.append(
             Episode(
@@ -176,8 +181,9 @@ def build_episodes(
                     "dims": label,
                     "held_out": bool(dims) and dims in HELD_OUT_DIM_COMBOS,
                     "perturbation": label,
-                    "fault": fault.kind if fault else "none",
+                    "fault": fault.kind if fault else hook_fault.kind if hook_fault else "none",
                 },
+                hook_fault=hook_fault,
             )
         )
     return episodes

@@ -28,8 +28,16 @@ from typing import Any, Literal
 from hat_eval.harness import Harness, HookCheck
 from hat_eval.world import KnowledgeBase, LiveSession
 
-from ._checks import constraint_checks, emoji_count, split_skill_tag, split_think, word_count
+from ._checks import (
+    FAULT_OUTCOMES,
+    constraint_checks,
+    emoji_count,
+    split_skill_tag,
+    split_think,
+    word_count,
+)
 from ._claims import compliance_risk
+from ._record import HookFault
 from ._runtime import ToolRuntime, skill_loads
 
 HOOK_KEY = "hat_eval_hooks"
@@ -92,6 +100,12 @@ def hook_metadata(records: Sequence[HookRecord]) -> dict[str, Any]:
     return {HOOK_KEY: [r.to_dict() for r in records]}
 
 
+_MISFIRE_REASONS = {
+    "factual_risk": "the risk check flagged the reply as a claim a public stream may not make",
+    "reply_format": "the format check flagged the reply",
+}
+
+
 @dataclass(frozen=True)
 class ReplyVerdict:
     """The hooks' verdicts on one reply."""
@@ -106,7 +120,12 @@ class HookRunner:
     """The enabled checking hooks of one episode, with the rejections each has left."""
 
     def __init__(
-        self, harness: Harness, kb: KnowledgeBase, session: LiveSession, runtime: ToolRuntime
+        self,
+        harness: Harness,
+        kb: KnowledgeBase,
+        session: LiveSession,
+        runtime: ToolRuntime,
+        fault: HookFault | None = None,
     ) -> None:
         self.harness = harness
         self.kb = kb
@@ -115,9 +134,25 @@ class HookRunner:
         self.checks = tuple(c for c in harness.hooks.checks if c.enabled)
         self.left = {c.name: c.budget for c in self.checks}
         self.records: list[HookRecord] = []
+        self.fault = fault
+        self.misfired = 0
 
     def __bool__(self) -> bool:
-        return bool(self.checks)
+        return bool(self.checks) or self.fault is not None
+
+    def _misfire(self, step: int, last_turn: bool) -> HookRecord | None:
+        """The fault's verdict on a reply: a rejection while it has some left, then a pass."""
+        if self.fault is None:
+            return None
+        check = HookCheck(trigger=self.fault.trigger)  # the default message and role
+        if self.misfired < self.fault.times and not last_turn:
+            self.misfired += 1
+            reason = _MISFIRE_REASONS[self.fault.trigger]
+            message = check.render(reason, self.fault.times - self.misfired)
+            return HookRecord(check.name, check.trigger, step, "reject", message, reason)
+        if self.misfired:
+            return HookRecord(check.name, check.trigger, step, "pass")
+        return None
 
     def _verdict(
         self, check: HookCheck, step: int, reason: str | None, *, can_reject: bool = True, **kw: Any
@@ -150,7 +185,12 @@ class HookRunner:
         On the last turn a failed check lets the reply through (the agent could not fix it).
         """
         body = split_skill_tag(split_think(text)[1])[1]
-        records = []
+        misfire = self._misfire(step, last_turn)
+        if misfire is not None:
+            self.records.append(misfire)
+            if misfire.verdict == "reject":
+                return ReplyVerdict((misfire,), misfire.message, "user")
+        records = [misfire] if misfire is not None else []
         rejected: list[tuple[HookCheck, HookRecord]] = []
         for check in self.checks:
             if check.trigger == "tool_arguments":
@@ -203,6 +243,8 @@ HOOK_RECOVERED = "hook_recovered"
 def hook_summary(records: Sequence[HookRecord]) -> dict[str, float]:
     """Per hook that ran, its rejections (``hook_rejections_<name>``), and ``hook_recovered``.
 
+    A :class:`HookFault`'s rejections count under the hook it misfires as.
+
     An episode *recovered* when a hook rejected a step and the agent then satisfied every hook
     that had rejected it: each one's last verdict is ``pass`` and no step was let through.
     NaN without a rejection (nothing to recover from); empty without records.
@@ -222,4 +264,25 @@ def hook_summary(records: Sequence[HookRecord]) -> dict[str, float]:
         through = any(r.verdict == "let_through" for r in records)
         ok = not through and all(last[h] == "pass" for h in rejecting)
         out[HOOK_RECOVERED] = 1.0 if ok else 0.0
+    return out
+
+
+def hook_fault_values(
+    fault: HookFault, records: Sequence[HookRecord], answer_ok: bool
+) -> dict[str, float]:
+    """What a :class:`HookFault` did, in the robustness scorer's terms.
+
+    ``fault_visible`` when it rejected a reply (a rejection always reaches the agent), else
+    ``fault_not_reached`` (the agent never replied before its last turn). ``recovery``: 1.0 when
+    the agent then answered again and the answer went through and does its task (``answer_ok``:
+    not empty or evasive, accuracy not failed); 0.0 when it did not; NaN when not reached.
+    """
+    mine = [r for r in records if r.trigger == fault.trigger and r.hook == fault.trigger]
+    reached = any(r.verdict == "reject" for r in mine)
+    out = {f"fault_{o}": 0.0 for o in FAULT_OUTCOMES}
+    out["fault_visible" if reached else "fault_not_reached"] = 1.0
+    if not reached:
+        out["recovery"] = math.nan
+    else:
+        out["recovery"] = 1.0 if mine[-1].verdict == "pass" and answer_ok else 0.0
     return out

@@ -17,6 +17,11 @@ from dataclasses import dataclass, field
 from hat_eval.hsa import DIMENSIONS
 from hat_eval.world import FAULT_KINDS
 
+from ._record import HOOK_FAULT
+
+RECIPE_FAULTS: tuple[str, ...] = (*FAULT_KINDS, HOOK_FAULT)
+"""What a recipe's faults can be: every tool fault kind, and a checking hook's misfire."""
+
 
 class RecipeError(ValueError):
     """A recipe field holds a value no episode set can be drawn with.
@@ -33,15 +38,20 @@ class RecipeError(ValueError):
 
 @dataclass(frozen=True)
 class FaultRecipe:
-    """The tool fault each case runs under: case ``i`` gets ``kinds[i % len(kinds)]``.
+    """The fault each case runs under: case ``i`` gets ``kinds[i % len(kinds)]``.
 
-    The fault hits the case's first required call; how many of its calls fail is drawn per case
-    from ``times``, on the case's own seed stream.
+    A tool fault (:data:`FAULT_KINDS`) hits the case's first required call; ``hook_rejection``
+    (:data:`~hat_eval.episode.HOOK_FAULT`) makes a checking hook reject the agent's reply
+    however good it is. How many calls fail (or replies are rejected) is drawn per case from
+    ``times``, on the case's own seed stream.
     """
 
     kinds: tuple[str, ...] = field(
         default=FAULT_KINDS,
-        metadata={"help": "fault kinds, cycled by case index (default: every FAULT_KINDS)"},
+        metadata={
+            "help": "fault kinds, cycled by case index (default: every FAULT_KINDS; "
+            "hook_rejection: a hook rejects the reply)"
+        },
     )
     times: tuple[tuple[int, float], ...] = field(
         default=((1, 1.0),),
@@ -52,10 +62,10 @@ class FaultRecipe:
         if not self.kinds:
             raise RecipeError("faults.kinds", "is empty, expected at least one fault kind")
         for i, kind in enumerate(self.kinds):
-            if kind not in FAULT_KINDS:
+            if kind not in RECIPE_FAULTS:
                 raise RecipeError(
                     f"faults.kinds.{i}",
-                    f"{kind!r} is not a fault kind, expected one of {', '.join(FAULT_KINDS)}",
+                    f"{kind!r} is not a fault kind, expected one of {', '.join(RECIPE_FAULTS)}",
                 )
         if not self.times:
             raise RecipeError("faults.times", "is empty, expected e.g. {1: 0.6, 2: 0.4}")

@@ -15,6 +15,49 @@ from typing import Any
 
 from hat_eval.world import Case, FaultPlan
 
+HOOK_FAULT = "hook_rejection"
+"""The fault a checking hook can suffer, beside the tool faults of :data:`FAULT_KINDS`: it
+rejects a reply that breaks nothing (a risk or format classifier misfiring). The agent is sent
+back with the hook's message and must answer again."""
+
+HOOK_FAULT_TRIGGERS = ("factual_risk", "reply_format")
+"""The reply hooks a :class:`HookFault` can misfire as."""
+
+
+@dataclass(frozen=True)
+class HookFault:
+    """A hook that rejects the first ``times`` replies, whatever they say.
+
+    The robustness suite's ``hook_rejection`` fault. It needs no hook in the harness: the fault
+    is the hook layer's, as a tool fault is the backend's.
+    """
+
+    trigger: str = "factual_risk"
+    times: int = 1
+
+    def __post_init__(self) -> None:
+        if self.trigger not in HOOK_FAULT_TRIGGERS:
+            raise ValueError(
+                f"hook fault trigger {self.trigger!r} is unknown, expected one of "
+                f"{', '.join(HOOK_FAULT_TRIGGERS)}"
+            )
+        if self.times < 1:
+            raise ValueError(f"hook fault times {self.times} must be at least 1")
+
+    @property
+    def kind(self) -> str:
+        """:data:`HOOK_FAULT`."""
+        return HOOK_FAULT
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (a sample's ``hook_fault``)."""
+        return {"kind": HOOK_FAULT, "trigger": self.trigger, "times": self.times}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HookFault:
+        """Inverse of :meth:`to_dict`."""
+        return cls(str(data.get("trigger", "factual_risk")), int(data.get("times", 1)))
+
 
 class HarnessMismatchError(ValueError):
     """A sample's recorded harness hash does not match the harness file it names."""
@@ -178,6 +221,8 @@ class Episode:
         gold: what is in force under :attr:`harness` (computed from it when the episode is made).
         labels: grouping labels for metrics (``dims``, ``held_out``, ``perturbation``, ``fault``;
             ``version``, the changelog version, in the evolution suite).
+        hook_fault: a checking hook's injected misfire (the robustness suite's
+            ``hook_rejection`` fault), instead of a tool fault.
     """
 
     id: str
@@ -188,10 +233,14 @@ class Episode:
     kb_seed: int
     gold: Gold
     labels: dict[str, Any] = field(default_factory=dict)
+    hook_fault: HookFault | None = None
 
     def metadata(self) -> dict[str, Any]:
-        """The row metadata without case and gold (what an Inspect sample's metadata holds)."""
-        return {
+        """The row metadata without case and gold (what an Inspect sample's metadata holds).
+
+        ``hook_fault`` is there only when the episode has one, so other rows keep their bytes.
+        """
+        out = {
             "suite": self.suite,
             "intent": self.case.intent,
             "style": self.case.style,
@@ -200,6 +249,9 @@ class Episode:
             "variant": self.harness.variant_dict(),
             "kb_seed": self.kb_seed,
         }
+        if self.hook_fault is not None:
+            out["hook_fault"] = self.hook_fault.to_dict()
+        return out
 
     def to_row(self) -> dict[str, Any]:
         """The dataset row: plain JSON whose canonical bytes :func:`dataset_sha256` hashes.
@@ -234,6 +286,7 @@ class Episode:
     ) -> Episode:
         """An episode from its metadata, case, gold and base harness reference (plain JSON)."""
         fault = metadata.get("fault_plan")
+        hook_fault = metadata.get("hook_fault")
         return cls(
             id=id,
             suite=str(metadata["suite"]),
@@ -243,6 +296,7 @@ class Episode:
             kb_seed=int(metadata.get("kb_seed", 0)),
             gold=Gold.from_dict(gold),
             labels={k: metadata[k] for k in LABELS if k in metadata},
+            hook_fault=HookFault.from_dict(hook_fault) if hook_fault else None,
         )
 
 

@@ -45,6 +45,7 @@ from hat_eval.episode import (
     Episode,
     check_answer,
     check_requirement,
+    hook_fault_values,
     hook_records_in,
     hook_summary,
     knowledge_base,
@@ -266,7 +267,11 @@ def _score(state: TaskState, target: Target, *, requirements: bool = False) -> S
     kb = knowledge_base(episode.kb_seed)
     check = check_answer(episode.case, episode.gold, answer, records, episode.fault, kb)
     values = check.values()
-    values.update(hook_summary(hook_records_in(state.messages)))  # none without checking hooks
+    hooks = hook_records_in(state.messages)
+    values.update(hook_summary(hooks))  # none without checking hooks
+    if episode.hook_fault is not None:  # a hook that misfired: recovery is answering again
+        answer_ok = check.parts["accuracy"] != 0.0 and check.aggregate != 0.0
+        values.update(hook_fault_values(episode.hook_fault, hooks, answer_ok))
     notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
     notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
     if requirements:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,9 +12,12 @@ from hat_eval.episode import (
     HOOK_KEY,
     TRACE_KEY,
     CallRecord,
+    EpisodeContext,
+    HookFault,
     HookRecord,
     Message,
     ToolCall,
+    hook_fault_values,
     hook_records_in,
     knowledge_base,
     run_agent,
@@ -370,3 +374,56 @@ def test_hook_summary_counts_rejections_and_recovery() -> None:
     }
     assert hook_summary([rec("a", "reject"), rec("a", "let_through")])["hook_recovered"] == 0.0
     assert hook_summary([rec("a", "reject"), rec("a", "reject")])["hook_recovered"] == 0.0
+
+
+# -- a hook's misfire as a fault (robustness) ----------------------------------------------------
+
+
+def _faulted(case: Case, fault: HookFault) -> EpisodeContext:
+    return replace(context(load_harness(), case), hook_fault=fault)
+
+
+def test_a_hook_fault_rejects_a_good_reply_then_lets_the_next_through(case: Case) -> None:
+    good = say("[skill: price_promotion] It is on offer today.")
+    generate, seen = scripted([good, good])
+    ctx = _faulted(case, HookFault("factual_risk", times=1))
+    run = run_agent(ctx, [Message("user", case.message)], generate, seed=1)
+    assert seen[1][-1].role == "user" and "Rejected by factual_risk" in seen[1][-1].content
+    assert run.answered and [(r.hook, r.verdict) for r in run.hooks] == [
+        ("factual_risk", "reject"),
+        ("factual_risk", "pass"),
+    ]
+    values = hook_fault_values(ctx.hook_fault, run.hooks, answer_ok=True)  # type: ignore[arg-type]
+    assert values["recovery"] == 1.0 and values["fault_visible"] == 1.0
+    assert hook_fault_values(ctx.hook_fault, run.hooks, answer_ok=False)["recovery"] == 0.0  # type: ignore[arg-type]
+
+
+def test_a_hook_fault_of_two_rejects_twice_and_never_on_the_last_turn(case: Case) -> None:
+    good = say("It is on offer today.")
+    generate, _ = scripted([good, good, good])
+    ctx = _faulted(case, HookFault("reply_format", times=2))
+    run = run_agent(ctx, [Message("user", "x")], generate, seed=1)
+    assert [r.verdict for r in run.hooks] == ["reject", "reject", "pass"]
+    generate, _ = scripted([good])
+    run = run_agent(ctx, [Message("user", "x")], generate, seed=1, max_turns=1)
+    assert run.answered and run.hooks == []  # the last turn: nothing to reject, not reached
+    values = hook_fault_values(HookFault("reply_format", 2), run.hooks, answer_ok=True)
+    assert values["fault_not_reached"] == 1.0 and math.isnan(values["recovery"])
+
+
+def test_an_agent_that_never_answers_again_has_not_recovered(case: Case) -> None:
+    good = say("It is on offer today.")
+    lookup = calls(("get_live_session", {}))
+    generate, _ = scripted([good, lookup, lookup])
+    ctx = _faulted(case, HookFault())
+    run = run_agent(ctx, [Message("user", "x")], generate, seed=1, max_turns=3)
+    assert not run.answered
+    assert hook_fault_values(HookFault(), run.hooks, answer_ok=True)["recovery"] == 0.0
+
+
+def test_a_hook_fault_names_a_reply_trigger() -> None:
+    with pytest.raises(ValueError, match="hook fault trigger 'tool_arguments' is unknown"):
+        HookFault("tool_arguments")
+    assert HookFault.from_dict(HookFault("reply_format", 2).to_dict()) == HookFault(
+        "reply_format", 2
+    )

@@ -35,7 +35,8 @@ def test_the_recipes_read_from_eval_yaml() -> None:
     robustness = suite_recipe("robustness")
     assert (robustness.cases, robustness.seed, robustness.pool) == (1000, 37, 2)
     assert robustness.require_calls and not robustness.variants
-    assert robustness.faults == FaultRecipe(kinds=FAULT_KINDS, times=((1, 0.6), (2, 0.4)))
+    kinds = (*FAULT_KINDS, "hook_rejection")  # every tool fault, and a hook's misfire
+    assert robustness.faults == FaultRecipe(kinds=kinds, times=((1, 0.6), (2, 0.4)))
     assert robustness.perturbations[0] == () and ("system_prompt", "tools") in (
         robustness.perturbations
     )
