@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -45,7 +44,8 @@ def score(
     suites' names (null where undecided or not applicable), the undecided parts and a reason
     per failed part; with --judge, the parts the judge decided and its rating of each.
     """
-    from hat_eval.episode import AnswerFileError, read_answers, score_answers
+    from hat_eval._jsonl import write_jsonl
+    from hat_eval.episode import AnswerFileError, read_answer_file, score_answers
     from hat_eval.suites import case_suites, suite_episodes
 
     if suite not in case_suites():
@@ -59,11 +59,7 @@ def score(
 
         grader = resolve_judge(judge)  # before any answer is read or scored
     try:
-        lines = answers.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        fail(f"{answers}: cannot read ({err.strerror}); expected a JSONL file of answers")
-    try:
-        parsed = read_answers(lines, str(answers))
+        parsed = read_answer_file(answers)
         episodes = {e.id: e for e in suite_episodes(suite)}
         results = list(score_answers(parsed, episodes))
     except AnswerFileError as err:
@@ -73,9 +69,7 @@ def score(
     judged_line = None
     if grader is not None:
         judged_line = judge_results(results, parsed, episodes, grader)
-    out.write_text(
-        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results), encoding="utf-8"
-    )
+    write_jsonl(out, results)
     typer.echo(f"wrote {out}")
     if judged_line is not None:
         typer.echo(judged_line)

@@ -95,6 +95,7 @@ from ._external import (
     ExternalAnswer,
     answer_records,
     case_line,
+    read_answer_file,
     read_answers,
     score_answers,
 )
@@ -177,6 +178,7 @@ __all__ = [
     "AnswerFileError",
     "ExternalAnswer",
     "case_line",
+    "read_answer_file",
     "read_answers",
     "score_answers",
     "COMPLIANCE_INTENTS",

@@ -9,13 +9,13 @@ labels come from reading the case and the knowledge base, never from the checks'
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hat_eval._jsonl import JsonlError, read_jsonl
 from hat_eval.world import Case, FaultPlan
 
 from ._checks import AnswerCheck, check_answer
@@ -72,43 +72,44 @@ def read_corpus(paths: Iterable[str | Path]) -> list[CorpusEntry]:
     """Every entry of the corpus files, in file and line order.
 
     Raises:
-        CorpusError: a line that is not JSON or lacks a field, naming the file and line.
+        CorpusError: a missing file, or a line that is not a JSON object or lacks a field,
+            naming the file and line.
     """
     entries = []
     for path in paths:
-        for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{n}"
-            try:
-                row = json.loads(line)
-                stored = row["stored"]
-                case = Case.from_dict(stored["case"])
-                gold = Gold.from_dict(stored["gold"])
-                fault = stored.get("fault")
-                labels = {part: row["labels"][part] == "pass" for part in LABELLED_PARTS}
-                entries.append(
-                    CorpusEntry(
-                        id=str(row["id"]),
-                        case_id=str(row["case_id"]),
-                        kind=str(row["kind"]),
-                        answer=str(row["answer"]),
-                        case=case,
-                        gold=gold,
-                        kb_seed=int(stored.get("kb_seed", 0)),
-                        fault=FaultPlan.from_dict(fault) if fault else None,
-                        records=_records(row.get("tool_calls", "expected"), case, gold),
-                        labels=labels,
-                        reason=str(row.get("reason", "")),
-                        where=where,
-                    )
-                )
-            except (ValueError, KeyError, TypeError) as err:
-                raise CorpusError(
-                    f"{where}: {type(err).__name__} {err}; expected a JSON object with id, "
-                    "case_id, kind, answer, labels {accuracy, safety} and stored {case, gold}"
-                ) from None
+        try:
+            for n, row in read_jsonl(path, what="labelled answers"):
+                entries.append(_entry(row, f"{path}:{n}"))
+        except JsonlError as err:
+            raise CorpusError(str(err)) from None
     return entries
+
+
+def _entry(row: dict[str, Any], where: str) -> CorpusEntry:
+    try:
+        stored = row["stored"]
+        case = Case.from_dict(stored["case"])
+        gold = Gold.from_dict(stored["gold"])
+        fault = stored.get("fault")
+        return CorpusEntry(
+            id=str(row["id"]),
+            case_id=str(row["case_id"]),
+            kind=str(row["kind"]),
+            answer=str(row["answer"]),
+            case=case,
+            gold=gold,
+            kb_seed=int(stored.get("kb_seed", 0)),
+            fault=FaultPlan.from_dict(fault) if fault else None,
+            records=_records(row.get("tool_calls", "expected"), case, gold),
+            labels={part: row["labels"][part] == "pass" for part in LABELLED_PARTS},
+            reason=str(row.get("reason", "")),
+            where=where,
+        )
+    except (ValueError, KeyError, TypeError) as err:
+        raise CorpusError(
+            f"{where}: {type(err).__name__} {err}; expected a JSON object with id, "
+            "case_id, kind, answer, labels {accuracy, safety} and stored {case, gold}"
+        ) from None
 
 
 def check_entry(entry: CorpusEntry) -> AnswerCheck:

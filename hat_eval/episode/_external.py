@@ -11,9 +11,12 @@ undecided parts and a reason per failed part.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from hat_eval._jsonl import JsonlError, parse_jsonl, read_jsonl
 
 from ._checks import PARTS, check_answer
 from ._context import knowledge_base, resolve_harness
@@ -35,33 +38,41 @@ class ExternalAnswer:
     where: str
 
 
-def read_answers(lines: Sequence[str], source: str) -> list[ExternalAnswer]:
-    """Parse answer lines; blank lines are skipped.
+def read_answers(lines: Iterable[str], source: str) -> list[ExternalAnswer]:
+    """Parse answer lines (JSONL text named ``source``); blank lines are skipped.
 
     Raises:
         AnswerFileError: a line that is not a JSON object with ``id`` and ``answer``.
     """
-    out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{source}:{n}"
-        try:
-            row = json.loads(line)
-        except ValueError as err:
-            raise AnswerFileError(
-                f"{where}: not JSON ({err}); expected one object a line"
-            ) from None
-        if not isinstance(row, dict) or "id" not in row or "answer" not in row:
-            raise AnswerFileError(
-                f"{where}: expected an object with 'id' (a case id) and 'answer' (text), "
-                f"got {str(row)[:60]!r}"
-            )
-        calls = row.get("tool_calls") or []
-        if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
-            raise AnswerFileError(f"{where}: 'tool_calls' must be a list of objects")
-        out.append(ExternalAnswer(str(row["id"]), str(row["answer"] or ""), tuple(calls), where))
-    return out
+    try:
+        return [_answer(row, f"{source}:{n}") for n, row in parse_jsonl(lines, source)]
+    except JsonlError as err:
+        raise AnswerFileError(str(err)) from None
+
+
+def read_answer_file(path: str | Path) -> list[ExternalAnswer]:
+    """Read an answers file (JSONL, one answer a line), streaming it; blank lines are skipped.
+
+    Raises:
+        AnswerFileError: a missing file, or a line that is not a JSON object with ``id`` and
+            ``answer`` (the message names the file and line).
+    """
+    try:
+        return [_answer(row, f"{path}:{n}") for n, row in read_jsonl(path, what="answers")]
+    except JsonlError as err:
+        raise AnswerFileError(str(err)) from None
+
+
+def _answer(row: dict[str, Any], where: str) -> ExternalAnswer:
+    if "id" not in row or "answer" not in row:
+        raise AnswerFileError(
+            f"{where}: expected an object with 'id' (a case id) and 'answer' (text), "
+            f"got {str(row)[:60]!r}"
+        )
+    calls = row.get("tool_calls") or []
+    if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
+        raise AnswerFileError(f"{where}: 'tool_calls' must be a list of objects")
+    return ExternalAnswer(str(row["id"]), str(row["answer"] or ""), tuple(calls), where)
 
 
 def answer_records(episode: Episode, calls: Sequence[Mapping[str, Any]]) -> list[CallRecord]:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from hat_eval._jsonl import write_jsonl
 from hat_eval.harness import dump_harness
 
 from ._policy import Variant
@@ -48,7 +49,5 @@ def write_variants(
         )
         if on_written is not None:
             on_written(v)
-    with open(out / "manifest.jsonl", "w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    write_jsonl(out / "manifest.jsonl", rows)
     return rows

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias, get_args
 
+from hat_eval._jsonl import JsonlError, read_jsonl
+
 Preference: TypeAlias = Literal["A", "B", "tie"]
 """A pairwise verdict: answer A is better, answer B is better, or neither."""
 
@@ -99,16 +101,17 @@ def read_labels(path: Path, *, default_annotator: str | None = None) -> list[Lab
             f"{path}: unknown file format {path.suffix or '(no suffix)'!r} "
             f"(use .csv, .jsonl, or a Label Studio JSON export .json)"
         )
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
-    if suffix == ".csv":
-        labels = _read_csv(text, str(path), default_annotator)
-    elif suffix == ".jsonl":
-        labels = _read_jsonl(text, str(path), default_annotator)
+    if suffix == ".jsonl":
+        labels = _read_jsonl(path, default_annotator)
     else:
-        labels = _read_json(text, str(path), default_annotator)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as err:
+            raise LabelError(f"{path}: cannot read the file ({err})") from err
+        if suffix == ".csv":
+            labels = _read_csv(text, str(path), default_annotator)
+        else:
+            labels = _read_json(text, str(path), default_annotator)
     if not labels:
         raise LabelError(f"{path}: no labels in the file")
     return labels
@@ -151,30 +154,25 @@ def _read_csv(text: str, name: str, default_annotator: str | None) -> list[Label
     return [_row_label(row, f"{name}:{reader.line_num}", default_annotator) for row in reader]
 
 
-def _read_jsonl(text: str, name: str, default_annotator: str | None) -> list[Label]:
-    expected = f" with {', '.join(COLUMNS)}"
+def _read_jsonl(path: Path, default_annotator: str | None) -> list[Label]:
     return [
-        _row_label(row, where, default_annotator) for where, row in jsonl_rows(text, name, expected)
+        _row_label(row, where, default_annotator)
+        for where, row in jsonl_rows(path, f"labels with {', '.join(COLUMNS)}")
     ]
 
 
-def jsonl_rows(text: str, name: str, expected: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each non-blank line of a JSONL text as ``(name:line, object)``.
+def jsonl_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each non-blank line of a JSONL file as ``(file:line, object)``, streamed.
 
     Raises:
-        LabelError: A line that is not a JSON object (``expected`` says what it should hold).
+        LabelError: A missing file or a line that is not a JSON object (``what`` says what the
+            file should hold).
     """
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{name}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise LabelError(f"{where}: not a JSON object ({err.msg})") from err
-        if not isinstance(row, dict):
-            raise LabelError(f"{where}: not a JSON object{expected}")
-        yield where, row
+    try:
+        for number, row in read_jsonl(path, what=what):
+            yield f"{path}:{number}", row
+    except JsonlError as err:
+        raise LabelError(str(err)) from None
 
 
 def read_rows(path: Path, what: str, columns: str) -> list[tuple[str, Mapping[str, Any]]]:
@@ -188,15 +186,15 @@ def read_rows(path: Path, what: str, columns: str) -> list[tuple[str, Mapping[st
             JSON object.
     """
     suffix = path.suffix.lower()
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    if suffix == ".jsonl":
+        return list(jsonl_rows(path, f"{what} with {columns}"))
     if suffix == ".csv":
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as err:
+            raise LabelError(f"{path}: cannot read the file ({err})") from err
         reader = csv.DictReader(io.StringIO(text, newline=""))
         return [(f"{path}:{reader.line_num}", r) for r in reader]
-    if suffix == ".jsonl":
-        return list(jsonl_rows(text, str(path)))
     raise LabelError(
         f"{path}: unknown {what} format {path.suffix or '(no suffix)'!r} (use .csv or .jsonl "
         f"with {columns})"

@@ -28,6 +28,7 @@ from typing import Any, Literal, Protocol
 
 from inspect_ai.model import GenerateConfig, Model
 
+from hat_eval._jsonl import write_jsonl
 from hat_eval.episode import Episode
 
 from ._labels import Preference
@@ -368,8 +369,7 @@ def write_pairwise(
     rows = pairwise_rows(verdicts, dimensions)
     suffix = out.suffix.lower()
     if suffix == ".jsonl":
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-        out.write_text(text, encoding="utf-8")
+        write_jsonl(out, rows)
     elif suffix == ".csv":
         with out.open("w", encoding="utf-8", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=PAIRWISE_COLUMNS)

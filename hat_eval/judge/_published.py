@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._agreement import bootstrap_intervals
-from ._labels import Label, LabelError, Preference
+from ._labels import Label, LabelError, Preference, jsonl_rows
 
 DIMENSION: Final = "preference"
 """The dimension name the converted labels carry."""
@@ -95,22 +95,23 @@ def _winner(row: dict[str, Any], where: str) -> str:
     raise LabelError(f"{where}: winner {winner!r} is not model_a, model_b, tie or {INCONSISTENT}")
 
 
-def _rows(path: Path) -> Iterable[tuple[str, dict[str, Any]]]:
+_VOTES = "votes (question_id, model_a, model_b, winner, judge, turn)"
+
+
+def _rows(path: Path, what: str = _VOTES) -> Iterable[tuple[str, dict[str, Any]]]:
     """Rows of a JSONL file, or of a JSON list (FastChat's ``*_judgments.json``)."""
+    if path.suffix.lower() != ".json":
+        yield from jsonl_rows(path, what)
+        return
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise LabelError(f"{path}: cannot read the file ({err})") from err
-    if path.suffix.lower() == ".json":
-        doc = json.loads(text)
-        if not isinstance(doc, list):
-            raise LabelError(f"{path}: expected a JSON list of votes")
-        for i, row in enumerate(doc):
-            yield f"{path} item {i}", row
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            yield f"{path}:{number}", json.loads(line)
+    doc = json.loads(text)
+    if not isinstance(doc, list):
+        raise LabelError(f"{path}: expected a JSON list of votes")
+    for i, row in enumerate(doc):
+        yield f"{path} item {i}", row
 
 
 def read_mt_bench_votes(
@@ -164,7 +165,7 @@ def read_mt_bench(path: Path) -> list[PairItem]:
         LabelError: A line that is not such an item, naming the file and line.
     """
     out = []
-    for where, row in _rows(path):
+    for where, row in _rows(path, "MT-Bench items (question_id, turn, model_1, model_2, ...)"):
         try:
             out.append(
                 PairItem(

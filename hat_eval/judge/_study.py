@@ -367,7 +367,7 @@ def read_judge(path: Path) -> dict[str, Preference]:
     Raises:
         LabelError: An unknown format, a missing field, or a verdict other than A/B/tie.
     """
-    rows = read_rows(path, "judge", "sample_id, preference")
+    rows = read_rows(path, "judge verdicts", "sample_id, preference")
     out: dict[str, Preference] = {}
     for where, row in rows:
         sample_id = str(row.get("sample_id") or "").strip()

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hat_eval._cache import by_identity
+from hat_eval._jsonl import read_jsonl
 
 from ._client import ChatStreamClient, Reply
 from ._prompts import Prompt
@@ -78,11 +79,8 @@ class EpisodeRecord:
 def read_episode_records(paths: Iterable[Path]) -> Iterator[EpisodeRecord]:
     """Read episode records; a last line cut short by a killed writer is skipped."""
     for path in paths:
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                if not line.endswith("\n"):
-                    break
-                yield EpisodeRecord.from_dict(json.loads(line))
+        for _, row in read_jsonl(path, what="episode records", skip_cut_tail=True):
+            yield EpisodeRecord.from_dict(row)
 
 
 def write_episode_records(path: Path, records: Iterable[EpisodeRecord]) -> None:

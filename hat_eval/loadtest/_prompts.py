@@ -13,11 +13,12 @@ viewer questions the suites score. A sweep builds its prompt set once and writes
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from hat_eval._jsonl import JsonlError, read_jsonl, write_jsonl
 
 from ._viewer_questions import VIEWER_QUESTIONS
 
@@ -79,36 +80,26 @@ def read_prompts_file(path: Path) -> list[str | list[dict[str, Any]]]:
     Raises:
         PromptError: The file is missing, a line is not JSON, or has neither field.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise PromptError(f"{path}: cannot read the prompts file ({err.strerror})") from None
     out: list[str | list[dict[str, Any]]] = []
-    for no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            raise PromptError(
-                f"{path}:{no}: not a JSON object; expected "
-                '{"message": "..."} or {"messages": [...]}'
-            ) from None
-        msg = obj.get("message") if isinstance(obj, dict) else None
-        msgs = obj.get("messages") if isinstance(obj, dict) else None
-        if isinstance(msg, str) and msg.strip():
-            out.append(msg)
-        elif (
-            isinstance(msgs, list)
-            and msgs
-            and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in msgs)
-        ):
-            out.append(msgs)
-        else:
-            raise PromptError(
-                f"{path}:{no}: needs a non-empty string 'message' or a list "
-                "'messages' of {role, content} objects"
-            )
+    try:
+        for no, obj in read_jsonl(path, what='prompts ({"message": ...} or {"messages": [...]})'):
+            msg = obj.get("message")
+            msgs = obj.get("messages")
+            if isinstance(msg, str) and msg.strip():
+                out.append(msg)
+            elif (
+                isinstance(msgs, list)
+                and msgs
+                and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in msgs)
+            ):
+                out.append(msgs)
+            else:
+                raise PromptError(
+                    f"{path}:{no}: needs a non-empty string 'message' or a list "
+                    "'messages' of {role, content} objects"
+                )
+    except JsonlError as err:
+        raise PromptError(str(err)) from None
     if not out:
         raise PromptError(f"{path}: no prompts in the file")
     return out
@@ -196,10 +187,7 @@ def prompts_for(cfg: SweepConfig) -> PromptSet:
 
 def write_prompt_set(path: Path, prompts: PromptSet) -> None:
     """Write built prompts as JSON Lines, one ``{"messages": [...], "tools": [...]}`` a line."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as f:
-        for p in prompts.prompts:
-            f.write(json.dumps({"messages": p.messages, "tools": p.tools}) + "\n")
+    write_jsonl(path, ({"messages": p.messages, "tools": p.tools} for p in prompts.prompts))
 
 
 def read_prompt_set(path: Path) -> PromptSet:
@@ -208,26 +196,17 @@ def read_prompt_set(path: Path) -> PromptSet:
     Raises:
         PromptError: The file is missing, or a line is not such an object.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise PromptError(f"{path}: cannot read the built prompts ({err.strerror})") from None
     prompts = []
-    for no, line in enumerate(lines, start=1):
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            obj = None
-        if not (
-            isinstance(obj, dict)
-            and isinstance(obj.get("messages"), list)
-            and isinstance(obj.get("tools"), list)
-        ):
-            raise PromptError(
-                f'{path}:{no}: expected {{"messages": [...], "tools": [...]}} as written by '
-                "hat-eval loadtest"
-            )
-        prompts.append(Prompt(obj["messages"], obj["tools"]))
+    try:
+        for no, obj in read_jsonl(path, what="built prompts (written by hat-eval loadtest)"):
+            if not (isinstance(obj.get("messages"), list) and isinstance(obj.get("tools"), list)):
+                raise PromptError(
+                    f'{path}:{no}: expected {{"messages": [...], "tools": [...]}} as written by '
+                    "hat-eval loadtest"
+                )
+            prompts.append(Prompt(obj["messages"], obj["tools"]))
+    except JsonlError as err:
+        raise PromptError(str(err)) from None
     if not prompts:
         raise PromptError(f"{path}: no prompts in the file")
     return PromptSet(tuple(prompts))

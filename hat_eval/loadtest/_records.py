@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from hat_eval._jsonl import read_jsonl
+
 TokenSource = Literal["usage", "tokenizer", "chunks", "none"]
 """Where ``output_tokens`` came from: the server's ``usage.completion_tokens``, our tokenizer
 over the streamed text, a count of token-carrying chunks (a lower bound under MTP), or nothing."""
@@ -92,8 +94,5 @@ def write_records(path: Path, records: Iterable[RequestRecord]) -> None:
 def read_records(paths: Iterable[Path]) -> Iterator[RequestRecord]:
     """Read records from JSON Lines files; a last line cut short by a killed writer is skipped."""
     for path in paths:
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                if not line.endswith("\n"):
-                    break
-                yield RequestRecord.from_dict(json.loads(line))
+        for _, row in read_jsonl(path, what="request records", skip_cut_tail=True):
+            yield RequestRecord.from_dict(row)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypedDict, cast
 
+from hat_eval._jsonl import JsonlError, read_jsonl
 from hat_eval.trainers._common import TrainError
 
 TULU3_SFT_MIXTURE = "allenai/tulu-3-sft-mixture"
@@ -272,11 +273,11 @@ def _rows(file: Path) -> Iterator[tuple[dict[str, Any], str]]:
     if file.suffix == ".parquet":
         yield from _parquet_rows(file)
         return
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise TrainError(f"{file}: cannot read it ({err}); expected UTF-8 JSON") from err
     if file.suffix == ".json":
+        try:
+            text = file.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as err:
+            raise TrainError(f"{file}: cannot read it ({err}); expected UTF-8 JSON") from err
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
@@ -287,14 +288,11 @@ def _rows(file: Path) -> Iterator[tuple[dict[str, Any], str]]:
             for i, row in enumerate(data):
                 yield _as_row(row, f"{file}[{i}]"), f"{file}[{i}]"
             return
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise TrainError(f"{file}:{lineno}: not valid JSON ({err.msg})") from err
-        yield _as_row(row, f"{file}:{lineno}"), f"{file}:{lineno}"
+    try:
+        for lineno, row in read_jsonl(file, what="prompt rows"):
+            yield row, f"{file}:{lineno}"
+    except JsonlError as err:
+        raise TrainError(str(err)) from None
 
 
 def _parquet_rows(file: Path) -> Iterator[tuple[dict[str, Any], str]]:

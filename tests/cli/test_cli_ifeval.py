@@ -131,4 +131,4 @@ def test_missing_responses_file(tmp_path: Path, data_file: Path) -> None:
         str(data_file),
     )
     assert result.exit_code == 2
-    assert "cannot read the responses file" in result.output
+    assert "none.jsonl: no such file, expected a JSONL file of responses" in result.output

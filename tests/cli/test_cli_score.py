@@ -42,7 +42,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
             [good, {"id": "livestream-nope", "answer": "x"}],
             "a.jsonl:2: unknown case id",
         ),
-        "not json": ([good, "{oops\n"], "a.jsonl:2: not JSON"),
+        "not json": ([good, "{oops\n"], "a.jsonl:2: not valid JSON"),
         "no answer": ([{"id": e.id}], "a.jsonl:1: expected an object with 'id'"),
     }
     for name, (rows, message) in cases.items():

@@ -52,7 +52,7 @@ def test_a_case_line_holds_what_an_answer_is_written_against(episodes) -> None:
 @pytest.mark.parametrize(
     ("line", "match"),
     [
-        ("{not json", r"a.jsonl:2: not JSON"),
+        ("{not json", r"a\.jsonl:2: not valid JSON \(.*\), expected one JSON object per line"),
         (json.dumps({"id": "x"}), r"a.jsonl:2: expected an object with 'id'"),
         (json.dumps({"id": "nope", "answer": "hi"}), r"a.jsonl:2: unknown case id 'nope'"),
     ],

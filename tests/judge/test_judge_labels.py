@@ -103,7 +103,7 @@ def test_ratings_on_the_scale(raw: object, expected: object) -> None:
         ("l.csv", "sample_id,rating\n", "l.csv: missing column 'dimension'"),
         ("l.csv", "sample_id,dimension,rating,annotator\n", "l.csv: no labels in the file"),
         ("l.csv", "sample_id,dimension,rating,annotator\n,acc,3,a\n", "l.csv:2: field 'sample_id'"),
-        ("l.jsonl", '{"sample_id": "s1"\n', "l.jsonl:1: not a JSON object"),
+        ("l.jsonl", '{"sample_id": "s1"\n', "l.jsonl:1: not valid JSON"),
         ("l.jsonl", '{"sample_id": "s1", "dimension": "a", "annotator": "x"}', "field 'rating'"),
         ("l.json", "[1,", "l.json: not valid JSON"),
     ],

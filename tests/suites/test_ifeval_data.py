@@ -67,7 +67,7 @@ def test_hub_rows_with_none_arguments_equal_file_rows() -> None:
             r":2: 'kwargs' has 0 entries but 'instruction_id_list' has 1",
         ),
         ('{"key": "x", "prompt": "p", "instruction_id_list": [], "kwargs": []}', r"'key' must be"),
-        ("[1, 2]", r":2: expected a JSON object"),
+        ("[1, 2]", r":2: a JSON array, not an object, expected one JSON object per line"),
     ],
 )
 def test_malformed_data_lines_name_their_line(tmp_path: Path, line: str, message: str) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from hat_eval._jsonl import JsonlError, read_jsonl
 
 HF_DATASET = "google/IFEval"
 """The public dataset the reference publishes (541 prompts, split ``train``)."""
@@ -74,20 +75,14 @@ def parse_example(row: Any, where: str) -> IFEvalExample:
 
 
 def read_examples(path: Path) -> list[IFEvalExample]:
-    """Read a local ``input_data.jsonl``; errors name the file and line number."""
+    """Read a local ``input_data.jsonl``, streaming it; errors name the file and line number."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise IFEvalError(f"{path}: cannot read the IFEval data file ({err})") from err
-    examples = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise IFEvalError(f"{path}:{lineno}: not valid JSON ({err.msg})") from err
-        examples.append(parse_example(row, f"{path}:{lineno}"))
+        examples = [
+            parse_example(row, f"{path}:{lineno}")
+            for lineno, row in read_jsonl(path, what="IFEval prompts (input_data.jsonl)")
+        ]
+    except JsonlError as err:
+        raise IFEvalError(str(err)) from None
     if not examples:
         raise IFEvalError(f"{path}: no prompts; expected one JSON object per line")
     return examples

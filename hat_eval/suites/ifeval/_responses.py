@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
+
+from hat_eval._jsonl import JsonlError, read_jsonl, write_jsonl
 
 from ._checks import Verdict, check_all, validate_examples
 from ._data import IFEvalError, IFEvalExample
@@ -17,30 +18,18 @@ def read_responses(path: Path) -> dict[str, tuple[str, int]]:
         IFEvalError: Unreadable file, a line that is not a JSON object with string fields
             ``prompt`` and ``response`` (its line number named), or no lines at all.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise IFEvalError(f"{path}: cannot read the responses file ({err})") from err
     out: dict[str, tuple[str, int]] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise IFEvalError(
-                f"{where}: not valid JSON ({err.msg}); expected one object per line with "
-                "'prompt' and 'response'"
-            ) from err
-        if not isinstance(row, dict):
-            raise IFEvalError(f"{where}: expected a JSON object, got {type(row).__name__}")
-        for name in ("prompt", "response"):
-            if not isinstance(row.get(name), str):
-                raise IFEvalError(
-                    f"{where}: field {name!r} must be a string, got {row.get(name)!r:.60}"
-                )
-        out[row["prompt"]] = (row["response"], lineno)
+    try:
+        for lineno, row in read_jsonl(path, what="responses (prompt, response)"):
+            for name in ("prompt", "response"):
+                if not isinstance(row.get(name), str):
+                    raise IFEvalError(
+                        f"{path}:{lineno}: field {name!r} must be a string, "
+                        f"got {row.get(name)!r:.60}"
+                    )
+            out[row["prompt"]] = (row["response"], lineno)
+    except JsonlError as err:
+        raise IFEvalError(str(err)) from None
     if not out:
         raise IFEvalError(f"{path}: no responses; expected one JSON object per line")
     return out
@@ -73,7 +62,4 @@ def score_responses(
 
 def write_results(verdicts: Sequence[Verdict], path: Path) -> None:
     """One JSON line per prompt: its key (or prompt) and the strict and loose results."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as f:
-        for v in verdicts:
-            f.write(json.dumps(v.to_row(), ensure_ascii=False) + "\n")
+    write_jsonl(path, (v.to_row() for v in verdicts))
