@@ -12,6 +12,7 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "hat_eval"
 
 LOWER = {  # area -> the areas it may import (each layer only the layers below it)
+    "stats": set(),  # the statistics every report, judge and load figure uses
     "harness": set(),
     "hsa": {"harness"},
     "world": {"harness"},

@@ -21,6 +21,8 @@ from typing import Any, Final, Literal, Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from hat_eval.stats import bootstrap_indices, percentile_interval
+
 from ._labels import PREFERENCES, RATING_SCALE, Label, LabelError, Rating
 
 Kind = Literal["rating", "preference"]
@@ -237,33 +239,31 @@ def bootstrap_intervals(
     """Percentile bootstrap intervals, resampling items with replacement.
 
     Each of ``n_boot`` resamples draws ``n_items`` item indices uniformly with replacement
-    (``numpy.random.default_rng(seed)``) and evaluates ``statistic`` on them; an item drawn
-    twice counts twice, and its labels (humans and judge) travel together. The interval of a
-    statistic is the ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of its
-    defined resample values. A statistic undefined in more than half of the resamples (say
-    alpha on resamples that hold no pairable item) gets ``None``; so do all with
-    ``n_boot = 0`` or no items.
+    (a row of :func:`hat_eval.stats.bootstrap_indices` seeded with ``seed``) and evaluates
+    ``statistic`` on them; an item drawn twice counts twice, and its labels (humans and judge)
+    travel together. The interval of a statistic is the ``(1 - confidence) / 2`` and
+    ``(1 + confidence) / 2`` quantiles of its defined resample values
+    (:func:`hat_eval.stats.percentile_interval`). A statistic undefined in more than half of
+    the resamples (say alpha on resamples that hold no pairable item) gets ``None``; the result
+    is empty with ``n_boot = 0`` or no items.
     """
     if n_boot <= 0 or n_items == 0:
         return {}
-    rng = np.random.default_rng(seed)
     draws: defaultdict[str, list[float]] = defaultdict(list)
     names: set[str] = set()
-    for _ in range(n_boot):
-        values = statistic(rng.integers(0, n_items, size=n_items))
+    for idx in bootstrap_indices(n_items, n_boot=n_boot, seed=seed):
+        values = statistic(idx)
         names.update(values)
         for name, value in values.items():
             if value is not None:
                 draws[name].append(value)
-    tail = (1.0 - confidence) / 2.0
     out: dict[str, tuple[float, float] | None] = {}
     for name in sorted(names):
         got = draws.get(name, [])
         if len(got) * 2 < n_boot:
             out[name] = None
         else:
-            low, high = np.quantile(got, [tail, 1.0 - tail])
-            out[name] = (float(low), float(high))
+            out[name] = percentile_interval(got, confidence=confidence)
     return out
 
 

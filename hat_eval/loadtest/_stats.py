@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
+from hat_eval.stats import bootstrap_indices, percentile_interval
+
 from ._records import RequestRecord
 
 if TYPE_CHECKING:
@@ -260,11 +262,14 @@ def paired_ratio_bootstrap(
     (which short answers would dominate). The CI resamples the *pairs* ``n_resamples`` times with
     replacement, keeping each prompt's two measurements together so prompt difficulty cancels,
     recomputes ``R`` on each resample, and takes the ``(1 - confidence) / 2`` and
-    ``(1 + confidence) / 2`` quantiles. With one pair, or identical ratios, the interval has zero
-    width.
+    ``(1 + confidence) / 2`` quantiles. The resamples and the quantiles are
+    :func:`hat_eval.stats.bootstrap_indices` and :func:`hat_eval.stats.percentile_interval`, the
+    scheme every interval in hat-eval uses. With one pair, or identical ratios, the interval has
+    zero width.
 
     Raises:
-        ValueError: The four sequences differ in length, or are empty.
+        ValueError: The four sequences differ in length, or are empty; ``n_resamples`` is below
+            1; ``confidence`` is not strictly between 0 and 1.
     """
     arrays = [
         np.asarray(x, dtype=float) for x in (base_tokens, base_seconds, cand_tokens, cand_seconds)
@@ -276,9 +281,8 @@ def paired_ratio_bootstrap(
         )
     bt, bs, ct, cs = arrays
     ratio = (ct.sum() / cs.sum()) / (bt.sum() / bs.sum())
-    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    idx = bootstrap_indices(n, n_boot=n_resamples, seed=seed)
     with np.errstate(divide="ignore", invalid="ignore"):
         boot = (ct[idx].sum(1) / cs[idx].sum(1)) / (bt[idx].sum(1) / bs[idx].sum(1))
-    alpha = (1.0 - confidence) / 2.0
-    low, high = np.quantile(boot, [alpha, 1.0 - alpha])
-    return RatioEstimate(float(ratio), float(low), float(high), confidence, n, n_resamples)
+    low, high = percentile_interval(boot, confidence=confidence)
+    return RatioEstimate(float(ratio), low, high, confidence, n, n_resamples)
