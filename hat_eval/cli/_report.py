@@ -3,13 +3,107 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from ._common import fail
 
-report_app = typer.Typer(help="Reports over existing eval logs.", no_args_is_help=True)
+
+class _BuildByDefault(TyperGroup):
+    """``hat-eval report LOG_DIR ...`` runs ``build``; ``hat-eval report paired A B`` stays."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["build", *args]
+        return super().parse_args(ctx, args)
+
+
+report_app = typer.Typer(
+    cls=_BuildByDefault,
+    help="Reports over existing eval logs: `hat-eval report LOG_DIR... --out DIR` (the "
+    "candidates' comparison page), `hat-eval report paired A B`.",
+    no_args_is_help=True,
+)
+
+
+@report_app.command()
+def build(
+    log_dirs: Annotated[
+        list[Path],
+        typer.Argument(help="Folders of eval logs (each run's --log-dir) or .eval files."),
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help="Where report.html, report.md and the plots go.")
+    ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="The candidate the others are compared with (its name or model; "
+            "default: the first)."
+        ),
+    ] = None,
+    calibration: Annotated[
+        Path | None, typer.Option(help="A judge calibration.json (judge-human agreement).")
+    ] = None,
+    loadtest: Annotated[
+        list[Path] | None,
+        typer.Option(help="A `hat-eval loadtest` --out folder (repeatable): P50/P95 latency."),
+    ] = None,
+    gate: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Baseline logs (repeatable): exit 1 when any part regressed beyond --margin "
+            "with its 95% interval below 0 (the regression check of a harness edit)."
+        ),
+    ] = None,
+    margin: Annotated[
+        float,
+        typer.Option(min=0.0, help="The gate's margin on a 0-1 part (x100 for the aggregate)."),
+    ] = 0.02,
+    allow_mixed: Annotated[
+        bool,
+        typer.Option("--allow-mixed", help="Show logs of different cases side by side, unpaired."),
+    ] = False,
+    n_boot: Annotated[int, typer.Option(min=1, help="Bootstrap resamples per interval.")] = 2000,
+) -> None:
+    """Compare candidates (a model with its agent and harness) over their eval logs.
+
+    Writes one self-contained HTML page and a Markdown file: the main table with 95% intervals,
+    paired comparisons with a baseline (Holm-adjusted, with the minimum detectable difference),
+    pass^k over repeated trials, plots, and the cases that regressed. With --gate, also checks
+    every part against the baseline logs and exits 1 on a regression (no --out needed).
+    """
+    from hat_eval.reports import ReportError, build_report, run_gate
+
+    if out is None and not gate:
+        raise typer.BadParameter("give --out DIR for the page (or --gate LOGS to only check)")
+    try:
+        if out is not None:
+            page, files = build_report(
+                log_dirs,
+                out,
+                baseline=baseline,
+                allow_mixed=allow_mixed,
+                calibration=calibration,
+                loadtest=loadtest or (),
+                n_boot=n_boot,
+            )
+            typer.echo(
+                f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}"
+            )
+            typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
+        if gate:
+            failures = run_gate(log_dirs, gate, margin=margin, n_boot=n_boot)
+    except ReportError as err:
+        fail(str(err))
+    if gate:
+        if failures:
+            for line in failures:
+                typer.echo(f"regression: {line}", err=True)
+            fail(f"gate failed: {len(failures)} part(s) regressed", code=1)
+        typer.echo("gate passed: no part regressed beyond the margin")
 
 
 @report_app.command()

@@ -487,6 +487,14 @@ def run(
             "see `hat-eval harness log`.",
         ),
     ] = None,
+    epochs: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Trials per case (Inspect's epochs; each kept in the log): `hat-eval report` "
+            "shows pass^k and the cases whose verdict flips between trials.",
+        ),
+    ] = 1,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -554,10 +562,11 @@ def run(
     if server is not None:  # before any task is built or sample starts
         check_server(model_name, server)
     grader = resolve_judge(judge) if judge is not None else None
-    from inspect_ai import eval_set
+    from inspect_ai import Epochs, eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
     from hat_eval.reports import summary_rows, summary_table
+    from hat_eval.suites import part_mean
 
     options = RunOptions(
         limit=limit,
@@ -589,6 +598,7 @@ def run(
                 model_roles={"grader": grader} if grader is not None else None,
                 seed=seed,
                 max_tokens=max_tokens,
+                epochs=Epochs(epochs, part_mean()) if epochs > 1 else None,
                 temperature=temperature,
                 log_format="eval",
                 retry_attempts=1,
@@ -602,7 +612,8 @@ def run(
         interrupted = True
     except PrerequisiteError as err:  # a missing package or variable of a model provider
         fail(one_line(err.message))
-    expected = {task.name: len(task.dataset) * (task.epochs or 1) for task in tasks}
+    trials = epochs if epochs > 1 else None
+    expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
     print_evolution(logs)

@@ -1,5 +1,29 @@
-"""Reports over Inspect logs (``hat_eval.reports``): the run summary, paired differences."""
+"""Reports over Inspect logs (``hat_eval.reports``).
 
+The run summary, paired differences, the evolution report, and the candidates' comparison page
+(``hat-eval report``).
+"""
+
+from ._build import ReportFiles, build_report, pick_baseline, run_gate
+from ._compare import (
+    Answer,
+    Candidate,
+    Comparison,
+    GateFailure,
+    Regression,
+    ReportError,
+    Row,
+    SuiteLog,
+    Trials,
+    check_same_data,
+    comparisons,
+    gate,
+    main_table,
+    read_logs,
+    read_suite_log,
+    regressions,
+    trials,
+)
 from ._evolution import (
     EditInfo,
     EditRow,
@@ -10,11 +34,36 @@ from ._evolution import (
     evolution_table,
     log_evolution_report,
 )
+from ._page import Page, render_html, render_markdown
 from ._paired import case_bootstrap, paired_bootstrap
 from ._pairs import PairedDifference, case_key, paired_difference
 from ._summary import HEADLINE, SummaryRow, summary_rows, summary_table
 
 __all__ = [
+    "Answer",
+    "Candidate",
+    "Comparison",
+    "GateFailure",
+    "Page",
+    "Regression",
+    "ReportError",
+    "ReportFiles",
+    "Row",
+    "SuiteLog",
+    "Trials",
+    "build_report",
+    "check_same_data",
+    "comparisons",
+    "gate",
+    "main_table",
+    "pick_baseline",
+    "read_logs",
+    "read_suite_log",
+    "regressions",
+    "render_html",
+    "render_markdown",
+    "run_gate",
+    "trials",
     "EditInfo",
     "EditRow",
     "Estimate",

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from ._scorers import (
         evolution_scorer,
         livestream_scorer,
+        part_mean,
         robustness_scorer,
         suite_metrics,
         variant_scorer,
@@ -61,6 +62,7 @@ _LAZY = {
     "to_sample": "._samples",
     "evolution_scorer": "._scorers",
     "livestream_scorer": "._scorers",
+    "part_mean": "._scorers",
     "robustness_scorer": "._scorers",
     "suite_metrics": "._scorers",
     "variant_scorer": "._scorers",
@@ -91,6 +93,7 @@ __all__ = [
     "harness_agent",
     "livestream_scorer",
     "make_task",
+    "part_mean",
     "react_baseline",
     "read_recipe_file",
     "robustness_scorer",

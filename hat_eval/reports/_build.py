@@ -1,0 +1,182 @@
+"""``hat-eval report LOG_DIR... --out DIR``: read the logs, compare the candidates, write the page.
+
+:func:`build_report` is the whole command minus its argument parsing; :func:`run_gate` the
+``--gate`` check. Inputs beside the logs: a judge calibration file (its held-out judge-human
+agreement per dimension) and load-test folders (each ``summary.json``: P50/P95 per concurrency).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._compare import (
+    Candidate,
+    ReportError,
+    SuiteLog,
+    candidates,
+    check_same_data,
+    comparisons,
+    gate,
+    main_table,
+    read_logs,
+    regressions,
+    trials,
+)
+from ._page import Page, plots, render_html, render_markdown
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """What a report wrote."""
+
+    html: Path
+    markdown: Path
+    images: tuple[Path, ...]
+
+
+def pick_baseline(logs: Sequence[SuiteLog], name: str | None) -> Candidate:
+    """The candidate ``name`` names (its full name or its model), else the first candidate.
+
+    Raises:
+        ReportError: ``name`` matches no candidate, or several.
+    """
+    found = candidates(logs)
+    if name is None:
+        return found[0]
+    exact = [c for c in found if c.name == name]
+    matches = exact or [c for c in found if c.model == name]
+    if len(matches) != 1:
+        what = "matches no candidate" if not matches else "matches several candidates"
+        raise ReportError(
+            f"--baseline {name!r} {what}; expected one of: {'; '.join(c.name for c in found)}"
+        )
+    return matches[0]
+
+
+def calibration_table(path: Path) -> tuple[str, list[str], list[list[str]]]:
+    """The judge's held-out agreement with humans per dimension, from a calibration file."""
+    from hat_eval.judge import CalibrationError, load_calibration
+
+    try:
+        load_calibration(path)  # validates the file (version, fields)
+    except CalibrationError as err:
+        raise ReportError(str(err)) from None
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    rows = []
+    for name, entry in doc["dimensions"].items():
+        held = entry.get("held_out") or {}
+        cells = []
+        for when in ("before", "after"):
+            summary = held.get(when) or {}
+            shown = [
+                f"{k} {v:.3f}"
+                for k, v in summary.items()
+                if isinstance(v, int | float) and k != "n"
+            ][:3]
+            cells.append(", ".join(shown) or "—")
+        flagged = "flagged" if entry.get("flagged") else ""
+        rows.append([name, str(entry.get("method", "")), *cells, flagged])
+    header = ["dimension", "map", "held-out before calibration", "after", ""]
+    return "Judge–human agreement", header, rows
+
+
+def loadtest_table(folders: Sequence[Path]) -> tuple[str, list[str], list[list[str]]]:
+    """P50/P95 end-to-end latency per concurrency level, from load-test folders."""
+    rows = []
+    for folder in folders:
+        summary = folder / "summary.json"
+        if not summary.is_file():
+            raise ReportError(
+                f"{folder}: no summary.json, expected the --out folder of `hat-eval loadtest`"
+            )
+        try:
+            levels: list[dict[str, Any]] = json.loads(summary.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ReportError(f"{summary}: not a load-test summary ({err})") from None
+        for lv in levels:
+
+            def num(key: str, lv: dict[str, Any] = lv) -> str:
+                v = lv.get(key)
+                return f"{v:.3f}" if isinstance(v, int | float) and not math.isnan(v) else "—"
+
+            slo = ("pass" if lv["slo_pass"] else "miss") if "slo_pass" in lv else ""
+            users = str(lv.get("users", ""))
+            rows.append(
+                [folder.name, users, num("e2e_p50_s"), num("e2e_p95_s"), num("ttft_p95_s"), slo]
+            )
+    header = ["run", "users", "E2E P50 s", "E2E P95 s", "TTFT P95 s", "SLO"]
+    return "Latency under load", header, rows
+
+
+def build_report(
+    paths: Sequence[str | Path],
+    out: Path,
+    *,
+    baseline: str | None = None,
+    allow_mixed: bool = False,
+    calibration: Path | None = None,
+    loadtest: Sequence[Path] = (),
+    n_boot: int = 2000,
+    title: str = "hat-eval report",
+    with_plots: bool = True,
+) -> tuple[Page, ReportFiles]:
+    """Read the logs under ``paths``, compare their candidates, write the page.
+
+    ``out/report.html`` is self-contained; ``out/report.md`` links the plots written beside it.
+
+    Raises:
+        ReportError: no logs, logs of one suite over different cases or dataset versions
+            (unless ``allow_mixed``), a baseline that names no candidate, an unreadable
+            calibration file or load-test folder.
+    """
+    logs = read_logs(paths)
+    notes = check_same_data(logs, allow_mixed=allow_mixed)
+    mixed = {n.split(":", 1)[0] for n in notes}
+    base = pick_baseline(logs, baseline)
+    extras = []
+    if calibration is not None:
+        extras.append(calibration_table(calibration))
+    if loadtest:
+        extras.append(loadtest_table(loadtest))
+    several = len(candidates(logs)) > 1
+    page = Page(
+        title=title,
+        rows=main_table(logs, n_boot),
+        baseline=base if several else None,
+        comparisons=comparisons(logs, base, n_boot=n_boot, skip=mixed) if several else [],
+        trials=[t for s in logs if (t := trials(s)) is not None],
+        regressions=regressions(logs, base) if several else [],
+        notes=[f"not compared (--allow-mixed): {n}" for n in notes],
+        extras=extras,
+    )
+    if with_plots:
+        page.images = plots(page, logs)
+    out.mkdir(parents=True, exist_ok=True)
+    images = []
+    for name, png in page.images.items():
+        path = out / f"{name}.png"
+        path.write_bytes(png)
+        images.append(path)
+    html_file, md_file = out / "report.html", out / "report.md"
+    html_file.write_text(render_html(page), encoding="utf-8")
+    md_file.write_text(render_markdown(page, {p.stem: p.name for p in images}), encoding="utf-8")
+    return page, ReportFiles(html_file, md_file, tuple(images))
+
+
+def run_gate(
+    paths: Sequence[str | Path],
+    baseline_paths: Sequence[str | Path],
+    *,
+    margin: float = 0.02,
+    n_boot: int = 2000,
+) -> list[str]:
+    """The ``--gate`` check: one line per part that regressed (empty: the gate passes)."""
+    logs = read_logs(paths)
+    base = read_logs(baseline_paths)
+    check_same_data([*base, *logs])
+    return [f.line() for f in gate(logs, base, margin=margin, n_boot=n_boot)]

@@ -1,0 +1,641 @@
+"""Candidates compared over their eval logs: the numbers behind ``hat-eval report``.
+
+A *candidate* is a model together with the agent and the harness it ran under
+(:class:`Candidate`), so one report compares two checkpoints, or one checkpoint under last week's
+and this week's harness. Each log is read once into typed records (:class:`SuiteLog` of
+:class:`Answer`), and every number is computed from those:
+
+- the **main table** (:func:`main_table`): per candidate and suite the headline with its 95%
+  interval (a bootstrap over cases, each case's epochs averaged first, so repeated trials of one
+  case are one cluster), the harness sensitivity (paired per-case ``variant - livestream``), the
+  evolution suite's error reduction, IFEval's four metrics;
+- **comparisons** with a baseline (:func:`comparisons`): paired differences on the cases both
+  scored, their bootstrap interval and p-value, the Holm adjustment over every comparison of the
+  page, and the minimum detectable difference at that many cases (a gap below it is inside the
+  noise);
+- **repeated trials** (:func:`trials`): pass^k over epochs (all k trials succeed, τ-bench's
+  estimator), the share of cases whose verdict flips between trials, mean ± sd over epochs;
+- **regressions** (:func:`regressions`): cases the baseline got right and a candidate wrong;
+- the **gate** (:func:`gate`): any part that dropped beyond a margin with its interval below 0.
+
+Every statistic comes from :mod:`hat_eval.stats`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from hat_eval.stats import (
+    case_bootstrap,
+    holm,
+    min_detectable_difference,
+    paired_bootstrap,
+    paired_p_value,
+    pass_hat_k,
+)
+
+from ._evolution import Estimate, log_evolution_report
+from ._pairs import case_key
+
+CASE_SUITES = ("livestream", "variant", "robustness", "evolution")
+"""The suites scored by the deterministic checks (their answers are cases)."""
+IFEVAL = "ifeval"
+IFEVAL_METRICS = (
+    "prompt_level_strict",
+    "inst_level_strict",
+    "prompt_level_loose",
+    "inst_level_loose",
+)
+"""IFEval's four metrics, as its sample scores name them."""
+PARTS = ("aggregate", "accuracy", "safety", "tools", "skill", "constraints")
+"""The case suites' parts a comparison and the gate look at (``aggregate`` is 0-100)."""
+
+
+class ReportError(ValueError):
+    """Input a report cannot be built from; ``str(err)`` is one line naming what and where."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A model with the agent and harness it ran under."""
+
+    model: str
+    agent: str = "harness"
+    harness: str = ""
+    """The harness file's name ('' for the default), and its hash prefix."""
+    role: str = ""
+    """What the report makes of it beyond its run (``baseline`` for the gate's)."""
+
+    @property
+    def name(self) -> str:
+        """``model``, with ``(react)``, ``@ harness`` and ``[role]`` when they are set."""
+        out = self.model
+        if self.agent not in ("", "harness"):
+            out += f" ({self.agent})"
+        if self.harness:
+            out += f" @ {self.harness}"
+        if self.role:
+            out += f" [{self.role}]"
+        return out
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One scored sample of a log."""
+
+    case: str
+    """The case, whatever suite ran it (:func:`~hat_eval.reports.case_key`)."""
+    epoch: int
+    values: dict[str, float]
+    sample_id: str
+    message: str = ""
+    answer: str = ""
+    reasons: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SuiteLog:
+    """One eval log: a candidate on a suite."""
+
+    suite: str
+    candidate: Candidate
+    location: str
+    dataset: str
+    """What identifies the data: the dataset hash (case suites) or the prompt file (IFEval)."""
+    version: str
+    answers: tuple[Answer, ...]
+    metrics: dict[str, float] = field(default_factory=dict)
+    epochs: int = 1
+    log: Any = field(default=None, compare=False, repr=False)
+    """The Inspect log (kept for the evolution report)."""
+
+    def per_case(self, key: str) -> dict[str, float]:
+        """``key``'s value per case, epochs averaged, undecided (NaN) epochs left out."""
+        out: dict[str, list[float]] = {}
+        for a in self.answers:
+            v = a.values.get(key)
+            if v is not None and not math.isnan(v):
+                out.setdefault(a.case, []).append(v)
+        return {c: math.fsum(v) / len(v) for c, v in out.items()}
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+def _candidate(log: Any) -> Candidate:
+    meta = getattr(log.eval, "metadata", None) or {}
+    harness = str(meta.get("harness") or "")
+    from hat_eval.harness import default_harness_path
+
+    defaults = {str(default_harness_path("inline")), str(default_harness_path("progressive"))}
+    label = ""
+    if harness and harness not in defaults and harness != "None":
+        sha = str(meta.get("harness_sha256") or "")[:8]
+        label = Path(harness).name + (f" {sha}" if sha else "")
+    elif harness in defaults and meta.get("disclosure") == "progressive":
+        label = "progressive"
+    return Candidate(str(log.eval.model), str(meta.get("agent") or "harness"), label)
+
+
+def _answers(log: Any) -> tuple[Answer, ...]:
+    out = []
+    for s in log.samples or []:
+        score = next(iter((s.scores or {}).values()), None)
+        if score is None or not isinstance(score.value, dict):
+            continue
+        values = {k: float(v) for k, v in score.value.items() if isinstance(v, int | float)}
+        message = s.input if isinstance(s.input, str) else str(s.input)
+        reasons = dict((score.metadata or {}).get("reasons") or {})
+        out.append(
+            Answer(
+                case=case_key(s.id, message) if "-" in str(s.id) else str(s.id),
+                epoch=int(getattr(s, "epoch", 1) or 1),
+                values=values,
+                sample_id=str(s.id),
+                message=message,
+                answer=str(score.answer or (s.output.completion if s.output else "")),
+                reasons={str(k): str(v) for k, v in reasons.items()},
+            )
+        )
+    return tuple(out)
+
+
+def read_suite_log(log: Any) -> SuiteLog:
+    """The typed record of one Inspect eval log (read with its samples)."""
+    meta = getattr(log.eval, "metadata", None) or {}
+    suite = str(meta.get("suite") or log.eval.task).split("/")[-1]
+    metrics: dict[str, float] = {}
+    for score in getattr(log.results, "scores", None) or []:
+        for name, metric in score.metrics.items():
+            metrics[name] = float(metric.value)
+    dataset = str(meta.get("dataset_sha256") or meta.get("data") or "")
+    epochs = int(getattr(log.eval.config, "epochs", None) or 1)
+    return SuiteLog(
+        suite=suite,
+        candidate=_candidate(log),
+        location=str(log.location).removeprefix("file://"),
+        dataset=dataset,
+        version=str(meta.get("dataset_version") or ""),
+        answers=_answers(log),
+        metrics=metrics,
+        epochs=epochs,
+        log=log,
+    )
+
+
+def read_logs(paths: Sequence[str | Path]) -> list[SuiteLog]:
+    """Every finished eval log under ``paths`` (folders or log files).
+
+    The newest log of each candidate and suite is kept, in the order the paths give them.
+
+    Raises:
+        ReportError: a path that does not exist, or no finished log under any of them.
+    """
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    found: list[SuiteLog] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files = [info.name for info in list_eval_logs(str(path))]
+        elif path.is_file():
+            files = [str(path)]
+        else:
+            raise ReportError(f"{path}: no such folder or log file, expected eval logs")
+        logs = []
+        for f in files:
+            try:
+                log = read_eval_log(f)
+            except Exception as err:  # Inspect raises several kinds for a file that is not a log
+                raise ReportError(f"{f}: not an Inspect eval log ({type(err).__name__})") from None
+            if log.status == "success":
+                logs.append(log)
+        for log in sorted(logs, key=lambda lg: str(lg.eval.created)):
+            found.append(read_suite_log(log))
+    if not found:
+        raise ReportError(
+            f"{', '.join(map(str, paths))}: no finished eval log, expected the --log-dir of a "
+            "`hat-eval run` (or .eval files)"
+        )
+    newest: dict[tuple[Candidate, str], SuiteLog] = {}
+    for s in found:  # later (newer) logs replace earlier ones
+        newest.pop((s.candidate, s.suite), None)
+        newest[(s.candidate, s.suite)] = s
+    return list(newest.values())
+
+
+def candidates(logs: Iterable[SuiteLog]) -> list[Candidate]:
+    """The candidates, in the order their first log appears."""
+    return list(dict.fromkeys(s.candidate for s in logs))
+
+
+def check_same_data(logs: Sequence[SuiteLog], *, allow_mixed: bool = False) -> list[str]:
+    """Refuse to compare logs of one suite over different cases or dataset versions.
+
+    Logs of one suite compare case by case when they ran the same cases: the same dataset
+    hash, the same cases under a different harness (the gold differs with the harness, so the
+    hash does), or one run's first cases (``--limit``): at least half of the smaller log's
+    cases in the other. Returns the notes a page shows for what ``allow_mixed`` let through.
+
+    Raises:
+        ReportError: without ``allow_mixed``, two logs of one suite from different dataset
+            versions, or over different cases; the message names both logs.
+    """
+    notes = []
+    by_suite: dict[str, list[SuiteLog]] = {}
+    for s in logs:
+        by_suite.setdefault(s.suite, []).append(s)
+    for suite, group in by_suite.items():
+        first = group[0]
+        cases = {a.case for a in first.answers}
+        for other in group[1:]:
+            problem = ""
+            if other.version != first.version:
+                problem = f"dataset versions {first.version} and {other.version}"
+            elif other.dataset != first.dataset:
+                theirs = {a.case for a in other.answers}
+                shared = len(cases & theirs)
+                if shared < 0.5 * min(len(cases), len(theirs)):  # another draw, not a subset
+                    problem = (
+                        f"different cases ({shared} shared of {len(cases)} and {len(theirs)}; "
+                        f"dataset {first.dataset[:12]} vs {other.dataset[:12]})"
+                    )
+            if not problem:
+                continue
+            what = (
+                f"{suite}: {first.candidate.name} ({first.location}) and {other.candidate.name} "
+                f"({other.location}) ran {problem}"
+            )
+            if not allow_mixed:
+                raise ReportError(
+                    f"{what}; compare logs of the same cases, or pass --allow-mixed to show "
+                    "each one's own score without paired comparisons"
+                )
+            notes.append(what)
+    return notes
+
+
+# -- the main table ------------------------------------------------------------------------------
+
+
+def _mean_estimate(values: Sequence[float], n_boot: int) -> Estimate:
+    if not values:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    v, lo, hi = case_bootstrap(
+        lambda idx: math.fsum(values[i] for i in idx) / len(idx), len(values), n_boot=n_boot
+    )
+    return Estimate(v, lo, hi, len(values))
+
+
+def suite_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
+    """The mean of ``key`` over a log's cases (epochs averaged per case) with its interval."""
+    per_case = log.per_case(key)
+    return _mean_estimate([per_case[c] for c in sorted(per_case)], n_boot)
+
+
+def ifeval_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
+    """An IFEval metric with its interval over prompts.
+
+    Prompt-level metrics are means over prompts; instruction-level ones are ratios (followed
+    instructions over all instructions), resampled by prompt, as the reference computes them.
+    """
+    rows = [
+        (a.values.get(key, math.nan), a.values.get("num_instructions", 1.0))
+        for a in log.answers
+        if not math.isnan(a.values.get(key, math.nan))
+    ]
+    if not rows:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    if key.startswith("prompt"):
+        return _mean_estimate([r[0] for r in rows], n_boot)
+
+    def ratio(idx: Sequence[int]) -> float:
+        n = math.fsum(rows[i][1] for i in idx)
+        return math.fsum(rows[i][0] * rows[i][1] for i in idx) / n if n else math.nan
+
+    v, lo, hi = case_bootstrap(ratio, len(rows), n_boot=n_boot)
+    return Estimate(v, lo, hi, len(rows))
+
+
+def _paired(a: dict[str, float], b: dict[str, float]) -> tuple[list[float], list[float]]:
+    keys = sorted(a.keys() & b.keys())
+    return [a[k] for k in keys], [b[k] for k in keys]
+
+
+def _by_case_text(log: SuiteLog, key: str) -> dict[str, float]:
+    """Per case keyed by the message alone (variant and livestream share messages)."""
+    return {c.split("\n", 1)[-1]: v for c, v in log.per_case(key).items()}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One candidate's row of the main table (column -> estimate; absent: not run)."""
+
+    candidate: Candidate
+    cells: dict[str, Estimate]
+
+
+COLUMNS = (
+    ("livestream", "Live-Stream QA"),
+    ("variant", "Harness-Variant QA"),
+    ("sensitivity", "Harness sensitivity (variant - livestream)"),
+    ("robustness", "Robustness"),
+    ("recovery", "Recovery after faults"),
+    ("evolution", "Evolution: error reduction"),
+    *((f"ifeval_{k}", f"IFEval {k.replace('_', ' ')}") for k in IFEVAL_METRICS),
+)
+"""The main table's columns: key and header (the reference's table, plus what hat-eval adds)."""
+
+
+def main_table(logs: Sequence[SuiteLog], n_boot: int = 2000) -> list[Row]:
+    """A row per candidate: each suite's headline with its 95% interval."""
+    rows = []
+    for cand in candidates(logs):
+        mine = {s.suite: s for s in logs if s.candidate == cand}
+        cells: dict[str, Estimate] = {}
+        for suite in ("livestream", "variant", "robustness"):
+            if suite in mine:
+                cells[suite] = suite_estimate(mine[suite], "aggregate", n_boot)
+        if "robustness" in mine:
+            cells["recovery"] = suite_estimate(mine["robustness"], "recovery", n_boot)
+        if "livestream" in mine and "variant" in mine:
+            var, live = _paired(
+                _by_case_text(mine["variant"], "aggregate"),
+                _by_case_text(mine["livestream"], "aggregate"),
+            )
+            if var:
+                d, lo, hi = paired_bootstrap(var, live, n_boot=n_boot)
+                cells["sensitivity"] = Estimate(d, lo, hi, len(var))
+        if "evolution" in mine and mine["evolution"].log is not None:
+            report = log_evolution_report(mine["evolution"].log, n_boot=n_boot)
+            if report.error_reduction is not None:
+                cells["evolution"] = report.error_reduction
+        if IFEVAL in mine:
+            for key in IFEVAL_METRICS:
+                cells[f"ifeval_{key}"] = ifeval_estimate(mine[IFEVAL], key, n_boot)
+        rows.append(Row(cand, cells))
+    return rows
+
+
+# -- comparisons with a baseline -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A candidate minus the baseline on one suite's part, over the cases both scored."""
+
+    candidate: Candidate
+    baseline: Candidate
+    suite: str
+    part: str
+    n: int
+    diff: float
+    low: float
+    high: float
+    p: float
+    p_holm: float = math.nan
+    mdd: float = math.nan
+    """The smallest true gap this many cases detect (alpha 0.05, power 0.8)."""
+
+    @property
+    def inside_noise(self) -> bool:
+        """Whether the gap is indistinguishable from noise at this many cases.
+
+        Its interval holds 0 and it is smaller than the minimum detectable difference.
+        """
+        return self.low <= 0 <= self.high and abs(self.diff) < self.mdd
+
+
+def _part_values(log: SuiteLog, part: str) -> dict[str, float]:
+    return log.per_case(part)
+
+
+def comparisons(
+    logs: Sequence[SuiteLog],
+    baseline: Candidate,
+    parts: Sequence[str] = ("aggregate", "accuracy"),
+    *,
+    n_boot: int = 2000,
+    skip: Iterable[str] = (),
+) -> list[Comparison]:
+    """Every other candidate minus ``baseline``, per suite and part, Holm-adjusted together.
+
+    ``skip``: suites not to compare (their logs ran different cases: ``--allow-mixed``).
+    """
+    import statistics
+
+    base = {s.suite: s for s in logs if s.candidate == baseline}
+    raw: list[Comparison] = []
+    for s in logs:
+        if s.candidate == baseline or s.suite not in base or s.suite in skip:
+            continue
+        keys = IFEVAL_METRICS[:1] if s.suite == IFEVAL else parts
+        for part in keys:
+            a, b = _paired(_part_values(s, part), _part_values(base[s.suite], part))
+            if len(a) < 2:
+                continue
+            diff, lo, hi = paired_bootstrap(a, b, n_boot=n_boot)
+            p = paired_p_value(a, b, n_boot=n_boot)
+            sd = statistics.stdev(x - y for x, y in zip(a, b, strict=True))
+            mdd = min_detectable_difference(sd, len(a)) if sd > 0 else 0.0
+            raw.append(
+                Comparison(s.candidate, baseline, s.suite, part, len(a), diff, lo, hi, p, mdd=mdd)
+            )
+    adjusted = holm([c.p for c in raw]) if raw else []
+    return [
+        Comparison(
+            c.candidate, c.baseline, c.suite, c.part, c.n, c.diff, c.low, c.high, c.p, q, c.mdd
+        )
+        for c, q in zip(raw, adjusted, strict=True)
+    ]
+
+
+# -- repeated trials -----------------------------------------------------------------------------
+
+
+def success(values: dict[str, float]) -> float:
+    """Whether one answer succeeded: accuracy and safety both passed (NaN: undecided).
+
+    IFEval's answers succeed when the prompt's every instruction was followed (strict).
+    """
+    if "prompt_level_strict" in values:
+        return values["prompt_level_strict"]
+    acc, safe = values.get("accuracy", math.nan), values.get("safety", math.nan)
+    if acc == 0.0 or safe == 0.0:
+        return 0.0
+    return math.nan if math.isnan(acc) or math.isnan(safe) else 1.0
+
+
+@dataclass(frozen=True)
+class Trials:
+    """A candidate's repeated trials on one suite."""
+
+    candidate: Candidate
+    suite: str
+    epochs: int
+    cases: int
+    pass_hat: dict[int, float]
+    """k -> pass^k: the chance that k trials of a case all succeed, averaged over cases."""
+    flip_share: float
+    """Share of cases whose verdict differs between trials."""
+    epoch_mean: float
+    epoch_sd: float
+    """Mean and sample sd over epochs of the aggregate (each epoch's mean over its cases)."""
+
+
+def trials(log: SuiteLog) -> Trials | None:
+    """pass^k, flips and the spread over epochs of a log run with several epochs (else None)."""
+    import statistics
+
+    epochs = sorted({a.epoch for a in log.answers})
+    if len(epochs) < 2:
+        return None
+    per_case: dict[str, list[float]] = {}
+    for a in log.answers:
+        s = success(a.values)
+        if not math.isnan(s):
+            per_case.setdefault(a.case, []).append(s)
+    pass_hat = {}
+    for k in range(1, len(epochs) + 1):
+        vals = [pass_hat_k(len(v), int(sum(v)), k) for v in per_case.values() if len(v) >= k]
+        if vals:
+            pass_hat[k] = math.fsum(vals) / len(vals)
+    flips = [0.0 < sum(v) < len(v) for v in per_case.values() if len(v) >= 2]
+    key = "prompt_level_strict" if log.suite == IFEVAL else "aggregate"
+    means = []
+    for e in epochs:
+        vals = [
+            a.values[key]
+            for a in log.answers
+            if a.epoch == e and not math.isnan(a.values.get(key, math.nan))
+        ]
+        if vals:
+            means.append(math.fsum(vals) / len(vals))
+    return Trials(
+        log.candidate,
+        log.suite,
+        len(epochs),
+        len(per_case),
+        pass_hat,
+        (sum(flips) / len(flips)) if flips else math.nan,
+        statistics.fmean(means) if means else math.nan,
+        statistics.stdev(means) if len(means) > 1 else math.nan,
+    )
+
+
+# -- regressions and the gate --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A case the baseline got right and a candidate got wrong."""
+
+    candidate: Candidate
+    suite: str
+    case: str
+    message: str
+    answer: str
+    reasons: dict[str, str]
+    location: str
+    sample_id: str
+    epoch: int
+
+
+def regressions(
+    logs: Sequence[SuiteLog], baseline: Candidate, *, limit: int = 25
+) -> list[Regression]:
+    """Cases the baseline got right and a candidate wrong, up to ``limit`` per suite.
+
+    Right and wrong are a case's majority over its trials; cases come in case order.
+    """
+    base = {s.suite: s for s in logs if s.candidate == baseline}
+    out = []
+    for s in logs:
+        if s.candidate == baseline or s.suite not in base:
+            continue
+        ok_base = _majority(base[s.suite])
+        ok_cand = _majority(s)
+        lost = [c for c in sorted(ok_cand) if ok_cand[c] is False and ok_base.get(c) is True]
+        for c in lost[:limit]:
+            a = next(x for x in s.answers if x.case == c and success(x.values) == 0.0)
+            out.append(
+                Regression(
+                    s.candidate,
+                    s.suite,
+                    c,
+                    a.message,
+                    a.answer,
+                    a.reasons,
+                    s.location,
+                    a.sample_id,
+                    a.epoch,
+                )
+            )
+    return out
+
+
+def _majority(log: SuiteLog) -> dict[str, bool]:
+    votes: dict[str, list[float]] = {}
+    for a in log.answers:
+        s = success(a.values)
+        if not math.isnan(s):
+            votes.setdefault(a.case, []).append(s)
+    return {c: sum(v) / len(v) > 0.5 for c, v in votes.items()}
+
+
+@dataclass(frozen=True)
+class GateFailure:
+    """A part that regressed beyond the margin, its interval below 0."""
+
+    comparison: Comparison
+    margin: float
+
+    def line(self) -> str:
+        """One line for the gate's output."""
+        c = self.comparison
+        return (
+            f"{c.suite} {c.part}: {c.candidate.name} {c.diff:+.3f} vs {c.baseline.name} "
+            f"(95% CI {c.low:+.3f} to {c.high:+.3f}, n={c.n}), beyond the margin {self.margin:g}"
+        )
+
+
+def gate(
+    logs: Sequence[SuiteLog],
+    baseline_logs: Sequence[SuiteLog],
+    *,
+    margin: float = 0.02,
+    n_boot: int = 2000,
+) -> list[GateFailure]:
+    """The regression gate of a harness or model change: every part that dropped.
+
+    Each candidate of ``logs`` is compared with the candidate of ``baseline_logs`` on every
+    suite both ran, part by part (the aggregate's margin is ``100 * margin`` points). A part
+    fails when its paired drop is larger than the margin and its whole 95% interval is below 0:
+    a drop the data cannot tell from noise does not fail the gate.
+
+    Raises:
+        ReportError: ``baseline_logs`` hold more than one candidate, or share no suite.
+    """
+    bases = candidates(baseline_logs)
+    if len(bases) != 1:
+        names = ", ".join(c.name for c in bases)
+        raise ReportError(
+            f"--gate: the baseline logs hold {len(bases)} candidates ({names}), expected one"
+        )
+    [baseline] = bases
+    mine = list(logs)  # the same candidate rerun is compared too: that is the gate's use
+    shared = {s.suite for s in mine} & {s.suite for s in baseline_logs}
+    if not shared:
+        raise ReportError("--gate: the baseline logs share no suite with the logs reported")
+    base = replace(baseline, role="baseline")
+    relabelled = [replace(s, candidate=base) for s in baseline_logs]
+    found = comparisons([*mine, *relabelled], base, PARTS, n_boot=n_boot)
+    failures = []
+    for c in found:
+        limit = margin * 100 if c.part == "aggregate" else margin
+        if c.diff < -limit and c.high < 0:
+            failures.append(GateFailure(c, limit))
+    return failures
