@@ -109,6 +109,17 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
         r"runs (?:small|large|big)|true to size|size (?:up|down)|偏大|偏小|正码",
     ),
     _w(
+        "backlighting",
+        r"\brgb\b|\bback ?lit\b|\bback ?light(?:ing|s)?\b|背光|rgb灯",
+        r"rgb|back ?li|背光",
+    ),
+    _w("wireless charging", r"\bwireless(?:ly)? charg\w*|无线充", r"wireless charg|无线充"),
+    _w(
+        "fast charging",
+        r"\bfast[- ]charg\w*|\bquick[- ]charg\w*|快充",
+        r"fast charg|quick charg|快充",
+    ),
+    _w(
         "lifetime warranty",
         r"\blifetime (?:warranty|guarantee)\b|终身保修|终身质保",
         r"lifetime|终身",

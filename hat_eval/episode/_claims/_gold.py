@@ -73,7 +73,8 @@ _LABEL_WORDS = {
 
 _WAIVED = re.compile(
     r"本来|原本|平时|满\d+(?:\.\d+)?元?(?:包邮|免运费)|"
-    r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because)\b"
+    r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because|"
+    r"clears?|clearing|threshold)\b|free[- ]shipping (?:line|bar|minimum)|包邮门槛|门槛"
 )
 _OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我们这款|这款")
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
@@ -416,6 +417,53 @@ def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
     return False
 
 
+_STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
+
+
+def _option_counts(a: _Answer) -> list[Verdict]:
+    """A stock count said of one named option (size and colour) must be that option's stock.
+
+    ``S in Black still has 261 left`` when 261 is the M Black's count: the world supports the
+    number, but not for the option the clause names. Only clauses naming exactly one SKU of the
+    case's products by both its option and its colour are read.
+    """
+    if a.kb is None:
+        return []
+    out = []
+    for n in a.numbers:
+        if n.kind != "count" or a.negated(n.start):
+            continue
+        clause = clause_of(a.clauses, n.start)
+        segment = a.text[clause.start : clause.end]
+        if not _STOCK_CONTEXT.search(segment):
+            continue
+        named = []
+        for pid in a.case.product_ids:
+            for s in a.kb.skus(pid):
+                option = [s.get("option"), s.get("option_zh")]
+                colour = [s.get("colour"), s.get("colour_zh")]
+                if not s.get("colour"):
+                    continue
+                if any(w and _size_token(_norm_phrase(str(w)), segment) for w in option) and any(
+                    w and _size_token(_norm_phrase(str(w)), segment) for w in colour
+                ):
+                    named.append(s)
+        if len(named) == 1 and float(named[0]["stock"]) != n.low:
+            label = f"{named[0].get('option')} {named[0].get('colour')}"
+            shown = a.text[n.start : n.end]
+            out.append(
+                Verdict(0.0, f"gives {shown!r} for {label}, whose stock is {named[0]['stock']}")
+            )
+    return out
+
+
+_OTHER_WINDOW = re.compile(
+    r"[- ]?(?:days?|天)?\s?(?:[a-z]+ )?(?:exchange|warranty|price protection|换货|保修|价保|保价)"
+)
+"""Days of a window the fact is not about, right after the number (its support is the
+extras' to judge)."""
+
+
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
     if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
         low, high = (float(x) for x in fact.value.split("-"))
@@ -430,7 +478,13 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
             known.add((o.value, o.value))
     good = [n for n in a.numbers if (n.low, n.high) == (low, high) and n.kind in ("days", "plain")]
     why = [_mention_ok(a, subject, n.start, n.end, approx=low == high) for n in good]
-    rival = [n for n in a.numbers if n.kind == "days" and (n.low, n.high) not in known]
+    rival = [
+        n
+        for n in a.numbers
+        if n.kind == "days"
+        and (n.low, n.high) not in known
+        and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
+    ]
     rival += [
         n
         for n in a.numbers
@@ -489,7 +543,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 _rivals(unit, m.group(2))
                 and not _COMPARED.match(a.text, m.end())
                 and not re.search(
-                    r"(?:多|少|长|短|轻|重)了?$|(?:more|less|extra) ?$", a.text[: m.start()]
+                    r"(?:多|少|长|短|轻|重|差)了?$|(?:more|less|extra) ?$", a.text[: m.start()]
                 )
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
@@ -626,8 +680,9 @@ def check_facts(
                 scope = clause_of(a.scopes, n.start)
                 clause = a.text[scope.start : scope.end]
                 sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
+                own_price = n.low in a.world.prices  # "the pillow is ¥359.9, over the free line"
                 if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
-                    if _FEE_WORDS.search(clause) and not _WAIVED.search(sentence):
+                    if _FEE_WORDS.search(clause) and not _WAIVED.search(sentence) and not own_price:
                         shown = a.text[n.start : n.end]
                         verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
                         break
@@ -640,6 +695,7 @@ def check_facts(
                 verdicts.append(
                     Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")
                 )
+    verdicts += _option_counts(a)
     verdicts += extra_claims(a)
     return combine_verdicts(verdicts)
 

@@ -63,6 +63,10 @@ _UNSURE = re.compile(
 """Words that take back the commitment of the whole sentence they are in."""
 
 
+_CONDITIONAL = re.compile(r"free\b[^.;,]{0,24}?\b(?:over|above|from|if|when|on orders)\b|包邮")
+"""``¥6 shipping or free over ¥59``: an alternative with its condition, not a hedge."""
+
+
 def hedged_at(text: str, start: int, end: int) -> bool:
     """An approximation word near the value, or a sentence that commits to nothing.
 
@@ -78,8 +82,13 @@ def hedged_at(text: str, start: int, end: int) -> bool:
     return (
         bool(_APPROX.search(words))
         or re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
-        or re.search(r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start])
-        is not None
+        or (
+            re.search(
+                r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start]
+            )
+            is not None
+            and _CONDITIONAL.match(text, start) is None
+        )
         # "~¥89" approximates; "宝宝~15天" is a tone mark after a word, not an approximation
         or re.search(r"(?<![\u4e00-\u9fff])~\s?[¥$]?\s?$", text[clause_start:start]) is not None
         or re.match(r"\s*(?:ish\b|or so\b|左右|上下)", text[end : end + 8]) is not None
