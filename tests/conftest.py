@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,103 @@ def default_harness():  # type: ignore[no-untyped-def]
     from hat_eval.harness import load_harness
 
     return load_harness()
+
+
+REPORT_XSS = "<script>document.title='pwned'</script> in stock <img src=x onerror=alert(1)>"
+"""The planted answer of the regressed case: it must show on a report page as text."""
+
+
+@pytest.fixture(scope="session")
+def report_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Small real logs with planted scores, for ``hat-eval report`` (one folder per candidate).
+
+    ``hat/reference`` runs livestream (12 cases, 3 epochs) and variant (12 cases, 1 epoch); the
+    scores are then planted (cases ``i`` = 0..11 in id order):
+
+    - ``a`` (``hat/reference``): aggregate 42, 50, 58 in epochs 1, 2, 3 on every case (each
+      case's mean 50); successes per case ``3,3,3,3,3,3,3,0,0,2,1,2`` (cases 7, 8 fail on
+      accuracy every epoch, case 9 fails epoch 3 and case 11 epoch 1 on accuracy, case 10 fails
+      epochs 1 and 3 on safety with accuracy 1); variant's aggregate 35 on every case.
+    - ``b`` (``hat/minus-ten``): ``a``'s livestream with every aggregate minus 10.
+    - ``c`` (``hat/regressed``): ``a``'s livestream with case ``i``'s aggregate plus
+      ``6,-4,2,-3,5,-1,0,4,-2,3,-5,1`` (mean +0.5); case 0 wrong on accuracy in every epoch,
+      its answer :data:`REPORT_XSS`, its reason ``accuracy: <b>quoted 299 yuan</b>, ...``.
+    - ``old`` (``hat/old``): ``a``'s livestream from dataset version 3, case 0 wrong.
+
+    Keys: those four folders, and ``live`` / ``variant``, the log files in ``a``.
+    """
+    from inspect_ai import Epochs
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    import hat_eval._registry  # noqa: F401  (registers the hat/ models)
+    from hat_eval.suites import part_mean, suite_task
+
+    root = tmp_path_factory.mktemp("report-logs")
+    [live] = inspect_eval(
+        suite_task("livestream", n=12),
+        model="hat/reference",
+        log_dir=str(root / "run"),
+        display="none",
+        epochs=Epochs(3, part_mean()),
+    )
+    [variant] = inspect_eval(
+        suite_task("variant", n=12),
+        model="hat/reference",
+        log_dir=str(root / "run"),
+        display="none",
+    )
+    assert live.status == variant.status == "success"
+    fails = {7: {1, 2, 3}, 8: {1, 2, 3}, 9: {3}, 10: {1, 3}, 11: {1}}
+    shift = (6, -4, 2, -3, 5, -1, 0, 4, -2, 3, -5, 1)
+
+    Edit = Callable[[int, int, Any, Any], None]
+    """Plants into one sample: (case index, epoch, its Score, the log)."""
+
+    def plant(src: str, folder: str, name: str, model: str, edit: Edit) -> Path:
+        """``src`` as ``model``'s log ``folder/name``, each sample's score edited."""
+        log = read_eval_log(src)
+        log.eval.model = model
+        ids = sorted({str(s.id) for s in log.samples or []})
+        for s in log.samples or []:
+            score = next(iter((s.scores or {}).values()))
+            edit(ids.index(str(s.id)), s.epoch, score, log)
+        path = root / folder / name
+        path.parent.mkdir(exist_ok=True)
+        write_eval_log(log, str(path))
+        return path
+
+    def reference(i: int, epoch: int, score: Any, log: Any) -> None:
+        score.value["aggregate"] = {1: 42.0, 2: 50.0, 3: 58.0}[epoch]
+        failed = epoch in fails.get(i, ())
+        score.value["accuracy"] = 0.0 if failed and i != 10 else 1.0
+        score.value["safety"] = 0.0 if failed and i == 10 else 1.0
+
+    live_a = plant(str(live.location), "a", "livestream.eval", "hat/reference", reference)
+
+    def variant_35(i: int, epoch: int, score: Any, log: Any) -> None:
+        score.value["aggregate"] = 35.0
+
+    variant_a = plant(str(variant.location), "a", "variant.eval", "hat/reference", variant_35)
+
+    def minus_ten(i: int, epoch: int, score: Any, log: Any) -> None:
+        score.value["aggregate"] -= 10.0
+
+    def regressed(i: int, epoch: int, score: Any, log: Any) -> None:
+        score.value["aggregate"] += shift[i]
+        if i == 0:
+            score.value["accuracy"] = 0.0
+            score.answer = REPORT_XSS
+            reasons = {"accuracy": "<b>quoted 299 yuan</b>, the catalogue says 199"}
+            score.metadata = {**(score.metadata or {}), "reasons": reasons}
+
+    def old(i: int, epoch: int, score: Any, log: Any) -> None:
+        log.eval.metadata = {**log.eval.metadata, "dataset_version": "3"}
+        if i == 0:
+            score.value["accuracy"] = 0.0
+
+    plant(str(live_a), "b", "livestream.eval", "hat/minus-ten", minus_ten)
+    plant(str(live_a), "c", "livestream.eval", "hat/regressed", regressed)
+    plant(str(live_a), "old", "livestream.eval", "hat/old", old)
+    folders = {k: root / k for k in ("a", "b", "c", "old")}
+    return {**folders, "live": live_a, "variant": variant_a}

@@ -150,7 +150,7 @@ def build_report(
         baseline=base if several else None,
         comparisons=comparisons(logs, base, n_boot=n_boot, skip=mixed) if several else [],
         trials=[t for s in logs if (t := trials(s)) is not None],
-        regressions=regressions(logs, base) if several else [],
+        regressions=regressions(logs, base, skip=mixed) if several else [],
         notes=[f"not compared (--allow-mixed): {n}" for n in notes],
         extras=extras,
     )

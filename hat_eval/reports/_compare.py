@@ -545,16 +545,17 @@ class Regression:
 
 
 def regressions(
-    logs: Sequence[SuiteLog], baseline: Candidate, *, limit: int = 25
+    logs: Sequence[SuiteLog], baseline: Candidate, *, limit: int = 25, skip: Iterable[str] = ()
 ) -> list[Regression]:
     """Cases the baseline got right and a candidate wrong, up to ``limit`` per suite.
 
     Right and wrong are a case's majority over its trials; cases come in case order.
+    ``skip``: suites not to compare, as for :func:`comparisons`.
     """
     base = {s.suite: s for s in logs if s.candidate == baseline}
     out = []
     for s in logs:
-        if s.candidate == baseline or s.suite not in base:
+        if s.candidate == baseline or s.suite not in base or s.suite in skip:
             continue
         ok_base = _majority(base[s.suite])
         ok_cand = _majority(s)

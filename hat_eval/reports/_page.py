@@ -3,7 +3,8 @@
 The HTML embeds its images (PNG as ``data:`` URIs) and its few lines of CSS and script, so it
 opens offline, from a mail attachment or a CI artefact. Every text taken from a log (a model's
 answer, a viewer's message, a reason) is escaped: an answer holding ``<script>`` shows as text.
-The Markdown file holds the same tables and links the PNG files written beside it.
+The Markdown file holds the same tables (log text escaped the same way, since Markdown renderers
+pass raw HTML through) and links the PNG files written beside it.
 """
 
 from __future__ import annotations
@@ -300,9 +301,18 @@ def render_html(page: Page) -> str:
     )
 
 
+def _md_text(text: str) -> str:
+    """Text for one Markdown line: whitespace folded, ``& < >`` as HTML entities.
+
+    Markdown renderers pass raw HTML through, so a log's ``<script>`` must arrive escaped here
+    too; an entity renders as the character it stands for.
+    """
+    return html.escape(" ".join(str(text).split()), quote=False)
+
+
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     def cell(text: str) -> str:
-        return " ".join(str(text).split()).replace("|", "\\|")
+        return _md_text(text).replace("|", "\\|")
 
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
@@ -311,18 +321,23 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def render_markdown(page: Page, image_files: dict[str, str]) -> str:
     """The page as Markdown; ``image_files`` maps a plot's name to its PNG file beside it."""
-    out = [f"# {page.title}", ""]
-    out += [f"> {n}" for n in page.notes]
+    out = [f"# {_md_text(page.title)}", ""]
+    out += [f"> {_md_text(n)}" for n in page.notes]
     out += ["## Main table", "", _md_table(*main_rows(page)), ""]
     out += [f"![{name}]({file})" for name, file in image_files.items()]
     if page.comparisons and page.baseline is not None:
-        out += ["", f"## Compared with {page.baseline.name}", "", _md_table(*comparison_rows(page))]
+        out += [
+            "",
+            f"## Compared with {_md_text(page.baseline.name)}",
+            "",
+            _md_table(*comparison_rows(page)),
+        ]
     if page.trials:
         out += ["", "## Repeated trials", "", _md_table(*trial_rows(page))]
     for title, header, rows in page.extras:
-        out += ["", f"## {title}", "", _md_table(header, rows)]
+        out += ["", f"## {_md_text(title)}", "", _md_table(header, rows)]
     if page.baseline is not None:
-        out += ["", f"## Regressions against {page.baseline.name}", ""]
+        out += ["", f"## Regressions against {_md_text(page.baseline.name)}", ""]
         out.append(
             _md_table(REGRESSION_HEADER, _regression_rows(page)) if page.regressions else "None."
         )
