@@ -85,6 +85,35 @@ def calibration_table(path: Path) -> tuple[str, list[str], list[list[str]]]:
     return "Judge–human agreement", header, rows
 
 
+def calibration_plot(path: Path) -> bytes:
+    """The judge's calibration map per dimension, beside the diagonal.
+
+    Each curve maps the judge's raw rating to the human-aligned rating it stands for; a judge
+    that needs no calibration would lie on the diagonal.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from hat_eval.judge import RATING_SCALE, load_calibration
+
+    cal = load_calibration(path)
+    lo, hi = float(RATING_SCALE[0]), float(RATING_SCALE[-1])
+    xs = [lo + (hi - lo) * i / 40 for i in range(41)]
+    fig, ax = plt.subplots(figsize=(5, 4))
+    ax.plot([lo, hi], [lo, hi], color="grey", linestyle=":", label="no calibration")
+    for name, m in sorted(cal.maps.items()):
+        ax.plot(xs, [m.apply(x) for x in xs], label=name)
+    ax.set_xlabel("judge rating")
+    ax.set_ylabel("calibrated (human-aligned) rating")
+    ax.set_title("Judge calibration maps")
+    ax.legend(fontsize=7)
+    from ._page import _png
+
+    return _png(fig)
+
+
 def loadtest_table(folders: Sequence[Path]) -> tuple[str, list[str], list[list[str]]]:
     """P50/P95 end-to-end latency per concurrency level, from load-test folders."""
     rows = []
@@ -139,8 +168,10 @@ def build_report(
     mixed = {n.split(":", 1)[0] for n in notes}
     base = pick_baseline(logs, baseline)
     extras = []
+    figures: dict[str, bytes] = {}
     if calibration is not None:
         extras.append(calibration_table(calibration))
+        figures["calibration"] = calibration_plot(calibration)
     if loadtest:
         extras.append(loadtest_table(loadtest))
     several = len(candidates(logs)) > 1
@@ -155,7 +186,7 @@ def build_report(
         extras=extras,
     )
     if with_plots:
-        page.images = plots(page, logs)
+        page.images = {**plots(page, logs), **figures}
     out.mkdir(parents=True, exist_ok=True)
     images = []
     for name, png in page.images.items():

@@ -189,3 +189,34 @@ def test_paired_still_compares_two_logs(report_logs: dict[str, Path]) -> None:
     assert res.stdout.strip() == (
         "aggregate: A 35.000 - B 50.000 = -15.000 (95% CI -15.000 to -15.000) over 12 paired cases"
     )
+
+
+def test_a_calibration_file_adds_its_table_and_map(
+    report_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    from hat_eval.judge import Calibration, CalibrationMap
+
+    # one point high everywhere: the map takes 2..5 back to 1..4
+    fitted = CalibrationMap("factual_accuracy", "isotonic", x=(2.0, 5.0), y=(1.0, 4.0))
+    calibration = tmp_path / "calibration.json"
+    calibration.write_text(
+        json.dumps(Calibration({"factual_accuracy": fitted}).to_json()), encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    res = runner.invoke(
+        app,
+        ["report", str(report_logs["a"]), "--out", str(out), "--calibration", str(calibration)],
+    )
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Judge–human agreement" in md and "| factual_accuracy | isotonic |" in md
+    assert (out / "calibration.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": 0, "dimensions": {}}', encoding="utf-8")
+    res = runner.invoke(
+        app, ["report", str(report_logs["a"]), "--out", str(out), "--calibration", str(bad)]
+    )
+    assert res.exit_code == 2
+    assert [ln for ln in res.stderr.splitlines() if ln.strip()][0].startswith(
+        f"error: {bad}: version"
+    )
