@@ -14,7 +14,6 @@ Numbers are printed, not asserted.
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from hat_eval.loadtest import (
     episode_planner,
     episode_truths,
     read_episode_records,
+    read_summary,
 )
 
 ARGS = '{"query": "boots", "max_results": 2}'
@@ -50,17 +50,29 @@ def main() -> None:
         if result.exit_code != 0:
             raise SystemExit(result.output)
         truth = episode_truths(srv.served)
-        levels = json.loads((Path(tmp) / "summary.json").read_text())
+        levels = read_summary(Path(tmp))
         worst = 0.0
         for n, lv in enumerate(levels):
             level_truth = truth[n * args.episodes : (n + 1) * args.episodes]
-            d = Path(tmp) / f"users-{lv['users']}" / "raw"
+            d = Path(tmp) / f"users-{lv.users}" / "raw"
             eps = list(read_episode_records(sorted(d.glob("episodes-*.jsonl"))))
-            print(f"users {lv['users']}: {len(eps)} episodes")
-            for key, col in (("answer_ttft", 0), ("episode_e2e", 1)):
+            print(f"users {lv.users}: {len(eps)} episodes")
+            for key, col, measured in (
+                (
+                    "answer_ttft",
+                    0,
+                    (lv.answer_ttft_p50_s, lv.answer_ttft_p95_s, lv.answer_ttft_p99_s),
+                ),
+                (
+                    "episode_e2e",
+                    1,
+                    (lv.episode_e2e_p50_s, lv.episode_e2e_p95_s, lv.episode_e2e_p99_s),
+                ),
+            ):
                 true = [t[col] for t in level_truth]
-                for q in (50, 95, 99):
-                    ours, real = lv[f"{key}_p{q}_s"], float(np.percentile(true, q))
+                for q, ours in zip((50, 95, 99), measured, strict=True):
+                    assert ours is not None, f"users {lv.users}: no {key} P{q}"
+                    real = float(np.percentile(true, q))
                     bound = max(1e-3, 0.005 * real)
                     worst = max(worst, (ours - real) / bound)
                     print(

@@ -265,15 +265,15 @@ def main() -> None:
                 _lateness(url)  # reset
                 lv = run_level(cfg, users)
                 late50, late95 = _lateness(url)
-                p50, p95 = lv.get("server_lag_p50_s"), lv.get("server_lag_p95_s")
-                ok = p95 is not None and p95 < TARGET_S and lv["failures"] == 0
-                ok = ok and (not episodes or lv["episode_failures"] == 0)
+                p50, p95 = lv.server_lag_p50_s, lv.server_lag_p95_s
+                ok = p95 is not None and p95 < TARGET_S and lv.failures == 0
+                ok = ok and (not episodes or lv.episode_failures == 0)
                 if ok and not missed:
                     held = users
                 missed = missed or not ok  # levels above a miss do not count
                 print(
-                    f"users={users:4d}: {lv['requests']:5d} requests, {lv['failures']} failed, "
-                    f"{lv['output_tokens_per_s']:8.0f} tok/s; generator overhead P50 "
+                    f"users={users:4d}: {lv.requests:5d} requests, {lv.failures} failed, "
+                    f"{lv.output_tokens_per_s:8.0f} tok/s; generator overhead P50 "
                     f"{(p50 or 0) * 1e3:.3f} ms, P95 {(p95 or 0) * 1e3:.3f} ms "
                     f"{'ok' if ok else 'over 1 ms'}; server late P50 {late50 * 1e3:.3f} ms, "
                     f"P95 {late95 * 1e3:.3f} ms ({time.monotonic() - t:.0f} s)",
@@ -281,10 +281,10 @@ def main() -> None:
                 )
                 if episodes:
                     print(
-                        f"           {lv['episodes']} episodes, {lv['episode_failures']} failed, "
-                        f"E2E P50 {lv['episode_e2e_p50_s'] or 0:.3f} s "
-                        f"P95 {lv['episode_e2e_p95_s'] or 0:.3f} s, tool time P50 "
-                        f"{(lv['tool_s_p50_s'] or 0) * 1e3:.1f} ms",
+                        f"           {lv.episodes} episodes, {lv.episode_failures} failed, "
+                        f"E2E P50 {lv.episode_e2e_p50_s or 0:.3f} s "
+                        f"P95 {lv.episode_e2e_p95_s or 0:.3f} s, tool time P50 "
+                        f"{(lv.tool_s_p50_s or 0) * 1e3:.1f} ms",
                         flush=True,
                     )
         what = "concurrent episodes" if episodes else "concurrent streams"

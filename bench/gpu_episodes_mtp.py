@@ -206,12 +206,14 @@ def main() -> None:
         counters = spec_counters(cand)
     (a.out / "spec_decode.json").write_text(json.dumps(counters, indent=2))
     lines = [f"checkpoint: {ckpt} ({note})", f"wall: {time.monotonic() - start:.0f} s"]
+    from hat_eval.loadtest import read_summary
+
     for name in ("base", "mtp"):
-        for lv in json.loads((a.out / f"sweep-{name}" / "summary.json").read_text()):
+        for lv in read_summary(a.out / f"sweep-{name}"):
             lines.append(
-                f"{name} users={lv['users']}: episodes {lv.get('episodes')}, "
-                f"E2E P50 {lv.get('episode_e2e_p50_s')} s P95 {lv.get('episode_e2e_p95_s')} s, "
-                f"answer TTFT P50 {lv.get('answer_ttft_p50_s')} s, turns {lv.get('turns_mean')}"
+                f"{name} users={lv.users}: episodes {lv.episodes}, "
+                f"E2E P50 {lv.episode_e2e_p50_s} s P95 {lv.episode_e2e_p95_s} s, "
+                f"answer TTFT P50 {lv.answer_ttft_p50_s} s, turns {lv.turns_mean}"
             )
     lines.append(f"spec decode: {json.dumps(counters)}")
     (a.out / "summary.txt").write_text("\n".join(lines) + "\n")

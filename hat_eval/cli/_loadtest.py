@@ -32,7 +32,7 @@ from hat_eval.loadtest._config import (
 from ._common import console, fail, progress
 
 if TYPE_CHECKING:
-    from hat_eval.loadtest import Prompt, PromptSet
+    from hat_eval.loadtest import LevelSummary, Prompt, PromptSet
 
 loadtest_app = typer.Typer(
     help="Load-test an OpenAI-compatible deployment with Locust: latency, TTFT, throughput, SLO.",
@@ -251,26 +251,26 @@ def sweep(
     for lv in levels:
         _print_level(lv)
     typer.echo(slo_verdict(levels, slo_p95_s).replace("**", ""))
-    typer.echo(f"wrote {out / 'summary.json'} and {report} (config: {cfg.config_path})")
+    typer.echo(f"wrote {cfg.summary_path} and {report} (config: {cfg.config_path})")
 
 
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
-def _print_level(lv: dict[str, Any]) -> None:
+def _print_level(lv: LevelSummary) -> None:
     typer.echo(
-        f"users={lv['users']}: {lv['requests']} requests, {lv['failures']} failed, "
-        f"E2E P50 {_fmt(lv['e2e_p50_s'])} s P95 {_fmt(lv['e2e_p95_s'])} s, "
-        f"TTFT P50 {_fmt(lv['ttft_p50_s'])} s P95 {_fmt(lv['ttft_p95_s'])} s, "
-        f"{lv['output_tokens_per_s']:.1f} output tok/s"
+        f"users={lv.users}: {lv.requests} requests, {lv.failures} failed, "
+        f"E2E P50 {_fmt(lv.e2e_p50_s)} s P95 {_fmt(lv.e2e_p95_s)} s, "
+        f"TTFT P50 {_fmt(lv.ttft_p50_s)} s P95 {_fmt(lv.ttft_p95_s)} s, "
+        f"{lv.output_tokens_per_s:.1f} output tok/s"
     )
-    if "episodes" in lv:
+    if lv.episodes is not None:
         typer.echo(
-            f"users={lv['users']}: {lv['episodes']} episodes, {lv['episode_failures']} failed, "
-            f"E2E P50 {_fmt(lv['episode_e2e_p50_s'])} s P95 {_fmt(lv['episode_e2e_p95_s'])} s, "
-            f"answer TTFT P50 {_fmt(lv['answer_ttft_p50_s'])} s "
-            f"P95 {_fmt(lv['answer_ttft_p95_s'])} s, {_fmt(lv['turns_mean'])} turns on average"
+            f"users={lv.users}: {lv.episodes} episodes, {lv.episode_failures} failed, "
+            f"E2E P50 {_fmt(lv.episode_e2e_p50_s)} s P95 {_fmt(lv.episode_e2e_p95_s)} s, "
+            f"answer TTFT P50 {_fmt(lv.answer_ttft_p50_s)} s "
+            f"P95 {_fmt(lv.answer_ttft_p95_s)} s, {_fmt(lv.turns_mean)} turns on average"
         )
 
 

@@ -20,6 +20,7 @@ from ._config import (
     API_KEY_ENV,
     CONFIG_FILE,
     PROMPTS_FILE,
+    SUMMARY_FILE,
     ClientConfig,
     ConfigError,
     MtpConfig,
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     )
     from ._records import (
         RequestRecord,
+        raw_files,
         read_records,
         write_records,
     )
@@ -105,6 +107,13 @@ if TYPE_CHECKING:
         summarize_episodes,
         unreachable_s,
     )
+    from ._summary import (
+        LevelSummary,
+        SummaryError,
+        level_latencies,
+        read_summary,
+        write_summary,
+    )
     from ._viewer_questions import (
         VIEWER_QUESTIONS,
     )
@@ -115,7 +124,6 @@ _LAZY = {
             "ChatStreamClient",
             "Endpoint",
             "EndpointError",
-            "EpisodeRecord",
             "probe",
         ),
         "._client",
@@ -161,6 +169,7 @@ _LAZY = {
     **dict.fromkeys(
         (
             "RequestRecord",
+            "raw_files",
             "read_records",
             "write_records",
         ),
@@ -181,7 +190,6 @@ _LAZY = {
             "LoadTestError",
             "locust_command",
             "locust_percentile",
-            "read_episode_records",
             "read_locust_percentiles",
             "run_level",
             "run_sweep",
@@ -213,6 +221,16 @@ _LAZY = {
         ),
         "._stats",
     ),
+    **dict.fromkeys(
+        (
+            "LevelSummary",
+            "SummaryError",
+            "level_latencies",
+            "read_summary",
+            "write_summary",
+        ),
+        "._summary",
+    ),
     **dict.fromkeys(("VIEWER_QUESTIONS",), "._viewer_questions"),
 }
 
@@ -229,6 +247,7 @@ __all__ = [
     "EpisodeRecord",
     "FakeChatServer",
     "LOCUSTFILE",
+    "LevelSummary",
     "LoadTestError",
     "MessagesSource",
     "MtpConfig",
@@ -239,11 +258,13 @@ __all__ = [
     "RatioEstimate",
     "RequestRecord",
     "SPEC_DECODE_COUNTERS",
+    "SUMMARY_FILE",
     "ServedRequest",
     "SpecDecodeCounters",
     "SpecDecodeStats",
     "StreamMeter",
     "StreamPlan",
+    "SummaryError",
     "SweepConfig",
     "VIEWER_QUESTIONS",
     "build_prompts",
@@ -253,6 +274,7 @@ __all__ = [
     "default_messages",
     "episode_planner",
     "episode_truths",
+    "level_latencies",
     "load_episodes",
     "locust_command",
     "locust_percentile",
@@ -263,11 +285,13 @@ __all__ = [
     "plot_sweep",
     "probe",
     "prompts_for",
+    "raw_files",
     "read_episode_records",
     "read_locust_percentiles",
     "read_prompt_set",
     "read_prompts_file",
     "read_records",
+    "read_summary",
     "resolve_messages_source",
     "run_level",
     "run_sweep",
@@ -282,5 +306,6 @@ __all__ = [
     "write_prompt_set",
     "write_records",
     "write_run_files",
+    "write_summary",
     "write_sweep_report",
 ]

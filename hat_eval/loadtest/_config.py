@@ -28,6 +28,8 @@ CONFIG_FILE = "config.json"
 """The sweep's config, written once into its output folder; every Locust process reads it."""
 PROMPTS_FILE = "prompts.jsonl"
 """The sweep's built prompts beside ``config.json``: one ``{"messages", "tools"}`` object a line."""
+SUMMARY_FILE = "summary.json"
+"""The sweep's per-level summaries (:func:`~hat_eval.loadtest.write_summary`), beside its config."""
 API_KEY_ENV = "OPENAI_API_KEY"
 """The bearer token's environment variable; the token is never written into ``config.json``."""
 
@@ -38,6 +40,16 @@ MODES = ("request", "episode")
 
 class ConfigError(ValueError):
     """An option value that breaks a rule; the message gives the value, the rule and the fix."""
+
+
+def level_dir(out: Path, users: int) -> Path:
+    """``out/users-N``: where one level's Locust CSV/HTML, log and raw records go."""
+    return out / f"users-{users}"
+
+
+def raw_dir(out: Path, users: int) -> Path:
+    """``out/users-N/raw``: one level's raw records, one ``raw-<pid>.jsonl`` per Locust process."""
+    return level_dir(out, users) / "raw"
 
 
 def _opt(
@@ -205,8 +217,17 @@ class SweepConfig:
             )
 
     def level_dir(self, users: int) -> Path:
-        """Where one level's Locust CSV/HTML, log and raw records go."""
-        return self.out / f"users-{users}"
+        """Where one level's Locust CSV/HTML, log and raw records go (:func:`level_dir`)."""
+        return level_dir(self.out, users)
+
+    def raw_dir(self, users: int) -> Path:
+        """One level's raw records (:func:`raw_dir`)."""
+        return raw_dir(self.out, users)
+
+    @property
+    def summary_path(self) -> Path:
+        """``out/summary.json``: every level's summary, rewritten after each level."""
+        return self.out / SUMMARY_FILE
 
     @property
     def config_path(self) -> Path:

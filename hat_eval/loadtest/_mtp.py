@@ -138,7 +138,7 @@ def compare_mtp(
         sd = spec_decode_delta(before[k], after[k])
         result[k] = {
             "url": conf.host,
-            "summary": summarize(records[k], users=1),
+            "summary": summarize(records[k], users=1).to_dict(),
             "decode_tokens_per_s": (
                 decode_rate([p[col][0] for p in pairs], [p[col][1] for p in pairs])
                 if pairs

@@ -91,6 +91,11 @@ def write_records(path: Path, records: Iterable[RequestRecord]) -> None:
             f.write(json.dumps(r.to_dict()) + "\n")
 
 
+def raw_files(folder: Path) -> list[Path]:
+    """A level's raw record files, ``folder/raw-*.jsonl`` (one per Locust process), sorted."""
+    return sorted(folder.glob("raw-*.jsonl"))
+
+
 def read_records(paths: Iterable[Path]) -> Iterator[RequestRecord]:
     """Read records from JSON Lines files; a last line cut short by a killed writer is skipped."""
     for path in paths:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._summary import LevelSummary
 
 
 def _s(x: float | None, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}"
 
 
-def slo_verdict(levels: list[dict[str, Any]], slo_p95_s: float) -> str:
+def slo_verdict(levels: Sequence[LevelSummary], slo_p95_s: float) -> str:
     """One sentence: at which concurrency levels P95 E2E (failures as misses) meets the SLO."""
-    met = [lv["users"] for lv in levels if lv.get("slo_pass")]
-    missed = [lv["users"] for lv in levels if not lv.get("slo_pass")]
+    met = [lv.users for lv in levels if lv.slo_pass]
+    missed = [lv.users for lv in levels if not lv.slo_pass]
     head = f"SLO: P95 end-to-end latency <= {slo_p95_s:g} s, failed requests counted as misses."
-    if any(lv.get("slo_on") == "episode_e2e" for lv in levels):
+    if any(lv.slo_on == "episode_e2e" for lv in levels):
         head = (
             f"SLO: P95 episode end-to-end time <= {slo_p95_s:g} s, failed episodes counted as "
             "misses."
@@ -30,23 +34,23 @@ def slo_verdict(levels: list[dict[str, Any]], slo_p95_s: float) -> str:
     )
 
 
-def plot_sweep(levels: list[dict[str, Any]], out: Path, slo_p95_s: float | None) -> list[Path]:
+def plot_sweep(levels: Sequence[LevelSummary], out: Path, slo_p95_s: float | None) -> list[Path]:
     """Write ``latency_vs_users.png`` and ``throughput_vs_users.png``; return their paths."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    users = [lv["users"] for lv in levels]
+    users = [lv.users for lv in levels]
     paths = [out / "latency_vs_users.png", out / "throughput_vs_users.png"]
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for key, label, style in (
-        ("e2e_p50_s", "E2E P50", "o-"),
-        ("e2e_p95_s", "E2E P95", "s-"),
-        ("ttft_p50_s", "TTFT P50", "o--"),
-        ("ttft_p95_s", "TTFT P95", "s--"),
+    for values, label, style in (
+        ([lv.e2e_p50_s for lv in levels], "E2E P50", "o-"),
+        ([lv.e2e_p95_s for lv in levels], "E2E P95", "s-"),
+        ([lv.ttft_p50_s for lv in levels], "TTFT P50", "o--"),
+        ([lv.ttft_p95_s for lv in levels], "TTFT P95", "s--"),
     ):
-        pts = [(u, lv[key]) for u, lv in zip(users, levels, strict=True) if lv[key] is not None]
+        pts = [(u, v) for u, v in zip(users, values, strict=True) if v is not None]
         if pts:
             ax.plot(*zip(*pts, strict=True), style, label=label)
     if slo_p95_s is not None:
@@ -63,7 +67,7 @@ def plot_sweep(levels: list[dict[str, Any]], out: Path, slo_p95_s: float | None)
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    ax.plot(users, [lv["output_tokens_per_s"] for lv in levels], "o-", label="output tokens/s")
+    ax.plot(users, [lv.output_tokens_per_s for lv in levels], "o-", label="output tokens/s")
     ax.set_xscale("log", base=2)
     ax.set_xticks(users, [str(u) for u in users])
     ax.set_xlabel("concurrent users")
@@ -71,7 +75,7 @@ def plot_sweep(levels: list[dict[str, Any]], out: Path, slo_p95_s: float | None)
     ax2 = ax.twinx()
     ax2.plot(
         users,
-        [lv["requests_per_s"] for lv in levels],
+        [lv.requests_per_s for lv in levels],
         "s--",
         color="tab:orange",
         label="requests/s",
@@ -88,7 +92,7 @@ def plot_sweep(levels: list[dict[str, Any]], out: Path, slo_p95_s: float | None)
     return paths
 
 
-def write_sweep_report(levels: list[dict[str, Any]], out: Path, meta: dict[str, Any]) -> Path:
+def write_sweep_report(levels: Sequence[LevelSummary], out: Path, meta: dict[str, Any]) -> Path:
     """Write ``report.md`` (with the two plots) and return its path."""
     slo = meta.get("slo_p95_s")
     plots = plot_sweep(levels, out, slo) if levels else []
@@ -112,18 +116,18 @@ def write_sweep_report(levels: list[dict[str, Any]], out: Path, meta: dict[str, 
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:--:|",
     ]
     for lv in levels:
-        tpot = lv["tpot_p50_s"]
+        tpot = lv.tpot_p50_s
         lines.append(
-            f"| {lv['users']} | {lv['requests']} | {lv['failures']} "
-            f"| {_s(lv['e2e_p50_s'])} [{_s(lv.get('locust_e2e_p50_s'), 2)}] "
-            f"| {_s(lv['e2e_p95_s'])} [{_s(lv.get('locust_e2e_p95_s'), 2)}] "
-            f"| {_s(lv['ttft_p50_s'])} [{_s(lv.get('locust_ttft_p50_s'), 2)}] "
-            f"| {_s(lv['ttft_p95_s'])} [{_s(lv.get('locust_ttft_p95_s'), 2)}] "
+            f"| {lv.users} | {lv.requests} | {lv.failures} "
+            f"| {_s(lv.e2e_p50_s)} [{_s(lv.locust_e2e_p50_s, 2)}] "
+            f"| {_s(lv.e2e_p95_s)} [{_s(lv.locust_e2e_p95_s, 2)}] "
+            f"| {_s(lv.ttft_p50_s)} [{_s(lv.locust_ttft_p50_s, 2)}] "
+            f"| {_s(lv.ttft_p95_s)} [{_s(lv.locust_ttft_p95_s, 2)}] "
             f"| {_s(None if tpot is None else tpot * 1000, 1)} "
-            f"| {lv['output_tokens_per_s']:.1f} | {lv['requests_per_s']:.2f} "
-            f"| {'pass' if lv.get('slo_pass') else 'FAIL'} |"
+            f"| {lv.output_tokens_per_s:.1f} | {lv.requests_per_s:.2f} "
+            f"| {'pass' if lv.slo_pass else 'FAIL'} |"
         )
-    if any("episodes" in lv for lv in levels):
+    if any(lv.episodes is not None for lv in levels):
         lines += [
             "",
             "## Episodes",
@@ -138,25 +142,26 @@ def write_sweep_report(levels: list[dict[str, Any]], out: Path, meta: dict[str, 
             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for lv in levels:
-            turns = lv.get("turns_mean")
+            if lv.episodes is None:
+                continue
             lines.append(
-                f"| {lv['users']} | {lv['episodes']} | {lv['episode_failures']} "
-                f"| {_s(lv['episode_e2e_p50_s'])} [{_s(lv.get('locust_episode_e2e_p50_s'), 2)}] "
-                f"| {_s(lv['episode_e2e_p95_s'])} [{_s(lv.get('locust_episode_e2e_p95_s'), 2)}] "
-                f"| {_s(lv['answer_ttft_p50_s'])} | {_s(lv['answer_ttft_p95_s'])} "
-                f"| {_s(turns, 2)} | {_s(lv['tool_s_p50_s'], 4)} "
-                f"| {lv['episodes_per_s']:.2f} |"
+                f"| {lv.users} | {lv.episodes} | {lv.episode_failures} "
+                f"| {_s(lv.episode_e2e_p50_s)} [{_s(lv.locust_episode_e2e_p50_s, 2)}] "
+                f"| {_s(lv.episode_e2e_p95_s)} [{_s(lv.locust_episode_e2e_p95_s, 2)}] "
+                f"| {_s(lv.answer_ttft_p50_s)} | {_s(lv.answer_ttft_p95_s)} "
+                f"| {_s(lv.turns_mean, 2)} | {_s(lv.tool_s_p50_s, 4)} "
+                f"| {_s(lv.episodes_per_s, 2)} |"
             )
-    failing = [lv for lv in levels if lv["failures"] or lv["cancelled"]]
+    failing = [lv for lv in levels if lv.failures or lv.cancelled]
     if failing:
         lines += ["", "## Failures", ""]
         for lv in failing:
-            reasons = ", ".join(f"{k}: {v}" for k, v in lv["failure_reasons"].items()) or "none"
+            reasons = ", ".join(f"{k}: {v}" for k, v in lv.failure_reasons.items()) or "none"
             lines.append(
-                f"- {lv['users']} users: {lv['failures']} failed ({reasons}); "
-                f"{lv['cancelled']} cut off by the end of the run"
+                f"- {lv.users} users: {lv.failures} failed ({reasons}); "
+                f"{lv.cancelled} cut off by the end of the run"
             )
-    sources = sorted({s for lv in levels for s in lv["token_sources"]})
+    sources = sorted({s for lv in levels for s in lv.token_sources})
     if any(s != "usage" for s in sources):
         lines += [
             "",

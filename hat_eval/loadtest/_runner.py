@@ -19,13 +19,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from ._config import API_KEY_ENV, SweepConfig
 from ._episode import read_episode_records
 from ._prompts import PromptSet, prompts_for, write_prompt_set
-from ._records import read_records
-from ._stats import summarize, summarize_episodes
+from ._records import raw_files, read_records
+from ._stats import summarize
+from ._summary import LevelSummary, write_summary
 
 LOCUSTFILE = Path(__file__).resolve().parent / "_locustfile.py"
 """The locustfile the sweep starts Locust with (``loadtest/locustfile.py`` imports it)."""
@@ -83,7 +83,7 @@ def locust_command(cfg: SweepConfig, users: int) -> list[str]:
         "--hat-config",
         str(cfg.config_path),
         "--raw-dir",
-        str(d / "raw"),
+        str(cfg.raw_dir(users)),
     ]
     if cfg.workers:
         cmd += ["--processes", str(cfg.workers)]
@@ -148,7 +148,7 @@ class _Tail:
         self.ok = self.failed = 0
 
     def poll(self) -> tuple[int, int]:
-        for path in sorted(self.folder.glob("raw-*.jsonl")):
+        for path in raw_files(self.folder):
             with path.open("rb") as f:
                 f.seek(self.offsets.get(path, 0))
                 data = f.read()
@@ -160,9 +160,7 @@ class _Tail:
         return self.ok, self.failed
 
 
-def run_level(
-    cfg: SweepConfig, users: int, on_progress: ProgressFn | None = None
-) -> dict[str, Any]:
+def run_level(cfg: SweepConfig, users: int, on_progress: ProgressFn | None = None) -> LevelSummary:
     """Run one level and return its summary (see :func:`hat_eval.loadtest.summarize`).
 
     The run files must be written first (:func:`write_run_files`; :func:`run_sweep` does).
@@ -176,16 +174,16 @@ def run_level(
             f"{cfg.config_path} or {cfg.prompts_path} is missing; write them with "
             "write_run_files(cfg) before run_level"
         )
-    d = cfg.level_dir(users)
+    d, raw = cfg.level_dir(users), cfg.raw_dir(users)
     if d.exists():
         shutil.rmtree(d)
-    (d / "raw").mkdir(parents=True)
+    raw.mkdir(parents=True)
     limit = cfg.duration_s + cfg.stop_timeout_s + _STARTUP_SLACK_S
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop(API_KEY_ENV, None)
     if cfg.client.api_key:
         env[API_KEY_ENV] = cfg.client.api_key  # never written into config.json
-    tail = _Tail(d / "raw")
+    tail = _Tail(raw)
     start = time.monotonic()
     with (d / "locust.log").open("w", encoding="utf-8") as log:
         proc = subprocess.Popen(
@@ -220,26 +218,27 @@ def run_level(
         )
     if on_progress is not None:
         on_progress(users, time.monotonic() - start, *tail.poll())
-    records = list(read_records(sorted((d / "raw").glob("raw-*.jsonl"))))
-    summary = summarize(
-        records,
+    episodes = (
+        read_episode_records(sorted(raw.glob("episodes-*.jsonl")))
+        if cfg.mode == "episode"
+        else None
+    )
+    return summarize(
+        read_records(raw_files(raw)),
         users=users,
         slo_p95_s=cfg.slo_p95_s,
         locust=read_locust_percentiles(d / "locust.json"),
         warmup_s=(users - 1) / cfg.spawn_rate if cfg.spawn_rate else 0.0,
+        episodes=episodes,
     )
-    if cfg.mode == "episode":
-        episodes = read_episode_records(sorted((d / "raw").glob("episodes-*.jsonl")))
-        summary.update(summarize_episodes(episodes, slo_p95_s=cfg.slo_p95_s))
-    return summary
 
 
 def run_sweep(
     cfg: SweepConfig,
     prompts: PromptSet | None = None,
     on_progress: ProgressFn | None = None,
-    on_level: Callable[[dict[str, Any]], None] | None = None,
-) -> list[dict[str, Any]]:
+    on_level: Callable[[LevelSummary], None] | None = None,
+) -> list[LevelSummary]:
     """Run every level in turn, rewriting ``out/summary.json`` after each; return the list.
 
     Args:
@@ -250,10 +249,10 @@ def run_sweep(
         on_level: Called with each level's summary when it ends.
     """
     write_run_files(cfg, prompts)
-    levels: list[dict[str, Any]] = []
+    levels: list[LevelSummary] = []
     for users in cfg.users:
         levels.append(run_level(cfg, users, on_progress))
-        (cfg.out / "summary.json").write_text(json.dumps(levels, indent=2) + "\n", encoding="utf-8")
+        write_summary(cfg.out, levels)
         if on_level is not None:
             on_level(levels[-1])
     return levels

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
@@ -19,6 +19,7 @@ import numpy as np
 from hat_eval.stats import bootstrap_indices, percentile_interval
 
 from ._records import RequestRecord
+from ._summary import LevelSummary
 
 if TYPE_CHECKING:
     from ._episode import EpisodeRecord
@@ -96,9 +97,10 @@ def summarize(
     *,
     users: int,
     slo_p95_s: float | None = None,
-    locust: dict[str, float | None] | None = None,
+    locust: Mapping[str, float | None] | None = None,
     warmup_s: float = 0.0,
-) -> dict[str, Any]:
+    episodes: Iterable[EpisodeRecord] | None = None,
+) -> LevelSummary:
     """One concurrency level's summary.
 
     Latency percentiles are over successful requests. Failures are counted with their reasons and
@@ -113,6 +115,16 @@ def summarize(
     ``warmup_s`` after the first request), the requests sent before then are counted as
     ``warmup_requests`` and ``steady_e2e_p50_s``/``steady_e2e_p95_s`` are the percentiles of
     the others; the other figures include them.
+
+    Args:
+        records: The level's request records (in episode mode, every turn).
+        users: The level's concurrency.
+        slo_p95_s: The SLO's bound on P95 end-to-end time; ``None``: no verdict.
+        locust: Locust's own percentiles (:func:`~hat_eval.loadtest.read_locust_percentiles`),
+            keyed by their :class:`~hat_eval.loadtest.LevelSummary` field names.
+        warmup_s: See above.
+        episodes: In episode mode, the level's episode records: the summary adds
+            :func:`summarize_episodes`' figures, and ``slo_pass`` is the episodes' verdict.
     """
     recs = list(records)
     done, ok, failed, window = _split(recs)
@@ -123,60 +135,74 @@ def summarize(
     lags = [x for r in ok for x in r.server_lag_s]
     tokens = sum(r.output_tokens for r in ok)
     p95_all = _percentile_with_misses(e2e, len(failed), 95)
-    out: dict[str, Any] = {
-        "users": users,
-        "requests": len(done),
-        "successes": len(ok),
-        "failures": len(failed),
-        "cancelled": len(recs) - len(done),
-        "failure_rate": len(failed) / len(done) if done else 0.0,
-        "failure_reasons": dict(Counter(r.reason or "unknown" for r in failed).most_common()),
-        "resent": sum(r.resent for r in done),
-        "unreachable_s": unreachable_s(done),
-        "duration_s": window,
-        "e2e_p50_s": percentile(e2e, 50),
-        "e2e_p90_s": percentile(e2e, 90),
-        "e2e_p95_s": percentile(e2e, 95),
-        "e2e_p99_s": percentile(e2e, 99),
-        "e2e_mean_s": float(np.mean(e2e)) if e2e else None,
-        "e2e_p95_with_failures_s": p95_all,
-        "ttft_p50_s": percentile(ttft, 50),
-        "ttft_p95_s": percentile(ttft, 95),
-        "ttft_p99_s": percentile(ttft, 99),
-        "tpot_p50_s": percentile(tpot, 50),
-        "tpot_p95_s": percentile(tpot, 95),
-        "itl_p50_s": percentile(itl, 50),
-        "itl_p95_s": percentile(itl, 95),
-        "itl_p99_s": percentile(itl, 99),
-        "output_tokens": tokens,
-        "output_tokens_per_s": tokens / window if window > 0 else 0.0,
-        "requests_per_s": len(ok) / window if window > 0 else 0.0,
-        "token_sources": dict(Counter(r.token_source for r in ok)),
-        "slo_p95_s": slo_p95_s,
-        "slo_pass": (
-            None
-            if slo_p95_s is None
-            else p95_all is not None and bool(e2e) and p95_all <= slo_p95_s
-        ),
-    }
-    out["warmup_s"] = warmup_s
+    warmup_requests = steady_p50 = steady_p95 = None
     if warmup_s > 0 and done:
         end = min(r.started_at for r in done) + warmup_s
         steady = [r.e2e_s for r in ok if r.e2e_s is not None and r.started_at >= end]
-        out["warmup_requests"] = sum(r.started_at < end for r in done)
-        out["steady_e2e_p50_s"] = percentile(steady, 50)
-        out["steady_e2e_p95_s"] = percentile(steady, 95)
-    if lags:
-        out["server_lag_p50_s"] = percentile(lags, 50)
-        out["server_lag_p95_s"] = percentile(lags, 95)
-    out.update(locust or {})
-    return out
+        warmup_requests = sum(r.started_at < end for r in done)
+        steady_p50, steady_p95 = percentile(steady, 50), percentile(steady, 95)
+    summary = LevelSummary(
+        users=users,
+        requests=len(done),
+        successes=len(ok),
+        failures=len(failed),
+        cancelled=len(recs) - len(done),
+        failure_rate=len(failed) / len(done) if done else 0.0,
+        failure_reasons=dict(Counter(r.reason or "unknown" for r in failed).most_common()),
+        resent=sum(r.resent for r in done),
+        unreachable_s=unreachable_s(done),
+        duration_s=window,
+        e2e_p50_s=percentile(e2e, 50),
+        e2e_p90_s=percentile(e2e, 90),
+        e2e_p95_s=percentile(e2e, 95),
+        e2e_p99_s=percentile(e2e, 99),
+        e2e_mean_s=float(np.mean(e2e)) if e2e else None,
+        e2e_p95_with_failures_s=p95_all,
+        ttft_p50_s=percentile(ttft, 50),
+        ttft_p95_s=percentile(ttft, 95),
+        ttft_p99_s=percentile(ttft, 99),
+        tpot_p50_s=percentile(tpot, 50),
+        tpot_p95_s=percentile(tpot, 95),
+        itl_p50_s=percentile(itl, 50),
+        itl_p95_s=percentile(itl, 95),
+        itl_p99_s=percentile(itl, 99),
+        output_tokens=tokens,
+        output_tokens_per_s=tokens / window if window > 0 else 0.0,
+        requests_per_s=len(ok) / window if window > 0 else 0.0,
+        token_sources=dict(Counter(r.token_source for r in ok)),
+        slo_p95_s=slo_p95_s,
+        slo_pass=_slo_pass(e2e, p95_all, slo_p95_s),
+        warmup_s=warmup_s,
+        warmup_requests=warmup_requests,
+        steady_e2e_p50_s=steady_p50,
+        steady_e2e_p95_s=steady_p95,
+        server_lag_p50_s=percentile(lags, 50),
+        server_lag_p95_s=percentile(lags, 95),
+    )
+    if locust:
+        figures: dict[str, Any] = dict(locust)  # from Locust's JSON: checked by name here
+        if any(not k.startswith("locust_") for k in figures):
+            raise ValueError(f"locust figures must be locust_* fields, got {sorted(figures)}")
+        summary = replace(summary, **figures)
+    if episodes is not None:
+        summary = replace(summary, **summarize_episodes(episodes, slo_p95_s=slo_p95_s))
+    return summary
+
+
+def _slo_pass(e2e: list[float], p95_all: float | None, slo_p95_s: float | None) -> bool | None:
+    """P95 with failures as misses within the SLO (``None`` without one); never with no success."""
+    if slo_p95_s is None:
+        return None
+    return p95_all is not None and bool(e2e) and p95_all <= slo_p95_s
 
 
 def summarize_episodes(
     episodes: Iterable[EpisodeRecord], *, slo_p95_s: float | None = None
 ) -> dict[str, Any]:
-    """One level's episode figures, to merge into its :func:`summarize` object.
+    """One level's episode figures: the episode keys of a :class:`LevelSummary` (JSON-ready).
+
+    :func:`summarize` adds them to a level's summary when given the episodes; ``compare_mtp``
+    writes them as each arm's ``episodes`` in ``mtp.json``.
 
     Percentiles are exact (as in :func:`summarize`) over the episodes that reached a final
     answer: ``episode_e2e_*`` from the first turn's send to the answer's last token,
@@ -214,11 +240,7 @@ def summarize_episodes(
             float(np.mean([r.output_tokens for r in ok])) if ok else None
         ),
         "episodes_per_s": len(ok) / window if window > 0 else 0.0,
-        "slo_pass": (
-            None
-            if slo_p95_s is None
-            else p95_all is not None and bool(e2e) and p95_all <= slo_p95_s
-        ),
+        "slo_pass": _slo_pass(e2e, p95_all, slo_p95_s),
         "slo_on": "episode_e2e",
     }
 

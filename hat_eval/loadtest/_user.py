@@ -53,7 +53,7 @@ from ._config import (
 from ._episode import EpisodeRecord, load_episodes, play_episode
 from ._prompts import PROMPT_OPTIONS, PromptError, PromptSet, prompts_for, read_prompt_set
 from ._records import RequestRecord
-from ._stats import summarize, summarize_episodes
+from ._stats import summarize
 from ._watchdog import StallWatchdog
 
 if TYPE_CHECKING:
@@ -459,28 +459,31 @@ def _on_test_stop(environment: Environment, **_kwargs: Any) -> None:
     shared = _SHARED.get(id(environment))
     if shared is None or shared.sink is not None:
         return
-    s = summarize(shared.records, users=environment.runner.user_count if environment.runner else 0)
+    s = summarize(
+        shared.records,
+        users=environment.runner.user_count if environment.runner else 0,
+        episodes=shared.episode_records if shared.mode == "episode" else None,
+    )
     log.warning(
         "hat-eval exact: %d requests, %d failures, E2E P50 %s s P95 %s s, TTFT P50 %s s P95 %s s",
-        s["requests"],
-        s["failures"],
-        s["e2e_p50_s"],
-        s["e2e_p95_s"],
-        s["ttft_p50_s"],
-        s["ttft_p95_s"],
+        s.requests,
+        s.failures,
+        s.e2e_p50_s,
+        s.e2e_p95_s,
+        s.ttft_p50_s,
+        s.ttft_p95_s,
     )
-    if shared.mode == "episode":
-        e = summarize_episodes(shared.episode_records)
+    if s.episodes is not None:
         log.warning(
             "hat-eval exact: %d episodes, %d failures, E2E P50 %s s P95 %s s, answer TTFT "
             "P50 %s s P95 %s s, %s turns on average",
-            e["episodes"],
-            e["episode_failures"],
-            e["episode_e2e_p50_s"],
-            e["episode_e2e_p95_s"],
-            e["answer_ttft_p50_s"],
-            e["answer_ttft_p95_s"],
-            e["turns_mean"],
+            s.episodes,
+            s.episode_failures,
+            s.episode_e2e_p50_s,
+            s.episode_e2e_p95_s,
+            s.answer_ttft_p50_s,
+            s.answer_ttft_p95_s,
+            s.turns_mean,
         )
 
 

@@ -43,8 +43,8 @@ def test_a_request_dropped_on_a_reused_connection_is_counted_as_resent():
     assert second.to_dict()["resent"] == 1 and "resent" not in first.to_dict()
     assert RequestRecord.from_dict(second.to_dict()) == second
     s = summarize([first, second, third], users=1)
-    assert s["requests"] == 3 and s["resent"] == 1
-    assert len(served) == s["requests"] + s["resent"]
+    assert s.requests == 3 and s.resent == 1
+    assert len(served) == s.requests + s.resent
 
 
 def record(outcome, start, elapsed=1.0, reason=None):
@@ -64,7 +64,7 @@ def test_unreachable_time_runs_from_a_connection_error_to_the_next_success():
         record("ok", 8.0, 1.5),
     ]
     assert unreachable_s(recs) == pytest.approx((6.0 - 2.0) + (9.5 - 9.0))
-    assert summarize(recs, users=2)["unreachable_s"] == pytest.approx(4.5)
+    assert summarize(recs, users=2).unreachable_s == pytest.approx(4.5)
     assert unreachable_s([record("ok", 0.0)]) == 0.0 and unreachable_s([]) == 0.0
 
 
@@ -87,7 +87,7 @@ def test_users_back_off_from_a_dead_server(tmp_path):
     # the stop), not thousands
     assert len(failed) <= 4 * 8
     s = summarize(recs, users=4)
-    assert s["unreachable_s"] == pytest.approx(s["duration_s"]) and s["unreachable_s"] > 0
+    assert s.unreachable_s == pytest.approx(s.duration_s) and s.unreachable_s > 0
     assert json.loads(path.read_text())["client"]["host"] == dead
 
 
@@ -95,9 +95,9 @@ def test_warm_up_requests_are_reported_apart():
     starts = (0.0, 0.5, 1.0, 2.0, 3.0)
     recs = [RequestRecord("ok", t, 1.0, e2e_s=1.0 + i, ttft_s=0.1) for i, t in enumerate(starts)]
     s = summarize(recs, users=3, warmup_s=1.0)
-    assert s["warmup_s"] == 1.0 and s["warmup_requests"] == 2
-    assert s["steady_e2e_p50_s"] == 4.0 and s["e2e_p50_s"] == 3.0
-    assert "steady_e2e_p50_s" not in summarize(recs, users=3)
+    assert s.warmup_s == 1.0 and s.warmup_requests == 2
+    assert s.steady_e2e_p50_s == 4.0 and s.e2e_p50_s == 3.0
+    assert "steady_e2e_p50_s" not in summarize(recs, users=3).to_dict()
 
 
 @pytest.mark.slow

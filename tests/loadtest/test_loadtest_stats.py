@@ -43,28 +43,24 @@ def test_summary_counts_failures_and_keeps_them_in_the_slo_percentile():
         RequestRecord("cancelled", 0.0, 0.0, reason="the run ended"),
     ]
     s = summarize(recs, users=4, slo_p95_s=15.0)
-    assert (s["requests"], s["successes"], s["failures"], s["cancelled"]) == (5, 3, 2, 1)
-    assert s["failure_reasons"] == {"HTTP 503": 1, "stalled": 1}
-    assert s["e2e_p50_s"] == pytest.approx(2.0)
-    assert s["ttft_p95_s"] == pytest.approx(0.29)
-    assert s["output_tokens"] == 33
-    assert s["duration_s"] == pytest.approx(63.5)  # first start 0.0, last end 3.5 + 60
-    assert s["output_tokens_per_s"] == pytest.approx(33 / 63.5)
+    assert (s.requests, s.successes, s.failures, s.cancelled) == (5, 3, 2, 1)
+    assert s.failure_reasons == {"HTTP 503": 1, "stalled": 1}
+    assert s.e2e_p50_s == pytest.approx(2.0)
+    assert s.ttft_p95_s == pytest.approx(0.29)
+    assert s.output_tokens == 33
+    assert s.duration_s == pytest.approx(63.5)  # first start 0.0, last end 3.5 + 60
+    assert s.output_tokens_per_s == pytest.approx(33 / 63.5)
     # two of five are failures: the P95 with failures as misses is infinite, so the SLO fails
-    assert s["e2e_p95_with_failures_s"] is None and s["slo_pass"] is False
+    assert s.e2e_p95_with_failures_s is None and s.slo_pass is False
 
 
 def test_slo_passes_when_p95_with_failures_is_within():
     recs = [ok(float(i), 0.1) for i in range(1, 41)]
     s = summarize(recs, users=1, slo_p95_s=39.0)
-    assert s["e2e_p95_with_failures_s"] == pytest.approx(38.05)
-    assert s["slo_pass"] is True
-    assert (
-        summarize(recs + [RequestRecord("failure", 0, 1, reason="x")] * 3, users=1, slo_p95_s=39.0)[
-            "slo_pass"
-        ]
-        is False
-    )
+    assert s.e2e_p95_with_failures_s == pytest.approx(38.05)
+    assert s.slo_pass is True
+    failed = [RequestRecord("failure", 0, 1, reason="x")] * 3
+    assert summarize(recs + failed, users=1, slo_p95_s=39.0).slo_pass is False
 
 
 def test_paired_ratio_estimate_is_ratio_of_aggregate_rates():
