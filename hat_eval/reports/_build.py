@@ -12,7 +12,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ._compare import (
     Candidate,
@@ -116,30 +115,74 @@ def calibration_plot(path: Path) -> bytes:
 
 def loadtest_table(folders: Sequence[Path]) -> tuple[str, list[str], list[list[str]]]:
     """P50/P95 end-to-end latency per concurrency level, from load-test folders."""
+    from hat_eval.loadtest import SummaryError, read_summary
+
     rows = []
     for folder in folders:
-        summary = folder / "summary.json"
-        if not summary.is_file():
-            raise ReportError(
-                f"{folder}: no summary.json, expected the --out folder of `hat-eval loadtest`"
-            )
         try:
-            levels: list[dict[str, Any]] = json.loads(summary.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise ReportError(f"{summary}: not a load-test summary ({err})") from None
+            levels = read_summary(folder)
+        except SummaryError as err:
+            raise ReportError(str(err)) from None
         for lv in levels:
-
-            def num(key: str, lv: dict[str, Any] = lv) -> str:
-                v = lv.get(key)
-                return f"{v:.3f}" if isinstance(v, int | float) and not math.isnan(v) else "—"
-
-            slo = ("pass" if lv["slo_pass"] else "miss") if "slo_pass" in lv else ""
-            users = str(lv.get("users", ""))
-            rows.append(
-                [folder.name, users, num("e2e_p50_s"), num("e2e_p95_s"), num("ttft_p95_s"), slo]
-            )
+            slo = "" if lv.slo_pass is None else "pass" if lv.slo_pass else "miss"
+            cells = [_seconds(v) for v in (lv.e2e_p50_s, lv.e2e_p95_s, lv.ttft_p95_s)]
+            rows.append([folder.name, str(lv.users), *cells, slo])
     header = ["run", "users", "E2E P50 s", "E2E P95 s", "TTFT P95 s", "SLO"]
     return "Latency under load", header, rows
+
+
+def _seconds(value: float | None) -> str:
+    return "—" if value is None or math.isnan(value) else f"{value:.3f}"
+
+
+def latency_plot(folders: Sequence[Path]) -> bytes | None:
+    """The CDF of end-to-end latency per concurrency level, with the SLO line (None: no data).
+
+    Failed requests count as infinitely slow, so a level's curve ends below 1 by its failure
+    share.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from hat_eval.loadtest import SummaryError, level_latencies, read_summary
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    drawn = False
+    slo: float | None = None
+    for folder in folders:
+        levels = {lv.users: lv for lv in read_summary(folder)}
+        try:
+            latencies = level_latencies(folder)
+        except SummaryError:  # a summary without its raw records: the table only
+            continue
+        for users, values in latencies.items():
+            if not values:
+                continue
+            n = len(values)
+            finite = [v for v in values if math.isfinite(v)]
+            ys = [(i + 1) / n for i in range(len(finite))]
+            label = f"{folder.name}, {users} users" if len(folders) > 1 else f"{users} users"
+            ax.step(finite, ys, where="post", label=label)
+            drawn = True
+            level = levels.get(users)
+            if level is not None and level.slo_p95_s is not None:
+                slo = level.slo_p95_s
+    if not drawn:
+        plt.close(fig)
+        return None
+    if slo is not None:
+        ax.axvline(slo, color="red", linestyle=":", label=f"SLO P95 {slo:g} s")
+        ax.axhline(0.95, color="grey", linestyle=":", linewidth=0.8)
+    ax.set_xlabel("end-to-end latency (s)")
+    ax.set_ylabel("share of requests")
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=7)
+    ax.set_title("Latency CDF per concurrency")
+    from ._page import _png
+
+    return _png(fig)
 
 
 def build_report(
@@ -174,6 +217,8 @@ def build_report(
         figures["calibration"] = calibration_plot(calibration)
     if loadtest:
         extras.append(loadtest_table(loadtest))
+        if (cdf := latency_plot(loadtest)) is not None:
+            figures["latency"] = cdf
     several = len(candidates(logs)) > 1
     page = Page(
         title=title,

@@ -29,10 +29,25 @@ def _one_error_line(res, starts: str) -> str:  # type: ignore[no-untyped-def]
 def test_report_writes_the_page_with_a_load_test_table(
     report_logs: dict[str, Path], tmp_path: Path
 ) -> None:
+    from dataclasses import replace
+
+    from hat_eval.loadtest import summarize, write_summary
+
     loadtest = tmp_path / "lt"
-    loadtest.mkdir()
-    level = {"users": 4, "e2e_p50_s": 0.5, "e2e_p95_s": 1.25, "ttft_p95_s": 0.1, "slo_pass": True}
-    (loadtest / "summary.json").write_text(json.dumps([level]), encoding="utf-8")
+    raw = loadtest / "users-4" / "raw"
+    raw.mkdir(parents=True)
+    lines = [
+        {"outcome": "ok", "started_at": 0.0, "elapsed_s": 1.0, "e2e_s": e} for e in (0.5, 1.25)
+    ]
+    (raw / "raw-1.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    level = replace(
+        summarize([], users=4, slo_p95_s=2.0),
+        e2e_p50_s=0.5,
+        e2e_p95_s=1.25,
+        ttft_p95_s=0.1,
+        slo_pass=True,
+    )
+    write_summary(loadtest, [level])
     out = tmp_path / "out"
     dirs = [str(report_logs[k]) for k in ("a", "b", "c")]
     res = runner.invoke(
@@ -40,11 +55,12 @@ def test_report_writes_the_page_with_a_load_test_table(
     )
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[0] == "3 candidates: hat/reference, hat/minus-ten, hat/regressed"
-    assert "(2 plots)" in res.stdout
+    assert "(3 plots)" in res.stdout  # scores, variant's dimensions, the latency CDF
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "| hat/minus-ten | 40.00 [40.00, 40.00] | — | — |" in md
     assert "## Latency under load" in md and "| lt | 4 | 0.500 | 1.250 | 0.100 | pass |" in md
     assert (out / "report.html").is_file() and (out / "scores.png").is_file()
+    assert (out / "latency.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_baseline_option_flips_the_comparison(report_logs: dict[str, Path], tmp_path: Path) -> None:
