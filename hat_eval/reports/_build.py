@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ._compare import (
     Candidate,
@@ -84,11 +85,43 @@ def calibration_table(path: Path) -> tuple[str, list[str], list[list[str]]]:
     return "Judge–human agreement", header, rows
 
 
-def calibration_plot(path: Path) -> bytes:
-    """The judge's calibration map per dimension, beside the diagonal.
+def reliability(agreement: Path) -> dict[str, list[tuple[float, float, int]]]:
+    """Per dimension, the judge's reliability: ``(judge rating, mean human rating, items)``.
 
-    Each curve maps the judge's raw rating to the human-aligned rating it stands for; a judge
-    that needs no calibration would lie on the diagonal.
+    From ``agreement.json``'s confusion matrix (rows are the human majority, columns the
+    judge). Labels that are not numbers read as 1 for ``pass``/``yes``/``true``, else 0.
+    """
+    doc = json.loads(agreement.read_text(encoding="utf-8"))
+    out: dict[str, list[tuple[float, float, int]]] = {}
+    for name, entry in (doc.get("dimensions") or {}).items():
+        matrix = entry.get("confusion_matrix") or {}
+        labels, counts = matrix.get("labels") or [], matrix.get("counts") or []
+        values = [_label_value(x) for x in labels]
+        points = []
+        for j, judge in enumerate(values):
+            column = [row[j] for row in counts if j < len(row)]
+            n = sum(column)
+            if n:
+                mean = sum(values[i] * c for i, c in enumerate(column)) / n
+                points.append((judge, mean, n))
+        if points:
+            out[str(name)] = points
+    return out
+
+
+def _label_value(label: Any) -> float:
+    try:
+        return float(label)
+    except (TypeError, ValueError):
+        return 1.0 if str(label).lower() in ("pass", "yes", "true") else 0.0
+
+
+def calibration_plot(path: Path) -> bytes:
+    """The judge's reliability diagram and calibration maps, each beside the diagonal.
+
+    Left (when ``agreement.json`` lies beside the calibration file): for each judge rating the
+    mean human rating of those items, marker size by count. Right: each dimension's map from
+    the judge's raw rating to the human-aligned rating it stands for.
     """
     import matplotlib
 
@@ -99,8 +132,23 @@ def calibration_plot(path: Path) -> bytes:
 
     cal = load_calibration(path)
     lo, hi = float(RATING_SCALE[0]), float(RATING_SCALE[-1])
+    agreement = path.parent / "agreement.json"
+    points = reliability(agreement) if agreement.is_file() else {}
+    fig, axes = plt.subplots(1, 2 if points else 1, figsize=(10 if points else 5, 4))
+    axes = list(axes) if points else [axes]
+    if points:
+        ax = axes[0]
+        ax.plot([lo, hi], [lo, hi], color="grey", linestyle=":", label="perfectly reliable")
+        for name, pts in sorted(points.items()):
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=[12 + 4 * p[2] for p in pts],
+                       label=name, alpha=0.7)  # fmt: skip
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], alpha=0.5)
+        ax.set_xlabel("judge rating")
+        ax.set_ylabel("mean human rating")
+        ax.set_title("Judge reliability (uncalibrated)")
+        ax.legend(fontsize=7)
+    ax = axes[-1]
     xs = [lo + (hi - lo) * i / 40 for i in range(41)]
-    fig, ax = plt.subplots(figsize=(5, 4))
     ax.plot([lo, hi], [lo, hi], color="grey", linestyle=":", label="no calibration")
     for name, m in sorted(cal.maps.items()):
         ax.plot(xs, [m.apply(x) for x in xs], label=name)

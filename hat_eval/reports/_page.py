@@ -252,6 +252,31 @@ def _regression_rows(page: Page) -> list[list[str]]:
 
 REGRESSION_HEADER = ["candidate", "suite", "message", "answer", "why it failed", "sample"]
 
+VIEW_URL = "http://127.0.0.1:7575/#/logs/{log}/samples/sample/{sample}/{epoch}"
+"""Where ``inspect view --log-dir DIR`` (its default host and port) shows one sample."""
+
+
+def view_url(r: Regression) -> str:
+    """The Inspect viewer's address of a regression's sample (with its log folder served)."""
+    from urllib.parse import quote
+
+    return VIEW_URL.format(
+        log=quote(Path(r.location).name), sample=quote(r.sample_id, safe=""), epoch=r.epoch
+    )
+
+
+def _regressions_html(page: Page) -> str:
+    """The regressions table, each sample's cell linking to it in the Inspect viewer."""
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in REGRESSION_HEADER)
+    rows = []
+    for r, cells in zip(page.regressions, _regression_rows(page), strict=True):
+        tds = "".join(f"<td><pre>{e(c)}</pre></td>" for c in cells[:-1])
+        link = f'<a href="{e(view_url(r))}">open in inspect view</a>'
+        tds += f"<td><pre>{e(cells[-1])}</pre>{link}</td>"
+        rows.append(f"<tr>{tds}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
 
 def render_html(page: Page) -> str:
     """The page as one self-contained HTML document (every log text escaped)."""
@@ -290,7 +315,11 @@ def render_html(page: Page) -> str:
     if page.baseline is not None:
         parts.append(f"<h2>Regressions against {e(page.baseline.name)}</h2>")
         if page.regressions:
-            parts.append(_table(REGRESSION_HEADER, _regression_rows(page), pre=True))
+            parts.append(
+                "<p>Each sample opens in the Inspect viewer while `inspect view --log-dir "
+                "LOG_FOLDER` runs on this machine (its default address).</p>"
+            )
+            parts.append(_regressions_html(page))
         else:
             parts.append("<p>None: no case the baseline got right was got wrong.</p>")
     return (

@@ -236,3 +236,17 @@ def test_a_calibration_file_adds_its_table_and_map(
     assert [ln for ln in res.stderr.splitlines() if ln.strip()][0].startswith(
         f"error: {bad}: version"
     )
+
+
+def test_the_judges_reliability_is_read_from_the_confusion_matrix(tmp_path: Path) -> None:
+    from hat_eval.reports._build import reliability
+
+    counts = [[0] * 5 for _ in range(5)]  # rows: human 1..5, columns: judge 1..5
+    counts[0][1], counts[1][2], counts[3][4] = 3, 2, 1  # the judge one point high
+    counts[1][1] = 1  # and once right
+    matrix = {"labels": ["1", "2", "3", "4", "5"], "counts": counts}
+    doc = {"dimensions": {"factual_accuracy": {"confusion_matrix": matrix}}}
+    path = tmp_path / "agreement.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    # judge 2: humans 1, 1, 1 and 2 -> mean 1.25 over 4; judge 3: 2 over 2; judge 5: 4 over 1
+    assert reliability(path) == {"factual_accuracy": [(2.0, 1.25, 4), (3.0, 2.0, 2), (5.0, 4.0, 1)]}

@@ -216,7 +216,10 @@ def test_html_escapes_log_text_and_embeds_every_image(report: tuple[Page, Report
     assert "&lt;b&gt;quoted 299 yuan&lt;/b&gt;" in text
     assert "<script>document" not in text and "<img src=x" not in text and "<b>" not in text
     assert text.count("<script>") == 1  # the page's own image check
-    assert "http://" not in text and "https://" not in text
+    # nothing is fetched from anywhere: the only address is the local Inspect viewer's links
+    outside = re.findall(r"https?://(?!127\.0\.0\.1:7575/#/logs/)", text)
+    assert outside == [], outside
+    assert re.search(r'<a href="http://127\.0\.0\.1:7575/#/logs/[^"]+\.eval/samples/sample/', text)
     srcs = re.findall(r"<img\b[^>]*\bsrc=\"([^\"]*)\"", text)
     assert len(srcs) == len(re.findall(r"<img\b", text)) == len(page.images) == len(files.images)
     assert len(srcs) >= 1
