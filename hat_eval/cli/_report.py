@@ -48,8 +48,11 @@ def build(
         Path | None, typer.Option(help="A judge calibration.json (judge-human agreement).")
     ] = None,
     loadtest: Annotated[
-        list[Path] | None,
-        typer.Option(help="A `hat-eval loadtest` --out folder (repeatable): P50/P95 latency."),
+        list[str] | None,
+        typer.Option(
+            help="A `hat-eval loadtest` --out folder (repeatable): P50/P95 latency and its CDF; "
+            "CANDIDATE=DIR also puts it in that candidate's row."
+        ),
     ] = None,
     gate: Annotated[
         list[Path] | None,

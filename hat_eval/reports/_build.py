@@ -39,7 +39,38 @@ class ReportFiles:
     images: tuple[Path, ...]
 
 
-def pick_baseline(logs: Sequence[SuiteLog], name: str | None) -> Candidate:
+def split_loadtest(entries: Sequence[Path | str]) -> tuple[list[Path], list[tuple[str, Path]]]:
+    """``--loadtest`` entries as folders, and the ``CANDIDATE=DIR`` ones as (candidate, folder).
+
+    A folder named after a candidate puts that load test's latency in the candidate's row of
+    the main table; every folder is also in the latency table and plot.
+    """
+    folders, owners = [], []
+    for entry in entries:
+        name, sep, rest = str(entry).rpartition("=")
+        folder = Path(rest if sep else str(entry))
+        folders.append(folder)
+        if sep and name:
+            owners.append((name, folder))
+    return folders, owners
+
+
+def latency_cell(folder: Path) -> str:
+    """``P50 / P95`` end-to-end seconds at each concurrency of a load test, for a table cell."""
+    from hat_eval.loadtest import SummaryError, read_summary
+
+    try:
+        levels = read_summary(folder)
+    except SummaryError as err:
+        raise ReportError(str(err)) from None
+    return "; ".join(
+        f"{_seconds(lv.e2e_p50_s)} / {_seconds(lv.e2e_p95_s)} @{lv.users}" for lv in levels
+    )
+
+
+def pick_baseline(
+    logs: Sequence[SuiteLog], name: str | None, *, option: str = "--baseline"
+) -> Candidate:
     """The candidate ``name`` names (its full name or its model), else the first candidate.
 
     Raises:
@@ -53,7 +84,7 @@ def pick_baseline(logs: Sequence[SuiteLog], name: str | None) -> Candidate:
     if len(matches) != 1:
         what = "matches no candidate" if not matches else "matches several candidates"
         raise ReportError(
-            f"--baseline {name!r} {what}; expected one of: {'; '.join(c.name for c in found)}"
+            f"{option} {name!r} {what}; expected one of: {'; '.join(c.name for c in found)}"
         )
     return matches[0]
 
@@ -240,7 +271,7 @@ def build_report(
     baseline: str | None = None,
     allow_mixed: bool = False,
     calibration: Path | None = None,
-    loadtest: Sequence[Path] = (),
+    loadtest: Sequence[Path | str] = (),
     n_boot: int = 2000,
     title: str = "hat-eval report",
     with_plots: bool = True,
@@ -263,14 +294,20 @@ def build_report(
     if calibration is not None:
         extras.append(calibration_table(calibration))
         figures["calibration"] = calibration_plot(calibration)
-    if loadtest:
-        extras.append(loadtest_table(loadtest))
-        if (cdf := latency_plot(loadtest)) is not None:
+    folders, owners = split_loadtest(loadtest)
+    if folders:
+        extras.append(loadtest_table(folders))
+        if (cdf := latency_plot(folders)) is not None:
             figures["latency"] = cdf
     several = len(candidates(logs)) > 1
+    rows = main_table(logs, n_boot)
+    for name, folder in owners:
+        owner = pick_baseline(logs, name, option="--loadtest")
+        row = next(r for r in rows if r.candidate == owner)
+        row.texts["latency"] = latency_cell(folder)
     page = Page(
         title=title,
-        rows=main_table(logs, n_boot),
+        rows=rows,
         baseline=base if several else None,
         comparisons=comparisons(logs, base, n_boot=n_boot, skip=mixed) if several else [],
         trials=[t for s in logs if (t := trials(s)) is not None],

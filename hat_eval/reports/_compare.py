@@ -336,6 +336,8 @@ class Row:
 
     candidate: Candidate
     cells: dict[str, Estimate]
+    texts: dict[str, str] = field(default_factory=dict)
+    """Columns given as text (a load test's P50/P95 latency, which has no interval here)."""
 
 
 COLUMNS = (
@@ -346,6 +348,7 @@ COLUMNS = (
     ("recovery", "Recovery after faults"),
     ("evolution", "Evolution: error reduction"),
     *((f"ifeval_{k}", f"IFEval {k.replace('_', ' ')}") for k in IFEVAL_METRICS),
+    ("latency", "P50 / P95 latency s (load test)"),
 )
 """The main table's columns: key and header (the reference's table, plus what hat-eval adds)."""
 

@@ -61,9 +61,12 @@ def _cell(e: Estimate | None, column: str) -> str:
 
 def main_rows(page: Page) -> tuple[list[str], list[list[str]]]:
     """The main table as header and rows of text (columns no candidate has are left out)."""
-    used = [(k, h) for k, h in COLUMNS if any(k in r.cells for r in page.rows)]
+    used = [(k, h) for k, h in COLUMNS if any(k in r.cells or k in r.texts for r in page.rows)]
     header = ["candidate", *(h for _, h in used)]
-    body = [[r.candidate.name, *(_cell(r.cells.get(k), k) for k, _ in used)] for r in page.rows]
+    body = [
+        [r.candidate.name, *(r.texts.get(k) or _cell(r.cells.get(k), k) for k, _ in used)]
+        for r in page.rows
+    ]
     return header, body
 
 

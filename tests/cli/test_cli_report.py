@@ -61,6 +61,18 @@ def test_report_writes_the_page_with_a_load_test_table(
     assert "## Latency under load" in md and "| lt | 4 | 0.500 | 1.250 | 0.100 | pass |" in md
     assert (out / "report.html").is_file() and (out / "scores.png").is_file()
     assert (out / "latency.png").read_bytes()[:4] == b"\x89PNG"
+    # CANDIDATE=DIR puts the load test's latency in that candidate's row of the main table
+    owned = ["--loadtest", f"hat/minus-ten={loadtest}"]
+    res = runner.invoke(app, ["report", *dirs, "--out", str(out), *owned, *FAST])
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text(encoding="utf-8")
+    header = next(ln for ln in md.splitlines() if ln.startswith("| candidate |"))
+    assert header.endswith("| P50 / P95 latency s (load test) |")
+    assert next(ln for ln in md.splitlines() if ln.startswith("| hat/minus-ten |")).endswith(
+        "| 0.500 / 1.250 @4 |"
+    )
+    res = runner.invoke(app, ["report", *dirs, "--out", str(out), "--loadtest", f"gpt={loadtest}"])
+    assert res.exit_code == 2 and "--loadtest 'gpt' matches no candidate" in res.stderr
 
 
 def test_baseline_option_flips_the_comparison(report_logs: dict[str, Path], tmp_path: Path) -> None:
