@@ -210,12 +210,14 @@ def _rewritten(variants: Iterator[Variant], model: str) -> Iterator[Variant]:
     """Each variant with its descriptions rewritten by ``model`` (one event loop for all)."""
     import asyncio
 
+    from hat_eval._hub import hub_kernel_setting
     from hat_eval.hsa import ModelRewriter, rewrite_with_model
 
     rewriter = ModelRewriter(model)
     loop = asyncio.new_event_loop()
     try:
-        for v in variants:
-            yield loop.run_until_complete(rewrite_with_model(v, rewriter))
+        with hub_kernel_setting():  # a local hf/ rewriter loads at the first rewrite
+            for v in variants:
+                yield loop.run_until_complete(rewrite_with_model(v, rewriter))
     finally:
         loop.close()

@@ -153,10 +153,16 @@ def _print_table(report: AgreementReport) -> None:
 
 
 def _grader(name: str) -> Any:
-    """The grader model named on the command line (tests replace this with a scripted one)."""
+    """The grader model named on the command line (tests replace this with a scripted one).
+
+    A local checkpoint (``hf/DIR``) loads here, with hub kernels off while the Hub is offline.
+    """
     from inspect_ai.model import get_model
 
-    return get_model(name)
+    from hat_eval._hub import hub_kernel_setting
+
+    with hub_kernel_setting():
+        return get_model(name)
 
 
 def _read_log(path: Path) -> Any:

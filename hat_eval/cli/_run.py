@@ -35,6 +35,15 @@ def resolve_model(model: str | None, engine: str, option: str = "--model") -> st
         raise typer.BadParameter(
             f"{engine!r} is not an engine, expected hf or vllm", param_hint="--engine"
         )
+    if engine == "vllm" and not os.environ.get("VLLM_BASE_URL"):
+        from hat_eval._device import VLLM_INSTALL, vllm_installed
+
+        if not vllm_installed():
+            fail(
+                "--engine vllm: vllm is not installed and VLLM_BASE_URL is not set; "
+                f"{VLLM_INSTALL} and start `vllm serve CHECKPOINT`, point VLLM_BASE_URL at a "
+                "running server, or use --engine hf"
+            )
     if model is None:
         return REFERENCE_MODEL
     path = Path(model).expanduser()
@@ -124,6 +133,23 @@ def generation_model_args(
     return {**model_args, "do_sample": bool(temperature)}
 
 
+def check_load_args(model_args: dict[str, Any]) -> None:
+    """Fail with one line when ``-M`` asks the machine for what it lacks, before any load.
+
+    A CUDA ``device`` / ``device_map`` without CUDA, a bfloat16 ``dtype`` on a GPU without it
+    (:func:`hat_eval._device.check_model_kwargs`), or an ``attn_implementation`` that loads a
+    Hub kernel not cached while the Hub is offline (:func:`hat_eval._hub.check_kernel_request`).
+    """
+    from hat_eval._device import DeviceError, check_model_kwargs
+    from hat_eval._hub import HubKernelError, check_kernel_request
+
+    try:
+        check_model_kwargs(model_args, where="-M")
+        check_kernel_request(model_args, where="-M")
+    except (DeviceError, HubKernelError) as err:
+        fail(str(err))
+
+
 def resolve_judge(judge: str) -> Model:
     """The ``--judge`` grader, checked as ``--model`` is before anything runs.
 
@@ -134,6 +160,8 @@ def resolve_judge(judge: str) -> Model:
     from inspect_ai._util.error import PrerequisiteError
     from inspect_ai.model import get_model
 
+    from hat_eval._hub import hub_kernel_setting
+
     from ._preflight import check_server, model_server
 
     name = resolve_model(judge, "hf", option="--judge")
@@ -142,7 +170,8 @@ def resolve_judge(judge: str) -> Model:
     if server is not None:
         check_server(name, server, option="--judge")
     try:
-        return get_model(name, **args)
+        with hub_kernel_setting():  # a local grader loads here (the command's flag holds)
+            return get_model(name, **args)
     except PrerequisiteError as err:
         fail(f"--judge {judge}: {one_line(err.message)}")
 
@@ -495,6 +524,14 @@ def run(
             "shows pass^k and the cases whose verdict flips between trials.",
         ),
     ] = 1,
+    no_hub_kernels: Annotated[
+        bool,
+        typer.Option(
+            "--no-hub-kernels",
+            help="Load checkpoints without transformers' kernels from the Hugging Face Hub "
+            "(always so while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES).",
+        ),
+    ] = False,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -556,6 +593,12 @@ def run(
     changelog_file = check_changelog_options(names, harness_version, changelog)
     model_name = resolve_model(model, engine)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
+    if model_name.startswith("hf/"):  # what Inspect's hf provider hands from_pretrained
+        check_load_args(model_args)
+    from hat_eval._hub import hub_kernel_setting
+
+    # every load below, the judge's too
+    ctx.with_resource(hub_kernel_setting(False if no_hub_kernels else None))
     from ._preflight import check_server, model_server
 
     server = model_server(model_name, model_args)

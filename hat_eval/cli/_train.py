@@ -33,9 +33,25 @@ StepsOpt = Annotated[
     int | None, typer.Option("--max-steps", help="Overrides the config's max_steps.")
 ]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Overrides the config's seed.")]
+NoHubKernelsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-hub-kernels",
+        help="Load models without transformers' kernels from the Hugging Face Hub (always so "
+        "while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES).",
+    ),
+]
 
 
-def _train(stage: str, config: Path, model: str | None, out: Path, **overrides: object) -> None:
+def _train(
+    stage: str,
+    config: Path,
+    model: str | None,
+    out: Path,
+    no_hub_kernels: bool = False,
+    **overrides: object,
+) -> None:
+    from hat_eval._hub import hub_kernel_setting, kernel_error_line
     from hat_eval.trainers import RUN_FILE, TrainError, load_config, require_train_extra
     from hat_eval.trainers._stages import run_stage, stage_config
 
@@ -50,9 +66,15 @@ def _train(stage: str, config: Path, model: str | None, out: Path, **overrides: 
         require_train_extra()
         cls = stage_config(stage)
         cfg = load_config(cls, config, model_name_or_path=model, output_dir=str(out), **overrides)
-        result = run_stage(stage, cfg)
+        with hub_kernel_setting(False if no_hub_kernels else None):
+            result = run_stage(stage, cfg)
     except TrainError as e:
         fail(str(e))
+    except ValueError as e:  # the kernels library's own error for a kernel nobody cached
+        line = kernel_error_line(e)
+        if line is None:
+            raise
+        fail(line)
     console.print(f"[bold]{stage}[/bold]: {result.global_step} steps, checkpoint in {out}")
     shown = {k: round(v, 4) for k, v in result.metrics.items() if not k.startswith("train_")}
     if shown:
@@ -77,9 +99,19 @@ def sft(
     ] = None,
     max_steps: StepsOpt = None,
     seed: SeedOpt = None,
+    no_hub_kernels: NoHubKernelsOpt = False,
 ) -> None:
     """HSA-SFT: SFTTrainer on verified trajectories, a fresh harness variant per draw."""
-    _train("sft", config, model, out, fixed_harness=fixed_harness, max_steps=max_steps, seed=seed)
+    _train(
+        "sft",
+        config,
+        model,
+        out,
+        no_hub_kernels,
+        fixed_harness=fixed_harness,
+        max_steps=max_steps,
+        seed=seed,
+    )
 
 
 def _stage_command(stage: str, doc: str) -> None:
@@ -91,8 +123,9 @@ def _stage_command(stage: str, doc: str) -> None:
         model: ModelOpt = None,
         max_steps: StepsOpt = None,
         seed: SeedOpt = None,
+        no_hub_kernels: NoHubKernelsOpt = False,
     ) -> None:
-        _train(stage, config, model, out, max_steps=max_steps, seed=seed)
+        _train(stage, config, model, out, no_hub_kernels, max_steps=max_steps, seed=seed)
 
     command.__doc__ = doc
     train_app.command(stage)(command)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hat_eval._hub import apply_hub_kernels
+
 from ._mtp import carry_mtp
 from ._tiny import TINY_BASE, build_tiny_model
 
@@ -47,18 +49,47 @@ def device_defaults(config: Any) -> None:
     """Settings a run needs on the machine it is on; call it first in a config's ``__post_init__``.
 
     Without CUDA: ``use_cpu=True`` and no mixed precision (TRL turns ``bf16`` on by default,
-    which CPU training does not support everywhere) and no activation checkpointing (it only
-    trades time for memory there); TRL's ``gradient_checkpointing`` default moves to
-    transformers' ``activation_checkpointing`` (the old name warns). ``report_to`` is ``"none"``
-    unless set, so nothing tries to reach an experiment tracker.
+    which CPU training does not support everywhere; a ``bf16: true`` written for the GPU is
+    switched off too, as the configs under ``trainers/`` say) and no activation checkpointing (it
+    only trades time for memory there); TRL's ``gradient_checkpointing`` default moves to
+    transformers' ``activation_checkpointing`` (the old name warns). On a GPU without bfloat16,
+    TRL's default ``bf16`` becomes False. ``report_to`` is ``"none"`` unless set, so nothing
+    tries to reach an experiment tracker.
+
+    Raises:
+        TrainError: the machine cannot serve what the config asks for: ``bf16: true`` on a GPU
+            without bfloat16, ``use_vllm`` without vLLM or without CUDA, a CUDA ``device_map``
+            (or a bfloat16 ``dtype`` on such a GPU) in ``model_init_kwargs`` /
+            ``teacher_model_init_kwargs`` on a machine without CUDA, or an ``attn_implementation``
+            there that loads a Hub kernel not cached while the Hub is offline.
     """
     import torch
 
+    from hat_eval._device import DeviceError, check_bf16, check_model_kwargs, check_vllm
+    from hat_eval._hub import HubKernelError, check_kernel_request
+
     cuda = torch.cuda.is_available()
-    if not cuda:
-        config.use_cpu = True
-        config.bf16 = False
-        config.fp16 = False
+    try:
+        if not cuda:
+            config.use_cpu = True
+            config.bf16 = False
+            config.fp16 = False
+        elif not torch.cuda.is_bf16_supported():
+            if config.bf16:
+                check_bf16(where=f"bf16 ({config.bf16})")
+            config.bf16 = False  # TRL's default (None: on) on a GPU that has no bfloat16
+        if getattr(config, "use_vllm", False):
+            check_vllm(
+                where="use_vllm",
+                instead="set use_vllm: false to generate with transformers",
+            )
+        for name in ("model_init_kwargs", "teacher_model_init_kwargs"):
+            kwargs = getattr(config, name, None)
+            if isinstance(kwargs, dict):
+                check_model_kwargs(kwargs, where=name)
+                check_kernel_request(kwargs, where=name)
+    except (DeviceError, HubKernelError) as err:
+        raise TrainError(str(err)) from None
     old = getattr(config, "gradient_checkpointing", None)
     if old is not None and getattr(config, "activation_checkpointing", None) is None:
         # TRL's configs default the old name to True; transformers 5 renamed it (and warns)
@@ -69,14 +100,18 @@ def device_defaults(config: Any) -> None:
 
 
 def resolve_base(model_name_or_path: str, output_dir: str | Path) -> Path:
-    """The base checkpoint folder a stage starts from.
+    """The base checkpoint folder a stage starts from, with the Hub-kernel switch set for it.
 
     :data:`TINY_BASE` builds a tiny random model into ``output_dir/base`` (once); anything else
     must be a Hugging Face checkpoint folder (hub ids are not fetched: there may be no network).
+    Every stage resolves its base before it loads a model, so this is where the stages' loads
+    (student, teacher, reference model, a local judge) get their hub-kernel setting
+    (:func:`hat_eval._hub.apply_hub_kernels`: off while the Hub is offline).
 
     Raises:
         TrainError: the path does not exist or has no ``config.json``.
     """
+    apply_hub_kernels()
     if model_name_or_path == TINY_BASE:
         base = Path(output_dir) / "base"
         if not (base / "config.json").is_file():
