@@ -22,6 +22,18 @@ pairs. It does not hold the drift between whole runs: ``--aa`` runs every arm on
 harness, and the differences an identical pair shows are the noise floor to read the
 intervals against.
 Numbers are printed, not asserted.
+
+``--pipeline`` measures the data pipeline alone, as a GPU would see it (no training): ``python
+bench/bench_sft_hsa.py --pipeline [--workers 0 1 2 4] [--batches 30] [--vocab 8192]``. For each
+number of DataLoader workers, with HSA and with the fixed harness, the trainer's own DataLoader
+(draw, verify, render, tokenize, collate; batch 4 as in ``trainers/sft.yaml``) is read as fast as
+it delivers: rows per second after a warm-up, and the seconds to its first batch. The rate is
+set against what a GPU step consumes (``--gpu-rows 32`` rows per ``--gpu-step 0.3`` s, the
+H200 figure of issue 24 at 230M parameters: about 107 rows/s), and on-the-fly HSA's cost per
+step at that speed is printed: with 0 workers the rows are made between steps (the step's time
+plus the rows' time), with workers they are made during the step and only a shortfall of the
+rate waits. Then the start-up before the first step, phase by phase (``--cases 4000`` train
+cases, as ``trainers/sft.yaml``; ``--preflight 64`` draws).
 """
 
 from __future__ import annotations
@@ -61,9 +73,10 @@ class Predrawn:
     def __init__(self, stream: Any, n: int) -> None:
         self.drawn = list(itertools.islice(stream.rows(), n))
 
-    def rows(self) -> Iterator[dict[str, Any]]:
-        """The pre-drawn rows, in draw order, again and again (the generator TRL reads)."""
-        return itertools.cycle(self.drawn)
+    def rows(self, slots: Any = None, *, worker: int = 0) -> Iterator[dict[str, Any]]:
+        """The pre-drawn rows of ``slots`` (slot ``j``: row ``j`` modulo ``n``), as TRL reads."""
+        for j in itertools.count() if slots is None else slots:
+            yield self.drawn[j % len(self.drawn)]
 
 
 ARMS = ("hsa", "predrawn", "fixed")
@@ -155,6 +168,187 @@ def data_cost(
     return {"cpu_ms": cpu_ms, "padded": padded, "compute_ms": compute_ms}
 
 
+def _pipeline_config(out: Path, base: Path, fixed: bool, workers: int, cases: int) -> Any:
+    from hat_eval.trainers._sft import HSASFTConfig
+
+    return HSASFTConfig(
+        output_dir=str(out),
+        model_name_or_path=str(base),
+        fixed_harness=fixed,
+        max_steps=1000,
+        per_device_train_batch_size=4,
+        gradient_accumulation_steps=8,
+        dataloader_num_workers=workers,
+        train_cases=cases,
+        save_strategy="no",
+        disable_tqdm=True,
+        log_level="error",
+    )
+
+
+def pipeline_rate(
+    base: Path, out: Path, fixed: bool, workers: int, batches: int, cases: int
+) -> dict[str, float]:
+    """Rows per second the trainer's DataLoader delivers with ``workers`` workers.
+
+    ``first_s``: from creating the DataLoader's iterator to its first batch (workers start,
+    draw and tokenize); ``rows_per_s``: over ``batches`` batches after ``2 * workers + 2``
+    warm-up batches (so every worker has started and filled its prefetch queue once);
+    ``cpu_ms``: CPU milliseconds per row over the whole read (this process and its workers,
+    start-up included), which other load on the machine does not inflate as much as the rate.
+    """
+    import gc
+    import resource
+
+    from hat_eval.trainers._sft import build_stream, build_trainer
+
+    def cpu() -> float:
+        child = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + child.ru_utime + child.ru_stime
+
+    config = _pipeline_config(out, base, fixed, workers, cases)
+    trainer, _ = build_trainer(config, base, build_stream(config))
+    loader = trainer.get_train_dataloader()
+    c0 = cpu()
+    t0 = time.perf_counter()
+    it = iter(loader)
+    next(it)
+    first_s = time.perf_counter() - t0
+    warm = 2 * workers + 2
+    for _ in range(warm):
+        next(it)
+    t0 = time.perf_counter()
+    for _ in range(batches):
+        next(it)
+    seconds = time.perf_counter() - t0
+    del it  # stop the workers (their CPU time is counted once they are joined)
+    gc.collect()
+    rows = config.per_device_train_batch_size
+    cpu_ms = (cpu() - c0) / ((1 + warm + batches) * rows) * 1e3
+    return {"rows_per_s": batches * rows / seconds, "first_s": first_s, "cpu_ms": cpu_ms}
+
+
+def startup(base: Path, out: Path, cases: int, preflight_draws: int) -> dict[str, float]:
+    """Seconds of each phase ``train_sft`` runs before its first optimizer step (HSA, CPU).
+
+    ``cases``: the train split's cases; ``preflight``: the survey (its rows kept); ``hash``: what
+    ``IterableDataset.from_generator`` would spend hashing the stream (the pipeline avoids it);
+    ``trainer``: TRL's trainer and its first looks at the dataset; ``first_step_rows``: the
+    rows of one optimizer step (8 batches of 4) from the DataLoader, 0 workers, with the
+    preflight's rows served from memory. Then, warm, best of 3 each, alternated: ``cached``,
+    the first step's rows again with the preflight's rows, and ``redrawn``, without them.
+    """
+    from datasets import IterableDataset
+
+    from hat_eval.trainers._sft import build_stream, build_trainer, preflight
+
+    config = _pipeline_config(out, base, False, 0, cases)
+    t = {"start": time.perf_counter()}
+    stream = build_stream(config)
+    t["cases"] = time.perf_counter()
+    preflight(stream, preflight_draws)
+    t["preflight"] = time.perf_counter()
+    trainer, _ = build_trainer(config, base, stream)
+    t["trainer"] = time.perf_counter()
+    it = iter(trainer.get_train_dataloader())
+    for _ in range(config.gradient_accumulation_steps):
+        next(it)
+    t["first_step_rows"] = time.perf_counter()
+    h0 = time.perf_counter()
+    IterableDataset.from_generator(stream.rows)
+    hashed = time.perf_counter() - h0
+    kept = dict(stream.kept_rows)
+    warm: dict[str, list[float]] = {"cached": [], "redrawn": []}
+    for _ in range(3):
+        for label in warm:
+            stream.kept_rows.clear()
+            if label == "cached":
+                stream.kept_rows.update(kept)
+            r0 = time.perf_counter()
+            it = iter(trainer.get_train_dataloader())
+            for _ in range(config.gradient_accumulation_steps):
+                next(it)
+            warm[label].append(time.perf_counter() - r0)
+    names = list(t)
+    out_s = {b: t[b] - t[a] for a, b in zip(names, names[1:], strict=False)}
+    return {**out_s, "hash": hashed, **{k: min(v) for k, v in warm.items()}}
+
+
+def main_pipeline(args: argparse.Namespace) -> None:
+    """The ``--pipeline`` mode (see the module docstring)."""
+    from hat_eval.trainers import build_tiny_model
+
+    need = args.gpu_rows / args.gpu_step
+    rates: dict[tuple[str, int], dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = build_tiny_model(Path(tmp) / "base", vocab_size=args.vocab)
+        # first, while the checks' lazy imports and regexes are still cold, as in a new run
+        start = startup(base, Path(tmp) / "startup", args.cases, args.preflight)
+        runs: dict[tuple[str, int], list[dict[str, float]]] = {}
+        for r in range(args.rounds):  # rounds outermost, arms alternating: drift hits all alike
+            for workers in args.workers if r % 2 == 0 else args.workers[::-1]:
+                for arm in ("fixed", "hsa") if r % 2 == 0 else ("hsa", "fixed"):
+                    out = Path(tmp) / f"{arm}-{workers}-{r}"
+                    runs.setdefault((arm, workers), []).append(
+                        pipeline_rate(base, out, arm == "fixed", workers, args.batches, 500)
+                    )
+        for key, got in runs.items():
+            rates[key] = {
+                "rows_per_s": max(x["rows_per_s"] for x in got),
+                "first_s": min(x["first_s"] for x in got),
+                "cpu_ms": min(x["cpu_ms"] for x in got),
+            }
+    import os
+
+    print(
+        f"SFT data pipeline alone (draw, verify, render, tokenize, collate), tiny Qwen3 "
+        f"tokenizer (vocab {args.vocab}), batch 4, {os.cpu_count()} CPU core(s) (load average "
+        f"{os.getloadavg()[0]:.1f} at the end), best of {args.rounds}; a GPU step consumes "
+        f"{args.gpu_rows} rows per {args.gpu_step} s = {need:.0f} rows/s"
+    )
+    for workers in args.workers:
+        line = f"  {workers} worker(s):"
+        for arm in ("fixed", "hsa"):
+            r = rates[arm, workers]
+            line += (
+                f"  {arm} {r['rows_per_s']:6.1f} rows/s ({r['rows_per_s'] / need:.2f}x the GPU's"
+                f" need; {r['cpu_ms']:.1f} ms CPU/row; first batch {r['first_s']:.2f} s)"
+            )
+        print(line)
+    cpu_fixed = min(rates["fixed", w]["cpu_ms"] for w in args.workers)
+    cpu_hsa = min(rates["hsa", w]["cpu_ms"] for w in args.workers)
+    print(
+        f"  CPU per row: fixed {cpu_fixed:.1f} ms, HSA {cpu_hsa:.1f} ms: feeding {need:.0f} rows/s "
+        f"takes {need * cpu_fixed / 1e3:.2f} cores fixed, {need * cpu_hsa / 1e3:.2f} cores HSA "
+        "(workers needed at least that many, plus the training process's own core)"
+    )
+    print(f"on-the-fly HSA at GPU speed ({args.gpu_rows} rows per {args.gpu_step} s step):")
+    for workers in args.workers:
+        fixed, hsa = rates["fixed", workers]["rows_per_s"], rates["hsa", workers]["rows_per_s"]
+        if workers == 0:  # rows made between steps: they add to the step
+            step_fixed = args.gpu_step + args.gpu_rows / fixed
+            step_hsa = args.gpu_step + args.gpu_rows / hsa
+        else:  # made during the step: only a shortfall waits
+            step_fixed = max(args.gpu_step, args.gpu_rows / fixed)
+            step_hsa = max(args.gpu_step, args.gpu_rows / hsa)
+        print(
+            f"  {workers} worker(s): step {step_fixed:.3f} s fixed, {step_hsa:.3f} s HSA: "
+            f"HSA {(step_hsa / step_fixed - 1) * 100:+.1f} % per step "
+            f"({'under' if step_hsa / step_fixed - 1 < 0.05 else 'NOT under'} 5 %)"
+        )
+    print(
+        f"before the first step ({args.cases} train cases, preflight {args.preflight} draws, "
+        "0 workers; measured first, cold):"
+    )
+    for phase in ("cases", "preflight", "trainer", "first_step_rows"):
+        print(f"  {phase:<16}{start[phase]:.2f} s")
+    print(
+        f"  saved: {start['hash']:.2f} s of hashing the stream (from_generator); the first "
+        f"step's rows (warm) take {start['cached']:.2f} s with the preflight's rows kept, "
+        f"{start['redrawn']:.2f} s drawn again"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=20)
@@ -173,7 +367,20 @@ def main() -> None:
         action="store_true",
         help="A/A run: both arms on the fixed harness, to see the noise floor of the comparison",
     )
+    parser.add_argument(
+        "--pipeline", action="store_true", help="measure the data pipeline alone (see above)"
+    )
+    parser.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2, 4])
+    parser.add_argument("--batches", type=int, default=30, help="batches timed per rate")
+    parser.add_argument("--vocab", type=int, default=8192, help="tokenizer vocabulary")
+    parser.add_argument("--gpu-rows", type=int, default=32, help="rows a GPU step consumes")
+    parser.add_argument("--gpu-step", type=float, default=0.3, help="seconds of a GPU step")
+    parser.add_argument("--cases", type=int, default=4000, help="train cases (start-up)")
+    parser.add_argument("--preflight", type=int, default=64, help="preflight draws (start-up)")
     args = parser.parse_args()
+    if args.pipeline:
+        main_pipeline(args)
+        return
 
     import torch
 

@@ -32,6 +32,19 @@ rewards (the :data:`~hat_eval.trainers._rewards.ROLLOUT_KEY` column). TRL hands 
 ``rollout_func`` the prompts only, so each dataset row's prompt carries its case's index in the
 pool under :data:`CASE_KEY`.
 
+**One generation call per turn.** Every turn, the pending turns of all live rollouts go to the
+backend in one call; a rollout that answered, ran out of turns or of its completion budget
+leaves the batch, and one whose tool call met an injected fault stays in it (the fault is the
+world's answer, and the model takes the next turn). **Rewards and generation.** TRL 1.16 calls
+the reward functions only after ``rollout_func`` returns (``async`` ones concurrently with each
+other, on its event-loop thread, still after generation), so rewards can only overlap
+generation inside this function: a rollout's checks (:meth:`Rollout.finish`) run when it ends,
+between two turn batches, about 1 ms each (``bench/bench_rollouts.py``: under 1 % of the time
+even beside a tiny model generating on a CPU), too little to pay for a thread that would
+contend with generation for the interpreter. Generation overlapping training is TRL's
+experimental ``AsyncGRPOTrainer`` (a vLLM server); a larger ``generation_batch_size`` (or
+``steps_per_generation``) puts more rollouts in each of these calls.
+
 **Parsing a model turn** (:func:`parse_turn`): Qwen's ``<tool_call>{"name": ..., "arguments":
 ...}</tool_call>`` blocks are the turn's tool calls (``arguments`` an object or its JSON text);
 the text outside them (thinking included) is the turn's content. A turn with no block is the

@@ -4,7 +4,11 @@
 TrajectoryStream` over the train split, checks that it yields anything at all, and trains with
 ``assistant_only_loss`` on a :class:`datasets.IterableDataset` made from the stream's generator:
 TRL tokenizes it lazily, so every row the trainer reads is drawn (and augmented, and verified)
-when it is read. Nothing pre-augmented is stored; ``max_steps`` says how long to draw.
+when it is read. Nothing pre-augmented is stored; ``max_steps`` says how long to draw. The rows
+are drawn, verified, rendered and tokenized in ``dataloader_num_workers`` DataLoader workers
+(2 by default with CUDA), each drawing its own share of the slots, so the same seed gives the
+same rows in the same order with any number of workers (:mod:`._pipeline`); the preflight's
+verified rows are the first ones trained on, not drawn again.
 
 For a base with TRL's Qwen3 template (the tiny base, Qwen3 checkpoints) the trainer trains with
 TRL's Qwen3 training template and writes the inference template, both rewritten to accept the
@@ -21,9 +25,15 @@ from typing import Any
 from trl import SFTConfig, SFTTrainer
 
 from ._common import StageResult, TrainError, device_defaults, resolve_base, write_checkpoint
+from ._pipeline import (
+    build_dataset,
+    default_num_workers,
+    default_prefetch_factor,
+    worker_error,
+)
 from ._template import qwen3_templates
 from ._tiny import TINY_BASE
-from ._trajectory import DEFAULT_MIN_AGGREGATE, EmptyPoolError, TrajectoryStream
+from ._trajectory import DEFAULT_MIN_AGGREGATE, MAX_WORKERS, EmptyPoolError, TrajectoryStream
 
 STAGE = "sft"
 
@@ -85,7 +95,25 @@ class HSASFTConfig(SFTConfig):
         default=64,
         metadata={
             "help": "Draws checked before training (and reported): if none passes the checks, "
-            "training does not start."
+            "training does not start. The rows that pass are the first ones trained on."
+        },
+    )
+    # TRL's data-loading fields, with defaults for this stage's on-the-fly stream
+    dataloader_num_workers: int = field(
+        default_factory=default_num_workers,
+        metadata={
+            "help": "DataLoader workers that draw, verify, render and tokenize rows while the "
+            "model trains (default: 2 when CUDA is available, 0 on CPU: the training process "
+            f"draws). Each worker draws its own share of the rows (at most {MAX_WORKERS} "
+            "workers); the same seed gives the same rows in the same order with any number."
+        },
+    )
+    dataloader_prefetch_factor: int | None = field(
+        default=None,
+        metadata={
+            "help": "Batches each DataLoader worker prepares ahead (None: enough for one "
+            "optimizer step between the workers, ceil(gradient_accumulation_steps / "
+            "dataloader_num_workers), at least 2; must stay None with 0 workers)."
         },
     )
     # TRL defaults changed for this stage
@@ -109,6 +137,10 @@ class HSASFTConfig(SFTConfig):
 
     def __post_init__(self) -> None:
         device_defaults(self)
+        if self.dataloader_prefetch_factor is None:
+            self.dataloader_prefetch_factor = default_prefetch_factor(
+                self.dataloader_num_workers, self.gradient_accumulation_steps
+            )
         super().__post_init__()
         if self.max_steps <= 0:
             raise TrainError(
@@ -142,11 +174,18 @@ class HSASFTConfig(SFTConfig):
                 "dataset_kwargs.skip_prepare_dataset (True) must be False: the trajectories are "
                 "chat messages that TRL tokenizes as they are drawn; drop it"
             )
-        if self.dataloader_num_workers:
+        if not 0 <= self.dataloader_num_workers <= MAX_WORKERS:
             raise TrainError(
-                f"dataloader_num_workers ({self.dataloader_num_workers}) must be 0: the stream "
-                "is one generator (datasets gives it one worker at most) and its rejection "
-                "counts are kept in the training process; drawing costs about 1-2 ms a row"
+                f"dataloader_num_workers ({self.dataloader_num_workers}) must be within [0, "
+                f"{MAX_WORKERS}]: the stream keeps one row of counts per worker; 0 draws in the "
+                "training process"
+            )
+        in_order = getattr(self, "dataloader_in_order", True)
+        if self.dataloader_num_workers > 1 and not in_order:
+            raise TrainError(
+                f"dataloader_in_order ({in_order}) must be True with "
+                f"{self.dataloader_num_workers} DataLoader workers: out of order, the rows of a "
+                "seed would come in an order that depends on the workers' timing; drop it"
             )
         if self.max_length is not None and self.max_length < 256:
             raise TrainError(
@@ -165,13 +204,6 @@ def build_stream(config: HSASFTConfig) -> TrajectoryStream:
         fixed_harness=config.fixed_harness,
         min_aggregate=config.min_aggregate,
     )
-
-
-def build_dataset(stream: TrajectoryStream) -> Any:
-    """A :class:`datasets.IterableDataset` drawing the stream's rows as they are read."""
-    from datasets import IterableDataset
-
-    return IterableDataset.from_generator(stream.rows)
 
 
 def load_tokenizer(base: Path) -> tuple[Any, str | None]:
@@ -200,7 +232,7 @@ def build_trainer(
     trainer = SFTTrainer(
         model=str(base),
         args=config,
-        train_dataset=build_dataset(stream),
+        train_dataset=build_dataset(stream, block=config.train_batch_size),
         processing_class=tokenizer,
     )
     return trainer, inference_template
@@ -208,6 +240,9 @@ def build_trainer(
 
 def preflight(stream: TrajectoryStream, draws: int) -> dict[str, Any]:
     """Survey the first ``draws`` draws; raise before training if none would be used.
+
+    The rows that pass are kept in the stream: they are the first rows training reads, so
+    checking them costs no drawing the training would not do anyway.
 
     Raises:
         TrainError: the pool is empty, or every draw surveyed was rejected.
@@ -217,7 +252,7 @@ def preflight(stream: TrajectoryStream, draws: int) -> dict[str, Any]:
             "train_cases: the train split gave no cases, expected at least one (check "
             "train_cases and kb_seed)"
         )
-    stats = stream.survey(draws)
+    stats = stream.survey(draws, keep=True)
     if stats.kept == 0:
         raise TrainError(
             f"every one of the first {stats.drawn} trajectories was rejected by the checks "
@@ -243,8 +278,10 @@ def train_sft(config: HSASFTConfig) -> StageResult:
     trainer, inference_template = build_trainer(config, base, stream)
     try:
         trainer.train()
-    except EmptyPoolError as err:
-        raise TrainError(f"the trajectory stream ran dry during training: {err}") from None
+    except EmptyPoolError as err:  # raised in a DataLoader worker or in this process
+        raise TrainError(
+            f"the trajectory stream ran dry during training: {worker_error(err)}"
+        ) from None
     if inference_template is not None:
         tokenizer: Any = trainer.processing_class
         tokenizer.chat_template = inference_template

@@ -31,15 +31,29 @@ permutation per pass) and gives draw ``k`` the harness variant
 (:data:`~hat_eval.episode.TRAIN_DIM_COMBOS`) from the training seed stream, so two draws of one
 case get different harnesses, nothing is pre-computed, and the same ``augment_seed`` replays the
 same stream. With ``fixed_harness`` every draw runs under the base harness (the baseline).
+
+**Slots.** The stream's rows are numbered (slots). Slot ``j`` is draw ``j`` when that draw is
+kept; when it is rejected the slot is refilled by *retries*: attempt ``t`` of slot ``j`` is a case
+of the pool picked by ``derive_seed(augment_seed, j, t, ...)`` under that seed's variant, until
+one is kept (a pool's worth of rejected attempts in a row raises :class:`EmptyPoolError`). So
+what slot ``j`` holds depends on ``j`` and the seed alone, never on which slots were drawn
+before it or by whom: DataLoader workers can each draw their own slots
+(:mod:`~hat_eval.trainers._pipeline`) and the rows, and their order, are the same for any
+number of workers. The draws' counts (drawn, kept, rejected by reason) are kept in shared
+memory, one row per worker (:class:`SharedCounts`), so the training process can read what its
+workers drew.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from multiprocessing import RawArray
+from multiprocessing.context import get_spawning_popen
 from typing import Any
 
 from hat_eval.episode import (
@@ -124,21 +138,32 @@ def run_oracle(episode: Episode, *, draw: int = 0) -> Trajectory:
     )
 
 
+def rejection_reasons(min_aggregate: float = DEFAULT_MIN_AGGREGATE) -> tuple[str, ...]:
+    """Every reason :func:`rejection` can give, in the order it tests them."""
+    return (
+        "accuracy undecided",
+        "accuracy failed",
+        "skill failed",
+        f"aggregate below {min_aggregate:g}",
+    )
+
+
 def rejection(check: AnswerCheck, min_aggregate: float = DEFAULT_MIN_AGGREGATE) -> str | None:
     """Why a trajectory with this verdict is not used (None: it is kept).
 
     Kept: accuracy 1.0 (undecided is not a pass), skill 1.0, aggregate >= ``min_aggregate``.
-    The reason is the first that applies: ``accuracy undecided``, ``accuracy failed``,
-    ``skill failed``, ``aggregate below <min_aggregate>``.
+    The reason is the first that applies, in :func:`rejection_reasons` order: ``accuracy
+    undecided``, ``accuracy failed``, ``skill failed``, ``aggregate below <min_aggregate>``.
     """
+    undecided, failed, skill, aggregate = rejection_reasons(min_aggregate)
     if "accuracy" in check.undecided:
-        return "accuracy undecided"
+        return undecided
     if check.parts["accuracy"] != 1.0:
-        return "accuracy failed"
+        return failed
     if check.parts["skill"] != 1.0:
-        return "skill failed"
+        return skill
     if check.aggregate < min_aggregate:
-        return f"aggregate below {min_aggregate:g}"
+        return aggregate
     return None
 
 
@@ -177,14 +202,80 @@ class StreamStats:
 
 
 class EmptyPoolError(ValueError):
-    """The stream cannot yield a trajectory: no cases, or every draw of a whole pass rejected."""
+    """The stream cannot yield a trajectory: no cases, or a pool's worth of draws rejected."""
+
+
+MAX_WORKERS = 64
+"""Most DataLoader workers a stream's counts have room for (one row each)."""
+_RETRY = 0x7E7
+"""Mixed into a retry's seed, so retries never share a seed with a first attempt."""
+
+
+class SharedCounts:
+    """Draw counts in shared memory, one row per drawing process: drawn, kept, rejected.
+
+    Row ``w`` belongs to DataLoader worker ``w`` (row 0 to the main process when it draws
+    itself); each process writes only its own row, so no lock is needed. :meth:`start` clears a
+    row when an iteration begins, so a row holds its process's latest iteration: the
+    training's, not the peeks TRL takes at the dataset before training. The memory is shared
+    with DataLoader workers (forked, or started by spawn/forkserver, which pass it at start);
+    any other copy (``pickle``, ``deepcopy``, fingerprinting) gets its own copy of the values.
+    """
+
+    def __init__(self, reasons: Sequence[str], rows: int = MAX_WORKERS) -> None:
+        self.reasons = tuple(reasons)
+        self.rows = rows
+        self._width = 2 + len(self.reasons)
+        self._values: Any = RawArray("q", rows * self._width)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if get_spawning_popen() is None:  # not a process start: a private copy of the values
+            state["_values"] = list(self._values)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        values = state["_values"]
+        if isinstance(values, list):
+            state["_values"] = RawArray("q", values)
+        self.__dict__.update(state)
+
+    def start(self, row: int) -> None:
+        """Clear ``row`` (an iteration of that process begins)."""
+        base = row * self._width
+        for i in range(self._width):
+            self._values[base + i] = 0
+
+    def add(self, row: int, reason: str | None) -> None:
+        """Count one draw in ``row``: kept (``reason`` None) or rejected for ``reason``."""
+        base = row * self._width
+        self._values[base] += 1
+        if reason is None:
+            self._values[base + 1] += 1
+        else:
+            self._values[base + 2 + self.reasons.index(reason)] += 1
+
+    def total(self) -> StreamStats:
+        """The counts of every row, summed."""
+        stats = StreamStats()
+        for row in range(self.rows):
+            base = row * self._width
+            stats.drawn += self._values[base]
+            stats.kept += self._values[base + 1]
+            for i, reason in enumerate(self.reasons):
+                if n := self._values[base + 2 + i]:
+                    stats.rejected[reason] += n
+        return stats
 
 
 class TrajectoryStream:
     """Endless verified trajectories over a pool of train episodes, a fresh variant per draw.
 
-    Iterating starts again at draw 0 (a :class:`datasets.IterableDataset` re-runs its generator
-    on each ``iter``); each iteration records its counts in :attr:`passes`.
+    Its rows are slots ``0, 1, 2, ...`` (see the module docstring). Iterating starts again at
+    slot 0 (a :class:`datasets.IterableDataset` re-runs its generator on each ``iter``); the
+    counts of the latest iteration of each drawing process are in :attr:`counts`
+    (:meth:`last_pass` sums them). :meth:`survey` can keep the rows it verified, so the first
+    slots are not drawn again when training reads them.
     """
 
     def __init__(
@@ -199,7 +290,10 @@ class TrajectoryStream:
         self.augment_seed = augment_seed
         self.fixed_harness = fixed_harness
         self.min_aggregate = min_aggregate
-        self.passes: list[StreamStats] = []
+        self.counts = SharedCounts(rejection_reasons(min_aggregate))
+        self.kept_rows: dict[int, dict[str, Any]] = {}
+        """Rows :meth:`survey` verified, by slot: served without drawing them again."""
+        self._orders: dict[int, list[int]] = {}
 
     @classmethod
     def from_train_split(
@@ -223,66 +317,107 @@ class TrajectoryStream:
 
     def order(self, round_: int) -> list[int]:
         """The pool order of pass ``round_`` over the cases (a seeded permutation)."""
-        idx = list(range(len(self.pool)))
-        random.Random(derive_seed(self.augment_seed, round_, 0x5F7)).shuffle(idx)
-        return idx
+        if round_ not in self._orders:
+            idx = list(range(len(self.pool)))
+            random.Random(derive_seed(self.augment_seed, round_, 0x5F7)).shuffle(idx)
+            if len(self._orders) >= 4:
+                self._orders.clear()
+            self._orders[round_] = idx
+        return self._orders[round_]
 
-    def trajectory(self, draw: int) -> Trajectory:
-        """Draw ``draw``'s trajectory, verified or not."""
-        n = len(self.pool)
-        episode = self.pool[self.order(draw // n)[draw % n]]
+    def _run(self, case: int, draw: int) -> Trajectory:
         drawn = draw_episode(
-            episode, draw, augment_seed=self.augment_seed, fixed_harness=self.fixed_harness
+            self.pool[case], draw, augment_seed=self.augment_seed, fixed_harness=self.fixed_harness
         )
         return run_oracle(drawn, draw=draw)
 
-    def __iter__(self) -> Iterator[Trajectory]:
-        """Verified trajectories, endlessly.
+    def trajectory(self, draw: int) -> Trajectory:
+        """Draw ``draw``'s trajectory, verified or not (a slot's first attempt)."""
+        n = len(self.pool)
+        return self._run(self.order(draw // n)[draw % n], draw)
+
+    def slot(self, slot: int, *, worker: int = 0) -> Trajectory:
+        """Slot ``slot``'s trajectory: draw ``slot`` if kept, else the first kept retry.
+
+        Every attempt is counted in row ``worker`` of :attr:`counts`.
 
         Raises:
-            EmptyPoolError: the pool is empty, or as many draws as the pool has cases were
-                rejected in a row (nothing would ever be yielded).
+            EmptyPoolError: the pool is empty, or as many attempts as the pool has cases were
+                rejected (nothing would ever be kept).
         """
-        if not self.pool:
+        n = len(self.pool)
+        if not n:
             raise EmptyPoolError("the pool of train cases is empty")
-        stats = StreamStats()
-        self.passes.append(stats)
-        in_a_row = 0
-        draw = 0
-        while True:
-            t = self.trajectory(draw)
-            draw += 1
-            stats.drawn += 1
+        reasons: Counter[str] = Counter()
+        for attempt in range(n):
+            if attempt == 0:
+                t = self.trajectory(slot)
+            else:  # a retry: a seeded case of the pool under that seed's variant
+                draw = derive_seed(self.augment_seed, slot, attempt, _RETRY)
+                t = self._run(draw % n, draw)
             reason = rejection(t.check, self.min_aggregate)
+            self.counts.add(worker, reason)
             if reason is None:
-                stats.kept += 1
-                in_a_row = 0
-                yield t
-                continue
-            stats.rejected[reason] += 1
-            in_a_row += 1
-            if in_a_row >= len(self.pool):
-                raise EmptyPoolError(
-                    f"{in_a_row} draws in a row were rejected ({dict(stats.rejected)})"
-                )
+                return t
+            reasons[reason] += 1
+        raise EmptyPoolError(f"{n} draws in a row were rejected ({dict(reasons)})")
 
-    def rows(self) -> Iterator[dict[str, Any]]:
-        """:meth:`Trajectory.row` of each verified trajectory (the generator TRL reads)."""
-        for t in self:
-            yield t.row()
+    def slots(self, slots: Iterable[int], *, worker: int = 0) -> Iterator[Trajectory]:
+        """The trajectories of ``slots``, counted in row ``worker`` (cleared when it starts)."""
+        self.counts.start(worker)
+        for j in slots:
+            yield self.slot(j, worker=worker)
 
-    def survey(self, draws: int) -> StreamStats:
-        """Counts over the first ``draws`` draws (kept or not), without training on them."""
+    def __iter__(self) -> Iterator[Trajectory]:
+        """Verified trajectories, endlessly: slots 0, 1, 2, ...
+
+        Raises:
+            EmptyPoolError: see :meth:`slot`.
+        """
+        return self.slots(itertools.count())
+
+    def rows(
+        self, slots: Iterable[int] | None = None, *, worker: int = 0
+    ) -> Iterator[dict[str, Any]]:
+        """:meth:`Trajectory.row` of each slot of ``slots`` (all, from 0, by default).
+
+        Rows :meth:`survey` kept are served as they are (counted as one kept draw).
+
+        Raises:
+            EmptyPoolError: see :meth:`slot`.
+        """
+        self.counts.start(worker)
+        for j in itertools.count() if slots is None else slots:
+            row = self.kept_rows.get(j)
+            if row is None:
+                row = self.slot(j, worker=worker).row()
+            else:
+                self.counts.add(worker, None)
+            yield row
+
+    def survey(self, draws: int, *, keep: bool = False) -> StreamStats:
+        """Counts over the first ``draws`` draws (kept or not), without training on them.
+
+        With ``keep`` the rows of the draws kept are kept in :attr:`kept_rows` (a kept draw
+        ``j`` is slot ``j``'s row), so training does not draw them again.
+        """
         stats = StreamStats()
         for draw in range(draws):
-            reason = rejection(self.trajectory(draw).check, self.min_aggregate)
+            t = self.trajectory(draw)
+            reason = rejection(t.check, self.min_aggregate)
             stats.drawn += 1
             if reason is None:
                 stats.kept += 1
+                if keep:
+                    self.kept_rows[draw] = t.row()
             else:
                 stats.rejected[reason] += 1
         return stats
 
     def last_pass(self) -> StreamStats:
-        """The counts of the longest iteration so far (training's, not TRL's peeks)."""
-        return max(self.passes, key=lambda s: s.drawn, default=StreamStats())
+        """The counts of the latest iteration of each process that drew (training's).
+
+        With DataLoader workers, the workers' (each draws its own slots); without, the main
+        process's. Rows prefetched but not yet trained on when training stopped are included.
+        """
+        return self.counts.total()

@@ -250,3 +250,82 @@ def test_the_completion_budget_ends_a_rollout(tokenizer: Any, pool: list[Episode
         assert len(ids) == 30 and len(mask) == len(ids)
         assert rollout.run.answered and "The session is live" not in rollout.answer
         assert rollout.check.aggregate == 0.0
+
+
+# -- one generation call per turn for every live rollout -------------------------------------------
+
+
+def _tool_call_text(calls: Any) -> str:
+    return "\n".join(
+        "<tool_call>\n"
+        + json.dumps({"name": c.function, "arguments": c.arguments}, ensure_ascii=False)
+        + "\n</tool_call>"
+        for c in calls
+    )
+
+
+class _CountingTrainer:
+    """Generation that counts its calls; each rollout follows the script of its episode.
+
+    A script is the turns a rollout's model says in order (its last turn repeats if the loop
+    asks for more, e.g. after a hook rejected a reply). The episode is recognised by its system
+    prompt (each variant has its own); the turn by the assistant headers already in the input.
+    """
+
+    def __init__(self, tok: Any, scripts: list[tuple[str, list[str]]]) -> None:
+        self.processing_class = tok
+        self.max_completion_length = 4096
+        self.chat_template = None
+        self.chat_template_kwargs: dict[str, Any] = {}
+        self.scripts = scripts
+        self.calls: list[int] = []
+
+    def _generate_single_turn(
+        self, inputs: list[list[int]], images: Any, mm: Any, num_generations: int = 1
+    ) -> tuple[list[list[int]], None]:
+        self.calls.append(len(inputs))
+        tok = self.processing_class
+        out = []
+        for ids in inputs:
+            text = tok.decode(ids)
+            [script] = [s for system, s in self.scripts if system in text]
+            turn = text.count("<|im_start|>assistant") - 1
+            reply = script[min(turn, len(script) - 1)]
+            out.append(tok.encode(reply, add_special_tokens=False) + [tok.eos_token_id])
+        return out, None
+
+
+def test_every_turn_is_one_generation_call_for_all_live_rollouts(
+    tokenizer: Any, pool: list[Episode]
+) -> None:
+    with_calls = [i for i, e in enumerate(pool) if e.case.required_calls]
+    a, b, d = with_calls[:3]
+    early = next(i for i, e in enumerate(pool) if not e.case.required_calls)  # no fault
+    cases = [a, a, b, early, d]
+    lengths = [2, 3, 3, 1, 2]  # turns each rollout's model scripts: calls..., then the answer
+    sim = Simulator(pool, fault_share=1.0, max_turns=4)
+    twin = Simulator(pool, fault_share=1.0, max_turns=4)  # draws the same episodes in order
+    scripts = []
+    for case, n in zip(cases, lengths, strict=True):
+        episode = twin.draw(case)
+        ctx = episode_context(episode)
+        calls = _tool_call_text(oracle_calls(episode.case, ctx.harness.tools))
+        answer = oracle_answer(episode, ctx)
+        scripts.append((system_message(ctx).content, [calls] * (n - 1) + [answer]))
+    trainer = _CountingTrainer(tokenizer, scripts)
+    rows = sim.prompt_rows()
+    out = RolloutFunction(sim)([rows[c]["prompt"] for c in cases], trainer)
+
+    rollouts: list[Rollout] = out[ROLLOUT_KEY]
+    turns = [r.run.turns for r in rollouts]
+    # one call per turn, holding every rollout still running at that turn
+    assert trainer.calls == [sum(t > k for t in turns) for k in range(max(turns))]
+    assert len(trainer.calls) == max(turns) >= 3 and trainer.calls[0] == len(cases)
+    assert turns[cases.index(early)] == 1  # ended on its first turn, left out of the others
+    assert rollouts[cases.index(early)].run.answered
+    faulted = [r for r in rollouts if r.episode.fault is not None]
+    assert len(faulted) == 4  # every rollout whose case calls a tool
+    for r in faulted:
+        assert r.episode.fault is not None
+        assert any(r.episode.fault.kind in rec.faults for rec in r.run.records)
+        assert r.run.turns >= 2  # the fault did not stop the rollout from going on

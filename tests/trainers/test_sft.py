@@ -49,7 +49,8 @@ def _config(tmp_path: Path, base: Path | str, **kwargs: Any) -> HSASFTConfig:
         ("harness", "no/such/harness.yaml", "no such file"),
         ("dataset_kwargs", {"skip_prepare_dataset": True}, "skip_prepare_dataset"),
         ("max_length", 100, "max_length (100) must be >= 256"),
-        ("dataloader_num_workers", 2, "dataloader_num_workers (2) must be 0"),
+        ("dataloader_num_workers", 65, "dataloader_num_workers (65) must be within [0, 64]"),
+        ("dataloader_num_workers", -1, "dataloader_num_workers (-1) must be within [0, 64]"),
     ],
 )
 def test_bad_config_values_raise_one_line(
@@ -71,6 +72,29 @@ def test_config_defaults_train_on_assistant_turns_on_this_machine(tmp_path: Path
     assert config.report_to == [] or config.report_to == "none" or config.report_to == ["none"]
     if not torch.cuda.is_available():
         assert config.use_cpu and not config.bf16
+        # the training process draws on a CPU: workers would take the training's cores
+        assert config.dataloader_num_workers == 0 and config.dataloader_prefetch_factor is None
+    else:
+        assert config.dataloader_num_workers == 2
+
+
+def test_data_workers_prefetch_one_optimizer_step_between_them(tmp_path: Path) -> None:
+    config = HSASFTConfig(
+        output_dir=str(tmp_path), dataloader_num_workers=2, gradient_accumulation_steps=8
+    )
+    assert config.dataloader_prefetch_factor == 4  # 2 workers x 4 batches = one step of 8
+    few = HSASFTConfig(output_dir=str(tmp_path), dataloader_num_workers=4)
+    assert few.dataloader_prefetch_factor == 2  # at least PyTorch's default
+    given = HSASFTConfig(
+        output_dir=str(tmp_path), dataloader_num_workers=2, dataloader_prefetch_factor=3
+    )
+    assert given.dataloader_prefetch_factor == 3
+
+
+def test_workers_out_of_order_would_break_the_seed_stream(tmp_path: Path) -> None:
+    with pytest.raises(TrainError, match=r"dataloader_in_order \(False\) must be True") as err:
+        HSASFTConfig(output_dir=str(tmp_path), dataloader_num_workers=2, dataloader_in_order=False)
+    assert "\n" not in str(err.value)
 
 
 def test_dataset_draws_a_fresh_variant_only_when_a_row_is_read() -> None:
@@ -79,7 +103,7 @@ def test_dataset_draws_a_fresh_variant_only_when_a_row_is_read() -> None:
 
     stream = TrajectoryStream(suite_episodes("livestream", split="train", n=3))
     dataset = build_dataset(stream)
-    assert stream.passes == []  # nothing drawn, nothing stored
+    assert stream.last_pass().drawn == 0 and not stream.kept_rows  # nothing drawn or stored
     rows = [row for _, row in zip(range(6), dataset, strict=False)]
     assert stream.last_pass().drawn >= 6
     # six draws over three cases: each case came twice, under two different harnesses
@@ -102,6 +126,31 @@ def test_missing_base_is_a_train_error(tmp_path: Path) -> None:
     config = _config(tmp_path, tmp_path / "nowhere")
     with pytest.raises(TrainError, match="no such folder"):
         train_sft(config)
+
+
+def test_the_trainers_batches_are_the_same_with_0_1_and_2_workers(
+    tmp_path: Path, tiny_base: Path
+) -> None:
+    import itertools
+    import warnings
+
+    def batches(workers: int) -> list[list[list[int]]]:
+        config = _config(
+            tmp_path / str(workers),
+            tiny_base,
+            per_device_train_batch_size=2,
+            dataloader_num_workers=workers,
+        )
+        trainer, _ = build_trainer(config, tiny_base, build_stream(config))
+        with warnings.catch_warnings():  # fewer cores than workers: PyTorch warns
+            warnings.filterwarnings("ignore", message="This DataLoader will create")
+            loader = itertools.islice(trainer.get_train_dataloader(), 4)
+            return [b["input_ids"].tolist() for b in loader]
+
+    alone = batches(0)  # drawn and tokenized in this process
+    assert len({repr(b) for b in alone}) == 4
+    assert batches(1) == alone
+    assert batches(2) == alone  # TRL's tokenizing ran in the workers, in the same order
 
 
 def test_loss_mask_covers_only_assistant_tokens(tmp_path: Path, tiny_base: Path) -> None:
