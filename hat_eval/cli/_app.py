@@ -13,6 +13,7 @@ from ._ifeval import ifeval_app
 from ._judge import judge_app
 from ._loadtest import loadtest_app
 from ._report import report_app
+from ._repro import repro
 from ._run import run
 from ._score import score
 from ._study import study_app
@@ -51,6 +52,7 @@ app.add_typer(ifeval_app, name="ifeval")
 app.add_typer(judge_app, name="judge")
 app.add_typer(loadtest_app, name="loadtest")
 app.add_typer(report_app, name="report")
+app.command()(repro)
 app.command()(run)
 app.add_typer(suites_app, name="suites")
 app.command()(score)
