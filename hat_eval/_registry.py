@@ -8,6 +8,7 @@ back, the instrument's ceiling) model names Inspect knows; the policies are
 """
 
 from hat_eval.baselines import OraclePolicy, ReferencePolicy, hat_provider
+from hat_eval.suites.evolution.task import evolution
 from hat_eval.suites.ifeval.task import ifeval, ifeval_harness
 from hat_eval.suites.livestream.task import livestream
 from hat_eval.suites.robustness.task import robustness
@@ -16,6 +17,7 @@ from hat_eval.suites.variant.task import variant
 __all__ = [
     "OraclePolicy",
     "ReferencePolicy",
+    "evolution",
     "hat_provider",
     "ifeval",
     "ifeval_harness",

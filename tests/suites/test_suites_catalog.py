@@ -67,3 +67,11 @@ def test_disclosure_chooses_the_default_harness_of_that_form() -> None:
         assert task.metadata["disclosure"] == "progressive", name
         assert task.metadata["harness"] == progressive, name
         assert make_task(name, RunOptions(limit=2)).metadata["disclosure"] == "inline", name
+
+
+def test_every_suite_is_registered_for_inspect() -> None:
+    """``inspect eval hat_eval/<suite>`` finds every suite through the entry point module."""
+    import hat_eval._registry as registry
+
+    for name in suite_names():
+        assert getattr(registry, suite_meta(name).task, None) is task_function(name), name
