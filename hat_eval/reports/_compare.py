@@ -38,7 +38,7 @@ from hat_eval.stats import (
     pass_hat_k,
 )
 
-from ._evolution import Estimate, log_evolution_report
+from ._evolution import Estimate, log_evolution_report, mean_estimate
 from ._pairs import case_key
 
 CASE_SUITES = ("livestream", "variant", "robustness", "evolution")
@@ -281,19 +281,10 @@ def check_same_data(logs: Sequence[SuiteLog], *, allow_mixed: bool = False) -> l
 # -- the main table ------------------------------------------------------------------------------
 
 
-def _mean_estimate(values: Sequence[float], n_boot: int) -> Estimate:
-    if not values:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    v, lo, hi = case_bootstrap(
-        lambda idx: math.fsum(values[i] for i in idx) / len(idx), len(values), n_boot=n_boot
-    )
-    return Estimate(v, lo, hi, len(values))
-
-
 def suite_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
     """The mean of ``key`` over a log's cases (epochs averaged per case) with its interval."""
     per_case = log.per_case(key)
-    return _mean_estimate([per_case[c] for c in sorted(per_case)], n_boot)
+    return mean_estimate([per_case[c] for c in sorted(per_case)], n_boot)
 
 
 def ifeval_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
@@ -310,7 +301,7 @@ def ifeval_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
     if not rows:
         return Estimate(math.nan, math.nan, math.nan, 0)
     if key.startswith("prompt"):
-        return _mean_estimate([r[0] for r in rows], n_boot)
+        return mean_estimate([r[0] for r in rows], n_boot)
 
     def ratio(idx: Sequence[int]) -> float:
         n = math.fsum(rows[i][1] for i in idx)
@@ -323,11 +314,6 @@ def ifeval_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
 def _paired(a: dict[str, float], b: dict[str, float]) -> tuple[list[float], list[float]]:
     keys = sorted(a.keys() & b.keys())
     return [a[k] for k in keys], [b[k] for k in keys]
-
-
-def _by_case_text(log: SuiteLog, key: str) -> dict[str, float]:
-    """Per case keyed by the message alone (variant and livestream share messages)."""
-    return {c.split("\n", 1)[-1]: v for c, v in log.per_case(key).items()}
 
 
 @dataclass(frozen=True)
@@ -365,9 +351,8 @@ def main_table(logs: Sequence[SuiteLog], n_boot: int = 2000) -> list[Row]:
         if "robustness" in mine:
             cells["recovery"] = suite_estimate(mine["robustness"], "recovery", n_boot)
         if "livestream" in mine and "variant" in mine:
-            var, live = _paired(
-                _by_case_text(mine["variant"], "aggregate"),
-                _by_case_text(mine["livestream"], "aggregate"),
+            var, live = _paired(  # variant-<case> and livestream-<case> share a case key
+                mine["variant"].per_case("aggregate"), mine["livestream"].per_case("aggregate")
             )
             if var:
                 d, lo, hi = paired_bootstrap(var, live, n_boot=n_boot)

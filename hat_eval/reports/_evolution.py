@@ -114,8 +114,8 @@ def _mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values) if values else math.nan
 
 
-def _rate(items: Sequence[float], n_boot: int) -> Estimate:
-    """The mean of 0/1 ``items`` (one a case) with its bootstrap interval."""
+def mean_estimate(items: Sequence[float], n_boot: int) -> Estimate:
+    """The mean of ``items`` (one a case) with its bootstrap interval over cases."""
     if not items:
         return Estimate(math.nan, math.nan, math.nan, 0)
     value, low, high = case_bootstrap(
@@ -161,7 +161,7 @@ def evolution_report(
             for c in cases
             if (c, version) in table and _decided(table[(c, version)].get(key))
         ]
-        return _rate(items, n_boot)
+        return mean_estimate(items, n_boot)
 
     def right(c: str, version: str, before: Sequence[str]) -> float:
         """Whether an answer is right on accuracy, safety and the ``before`` edits.
@@ -195,7 +195,7 @@ def evolution_report(
                     items.append(1.0 - now)
                 elif was == 0.0:
                     items.append(0.0)
-            regressions = _rate(items, n_boot)
+            regressions = mean_estimate(items, n_boot)
         last = ran[-1] if ran and position[ran[-1]] >= (at_index or 0) else None
         row = EditRow(
             e,
@@ -215,7 +215,7 @@ def evolution_report(
             if (c, e.edit) in table and _decided(table[(c, e.edit)].get(REQUIREMENT + e.edit))
         ]
         if items:
-            kinds[kind] = _rate(items, n_boot)
+            kinds[kind] = mean_estimate(items, n_boot)
     report = EvolutionReport(model, tuple(ran), tuple(rows), kinds)
     if len(ran) < 2:
         return report
@@ -239,8 +239,8 @@ def evolution_report(
         tuple(ran),
         tuple(rows),
         kinds,
-        _rate([p[0] for p in pairs], n_boot),
-        _rate([p[1] for p in pairs], n_boot),
+        mean_estimate([p[0] for p in pairs], n_boot),
+        mean_estimate([p[1] for p in pairs], n_boot),
         Estimate(value, low, high, len(pairs)),
     )
 

@@ -7,7 +7,6 @@ one suite pair the same way.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,17 +37,6 @@ def case_key(sample_id: str | int, message: str = "") -> str:
     return f"{case}\n{message}" if message else case
 
 
-def _part_values(log: Any, part: str) -> dict[str, float]:
-    out: dict[str, list[float]] = {}
-    for sample in log.samples or []:
-        for score in (sample.scores or {}).values():
-            value = score.value.get(part) if isinstance(score.value, dict) else None
-            if isinstance(value, int | float) and not math.isnan(value):
-                message = sample.input if isinstance(sample.input, str) else str(sample.input)
-                out.setdefault(case_key(sample.id, message), []).append(float(value))
-    return {k: sum(v) / len(v) for k, v in out.items()}  # epochs averaged
-
-
 def paired_difference(
     log_a: Any, log_b: Any, part: str = "aggregate", *, n_boot: int = 2000, seed: int = 0
 ) -> PairedDifference:
@@ -57,7 +45,9 @@ def paired_difference(
     Raises:
         ValueError: the logs share no scored case (different suites' cases, or ``part`` absent).
     """
-    a, b = _part_values(log_a, part), _part_values(log_b, part)
+    from ._compare import read_suite_log
+
+    a, b = read_suite_log(log_a).per_case(part), read_suite_log(log_b).per_case(part)
     keys = sorted(a.keys() & b.keys())
     if not keys:
         raise ValueError(
