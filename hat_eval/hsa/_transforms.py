@@ -22,6 +22,7 @@ from hat_eval.harness import (
     PromptBlock,
     Rule,
     Skill,
+    Tool,
 )
 
 from ._banks import (
@@ -194,6 +195,33 @@ def _skill_content(
     return _upd(h, skills=tuple(skills)), Mapping(dims=("skill_content",), rules=edits)
 
 
+def _vary_tool(
+    t: Tool,
+    draw: Callable[[], float],
+    strength: float,
+    taken: set[str],
+    renames: dict[str, str],
+    described: list[str],
+) -> Tool:
+    """One tool renamed and/or re-described, each with probability ``strength`` from ``draw``.
+
+    The new name joins ``taken`` and ``renames``; a rewritten description's tool joins
+    ``described``. Returns the tool unchanged when neither was drawn.
+    """
+    changes: dict[str, Any] = {}
+    if draw() < strength:
+        changes["name"] = renames[t.name] = new_identifier(
+            t.name, draw, NAME_PREFIXES, NAME_SUFFIXES, taken
+        )
+        taken.add(changes["name"])
+    if draw() < strength:
+        changes["description"] = rewrite_text(
+            t.description, draw, strength, TOOL_FRAMES, TOOL_TAILS
+        )
+        described.append(t.name)
+    return _upd(t, **changes) if changes else t
+
+
 @transform("tools", 3, "rename tools and rewrite their descriptions; functions stay bound")
 def _tools(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
@@ -210,21 +238,8 @@ def _tools(
     own = random.Random(repr(rng.getstate()[1][:8])).random
     world = [i for i, t in enumerate(tools) if t.function != SKILL_LOADER]
     for i, t in enumerate(tools):
-        if t.function == SKILL_LOADER:
-            continue
-        changes: dict[str, Any] = {}
-        if r() < strength:
-            changes["name"] = renames[t.name] = new_identifier(
-                t.name, r, NAME_PREFIXES, NAME_SUFFIXES, taken
-            )
-            taken.add(changes["name"])
-        if r() < strength:
-            changes["description"] = rewrite_text(
-                t.description, r, strength, TOOL_FRAMES, TOOL_TAILS
-            )
-            described.append(t.name)
-        if changes:
-            tools[i] = _upd(t, **changes)
+        if t.function != SKILL_LOADER:
+            tools[i] = _vary_tool(t, r, strength, taken, renames, described)
     if strength > 0 and not (renames or described):
         i = world[int(r() * len(world))]
         renames[tools[i].name] = new_identifier(
@@ -234,19 +249,7 @@ def _tools(
         tools[i] = _upd(tools[i], name=renames[tools[i].name])
     for i, t in enumerate(tools):
         if t.function == SKILL_LOADER:
-            changes = {}
-            if own() < strength:
-                changes["name"] = renames[t.name] = new_identifier(
-                    t.name, own, NAME_PREFIXES, NAME_SUFFIXES, taken
-                )
-                taken.add(changes["name"])
-            if own() < strength:
-                changes["description"] = rewrite_text(
-                    t.description, own, strength, TOOL_FRAMES, TOOL_TAILS
-                )
-                described.append(t.name)
-            if changes:
-                tools[i] = _upd(t, **changes)
+            tools[i] = _vary_tool(t, own, strength, taken, renames, described)
     mapping = Mapping(dims=("tools",), tools=renames, tool_descriptions=tuple(described))
     return _upd(h, tools=tuple(tools)), mapping
 
