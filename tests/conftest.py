@@ -258,3 +258,15 @@ def report_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     plant(str(live_a), "old", "livestream.eval", "hat/old", old)
     folders = {k: root / k for k in ("a", "b", "c", "old")}
     return {**folders, "live": live_a, "variant": variant_a}
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """The hub offline and no Hub-kernel setting made yet (hat_eval._hub decides afresh)."""
+    import hat_eval._hub as hub
+
+    monkeypatch.delenv(hub.ENV, raising=False)
+    monkeypatch.setattr(hub, "_written", None)
+    monkeypatch.setattr(hub, "_requested", None)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return monkeypatch

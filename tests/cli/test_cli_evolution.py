@@ -10,17 +10,10 @@ from typer.testing import CliRunner
 
 from hat_eval.cli import app
 from hat_eval.suites import suite_recipe
+from tests._cli import one_error_line
 
 runner = CliRunner()
 SHIPPED = Path(str(suite_recipe("evolution").changelog))
-
-
-def _one_error_line(res, starts: str) -> None:  # type: ignore[no-untyped-def]
-    assert res.exit_code == 2, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, lines
-    assert lines[0].startswith(starts), lines[0]
-    assert "Traceback" not in res.output
 
 
 def test_harness_log_prints_one_line_per_version() -> None:
@@ -42,14 +35,14 @@ def test_harness_log_of_a_bad_changelog_is_one_line_exit_2(tmp_path: Path) -> No
     data["versions"][1]["edit"]["requires"]["intents"] = ["prices"]
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     res = runner.invoke(app, ["harness", "log", str(path)])
-    _one_error_line(res, f"error: {path}: versions.1.edit.requires.intents.0: 'prices' is not")
+    one_error_line(res, f"error: {path}: versions.1.edit.requires.intents.0: 'prices' is not")
 
 
 def test_run_refuses_a_version_not_in_the_log(tmp_path: Path) -> None:
     res = runner.invoke(
         app, ["run", "--suite", "evolution", "--harness-version", "v9", "--log-dir", str(tmp_path)]
     )
-    _one_error_line(res, f"error: {SHIPPED}: versions: no version 'v9', expected one of v1")
+    one_error_line(res, f"error: {SHIPPED}: versions: no version 'v9', expected one of v1")
     assert not list(tmp_path.glob("*.eval"))
 
 

@@ -12,18 +12,10 @@ from inspect_ai.log import read_eval_log
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
+from tests._cli import one_error_line
 
 runner = CliRunner()
 FAST = ["--n-boot", "200"]
-
-
-def _one_error_line(res, starts: str) -> str:  # type: ignore[no-untyped-def]
-    assert res.exit_code == 2, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, lines
-    assert lines[0].startswith(starts), lines[0]
-    assert "Traceback" not in res.output
-    return str(lines[0])
 
 
 def test_report_writes_the_page_with_a_load_test_table(
@@ -127,21 +119,21 @@ def test_a_folder_without_logs(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     res = runner.invoke(app, ["report", str(empty), "--out", str(tmp_path / "out")])
-    _one_error_line(res, f"error: {empty}: no finished eval log, expected the --log-dir")
+    one_error_line(res, f"error: {empty}: no finished eval log, expected the --log-dir")
     assert not (tmp_path / "out").exists()
 
 
 def test_a_path_that_does_not_exist(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     res = runner.invoke(app, ["report", str(missing), "--out", str(tmp_path / "out")])
-    _one_error_line(res, f"error: {missing}: no such folder or log file")
+    one_error_line(res, f"error: {missing}: no such folder or log file")
 
 
 def test_a_file_that_is_not_a_log(tmp_path: Path) -> None:
     bogus = tmp_path / "notes.eval"
     bogus.write_text("not a log", encoding="utf-8")
     res = runner.invoke(app, ["report", str(bogus), "--out", str(tmp_path / "out")])
-    _one_error_line(res, f"error: {bogus}: not an Inspect eval log")
+    one_error_line(res, f"error: {bogus}: not an Inspect eval log")
 
 
 def test_logs_of_different_dataset_versions_are_refused_naming_both(
@@ -153,7 +145,7 @@ def test_logs_of_different_dataset_versions_are_refused_naming_both(
     version = meta["dataset_version"]
     dirs = [str(report_logs["a"]), str(report_logs["old"])]
     res = runner.invoke(app, ["report", *dirs, "--out", str(tmp_path / "out")])
-    line = _one_error_line(res, "error: livestream: hat/reference (")
+    line = one_error_line(res, "error: livestream: hat/reference (")
     assert f"({new})" in line and f"hat/old ({old})" in line
     assert f"ran dataset versions {version} and 3;" in line and "--allow-mixed" in line
 
@@ -187,13 +179,13 @@ def test_a_load_test_folder_without_its_summary(
             str(tmp_path),
         ],
     )
-    _one_error_line(res, f"error: {tmp_path}: no summary.json, expected the --out folder")
+    one_error_line(res, f"error: {tmp_path}: no summary.json, expected the --out folder")
 
 
 def test_a_baseline_that_matches_no_candidate(report_logs: dict[str, Path], tmp_path: Path) -> None:
     dirs = [str(report_logs[k]) for k in ("a", "b")]
     res = runner.invoke(app, ["report", *dirs, "--out", str(tmp_path), "--baseline", "hat/nobody"])
-    _one_error_line(
+    one_error_line(
         res,
         "error: --baseline 'hat/nobody' matches no candidate; expected one of: "
         "hat/reference; hat/minus-ten",

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import hat_eval._hub as hub
 from hat_eval.cli import app
+from tests._cli import one_error_line
 from tests._kernels import spy_kernels
 
 runner = CliRunner()
@@ -26,22 +27,11 @@ def run(tmp_path: Path, *args: str):  # type: ignore[no-untyped-def]
     return runner.invoke(app, ["run", "--suite", "livestream", "--log-dir", str(logs), *args])
 
 
-def one_error_line(res, tmp_path: Path) -> str:  # type: ignore[no-untyped-def]
-    assert res.exit_code == 2, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, res.stderr
-    assert "Traceback" not in res.output
-    assert not (tmp_path / "logs").exists()  # nothing ran
-    return lines[0]
-
-
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.delenv(hub.ENV, raising=False)
-    monkeypatch.setattr(hub, "_written", None)
-    monkeypatch.setattr(hub, "_requested", None)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    return monkeypatch
+def refused(res, tmp_path: Path) -> str:  # type: ignore[no-untyped-def]
+    """The one error line, and nothing ran."""
+    line = one_error_line(res)
+    assert not (tmp_path / "logs").exists()
+    return line
 
 
 def test_engine_vllm_without_vllm(
@@ -52,9 +42,7 @@ def test_engine_vllm_without_vllm(
         importlib.util, "find_spec", lambda name, *a: None if name == "vllm" else real(name, *a)
     )
     monkeypatch.delenv("VLLM_BASE_URL", raising=False)
-    line = one_error_line(
-        run(tmp_path, "--engine", "vllm", "--model", str(tiny_checkpoint)), tmp_path
-    )
+    line = refused(run(tmp_path, "--engine", "vllm", "--model", str(tiny_checkpoint)), tmp_path)
     assert line == (
         "error: --engine vllm: vllm is not installed and VLLM_BASE_URL is not set; pip install "
         "'hat-eval[vllm]' on a machine with a GPU and start `vllm serve CHECKPOINT`, point "
@@ -67,10 +55,10 @@ def test_a_cuda_device_without_cuda(
 ) -> None:
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     res = run(tmp_path, "--model", str(tiny_checkpoint), "-M", "device=cuda:0")
-    line = one_error_line(res, tmp_path)
+    line = refused(res, tmp_path)
     assert "-M device (cuda:0) asks for a CUDA device but this machine has none" in line
     res = run(tmp_path, "--model", str(tiny_checkpoint), "-M", "device_map=cuda")
-    assert "-M device_map (cuda) asks for a CUDA device" in one_error_line(res, tmp_path)
+    assert "-M device_map (cuda) asks for a CUDA device" in refused(res, tmp_path)
 
 
 def test_bf16_on_a_gpu_without_it(
@@ -80,7 +68,7 @@ def test_bf16_on_a_gpu_without_it(
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: False)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Tesla T4")
     res = run(tmp_path, "--model", str(tiny_checkpoint), "-M", "dtype=bfloat16")
-    line = one_error_line(res, tmp_path)
+    line = refused(res, tmp_path)
     assert "-M dtype=bfloat16 asks for bfloat16 but the GPU (Tesla T4) does not support it" in line
 
 
@@ -94,7 +82,7 @@ def test_an_uncached_hub_kernel_offline(
         "-M",
         "attn_implementation=kernels-community/flash-attn3",
     )
-    line = one_error_line(run(tmp_path, *args), tmp_path)
+    line = refused(run(tmp_path, *args), tmp_path)
     assert "-M attn_implementation=kernels-community/flash-attn3: the Hub kernel" in line
     assert "not in the local cache" in line and "attn_implementation=sdpa" in line
 

@@ -23,19 +23,9 @@ from hat_eval.repro import (
     check_out,
     measure_splits,
 )
+from tests._cli import one_error_line
 
 runner = CliRunner()
-
-
-def _one_error_line(res: Any, *says: str) -> str:
-    assert res.exit_code == 2, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, lines
-    assert lines[0].startswith("error: "), lines[0]
-    for s in says:
-        assert s in lines[0], lines[0]
-    assert "Traceback" not in res.output
-    return str(lines[0])
 
 
 def _repro(*args: str) -> Any:
@@ -44,23 +34,23 @@ def _repro(*args: str) -> Any:
 
 def test_an_unknown_budget_is_one_line(tmp_path: Path) -> None:
     res = _repro("--budget", "cpu-5m", "--out", str(tmp_path / "o"))
-    _one_error_line(res, "--budget 'cpu-5m': unknown budget", "cpu-30m, gpu, full")
+    one_error_line(res, "error: ", "--budget 'cpu-5m': unknown budget", "cpu-30m, gpu, full")
     assert not (tmp_path / "o").exists()
 
 
 def test_zero_seeds_is_one_line(tmp_path: Path) -> None:
     res = _repro("--budget", "cpu-30m", "--out", str(tmp_path), "--seeds", "0")
-    _one_error_line(res, "--seeds (0) must be >= 1")
+    one_error_line(res, "error: ", "--seeds (0) must be >= 1")
 
 
 def test_a_base_that_is_not_a_checkpoint_is_one_line(tmp_path: Path) -> None:
     res = _repro("--budget", "cpu-30m", "--out", str(tmp_path / "o"), "--base", "no/such")
-    _one_error_line(res, "--base no/such: no such folder")
+    one_error_line(res, "error: ", "--base no/such: no such folder")
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "config.json").write_text("{}")
     res = _repro("--budget", "gpu", "--out", str(tmp_path / "o"), "--base", str(empty))
-    _one_error_line(res, f"--base {empty}: not a checkpoint folder (a tokenizer missing)")
+    one_error_line(res, "error: ", f"--base {empty}: not a checkpoint folder (a tokenizer missing)")
 
 
 def _results(folder: Path, **fields: Any) -> Path:
@@ -74,20 +64,29 @@ def test_an_output_folder_with_another_runs_results_is_refused(tmp_path: Path) -
     out = tmp_path / "o"
     _results(out, budget="smoke", seeds=[0])
     res = _repro("--budget", "cpu-30m", "--out", str(out))
-    _one_error_line(
-        res, f"--out {out}: holds another run's results.json (budget smoke, seeds 1)", "cpu-30m"
+    one_error_line(
+        res,
+        "error: ",
+        f"--out {out}: holds another run's results.json (budget smoke, seeds 1)",
+        "cpu-30m",
     )
     _results(out, budget="cpu-30m", seeds=[0, 1, 2])
     res = _repro("--budget", "cpu-30m", "--out", str(out))
-    _one_error_line(res, "(budget cpu-30m, seeds 3), not this one's (budget cpu-30m, seeds 1)")
+    one_error_line(
+        res, "error: ", "(budget cpu-30m, seeds 3), not this one's (budget cpu-30m, seeds 1)"
+    )
     (out / RESULTS_FILE).write_text('{"rows": []}', encoding="utf-8")
     res = _repro("--budget", "cpu-30m", "--out", str(out))
-    _one_error_line(res, "not a hat-eval repro run's")
+    one_error_line(res, "error: ", "not a hat-eval repro run's")
     (out / RESULTS_FILE).write_text("{not json", encoding="utf-8")
-    _one_error_line(_repro("--budget", "smoke", "--out", str(out)), "not a hat-eval repro run's")
+    one_error_line(
+        _repro("--budget", "smoke", "--out", str(out)), "error: ", "not a hat-eval repro run's"
+    )
     a_file = tmp_path / "file"
     a_file.write_text("x")
-    _one_error_line(_repro("--budget", "smoke", "--out", str(a_file)), "a file, expected a folder")
+    one_error_line(
+        _repro("--budget", "smoke", "--out", str(a_file)), "error: ", "a file, expected a folder"
+    )
 
 
 def test_the_same_runs_folder_is_taken_again(tmp_path: Path) -> None:
@@ -100,11 +99,11 @@ def test_the_same_runs_folder_is_taken_again(tmp_path: Path) -> None:
 def test_the_budgets_not_built_say_what_they_need(tmp_path: Path) -> None:
     res = _repro("--budget", "gpu", "--out", str(tmp_path))
     if torch.cuda.is_available():
-        _one_error_line(res, "--budget gpu is not built yet")
+        one_error_line(res, "error: ", "--budget gpu is not built yet")
     else:
-        _one_error_line(res, "--budget gpu needs a CUDA device")
-    _one_error_line(
-        _repro("--budget", "full", "--out", str(tmp_path)), "--budget full is not built"
+        one_error_line(res, "error: ", "--budget gpu needs a CUDA device")
+    one_error_line(
+        _repro("--budget", "full", "--out", str(tmp_path)), "error: ", "--budget full is not built"
     )
     assert list(tmp_path.iterdir()) == []
 
@@ -164,4 +163,4 @@ def test_the_smoke_budget_runs_end_to_end(tmp_path: Path) -> None:
     assert not torch.equal(fixed[name], hsa[name])
     # another budget into the same folder is refused, naming the run it holds
     res = _repro("--budget", "cpu-30m", "--out", str(out))
-    _one_error_line(res, "holds another run's results.json (budget smoke, seeds 1)")
+    one_error_line(res, "error: ", "holds another run's results.json (budget smoke, seeds 1)")

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 import hat_eval._hub as hub
 from hat_eval.cli import app
 from hat_eval.trainers import device_defaults
+from tests._cli import one_error_line
 from tests._kernels import spy_kernels
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,14 +27,6 @@ runner = CliRunner()
 
 def train(stage: str, config: Path, out: Path, *extra: str):  # type: ignore[no-untyped-def]
     return runner.invoke(app, ["train", stage, "--config", str(config), "--out", str(out), *extra])
-
-
-def one_error_line(res) -> str:  # type: ignore[no-untyped-def]
-    assert res.exit_code == 2, res.output
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 def yaml_file(tmp_path: Path, text: str) -> Path:
@@ -151,15 +144,6 @@ def test_a_forced_kernel_missing_offline_is_one_line(
 
 
 # --- the setting reaches every stage's model loads ------------------------------------------------
-
-
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.delenv(hub.ENV, raising=False)
-    monkeypatch.setattr(hub, "_written", None)
-    monkeypatch.setattr(hub, "_requested", None)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    return monkeypatch
 
 
 @pytest.mark.slow
