@@ -228,10 +228,19 @@ def check_changelog(changelog: Changelog) -> None:
     Raises:
         HarnessError: one line naming the version's file, or the changelog, and the field.
     """
+    _checked(changelog)
+
+
+def _checked(changelog: Changelog) -> tuple[dict[str, dict[str, str]], list[_Edit]]:
+    """:func:`check_changelog`'s checks, returning what they read.
+
+    Each version's intent -> skill id map, and the edits that carry a requirement.
+    """
     from hat_eval.world import SINGLE_INTENTS
 
+    skills = {}
     for v in changelog.versions:
-        skill_of(v.harness, str(v.path))
+        skills[v.version] = skill_of(v.harness, str(v.path))
         if v.edit is not None and v.edit.requires is not None:
             for i, intent in enumerate(v.edit.requires.intents):
                 if intent not in SINGLE_INTENTS:
@@ -241,7 +250,7 @@ def check_changelog(changelog: Changelog) -> None:
                         f"{intent!r} is not a viewer intent, expected one of "
                         f"{', '.join(SINGLE_INTENTS)}",
                     )
-    _edits(changelog)
+    return skills, _edits(changelog)
 
 
 def evolution_episodes(
@@ -265,16 +274,15 @@ def evolution_episodes(
     """
     from hat_eval.world import generate_cases
 
-    check_changelog(changelog)
+    skills, edits = _checked(changelog)
     chosen = changelog.select(versions)
     kb = knowledge_base(kb_seed)
     count = recipe.cases if n is None else n
     cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
-    edits = _edits(changelog)
     out = []
     for version in chosen:
         ref = harness_ref(str(version.path))
-        of = skill_of(version.harness, str(version.path))
+        of = skills[version.version]
         for case in cases:
             reqs = []
             gold_case = case
