@@ -53,6 +53,7 @@ from hat_eval.episode import (
     split_skill_tag,
     split_think,
 )
+from hat_eval.world import KnowledgeBase
 
 from ._samples import episode_of
 
@@ -275,7 +276,7 @@ def _score(state: TaskState, target: Target, *, requirements: bool = False) -> S
     notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
     notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
     if requirements:
-        values.update(_requirement_values(episode, answer, records, check, notes))
+        values.update(_requirement_values(episode, answer, records, check, kb, notes))
     return Score(
         value=values,
         answer=answer,
@@ -291,6 +292,7 @@ def _requirement_values(
     answer: str,
     records: list[CallRecord],
     check: AnswerCheck,
+    kb: KnowledgeBase,
     notes: list[str],
 ) -> dict[str, float]:
     """Each changelog edit's verdict on the answer (``requirement_<edit>``) and ``error``.
@@ -300,7 +302,6 @@ def _requirement_values(
     0 when all of them passed; NaN when none failed and one is undecided.
     """
     tag, body = split_skill_tag(split_think(answer)[1])
-    kb = knowledge_base(episode.kb_seed)
     out: dict[str, float] = {}
     for req in episode.gold.requirements:
         verdict = check_requirement(req, episode.case, episode.gold, body, tag, records, kb)
