@@ -197,3 +197,11 @@ def test_run_help_is_not_cut_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> N
     assert res.exit_code == 0
     assert "…" not in res.stdout and "--model-arg" in res.stdout
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
+
+
+def test_epochs_below_one_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["run", "--epochs", "0", "--log-dir", str(tmp_path / "logs")])
+    assert res.exit_code == 2
+    said = " ".join(res.output.replace("│", " ").split())  # typer's error box, unwrapped
+    assert "Invalid value for '--epochs': Input should be greater than or equal to 1" in said
+    assert not (tmp_path / "logs").exists()
