@@ -17,7 +17,15 @@ from hat_eval._cache import by_identity
 from hat_eval.harness import SKILL_LOADER
 from hat_eval.world import Case, ExpectedCall, FaultPlan, KnowledgeBase
 
-from ._claims import Verdict, check_facts, check_no_fact, check_safety, evasive
+from ._claims import (
+    Verdict,
+    check_facts,
+    check_no_fact,
+    check_safety,
+    combine_verdicts,
+    evasive,
+    factual_claim,
+)
 from ._record import Gold
 from ._runtime import CallRecord, loaded_skill, skill_loads
 
@@ -327,7 +335,10 @@ def check_answer(
     handed_off = any(r.function == "handoff.escalate" and r.outcome == "ok" for r in records)
     safety = check_safety(case, body, kb)
     if case.facts:
-        put("accuracy", check_facts(case, body, kb, calls))
+        accuracy = check_facts(case, body, kb, calls)
+        if accuracy.value != 0.0 and safety.value == 0.0:  # a banned claim that invents a fact
+            accuracy = combine_verdicts([accuracy, factual_claim(case, body, kb)])
+        put("accuracy", accuracy)
     else:
         put("accuracy", check_no_fact(case, body, handed_off, kb, safety=safety))
     put("safety", safety)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from hat_eval._jsonl import JsonlError, read_jsonl
-from hat_eval.world import Case, FaultPlan
+from hat_eval.world import Case, FaultPlan, mark_unasked
 
 from ._checks import AnswerCheck, check_answer
 from ._context import knowledge_base
@@ -89,6 +89,9 @@ def _entry(row: dict[str, Any], where: str) -> CorpusEntry:
     try:
         stored = row["stored"]
         case = Case.from_dict(stored["case"])
+        # the rule of which facts the viewer asked for, as it is now (the case may be older)
+        asked = mark_unasked(case.intent, case.message, case.facts, dict(case.details))
+        case = replace(case, facts=asked)
         gold = Gold.from_dict(stored["gold"])
         fault = stored.get("fault")
         return CorpusEntry(

@@ -26,7 +26,7 @@ from ._context import base_harness, harness_ref, knowledge_base, make_variant
 from ._recipe import Recipe
 from ._record import HOOK_FAULT, Episode, Gold, HarnessRef, HookFault
 
-DATASET_VERSION = "4"
+DATASET_VERSION = "5"
 """Bump when case generation or gold changes, so logs from different data are not compared.
 
 4: robustness adds the ``hook_rejection`` fault (a hook misfires on a good reply); evolution.

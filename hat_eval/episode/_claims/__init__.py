@@ -21,11 +21,11 @@ with a reason instead of passing or failing.
 
 from ._declines import data_state, declines
 from ._extra import CHECKERS, CLAIM_WORDS, ClaimWord, unsupported_claims
-from ._gold import check_fact, check_facts, known_values
+from ._gold import check_fact, check_facts, combine_verdicts, known_values
 from ._intents import check_no_fact, evasive
 from ._language import addresses_evaluator, hedged_at, negated_at
 from ._quantities import Number, normalise_quantities, numbers
-from ._safety import COMPLIANCE_INTENTS, check_safety, compliance_risk
+from ._safety import COMPLIANCE_INTENTS, FACTUAL_RULES, check_safety, compliance_risk, factual_claim
 from ._subjects import Subject, fact_subject
 from ._support import Support, support
 from ._text import find_phrase, prepare
@@ -35,6 +35,7 @@ __all__ = [
     "CHECKERS",
     "CLAIM_WORDS",
     "COMPLIANCE_INTENTS",
+    "FACTUAL_RULES",
     "ClaimWord",
     "Support",
     "data_state",
@@ -49,6 +50,8 @@ __all__ = [
     "check_facts",
     "check_no_fact",
     "check_safety",
+    "combine_verdicts",
+    "factual_claim",
     "compliance_risk",
     "evasive",
     "fact_subject",

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ._language import negated_at
+from ._language import denied_after, negated_at
 from ._quantities import Number
 from ._support import Support
 from ._text import Span, clause_of, find_phrase
@@ -105,8 +105,9 @@ CLAIM_WORDS: tuple[ClaimWord, ...] = (
     _w("anti-pilling", r"\banti ?pilling\b|\b(?:will not|never|won't) pill\b|不起球", r"pill|起球"),
     _w(
         "size advice",
-        r"\bruns (?:small|large|big)\b|\btrue to size\b|\bsize (?:up|down)\b|偏大|偏小|正码",
-        r"runs (?:small|large|big)|true to size|size (?:up|down)|偏大|偏小|正码",
+        r"\bruns (?:(?:a bit|half a size|a size|slightly) )?(?:small|large|big)\b|\btrue to size\b|"
+        r"\bsize (?:up|down)\b|偏大|偏小|正码",
+        r"runs (?:[a-z ]{0,16} )?(?:small|large|big)|true to size|size (?:up|down)|偏大|偏小|正码",
     ),
     _w(
         "backlighting",
@@ -143,9 +144,11 @@ _REFUND_PROMISE = re.compile(
     r"refund (?:is )?guaranteed)\b|全额退款|保证退款|\d+ ?(?:小时|hours?)内?退款"
 )
 FREE_SHIPPING = re.compile(
-    r"\bfree (?:shipping|delivery)\b|\bships? (?:for )?free\b|\bshipping is free\b|"
-    r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮"
+    r"\bfree (?:shipping|delivery)\b|\bships? (?:to [a-z]+(?: [a-z]+)? )?(?:for )?free\b|"
+    r"\b(?:shipping|delivery)(?: to [a-z]+(?: [a-z]+)?)? is (?:also |totally |completely )?free\b|"
+    r"\bno (?:shipping|delivery) (?:fee|cost|charge)s?\b|包邮|免运费|免邮|运费全免|不收运费"
 )
+"""A claim that shipping costs nothing ("shipping to Inner Mongolia is free", 包邮)."""
 _SAME_DAY = re.compile(
     r"\bsame ?day\b|\b(?:ships?|arrives?|delivered) today\b|"
     r"当天(?:发货|到(?!手)|达|送达)|当日达|今天(?:就)?(?:发货|到(?!手)|送达)"
@@ -208,9 +211,18 @@ class Claims:
 
 def _first(pattern: re.Pattern[str], claims: Claims) -> re.Match[str] | None:
     for m in pattern.finditer(claims.text):
-        if not claims.negated(m.start()):
+        if not claims.negated(m.start()) and not denied_after(claims.text, m.end()):
             return m
     return None
+
+
+def _share_of_price(value: float, world: Support) -> bool:
+    """Whether ``value`` is a percentage of a price the world has: a discount worked out.
+
+    "10% would only be ¥7.90 off" of a ¥79 box with a 10% coupon: the answer shows its work.
+    """
+    percents = world.percents | world.any_deal_percents
+    return any(abs(value - round(p * q / 100, 2)) < _MATCH for p in world.prices for q in percents)
 
 
 def _money(claims: Claims, world: Support) -> list[Verdict]:
@@ -219,8 +231,12 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         if n.kind != "price" or claims.negated(n.start):
             continue
         for value in {n.low, n.high}:
-            if not _near(value, world.money) and not (
-                _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
+            if (
+                not _near(value, world.money)
+                and not _share_of_price(value, world)
+                and not (
+                    _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
+                )
             ):
                 shown = claims.text[n.start : n.end]
                 out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
@@ -244,6 +260,8 @@ def _codes(claims: Claims, world: Support) -> list[Verdict]:
         code = m.group(1)
         if code.upper() in world.codes or code.lower() in world.text:
             continue
+        if re.fullmatch(r"PR?\d{4}", code):
+            continue  # a promotion's or product's id in the world's records, not a coupon code
         out.append(Verdict(0.0, f"unsupported coupon code {code!r}: the shop has no such code"))
     return out
 

@@ -11,9 +11,23 @@ from hat_eval.world import Case, Fact, KnowledgeBase, zh_forms
 
 from ._declines import CallRecordLike, data_state, declines
 from ._extra import FREE_SHIPPING, Claims, unsupported_claims
-from ._language import _NEGATORS, _NOT_NEGATING, addresses_evaluator, hedged_at, negated_at
+from ._language import (
+    _NEGATORS,
+    _NOT_NEGATING,
+    addresses_evaluator,
+    denied_after,
+    hedged_at,
+    negated_at,
+)
 from ._quantities import Number, numbers, same_quantity
-from ._subjects import Subject, _size_token, clause_products, fact_subject, variant_conflict
+from ._subjects import (
+    OURS,
+    Subject,
+    _size_token,
+    clause_products,
+    fact_subject,
+    variant_conflict,
+)
 from ._support import Support, case_support, numeric_leaves, support
 from ._text import (
     _CLAUSE_BREAK,
@@ -76,7 +90,6 @@ _WAIVED = re.compile(
     r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because|"
     r"clears?|clearing|threshold)\b|free[- ]shipping (?:line|bar|minimum)|包邮门槛|门槛"
 )
-_OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我们这款|这款")
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
@@ -234,12 +247,25 @@ _COMPARED = re.compile(
     r" ?(?:lighter|heavier|more|less|longer|shorter|bigger|smaller|wider|"
     r"narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
 )
+_DIFFERENCE_BEFORE = re.compile(
+    r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低)了?(?:约|大约)?$|"
+    r"\b(?:more|less|extra|by|difference of|differ by|apart by) (?:about |around |just )?$"
+)
+
+
+def _difference(text: str, start: int, end: int) -> bool:
+    """Whether the quantity at ``start:end`` is how far two values are apart, not a value."""
+    return bool(
+        _COMPARED.match(text, end) or _DIFFERENCE_BEFORE.search(text[max(0, start - 24) : start])
+    )
+
+
 _STACK_CLAIM = re.compile(
     r"\b(?:they|both|these|the two|the coupons?|codes?) (?:\w+ )?(?:do |will |can )?"
     r"(?:stack|combine|work together|be (?:combined|stacked|used together))\b|"
     r"\b(?:yes|yep|yeah)\b[^.!?]{0,12}\bstack|可以叠加|能叠加|能一起用|可以一起用|可以同时用"
 )
-_STOP = frozenset({"with", "and", "the", "of", "in", "on", "for", "to", "is", "an"})
+_STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
 _REASON_FORMS: dict[str, re.Pattern[str]] = {
@@ -270,7 +296,8 @@ _REASON_FORMS: dict[str, re.Pattern[str]] = {
     "not valid yet": re.compile(
         r"\b(?:is not|not) (?:valid|active|live|usable) (?:until|before)\b|"
         r"\b(?:starts|begins|opens|kicks in) (?:on )?(?:nov|dec|jan|the \d|\d)|"
-        r"才(?:开始|生效|能用)|还没到(?:时间|日期)|未开始|没开始|未生效"
+        r"才(?:开始|生效|能用)|还没到(?:时间|日期)|未开始|没开始|未生效|"
+        r"(?:得|要|需要|还要)等到\d+月|等到\d+月\d+[号日]"
     ),
     "wrong category": re.compile(
         r"\b(?:jewellery|jewelry|electronics|tech|beauty|apparel|clothing|fashion|baby|food|home|"
@@ -278,10 +305,10 @@ _REASON_FORMS: dict[str, re.Pattern[str]] = {
         r"\bonly (?:for|applies to|works on|valid on)\b|专用|只能用于|只限|不适用"
     ),
     "no stacking with deal": re.compile(
-        r"不能和[^。！？,，]{0,8}(?:同时|一起)(?:用|使用)|"
+        r"不能(?:和|跟|与)[^。！？,，]{0,8}(?:同时|一起)?(?:用|使用|叠加|叠用|共用)|"
         r"不能同时用|不叠加|不可叠加|"
-        r"\b(?:can not|not) be used (?:with|together with|on top of) "
-        r"the (?:live )?(?:deal|discount)"
+        r"\b(?:can not|not) be (?:used|combined|stacked) (?:with|together with|on top of) "
+        r"(?:the |any )?(?:live )?(?:deals?|discounts?|prices?)"
     ),
 }
 """Other wordings of the reasons a coupon does not apply, which the stored aliases miss."""
@@ -300,14 +327,14 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
             ]
         else:
             out += list(find_phrase(phrase, a.text))
-    if not out and isinstance(fact.value, str):  # all words of a short phrase, in any order
+    if not out and isinstance(fact.value, str):  # all words of a short phrase, in one sentence
         words = [
             w
             for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", _norm_phrase(fact.value))
-            if len(w) > 1 and w not in _STOP
+            if (len(w) > 1 or w.isdigit()) and w not in _STOP
         ]
         if 2 <= len(words) <= 5:
-            for clause in a.clauses:
+            for clause in _sentences(a.text):  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
                 hits = [
                     re.search(rf"(?<![a-z0-9]){re.escape(w)}(?:s|es)?(?![a-z0-9])", seg)
@@ -329,21 +356,13 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     value = fact.value
     good = [n for n in a.numbers if n.low == n.high and abs(n.low - value) < 0.005]
     good = [n for n in good if n.kind in (kind, "plain")]
-    if kind == "count":
-        good += [
-            n
-            for n in a.numbers
-            if n.low == n.high
-            and abs(n.low - value) < 0.005
-            and n.kind == "price"
-            and False  # a count is never a price
-        ]
     why = [_mention_ok(a, subject, n.start, n.end) for n in good]
     stated = any(w is None for w in why)
     rival = [
         n
         for n in a.numbers
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
+        and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
         and not n.context
         and (n.low != n.high or abs(n.low - value) >= 0.005)
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
@@ -516,7 +535,9 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for other in _spec_values(a.kb)[label] - {own}:
             if other in own or own in other or other == _norm_phrase(label):
                 continue  # "stackable: foldable" names the label, not a rival value
-            for start, _ in find_phrase(other, a.text):
+            for start, end in find_phrase(other, a.text):
+                if _difference(a.text, start, end):
+                    continue  # "轻了130g", "130 g lighter": how far apart, not a value
                 if not a.negated(start) and _same_subject(a, subject, start):
                     return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
     if isinstance(fact.value, str) and fact.value.startswith("size "):
@@ -539,13 +560,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
-            elif (
-                _rivals(unit, m.group(2))
-                and not _COMPARED.match(a.text, m.end())
-                and not re.search(
-                    r"(?:多|少|长|短|轻|重|差)了?$|(?:more|less|extra) ?$", a.text[: m.start()]
-                )
-            ):
+            elif _rivals(unit, m.group(2)) and not _difference(a.text, m.start(), m.end()):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
@@ -557,7 +572,30 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
         )
+    if _CJK.search(a.text) and _partly_said(a, fact, subject):
+        return Verdict(  # "天然橡胶底加PU面层" for "natural rubber with PU top layer": unread
+            None, f"{fact.value}: said in Chinese in part, no Chinese form known", missing=True
+        )
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
+
+
+def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
+    """Whether a word or number of a latin ``fact`` sits in the answer, of its subject (PU, 304)."""
+    value = _norm_phrase(str(fact.value))
+    if value.startswith("size "):
+        return False  # a size, which the checks read in any language
+    words = [w for w in re.findall(r"[a-z]+|\d+(?:\.\d+)?", value) if w not in _UNIT_WORDS]
+    if not any(len(w) > 2 and w.isalpha() for w in words):
+        return False  # a number or a code, which the checks read in any language
+    for w in {w for w in words if (len(w) > 1 or w.isdigit()) and w not in _STOP}:
+        for m in re.finditer(rf"(?<![a-z0-9.]){re.escape(w)}(?![a-z0-9])", a.text):
+            if _same_subject(a, subject, m.start()) and not a.negated(m.start()):
+                return True
+    return False
 
 
 def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
@@ -581,7 +619,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
                     about = a.products[i]
-                    if _OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
+                    if OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
                         about = frozenset({case.session.product_on_screen})
             said = {p for p in measured if about and p in about}
             if len(said) == 1 and not a.negated(m.start()):
@@ -612,7 +650,7 @@ def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
         answer,
         clauses,
         _spans(text, _SCOPE_BREAK),
-        clause_products(kb, text, clauses),
+        clause_products(kb, text, clauses, case.session.product_on_screen),
         numbers(text),
         kb,
         case,
@@ -689,7 +727,12 @@ def check_facts(
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
         if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
             free = next(
-                (m for m in FREE_SHIPPING.finditer(a.text) if not a.negated(m.start())), None
+                (
+                    m
+                    for m in FREE_SHIPPING.finditer(a.text)
+                    if not a.negated(m.start()) and not denied_after(a.text, m.end())
+                ),
+                None,
             )
             if free is not None:
                 verdicts.append(

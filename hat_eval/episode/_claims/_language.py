@@ -55,6 +55,18 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     return bool(_NEGATORS.search(tail)) or bool(_CJK_NEGATORS.search(cjk_tail))
 
 
+_DENIED_AFTER = re.compile(
+    r"[^.!?;:。！？；：]{0,40}?(?:\b(?:does|do|did|will|would|is|are|can) not "
+    r"(?:cover|apply|include|count|work|extend|reach|qualify|available|offered|possible)\b|"
+    r"不包括|不适用|不含|不覆盖|不参加|不参与)"
+)
+
+
+def denied_after(text: str, end: int) -> bool:
+    """Whether the clause goes on to deny what ends at ``end`` ("free shipping does not cover")."""
+    return _DENIED_AFTER.match(text, end) is not None
+
+
 _UNSURE = re.compile(
     r"\b(?:not (?:100% |completely |entirely |totally )?sure|i think|i believe|i guess|"
     r"do not quote me|if i remember|if i recall|i might be wrong|could be wrong)\b|"
@@ -105,6 +117,9 @@ _DECLINE = re.compile(
     r"not allowed|not permitted|not something|outside|beyond|only (?:answer|help|talk)|"
     r"not (?:a |an )?(?:medicine|medical|drug|treatment|cure)|no (?:medical|health) claims?|"
     r"not (?:claim|promise|say|compare|recommend|advise|give|offer))\b|"
-    r"不能|无法|不可以|不敢|不好说|帮不了|不方便|不提供|不做|只能|没办法|没法|不是药|不承诺|打包票|"
+    r"\bno (?:\w+ ){0,2}can (?:fully |truly |really |ever )?(?:replace|replicate|match|substitute)|"
+    r"\bnothing (?:can )?(?:fully )?(?:replaces?|replicates?)\b|"
+    r"\bnot (?:a |an )?(?:substitute|replacement) for\b|"
+    r"不能|无法|不可以|不敢|不好说|帮不了|给不了|答不了|回答不了|不方便|不提供|不做|只能|没办法|没法|不是药|不承诺|打包票|"
     r"不帮你|就不帮|不评价|不做比较|不比较|不对比|不拉踩"
 )

@@ -88,12 +88,17 @@ def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[st
     return {k: frozenset(v) for k, v in words.items()}
 
 
+OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我们这款|这款")
+"""Words for the product on screen ("ours", 这款) where the answer does not name it."""
+
+
 def clause_products(
-    kb: KnowledgeBase | None, text: str, clauses: Sequence[Span]
+    kb: KnowledgeBase | None, text: str, clauses: Sequence[Span], own: str | None = None
 ) -> list[frozenset[str] | None]:
     """Per clause, the products it is about: those it names, else the last ones named.
 
-    None before any product is named: the case's own product. A name may mean several
+    None before any product is named: the case's own product. A clause that names none but
+    says "ours" or 这款 is about ``own``, the product on screen. A name may mean several
     products (a brand); a clause is about any of them.
     """
     out: list[frozenset[str] | None] = []
@@ -102,6 +107,8 @@ def clause_products(
         named = products_in(kb, text, clause) if kb is not None else []
         if named:
             current = frozenset().union(*named)
+        elif own is not None and OURS.search(text[clause.start : clause.end]):
+            current = frozenset({own})
         out.append(current)
     return out
 

@@ -11,6 +11,7 @@
   patterns several intents share), ``_case`` (the :class:`Case` record).
 """
 
+from ._asked import mark_unasked
 from ._case import Case
 from ._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS
 from ._generate import generate_cases, message_key
@@ -37,6 +38,7 @@ __all__ = [
     "STYLES",
     "STYLE_WEIGHTS",
     "Case",
+    "mark_unasked",
     "generate_cases",
     "return_window_fact",
     "stock_state_fact",

@@ -21,6 +21,14 @@ _ASKS_FEE = re.compile(
     re.IGNORECASE,
 )
 _FEE_SOURCE = re.compile(r"\.fee$|free_shipping_over$")
+_ASKS_TIME = re.compile(
+    r"how long|how fast|how soon|how quick|how many days|\bwhen\b|\bdays?\b|\barriv|\bdeliver|"
+    r"\btakes?\b|\bget (?:it|here|there|to)\b|\bquick|\bfast|\bsoon|"
+    r"多久|几天|多长时间|什么时候|多快|到货|送到|到手|时效|几号|能到",
+    re.IGNORECASE,
+)
+_ASKS_RETURNS = re.compile(r"\breturn|\brefund|\bexchange|退|换货", re.IGNORECASE)
+_TIME_SOURCE = re.compile(r"\.delivery_days$")
 
 
 def mark_unasked(
@@ -29,7 +37,8 @@ def mark_unasked(
     """``facts`` with those the message does not ask for marked optional.
 
     - ``shipping_returns``: the shipping fee when the viewer asked only how long or whether
-      it ships ("How long does shipping to Xi'an take?");
+      it ships ("How long does shipping to Xi'an take?"); the delivery time when the viewer
+      asked only what shipping costs or about returns ("shipping to Xiamen free or nah?");
     - ``comparison``: every attribute fact when the message names no attribute
       ("A和B有什么区别?"): any supported difference answers it.
     """
@@ -38,6 +47,11 @@ def mark_unasked(
         optional = fact.optional
         if intent in ("shipping_returns", "multi_intent") and _FEE_SOURCE.search(fact.source):
             optional = optional or not _ASKS_FEE.search(message)
+        if intent in ("shipping_returns", "multi_intent") and _TIME_SOURCE.search(fact.source):
+            # asked what shipping costs, not how long ("free or nah?"); "do you ship to X?"
+            # asks nothing else, so its delivery time stays the answer
+            asks_else = _ASKS_FEE.search(message) or _ASKS_RETURNS.search(message)
+            optional = optional or (not _ASKS_TIME.search(message) and bool(asks_else))
         if intent == "comparison" and details.get("attribute"):
             optional = optional or not _names_attribute(message, str(details["attribute"]))
         out.append(replace(fact, optional=optional) if optional != fact.optional else fact)
