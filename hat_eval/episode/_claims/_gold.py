@@ -641,6 +641,12 @@ def _category(kb: KnowledgeBase | None, subject: Subject) -> str | None:
     return str(product["category"]) if product else None
 
 
+def _this_one(case: Case) -> str:
+    """The product 这款 or "ours" means: the case's own, or in a comparison the one on screen."""
+    ids = set(case.product_ids)
+    return next(iter(ids)) if len(ids) == 1 else case.session.product_on_screen
+
+
 def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
     """The answer as the fact and claim checks read it (prepared text, clauses, numbers)."""
     text = prepare(answer)
@@ -650,7 +656,7 @@ def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
         answer,
         clauses,
         _spans(text, _SCOPE_BREAK),
-        clause_products(kb, text, clauses, case.session.product_on_screen),
+        clause_products(kb, text, clauses, _this_one(case)),
         numbers(text),
         kb,
         case,
