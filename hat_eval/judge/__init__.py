@@ -13,6 +13,7 @@ position, verbosity and injection bias (``hat-eval judge audit``).
 from typing import TYPE_CHECKING
 
 from hat_eval._lazy import lazy_getattr
+from hat_eval.stats import sign_test, wilson_interval
 
 from ._agreement import (
     ALPHA_THRESHOLD,
@@ -112,9 +113,7 @@ from ._study import (
     read_key,
     read_votes,
     shown_digest,
-    sign_test,
     task_rows,
-    wilson_interval,
 )
 
 if TYPE_CHECKING:

@@ -31,11 +31,11 @@ from hat_eval.episode import (
     harness_ref,
     verdict,
 )
+from hat_eval.stats import wilson_interval
 from hat_eval.suites import to_sample
 
 from ._calibrate import JudgeScore
 from ._scorer import PART_DIMENSIONS, decide_parts
-from ._study import wilson_interval
 
 SCORER_NAME = "agent_judge"
 """The name the judge's scores carry in a log (``EvalSample.scores``)."""

@@ -18,7 +18,6 @@ import csv
 import hashlib
 import io
 import json
-import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias, get_args
 
 import numpy as np
+
+from hat_eval.stats import sign_test, wilson_interval
 
 from ._agreement import cohen_kappa, decode, encode, krippendorff_alpha, majority
 from ._labels import LabelError, Preference, label_studio_results, parse_rating, read_rows
@@ -38,8 +39,6 @@ PREFERENCE_NAME: Final = "preference"
 """The ``name`` of the Label Studio ``<Choices>`` control, and the CSV column of the vote."""
 LABEL_COLUMNS: Final[tuple[str, ...]] = ("sample_id", PREFERENCE_NAME, "annotator")
 TASK_COLUMNS: Final[tuple[str, ...]] = ("sample_id", "message", "left", "right")
-Z_95: Final = 1.959963984540054
-"""The standard normal quantile ``Phi^-1(0.975)`` of a two-sided 95% interval."""
 
 LABEL_CONFIG: Final = """\
 <View>
@@ -380,39 +379,6 @@ def read_judge(path: Path) -> dict[str, Preference]:
     if not out:
         raise LabelError(f"{path}: no verdicts in the file")
     return out
-
-
-def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float] | None:
-    """Wilson's score interval of a binomial proportion ``p = successes / n``.
-
-    ``(p + z^2/(2n) -/+ z * sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)`` with ``z = 1.96`` for
-    95%: the proportions ``q`` whose score test ``|p - q| / sqrt(q(1-q)/n) <= z`` does not reject.
-    Unlike the Wald interval it stays inside [0, 1] and is not empty at ``p`` = 0 or 1.
-    Undefined, so ``None``, for ``n = 0``.
-    """
-    if n <= 0:
-        return None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def sign_test(wins_a: int, wins_b: int) -> float | None:
-    """The two-sided exact sign test of ``H0: P(A beats B) = 1/2``, ties left out.
-
-    With ``n = wins_a + wins_b`` and ``k = wins_a``, ``scipy.stats.binomtest(k, n, 0.5)``: for
-    ``p = 1/2`` the binomial is symmetric, so the p-value is ``min(1, 2 * P(X <= min(k, n - k)))``
-    with ``X ~ Binomial(n, 1/2)``, i.e. ``2 * sum_{i<=min(k,n-k)} C(n, i) / 2^n`` capped at 1.
-    Undefined, so ``None``, when every item is a tie (``n = 0``).
-    """
-    from scipy.stats import binomtest  # type: ignore[import-untyped]
-
-    n = wins_a + wins_b
-    if n == 0:
-        return None
-    return float(binomtest(wins_a, n, 0.5, alternative="two-sided").pvalue)
 
 
 def majority_preference(votes: Sequence[Preference]) -> Preference:

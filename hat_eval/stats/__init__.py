@@ -5,8 +5,12 @@
   one resampling scheme) and :func:`percentile_interval`.
 - Tests: :func:`paired_p_value` (the paired bootstrap's two-sided p-value) and :func:`holm`
   (Holm–Bonferroni adjustment over several comparisons).
-- :func:`clustered_stderr`: the standard error of a mean when samples share a cluster, as
-  Inspect's ``stderr(cluster=...)``.
+- Standard errors: :func:`mean_stderr` (Inspect's ``stderr()``), :func:`ratio_stderr` (a ratio
+  of sums, prompts as clusters: IFEval's instruction-level accuracy) and
+  :func:`clustered_stderr` (a mean when samples share a cluster, as Inspect's
+  ``stderr(cluster=...)``).
+- Proportions: :func:`wilson_interval` (a binomial proportion's interval) and
+  :func:`sign_test` (paired preferences, ties left out).
 - Planning and per-case estimators: :func:`min_detectable_difference`, :func:`pass_hat_k`,
   :func:`pass_at_k`.
 
@@ -16,18 +20,24 @@ NumPy loads inside the functions that need it: ``import hat_eval.stats`` stays l
 from ._bootstrap import bootstrap_indices, case_bootstrap, paired_bootstrap, percentile_interval
 from ._pass_k import pass_at_k, pass_hat_k
 from ._power import min_detectable_difference
-from ._stderr import clustered_stderr
+from ._proportions import Z_95, sign_test, wilson_interval
+from ._stderr import clustered_stderr, mean_stderr, ratio_stderr
 from ._tests import holm, paired_p_value
 
 __all__ = [
+    "Z_95",
     "bootstrap_indices",
     "case_bootstrap",
     "clustered_stderr",
     "holm",
+    "mean_stderr",
     "min_detectable_difference",
     "paired_bootstrap",
     "paired_p_value",
     "pass_at_k",
     "pass_hat_k",
     "percentile_interval",
+    "ratio_stderr",
+    "sign_test",
+    "wilson_interval",
 ]

@@ -53,6 +53,7 @@ from hat_eval.episode import (
     split_skill_tag,
     split_think,
 )
+from hat_eval.stats import mean_stderr
 from hat_eval.world import KnowledgeBase
 
 from ._samples import episode_of
@@ -108,15 +109,6 @@ def _mean(values: list[float]) -> float:
     return math.fsum(values) / len(values)
 
 
-def _stderr(values: list[float]) -> float:
-    """Inspect's ``stderr()``: sample standard deviation (n - 1) over sqrt(n); 0 below 2."""
-    n = len(values)
-    if n < 2:
-        return 0.0
-    m = _mean(values)
-    return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1)) / math.sqrt(n)
-
-
 @metric
 def suite_metrics(
     parts: list[str],
@@ -167,7 +159,7 @@ def suite_metrics(
                 continue
             values = [v for v, _ in pairs]
             out[part] = _mean(values)
-            out[f"{part}_stderr"] = _stderr(values)
+            out[f"{part}_stderr"] = mean_stderr(values)
             for prefix, labels in by.get(part, []):
                 groups: dict[str, list[float]] = {}
                 for value, metadata in pairs:

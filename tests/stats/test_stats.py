@@ -17,12 +17,14 @@ from hat_eval.stats import (
     case_bootstrap,
     clustered_stderr,
     holm,
+    mean_stderr,
     min_detectable_difference,
     paired_bootstrap,
     paired_p_value,
     pass_at_k,
     pass_hat_k,
     percentile_interval,
+    ratio_stderr,
 )
 
 
@@ -205,6 +207,16 @@ def test_clustered_stderr_equals_inspect() -> None:
     binary = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]
     ids = [0, 0, 1, 2, 2, 2, 3]
     assert clustered_stderr(binary, ids) == pytest.approx(_inspect_clustered(binary, ids))
+
+
+def test_mean_stderr_equals_inspects_stderr() -> None:
+    """The suites' per-part standard error is Inspect's ``stderr()`` and the unit-weight ratio."""
+    values = [1.0, 0.0, 1.0, 1.0, 0.5, 0.0, 1.0]
+    scores = [SampleScore(score=Score(value=v), sample_id=i) for i, v in enumerate(values)]
+    inspect = float(stderr()(scores))  # type: ignore[arg-type]
+    assert mean_stderr(values) == pytest.approx(inspect, rel=1e-12)
+    assert mean_stderr(values) == pytest.approx(ratio_stderr(values, [1.0] * len(values)))
+    assert mean_stderr([1.0]) == 0.0  # below two values: Inspect's 0
 
 
 @pytest.mark.parametrize(

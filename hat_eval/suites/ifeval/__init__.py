@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hat_eval._lazy import lazy_getattr
+from hat_eval.stats import ratio_stderr
 
 from ._checks import Verdict, check_response, instruction_ids, loose_variants, validate_examples
 from ._data import (
@@ -21,7 +22,7 @@ from ._data import (
     suite_entry,
 )
 from ._punkt import ensure_punkt
-from ._report import METRICS, IFEvalReport, TypeAccuracy, ratio_stderr, summarize
+from ._report import METRICS, IFEvalReport, TypeAccuracy, summarize
 from ._responses import read_responses, score_responses, write_results
 
 if TYPE_CHECKING:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+from hat_eval.stats import ratio_stderr
 
 from ._checks import Verdict
 
@@ -16,31 +17,6 @@ METRICS = (
     "inst_level_loose_acc",
 )
 """The reference's four numbers, named as lm-eval's IFEval task names them."""
-
-
-def ratio_stderr(followed: Sequence[float], totals: Sequence[float]) -> float:
-    r"""Standard error of a ratio of sums, prompts as clusters.
-
-    For prompts :math:`i = 1..m` with :math:`y_i` instructions followed out of :math:`n_i`,
-    the accuracy is :math:`R = \sum y_i / \sum n_i` and its delta-method (cluster-robust)
-    standard error is
-
-    .. math:: SE(R) = \frac{\sqrt{\frac{m}{m-1} \sum_i (y_i - R\,n_i)^2}}{\sum_i n_i}.
-
-    With every :math:`n_i = 1` (prompt-level accuracy) this is the usual
-    :math:`s / \sqrt{m}` of a mean, with :math:`s` the sample standard deviation: the value
-    Inspect's ``stderr()`` gives. Instructions of one prompt share one response, so they are
-    not independent; the cluster form does not pretend they are.
-
-    Edge cases: fewer than two prompts, or no instructions, give ``0.0``.
-    """
-    m = len(followed)
-    total = float(sum(totals))
-    if m < 2 or total == 0:
-        return 0.0
-    r = sum(followed) / total
-    ss = sum((y - r * n) ** 2 for y, n in zip(followed, totals, strict=True))
-    return math.sqrt(m / (m - 1) * ss) / total
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from hat_eval.stats import ratio_stderr
+
 from ._checks import check_response
 from ._data import IFEvalExample
-from ._report import ratio_stderr
 
 # Per-sample value keys: the four per-prompt results and the instruction count that weights
 # the instruction-level shares back into a micro-average.
