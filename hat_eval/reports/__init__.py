@@ -30,8 +30,11 @@ from ._evolution import (
     Estimate,
     EvolutionAnswer,
     EvolutionReport,
+    error_pairs,
+    error_reduction,
     evolution_report,
     evolution_table,
+    log_evolution_answers,
     log_evolution_report,
 )
 from ._page import Page, render_html, render_markdown
@@ -69,8 +72,11 @@ __all__ = [
     "Estimate",
     "EvolutionAnswer",
     "EvolutionReport",
+    "error_pairs",
+    "error_reduction",
     "evolution_report",
     "evolution_table",
+    "log_evolution_answers",
     "log_evolution_report",
     "HEADLINE",
     "PairedDifference",

@@ -217,22 +217,13 @@ def evolution_report(
         if items:
             kinds[kind] = mean_estimate(items, n_boot)
     report = EvolutionReport(model, tuple(ran), tuple(rows), kinds)
-    if len(ran) < 2:
-        return report
-    first, last_v = ran[0], ran[-1]
-    pairs = [
-        (table[(c, first)][ERROR], table[(c, last_v)][ERROR])
-        for c in cases
-        if _decided(table.get((c, first), {}).get(ERROR))
-        and _decided(table.get((c, last_v), {}).get(ERROR))
-    ]
-
-    def reduction(idx: Sequence[int]) -> float:
-        e1 = _mean([pairs[i][0] for i in idx])
-        return (e1 - _mean([pairs[i][1] for i in idx])) / e1 if e1 > 0 else math.nan
-
+    pairs = list(_error_pairs(table, ran).values())
     if not pairs:
         return report
+
+    def reduction(idx: Sequence[int]) -> float:
+        return error_reduction([pairs[i] for i in idx])
+
     value, low, high = case_bootstrap(reduction, len(pairs), n_boot=n_boot)
     return EvolutionReport(
         model,
@@ -245,8 +236,47 @@ def evolution_report(
     )
 
 
-def log_evolution_report(log: Any, *, n_boot: int = 2000) -> EvolutionReport:
-    """The :func:`evolution_report` of an Inspect eval log of the evolution suite.
+def error_reduction(pairs: Sequence[tuple[float, float]]) -> float:
+    """The share of errors gone: ``(mean first - mean last) / mean first`` over the pairs.
+
+    Each pair is one case's error (0/1) under the first and under the last version run. NaN
+    when no pair, or no error under the first version (nothing to reduce).
+    """
+    first = _mean([p[0] for p in pairs])
+    return (first - _mean([p[1] for p in pairs])) / first if first > 0 else math.nan
+
+
+def _error_pairs(
+    table: dict[tuple[str, str], dict[str, float]], ran: Sequence[str]
+) -> dict[str, tuple[float, float]]:
+    """Per case (in case order), its error under ``ran``'s first and last version, both decided."""
+    if len(ran) < 2:
+        return {}
+    first, last = ran[0], ran[-1]
+    return {
+        c: (table[(c, first)][ERROR], table[(c, last)][ERROR])
+        for c in sorted({c for c, _ in table})
+        if _decided(table.get((c, first), {}).get(ERROR))
+        and _decided(table.get((c, last), {}).get(ERROR))
+    }
+
+
+def error_pairs(
+    answers: Iterable[EvolutionAnswer], order: Sequence[str]
+) -> dict[str, tuple[float, float]]:
+    """Per case, its error under the first and under the last version run (both decided).
+
+    ``order`` is every version of the changelog, oldest first; the versions run are those some
+    answer has. Fewer than two run: empty. These are the pairs :func:`evolution_report`'s error
+    reduction reads (:func:`error_reduction`), for a comparison of two runs case by case.
+    """
+    table = {(a.case, a.version): a.values for a in answers}
+    ran = [v for v in order if any(ver == v for _, ver in table)]
+    return _error_pairs(table, ran)
+
+
+def log_evolution_answers(log: Any) -> tuple[list[EvolutionAnswer], list[EditInfo], list[str]]:
+    """An evolution log's scored answers, the changelog's edits, and its versions (oldest first).
 
     Raises:
         ValueError: the log is not an evolution run (its task metadata has no changelog).
@@ -267,9 +297,17 @@ def log_evolution_report(log: Any, *, n_boot: int = 2000) -> EvolutionReport:
                 answers.append(EvolutionAnswer(case, version, values))
                 break
     edits = [EditInfo(**e) for e in meta.get("edits", [])]
-    return evolution_report(
-        answers, edits, list(meta.get("versions", [])), model=str(log.eval.model), n_boot=n_boot
-    )
+    return answers, edits, list(meta.get("versions", []))
+
+
+def log_evolution_report(log: Any, *, n_boot: int = 2000) -> EvolutionReport:
+    """The :func:`evolution_report` of an Inspect eval log of the evolution suite.
+
+    Raises:
+        ValueError: the log is not an evolution run (its task metadata has no changelog).
+    """
+    answers, edits, order = log_evolution_answers(log)
+    return evolution_report(answers, edits, order, model=str(log.eval.model), n_boot=n_boot)
 
 
 def evolution_table(report: EvolutionReport) -> Table:

@@ -1,27 +1,42 @@
 """The reference's claims re-tested in one command (``hat_eval.repro``, ``hat-eval repro``).
 
-- Budgets: :class:`Budget`, :data:`BUDGETS` (``cpu-30m``, ``smoke``), :func:`get_budget` (which
-  also says what ``gpu`` and ``full`` need).
+- Budgets: token-level :class:`Budget` (:data:`BUDGETS`: ``cpu-30m``, ``smoke``) and end-to-end
+  :class:`E2EBudget` (:data:`E2E_BUDGETS`: ``gpu``, ``full``, ``smoke-e2e``), :func:`get_budget`
+  (which refuses ``gpu`` and ``full`` without CUDA), :func:`resolve_seeds`.
 - The teacher-forced probe: :func:`probe_transcripts`, :func:`render`, :func:`score_text`,
   :func:`compare` (tool-name and skill-id token accuracy, assistant-token loss, split by what
   the harness renamed, paired bootstrap intervals of HSA minus fixed).
 - Claims: :data:`CLAIMS` as data, :func:`judge` / :func:`judge_all` (supported, contradicted,
   not resolved at this budget).
-- The run: :func:`run_repro` (both arms per seed side by side, then the probe) and
+- The token-level run: :func:`run_repro` (both arms per seed side by side, then the probe) and
   ``results.json`` (:func:`check_out` refuses a folder holding another run's).
+- The end-to-end run: :data:`E2E_ARMS` trained by the project's trainers (:func:`train_arm`),
+  every model on :data:`E2E_SUITES` as ``hat-eval run`` runs them (:func:`evaluate`), the
+  comparison through ``hat-eval report``, :data:`E2E_MEASURES` contrasted between arms with
+  paired case intervals (:func:`measure_contrast`), :func:`run_e2e` for the whole.
 
 Nothing heavy loads on import: torch, transformers and TRL load inside the functions.
 """
 
-from ._arms import ARMS, ArmResult, ArmSpec, arm_progress, run_arm
+from ._arms import ARMS, ArmResult, ArmSpec, arm_progress, logged_losses, run_arm
 from ._budget import (
     BUDGET_NAMES,
     BUDGETS,
-    PLANNED,
+    E2E_BUDGETS,
+    GPU_BUDGET,
+    AnyBudget,
+    BaseShape,
     Budget,
+    E2EBudget,
+    EvalSize,
+    OPDSize,
     ReproError,
+    RLSize,
+    SFTSize,
+    budget_spec,
     check_budget_name,
     get_budget,
+    resolve_seeds,
 )
 from ._claims import (
     CLAIMS,
@@ -32,9 +47,54 @@ from ._claims import (
     VERDICTS,
     Claim,
     ClaimVerdict,
+    Measured,
     Verdict,
     judge,
     judge_all,
+)
+from ._contrast import (
+    E2E_MEASURES,
+    E2E_SPLIT,
+    ArmEstimate,
+    CaseValues,
+    ContrastResult,
+    E2EMeasure,
+    arm_estimate,
+    contrast_arms,
+    contrast_terms,
+    measure_contrast,
+    seed_spread,
+    statistic,
+)
+from ._e2e import (
+    REPORT_DIR,
+    Cell,
+    E2EResults,
+    ModelRun,
+    check_data,
+    contrasts,
+    e2e_contrasts,
+    run_e2e,
+    write_e2e_results,
+)
+from ._e2e_arms import (
+    BASE,
+    E2E_ARM_IDS,
+    E2E_ARMS,
+    E2EArm,
+    StageRecord,
+    arm_folder,
+    stage_config,
+    train_arm,
+)
+from ._e2e_eval import (
+    E2E_SUITES,
+    case_values,
+    evaluate,
+    model_name,
+    read_scores,
+    suite_limits,
+    suite_tasks,
 )
 from ._probe import (
     CONTRAST,
@@ -70,53 +130,101 @@ from ._run import (
 
 __all__ = [
     "ARMS",
+    "BASE",
     "BUDGETS",
     "BUDGET_NAMES",
     "CLAIMS",
     "CONTRADICTED",
     "CONTRAST",
+    "E2E_ARMS",
+    "E2E_ARM_IDS",
+    "E2E_BUDGETS",
+    "E2E_MEASURES",
+    "E2E_SPLIT",
+    "E2E_SUITES",
+    "GPU_BUDGET",
     "LOSS_SPLITS",
     "MEASURES",
     "MIN_PAIRS",
     "NAME_SPLITS",
-    "PLANNED",
     "PROBE_SUITES",
+    "REPORT_DIR",
     "RESULTS_FILE",
     "SCHEMA",
     "SCORES_FILE",
     "SUPPORTED",
     "UNRESOLVED",
     "VERDICTS",
+    "AnyBudget",
+    "ArmEstimate",
     "ArmResult",
     "ArmSpec",
+    "BaseShape",
     "Budget",
+    "CaseValues",
+    "Cell",
     "Claim",
     "ClaimVerdict",
+    "ContrastResult",
+    "E2EArm",
+    "E2EBudget",
+    "E2EMeasure",
+    "E2EResults",
+    "EvalSize",
     "LogitsModel",
     "MeasureResult",
+    "Measured",
+    "ModelRun",
     "NameTarget",
+    "OPDSize",
     "ProbeText",
+    "RLSize",
     "ReproError",
     "ReproResults",
+    "SFTSize",
+    "StageRecord",
     "Tally",
     "TranscriptScore",
     "Verdict",
+    "arm_estimate",
+    "arm_folder",
     "arm_progress",
+    "budget_spec",
+    "case_values",
     "check_base",
     "check_budget_name",
+    "check_data",
     "check_out",
     "compare",
+    "contrast_arms",
+    "contrast_terms",
+    "contrasts",
+    "e2e_contrasts",
+    "evaluate",
     "get_budget",
     "judge",
     "judge_all",
     "load_model",
+    "logged_losses",
+    "measure_contrast",
     "measure_splits",
+    "model_name",
     "probe_transcripts",
+    "read_scores",
     "render",
+    "resolve_seeds",
     "run_arm",
+    "run_e2e",
     "run_repro",
     "score_text",
     "score_texts",
+    "seed_spread",
+    "stage_config",
+    "statistic",
+    "suite_limits",
+    "suite_tasks",
+    "train_arm",
     "training_template",
+    "write_e2e_results",
     "write_results",
 ]

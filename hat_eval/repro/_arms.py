@@ -172,19 +172,33 @@ def arm_progress(log: str | Path, budget: Budget) -> str:
     if not path.is_file():
         return "starting"
     probe = None
-    logged = 0
-    loss: float | None = None
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith(PROBE_MARK):
             probe = line[len(PROBE_MARK) :].strip()
-        elif line.startswith("{") and "'loss'" in line:
+    if probe is not None:
+        return f"probe {probe}"
+    logged, loss = logged_losses(path)
+    step = min(logged * budget.logging_steps, budget.max_steps)
+    shown = f" loss {loss:.3f}" if loss is not None else ""
+    return f"step {step}/{budget.max_steps}{shown}"
+
+
+def logged_losses(log: str | Path) -> tuple[int, float | None]:
+    """How many loss dicts a trainer has logged to ``log``, and the last loss (None: none yet).
+
+    The trainers print one dict every ``logging_steps`` (``{'loss': '3.12', ...}``); a log
+    not written yet has none.
+    """
+    path = Path(log)
+    if not path.is_file():
+        return 0, None
+    logged = 0
+    loss: float | None = None
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("{") and "'loss'" in line:
             logged += 1
             try:
                 loss = float(ast.literal_eval(line)["loss"])
             except (ValueError, SyntaxError, KeyError, TypeError):
                 continue
-    if probe is not None:
-        return f"probe {probe}"
-    step = min(logged * budget.logging_steps, budget.max_steps)
-    shown = f" loss {loss:.3f}" if loss is not None else ""
-    return f"step {step}/{budget.max_steps}{shown}"
+    return logged, loss

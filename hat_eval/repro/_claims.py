@@ -4,7 +4,10 @@ The reference (arXiv 2608.15763) reports end-to-end numbers; a claim here names 
 would test it (measure, split, contrast), the sign of the contrast it predicts, and the least
 budget that measures it. Two claims are token-level readings of the variant claim, which the
 ``cpu-30m`` budget measures teacher-forced (:mod:`._probe`); the end-to-end ones need the suites
-run on a model that answers, which only a GPU budget gives.
+run on a model that answers (:mod:`._contrast`: the ``gpu`` and ``full`` budgets, and
+``smoke-e2e``, whose handful of cases resolves nothing). An end-to-end contrast names the models
+by arm (:data:`~hat_eval.repro.E2E_ARM_IDS`): ``hsa_sft+opd+rl`` is HAT (HSA-SFT, then general
+OPD, then HSA-RL), ``fixed_sft`` plain SFT on the fixed harness.
 
 A verdict reads the measure's interval (:func:`judge`):
 
@@ -21,9 +24,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
-from ._probe import CONTRAST, MeasureResult
+from ._probe import CONTRAST
 
 Verdict = Literal["supported", "contradicted", "not resolved at this budget"]
 SUPPORTED: Verdict = "supported"
@@ -33,6 +36,58 @@ VERDICTS: tuple[Verdict, ...] = (SUPPORTED, CONTRADICTED, UNRESOLVED)
 
 MIN_PAIRS = 10
 """Fewest paired cases an interval must rest on before a verdict reads it (fewer: unresolved)."""
+
+
+class Measured(Protocol):
+    """What a verdict reads: a contrast's value and interval over ``n`` pairs.
+
+    The probe's :class:`~hat_eval.repro.MeasureResult` (pairs of transcripts) and the end-to-end
+    :class:`~hat_eval.repro.ContrastResult` (pairs of cases) both are.
+    """
+
+    @property
+    def measure(self) -> str:
+        """The measure's name."""
+        ...
+
+    @property
+    def split(self) -> str:
+        """Its split."""
+        ...
+
+    @property
+    def contrast(self) -> str:
+        """The difference it is."""
+        ...
+
+    @property
+    def n(self) -> int:
+        """The pairs it rests on."""
+        ...
+
+    @property
+    def diff(self) -> float:
+        """The contrast's value."""
+        ...
+
+    @property
+    def low(self) -> float:
+        """Lower end of its interval."""
+        ...
+
+    @property
+    def high(self) -> float:
+        """Upper end of its interval."""
+        ...
+
+    @property
+    def unit(self) -> str:
+        """What ``n`` counts (``transcripts``, ``cases``)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -100,41 +155,55 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="livestream-qa",
-        statement="HSA-SFT scores above the base on Live-Stream QA",
-        reference="Live-Stream QA 94.8 (base 80.3)",
+        statement="HAT (HSA-SFT, then general OPD, then HSA-RL) scores above the base on "
+        "Live-Stream QA",
+        reference="Live-Stream QA 94.8 after HAT (base 80.3)",
         measure="livestream_score",
-        split="all",
-        contrast="hsa_sft-base",
+        split="test",
+        contrast="hsa_sft+opd+rl-base",
         expected="higher",
         budget="gpu",
     ),
     Claim(
         id="variant-qa",
-        statement="HSA-SFT scores above the base on Harness-Variant QA",
-        reference="Harness-Variant QA 94.6 (base 75.4)",
+        statement="HAT scores above the base on Harness-Variant QA (the same cases under "
+        "held-out harness variants)",
+        reference="Harness-Variant QA 94.6 after HAT (base 75.4)",
         measure="variant_score",
-        split="all",
-        contrast="hsa_sft-base",
+        split="test",
+        contrast="hsa_sft+opd+rl-base",
         expected="higher",
         budget="gpu",
     ),
     Claim(
+        id="ifeval-fixed-drop",
+        statement="Fixed-harness SFT loses instruction following: its IFEval is below the base's",
+        reference="fixed-harness SFT lost 7.7 IFEval points",
+        measure="ifeval_prompt_strict",
+        split="test",
+        contrast="fixed_sft-base",
+        expected="lower",
+        budget="gpu",
+    ),
+    Claim(
         id="ifeval-kept",
-        statement="HSA-SFT keeps instruction following that fixed-harness SFT loses",
-        reference="IFEval 83.5 after HSA-SFT; fixed-harness SFT lost 7.7 points",
-        measure="ifeval",
-        split="prompt_strict",
+        statement="HSA-SFT keeps instruction following that fixed-harness SFT loses: its IFEval "
+        "is above fixed-harness SFT's",
+        reference="IFEval 83.5 after HAT, where fixed-harness SFT lost 7.7 points",
+        measure="ifeval_prompt_strict",
+        split="test",
         contrast="hsa_sft-fixed_sft",
         expected="higher",
         budget="gpu",
     ),
     Claim(
-        id="hsa-sft-over-rl",
-        statement="HSA matters more in SFT than in RL on the prompt-robustness subset",
-        reference="+9.4 with HSA in SFT vs +1.0 in RL",
-        measure="robustness_score",
-        split="prompt",
-        contrast="(hsa_sft-fixed_sft)-(hsa_rl-rl)",
+        id="opd-recovers-fixed",
+        statement="General OPD after fixed-harness SFT recovers instruction following: IFEval "
+        "rises",
+        reference="+8.5 IFEval from general OPD after fixed-harness SFT",
+        measure="ifeval_prompt_strict",
+        split="test",
+        contrast="fixed_sft+opd-fixed_sft",
         expected="higher",
         budget="gpu",
     ),
@@ -143,19 +212,33 @@ CLAIMS: tuple[Claim, ...] = (
         statement="General OPD recovers instruction following after fixed-harness SFT more than "
         "after HSA-SFT",
         reference="+8.5 IFEval after fixed-harness SFT, +0.2 after HSA-SFT",
-        measure="ifeval",
-        split="prompt_strict",
+        measure="ifeval_prompt_strict",
+        split="test",
         contrast="(fixed_sft+opd-fixed_sft)-(hsa_sft+opd-hsa_sft)",
         expected="higher",
         budget="gpu",
     ),
     Claim(
+        id="hsa-sft-over-rl",
+        statement="HSA matters more in SFT than in RL: HSA-SFT's gain over fixed-harness SFT on "
+        "Harness-Variant QA exceeds HSA-RL's gain over fixed-harness RL (both RL arms start "
+        "from HSA-SFT + OPD)",
+        reference="+9.4 with HSA in SFT vs +1.0 in RL on the prompt-robustness subset (read "
+        "here on the whole Harness-Variant QA suite)",
+        measure="variant_score",
+        split="test",
+        contrast="(hsa_sft-fixed_sft)-(hsa_sft+opd+rl-hsa_sft+opd+fixed_rl)",
+        expected="higher",
+        budget="gpu",
+    ),
+    Claim(
         id="errors-after-edits",
-        statement="After harness edits, errors fall more with HAT than with plain SFT",
+        statement="After harness edits, errors fall more with HAT than with plain "
+        "(fixed-harness) SFT",
         reference="errors fall 51.7% with HAT vs 18.1% with plain SFT",
         measure="evolution_error_reduction",
-        split="all",
-        contrast="hat-fixed_sft",
+        split="test",
+        contrast="hsa_sft+opd+rl-fixed_sft",
         expected="higher",
         budget="gpu",
     ),
@@ -170,7 +253,7 @@ class ClaimVerdict:
     claim: Claim
     verdict: Verdict
     reason: str
-    measured: MeasureResult | None = None
+    measured: Measured | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``results.json``: the claim, the verdict, the numbers behind it."""
@@ -189,7 +272,7 @@ def _fmt(x: float) -> str:
 
 def judge(
     claim: Claim,
-    measures: Sequence[MeasureResult],
+    measures: Sequence[Measured],
     *,
     budget: str,
     min_pairs: int = MIN_PAIRS,
@@ -219,10 +302,10 @@ def judge(
         return ClaimVerdict(
             claim,
             UNRESOLVED,
-            f"{m.n} paired transcripts, fewer than the {min_pairs} a verdict needs",
+            f"{m.n} paired {m.unit}, fewer than the {min_pairs} a verdict needs",
             m,
         )
-    numbers = f"{_fmt(m.diff)} [{_fmt(m.low)}, {_fmt(m.high)}] over {m.n} transcripts"
+    numbers = f"{_fmt(m.diff)} [{_fmt(m.low)}, {_fmt(m.high)}] over {m.n} {m.unit}"
     sign = 1 if m.low > 0 else -1 if m.high < 0 else 0
     if sign == 0:
         return ClaimVerdict(claim, UNRESOLVED, f"{numbers}: the interval holds 0", m)
@@ -235,7 +318,7 @@ def judge(
 
 
 def judge_all(
-    measures: Sequence[MeasureResult],
+    measures: Sequence[Measured],
     *,
     budget: str,
     claims: Sequence[Claim] = CLAIMS,

@@ -384,6 +384,9 @@ class MeasureResult:
     high: float
     per_seed: tuple[float, ...] = ()
 
+    unit = "transcripts"
+    """What ``n`` counts (a verdict's reason names it)."""
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``results.json`` (NaN as null)."""
         out = asdict(self)

@@ -232,6 +232,34 @@ def write_results(out: Path, results: ReproResults) -> Path:
     return path
 
 
+def random_base(
+    out: Path,
+    budget: str,
+    vocab_size: int,
+    hidden_size: int,
+    num_hidden_layers: int,
+    echo: Callable[[str], None],
+) -> Path:
+    """A random-init Qwen3 base of the budget's shape in ``out/base`` (its output in base.log)."""
+    from hat_eval.trainers import build_tiny_model
+
+    echo(
+        f"repro {budget}: building the random base ({num_hidden_layers} layers x "
+        f"{hidden_size}, vocabulary {vocab_size})"
+    )
+    with (
+        (out / "base.log").open("w", encoding="utf-8") as log,
+        redirect_stdout(log),
+        redirect_stderr(log),
+    ):
+        return build_tiny_model(
+            out / "base",
+            vocab_size=vocab_size,
+            hidden_size=hidden_size,
+            num_hidden_layers=num_hidden_layers,
+        )
+
+
 def run_repro(
     budget: Budget,
     out: Path,
@@ -259,8 +287,6 @@ def run_repro(
     """
     from transformers import AutoTokenizer
 
-    from hat_eval.trainers import build_tiny_model
-
     from ._probe import training_template
 
     if seeds < 1:
@@ -272,24 +298,9 @@ def run_repro(
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     out.mkdir(parents=True, exist_ok=True)
     timings: dict[str, Any] = {}
-    if base is None:
-        echo(
-            f"repro {budget.name}: building the tiny random base ({budget.num_hidden_layers} "
-            f"layers x {budget.hidden_size})"
-        )
-        with (
-            (out / "base.log").open("w", encoding="utf-8") as base_log,
-            redirect_stdout(base_log),
-            redirect_stderr(base_log),
-        ):
-            base_dir = build_tiny_model(
-                out / "base",
-                vocab_size=budget.vocab_size,
-                hidden_size=budget.hidden_size,
-                num_hidden_layers=budget.num_hidden_layers,
-            )
-    else:
-        base_dir = base
+    base_dir = base or random_base(
+        out, budget.name, budget.vocab_size, budget.hidden_size, budget.num_hidden_layers, echo
+    )
     timings["base_s"] = round(time.monotonic() - started, 1)
     parameters = parameter_count(base_dir)
     template = training_template(AutoTokenizer.from_pretrained(str(base_dir)))

@@ -51,6 +51,13 @@ class HSARLConfig(GRPOConfig):
         default=None,
         metadata={"help": "Base harness file the variants are drawn from (default harness)."},
     )
+    fixed_harness: bool = field(
+        default=False,
+        metadata={
+            "help": "Roll out under the base harness only, no variant (the baseline HSA-RL is "
+            "compared with; faults are still injected)."
+        },
+    )
     train_cases: int = field(
         default=64,
         metadata={"help": "Live-stream cases of the train split the rollouts are drawn for."},
@@ -235,6 +242,7 @@ def train_rl(config: HSARLConfig, *, judge: Judge | None = None) -> StageResult:
         fault_share=config.fault_share,
         max_turns=config.max_turns,
         stream=config.process_index,
+        fixed_harness=config.fixed_harness,
     )
     rewards = config.rewards(judge)
     with warnings.catch_warnings():
@@ -254,6 +262,7 @@ def train_rl(config: HSARLConfig, *, judge: Judge | None = None) -> StageResult:
     seconds = time.perf_counter() - start
     info: dict[str, Any] = {
         "train_cases": len(pool),
+        "fixed_harness": config.fixed_harness,
         "rollouts": simulator.draws,
         "train_seconds": round(seconds, 3),
         "seconds_per_step": round(seconds / max(trainer.state.global_step, 1), 3),

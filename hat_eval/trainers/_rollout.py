@@ -136,6 +136,8 @@ class Simulator:
         fault_share: Share of draws (of cases that need a tool) given an injected fault.
         max_turns: Most model turns per rollout.
         stream: Separates the draws of parallel simulators (e.g. the process index).
+        fixed_harness: Every rollout under the base harness, no variant (the baseline HSA-RL
+            is compared with); faults are drawn as without it.
         draws: Rollouts drawn so far (the next draw's counter).
     """
 
@@ -144,19 +146,22 @@ class Simulator:
     fault_share: float = 0.0
     max_turns: int = 5
     stream: int = 0
+    fixed_harness: bool = False
     draws: int = field(default=0)
 
     def draw(self, case: int) -> Episode:
         """A fresh episode of ``pool[case]``: a new variant, and a fault for a share of draws.
 
         The variant is the one HSA-SFT's stream gives the same draw index
-        (:func:`~hat_eval.trainers._trajectory.draw_episode`); the fault hits one of the case's
-        required calls, a random kind of :data:`~hat_eval.world.FAULT_KINDS`, once (60 %) or
-        twice in a row.
+        (:func:`~hat_eval.trainers._trajectory.draw_episode`; none with ``fixed_harness``); the
+        fault hits one of the case's required calls, a random kind of
+        :data:`~hat_eval.world.FAULT_KINDS`, once (60 %) or twice in a row.
         """
         draw = self.draws if not self.stream else derive_seed(self.stream, self.draws)
         self.draws += 1
-        episode = draw_episode(self.pool[case], draw, augment_seed=self.augment_seed)
+        episode = draw_episode(
+            self.pool[case], draw, augment_seed=self.augment_seed, fixed_harness=self.fixed_harness
+        )
         rng = random.Random(derive_seed(self.augment_seed, draw, 0xFA))
         fault = None
         required = episode.case.required_calls

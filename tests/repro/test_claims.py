@@ -1,4 +1,4 @@
-"""Each claim's verdict logic on constructed results, and the claims' data."""
+"""Each claim's verdict logic on constructed results, token level and end to end; the claims."""
 
 from __future__ import annotations
 
@@ -10,12 +10,18 @@ from hat_eval.repro import (
     CLAIMS,
     CONTRADICTED,
     CONTRAST,
+    E2E_ARM_IDS,
+    E2E_BUDGETS,
+    E2E_MEASURES,
+    E2E_SPLIT,
     MEASURES,
     MIN_PAIRS,
     SUPPORTED,
     UNRESOLVED,
     Claim,
+    ContrastResult,
     MeasureResult,
+    contrast_arms,
     judge,
     judge_all,
     measure_splits,
@@ -118,10 +124,81 @@ def test_the_claims_data_is_consistent() -> None:
         if c.budget == "cpu-30m":  # what the token-level budget runs is what the probe reports
             assert c.measure in MEASURES and (c.measure, c.split) in probe
             assert c.contrast == CONTRAST
-        else:
-            assert c.measure not in MEASURES
+        else:  # an end-to-end claim: a measure the suites give, a contrast of evaluated models
+            assert c.measure in E2E_MEASURES and c.split == E2E_SPLIT
+            assert set(contrast_arms(c.contrast)) <= set(E2E_ARM_IDS), c.contrast
+            assert c.budget in E2E_BUDGETS
     # a cpu-30m run's token measures can support the token claims; the end-to-end ones stay open
     token = [measured(0.1, 0.2, measure=m, split=s) for m, s in probe]
     verdicts = {v.claim.id: v.verdict for v in judge_all(token, budget="cpu-30m")}
     for c in CLAIMS:
         assert verdicts[c.id] == (SUPPORTED if c.budget == "cpu-30m" else UNRESOLVED)
+
+
+def test_the_issue_end_to_end_claims_are_all_there() -> None:
+    """Each end-to-end claim of the issue is one claim, read on the models the issue names."""
+    e2e = {(c.measure, c.contrast, c.expected) for c in CLAIMS if c.measure in E2E_MEASURES}
+    hat, fixed = "hsa_sft+opd+rl", "fixed_sft"
+    assert ("livestream_score", f"{hat}-base", "higher") in e2e
+    assert ("variant_score", f"{hat}-base", "higher") in e2e
+    assert ("ifeval_prompt_strict", f"{fixed}-base", "lower") in e2e  # the drop after fixed SFT
+    assert ("ifeval_prompt_strict", f"{fixed}+opd-{fixed}", "higher") in e2e  # OPD recovers
+    assert (  # ... more after fixed-harness SFT than after HSA-SFT
+        "ifeval_prompt_strict",
+        "(fixed_sft+opd-fixed_sft)-(hsa_sft+opd-hsa_sft)",
+        "higher",
+    ) in e2e
+    assert (  # HSA matters more in SFT than in RL
+        "variant_score",
+        "(hsa_sft-fixed_sft)-(hsa_sft+opd+rl-hsa_sft+opd+fixed_rl)",
+        "higher",
+    ) in e2e
+    assert ("evolution_error_reduction", f"{hat}-{fixed}", "higher") in e2e
+
+
+def contrast_result(
+    claim: Claim, low: float, high: float, *, n: int = 40, seeds: tuple[float, ...] = ()
+) -> ContrastResult:
+    diff = (low + high) / 2
+    arms = tuple((a, 0.5) for a in contrast_arms(claim.contrast))
+    return ContrastResult(
+        claim.measure, claim.split, claim.contrast, n, arms, (diff,), diff, low, high, seeds
+    )
+
+
+E2E_CLAIMS = [c for c in CLAIMS if c.measure in E2E_MEASURES]
+
+
+@pytest.mark.parametrize("claim", E2E_CLAIMS, ids=[c.id for c in E2E_CLAIMS])
+def test_each_end_to_end_claims_verdict_reads_its_contrast(claim: Claim) -> None:
+    side = 1 if claim.expected == "higher" else -1
+    claimed = contrast_result(claim, *sorted((side * 2.0, side * 9.0)))
+    other = contrast_result(claim, *sorted((-side * 2.0, -side * 9.0)))
+    both = contrast_result(claim, -3.0, 4.0)
+    few = contrast_result(claim, *sorted((side * 2.0, side * 9.0)), n=MIN_PAIRS - 1)
+    assert judge(claim, [claimed], budget="gpu").verdict == SUPPORTED
+    assert judge(claim, [other], budget="gpu").verdict == CONTRADICTED
+    assert judge(claim, [both], budget="gpu").verdict == UNRESOLVED
+    v = judge(claim, [few], budget="smoke-e2e")
+    assert v.verdict == UNRESOLVED and f"{MIN_PAIRS - 1} paired cases, fewer than" in v.reason
+    # the numbers behind a verdict are the contrast's, over cases
+    v = judge(claim, [claimed], budget="gpu")
+    assert f"over {claimed.n} cases" in v.reason
+    assert v.to_dict()["evidence"] == {
+        "n": claimed.n,
+        "diff": claimed.diff,
+        "low": claimed.low,
+        "high": claimed.high,
+    }
+    # another claim's contrast on the same measure is not this claim's
+    elsewhere = ContrastResult(claim.measure, claim.split, "x-y", 40, (), (5.0,), 5.0, 2.0, 9.0)
+    assert judge(claim, [elsewhere], budget="gpu").verdict == UNRESOLVED
+
+
+def test_an_end_to_end_run_leaves_the_token_claims_open_and_says_which_budget() -> None:
+    results = [contrast_result(c, 2.0, 9.0) for c in E2E_CLAIMS]
+    for v in judge_all(results, budget="gpu"):
+        if v.claim.budget == "cpu-30m":
+            assert v.verdict == UNRESOLVED and "needs --budget cpu-30m" in v.reason
+        else:
+            assert v.measured is not None

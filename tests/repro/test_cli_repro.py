@@ -34,7 +34,9 @@ def _repro(*args: str) -> Any:
 
 def test_an_unknown_budget_is_one_line(tmp_path: Path) -> None:
     res = _repro("--budget", "cpu-5m", "--out", str(tmp_path / "o"))
-    one_error_line(res, "error: ", "--budget 'cpu-5m': unknown budget", "cpu-30m, gpu, full")
+    one_error_line(
+        res, "error: ", "--budget 'cpu-5m': unknown budget", "cpu-30m, gpu, full, smoke, smoke-e2e"
+    )
     assert not (tmp_path / "o").exists()
 
 
@@ -96,16 +98,54 @@ def test_the_same_runs_folder_is_taken_again(tmp_path: Path) -> None:
         check_out(tmp_path, "cpu-30m", 1)
 
 
-def test_the_budgets_not_built_say_what_they_need(tmp_path: Path) -> None:
-    res = _repro("--budget", "gpu", "--out", str(tmp_path))
-    if torch.cuda.is_available():
-        one_error_line(res, "error: ", "--budget gpu is not built yet")
-    else:
-        one_error_line(res, "error: ", "--budget gpu needs a CUDA device")
-    one_error_line(
-        _repro("--budget", "full", "--out", str(tmp_path)), "error: ", "--budget full is not built"
+@pytest.mark.parametrize("budget", ["gpu", "full"], ids=["gpu-budget", "full-budget"])
+def test_the_gpu_budgets_without_cuda_are_one_line(
+    budget: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    res = _repro("--budget", budget, "--out", str(tmp_path / "o"))
+    one_error_line(res, "error: ", f"--budget {budget} needs a CUDA device", "smoke-e2e")
+    assert not (tmp_path / "o").exists()
+
+
+def test_full_over_one_seed_is_one_line(tmp_path: Path) -> None:
+    res = _repro("--budget", "full", "--out", str(tmp_path), "--seeds", "1")
+    one_error_line(res, "error: ", "--seeds (1) must be >= 2 with --budget full")
+
+
+def test_end_to_end_options_on_a_token_budget_are_one_line(tmp_path: Path) -> None:
+    res = _repro("--budget", "smoke", "--out", str(tmp_path), "--ifeval-data", "x.jsonl")
+    one_error_line(res, "error: ", "--ifeval-data x.jsonl: --budget smoke runs no suite")
+    res = _repro("--budget", "cpu-30m", "--out", str(tmp_path), "--general-data", "p")
+    one_error_line(res, "error: ", "--general-data p: --budget cpu-30m runs no suite")
+
+
+def test_end_to_end_bad_input_is_one_line_before_anything_runs(
+    tmp_path: Path, shared_dir: Path
+) -> None:
+    out = tmp_path / "o"
+    res = _repro("--budget", "smoke-e2e", "--out", str(out), "--base", str(tmp_path / "none"))
+    one_error_line(res, "error: ", f"--base {tmp_path / 'none'}: no such folder")
+    _results(out, budget="smoke", seeds=[0])
+    res = _repro("--budget", "smoke-e2e", "--out", str(out))
+    one_error_line(res, "error: ", "holds another run's results.json (budget smoke, seeds 1)")
+    fresh = tmp_path / "fresh"
+    ifeval = shared_dir / "data" / "ifeval" / "input_data.jsonl"
+    general = shared_dir / "data" / "general_instructions"
+    res = _repro("--budget", "smoke-e2e", "--out", str(fresh), "--ifeval-data", "no.jsonl")
+    one_error_line(res, "error: ", "suite ifeval (--ifeval-data): no.jsonl")
+    res = _repro(
+        "--budget",
+        "smoke-e2e",
+        "--out",
+        str(fresh),
+        "--ifeval-data",
+        str(ifeval),
+        "--general-data",
+        str(general / "none.jsonl"),
     )
-    assert list(tmp_path.iterdir()) == []
+    one_error_line(res, "error: ", "(--general-data): ", "none.jsonl")
+    assert not fresh.exists()  # nothing was built or trained
 
 
 def test_progress_reads_an_arms_log(tmp_path: Path) -> None:

@@ -1,0 +1,542 @@
+"""An end-to-end re-test: every arm trained, every model run on the suites, the claims judged.
+
+:func:`run_e2e` builds the budget's random base once (or takes ``--base``) and runs it on the
+suites; then, per training seed, trains each arm of :data:`~hat_eval.repro.E2E_ARMS` with the
+project's own trainers and runs it on the same suites (:mod:`._e2e_eval`). The comparison is
+``hat-eval report``'s own (:func:`~hat_eval.reports.build_report` over every model's logs, the
+base as its baseline: ``DIR/report/report.html`` and ``report.md``); each claim's contrast is
+measured over the cases the models share (:func:`~hat_eval.repro.measure_contrast`) and judged
+(:func:`~hat_eval.repro.judge_all`); ``DIR/results.json`` holds the table (every model's
+headline per suite with its interval, and the spread over seeds), the contrasts, the verdicts,
+what each stage trained, timings and versions.
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from ._arms import logged_losses
+from ._budget import E2EBudget, ReproError, resolve_seeds
+from ._claims import CLAIMS, ClaimVerdict, judge_all
+from ._contrast import (
+    E2E_MEASURES,
+    ArmEstimate,
+    CaseValues,
+    ContrastResult,
+    arm_estimate,
+    measure_contrast,
+    seed_spread,
+)
+from ._e2e_arms import BASE, E2E_ARMS, E2EArm, StageRecord, train_arm
+from ._e2e_eval import (
+    E2E_SUITES,
+    evaluate,
+    finished_runs,
+    model_name,
+    read_scores,
+    suite_limits,
+    suite_tasks,
+)
+from ._run import (
+    CONFIDENCE,
+    RESULTS_FILE,
+    SCHEMA,
+    check_base,
+    check_out,
+    parameter_count,
+    random_base,
+    run_identity,
+    versions,
+)
+
+REPORT_DIR = "report"
+"""The folder of the run's ``hat-eval report`` page (``report.html``, ``report.md``)."""
+
+
+@dataclass(frozen=True)
+class ModelRun:
+    """One model run on the suites.
+
+    Attributes:
+        arm: its arm (``base`` or a trained arm).
+        seed: the training seed of its arm (None: the base, trained by no one).
+        checkpoint: the folder it was loaded from.
+        log_dir: the folder of its Inspect logs.
+        seconds: wall seconds of its run on every suite.
+    """
+
+    arm: str
+    seed: int | None
+    checkpoint: str
+    log_dir: str
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``results.json``."""
+        return {
+            "arm": self.arm,
+            "seed": self.seed,
+            "model": model_name(Path(self.checkpoint)),
+            "log_dir": self.log_dir,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One model's headline on one column of the report's main table, each seed's run.
+
+    Attributes:
+        arm: the model's arm.
+        column: the report's column key (``livestream``, ``ifeval_prompt_level_strict``, ...).
+        runs: (seed, value, low, high, n) of each run, seeds in order (the base: one, seed
+            None); value and interval as the report computes them.
+        pooled: for a column an end-to-end measure shows, the measure over every seed's run
+            (each case averaged over seeds, then a case-bootstrap interval); None otherwise.
+    """
+
+    arm: str
+    column: str
+    runs: tuple[tuple[int | None, float, float, float, int], ...]
+    pooled: ArmEstimate | None = None
+
+    @property
+    def mean(self) -> float:
+        """The mean value over the runs (NaN when none has one)."""
+        kept = [r[1] for r in self.runs if not math.isnan(r[1])]
+        return math.fsum(kept) / len(kept) if kept else math.nan
+
+    @property
+    def spread(self) -> float:
+        """The standard deviation over training seeds (NaN with fewer than two)."""
+        return seed_spread([r[1] for r in self.runs])
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``results.json`` (NaN as null)."""
+
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        out: dict[str, Any] = {
+            "arm": self.arm,
+            "column": self.column,
+            "runs": [
+                {"seed": s, "value": num(v), "low": num(lo), "high": num(hi), "n": n}
+                for s, v, lo, hi, n in self.runs
+            ],
+            "mean": num(self.mean),
+            "spread": num(self.spread),
+        }
+        if self.pooled is not None:
+            p = self.pooled
+            out["pooled"] = {
+                "measure": p.measure,
+                "value": num(p.value),
+                "low": num(p.low),
+                "high": num(p.high),
+                "n": p.n,
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class E2EResults:
+    """A finished end-to-end run: what was trained, run, measured and concluded."""
+
+    budget: E2EBudget
+    seeds: int
+    base: str
+    base_built: bool
+    base_parameters: int | None
+    stages: tuple[StageRecord, ...]
+    runs: tuple[ModelRun, ...]
+    table: tuple[Cell, ...]
+    measures: tuple[ContrastResult, ...]
+    verdicts: tuple[ClaimVerdict, ...]
+    report: dict[str, str]
+    timings: dict[str, Any]
+    machine: dict[str, Any]
+    versions: dict[str, str]
+    started_at: str
+    data: dict[str, str | None]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``results.json``'s content."""
+        command = f"hat-eval repro --budget {self.budget.name} --out DIR --seeds {self.seeds}"
+        if not self.base_built:
+            command += f" --base {self.base}"
+        for option, key in (("--ifeval-data", "ifeval"), ("--general-data", "general")):
+            if self.data.get(key):
+                command += f" {option} {self.data[key]}"
+        return {
+            "schema": SCHEMA,
+            **run_identity(self.budget.name, self.seeds),
+            "command": command,
+            "started_at": self.started_at,
+            "config": self.budget.to_dict(),
+            "base": {
+                "path": self.base,
+                "built": self.base_built,
+                "parameters": self.base_parameters,
+            },
+            "data": self.data,
+            "arms": [
+                {"arm": a.id, "stage": a.stage, "start": a.start, "label": a.label}
+                for a in E2E_ARMS
+            ],
+            "stages": [s.to_dict() for s in self.stages],
+            "evaluation": {
+                "suites": list(E2E_SUITES),
+                "split": "test",
+                "limits": suite_limits(self.budget.eval),
+                "models": [r.to_dict() for r in self.runs],
+                "interval": f"{CONFIDENCE:.0%} percentile bootstrap over cases, "
+                f"{self.budget.n_boot} resamples; contrasts paired by case",
+            },
+            "report": self.report,
+            "table": [c.to_dict() for c in self.table],
+            "measures": [m.to_dict() for m in self.measures],
+            "claims": [v.to_dict() for v in self.verdicts],
+            "timings": self.timings,
+            "machine": self.machine,
+            "versions": self.versions,
+        }
+
+
+def e2e_contrasts() -> list[tuple[str, str]]:
+    """(measure, contrast) of every claim an end-to-end run measures, each once, in claim order."""
+    return list(dict.fromkeys((c.measure, c.contrast) for c in CLAIMS if c.measure in E2E_MEASURES))
+
+
+def contrasts(
+    scores: Sequence[dict[str, dict[str, CaseValues]]], *, n_boot: int
+) -> list[ContrastResult]:
+    """Every claim's contrast from each seed's scores (arm -> measure -> case -> values)."""
+    out = []
+    for measure, contrast in e2e_contrasts():
+        per_seed = [{arm: by[measure] for arm, by in seed.items()} for seed in scores]
+        out.append(
+            measure_contrast(
+                measure, contrast, per_seed, n_boot=n_boot, seed=0, confidence=CONFIDENCE
+            )
+        )
+    return out
+
+
+def table_cells(
+    rows: Any,
+    runs: Sequence[ModelRun],
+    scores: Sequence[dict[str, dict[str, CaseValues]]],
+    *,
+    n_boot: int,
+) -> list[Cell]:
+    """The report's main table regrouped by arm: each column's estimate for each seed's run.
+
+    Columns keep the report's order (a row's cells come in its main table's column order); a
+    column an end-to-end measure shows also gets the measure pooled over seeds
+    (:func:`~hat_eval.repro.arm_estimate`; the base's from its one run).
+    """
+    by_model = {model_name(Path(r.checkpoint)): r for r in runs}
+    cells: dict[tuple[str, str], list[tuple[int | None, float, float, float, int]]] = {}
+    for row in rows:
+        run = by_model.get(row.candidate.model)
+        if run is None:
+            continue
+        for key, e in row.cells.items():
+            cells.setdefault((run.arm, key), []).append((run.seed, e.value, e.low, e.high, e.n))
+    measures = {m.column: m.name for m in E2E_MEASURES.values()}
+    arms = [BASE, *(a.id for a in E2E_ARMS)]
+    out = []
+    for (arm, column), found in sorted(cells.items(), key=lambda kv: arms.index(kv[0][0])):
+        pooled = None
+        if column in measures:
+            seeds = [{arm: seed[arm][measures[column]]} for seed in scores]
+            pooled = arm_estimate(
+                measures[column],
+                arm,
+                seeds[:1] if arm == BASE else seeds,
+                n_boot=n_boot,
+                confidence=CONFIDENCE,
+            )
+        runs_of = tuple(sorted(found, key=lambda r: -1 if r[0] is None else r[0]))
+        out.append(Cell(arm, column, runs_of, pooled))
+    return out
+
+
+@contextmanager
+def heartbeat(
+    echo: Callable[[str], None], what: str, status: Callable[[], str], every_s: float, t0: float
+) -> Iterator[None]:
+    """While the block runs, echo ``what: status()`` every ``every_s`` seconds (a thread)."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(every_s):
+            echo(f"  [{_clock(t0)}] {what}: {status()}")
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _clock(t0: float) -> str:
+    minutes, seconds = divmod(int(time.monotonic() - t0), 60)
+    return f"{minutes:2d}:{seconds:02d}"
+
+
+def _train_status(log: Path, steps: int, logging_steps: int) -> Callable[[], str]:
+    def status() -> str:
+        logged, loss = logged_losses(log)
+        shown = f" loss {loss:.3f}" if loss is not None else ""
+        return f"step {min(logged * logging_steps, steps)}/{steps}{shown}"
+
+    return status
+
+
+def _stage_steps(arm: E2EArm, budget: E2EBudget) -> int:
+    if arm.stage == "sft":
+        return budget.sft.max_steps
+    return budget.opd.max_steps if arm.stage == "opd" else budget.rl.max_steps
+
+
+def check_data(budget: E2EBudget, ifeval_data: Path | None, general_data: str | None) -> None:
+    """Read every suite's and OPD's data before anything is built or trained.
+
+    Raises:
+        ReproError: a suite's data or OPD's general prompts cannot be read (the message names
+            the option and the trainer's or suite's reason).
+    """
+    suite_tasks(budget.eval, ifeval_data)
+    from hat_eval.trainers import TULU3_SFT_MIXTURE, TrainError, load_general_instructions
+
+    try:
+        load_general_instructions(
+            general_data or TULU3_SFT_MIXTURE, limit=budget.opd.general_limit, seed=0
+        )
+    except TrainError as err:
+        raise ReproError(f"OPD's general prompts (--general-data): {err}") from None
+
+
+def run_e2e(
+    budget: E2EBudget,
+    out: Path,
+    *,
+    seeds: int = 1,
+    base: Path | None = None,
+    ifeval_data: Path | None = None,
+    general_data: str | None = None,
+    echo: Callable[[str], None] | None = None,
+    poll_s: float = 60.0,
+) -> E2EResults:
+    """Run ``budget``'s end-to-end re-test into ``out`` and write its results.
+
+    Args:
+        budget: an end-to-end budget (:func:`~hat_eval.repro.get_budget`).
+        out: the output folder (checked with :func:`~hat_eval.repro.check_out` first).
+        seeds: training seeds ``0..seeds-1``; each trains every arm again.
+        base: a checkpoint folder every arm descends from; None builds the budget's random
+            Qwen3 into ``out/base``.
+        ifeval_data: a local IFEval ``input_data.jsonl`` (None: ``google/IFEval`` from the Hub).
+        general_data: OPD's general prompts, a local file or folder (None: the trainer's
+            default, the Hub's Tulu 3 mixture).
+        echo: where progress lines go (default: the standard output the call starts with; the
+            trainers' and Inspect's output is redirected to log files while they run, so a
+            progress sink must not read ``sys.stdout`` or ``sys.stderr`` when it writes).
+        poll_s: seconds between progress lines while a stage trains or a model runs.
+
+    Raises:
+        ReproError: bad ``out``, ``base`` or ``seeds``; a suite's or OPD's data that cannot be
+            read; a model whose suite run stopped.
+        TrainError: a trainer refused its run.
+    """
+    if echo is None:
+        echo = _printer(sys.stdout)
+    resolve_seeds(budget, seeds)
+    check_out(out, budget.name, seeds)
+    if base is not None:
+        check_base(base)
+    t0 = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    check_data(budget, ifeval_data, general_data)
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, Any] = {"data_s": round(time.monotonic() - t0, 1)}
+    shape = budget.base
+    base_dir = base or random_base(
+        out, budget.name, shape.vocab_size, shape.hidden_size, shape.num_hidden_layers, echo
+    )
+    timings["base_s"] = round(time.monotonic() - t0, 1)
+    parameters = parameter_count(base_dir)
+    limits = suite_limits(budget.eval)
+    echo(
+        f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); "
+        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on "
+        + ", ".join(f"{s} ({n})" for s, n in limits.items())
+    )
+
+    def run_models(models: Sequence[tuple[str, Path]], seed: int, folder: Path) -> list[ModelRun]:
+        """Run the suites on ``(arm, checkpoint)`` models side by side; a record of each."""
+        log_dir = folder / "logs"
+        names = ", ".join(arm for arm, _ in models)
+        echo(
+            f"  [{_clock(t0)}] seed {seed}: running {names} on {', '.join(E2E_SUITES)} "
+            f"(one eval set)"
+        )
+        total = len(models) * len(E2E_SUITES)
+
+        def status() -> str:
+            return f"{finished_runs(log_dir)} of {total} suite runs finished"
+
+        with heartbeat(echo, f"seed {seed} suites", status, poll_s, t0):
+            seconds = evaluate(
+                [c for _, c in models],
+                log_dir,
+                budget,
+                ifeval_data=ifeval_data,
+                log=folder / "suites.log",
+            )
+        echo(f"  [{_clock(t0)}] seed {seed}: {total} suite runs finished in {seconds:.0f} s")
+        return [
+            ModelRun(arm, None if arm == BASE else seed, str(c), str(log_dir), seconds)
+            for arm, c in models
+        ]
+
+    runs: list[ModelRun] = []
+    stages: list[StageRecord] = []
+    timings["seeds"] = []
+    pretrained = base is not None
+    for seed in range(seeds):
+        seed_start = time.monotonic()
+        folder = out / f"seed-{seed}"
+        folder.mkdir(exist_ok=True)
+        trained = {BASE: base_dir}
+        for arm in E2E_ARMS:
+            steps = _stage_steps(arm, budget)
+            log = folder / f"{arm.folder}.train.log"
+            log.write_text("", encoding="utf-8")
+            echo(
+                f"  [{_clock(t0)}] seed {seed}: training {arm.id} ({arm.stage}, {steps} "
+                f"steps, from {arm.start})"
+            )
+            status = _train_status(log, steps, budget.logging_steps)
+            with heartbeat(echo, f"seed {seed} {arm.id}", status, poll_s, t0):
+                record = train_arm(
+                    arm,
+                    budget,
+                    start=trained[arm.start],
+                    out=folder / arm.folder,
+                    seed=seed,
+                    pretrained=pretrained,
+                    general_data=general_data,
+                    log=log,
+                )
+            stages.append(record)
+            trained[arm.id] = folder / arm.folder
+            echo(
+                f"  [{_clock(t0)}] seed {seed}: {arm.id} trained, {record.steps} steps in "
+                f"{record.seconds:.0f} s"
+            )
+        train_s = round(time.monotonic() - seed_start, 1)
+        # the base runs once, beside the first seed's arms
+        models = [(a.id, folder / a.folder) for a in E2E_ARMS]
+        seed_runs = run_models([(BASE, base_dir), *models] if seed == 0 else models, seed, folder)
+        runs.extend(seed_runs)
+        wall = round(time.monotonic() - seed_start, 1)
+        timings["seeds"].append(
+            {
+                "seed": seed,
+                "train_s": train_s,
+                "suites_s": round(seed_runs[0].seconds, 1),
+                "wall_s": wall,
+            }
+        )
+
+    report_start = time.monotonic()
+    echo(f"  [{_clock(t0)}] comparing {len(runs)} runs (hat-eval report, baseline: the base)")
+    from hat_eval.reports import ReportError, build_report
+
+    try:
+        page, files = build_report(
+            list(dict.fromkeys(r.log_dir for r in runs)),
+            out / REPORT_DIR,
+            baseline=model_name(base_dir),
+            n_boot=budget.n_boot,
+            title=f"hat-eval repro --budget {budget.name}: the base and every arm",
+        )
+    except ReportError as err:
+        raise ReproError(f"the report over the run's logs: {err}") from None
+    log_dirs = list(dict.fromkeys(Path(r.log_dir) for r in runs))
+    base_scores = read_scores(log_dirs, {model_name(base_dir): BASE})[BASE]
+    scores = []
+    for seed in range(seeds):
+        arms = {model_name(Path(r.checkpoint)): r.arm for r in runs if r.seed == seed}
+        scores.append({BASE: base_scores, **read_scores(log_dirs, arms)})
+    measures = contrasts(scores, n_boot=budget.n_boot)
+    verdicts = judge_all(measures, budget=budget.name)
+    timings["report_s"] = round(time.monotonic() - report_start, 1)
+    timings["total_s"] = round(time.monotonic() - t0, 1)
+    results = E2EResults(
+        budget=budget,
+        seeds=seeds,
+        base=str(base_dir),
+        base_built=base is None,
+        base_parameters=parameters,
+        stages=tuple(stages),
+        runs=tuple(runs),
+        table=tuple(table_cells(page.rows, runs, scores, n_boot=budget.n_boot)),
+        measures=tuple(measures),
+        verdicts=tuple(verdicts),
+        report={"html": str(files.html), "markdown": str(files.markdown)},
+        timings=timings,
+        machine=_machine(),
+        versions=versions(),
+        started_at=started_at,
+        data={
+            "ifeval": str(ifeval_data) if ifeval_data else None,
+            "general": general_data,
+        },
+    )
+    write_e2e_results(out, results)
+    return results
+
+
+def _printer(stream: TextIO) -> Callable[[str], None]:
+    """Progress lines to ``stream`` (bound now, whatever ``sys.stdout`` is later)."""
+
+    def echo(line: str) -> None:
+        print(line, file=stream, flush=True)
+
+    return echo
+
+
+def _machine() -> dict[str, Any]:
+    import torch
+
+    out: dict[str, Any] = {"platform": platform.platform(), "cuda": torch.cuda.is_available()}
+    if torch.cuda.is_available():
+        out["gpu"] = torch.cuda.get_device_name(0)
+    return out
+
+
+def write_e2e_results(out: Path, results: E2EResults) -> Path:
+    """Write ``results.json`` into ``out``; its path."""
+    import json
+
+    path = out / RESULTS_FILE
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(results.to_dict(), indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
