@@ -11,7 +11,6 @@ vLLM when ``use_vllm`` is set (TRL's own switch, passed through).
 
 from __future__ import annotations
 
-import importlib.util
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -154,11 +153,6 @@ class HSARLConfig(GRPOConfig):
                 raise TrainError(f"{name} ({getattr(self, name)}) must be at least 1")
         if self.think_budget < 0:
             raise TrainError(f"think_budget ({self.think_budget}) must be >= 0 (words of thinking)")
-        if self.use_vllm and importlib.util.find_spec("vllm") is None:
-            raise TrainError(
-                "use_vllm is set but vllm is not installed: pip install 'hat-eval[vllm]' on a "
-                "machine with a GPU, or set use_vllm: false to generate with transformers"
-            )
         if self.judge_model is not None:
             check_judge_settings(
                 "effectiveness", self.judge_calibration, self.judge_mode, self.judge_concurrency

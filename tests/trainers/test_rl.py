@@ -46,12 +46,9 @@ def test_bad_values_raise_one_line_errors(
 def test_use_vllm_without_vllm_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import hat_eval.trainers._rl as rl
+    import hat_eval._device as device
 
-    real = rl.importlib.util.find_spec
-    monkeypatch.setattr(
-        rl.importlib.util, "find_spec", lambda name, *a: None if name == "vllm" else real(name, *a)
-    )
+    monkeypatch.setattr(device, "vllm_installed", lambda: False)
     with pytest.raises(TrainError, match=r"use_vllm is set but vllm is not installed"):
         _config(tmp_path, use_vllm=True)
 
