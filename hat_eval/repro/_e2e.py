@@ -49,14 +49,13 @@ from ._e2e_eval import (
 )
 from ._run import (
     CONFIDENCE,
-    RESULTS_FILE,
-    SCHEMA,
     check_base,
     check_out,
     parameter_count,
     random_base,
-    run_identity,
+    results_head,
     versions,
+    write_results_json,
 )
 
 REPORT_DIR = "report"
@@ -172,23 +171,22 @@ class E2EResults:
 
     def to_dict(self) -> dict[str, Any]:
         """``results.json``'s content."""
-        command = f"hat-eval repro --budget {self.budget.name} --out DIR --seeds {self.seeds}"
-        if not self.base_built:
-            command += f" --base {self.base}"
-        for option, key in (("--ifeval-data", "ifeval"), ("--general-data", "general")):
-            if self.data.get(key):
-                command += f" {option} {self.data[key]}"
+        options = "".join(
+            f" {option} {self.data[key]}"
+            for option, key in (("--ifeval-data", "ifeval"), ("--general-data", "general"))
+            if self.data.get(key)
+        )
         return {
-            "schema": SCHEMA,
-            **run_identity(self.budget.name, self.seeds),
-            "command": command,
-            "started_at": self.started_at,
-            "config": self.budget.to_dict(),
-            "base": {
-                "path": self.base,
-                "built": self.base_built,
-                "parameters": self.base_parameters,
-            },
+            **results_head(
+                self.budget.name,
+                self.budget.to_dict(),
+                self.seeds,
+                base=self.base,
+                base_built=self.base_built,
+                parameters=self.base_parameters,
+                started_at=self.started_at,
+                options=options,
+            ),
             "data": self.data,
             "arms": [
                 {"arm": a.id, "stage": a.stage, "start": a.start, "label": a.label}
@@ -533,10 +531,4 @@ def _machine() -> dict[str, Any]:
 
 def write_e2e_results(out: Path, results: E2EResults) -> Path:
     """Write ``results.json`` into ``out``; its path."""
-    import json
-
-    path = out / RESULTS_FILE
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(results.to_dict(), indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_results_json(out, results.to_dict())

@@ -69,6 +69,43 @@ def run_identity(budget: str, seeds: int) -> dict[str, Any]:
     return {"budget": budget, "seeds": list(range(seeds))}
 
 
+def results_head(
+    budget: str,
+    config: dict[str, Any],
+    seeds: int,
+    *,
+    base: str,
+    base_built: bool,
+    parameters: int | None,
+    started_at: str,
+    options: str = "",
+) -> dict[str, Any]:
+    """The head every ``results.json`` starts with: schema, identity, command, config, base.
+
+    ``options``: the command's further options as typed (``" --ifeval-data FILE"``).
+    """
+    command = f"hat-eval repro --budget {budget} --out DIR --seeds {seeds}"
+    if not base_built:
+        command += f" --base {base}"
+    return {
+        "schema": SCHEMA,
+        **run_identity(budget, seeds),
+        "command": command + options,
+        "started_at": started_at,
+        "config": config,
+        "base": {"path": base, "built": base_built, "parameters": parameters},
+    }
+
+
+def write_results_json(out: Path, content: dict[str, Any]) -> Path:
+    """Write ``content`` to ``out/results.json`` through a temporary file; the path."""
+    path = out / RESULTS_FILE
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
 def check_out(out: Path, budget: str, seeds: int) -> None:
     """Raise :class:`ReproError` if ``out`` cannot take this run.
 
@@ -121,19 +158,15 @@ class ReproResults:
     def to_dict(self) -> dict[str, Any]:
         """``results.json``'s content."""
         return {
-            "schema": SCHEMA,
-            **run_identity(self.budget.name, self.seeds),
-            "command": (
-                f"hat-eval repro --budget {self.budget.name} --out DIR --seeds {self.seeds}"
-                + ("" if self.base_built else f" --base {self.base}")
+            **results_head(
+                self.budget.name,
+                self.budget.to_dict(),
+                self.seeds,
+                base=self.base,
+                base_built=self.base_built,
+                parameters=self.base_parameters,
+                started_at=self.started_at,
             ),
-            "started_at": self.started_at,
-            "config": self.budget.to_dict(),
-            "base": {
-                "path": self.base,
-                "built": self.base_built,
-                "parameters": self.base_parameters,
-            },
             "arms": [a.to_dict() for a in self.arms],
             "probe": {
                 "suites": list(PROBE_SUITES),
@@ -225,11 +258,7 @@ def write_results(out: Path, results: ReproResults) -> Path:
             for s in arm.scores:
                 line = {"seed": arm.seed, "arm": arm.arm, **s.to_dict()}
                 f.write(json.dumps(line, sort_keys=True) + "\n")
-    path = out / RESULTS_FILE
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(results.to_dict(), indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_results_json(out, results.to_dict())
 
 
 def random_base(

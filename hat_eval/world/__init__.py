@@ -60,7 +60,7 @@ from ._functions import (
     stock_status,
 )
 from ._kb import KnowledgeBase, build_kb, money
-from ._oracle import reference_answer
+from ._oracle import CJK, reference_answer
 from ._policies import STACKING_RULES
 from ._pricing import active_promotions
 from ._session import Deal, LiveSession
@@ -68,6 +68,7 @@ from ._splits import SPLITS, Split, split_of, split_products
 from ._vocab import CATEGORIES, zh_forms
 
 __all__ = [
+    "CJK",
     "ABSOLUTE_FORBIDDEN",
     "CATEGORIES",
     "DRIFT_RENAMES",

@@ -17,6 +17,7 @@ from ._kb import KnowledgeBase
 from ._vocab import CATEGORY_ZH, REGION_ALIASES, zh_forms
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+"""A Chinese character: text written (partly) in Chinese."""
 
 _REJECT_EN = {
     "repeat": "you already listed it",

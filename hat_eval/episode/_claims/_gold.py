@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 
-from hat_eval.world import Case, Fact, KnowledgeBase, zh_forms
+from hat_eval.world import CJK, Case, Fact, KnowledgeBase, zh_forms
 
 from ._declines import CallRecordLike, data_state, declines
 from ._extra import FREE_SHIPPING, Claims, unsupported_claims
@@ -572,14 +572,13 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
         )
-    if _CJK.search(a.text) and _partly_said(a, fact, subject):
+    if CJK.search(a.text) and _partly_said(a, fact, subject):
         return Verdict(  # "天然橡胶底加PU面层" for "natural rubber with PU top layer": unread
             None, f"{fact.value}: said in Chinese in part, no Chinese form known", missing=True
         )
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
 
 
