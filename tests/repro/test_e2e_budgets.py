@@ -112,3 +112,26 @@ def test_rl_on_the_fixed_harness_draws_no_variant() -> None:
         assert a.harness == pool[k % 2].harness and a.gold == pool[k % 2].gold
         assert b.harness.seed is not None
         assert (a.fault is None) == (b.fault is None)  # the same fault draws either way
+
+
+def test_results_head_names_the_command_that_reruns_the_run() -> None:
+    from hat_eval.repro._run import results_head
+
+    built = results_head(
+        "smoke-e2e", {}, 2, base="runs/x/base", base_built=True, parameters=10, started_at="t"
+    )
+    assert built["command"] == "hat-eval repro --budget smoke-e2e --out DIR --seeds 2"
+    assert built["seeds"] == [0, 1] and built["base"]["built"] is True
+    given = results_head(
+        "gpu",
+        {},
+        1,
+        base="ckpt/",
+        base_built=False,
+        parameters=None,
+        started_at="t",
+        options=" --ifeval-data if.jsonl",
+    )
+    assert given["command"] == (
+        "hat-eval repro --budget gpu --out DIR --seeds 1 --base ckpt/ --ifeval-data if.jsonl"
+    )
