@@ -1,0 +1,173 @@
+"""Outputs a command writes: checked before the work starts, written atomically, never lost.
+
+Every ``--out`` / ``--log-dir`` goes through this module:
+
+- :func:`check_output_file` and :func:`check_output_dir` run *before* any work. They resolve the
+  path, create missing parent folders, and raise :class:`OutputError` (one line: the option, the
+  path, what is wrong, what to do) when the path is a folder where a file is expected (or the
+  reverse), cannot be written, or is one of the command's inputs.
+- :func:`write_text_atomic` writes through a temporary file beside the target and renames it,
+  so a reader never sees half a file and a failure leaves the old file as it was.
+- :func:`save_text` is what a command calls once the work is done: it writes atomically and, if
+  the target still cannot be written (the disk filled up meanwhile), writes the same text to a
+  fallback file in the system's temporary folder and raises :class:`OutputError` naming both, so
+  finished work is never lost.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = [
+    "OutputError",
+    "check_output_dir",
+    "check_output_file",
+    "save_text",
+    "write_text_atomic",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+class OutputError(ValueError):
+    """An output that cannot be written; ``str()`` is one line naming the option and the path."""
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _refuse_inputs(path: Path, option: str, inputs: Iterable[tuple[str, PathLike]]) -> None:
+    for name, given in inputs:
+        if _same(path, Path(given)):
+            raise OutputError(
+                f"{option} {path}: the same file as {name}, which this command reads; "
+                f"choose another {option} so the input is not overwritten"
+            )
+
+
+def _make_folder(folder: Path, option: str, path: Path) -> None:
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise OutputError(
+                    f"{option} {path}: {parent} is a file, expected a folder; "
+                    f"choose another {option}"
+                )
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise OutputError(
+            f"{option} {path}: cannot create the folder {folder} ({err.strerror or err}); "
+            f"choose a writable {option}"
+        ) from None
+
+
+def _probe_writable(folder: Path, option: str, path: Path) -> None:
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".hat-eval-probe-", dir=folder)
+    except OSError as err:
+        raise OutputError(
+            f"{option} {path}: cannot write in {folder} ({err.strerror or err}); "
+            f"choose a writable {option}"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def check_output_file(
+    path: PathLike, *, option: str = "--out", inputs: Iterable[tuple[str, PathLike]] = ()
+) -> Path:
+    """The resolved output file ``path``, its folder created, or :class:`OutputError`.
+
+    Args:
+        path: Where the command will write one file.
+        option: The option's name, for the message.
+        inputs: ``(name, path)`` of the files the command reads; the output may not be one.
+
+    Refused: a folder; a file whose folder cannot be created or written; one of ``inputs``.
+    """
+    out = Path(path).expanduser()
+    if out.is_dir():
+        raise OutputError(f"{option} {out}: a folder, expected a file path; name a file in it")
+    _refuse_inputs(out, option, inputs)
+    folder = out.parent if str(out.parent) else Path(".")
+    _make_folder(folder, option, out)
+    _probe_writable(folder, option, out)
+    if out.exists() and not os.access(out, os.W_OK):
+        raise OutputError(f"{option} {out}: exists and is read-only; choose another {option}")
+    return out.resolve()
+
+
+def check_output_dir(
+    path: PathLike, *, option: str = "--out", inputs: Iterable[tuple[str, PathLike]] = ()
+) -> Path:
+    """The resolved output folder ``path``, created if missing, or :class:`OutputError`.
+
+    Refused: a file; a folder that cannot be created or written; one of ``inputs``.
+    """
+    out = Path(path).expanduser()
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{option} {out}: a file, expected a folder; choose another {option}")
+    _refuse_inputs(out, option, inputs)
+    _make_folder(out, option, out)
+    _probe_writable(out, option, out)
+    return out.resolve()
+
+
+def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> Path:
+    """Write ``text`` to ``path`` through a temporary file beside it, renamed into place.
+
+    Raises ``OSError`` when it cannot; the temporary file is removed and ``path`` is unchanged.
+    """
+    out = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return out
+
+
+def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
+    """Write ``text`` to ``path`` atomically; on failure keep it in a fallback file and say where.
+
+    Returns the path written. If ``path`` cannot be written, the text goes to a new file in the
+    system's temporary folder and :class:`OutputError` names the failure and that file; if even
+    that fails, the message says so.
+    """
+    try:
+        return write_text_atomic(path, text)
+    except OSError as err:
+        reason = err.strerror or str(err)
+    name = Path(path).name or "output"
+    try:
+        fd, fallback = tempfile.mkstemp(
+            prefix=f"hat-eval-{Path(name).stem}-", suffix=Path(name).suffix
+        )
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    except OSError as err2:
+        raise OutputError(
+            f"{option} {path}: could not be written ({reason}), nor a fallback copy "
+            f"({err2.strerror or err2}); free some space and rerun"
+        ) from None
+    raise OutputError(
+        f"{option} {path}: could not be written ({reason}); the results were saved to "
+        f"{fallback} instead"
+    )

@@ -1,0 +1,74 @@
+"""Outputs are checked before work starts and written atomically (hat_eval._outputs)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from hat_eval._outputs import (
+    OutputError,
+    check_output_dir,
+    check_output_file,
+    save_text,
+    write_text_atomic,
+)
+
+
+def test_output_file_folder_is_created(tmp_path: Path) -> None:
+    out = check_output_file(tmp_path / "a b" / "ü" / "r.json")
+    assert out.parent.is_dir() and not out.exists()
+
+
+def test_output_file_that_is_an_input_is_refused(tmp_path: Path) -> None:
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("{}\n")
+    with pytest.raises(OutputError, match=r"--out .*same file as --answers"):
+        check_output_file(tmp_path / "x" / ".." / "a.jsonl", inputs=[("--answers", answers)])
+    assert answers.read_text() == "{}\n"
+
+
+def test_output_file_that_is_a_folder_or_under_a_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="a folder, expected a file"):
+        check_output_file(tmp_path)
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(OutputError, match="is a file, expected a folder"):
+        check_output_file(tmp_path / "f" / "out.json")
+    with pytest.raises(OutputError, match="a file, expected a folder"):
+        check_output_dir(tmp_path / "f", option="--log-dir")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_unwritable_folder_is_refused(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        with pytest.raises(OutputError, match="cannot write"):
+            check_output_dir(ro, option="--log-dir")
+    finally:
+        ro.chmod(0o700)
+
+
+def test_atomic_write_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "r.json"
+    target.write_text("old")
+
+    with pytest.raises(TypeError):
+        write_text_atomic(target, 42)  # type: ignore[arg-type]
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+    write_text_atomic(target, "new")
+    assert target.read_text() == "new"
+
+
+def test_save_text_keeps_the_results_when_the_target_fails(tmp_path: Path) -> None:
+    missing = tmp_path / "gone" / "r.json"  # its folder vanished after the check
+    with pytest.raises(OutputError, match=r"saved to (\S+) instead") as info:
+        save_text(missing, "results")
+    fallback = Path(str(info.value).rsplit("saved to ", 1)[1].split(" instead")[0])
+    try:
+        assert fallback.read_text() == "results"
+    finally:
+        fallback.unlink()
