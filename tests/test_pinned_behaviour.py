@@ -8,7 +8,9 @@ free shipping of a region that ships free over a threshold; every checkable clai
 declines judged against the tool records, an undecided part leaves the aggregate undecided),
 4 (issue 22: the hook-rejection fault, the evolution suite) and 5 (issue 21, sixth round: the
 delivery time is optional when the viewer asked only about the fee or returns; 13 of the 158
-delivery-time facts of the livestream test split; the reference's pinned scores unchanged).
+delivery-time facts of the livestream test split; the reference's pinned scores unchanged)
+and 6 (issue 30: the hand-off's required call carries the ``reason`` the tool requires, marked
+free, so a replay of the gold is a call the tool accepts; only escalation cases changed).
 A change to them must be deliberate: bump ``DATASET_VERSION``, update the
 hashes here and state the new ones in the README.
 """
@@ -25,17 +27,17 @@ from hat_eval.episode import dataset_sha256
 from hat_eval.suites import suite_rows
 
 DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
-    "livestream/test": "1a5e5218fe622cd71fc6fa5912d4f7f6d8c80834f2a933531c75213dee2da396",
-    "livestream/train/200": "ed6776d7f431f6c3271cd27b622f34afaafe59d05acc1feffb9b9d88c22b02ee",
-    "livestream/dev/200": "1a0e3e3e11e948f07b3e01a1d322804c2f833bc622ea5c3d4cab14fcbed70d30",
-    "variant/test": "b7da8c17445a39f8d6222f91435a01f4e9f1579d2d4b4bf8a585ef1cb9ec0f2e",
-    "variant/train/200": "c75f8ead677958bc5dedfe69641072ad94808f0cb781fb8d31b1fe6f001636b1",
-    "variant/dev/200": "5beb867173da1978c6cd4ae7d4d20d563046e2fb1d0bb5b8e3658e6ecfb7c650",
-    "robustness/test": "03f4b3890bf9212c56a82577c20986ab6ad0358f33cea8740bd4dfe412b66706",
-    "robustness/train/200": "a66d25248f66271ab34bde2896aa793489c366bd9bb84e79275819dfe4f533d4",
-    "robustness/dev/200": "8eb5c9af6c62832c42286f2ca10815423b7862079f7f3ed2d2f2d44312f341ec",
-    "evolution/test": "afc5da74f848f0b47206f92959fe07d68c6812f7ee35d0ebb390bdb4fd736979",
-    "evolution/dev/50": "9f587915f96bd7f1073278cac78860944e198b07df25d2b27844b4260d48ac12",
+    "livestream/test": "973a079a908b7acdd9d32ee5c1c7de5f7fcae80a883b681bd85ec70a81668367",
+    "livestream/train/200": "7509994e096b3ea42c3427953785499442dfde908c17f9c0a2022c9d5e0d5afe",
+    "livestream/dev/200": "99bdaf08566387d54d68c6e2033ef1a943e0c7288f22720374db13f6ba80c13c",
+    "variant/test": "3e11b56859b961feafd1d8d035e2fe0e49eb688bdc3989a68714f7bac96efd7a",
+    "variant/train/200": "50661f55ef68917983695aad235a4d1699f448f4d18b7e08ca13058c0063a992",
+    "variant/dev/200": "70101f34588fdf8aaa88503f0e6e379a35a2e67fb4a458b4dbabe42f1c96f518",
+    "robustness/test": "278451c1302eebc85b37b62e15044056f11062525af18c3187e91f9613eacfa4",
+    "robustness/train/200": "8d57f6aacf9bf94d85e80b6ed93e4a995fef16f826085729a4094869126763f1",
+    "robustness/dev/200": "7db3bd4d965c3632364668302130500a5f7403155e8fc299f1cc45dd327a8854",
+    "evolution/test": "9580110ea69f676ef104d5cd260ad12e85387039da84d0d9da718e85a30152dd",
+    "evolution/dev/50": "08a1a18bd8109d419d0f1d26ebd81141954551f1c7ae906d3b27f90fe6b008a2",
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases

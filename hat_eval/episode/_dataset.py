@@ -26,8 +26,10 @@ from ._context import base_harness, harness_ref, knowledge_base, make_variant
 from ._recipe import Recipe
 from ._record import HOOK_FAULT, Episode, Gold, HarnessRef, HookFault
 
-DATASET_VERSION = "5"
+DATASET_VERSION = "6"
 """Bump when case generation or gold changes, so logs from different data are not compared.
+
+6: the hand-off's required call carries a ``reason`` (free: any non-empty one matches).
 
 4: robustness adds the ``hook_rejection`` fault (a hook misfires on a good reply); evolution.
 3: gold facts the viewer did not ask for are optional; fees of regions shipping free over a

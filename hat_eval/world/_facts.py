@@ -73,31 +73,63 @@ class Fact:
 class ExpectedCall:
     """A tool call the agent should make, by function id.
 
-    ``args`` lists the argument values that must match (other arguments are free); strings
-    match case-insensitively, lists as multisets. ``optional`` calls are fine to make or skip
-    (e.g. looking up the product on screen).
+    ``args`` lists the argument values that must match (arguments not listed are free);
+    strings match case-insensitively, lists as multisets. ``free`` names arguments of ``args``
+    whose value is the agent's own words (a hand-off's ``reason``): any non-empty value matches,
+    and the value in ``args`` is one a correct agent sends, so the call is complete (it passes
+    the tool's schema) and can be replayed. ``optional`` calls are fine to make or skip (e.g.
+    looking up the product on screen).
     """
 
     function: str
     args: dict[str, Any] = field(default_factory=dict)
     optional: bool = False
+    free: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        stray = [name for name in self.free if name not in self.args]
+        if stray:
+            raise ValueError(
+                f"free arguments {stray} of the expected {self.function} call have no value in "
+                f"args {sorted(self.args)}: give each free argument a value a correct agent sends"
+            )
 
     def matches(self, function: str, args: dict[str, Any]) -> bool:
         """Whether a call of ``function`` with ``args`` satisfies this expectation."""
         if function != self.function:
             return False
-        return all(_same(value, args.get(name)) for name, value in self.args.items())
+        return all(
+            _given(args.get(name)) if name in self.free else _same(value, args.get(name))
+            for name, value in self.args.items()
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        return {"function": self.function, "args": dict(self.args), "optional": self.optional}
+        """A JSON-able dict (``free`` only when set, so other calls keep their form)."""
+        out: dict[str, Any] = {
+            "function": self.function,
+            "args": dict(self.args),
+            "optional": self.optional,
+        }
+        if self.free:
+            out["free"] = list(self.free)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ExpectedCall:
         """Inverse of :meth:`to_dict`."""
         return cls(
-            str(data["function"]), dict(data.get("args", {})), bool(data.get("optional", False))
+            str(data["function"]),
+            dict(data.get("args", {})),
+            bool(data.get("optional", False)),
+            tuple(data.get("free", ())),
         )
+
+
+def _given(actual: Any) -> bool:
+    """Whether a free argument was sent: a non-empty value (a string with non-space text)."""
+    if isinstance(actual, str):
+        return bool(actual.strip())
+    return actual is not None and actual != [] and actual != {}
 
 
 def _same(expected: Any, actual: Any) -> bool:

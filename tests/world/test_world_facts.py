@@ -57,3 +57,26 @@ def test_text_facts_match_by_value_or_alias() -> None:
     assert fact_mentioned(fact, "It is Machine-washable? No: machine washable, yes.")
     assert fact_mentioned(fact, "Totally washing machine safe 👍")
     assert not fact_mentioned(fact, "hand wash only")
+
+
+def test_a_free_argument_matches_any_non_empty_value() -> None:
+    from hat_eval.world import ExpectedCall
+
+    call = ExpectedCall(
+        "handoff.escalate", {"reason": "wrong item", "urgency": "high"}, free=("reason",)
+    )
+    assert call.matches("handoff.escalate", {"reason": "something else", "urgency": "HIGH"})
+    assert not call.matches("handoff.escalate", {"reason": "  ", "urgency": "high"})
+    assert not call.matches("handoff.escalate", {"urgency": "high"})
+    assert not call.matches("handoff.escalate", {"reason": "x", "urgency": "normal"})
+    assert ExpectedCall.from_dict(call.to_dict()) == call
+    assert "free" not in ExpectedCall("catalog.search", {"query": "x"}).to_dict()
+
+
+def test_a_free_argument_needs_a_value() -> None:
+    import pytest
+
+    from hat_eval.world import ExpectedCall
+
+    with pytest.raises(ValueError, match="reason"):
+        ExpectedCall("handoff.escalate", {}, free=("reason",))

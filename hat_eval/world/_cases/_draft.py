@@ -55,10 +55,21 @@ class Draft:
     forbidden: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
 
-    def call(self, function: str, args: dict[str, Any], *, optional: bool = False) -> int:
-        """Run a tool call for the gold, record it as expected, return its index."""
+    def call(
+        self,
+        function: str,
+        args: dict[str, Any],
+        *,
+        optional: bool = False,
+        free: tuple[str, ...] = (),
+    ) -> int:
+        """Run a tool call for the gold, record it as expected, return its index.
+
+        ``free`` names arguments whose value in ``args`` is one a correct agent could send
+        (free text) rather than the one it must send (:class:`ExpectedCall`).
+        """
         self.results.append(call_function(self.ctx.kb, self.session, function, dict(args)))
-        self.calls.append(ExpectedCall(function, dict(args), optional))
+        self.calls.append(ExpectedCall(function, dict(args), optional, free))
         return len(self.calls) - 1
 
     def expect(

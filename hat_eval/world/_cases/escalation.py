@@ -1,13 +1,14 @@
 """``escalation``: an order problem (60%) or a safety issue (40%) goes to a human.
 
-Gold: a ``handoff.escalate`` call (urgency high for safety), a promise to follow up, and for a
-reaction to a beauty or baby product the advice to see a doctor (a rule of the compliance
-skill); promising a refund, or to keep using the product, is forbidden.
+Gold: a ``handoff.escalate`` call (urgency high for safety; the ``reason`` is free: any
+non-empty one), a promise to follow up, and for a reaction to a beauty or baby product the
+advice to see a doctor (a rule of the compliance skill); promising a refund, or to keep using
+the product, is forbidden.
 """
 
 from __future__ import annotations
 
-from .._facts import ExpectedCall, Fact
+from .._facts import Fact
 from .._templates import ESCALATION
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots
@@ -27,8 +28,12 @@ def build(ctx: Ctx) -> Case:
     slots = ref_slots(ctx, product, on_screen)
     slots["order_no"] = f"{ctx.rng.randint(10**15, 10**16 - 1)}"
     args = {"urgency": "high"} if sub == "safety" else {}
-    idx = draft.call("handoff.escalate", {"reason": "viewer needs help", **args})
-    draft.calls[idx] = ExpectedCall("handoff.escalate", args)
+    avoid = () if product["category"] == "baby" else ("baby", "宝宝")
+    msg, lang = render(
+        ctx, ESCALATION[sub], slots, avoid=avoid, on_screen=on_screen or sub == "order"
+    )
+    # the reason is the agent's own words (free); the viewer's message is one a correct agent sends
+    idx = draft.call("handoff.escalate", {"reason": msg, **args}, free=("reason",))
     draft.facts.append(
         Fact(
             "text",
@@ -87,10 +92,6 @@ def build(ctx: Ctx) -> Case:
                 r"\bi(?:'ve| have) (?:refunded|cancelled|canceled|reshipped)\b",
             )
         )
-    avoid = () if product["category"] == "baby" else ("baby", "宝宝")
-    msg, lang = render(
-        ctx, ESCALATION[sub], slots, avoid=avoid, on_screen=on_screen or sub == "order"
-    )
     draft.details.update(sub=sub, on_screen=on_screen)
     return finish(
         draft,
