@@ -90,7 +90,7 @@ def _correct_run(ep: Any) -> tuple[list[Message], list[CallRecord], Any]:
     where the agent would answer. Returns the transcript, the call records and the context.
     """
     ctx = episode_context(ep)
-    calls = oracle_calls(ep.case, ctx.harness.tools, skill=ep.gold.skill)
+    calls = list(oracle_calls(ep.case, ctx.harness.tools, skill=ep.gold.skill))
     steps = agent_steps(ctx, [Message("user", ep.case.message)], seed=stable_seed(ep.id))
     step = next(steps)
     turn = 0
@@ -113,7 +113,7 @@ def _correct_run(ep: Any) -> tuple[list[Message], list[CallRecord], Any]:
     messages = list(step.messages)
     steps.close()
     records = [
-        CallRecord.from_dict(m.metadata[TRACE_KEY])
+        CallRecord.from_dict((m.metadata or {})[TRACE_KEY])
         for m in messages
         if m.role == "tool" and TRACE_KEY in (m.metadata or {})
     ]
@@ -311,7 +311,7 @@ def _mixed(pool: list[Any], n: int, used: set[str]) -> list[str]:
 def assemble(args: argparse.Namespace) -> None:
     """Join an annotator's answers with their packets into corpus lines."""
     packets = {p.stem: json.loads(p.read_text()) for p in Path(args.packets).glob("*.json")}
-    lines = []
+    lines: list[dict[str, Any]] = []
     src = Path(args.answers).read_text(encoding="utf-8").splitlines()
     for n, line in enumerate(src, 1):
         if not line.strip():
