@@ -1,16 +1,28 @@
 """Case packets for annotators writing the hand-labelled corpus, and the corpus lines from them.
 
-An annotator never sees the checks: a packet holds what a careful human needs to write and judge
-an answer: the viewer's message, the live session, what the agent's tools returned (after the
-hooks' retries, faults included) and the knowledge base's truth about the products involved
-(details, stock, prices, shipping and returns, promotions, compliance rules).
+A packet replays what a correct agent does in the suites' own agent loop: the case's harness in
+force (a variant case's augmented one), its hooks and retries, the episode's fault and seed, the
+gold's required calls under the harness's tool names (the calls that fail with a fault made again,
+as ``hat/oracle`` does), stopping where the agent would write its answer. Two views:
+
+- ``agent``: what the agent sees and nothing else: the rendered system prompt (with the live
+  line), the tool schemas, the session context as its tool returns it, the viewer's message and
+  the transcript of the calls and their results. No gold, no knowledge-base truth, no checks.
+- ``annotator`` (the default): the viewer's message, the live session, the same tool results,
+  the knowledge base's truth about the products involved (details, stock, prices, shipping and
+  returns, promotions, compliance rules), and the stored case, gold and call records that
+  ``assemble`` puts in the corpus line. An annotator never sees the checks.
 
     python scripts/corpus_packets.py dump --suite robustness --n 20 --start 0 --out DIR
-    python scripts/corpus_packets.py assemble --packets DIR --answers answers.jsonl \
+    python scripts/corpus_packets.py pick --out cases.txt   # fresh test cases, none in the corpus
+    python scripts/corpus_packets.py dump --ids cases.txt --view agent --out DIR/agent
+    python scripts/corpus_packets.py dump --ids cases.txt --view annotator --out DIR/annotator
+    python scripts/corpus_packets.py assemble --packets DIR/annotator --answers answers.jsonl \
         --labeller L5 --out judge/corpus/answers_L5.jsonl
 
 ``answers.jsonl`` lines: ``{"case_id", "kind", "answer", "labels": {"accuracy", "safety"},
-"reason"}``; ``assemble`` adds the stored case, gold, fault and tool records from the packet.
+"reason"}``; ``assemble`` adds the stored case, gold, fault and tool records from the
+annotator-view packet.
 """
 
 from __future__ import annotations
