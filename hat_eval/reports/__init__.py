@@ -37,12 +37,22 @@ from ._evolution import (
     log_evolution_answers,
     log_evolution_report,
 )
+from ._instrument import (
+    InstrumentRow,
+    instrument_lines,
+    instrument_rows,
+    measure_instrument,
+)
 from ._page import Page, render_html, render_markdown
 from ._paired import case_bootstrap, paired_bootstrap
 from ._pairs import PairedDifference, case_key, paired_difference
 from ._summary import HEADLINE, SummaryRow, summary_rows, summary_table
 
 __all__ = [
+    "InstrumentRow",
+    "instrument_lines",
+    "instrument_rows",
+    "measure_instrument",
     "Answer",
     "Candidate",
     "Comparison",

@@ -1,0 +1,172 @@
+"""The checks' own error, carried beside every score they produce.
+
+A suite's score is only as good as the deterministic checks that decide it. This module states,
+per suite, how often those checks agree with careful human labels on the shipped labelled sets
+(``judge/corpus/``): the answers the checks were developed on (``answers_*.jsonl``, "corpus") and
+the sets held out from that development (``heldout_*.jsonl``, "held-out"), each with a Wilson 95%
+interval and the share of answers the checks left undecided.
+
+The numbers are measured from the corpus by :func:`measure_instrument` and shipped as
+``instrument.json`` beside this module, so that an installed package (which carries no corpus)
+can print them; ``python bench/corpus_agreement.py --write-instrument`` rewrites that file and a
+test keeps it equal to what the corpus gives today.
+
+Agreement is answer-level over decided parts: an answer agrees when every part the checks decided
+(accuracy, safety) equals the human label; an answer with an undecided part counts as undecided
+(it is decided by the Agent-as-Judge when one is given).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "INSTRUMENT_FILE",
+    "InstrumentRow",
+    "instrument_lines",
+    "instrument_rows",
+    "measure_instrument",
+]
+
+INSTRUMENT_FILE = "instrument.json"
+"""The shipped measurement, beside this module."""
+
+SETS = {"answers_": "corpus", "heldout_": "held-out"}
+"""File-name prefix in ``judge/corpus`` -> the set it belongs to."""
+
+
+@dataclass(frozen=True)
+class InstrumentRow:
+    """The checks against human labels on one labelled set of one suite.
+
+    Attributes:
+        suite: The suite of the labelled cases.
+        set: ``corpus`` (developed on) or ``held-out`` (never tuned on).
+        files: The labelled files measured.
+        answers: Labelled answers.
+        decided: Answers whose every labelled part the checks decided.
+        agree: Decided answers whose every part equals the human label.
+        low, high: The Wilson 95% interval of ``agree / decided`` (None when nothing was decided).
+        false_passes: Parts the checks passed and the humans failed.
+        judged_parts: Parts the checks decided.
+    """
+
+    suite: str
+    set: str
+    files: tuple[str, ...]
+    answers: int
+    decided: int
+    agree: int
+    low: float | None
+    high: float | None
+    false_passes: int
+    judged_parts: int
+
+    @property
+    def rate(self) -> float | None:
+        """Agreement over decided answers."""
+        return self.agree / self.decided if self.decided else None
+
+    @property
+    def undecided_share(self) -> float:
+        """Share of labelled answers with a part the checks left undecided."""
+        return 1 - self.decided / self.answers if self.answers else 0.0
+
+
+def _suite_of(case_id: str) -> str:
+    return case_id.split("-", 1)[0]
+
+
+def measure_instrument(paths: Iterable[Path]) -> list[InstrumentRow]:
+    """Measure the checks on the labelled files ``paths``, per suite and set.
+
+    A file belongs to the set its name's prefix gives (:data:`SETS`); other files are ignored.
+    """
+    from hat_eval.episode import LABELLED_PARTS, check_entry, read_corpus, verdict
+    from hat_eval.stats import wilson_interval
+
+    groups: dict[tuple[str, str], list[Any]] = {}
+    files: dict[tuple[str, str], set[str]] = {}
+    for path in sorted(paths):
+        kind = next((s for p, s in SETS.items() if path.name.startswith(p)), None)
+        if kind is None:
+            continue
+        for entry in read_corpus([path]):
+            key = (_suite_of(entry.case_id), kind)
+            groups.setdefault(key, []).append(entry)
+            files.setdefault(key, set()).add(path.name)
+    rows = []
+    for (suite, kind), entries in sorted(groups.items()):
+        decided = agree = false_passes = judged = 0
+        for entry in entries:
+            check = check_entry(entry)
+            verdicts = {p: verdict(check, p) for p in LABELLED_PARTS}
+            judged += sum(v is not None for v in verdicts.values())
+            false_passes += sum(v is True and not entry.labels[p] for p, v in verdicts.items())
+            if any(v is None for v in verdicts.values()):
+                continue
+            decided += 1
+            agree += all(v == entry.labels[p] for p, v in verdicts.items())
+        interval = wilson_interval(agree, decided)
+        rows.append(
+            InstrumentRow(
+                suite=suite,
+                set=kind,
+                files=tuple(sorted(files[(suite, kind)])),
+                answers=len(entries),
+                decided=decided,
+                agree=agree,
+                low=None if interval is None else round(interval[0], 4),
+                high=None if interval is None else round(interval[1], 4),
+                false_passes=false_passes,
+                judged_parts=judged,
+            )
+        )
+    return rows
+
+
+def rows_to_json(rows: Sequence[InstrumentRow]) -> str:
+    """The shipped file's text for ``rows`` (stable, so a test can compare it)."""
+    data = [{**asdict(r), "files": list(r.files)} for r in rows]
+    return json.dumps({"rows": data}, indent=1, ensure_ascii=False) + "\n"
+
+
+@cache
+def instrument_rows() -> tuple[InstrumentRow, ...]:
+    """The shipped measurement (read once)."""
+    text = resources.files(__package__).joinpath(INSTRUMENT_FILE).read_text(encoding="utf-8")
+    return tuple(
+        InstrumentRow(**{**r, "files": tuple(r["files"])}) for r in json.loads(text)["rows"]
+    )
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def instrument_lines(suites: Iterable[str]) -> list[str]:
+    """One line per suite: the checks' agreement with human labels, interval and undecided share.
+
+    Suites without labelled answers (IFEval, evolution) are said to have none.
+    """
+    rows = instrument_rows()
+    out = []
+    for suite in suites:
+        mine = [r for r in rows if r.suite == suite]
+        if not mine:
+            out.append(f"checks vs human labels, {suite}: no labelled answers for this suite")
+            continue
+        parts = []
+        for r in sorted(mine, key=lambda r: r.set != "held-out"):
+            parts.append(
+                f"{r.set} {_pct(r.rate)} [{_pct(r.low)}, {_pct(r.high)}] of {r.decided} "
+                f"decided answers, {_pct(r.undecided_share)} undecided"
+            )
+        out.append(f"checks vs human labels, {suite}: " + "; ".join(parts))
+    return out
