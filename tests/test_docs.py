@@ -238,3 +238,12 @@ def test_the_readme_install_and_test_commands_are_what_ci_runs() -> None:
     assert test_line == ". .venv/bin/activate && " + " && ".join(steps)
     ci_lines = [line.strip() for line in ci.splitlines()]
     assert all(step in ci_lines for step in steps)
+
+
+@pytest.mark.parametrize("suite", ["livestream", "variant", "robustness", "evolution"])
+def test_each_suite_readme_states_the_pinned_test_split_hash(suite: str) -> None:
+    from tests.test_pinned_behaviour import DATASETS
+
+    text = (REPO / "hat_eval" / "suites" / suite / "README.md").read_text(encoding="utf-8")
+    stated = set(re.findall(r"`([0-9a-f]{64})`", text))
+    assert stated == {DATASETS[f"{suite}/test"]}, "update the README's Dataset section"
