@@ -28,6 +28,7 @@ annotator-view packet.
 from __future__ import annotations
 
 import argparse
+import glob
 import hashlib
 import json
 import sys
@@ -269,7 +270,7 @@ def dump(args: argparse.Namespace) -> None:
 def pick(args: argparse.Namespace) -> None:
     """Case ids of a fresh validation set: cases no corpus file names, mixed as asked."""
     used: set[str] = set()
-    for path in sorted(Path().glob(args.exclude)):
+    for path in sorted(Path(p) for p in glob.glob(args.exclude)):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
