@@ -8,7 +8,7 @@ skill); promising a refund, or to keep using the product, is forbidden.
 from __future__ import annotations
 
 from .._facts import ExpectedCall, Fact
-from .._templates import ESCALATION
+from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots
 from ._render import render
@@ -89,7 +89,11 @@ def build(ctx: Ctx) -> Case:
         )
     avoid = () if product["category"] == "baby" else ("baby", "宝宝")
     msg, lang = render(
-        ctx, ESCALATION[sub], slots, avoid=avoid, on_screen=on_screen or sub == "order"
+        ctx,
+        message_templates().escalation[sub],
+        slots,
+        avoid=avoid,
+        on_screen=on_screen or sub == "order",
     )
     draft.details.update(sub=sub, on_screen=on_screen)
     return finish(
