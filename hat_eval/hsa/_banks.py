@@ -5,8 +5,8 @@ means): identifier words map to synonyms a business might plausibly rename a too
 phrases map to meaning-preserving rewrites of descriptions and rules; frames, tails, prefixes and
 hook messages vary the text around them. :func:`banks` reads and checks the file once, on first
 use, into a frozen :class:`Banks`: every list non-empty, no digit in what goes into texts
-(phrases, frames, tails: numbers in rules are never touched), frames with only ``{}``/``{lc}``, error templates and hook messages with only
-the placeholders the harness allows. A file that does not fit raises
+(phrases, frames, tails: numbers in rules are never touched), frames with only ``{}`` or
+``{lc}``, error templates and hook messages with only the placeholders the harness allows. A file that does not fit raises
 :class:`~hat_eval._datafile.DataFileError` naming the file and key.
 """
 
