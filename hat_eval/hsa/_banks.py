@@ -6,8 +6,9 @@ phrases map to meaning-preserving rewrites of descriptions and rules; frames, ta
 hook messages vary the text around them. :func:`banks` reads and checks the file once, on first
 use, into a frozen :class:`Banks`: every list non-empty, no digit in what goes into texts
 (phrases, frames, tails: numbers in rules are never touched), frames with only ``{}`` or
-``{lc}``, error templates and hook messages with only the placeholders the harness allows. A file that does not fit raises
-:class:`~hat_eval._datafile.DataFileError` naming the file and key.
+``{lc}``, error templates and hook messages with only the placeholders the harness allows. A
+file that does not fit raises :class:`~hat_eval._datafile.DataFileError` naming the file and
+key.
 """
 
 from __future__ import annotations
