@@ -99,6 +99,10 @@ def load_model(path: DataPath, model: type[M]) -> M:
         elif first["type"] == "extra_forbidden":
             known = ", ".join(model.model_fields) if len(first["loc"]) == 1 else ""
             problem = "unknown key" + (f"; expected one of {known}" if known else "")
+        elif first["type"] == "too_short" and not first["input"]:
+            problem = "empty; expected at least one entry"
+        elif first["type"] == "string_too_short":
+            problem = "empty; expected some text"
         elif first["type"] not in ("value_error", "assertion_error"):
             problem = f"{problem}, got {_short(first['input'])}"
         if more:
