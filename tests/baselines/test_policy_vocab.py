@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -70,3 +72,12 @@ def test_a_corrupted_vocab_file_is_one_line_naming_the_key(
     assert "\n" not in message
     assert message.startswith(f"{path}: {key}: "), message
     assert says in message
+
+
+def test_importing_the_baselines_reads_no_vocabulary() -> None:
+    code = (
+        "import hat_eval.baselines, hat_eval.baselines._vocab as v;"
+        "print(v.policy_vocab.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
@@ -64,3 +66,9 @@ def test_a_corrupted_banks_file_is_one_line_naming_the_key(
     assert "\n" not in message
     assert message.startswith(f"{path}: {key}: "), message
     assert says in message
+
+
+def test_importing_hsa_reads_no_bank() -> None:
+    code = "import hat_eval.hsa, hat_eval.hsa._banks as b; print(b.banks.cache_info().currsize)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
