@@ -192,6 +192,7 @@ def find_value(value: Any, *keys: str) -> Any:
 
 
 def money_text(value: Any) -> str:
+    """A price as an answer writes it (``¥12.50``, ``¥30``); other values as they are."""
     try:
         return f"¥{float(value):.2f}".replace(".00", "")
     except (TypeError, ValueError):
@@ -227,6 +228,7 @@ def matching_skus(skus: list[dict[str, Any]], message: str) -> tuple[list[dict[s
 
 
 def sku_label(sku: dict[str, Any]) -> str:
+    """How an answer names a SKU: its option and colour (else its id)."""
     return ", ".join(str(sku[k]) for k in ("option", "colour") if sku.get(k)) or str(sku["sku"])
 
 
@@ -259,7 +261,7 @@ class Turn:
 Surface = Literal["prompt", "default"]
 """Where the policy reads the harness's surface forms (skills, limits, tool names) from: the
 rendered ``prompt`` and tool list it is given, or the ``default`` harness it memorized (of the
-disclosure form the prompt has: see the module docstring)."""
+disclosure form the prompt has: see :mod:`hat_eval.baselines._reference_policy`)."""
 
 
 @cache
