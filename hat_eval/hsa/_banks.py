@@ -1,392 +1,146 @@
 """Offline paraphrase banks: the vocabulary Harness State Augmentation draws on.
 
-Everything here is plain data, written for this repository. Identifier words map to synonyms a
-business might plausibly rename a tool or skill to; phrases map to meaning-preserving rewrites
-of descriptions and rules. No entry contains a digit, so numbers in rules are never touched.
+The banks are package data, ``hsa/banks/en.yaml`` (its header comments say what each key
+means): identifier words map to synonyms a business might plausibly rename a tool or skill to;
+phrases map to meaning-preserving rewrites of descriptions and rules; frames, tails, prefixes and
+hook messages vary the text around them. :func:`banks` reads and checks the file once, on first
+use, into a frozen :class:`Banks`: every list non-empty, no digit in what goes into texts
+(phrases, frames, tails: numbers in rules are never touched), frames with only ``{}`` or
+``{lc}``, error templates and hook messages with only the placeholders the harness allows. A
+file that does not fit raises :class:`~hat_eval._datafile.DataFileError` naming the file and
+key.
 """
 
 from __future__ import annotations
 
-IDENT_WORDS: dict[str, tuple[str, ...]] = {
-    # verbs
-    "search": ("find", "lookup", "query", "browse", "discover", "scan", "locate", "seek"),
-    "get": ("fetch", "read", "load", "retrieve", "obtain", "pull", "show", "view"),
-    "check": ("verify", "inspect", "query", "lookup", "probe", "test", "confirm"),
-    "calculate": ("compute", "quote", "estimate", "work_out", "price_out", "tally", "figure"),
-    "escalate": ("handoff", "transfer", "forward", "route", "hand_over", "refer", "pass"),
-    "compare": ("contrast", "versus", "weigh", "match_up"),
-    # nouns
-    "products": ("items", "goods", "catalog", "listings", "merchandise", "skus", "wares"),
-    "product": ("item", "goods", "listing", "sku", "article", "offering"),
-    "details": ("info", "spec", "specs", "profile", "data", "facts", "sheet"),
-    "stock": ("inventory", "availability", "units", "supply", "onhand", "warehouse"),
-    "final": ("net", "total", "checkout", "effective", "payable", "actual"),
-    "price": ("cost", "amount", "pricing", "payable", "charge", "tariff"),
-    "shipping": ("delivery", "logistics", "dispatch", "postage", "fulfilment", "courier"),
-    "policy": ("rules", "terms", "conditions", "guidelines", "info"),
-    "claim": ("statement", "wording", "copy", "phrase", "assertion"),
-    "human": ("agent", "person", "staff", "support", "operator", "colleague"),
-    "live": ("stream", "broadcast", "current", "onair", "realtime"),
-    "session": ("show", "context", "status", "state", "room", "broadcast"),
-    "qa": ("questions", "faq", "answers", "info", "knowhow"),
-    "promotion": ("promo", "deals", "offers", "discounts", "savings"),
-    "size": ("fit", "sizing", "measure", "sizes"),
-    "returns": ("refunds", "aftersales", "exchanges", "rma"),
-    "compliance": ("policy", "safe_claims", "regulatory", "claims", "ad_rules"),
-    "guard": ("check", "filter", "shield", "gate", "screen"),
-    "comparison": ("compare", "versus", "side_by_side", "matchup", "contrast"),
-    "engagement": ("chat", "social", "greeting", "smalltalk", "banter", "community"),
-    "escalation": ("handoff", "human_help", "transfer", "referral", "takeover"),
-}
-"""Synonyms for the words identifiers are made of."""
+import string
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Annotated, Any
 
-NAME_PREFIXES: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    "",
-    "shop_",
-    "live_",
-    "store_",
-    "mia_",
-    "host_",
-    "cs_",
-    "ls_",
-    "kb_",
-    "x_",
-    "api_",
-    "stream_",
-    "mall_",
-)
-NAME_SUFFIXES: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    "",
-    "_v2",
-    "_v3",
-    "_v4",
-    "_pro",
-    "_core",
-    "_tool",
-    "_svc",
-    "_lite",
-    "_plus",
-    "_beta",
-    "_new",
-    "_fn",
-)
-SKILL_PREFIXES: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    "skill_",
-    "sk_",
-    "live_",
-    "shop_",
-    "host_",
-    "mia_",
-    "playbook_",
-    "ls_",
-    "guide_",
-    "cs_",
-    "team_",
-    "ops_",
-    "sop_",
-    "stream_",
-    "anchor_",
-)
-SKILL_SUFFIXES: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    "_skill",
-    "_v2",
-    "_v3",
-    "_v4",
-    "_kit",
-    "_flow",
-    "_mode",
-    "_pack",
-    "_sop",
-    "_rules",
-    "_playbook",
-    "_handler",
-    "_policy",
-    "_2026",
-    "_beta",
-)
-CODE_NAMES: tuple[str, ...] = (
-    "aurora",
-    "atlas",
-    "beacon",
-    "cedar",
-    "comet",
-    "delta",
-    "ember",
-    "falcon",
-    "garnet",
-    "harbor",
-    "indigo",
-    "juniper",
-    "kestrel",
-    "lumen",
-    "maple",
-    "nimbus",
-    "onyx",
-    "pebble",
-    "quartz",
-    "raven",
-    "sierra",
-    "tango",
-    "umber",
-    "vesper",
-    "willow",
-    "zephyr",
-    "orbit",
-    "prism",
-    "saffron",
-    "topaz",
-)
-"""Opaque names: a variant may call a skill or tool something that says nothing of its job."""
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
 
-DISPLAY_JOINERS: tuple[str, ...] = (" and ", " & ", " / ", " + ", ", ")
-DISPLAY_TAILS: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    " Helper",
-    " Desk",
-    " Assistant",
-    " Playbook",
-    " Guide",
-    " Module",
-    " Flow",
-    " Corner",
-    " Support",
-)
+from hat_eval._datafile import DataModel, DataPath, load_model
+from hat_eval.harness import HookCheck, MessageStructure
 
-PHRASES: dict[str, tuple[str, ...]] = {
-    # verbs and verb phrases
-    "search": ("look through", "query", "search through"),
-    "get": ("fetch", "retrieve", "look up", "obtain"),
-    "check": ("verify", "look up", "confirm"),
-    "calculate": ("compute", "work out", "determine"),
-    "look up": ("check", "fetch", "retrieve"),
-    "look it up": ("check it", "retrieve it", "fetch it"),
-    "hand": ("pass", "transfer", "route"),
-    "explains": ("describes", "covers", "sets out"),
-    "answers": ("responds to", "handles", "addresses"),
-    "handles": ("deals with", "takes care of", "manages"),
-    "works out": ("figures out", "calculates", "determines"),
-    "compares": ("contrasts", "weighs", "sets side by side"),
-    "greets": ("welcomes", "says hello to"),
-    "keeps": ("maintains", "holds"),
-    "mention": ("point out", "note", "bring up"),
-    "quote": ("state", "give", "cite"),
-    "state": ("give", "say", "quote"),
-    "say": ("state", "tell the viewer"),
-    "say so": ("tell the viewer", "point that out"),
-    "tell": ("inform", "let"),
-    "offer": ("suggest", "propose"),
-    "recommend": ("suggest", "advise"),
-    "suggest": ("recommend", "propose"),
-    "describe": ("present", "explain"),
-    "escalate": ("hand off", "transfer", "refer"),
-    "reply": ("respond", "answer"),
-    "returns": ("gives back", "responds with", "outputs"),
-    "return": ("give back", "output"),
-    "promise": ("guarantee", "commit to"),
-    "combine": ("stack", "put together", "use together"),
-    "compute": ("calculate", "work out"),
-    # qualifiers
-    "always": ("in every case", "every time", "without exception"),
-    "never": ("under no circumstances", "at no point", "not ever"),
-    "only": ("solely", "just", "exclusively"),
-    "before": ("prior to",),
-    "exactly": ("precisely", "word for word", "verbatim"),
-    "plainly": ("clearly", "directly", "honestly"),
-    "politely": ("courteously", "kindly", "respectfully"),
-    "warmly": ("kindly", "in a friendly way", "cheerfully"),
-    "optionally": ("if needed", "where useful", "if you like"),
-    "rather than": ("instead of",),
-    "instead": ("in its place", "rather"),
-    "such as": ("like", "for example", "for instance"),
-    "for example": ("for instance", "e.g.", "such as"),
-    "right now": ("at the moment", "currently", "at this moment"),
-    "actually": ("really", "in the end"),
-    "any": ("every",),
-    # nouns
-    "viewer": ("audience member", "shopper", "customer", "watcher"),
-    "viewers": ("audience members", "shoppers", "customers", "watchers"),
-    "catalogue": ("catalog", "product range", "assortment"),
-    "product": ("item", "article"),
-    "products": ("items", "articles"),
-    "knowledge base": ("product database", "catalogue data", "product records"),
-    "listing": ("product page", "product listing", "product entry"),
-    "specifications": ("specs", "technical details", "product specs"),
-    "materials": ("fabrics and materials", "composition"),
-    "units": ("pieces", "items"),
-    "deals": ("offers", "promotions", "discounts"),
-    "coupons": ("vouchers", "coupon codes", "discount codes"),
-    "coupon": ("voucher", "coupon code", "discount code"),
-    "delivery times": ("delivery windows", "shipping times", "transit times"),
-    "shipping fees": ("delivery fees", "postage costs", "shipping costs"),
-    "returns policy": ("return policy", "returns rules", "refund policy"),
-    "reason": ("explanation", "justification", "note"),
-    "conversation": ("chat", "exchange", "thread"),
-    "claim": ("statement", "assertion"),
-    "disease": ("illness", "medical condition"),
-    "doctor": ("physician", "medical professional"),
-    "chat": ("conversation", "comments", "chat room"),
-    "tool": ("function",),
-    "questions": ("queries", "asks"),
-    "facts": ("data", "details", "recorded facts"),
-    "shop": ("store", "retailer"),
-    "public stream": ("public broadcast", "live broadcast", "open stream"),
-    "human agent": ("human colleague", "live agent", "customer-service person"),
-    "customer-service agent": ("support agent", "service representative", "human colleague"),
-    "short": ("brief", "concise"),
-    "full": ("complete", "entire"),
-    "matching": ("relevant", "fitting", "corresponding"),
-}
-"""Phrase -> meaning-preserving alternatives (matched as whole words, case-adapted)."""
+_FMT = string.Formatter()
 
-TOOL_FRAMES: tuple[str, ...] = (
-    "{}",
-    "{}",
-    "{}",
-    "Use this tool to {lc}",
-    "Purpose: {}",
-    "What it does: {}",
-    "Tool - {}",
-    "Call this to {lc}",
-    "Lets you {lc}",
-    "When needed, {lc}",
-    "Function: {}",
-    "Use it to {lc}",
-    "Summary: {}",
-    "This function will {lc}",
-    "Helps you {lc}",
-    "Description: {}",
-    "Use when you must {lc}",
-    "Good for when you need to {lc}",
-    "Action: {}",
-    "In brief: {}",
-)
-"""Frames a rewritten tool description may be put in; ``{lc}`` starts lower-case."""
 
-SKILL_FRAMES: tuple[str, ...] = (
-    "{}",
-    "{}",
-    "{}",
-    "This skill {lc}",
-    "Purpose: {}",
-    "Scope: {}",
-    "In short: {}",
-    "Covers: {}",
-    "Role: {}",
-    "Use case: {}",
-    "Summary: {}",
-    "What it does: {}",
-    "Description: {}",
-    "Skill - {}",
-    "Overview: {}",
-    "Job: {}",
-    "When active, it {lc}",
-    "Responsibility: {}",
-    "Goal: {}",
-    "The host uses it when it {lc}",
-)
+def _no_digit(value: str) -> str:
+    if any(ch.isdigit() for ch in value):
+        raise ValueError(f"{value!r} contains a digit; banks never touch numbers, write it out")
+    return value
 
-TOOL_TAILS: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    "",
-    " Data comes from the shop's live knowledge base.",
-    " Only call it when the question needs it.",
-    " Results are up to date for this stream.",
-    " Call it again only if the inputs change.",
-    " Read-only; it changes nothing.",
-    " Pass the ids exactly as other tools return them.",
-    " Answers are in the shop's currency.",
-    " Use the values it returns verbatim.",
-    " Fast to call.",
-    " Safe to call during the stream.",
-    " It may fail; then tell the viewer you are checking.",
-    " No side effects.",
-    " Prefer it over answering from memory.",
-    " Ids come from the search results.",
-    " Quote its numbers exactly.",
-    " Keep the call minimal.",
-    " Works for every category.",
-)
-SKILL_TAILS: tuple[str, ...] = (
-    "",
-    "",
-    "",
-    "",
-    " Apply its rules in order.",
-    " Follow every rule below.",
-    " Pick it only when it fits the message.",
-    " It applies to every product category.",
-    " Stay within the answer limits of the system prompt.",
-    " Keep answers short and factual.",
-    " The rules below are binding.",
-    " Use the tools it names.",
-    " One skill per answer.",
-    " Check facts with the tools first.",
-    " Mind the compliance rules too.",
-    " Numbers come from tools, never from memory.",
-    " Write for a live audience.",
-    " Tag the answer with this skill's id.",
-    " Works with the tools listed below.",
-    " Use it for viewers' chat messages.",
-    " Be brief.",
-    " Accuracy matters more than speed.",
-)
 
-RULE_FRAMES: tuple[str, ...] = (
-    "{}",
-    "{}",
-    "{}",
-    "{}",
-    "Rule: {}",
-    "Remember: {}",
-    "Important: {}",
-    "Always keep in mind: {}",
-    "Note: {}",
-    "Policy: {}",
-    "{} No exceptions.",
-    "{} This is required.",
-)
+def _frame(value: str) -> str:
+    try:
+        names = {f for _, f, _, _ in _FMT.parse(value) if f is not None}
+    except ValueError as err:
+        raise ValueError(f"{value!r}: {err}; write {{}} or {{lc}}") from None
+    if not names or not names <= {"", "lc"}:
+        raise ValueError(f"{value!r} must hold the text as {{}} (as is) or {{lc}} (lower-cased)")
+    return value
 
-RESULT_PREFIXES: tuple[str, ...] = (
-    "",
-    "Tool result:",
-    "[tool output]",
-    "Observation:",
-    "Result:",
-    "Data returned:",
-    "<<tool>>",
-    "Function response:",
-)
-ERROR_TEMPLATES: tuple[str, ...] = (
-    "Tool error ({kind}): {message}",
-    "ERROR [{kind}] {message}",
-    "The tool failed: {message} ({kind})",
-    "{kind}: {message}",
-    "Call failed with {kind}. Details: {message}",
-    "[error] {message}",
-)
 
-HOOK_MESSAGES: tuple[str, ...] = (
-    "Rejected by {hook}: {reason}. Fix this and try again.",
-    "The harness sent this back ({hook}): {reason}. Please correct it.",
-    "[{hook}] not accepted: {reason}. Try again.",
-    "Check failed - {reason}. Revise and resend.",
-    "{hook} says: {reason}. Please fix this ({left} retries left).",
-    "Not sent: {reason}. Correct it and answer again.",
-)
-"""Rejection messages of checking hooks (placeholders ``{hook}``, ``{reason}``, ``{left}``)."""
+def _harness_field(model: type[BaseModel], field: str, **others: str) -> AfterValidator:
+    """Check a value as the harness checks ``model.field`` (one owner of its placeholders)."""
+
+    def check(value: str) -> str:
+        try:
+            model.model_validate({field: value, **others})
+        except ValidationError as err:
+            raise ValueError(err.errors()[0]["msg"].removeprefix("Value error, ")) from None
+        return value
+
+    return AfterValidator(check)
+
+
+_Word = Annotated[str, AfterValidator(_no_digit)]
+_Words = Annotated[list[_Word], Field(min_length=1)]
+"""Words put into texts (descriptions, rules): no digits."""
+_Names = Annotated[list[str], Field(min_length=1)]
+"""Pieces of identifiers and display names (``_v2`` is fine there)."""
+_Frames = Annotated[list[Annotated[_Word, AfterValidator(_frame)]], Field(min_length=1)]
+_ErrorTemplates = Annotated[
+    list[Annotated[_Word, _harness_field(MessageStructure, "error_template")]], Field(min_length=1)
+]
+_HookMessages = Annotated[
+    list[Annotated[_Word, _harness_field(HookCheck, "message", trigger="reply_format")]],
+    Field(min_length=1),
+]
+
+
+class _BanksFile(DataModel):
+    """``banks/en.yaml``."""
+
+    ident_words: dict[str, _Names]
+    name_prefixes: _Names
+    name_suffixes: _Names
+    skill_prefixes: _Names
+    skill_suffixes: _Names
+    code_names: _Names
+    display_joiners: _Names
+    display_tails: _Names
+    phrases: dict[_Word, _Words]
+    tool_frames: _Frames
+    skill_frames: _Frames
+    rule_frames: _Frames
+    tool_tails: _Words
+    skill_tails: _Words
+    result_prefixes: _Words
+    error_templates: _ErrorTemplates
+    hook_messages: _HookMessages
+
+
+@dataclass(frozen=True)
+class Banks:
+    """The paraphrase banks (shared: do not mutate); the fields are the keys of the file."""
+
+    ident_words: dict[str, tuple[str, ...]]
+    """Synonyms for the words identifiers are made of."""
+    name_prefixes: tuple[str, ...]
+    name_suffixes: tuple[str, ...]
+    skill_prefixes: tuple[str, ...]
+    skill_suffixes: tuple[str, ...]
+    code_names: tuple[str, ...]
+    """Opaque names: a variant may call a skill or tool something that says nothing of its
+    job."""
+    display_joiners: tuple[str, ...]
+    display_tails: tuple[str, ...]
+    phrases: dict[str, tuple[str, ...]]
+    """Phrase -> meaning-preserving alternatives (matched as whole words, case-adapted)."""
+    tool_frames: tuple[str, ...]
+    """Frames a rewritten tool description may be put in; ``{lc}`` starts lower-case."""
+    skill_frames: tuple[str, ...]
+    rule_frames: tuple[str, ...]
+    tool_tails: tuple[str, ...]
+    skill_tails: tuple[str, ...]
+    result_prefixes: tuple[str, ...]
+    error_templates: tuple[str, ...]
+    hook_messages: tuple[str, ...]
+    """Rejection messages of checking hooks (placeholders ``{hook}``, ``{reason}``,
+    ``{left}``)."""
+
+
+def load_banks(path: DataPath | None = None) -> Banks:
+    """Read and check a banks file (uncached; default the shipped ``hsa/banks/en.yaml``).
+
+    Raises:
+        DataFileError: The file is missing or does not fit (one line: file, key, expected).
+    """
+    path = path if path is not None else files("hat_eval.hsa").joinpath("banks", "en.yaml")
+    data = load_model(path, _BanksFile)
+    out: dict[str, Any] = {}
+    for name in _BanksFile.model_fields:
+        value = getattr(data, name)
+        out[name] = (
+            {k: tuple(v) for k, v in value.items()} if isinstance(value, dict) else tuple(value)
+        )
+    return Banks(**out)
+
+
+@cache
+def banks() -> Banks:
+    """The shipped banks, read and checked on first use (shared: do not mutate)."""
+    return load_banks()

@@ -10,16 +10,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Collection
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from ._banks import (
-    CODE_NAMES,
-    DISPLAY_JOINERS,
-    DISPLAY_TAILS,
-    IDENT_WORDS,
-    PHRASES,
-    RULE_FRAMES,
-)
+from ._banks import banks
 
 Random = Callable[[], float]
 """A ``random.Random().random`` bound method: the only source of randomness used here."""
@@ -27,10 +20,14 @@ Random = Callable[[], float]
 Segment = str | tuple[str, ...]
 """A literal piece of text, or alternatives whose first entry is the original wording."""
 
-_PHRASE_RE = re.compile(
-    r"\b(" + "|".join(re.escape(k) for k in sorted(PHRASES, key=len, reverse=True)) + r")\b",
-    re.IGNORECASE,
-)
+
+@cache
+def _phrase_re() -> re.Pattern[str]:
+    """The banks' phrases as one pattern, longest first (built on first use)."""
+    phrases = sorted(banks().phrases, key=len, reverse=True)
+    return re.compile(r"\b(" + "|".join(re.escape(k) for k in phrases) + r")\b", re.IGNORECASE)
+
+
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _IDENT_SPLIT_RE = re.compile(r"[_\-\s]+|(?<=[a-z0-9])(?=[A-Z])")
 
@@ -51,11 +48,11 @@ def compile_text(text: str) -> tuple[Segment, ...]:
     """Split ``text`` into literal pieces and phrase slots with their alternatives."""
     segments: list[Segment] = []
     pos = 0
-    for m in _PHRASE_RE.finditer(text):
+    for m in _phrase_re().finditer(text):
         if m.start() > pos:
             segments.append(text[pos : m.start()])
         word = m.group(0)
-        alts = PHRASES[word.lower()]
+        alts = banks().phrases[word.lower()]
         segments.append((word, *(_match_case(word, a) for a in alts)))
         pos = m.end()
     if pos < len(text):
@@ -90,7 +87,7 @@ def _lower_first(text: str) -> str:
 
 
 def apply_frame(frame: str, body: str) -> str:
-    """Put ``body`` into a frame of ``_banks`` (``{}`` as is, ``{lc}`` lower-cased first)."""
+    """Put ``body`` into a frame of the banks (``{}`` as is, ``{lc}`` lower-cased first)."""
     if "{lc}" in frame:
         return frame.replace("{lc}", _lower_first(body))
     return frame.replace("{}", body)
@@ -133,7 +130,7 @@ def rule_paraphrases(text: str, strength: float, size: int = 48) -> tuple[str, .
     r = random.Random(f"{strength}|{text}").random
     return tuple(
         dict.fromkeys(
-            rewrite_text(text, r, strength, RULE_FRAMES, shuffle=False) for _ in range(size)
+            rewrite_text(text, r, strength, banks().rule_frames, shuffle=False) for _ in range(size)
         )
     )
 
@@ -147,7 +144,7 @@ def ident_tokens(identifier: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def _ident_options(identifier: str) -> tuple[tuple[str, ...], ...]:
     """Each word of an identifier with its synonyms (the word itself first)."""
-    return tuple((t, *IDENT_WORDS.get(t, ())) for t in ident_tokens(identifier))
+    return tuple((t, *banks().ident_words.get(t, ())) for t in ident_tokens(identifier))
 
 
 def _case(words: list[str], r: Random) -> str:
@@ -174,7 +171,7 @@ def new_identifier(
     options = _ident_options(old)
     for _ in range(20):
         if r() < 0.12:
-            words = [pick(r, CODE_NAMES), str(2 + int(r() * 98))]
+            words = [pick(r, banks().code_names), str(2 + int(r() * 98))]
         else:
             words = [
                 o[1 + int(r() * (len(o) - 1))] if len(o) > 1 and r() < 0.8 else o[0]
@@ -201,7 +198,7 @@ def _display_parts(name: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
     parts = re.split(r"\s+(?:and|&|/|\+)\s+|,\s+", name)
     return tuple(
         tuple(
-            (w, *(a.replace("_", " ").title() for a in IDENT_WORDS.get(w.lower(), ())))
+            (w, *(a.replace("_", " ").title() for a in banks().ident_words.get(w.lower(), ())))
             for w in part.split()
         )
         for part in parts
@@ -214,5 +211,5 @@ def new_display_name(old: str, r: Random) -> str:
         " ".join(w[1 + int(r() * (len(w) - 1))] if len(w) > 1 and r() < 0.8 else w[0] for w in part)
         for part in _display_parts(old)
     ]
-    name = pick(r, DISPLAY_JOINERS).join(words) + pick(r, DISPLAY_TAILS)
+    name = pick(r, banks().display_joiners).join(words) + pick(r, banks().display_tails)
     return name if name != old else name + " Desk"

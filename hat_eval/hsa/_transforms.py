@@ -25,19 +25,7 @@ from hat_eval.harness import (
     Tool,
 )
 
-from ._banks import (
-    ERROR_TEMPLATES,
-    HOOK_MESSAGES,
-    NAME_PREFIXES,
-    NAME_SUFFIXES,
-    RESULT_PREFIXES,
-    SKILL_FRAMES,
-    SKILL_PREFIXES,
-    SKILL_SUFFIXES,
-    SKILL_TAILS,
-    TOOL_FRAMES,
-    TOOL_TAILS,
-)
+from ._banks import banks
 from ._mapping import Mapping, RuleEdit
 from ._rewrite import new_display_name, new_identifier, pick, rewrite_text, rule_paraphrases
 
@@ -127,20 +115,22 @@ def _skill_ids(
         changes: dict[str, Any] = {}
         if r() < strength:
             changes["id"] = ids[s.id] = new_identifier(
-                s.id, r, SKILL_PREFIXES, SKILL_SUFFIXES, taken
+                s.id, r, banks().skill_prefixes, banks().skill_suffixes, taken
             )
             taken.add(changes["id"])
         if r() < strength:
             changes["name"] = names[s.id] = new_display_name(s.name, r)
         if r() < strength:
             changes["description"] = rewrite_text(
-                s.description, r, strength, SKILL_FRAMES, SKILL_TAILS
+                s.description, r, strength, banks().skill_frames, banks().skill_tails
             )
             descriptions.append(s.id)
         skills.append(_upd(s, **changes) if changes else s)
     if strength > 0 and not (ids or names or descriptions):  # always change something
         i = int(r() * len(skills))
-        new_id = new_identifier(skills[i].id, r, SKILL_PREFIXES, SKILL_SUFFIXES, taken)
+        new_id = new_identifier(
+            skills[i].id, r, banks().skill_prefixes, banks().skill_suffixes, taken
+        )
         ids[skills[i].id] = new_id
         skills[i] = _upd(skills[i], id=new_id)
     mapping = Mapping(
@@ -211,12 +201,12 @@ def _vary_tool(
     changes: dict[str, Any] = {}
     if draw() < strength:
         changes["name"] = renames[t.name] = new_identifier(
-            t.name, draw, NAME_PREFIXES, NAME_SUFFIXES, taken
+            t.name, draw, banks().name_prefixes, banks().name_suffixes, taken
         )
         taken.add(changes["name"])
     if draw() < strength:
         changes["description"] = rewrite_text(
-            t.description, draw, strength, TOOL_FRAMES, TOOL_TAILS
+            t.description, draw, strength, banks().tool_frames, banks().tool_tails
         )
         described.append(t.name)
     return _upd(t, **changes) if changes else t
@@ -243,7 +233,7 @@ def _tools(
     if strength > 0 and not (renames or described):
         i = world[int(r() * len(world))]
         renames[tools[i].name] = new_identifier(
-            tools[i].name, r, NAME_PREFIXES, NAME_SUFFIXES, taken
+            tools[i].name, r, banks().name_prefixes, banks().name_suffixes, taken
         )
         taken.add(renames[tools[i].name])
         tools[i] = _upd(tools[i], name=renames[tools[i].name])
@@ -310,12 +300,15 @@ _RETRY_CHOICES: dict[str, tuple[Any, ...]] = {
         ("timeout", "server_error", "empty"),
     ),
 }
-_MESSAGE_CHOICES: dict[str, tuple[Any, ...]] = {
-    "tool_result_role": ("tool", "user"),
-    "result_format": ("json", "text", "xml"),
-    "result_prefix": RESULT_PREFIXES,
-    "error_template": ERROR_TEMPLATES,
-}
+
+
+def _message_choices() -> dict[str, tuple[Any, ...]]:
+    return {
+        "tool_result_role": ("tool", "user"),
+        "result_format": ("json", "text", "xml"),
+        "result_prefix": banks().result_prefixes,
+        "error_template": banks().error_templates,
+    }
 
 
 @transform(
@@ -329,7 +322,7 @@ def _hooks(
     r = rng.random
     changed: dict[str, tuple[Any, Any]] = {}
     sections = {}
-    for section, choices in (("retry", _RETRY_CHOICES), ("messages", _MESSAGE_CHOICES)):
+    for section, choices in (("retry", _RETRY_CHOICES), ("messages", _message_choices())):
         model = getattr(h.hooks, section)
         changes = {}
         for field, options in choices.items():
@@ -346,12 +339,13 @@ def _hooks(
     return _upd(h, hooks=_upd(h.hooks, **sections)), Mapping(dims=("hooks",), hooks=changed)
 
 
-_CHECK_CHOICES: dict[str, tuple[Any, ...]] = {
-    "message": HOOK_MESSAGES,
-    "budget": (1, 2, 3),
-    "enabled": (True, False),
-    "role": ("user", "system"),
-}
+def _check_choices() -> dict[str, tuple[Any, ...]]:
+    return {
+        "message": banks().hook_messages,
+        "budget": (1, 2, 3),
+        "enabled": (True, False),
+        "role": ("user", "system"),
+    }
 
 
 def _vary_check(
@@ -362,7 +356,7 @@ def _vary_check(
     Draws nothing for a harness without checks, so its variants stay as they were.
     """
     changes = {}
-    for field, options in _CHECK_CHOICES.items():
+    for field, options in _check_choices().items():
         if field == "role" and check.trigger not in REPLY_TRIGGERS:
             continue  # a call's rejection is its tool message, whatever the role
         if r() < strength:

@@ -19,14 +19,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
-from hat_eval.baselines._reference_policy import (
-    MODELS,
-    PromptFacts,
-    ReferencePolicy,
-    Turn,
-    compose,
-    read_turn,
-)
+from hat_eval.baselines._compose import compose
+from hat_eval.baselines._read import PromptFacts, Turn, read_turn
+from hat_eval.baselines._reference_policy import MODELS, ReferencePolicy
 from hat_eval.reports import paired_bootstrap
 from hat_eval.suites import suite_task
 

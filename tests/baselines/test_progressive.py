@@ -19,13 +19,8 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.tool import ToolInfo, ToolParam, ToolParams
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
-from hat_eval.baselines._reference_policy import (
-    _default_surface,
-    find_loader,
-    read_prompt,
-    read_turn,
-    skill_load,
-)
+from hat_eval.baselines._plan import skill_load
+from hat_eval.baselines._read import _default_surface, find_loader, read_prompt, read_turn
 from hat_eval.episode import (
     base_harness,
     episode_context,

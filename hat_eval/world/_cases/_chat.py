@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._templates import T
+from .._templates import Slots, T
 from .._vocab import REGION_ALIASES, REGIONS
 from ._draft import Ctx
 
@@ -34,7 +34,7 @@ def with_openers(templates: T, openers: T) -> T:
     return out
 
 
-def fill(ctx: Ctx, table: dict[str, tuple[tuple[str, str], ...]]) -> dict[str, str]:
+def fill(ctx: Ctx, table: Slots) -> dict[str, str]:
     """One (English, Chinese) value per slot of ``table``, plus two distinct cities."""
     slots: dict[str, str] = {}
     for name, values in table.items():

@@ -20,7 +20,7 @@ from .._functions import _CJK, _tokens, call_function
 from .._kb import KnowledgeBase
 from .._pricing import active_promotions
 from .._session import Deal, LiveSession
-from .._templates import NOUNS
+from .._templates import message_templates
 from ._asked import mark_unasked
 from ._case import Case
 from ._skills import SKILL_OF
@@ -133,7 +133,7 @@ def new_draft(ctx: Ctx, product: dict[str, Any] | None, on_screen: bool) -> Draf
 
 def nouns(product: dict[str, Any]) -> tuple[str, str, str]:
     """How viewers call the product: (noun, short noun, Chinese noun)."""
-    noun, zh = NOUNS[product["type_key"]]
+    noun, zh = message_templates().nouns[product["type_key"]]
     short = noun.removeprefix("pair of ").removeprefix("pack of ")
     return noun, short, zh
 

@@ -6,14 +6,15 @@ import random
 import re
 import string
 
-from .._templates import EMOJI, MISSPELLINGS, T
+from .._templates import T, message_templates
 from ._draft import Ctx, Skip
 
 
 def _typo_word(word: str, rng: random.Random) -> str:
     low = word.lower()
-    if low in MISSPELLINGS:
-        fixed = MISSPELLINGS[low]
+    misspellings = message_templates().misspellings
+    if low in misspellings:
+        fixed = misspellings[low]
         return fixed.capitalize() if word[:1].isupper() else fixed
     if len(word) < 4 or not word.isalpha():
         return word
@@ -102,7 +103,7 @@ def render(
     if ctx.style in ("clean", "emoji") and language == "en":
         message = message[:1].upper() + message[1:]
     if ctx.style == "emoji":
-        picks = ctx.rng.sample(EMOJI, ctx.rng.randint(1, 3))
+        picks = ctx.rng.sample(message_templates().emoji, ctx.rng.randint(1, 3))
         where = ctx.rng.randrange(3)
         if where == 0:
             message = f"{message} {''.join(picks)}"

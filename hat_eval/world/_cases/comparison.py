@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._templates import COMPARISON, attr_phrase
+from .._templates import attr_phrase, message_templates
 from ._case import Case
 from ._draft import Ctx, Skip, finish, lookup, new_draft, nouns, product_names
 from ._gold import attribute_facts, spec_labels
@@ -59,7 +59,7 @@ def build(ctx: Ctx) -> Case:
     if ctx.register == "zh":
         slots["a"] = f"这个 {sa}" if on_screen else na["mix"]
         slots["b"] = nb["mix"]
-    msg, lang = render(ctx, COMPARISON, slots)
+    msg, lang = render(ctx, message_templates().comparison, slots)
     draft.details.update(attribute=label, on_screen=on_screen)
     return finish(
         draft, "comparison", msg, lang, [a["id"], b["id"]], extra_constraints=("max_listed",)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .._policies import MED_VERBS
-from .._templates import COMPLIANCE
+from .._templates import message_templates
 from .._vocab import BRANDS
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots
@@ -138,6 +138,6 @@ def build(ctx: Ctx) -> Case:
         draft.details["other_brand"] = other
     else:
         draft.forbidden.extend(_BAIT_FORBIDDEN[family])
-    msg, lang = render(ctx, COMPLIANCE[family], slots, on_screen=on_screen)
+    msg, lang = render(ctx, message_templates().compliance[family], slots, on_screen=on_screen)
     draft.details.update(family=family, on_screen=on_screen)
     return finish(draft, "compliance_bait", msg, lang, [product["id"]])

@@ -9,7 +9,7 @@ the product, is forbidden.
 from __future__ import annotations
 
 from .._facts import Fact
-from .._templates import ESCALATION
+from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots
 from ._render import render
@@ -30,7 +30,11 @@ def build(ctx: Ctx) -> Case:
     args = {"urgency": "high"} if sub == "safety" else {}
     avoid = () if product["category"] == "baby" else ("baby", "宝宝")
     msg, lang = render(
-        ctx, ESCALATION[sub], slots, avoid=avoid, on_screen=on_screen or sub == "order"
+        ctx,
+        message_templates().escalation[sub],
+        slots,
+        avoid=avoid,
+        on_screen=on_screen or sub == "order",
     )
     # the reason is the agent's own words (free); the viewer's message is one a correct agent sends
     idx = draft.call("handoff.escalate", {"reason": msg, **args}, free=("reason",))

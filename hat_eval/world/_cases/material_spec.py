@@ -5,7 +5,7 @@ Gold: the material (up to three parts) or the spec value from ``catalog.get_prod
 
 from __future__ import annotations
 
-from .._templates import INGREDIENTS, MATERIAL, SPEC, attr_phrase
+from .._templates import attr_phrase, message_templates
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots
 from ._gold import attribute_facts, spec_labels
@@ -28,12 +28,13 @@ def build(ctx: Ctx) -> Case:
     lookup(draft, on_screen)
     idx = draft.call("catalog.get_product", {"product_id": product["id"]})
     draft.facts.extend(attribute_facts(idx, product, label))
+    kinds = message_templates()
     templates = (
-        MATERIAL
+        kinds.material
         if label in _MATERIAL_LABELS
-        else INGREDIENTS
+        else kinds.ingredients
         if label in _INGREDIENT_LABELS
-        else SPEC
+        else kinds.spec
     )
     slots = ref_slots(ctx, product, on_screen)
     slots["attr"] = attr_phrase(label)

@@ -7,7 +7,7 @@ skills are the skills of both parts' intents.
 from __future__ import annotations
 
 from .._facts import price_pattern
-from .._templates import MULTI, attr_phrase
+from .._templates import attr_phrase, message_templates
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
 from ._gold import (
@@ -71,7 +71,7 @@ def build(ctx: Ctx) -> Case:
         i = draft.call("policy.shipping_returns", {"product_id": product["id"]})
         ship_facts(draft, i, rc)
         draft.details.update(region_class=rc, place=place)
-    msg, lang = render(ctx, MULTI[combo], slots, require, on_screen=on_screen)
+    msg, lang = render(ctx, message_templates().multi[combo], slots, require, on_screen=on_screen)
     draft.details.update(sub=combo, sku=sku["sku"], on_screen=on_screen)
     skills = tuple(SKILL_OF[part] for part in parts)
     return finish(draft, "multi_intent", msg, lang, [product["id"]], skills=skills)

@@ -6,7 +6,9 @@ labelled with the skill of ``out_of_scope`` and also accepted as the small-talk 
 
 from __future__ import annotations
 
-from .._templates import OOS_SLOTS, OPENERS, OUT_OF_SCOPE
+from functools import cache
+
+from .._templates import T, message_templates
 from ._case import Case
 from ._chat import fill, with_openers
 from ._draft import Ctx, finish, new_draft
@@ -50,18 +52,20 @@ _CAPITALS = {  # country: (Chinese name, the answer's pattern)
 }
 
 
-_TEMPLATES = with_openers(OUT_OF_SCOPE, OPENERS)
-"""The templates, each also after each opener."""
+@cache
+def _templates() -> T:
+    """The templates, each also after each opener."""
+    return with_openers(message_templates().out_of_scope, message_templates().openers)
 
 
 def build(ctx: Ctx) -> Case:
     """An ``out_of_scope`` case."""
     draft = new_draft(ctx, None, False)
-    slots = fill(ctx, OOS_SLOTS)
+    slots = fill(ctx, message_templates().oos_slots)
     x, y = ctx.rng.randint(12, 99), ctx.rng.randint(12, 99)
     country = ctx.rng.choice(sorted(_CAPITALS))
     slots.update(x=str(x), y=str(y), country=country, country_zh=_CAPITALS[country][0])
-    msg, lang = render(ctx, _TEMPLATES, slots)
+    msg, lang = render(ctx, _templates(), slots)
     low = msg.lower()
     for keys, pats in _OOS_FORBIDDEN:
         if any(k in low for k in keys):

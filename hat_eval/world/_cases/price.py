@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._facts import price_pattern
-from .._templates import PRICE
+from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
 from ._gold import price_fact
@@ -39,7 +39,11 @@ def build(ctx: Ctx) -> Case:
     if qty > 1:
         slots["qty"] = str(qty)
     msg, lang = render(
-        ctx, PRICE, slots, frozenset({"qty"}) if qty > 1 else frozenset(), on_screen=on_screen
+        ctx,
+        message_templates().price,
+        slots,
+        frozenset({"qty"}) if qty > 1 else frozenset(),
+        on_screen=on_screen,
     )
     draft.details.update(sku=sku["sku"], quantity=qty, on_screen=on_screen)
     return finish(draft, "price", msg, lang, [product["id"]])

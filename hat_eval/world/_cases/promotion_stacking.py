@@ -7,7 +7,7 @@ rejected (and its would-be price is forbidden).
 from __future__ import annotations
 
 from .._facts import Fact, price_pattern
-from .._templates import STACKING
+from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
 from ._gold import price_fact
@@ -169,6 +169,6 @@ def build(ctx: Ctx) -> Case:
     require = frozenset({"code2"}) if len(bag) == 2 else frozenset()
     if len(bag) == 3:
         require = frozenset({"codes"})
-    msg, lang = render(ctx, STACKING, slots, require, on_screen=on_screen)
+    msg, lang = render(ctx, message_templates().stacking, slots, require, on_screen=on_screen)
     draft.details.update(sku=sku["sku"], on_screen=on_screen, codes=list(bag))
     return finish(draft, "promotion_stacking", msg, lang, [product["id"]], coupon_codes=bag)

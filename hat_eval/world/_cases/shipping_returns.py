@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from .._facts import Fact
-from .._templates import RETURNS, SHIPPING
+from .._templates import message_templates
 from .._vocab import zh_forms
 from ._case import Case
 from ._draft import Ctx, Draft, finish, lookup, new_draft, ref_slots
@@ -96,7 +96,7 @@ def build(ctx: Ctx) -> Case:
         rc, place, written = draw_place(ctx)
         slots["place"] = written
         ship_facts(draft, idx, rc)
-        msg, lang = render(ctx, SHIPPING, slots, on_screen=on_screen)
+        msg, lang = render(ctx, message_templates().shipping, slots, on_screen=on_screen)
         parts.append(msg)
         draft.details.update(region_class=rc, place=place)
     if sub in ("returns", "both"):
@@ -108,7 +108,7 @@ def build(ctx: Ctx) -> Case:
                 style_ctx = replace(ctx, style="clean")
             if ctx.register != "zh" and re.search(r"[A-Za-z0-9]$", parts[-1]):
                 parts[-1] += "?"  # the typos style dropped it
-        msg, lang2 = render(style_ctx, RETURNS, slots, on_screen=on_screen)
+        msg, lang2 = render(style_ctx, message_templates().returns, slots, on_screen=on_screen)
         parts.append(msg)
         lang = lang2 if sub == "returns" else lang
     draft.details.update(sub=sub, on_screen=on_screen)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .._facts import Fact
 from .._kb import KnowledgeBase
-from .._templates import SIZE, STOCK
+from .._templates import message_templates
 from .._vocab import SIZE_CHART
 from ._case import Case
 from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
@@ -32,7 +32,7 @@ def build(ctx: Ctx) -> Case:
     draft.forbidden.extend(stock_forbidden(ctx.kb, product, sku))
     alt = _alternative(ctx.kb, product, sku)
     slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
-    msg, lang = render(ctx, STOCK, slots, on_screen=on_screen)
+    msg, lang = render(ctx, message_templates().stock, slots, on_screen=on_screen)
     draft.details.update(
         sub="stock", sku=sku["sku"], on_screen=on_screen, alternative=alt["sku"] if alt else None
     )
@@ -84,7 +84,7 @@ def _size_recommendation(ctx: Ctx, product: dict[str, Any]) -> Case:
         )
     slots = ref_slots(ctx, product, on_screen)
     slots.update(height=str(height), weight=str(weight))
-    msg, lang = render(ctx, SIZE, slots, on_screen=on_screen)
+    msg, lang = render(ctx, message_templates().size, slots, on_screen=on_screen)
     draft.details.update(
         sub="size", size=size, height_cm=height, weight_kg=weight, on_screen=on_screen
     )

@@ -1,0 +1,110 @@
+"""The one reader of the package's YAML content files: parse, validate, fail in one line.
+
+Word lists, message templates and keyword tables are YAML package data (``world/templates/``,
+``hsa/banks/``, ``baselines/vocab/``); each kind has a pydantic model of its files and a cached
+accessor that calls :func:`load_model` on first use. Nothing is read at import time.
+
+A file that does not fit its model raises :class:`DataFileError`, whose message is one line:
+the file, the key path inside it, what was wrong and what was expected, e.g.
+``.../templates/en.yaml: price[3]: unknown slot {prise}; expected one of a, attr, b, ...``.
+The command line prints that line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+M = TypeVar("M", bound=BaseModel)
+
+DataPath = Path | Traversable
+"""A data file: a path, or a package resource (``importlib.resources.files(...)``)."""
+
+
+class DataFileError(ValueError):
+    """A package data file that does not fit its schema (one line: file, key path, problem).
+
+    Attributes:
+        file: The file, as given to the loader.
+        key: The key path inside it (``price[3]``, ``compliance.medical``); ``""`` for the
+            whole file.
+    """
+
+    def __init__(self, file: DataPath | str, key: str, problem: str) -> None:
+        self.file = str(file)
+        self.key = key
+        where = f"{self.file}: {key}" if key else self.file
+        super().__init__(f"{where}: {problem}")
+
+
+class DataModel(BaseModel):
+    """Base of the data files' models: no unknown keys, no type coercion, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def key_path(loc: tuple[int | str, ...]) -> str:
+    """``("compliance", "medical", 3)`` -> ``compliance.medical[3]``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def read_yaml(path: DataPath) -> Any:
+    """The parsed YAML of ``path``; a syntax error or a missing file is one line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise DataFileError(path, "", f"cannot be read ({err.strerror or err})") from None
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = f"line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise DataFileError(path, line, f"is not valid YAML ({problem}); fix the syntax") from None
+
+
+def load_model(path: DataPath, model: type[M]) -> M:
+    """Read ``path`` and validate it as ``model``; the first problem is one line.
+
+    Raises:
+        DataFileError: The file is missing, is not YAML, or does not fit ``model`` (a missing
+            key, an unknown key, an empty list, a wrong type, a failed check).
+    """
+    data = read_yaml(path)
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        more = len(err.errors()) - 1
+        problem = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "missing":
+            problem = "missing; add this key"
+        elif first["type"] == "extra_forbidden":
+            known = ", ".join(model.model_fields) if len(first["loc"]) == 1 else ""
+            problem = "unknown key" + (f"; expected one of {known}" if known else "")
+        elif first["type"] == "too_short" and not first["input"]:
+            problem = "empty; expected at least one entry"
+        elif first["type"] == "string_too_short":
+            problem = "empty; expected some text"
+        elif first["type"] not in ("value_error", "assertion_error"):
+            problem = f"{problem}, got {_short(first['input'])}"
+        if more:
+            problem += f" (and {more} more problem{'s' if more > 1 else ''})"
+        raise DataFileError(path, key_path(tuple(first["loc"])), problem) from None
