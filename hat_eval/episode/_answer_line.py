@@ -15,8 +15,7 @@ Every problem is one line, ``FILE:LINE: field <path>: what was wrong, expected .
 from __future__ import annotations
 
 import json
-import math
-from typing import Annotated, Any, ClassVar, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -30,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from hat_eval._fields import describe, field_problem
 from hat_eval.harness import FaultKind, SkillType
 
 from ._runtime import CALL_OUTCOMES
@@ -67,7 +67,7 @@ def _arguments(value: Any) -> dict[str, Any]:
         parsed = value
     if not isinstance(parsed, dict):
         raise ValueError(
-            f"got the text {_short(value)}, which is not a JSON object; expected a JSON "
+            f"got {describe(value)}, which is not a JSON object; expected a JSON "
             'object or its JSON text (\'{"product_id": "p1"}\')'
         )
     return parsed
@@ -157,7 +157,7 @@ class ToolCallLine(_Strict):
     @classmethod
     def _outcome(cls, value: str) -> str:
         if value not in CALL_OUTCOMES:
-            raise ValueError(f"got {_describe(value)}, expected one of {', '.join(CALL_OUTCOMES)}")
+            raise ValueError(f"got {describe(value)}, expected one of {', '.join(CALL_OUTCOMES)}")
         return value
 
     @model_validator(mode="after")
@@ -231,90 +231,4 @@ def parse_answer_line(row: Any, where: str) -> AnswerLine:
     try:
         return AnswerLine.model_validate(row)
     except ValidationError as err:
-        raise AnswerFileError(f"{where}: {first_problem(err, AnswerLine)}") from None
-
-
-def first_problem(err: ValidationError, model: type[BaseModel]) -> str:
-    """The first problem of ``err`` as ``field <path>: what was wrong, expected ...``."""
-    first = err.errors(include_url=False)[0]
-    loc = [p for p in first["loc"] if not str(p).startswith("_")]
-    message = str(first["msg"]).removeprefix("Value error, ")
-    kind = first["type"]
-    if "|" in message:  # a model validator naming its own field: "name|what, expected ..."
-        sub, message = message.split("|", 1)
-        loc = [*loc, sub]
-    where = ".".join(str(p) for p in loc) or "<line>"
-    if kind == "value_error":
-        return f"field {where}: {message}"
-    expected = _expected(model, loc)
-    if kind == "missing":
-        return f"field {where}: missing, expected {expected}"
-    if kind == "extra_forbidden":
-        fields = ", ".join(_model_at(model, loc[:-1]).model_fields)
-        return f"field {where}: unknown field, expected only {fields}"
-    got = _describe(first.get("input"))
-    return f"field {where}: got {got}, expected {expected}"
-
-
-def _model_at(model: type[BaseModel], loc: list[Any]) -> type[BaseModel]:
-    """The model that holds the field at the end of ``loc``."""
-    current = model
-    for part in loc:
-        if not isinstance(part, str) or part not in current.model_fields:
-            continue
-        nested = _models_in(current.model_fields[part].annotation)
-        if nested:
-            current = nested[0]
-    return current
-
-
-def _models_in(annotation: Any) -> list[type[_Strict]]:
-    if isinstance(annotation, type) and issubclass(annotation, _Strict):
-        return [annotation]
-    return [m for arg in get_args(annotation) for m in _models_in(arg)]
-
-
-def _expected(model: type[BaseModel], loc: list[Any]) -> str:
-    """What the field at ``loc`` expects, from its description."""
-    names = [p for p in loc if isinstance(p, str)]
-    if not names:
-        return "a JSON object with id, answer and tool_calls"
-    holder = _model_at(model, loc[: max(i for i, p in enumerate(loc) if isinstance(p, str))])
-    field = holder.model_fields.get(names[-1])
-    if field is None or not field.description:
-        return "a value of the documented shape"
-    if isinstance(loc[-1], int) and names[-1] == "faults":
-        return "a fault kind, one of " + ", ".join(_fault_kinds())
-    items = _models_in(field.annotation)
-    if isinstance(loc[-1], int) and items:
-        return f"an object, {items[0].what}"
-    return field.description
-
-
-def _fault_kinds() -> tuple[str, ...]:
-    from hat_eval.harness import FAULT_KINDS
-
-    return FAULT_KINDS
-
-
-def _short(value: str) -> str:
-    return repr(value if len(value) <= 40 else value[:40] + "...")
-
-
-def _describe(value: Any) -> str:
-    """``value`` as a user reads it: its JSON kind and a short form."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {json.dumps(value)}"
-    if isinstance(value, int | float):
-        text = "NaN" if isinstance(value, float) and math.isnan(value) else repr(value)
-        return f"the number {text}"
-    if isinstance(value, str):
-        return f"the text {_short(value)}"
-    kind = "an object" if isinstance(value, dict) else "a list"
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except ValueError:
-        text = repr(value)
-    return f"{kind} {text[:40] + '...' if len(text) > 40 else text}"
+        raise AnswerFileError(f"{where}: {field_problem(err, AnswerLine)}") from None

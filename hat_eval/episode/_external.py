@@ -26,10 +26,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from hat_eval._fields import field_problem
 from hat_eval._jsonl import JsonlError, parse_jsonl, read_jsonl
 from hat_eval.harness import SKILL_LOADER, MessageStructure
 
-from ._answer_line import AnswerFileError, ToolCallLine, first_problem, parse_answer_line
+from ._answer_line import AnswerFileError, ToolCallLine, parse_answer_line
 from ._checks import PARTS, check_answer
 from ._context import EpisodeContext, episode_context, knowledge_base
 from ._record import Episode
@@ -190,7 +191,7 @@ def _call(data: Mapping[str, Any], index: int) -> ToolCallLine:
     try:
         return ToolCallLine.model_validate(dict(data))
     except ValidationError as err:
-        problem = first_problem(err, ToolCallLine).removeprefix("field ")
+        problem = field_problem(err, ToolCallLine).removeprefix("field ")
         raise AnswerFileError(f"field tool_calls.{index}.{problem}") from None
 
 
