@@ -216,7 +216,7 @@ def result_fault(
     runtime's hooks see the fault on its face (the call's outcome becomes ``fault:<that>``) and
     None for a silent fault (``schema_drift``, ``partial``). None when the result is the
     world's, or the world refuses these arguments (nothing to compare with), or it differs in
-    a way no fault kind explains.
+    a way no fault kind explains (prose a framework's own tool wrote, other values).
     """
     from hat_eval.world import ToolInputError, call_function, drift, render_result
 
@@ -243,8 +243,8 @@ def result_fault(
     try:
         value = json.loads(body)
     except ValueError:
-        if messages.result_format == "text" and not body.lstrip().startswith(("{", "[")):
-            return None  # key: value text that is not the world's: no fault kind to name
+        if not body.startswith(("{", "[")):
+            return None  # prose or key: value text, not broken JSON: no fault kind to name
         cut = len(body) < len(clean) and clean.startswith(body)
         return ("partial" if cut else "malformed", "malformed")
     if _same_json(value, real):

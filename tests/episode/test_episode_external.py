@@ -308,3 +308,27 @@ def test_a_drifted_result_no_longer_reads_as_a_clean_one(robust, language: str) 
     assert scored_new["fault"] == "silent" and scored_new["recovery"] in (0.0, 1.0)
     log = check_answer(e.case, e.gold, answer, runtime.records, e.fault, knowledge_base(e.kb_seed))
     assert scored_new["fault"] == log.fault and scored_new["recovery"] == log.recovery
+
+
+def test_a_result_given_as_a_value_or_as_prose(robust) -> None:
+    """A result as a JSON value reads like its text; prose a framework's tool wrote is no fault."""
+    e = next(
+        e
+        for e in robust.values()
+        if e.fault is not None
+        and e.fault.kind == "schema_drift"
+        and episode_context(e).harness.hooks.messages.result_format == "json"
+        and any(r.faults for r in _log(e)[2].records)
+    )
+    calls, texts, runtime = _log(e)
+    i = next(i for i, r in enumerate(runtime.records) if r.faults == ["schema_drift"])
+    call = {"name": calls[i].function, "arguments": calls[i].arguments}
+    drifted = json.loads(texts[i].removeprefix(runtime.messages.result_prefix).strip())
+    (as_value,) = answer_records(e, [{**call, "result": drifted}])
+    assert as_value == runtime.records[i]
+    for prose in ("价格是99元", "The price is ¥99.", ""):
+        (read,) = answer_records(e, [{**call, "result": prose}])
+        assert read.faults == [] and read.outcome == "ok", prose
+    # a call that failed: its result is the error text, read as the outcome says
+    (failed,) = answer_records(e, [{**call, "outcome": "fault:timeout", "result": "{"}])
+    assert failed.outcome == "fault:timeout" and failed.faults == []
