@@ -5,10 +5,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.episode import knowledge_base
+from hat_eval.episode import FAULT_OUTCOMES, PARTS, TRACE_KEY, knowledge_base
 from hat_eval.suites import suite_episodes
 from hat_eval.world import reference_answer
 from tests._cli import one_error_line
@@ -239,3 +240,50 @@ def test_suites_cases_lists_what_answers_are_written_against(tmp_path: Path) -> 
     assert res.exit_code == 0 and len(out.read_text().splitlines()) == 1500
     res = runner.invoke(app, ["suites", "cases", "nope"])
     assert res.exit_code == 2 and "is not a case suite" in res.output
+
+
+def test_a_logs_call_records_score_as_the_log_does(tmp_path: Path) -> None:
+    """Issue 30: the whole record a log holds for each call (outcome, faults, attempts, backoff,
+    the text returned) scores an answer made elsewhere as the suite scored it in the log."""
+    res = runner.invoke(
+        app, ["run", "--suite", "robustness", "--limit", "24", "--log-dir", str(tmp_path / "l")]
+    )
+    assert res.exit_code == 0, res.output
+    (info,) = list_eval_logs(str(tmp_path / "l"))
+    rows, logged = [], {}
+    for sample in read_eval_log(info.name).samples or []:
+        calls = [
+            {**m.metadata[TRACE_KEY], "result": m.text}
+            for m in sample.messages
+            if TRACE_KEY in (m.metadata or {})
+        ]
+        rows.append({"id": str(sample.id), "answer": sample.output.completion, "tool_calls": calls})
+        (score,) = (sample.scores or {}).values()
+        logged[str(sample.id)] = score.value
+    out = tmp_path / "scored.jsonl"
+    res = runner.invoke(
+        app,
+        [
+            *(
+                "score",
+                "--suite",
+                "robustness",
+                "--answers",
+                str(_write(tmp_path / "a.jsonl", rows)),
+            ),
+            *("--out", str(out)),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    faults = set()
+    for line in _strict(out.read_text(encoding="utf-8")):
+        want = logged[line["id"]]
+        if any(k.startswith("hook_") for k in want):
+            continue  # a hook's misfire is the hook layer's record, not a call's
+        for key in (*PARTS, "aggregate", "recovery"):
+            value = want[key]
+            assert line[key] == (None if value != value else value), (line["id"], key)
+        shown = [o for o in FAULT_OUTCOMES if want.get(f"fault_{o}") == 1.0]
+        assert line["fault"] == (shown[0] if shown else None), line["id"]
+        faults.add(line["fault"])
+    assert {"visible", "silent"} <= faults  # the records carried faults, seen and silent
