@@ -120,6 +120,8 @@ CALL_FIELDS = {
     "id": lambda v: v is None or isinstance(v, str),
     "type": lambda v: v in (None, "function"),
     "index": lambda v: v is None or _is_int(v),
+    "parse_error": lambda v: v is None or isinstance(v, str),
+    "view": lambda v: True,
     "name": lambda v: isinstance(v, str) and v != "",
 }
 """What each field of a tool call documents (the call also names its tool by ``name``)."""

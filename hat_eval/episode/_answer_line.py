@@ -4,9 +4,10 @@ A line is ``{"id", "answer", "tool_calls": [...], "metadata": {...}}``. Each too
 record the suites' own logs hold for it (:class:`~hat_eval.episode.CallRecord`: the tool,
 its arguments, the outcome, the faults met, the attempts, the simulated backoff, the type of a
 skill loaded) plus, when given, the ``result`` the agent got back; it may be written in the
-project's shape (``name`` or ``function``, ``arguments`` as an object) or in OpenAI's
-(``{"type": "function", "function": {"name", "arguments": "<JSON text>"}}``, as an assistant
-message's ``tool_calls`` list holds them), and both read the same.
+project's shape (``name`` or ``function``, ``arguments`` as an object; an Inspect
+``ToolCall`` dumped as it is reads so too) or in OpenAI's (``{"type": "function", "function":
+{"name", "arguments": "<JSON text>"}}``, as an assistant message's ``tool_calls`` list holds
+them), and all read the same.
 
 Every problem is one line, ``FILE:LINE: field <path>: what was wrong, expected ...``:
 :func:`parse_answer_line` raises :class:`AnswerFileError` with it.
@@ -147,6 +148,8 @@ class ToolCallLine(_Strict):
     id: str | None = Field(None, description="the call's id (text; OpenAI's call_...)")
     type: Literal["function"] | None = Field(None, description='"function" (OpenAI\'s)')
     index: int | None = Field(None, description="the call's index (a number)")
+    parse_error: str | None = Field(None, description="Inspect's parse error (text; not used)")
+    view: JsonValue = Field(None, description="Inspect's view of the call (not used)")
 
     @field_validator("arguments")
     @classmethod

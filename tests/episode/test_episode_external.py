@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 import pytest
+from inspect_ai.tool import ToolCall
 
 from hat_eval.episode import (
     AnswerFileError,
@@ -155,7 +157,7 @@ def test_a_case_answered_twice_is_a_bad_line_and_skip_bad_goes_on(episodes) -> N
     assert [m.split(": ")[0] for m in bad] == [f"a.jsonl:{n}" for n in (2, 3, 4, 5)]
 
 
-def test_openai_tool_calls_score_like_the_projects_own(episodes, tmp_path) -> None:
+def test_openai_and_inspect_tool_calls_score_like_the_projects_own(episodes, tmp_path) -> None:
     cases = [e for e in episodes.values() if e.case.facts and e.case.required_calls]
     assert {e.case.language for e in cases} >= {"en"}
     zh = next(e for e in suite_episodes("livestream", n=60) if e.case.language == "zh")
@@ -183,10 +185,22 @@ def test_openai_tool_calls_score_like_the_projects_own(episodes, tmp_path) -> No
         ]
         message.append(_line(id=e.id, answer=answer, tool_calls=inline))
     path = tmp_path / "openai.jsonl"
+    inspect = [
+        _line(
+            id=e.id,
+            answer=_good(e)[0],
+            tool_calls=[
+                asdict(ToolCall(id=f"c{i}", function=c["name"], arguments=c["arguments"]))
+                for i, c in enumerate(_good(e)[1])
+            ],
+        )
+        for e in [*cases[:4], zh]
+    ]
     path.write_text("\n".join(theirs) + "\n", encoding="utf-8")
     expected = list(score_answers(read_answers(ours, "a.jsonl"), both))
     assert list(score_answers(read_answer_file(path), both)) == expected
     assert list(score_answers(read_answers(message, "m.jsonl"), both)) == expected
+    assert list(score_answers(read_answers(inspect, "i.jsonl"), both)) == expected
     assert expected[-1]["id"] == zh.id and expected[-1]["tools"] == 1.0
 
 
