@@ -287,3 +287,28 @@ def test_a_logs_call_records_score_as_the_log_does(tmp_path: Path) -> None:
         assert line["fault"] == (shown[0] if shown else None), line["id"]
         faults.add(line["fault"])
     assert {"visible", "silent"} <= faults  # the records carried faults, seen and silent
+
+
+def test_results_are_kept_when_out_fails_after_the_work(tmp_path: Path, monkeypatch) -> None:
+    import hat_eval._outputs as outputs
+
+    e = suite_episodes("livestream", n=2)
+    answers = _write(tmp_path / "a.jsonl", [{"id": x.id, "answer": "好的"} for x in e])
+
+    def full(*_: Any, **__: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(outputs, "write_text_atomic", full)
+    res = _score(answers, tmp_path / "o.jsonl")
+    assert res.exit_code == 1, res.output  # not bad input: the disk failed after the work
+    (line,) = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert line.startswith("error: --out ") and "(No space left on device)" in line, line
+    fallback = Path(line.rsplit("saved to ", 1)[1].removesuffix(" instead"))
+    assert [x["id"] for x in _strict(fallback.read_text(encoding="utf-8"))] == [x.id for x in e]
+    fallback.unlink()
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_an_empty_answers_file_is_one_line(tmp_path: Path) -> None:
+    res = _score(_write(tmp_path / "a.jsonl", ["\n", "  \n"]), tmp_path / "o")
+    one_error_line(res, "error: ", "a.jsonl: no answers; expected one JSON object a line")
