@@ -17,7 +17,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,11 @@ class JsonlError(ValueError):
 
 
 def read_jsonl(
-    path: str | os.PathLike[str], *, what: str = "records", skip_cut_tail: bool = False
+    path: str | os.PathLike[str],
+    *,
+    what: str = "records",
+    skip_cut_tail: bool = False,
+    on_error: Callable[[JsonlError], None] | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     r"""Stream ``(line number, object)`` for every non-blank line of a JSONL file.
 
@@ -66,10 +70,12 @@ def read_jsonl(
             file is missing or unreadable.
         skip_cut_tail: Skip a last line without its newline, as a writer killed mid-line leaves
             it (a file that other processes append to while it is read).
+        on_error: Called with the error of each bad line (not UTF-8, not JSON, not an object),
+            which is then skipped and the reading goes on; ``None`` raises it instead.
 
     Raises:
-        JsonlError: The file is missing or unreadable, or a line is not UTF-8, not valid JSON,
-            or not a JSON object; raised when iteration reaches the problem.
+        JsonlError: The file is missing or unreadable, or (without ``on_error``) a line is not
+            UTF-8, not valid JSON, or not a JSON object; raised when iteration reaches it.
     """
     try:
         f = open(path, "rb")  # closed by the with below
@@ -86,34 +92,53 @@ def read_jsonl(
             if number == 1 and raw.startswith(codecs.BOM_UTF8):
                 raw = raw[len(codecs.BOM_UTF8) :]
             try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise JsonlError(
-                    path,
-                    number,
-                    f"not UTF-8 ({err.reason} at byte {err.start + 1} of the line), "
-                    "expected a UTF-8 JSONL file",
-                ) from None
-            row = _parse_line(text, path, number)
+                row = _parse_line(_decode(raw, path, number), path, number)
+            except JsonlError as err:
+                if on_error is None:
+                    raise
+                on_error(err)
+                continue
             if row is not None:
                 yield number, row
 
 
+def _decode(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise JsonlError(
+            path,
+            number,
+            f"not UTF-8 ({err.reason} at byte {err.start + 1} of the line), "
+            "expected a UTF-8 JSONL file",
+        ) from None
+
+
 def parse_jsonl(
-    lines: Iterable[str], source: str | os.PathLike[str]
+    lines: Iterable[str],
+    source: str | os.PathLike[str],
+    *,
+    on_error: Callable[[JsonlError], None] | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Like :func:`read_jsonl`, for JSONL text already in memory, one string a line.
 
     ``source`` names the text in messages (a file name, ``<stdin>``). A byte-order mark at the
-    start of the first line is dropped; blank lines are skipped but counted.
+    start of the first line is dropped; blank lines are skipped but counted. ``on_error`` as
+    for :func:`read_jsonl`.
 
     Raises:
-        JsonlError: A line that is not valid JSON or not a JSON object.
+        JsonlError: (without ``on_error``) A line that is not valid JSON or not a JSON object.
     """
     for number, line in enumerate(lines, start=1):
         if number == 1:
             line = line.removeprefix("\ufeff")
-        row = _parse_line(line, source, number)
+        try:
+            row = _parse_line(line, source, number)
+        except JsonlError as err:
+            if on_error is None:
+                raise
+            on_error(err)
+            continue
         if row is not None:
             yield number, row
 
@@ -132,6 +157,15 @@ def _parse_line(text: str, source: str | os.PathLike[str], number: int) -> dict[
         kind = "null" if row is None else _JSON_KINDS.get(type(row), type(row).__name__)
         raise JsonlError(source, number, f"a JSON {kind}, not an object, {EXPECTED_LINE}")
     return row
+
+
+def jsonl_text(rows: Iterable[Mapping[str, Any]]) -> str:
+    r"""``rows`` as strict JSONL text: one object a line, UTF-8 as is, ``\n`` ends.
+
+    Strict: a NaN or infinity anywhere raises ``ValueError`` (``allow_nan=False``), since strict
+    JSON parsers reject them; write ``None`` (``null``) for an undecided number.
+    """
+    return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n" for row in rows)
 
 
 def write_jsonl(path: str | os.PathLike[str], rows: Iterable[Mapping[str, Any]]) -> Path:

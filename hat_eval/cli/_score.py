@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import fail, progress
+from ._common import err_console, fail, progress
 
 if TYPE_CHECKING:
     from inspect_ai.model import Model
@@ -24,10 +24,15 @@ def score(
     answers: Annotated[
         Path,
         typer.Option(
-            help='JSONL, one {"id": case id, "answer": text, "tool_calls": [...]} a line.',
+            help='JSONL, one {"id": case id, "answer": text, "tool_calls": [...]} a line; a '
+            "call in the project's shape or OpenAI's, with its outcome, faults, attempts and "
+            "result when known.",
         ),
     ],
-    out: Annotated[Path, typer.Option(help="Where the scored lines go (JSONL, same order).")],
+    out: Annotated[
+        Path,
+        typer.Option(help="Where the scored lines go (JSONL, same order); not the answers file."),
+    ],
     judge: Annotated[
         str | None,
         typer.Option(
@@ -35,16 +40,30 @@ def score(
             "decides the parts the checks leave undecided.",
         ),
     ] = None,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Report each bad line (one line on stderr) and score the rest; without it the "
+            "first bad line stops the run before anything is written.",
+        ),
+    ] = False,
 ) -> None:
     """Score answers made elsewhere (production transcripts, another framework).
 
     Each input line holds a case id (as `hat-eval suites cases NAME --jsonl` lists them), the
-    answer, and the tool calls made (`function` id or the tool `name` under the case's harness,
-    `arguments`, `outcome`). Each output line holds the case id, the score parts under the
-    suites' names (null where undecided or not applicable), the undecided parts and a reason
-    per failed part; with --judge, the parts the judge decided and its rating of each.
+    answer, and the tool calls made: `name` (the tool under the case's harness) or `function`
+    (a function id, or OpenAI's {"name", "arguments"} object), `arguments` (an object or its
+    JSON text), and as a suite's log records them `outcome`, `faults`, `attempts`,
+    `backoff_s`, `skill_type` and the `result` returned (compared with the world's, so a
+    cut-off or drifted result counts as the fault it is). A bad line (a wrong type, an unknown
+    or repeated case id) is one error line `FILE:LINE: field PATH: ...`, exit 2. Each output
+    line holds the case id, the score parts under the suites' names (null where undecided or
+    not applicable), recovery and the fault's outcome, the undecided parts and a reason per
+    failed part; with --judge, the parts the judge decided and its rating of each.
     """
-    from hat_eval._jsonl import write_jsonl
+    from hat_eval._jsonl import jsonl_text
+    from hat_eval._outputs import OutputError, check_output_file, save_text
     from hat_eval.episode import AnswerFileError, read_answer_file, score_answers
     from hat_eval.suites import case_suites, suite_episodes
 
@@ -53,26 +72,42 @@ def score(
             f"{suite!r} is not a case suite, expected one of {', '.join(case_suites())}",
             param_hint="--suite",
         )
+    try:
+        target = check_output_file(out, option="--out", inputs=[("--answers", answers)])
+    except OutputError as err:
+        fail(str(err))
     grader = None
     if judge is not None:
         from ._run import resolve_judge
 
         grader = resolve_judge(judge)  # before any answer is read or scored
+    skipped: list[str] = []
+
+    def report(err: AnswerFileError) -> None:
+        skipped.append(str(err))
+        err_console.print(f"skipped: {err}", markup=False)
+
+    episodes = {e.id: e for e in suite_episodes(suite)}
     try:
-        parsed = read_answer_file(answers)
-        episodes = {e.id: e for e in suite_episodes(suite)}
+        parsed = read_answer_file(answers, case_ids=episodes, on_bad=report if skip_bad else None)
         results = list(score_answers(parsed, episodes))
     except AnswerFileError as err:
         fail(str(err))
     if not results:
-        fail(f"{answers}: no answers; expected one JSON object a line")
+        what = f"all {len(skipped)} lines bad" if skipped else "no answers"
+        fail(f"{answers}: {what}; expected one JSON object a line")
     judged_line = None
     if grader is not None:
         judged_line = judge_results(results, parsed, episodes, grader)
-    write_jsonl(out, results)
+    try:
+        save_text(target, jsonl_text(results), option="--out")
+    except OutputError as err:
+        fail(str(err), code=1)
     typer.echo(f"wrote {out}")
     if judged_line is not None:
         typer.echo(judged_line)
+    if skipped:
+        typer.echo(f"skipped {len(skipped)} bad lines (listed above)")
     typer.echo(aggregate_line(results))
 
 

@@ -126,6 +126,7 @@ from ._record import (
     HookFault,
 )
 from ._runtime import (
+    CALL_OUTCOMES,
     TRACE_KEY,
     CallRecord,
     ToolRuntime,
@@ -202,6 +203,7 @@ __all__ = [
     "DATASET_VERSION",
     "HARMLESS_LOOKUPS",
     "HELD_OUT_DIM_COMBOS",
+    "CALL_OUTCOMES",
     "TRACE_KEY",
     "TRAIN_DIM_COMBOS",
     "WEIGHTS",

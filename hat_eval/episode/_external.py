@@ -1,31 +1,54 @@
 """Scoring answers made outside Inspect: production transcripts, another framework's logs.
 
-Each input line is ``{"id": <case id>, "answer": <text>, "tool_calls": [{"function" or "name",
-"arguments", "outcome"}]}``; the case id is the episode id the suites use (``hat-eval suites cases
-NAME --jsonl`` lists them with their gold). A tool given by ``name`` is resolved through the
-harness in force for that case (a name the harness does not have is an unexpected call, not an
-error). Each output line holds the case id, the score parts under the suites' names, the
-undecided parts and a reason per failed part.
+Each input line is ``{"id": <case id>, "answer": <text>, "tool_calls": [...]}``, read by the
+typed models of :mod:`._answer_line`: a call names its tool (``name``, or ``function``: a
+function id or a tool name, or OpenAI's ``{"name", "arguments"}`` object) and may carry the
+whole record a suite's log holds for it (``outcome``, ``faults``, ``attempts``, ``backoff_s``,
+``skill_type``) and the ``result`` it returned. The case id is the episode id the suites use
+(``hat-eval suites cases NAME --jsonl`` lists them with their gold). A tool given by ``name``
+is resolved through the harness in force for that case (a name the harness does not have is an
+unexpected call, not an error). A ``result`` is compared with what the world returns for the
+call, so a cut-off, emptied, truncated or schema-drifted result is recorded as the fault it is
+(:func:`result_fault`), as the runtime records it in a log. Each output line holds the case id,
+the score parts under the suites' names (``null`` where undecided or not applicable), the
+aggregate, recovery and the fault's outcome (``null`` where there is none), the undecided parts
+and a reason per failed part.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from hat_eval._fields import field_problem
 from hat_eval._jsonl import JsonlError, parse_jsonl, read_jsonl
+from hat_eval.harness import SKILL_LOADER, MessageStructure
 
+from ._answer_line import AnswerFileError, ToolCallLine, parse_answer_line
 from ._checks import PARTS, check_answer
-from ._context import knowledge_base, resolve_harness
+from ._context import EpisodeContext, episode_context, knowledge_base
 from ._record import Episode
-from ._runtime import CallRecord
+from ._runtime import CallRecord, ToolRuntime
 
+__all__ = [
+    "AnswerFileError",
+    "ExternalAnswer",
+    "answer_records",
+    "case_line",
+    "read_answer_file",
+    "read_answers",
+    "result_fault",
+    "score_answers",
+]
 
-class AnswerFileError(ValueError):
-    """An answers line that cannot be scored; the message names the file and line."""
+OnBad = Callable[[AnswerFileError], None]
+"""What to do with a bad line (report it) when the reading goes on past it."""
 
 
 @dataclass(frozen=True)
@@ -34,77 +57,247 @@ class ExternalAnswer:
 
     id: str
     answer: str
-    tool_calls: tuple[dict[str, Any], ...]
+    tool_calls: tuple[ToolCallLine, ...]
     where: str
 
 
-def read_answers(lines: Iterable[str], source: str) -> list[ExternalAnswer]:
+def read_answers(
+    lines: Iterable[str],
+    source: str,
+    *,
+    case_ids: Collection[str] | None = None,
+    on_bad: OnBad | None = None,
+) -> list[ExternalAnswer]:
     """Parse answer lines (JSONL text named ``source``); blank lines are skipped.
 
+    Args:
+        lines: The text, one string a line.
+        source: Its name in messages.
+        case_ids: The suite's case ids: an id not among them is a bad line (None: not checked).
+        on_bad: Called with each bad line's error, which is then skipped; None raises the first.
+
     Raises:
-        AnswerFileError: a line that is not a JSON object with ``id`` and ``answer``.
+        AnswerFileError: (without ``on_bad``) a line that is not a JSON object of the answer
+            line's shape, an unknown case id, or a case id already answered.
+    """
+    rows = parse_jsonl(lines, source, on_error=_jsonl_errors(on_bad))
+    return _answers(rows, str(source), case_ids, on_bad)
+
+
+def read_answer_file(
+    path: str | Path,
+    *,
+    case_ids: Collection[str] | None = None,
+    on_bad: OnBad | None = None,
+) -> list[ExternalAnswer]:
+    """Read an answers file (JSONL, one answer a line), streaming it; as :func:`read_answers`.
+
+    Raises:
+        AnswerFileError: a missing or unreadable file, or (without ``on_bad``) the first bad
+            line (the message names the file, the line and the field).
     """
     try:
-        return [_answer(row, f"{source}:{n}") for n, row in parse_jsonl(lines, source)]
+        rows = read_jsonl(path, what="answers", on_error=_jsonl_errors(on_bad))
+        return _answers(rows, str(path), case_ids, on_bad)
     except JsonlError as err:
         raise AnswerFileError(str(err)) from None
 
 
-def read_answer_file(path: str | Path) -> list[ExternalAnswer]:
-    """Read an answers file (JSONL, one answer a line), streaming it; blank lines are skipped.
+def _jsonl_errors(on_bad: OnBad | None) -> Callable[[JsonlError], None] | None:
+    if on_bad is None:
+        return None
+    return lambda err: on_bad(AnswerFileError(str(err)))
 
-    Raises:
-        AnswerFileError: a missing file, or a line that is not a JSON object with ``id`` and
-            ``answer`` (the message names the file and line).
-    """
+
+def _answers(
+    rows: Iterable[tuple[int, dict[str, Any]]],
+    source: str,
+    case_ids: Collection[str] | None,
+    on_bad: OnBad | None,
+) -> list[ExternalAnswer]:
+    out: list[ExternalAnswer] = []
+    first_line: dict[str, int] = {}
     try:
-        return [_answer(row, f"{path}:{n}") for n, row in read_jsonl(path, what="answers")]
+        for number, row in rows:
+            where = f"{source}:{number}"
+            try:
+                line = parse_answer_line(row, where)
+                if case_ids is not None and line.id not in case_ids:
+                    raise AnswerFileError(
+                        f"{where}: field id: unknown case id {line.id!r}, expected an id that "
+                        "`hat-eval suites cases NAME --jsonl` lists for this suite"
+                    )
+                if line.id in first_line:
+                    raise AnswerFileError(
+                        f"{where}: field id: case id {line.id!r} again (first on line "
+                        f"{first_line[line.id]}), expected each case answered once"
+                    )
+            except AnswerFileError as err:
+                if on_bad is None:
+                    raise
+                on_bad(err)
+                continue
+            first_line[line.id] = number
+            out.append(
+                ExternalAnswer(line.id, line.answer or "", tuple(line.tool_calls or ()), where)
+            )
     except JsonlError as err:
         raise AnswerFileError(str(err)) from None
+    return out
 
 
-def _answer(row: dict[str, Any], where: str) -> ExternalAnswer:
-    if "id" not in row or "answer" not in row:
-        raise AnswerFileError(
-            f"{where}: expected an object with 'id' (a case id) and 'answer' (text), "
-            f"got {str(row)[:60]!r}"
-        )
-    calls = row.get("tool_calls") or []
-    if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
-        raise AnswerFileError(f"{where}: 'tool_calls' must be a list of objects")
-    return ExternalAnswer(str(row["id"]), str(row["answer"] or ""), tuple(calls), where)
+def answer_records(
+    episode: Episode, calls: Sequence[ToolCallLine | Mapping[str, Any]]
+) -> list[CallRecord]:
+    """The call records of an answer made elsewhere, as the runtime would have logged them.
 
+    Tool names are resolved through the episode's harness; a call to a tool the harness does
+    not have is ``unknown_tool``. The outcome, faults, attempts, backoff and skill type are the
+    ones given (defaults: a clean first attempt); a ``result`` given for a call whose outcome
+    is ``ok`` adds the fault it shows (:func:`result_fault`): ``fault:malformed`` or
+    ``fault:empty`` for what the runtime sees on its face, a silent fault for the rest.
 
-def answer_records(episode: Episode, calls: Sequence[Mapping[str, Any]]) -> list[CallRecord]:
-    """The call records of an answer made elsewhere (tool names resolved through its harness)."""
-    harness, _ = resolve_harness(episode.harness)
-    by_name = {t.name: t.function for t in harness.tools}
+    Raises:
+        AnswerFileError: a mapping in ``calls`` that is not a tool call (``field tool_calls.N``).
+    """
+    ctx = episode_context(episode)
+    by_name = {t.name: t.function for t in ctx.harness.tools}
     functions = set(by_name.values())
     records = []
-    for c in calls:
-        name = str(c.get("name") or c.get("function") or "")
-        function = c.get("function") if c.get("function") in functions else by_name.get(name)
-        args = c.get("arguments") or {}
-        if isinstance(args, str):
-            try:
-                args = json.loads(args)
-            except ValueError:
-                args = {}
-        records.append(
-            CallRecord(
-                name=name,
-                function=None if function is None else str(function),
-                arguments=dict(args) if isinstance(args, dict) else {},
-                outcome=str(c.get("outcome", "ok")) if function is not None else "unknown_tool",
-            )
+    for i, given in enumerate(calls):
+        c = given if isinstance(given, ToolCallLine) else _call(given, i)
+        name = c.tool
+        text_function = c.function_id
+        function = text_function if text_function in functions else by_name.get(name)
+        record = CallRecord(
+            name=name,
+            function=function,
+            arguments=c.args,
+            outcome=c.outcome if function is not None else "unknown_tool",
+            attempts=c.attempts,
+            faults=list(c.faults),
+            backoff_s=c.backoff_s,
+            skill_type=c.skill_type,
         )
+        if c.result is not None and record.outcome == "ok" and function not in (None, SKILL_LOADER):
+            shown = result_fault(ctx, str(function), name, record.arguments, c.result)
+            if shown is not None:
+                _add_fault(record, *shown)
+        records.append(record)
     return records
+
+
+def _call(data: Mapping[str, Any], index: int) -> ToolCallLine:
+    try:
+        return ToolCallLine.model_validate(dict(data))
+    except ValidationError as err:
+        problem = field_problem(err, ToolCallLine).removeprefix("field ")
+        raise AnswerFileError(f"field tool_calls.{index}.{problem}") from None
+
+
+def _add_fault(record: CallRecord, kind: str, seen: str | None) -> None:
+    """Record that the call's last attempt returned a ``kind`` fault (``seen``: as what)."""
+    if not (record.faults and record.faults[-1] == kind and len(record.faults) >= record.attempts):
+        record.faults.append(kind)
+        record.attempts = max(record.attempts, len(record.faults))
+    if seen is not None:
+        record.outcome = f"fault:{seen}"
+
+
+def result_fault(
+    ctx: EpisodeContext, function: str, name: str, arguments: Mapping[str, Any], result: Any
+) -> tuple[str, str | None] | None:
+    """The fault a call's returned ``result`` shows against the world's, or None.
+
+    ``ctx`` is the episode's :class:`~hat_eval.episode.EpisodeContext`. The world's result for
+    the call (its knowledge base and live session) is the clean one; ``result`` may be its JSON
+    text, the JSON value, or the text as the harness's message structure wraps it. Returns
+    ``(fault kind, what the runtime sees)``: the second is ``malformed`` or ``empty`` where the
+    runtime's hooks see the fault on its face (the call's outcome becomes ``fault:<that>``) and
+    None for a silent fault (``schema_drift``, ``partial``). None when the result is the
+    world's, or the world refuses these arguments (nothing to compare with), or it differs in
+    a way no fault kind explains (prose a framework's own tool wrote, other values).
+    """
+    from hat_eval.world import ToolInputError, call_function, drift, render_result
+
+    try:
+        real = call_function(ctx.kb, ctx.session, function, dict(arguments))
+    except ToolInputError:
+        return None
+    runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session)
+    messages = runtime.messages
+    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+    clean = render_result(real)
+    drifted = drift(real) if drift(real) != real else {"data": real}
+    empty: Any = [] if isinstance(real, list) else {}
+    # what the world's fault injector can make of this result, as the runtime shows it
+    shapes: list[tuple[str | None, Any]] = [(None, real), ("schema_drift", drifted)]
+    shapes += [("empty", empty), *(("partial", short) for short in _cut_short(real))]
+    for kind, value in shapes:
+        rendered = render_result(value)
+        if text.strip() in (rendered, runtime.wrap(name, rendered)):
+            if kind is None:
+                return None
+            return kind, ("empty" if value in ({}, []) else None)
+    body = _unwrap(messages, name, text)
+    try:
+        value = json.loads(body)
+    except ValueError:
+        if not body.startswith(("{", "[")):
+            return None  # prose or key: value text, not broken JSON: no fault kind to name
+        cut = len(body) < len(clean) and clean.startswith(body)
+        return ("partial" if cut else "malformed", "malformed")
+    if _same_json(value, real):
+        return None
+    if value in ({}, [], None, ""):
+        return ("empty", "empty")
+    if _same_json(value, drifted):
+        return ("schema_drift", None)
+    if _part_of(value, real):
+        return ("partial", None)
+    return None
+
+
+def _cut_short(real: Any) -> Iterator[Any]:
+    """The shorter results a ``partial`` fault can return: fewer items, or fewer keys."""
+    if isinstance(real, list):
+        yield from (real[:n] for n in range(1, len(real)))
+    elif isinstance(real, dict):
+        keys = list(real)
+        yield from ({**{k: real[k] for k in keys[:n]}, "truncated": True} for n in range(len(keys)))
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _part_of(value: Any, real: Any) -> bool:
+    """Whether ``value`` is ``real`` cut short: fewer list items, or fewer keys (``truncated``)."""
+    if isinstance(value, list) and isinstance(real, list):
+        return len(value) < len(real) and _same_json(value, real[: len(value)])
+    if isinstance(value, dict) and isinstance(real, dict):
+        kept = {k: v for k, v in value.items() if k != "truncated"}
+        return all(k in real and _same_json(v, real[k]) for k, v in kept.items()) and (
+            len(kept) < len(real) or value.get("truncated") is True
+        )
+    return False
+
+
+def _unwrap(messages: MessageStructure, name: str, text: str) -> str:
+    """The result inside the runtime's wrapping (prefix, ``<tool_result>`` tag), if there."""
+    body = text.strip()
+    if messages.result_prefix and body.startswith(messages.result_prefix):
+        body = body[len(messages.result_prefix) :].strip()
+    head, tail = f'<tool_result name="{name}">', "</tool_result>"
+    if body.startswith(head):
+        body = body[len(head) :].removesuffix(tail)
+    return body
 
 
 def score_answers(
     answers: Sequence[ExternalAnswer], episodes: Mapping[str, Episode]
 ) -> Iterator[dict[str, Any]]:
-    """One result per answer, in order.
+    """One result per answer, in order; every number finite or ``None`` (strict JSON).
 
     Raises:
         AnswerFileError: an id that is not a case of the suite (named with its line).
@@ -113,7 +306,7 @@ def score_answers(
         episode = episodes.get(a.id)
         if episode is None:
             raise AnswerFileError(
-                f"{a.where}: unknown case id {a.id!r}; expected an id that "
+                f"{a.where}: field id: unknown case id {a.id!r}, expected an id that "
                 "`hat-eval suites cases NAME --jsonl` lists for this suite"
             )
         check = check_answer(
@@ -126,12 +319,18 @@ def score_answers(
         )
         yield {
             "id": a.id,
-            **{p: (None if v != v else v) for p, v in check.parts.items() if p in PARTS},
-            "aggregate": None if check.aggregate != check.aggregate else check.aggregate,
-            "recovery": check.recovery,
+            **{p: _number(v) for p, v in check.parts.items() if p in PARTS},
+            "aggregate": _number(check.aggregate),
+            "recovery": _number(check.recovery),
+            "fault": check.fault,
             "undecided": sorted(check.undecided),
             "reasons": {**check.reasons, **check.undecided},
         }
+
+
+def _number(value: float) -> float | None:
+    """``value``, or None for NaN (undecided, not applicable) or an infinity."""
+    return value if math.isfinite(value) else None
 
 
 def case_line(episode: Episode) -> dict[str, Any]:

@@ -18,11 +18,28 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hat_eval.harness import SKILL_LOADER, Harness, MessageStructure, RetryPolicy, skill_body
+from hat_eval.harness import (
+    FAULT_KINDS,
+    SKILL_LOADER,
+    Harness,
+    MessageStructure,
+    RetryPolicy,
+    skill_body,
+)
 from hat_eval.world import FaultInjector, FaultPlan, KnowledgeBase, LiveSession
 
 TRACE_KEY = "hat_eval_call"
 """The key under which a tool message's metadata holds its call's :class:`CallRecord` dict."""
+
+
+CALL_OUTCOMES: tuple[str, ...] = (
+    "ok",
+    "input_error",
+    "unknown_tool",
+    "rejected",
+    *(f"fault:{kind}" for kind in FAULT_KINDS),
+)
+"""Every :attr:`CallRecord.outcome` the runtime writes (the one list; readers derive theirs)."""
 
 
 def records_in(messages: Iterable[Any]) -> list[CallRecord]:
@@ -44,7 +61,7 @@ class CallRecord:
     arguments: dict[str, Any]
     outcome: str
     """``ok``, ``input_error``, ``unknown_tool``, ``fault:<kind>`` (the agent saw a fault), or
-    ``rejected`` (a checking hook sent it back before it ran)."""
+    ``rejected`` (a checking hook sent it back before it ran): :data:`CALL_OUTCOMES`."""
     attempts: int = 1
     faults: list[str] = field(default_factory=list)
     """Fault kinds met on the way (including those a retry recovered from)."""

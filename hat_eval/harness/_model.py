@@ -233,7 +233,12 @@ class Tool(_Frozen):
                     "with ': ' or ', ' inside {...} needs quotes), expected keywords such as "
                     "type, description, enum, minimum, maximum, items"
                 )
-        for name in value.get("required", []):
+        required = value.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+            raise ValueError(
+                f"required|got {required!r}, expected a list of parameter names (text)"
+            )
+        for name in required:
             if name not in props:
                 raise ValueError(
                     f"required|{name!r} is required but not under properties, "

@@ -25,8 +25,11 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, TypeAlias, get_args
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeAlias, get_args
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, ValidationError
+
+from hat_eval._fields import describe, field_problem
 from hat_eval._jsonl import JsonlError, read_jsonl
 
 Preference: TypeAlias = Literal["A", "B", "tie"]
@@ -117,24 +120,48 @@ def read_labels(path: Path, *, default_annotator: str | None = None) -> list[Lab
     return labels
 
 
+def _whole_as_text(value: Any) -> Any:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+Ident = Annotated[str, BeforeValidator(_whole_as_text)]
+"""An id as a labels file gives it: text, or a whole number (never a boolean or an object)."""
+
+
+class LabelRow(BaseModel):
+    """One row of a labels or scores file (CSV, JSONL, or a plain JSON list), as typed.
+
+    Other columns are left alone (a judge scores file carries more); the rating is checked
+    against the scale by :func:`parse_rating`.
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
+    what: ClassVar[str] = "a label {sample_id, dimension, rating, annotator}"
+
+    sample_id: Ident = Field(description="the sample's id (text or a whole number)")
+    dimension: Ident = Field(description="the rubric dimension (text)")
+    rating: JsonValue = Field(description=_SCALE_RULE)
+    annotator: Ident = Field(description="who labelled it (text or a user id)")
+
+
 def _row_label(row: Mapping[str, Any], where: str, default_annotator: str | None) -> Label:
-    values: dict[str, str] = {}
+    values: dict[str, Any] = {}
     for column in COLUMNS:
         raw = row.get(column)
         if column == "annotator" and (raw is None or raw == "") and default_annotator:
             raw = default_annotator
-        if column == "rating":
-            continue
-        if raw is None or str(raw).strip() == "":
+        if raw is None or (isinstance(raw, str) and raw.strip() == ""):
             raise LabelError(f"{where}: field {column!r} is missing or empty")
-        values[column] = str(raw).strip()
-    if row.get("rating") is None:
-        raise LabelError(f"{where}: field 'rating' is missing or empty")
+        values[column] = raw
+    try:
+        typed = LabelRow.model_validate(values)
+    except ValidationError as err:
+        raise LabelError(f"{where}: {field_problem(err, LabelRow)}") from None
     return Label(
-        sample_id=values["sample_id"],
-        dimension=values["dimension"],
-        rating=parse_rating(row["rating"], where),
-        annotator=values["annotator"],
+        sample_id=str(typed.sample_id).strip(),
+        dimension=str(typed.dimension).strip(),
+        rating=parse_rating(typed.rating, where),
+        annotator=str(typed.annotator).strip(),
         where=where,
     )
 
@@ -239,15 +266,58 @@ def label_studio_results(
                 f"'annotations')"
             )
         task_ref = f"{name} task {task.get('id', f'#{index}')}"
-        sample_id = task["data"].get("sample_id")
+        try:
+            typed = StudioTask.model_validate(task)
+        except ValidationError as err:
+            raise LabelError(f"{task_ref}: {field_problem(err, StudioTask)}") from None
+        sample_id = typed.data.get("sample_id")
         if sample_id is None or str(sample_id).strip() == "":
             raise LabelError(f"{task_ref}: field 'data.sample_id' is missing ({missing_id_hint})")
-        for annotation in task.get("annotations") or []:
-            if annotation.get("was_cancelled"):
+        if not isinstance(sample_id, str | int) or isinstance(sample_id, bool):
+            raise LabelError(
+                f"{task_ref}: field data.sample_id: got {describe(sample_id)}, expected the "
+                "sample's id (text or a whole number)"
+            )
+        for annotation in typed.annotations or []:
+            if annotation.was_cancelled:
                 continue
-            annotator = _annotator(annotation.get("completed_by"), task_ref)
-            for result in annotation.get("result") or []:
-                yield task_ref, task["data"], annotator, result
+            annotator = _annotator(annotation.completed_by, task_ref)
+            for result in annotation.result or []:
+                yield task_ref, dict(typed.data), annotator, result.model_dump()
+
+
+class StudioResult(BaseModel):
+    """One result of a Label Studio annotation (other keys are kept as they are)."""
+
+    model_config = ConfigDict(extra="allow")
+    what: ClassVar[str] = "a Label Studio result {from_name, type, value}"
+
+    from_name: str | None = Field(None, description="the control's name (text)")
+    type: str | None = Field(None, description="the result's type (text: rating, choices, ...)")
+    value: dict[str, JsonValue] | None = Field(
+        None, description="an object ({rating: N} or {choices: [...]})"
+    )
+
+
+class StudioAnnotation(BaseModel):
+    """One annotation of a Label Studio task."""
+
+    model_config = ConfigDict(extra="ignore")
+    what: ClassVar[str] = "a Label Studio annotation {completed_by, was_cancelled, result}"
+
+    completed_by: JsonValue = None
+    was_cancelled: bool | None = Field(None, description="true or false")
+    result: list[StudioResult] | None = Field(None, description="a list of results")
+
+
+class StudioTask(BaseModel):
+    """One task of a Label Studio JSON export, as far as the readers look into it."""
+
+    model_config = ConfigDict(extra="ignore")
+    what: ClassVar[str] = "a Label Studio task {id, data, annotations}"
+
+    data: dict[str, JsonValue] = Field(description="an object of the task's fields")
+    annotations: list[StudioAnnotation] | None = Field(None, description="a list of annotations")
 
 
 def _label_studio_labels(tasks: list[Any], name: str) -> Iterable[Label]:
@@ -260,7 +330,7 @@ def _label_studio_labels(tasks: list[Any], name: str) -> Iterable[Label]:
             raw: object = value.get("rating")
         elif kind == "choices":
             choices = value.get("choices") or []
-            if len(choices) != 1:
+            if not isinstance(choices, list) or len(choices) != 1:
                 raise LabelError(
                     f"{where}: value.choices {choices!r} must hold exactly one choice "
                     f"(A, B or tie; use a single-choice control)"
