@@ -11,21 +11,24 @@ Every ``--out`` / ``--log-dir`` goes through this module:
 - :func:`save_text` is what a command calls once the work is done: it writes atomically and, if
   the target still cannot be written (the disk filled up meanwhile), writes the same text to a
   fallback file in the system's temporary folder and raises :class:`OutputError` naming both, so
-  finished work is never lost.
+  finished work is never lost. :func:`save_files` does the same for the several files a command
+  writes into one folder (a report's page and plots): all of them go to a fallback folder.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 __all__ = [
     "OutputError",
     "check_output_dir",
     "check_output_file",
+    "save_files",
     "save_text",
+    "write_bytes_atomic",
     "write_text_atomic",
 ]
 
@@ -127,13 +130,28 @@ def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
 
     Raises ``OSError`` when it cannot; the temporary file is removed and ``path`` is unchanged.
     """
+    return _write_atomic(path, text, encoding)
+
+
+def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
+    """:func:`write_text_atomic` for bytes (an image)."""
+    return _write_atomic(path, data, None)
+
+
+def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
     out = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        if encoding is None:
+            with os.fdopen(fd, "wb") as fb:
+                fb.write(data)  # type: ignore[arg-type]
+                fb.flush()
+                os.fsync(fb.fileno())
+        else:
+            with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+                f.write(data)  # type: ignore[arg-type]
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, out)
     except BaseException:
         try:
@@ -142,6 +160,12 @@ def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
             pass
         raise
     return out
+
+
+def _write_any(path: Path, data: str | bytes) -> Path:
+    if isinstance(data, bytes):
+        return write_bytes_atomic(path, data)
+    return write_text_atomic(path, data)
 
 
 def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
@@ -170,4 +194,34 @@ def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
     raise OutputError(
         f"{option} {path}: could not be written ({reason}); the results were saved to "
         f"{fallback} instead"
+    )
+
+
+def save_files(
+    folder: PathLike, files: Mapping[str, str | bytes], *, option: str = "--out"
+) -> list[Path]:
+    """Write each of ``files`` (name -> text or bytes) into ``folder``, each atomically.
+
+    Returns the paths written, in the order given. If any cannot be written, all of them are
+    written to a new folder in the system's temporary folder and :class:`OutputError` names the
+    failure and that folder (or says that the fallback failed too).
+    """
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        return [_write_any(target / name, data) for name, data in files.items()]
+    except OSError as err:
+        reason = f"{err.strerror or err}" + (f": {err.filename}" if err.filename else "")
+    try:
+        fallback = Path(tempfile.mkdtemp(prefix=f"hat-eval-{target.name or 'out'}-"))
+        for name, data in files.items():
+            _write_any(fallback / name, data)
+    except OSError as err2:
+        raise OutputError(
+            f"{option} {target}: could not be written ({reason}), nor a fallback copy "
+            f"({err2.strerror or err2}); free some space and rerun"
+        ) from None
+    raise OutputError(
+        f"{option} {target}: could not be written ({reason}); the results were saved to "
+        f"{fallback}/ instead"
     )

@@ -23,6 +23,7 @@ from ._compare import (
     read_suite_log,
     regressions,
     trials,
+    unreadable_reason,
 )
 from ._evolution import (
     EditInfo,
@@ -67,6 +68,7 @@ __all__ = [
     "render_markdown",
     "run_gate",
     "trials",
+    "unreadable_reason",
     "EditInfo",
     "EditRow",
     "Estimate",
