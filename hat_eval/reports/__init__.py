@@ -41,7 +41,7 @@ from ._evolution import (
 from ._page import Page, render_html, render_markdown
 from ._paired import case_bootstrap, paired_bootstrap
 from ._pairs import PairedDifference, case_key, paired_difference
-from ._summary import HEADLINE, SummaryRow, summary_rows, summary_table
+from ._summary import HEADLINE, SummaryRow, finished_samples, summary_rows, summary_table
 
 __all__ = [
     "Answer",
@@ -83,6 +83,7 @@ __all__ = [
     "HEADLINE",
     "PairedDifference",
     "SummaryRow",
+    "finished_samples",
     "case_bootstrap",
     "case_key",
     "paired_bootstrap",
