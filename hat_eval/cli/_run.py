@@ -786,7 +786,6 @@ def run(
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--disclosure") from None
     changelog_file = check_changelog_options(names, harness_version, changelog)
-    prepare_log_dir(log_dir)  # before any model loads or sample runs
     model_name = resolve_model(model, engine)
     check_mock_model(model_name)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
@@ -801,6 +800,7 @@ def run(
     server = model_server(model_name, model_args)
     if server is not None:  # before any task is built or sample starts
         check_server(model_name, server)
+    prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
     grader = resolve_judge(judge) if judge is not None else None
     from inspect_ai import Epochs, eval_set
 
