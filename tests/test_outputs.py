@@ -65,9 +65,9 @@ def test_atomic_write_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
 
 
 def test_save_text_keeps_the_results_when_the_target_fails(tmp_path: Path) -> None:
-    missing = tmp_path / "gone" / "r.json"  # its folder vanished after the check
+    (tmp_path / "gone").write_text("a file took the folder's place after the check")
     with pytest.raises(OutputError, match=r"saved to (\S+) instead") as info:
-        save_text(missing, "results")
+        save_text(tmp_path / "gone" / "r.json", "results")
     fallback = Path(str(info.value).rsplit("saved to ", 1)[1].split(" instead")[0])
     try:
         assert fallback.read_text() == "results"
@@ -97,3 +97,17 @@ def test_save_files_writes_each_file_or_all_of_them_to_a_fallback_folder(tmp_pat
 def test_a_place_no_one_can_write_is_refused(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="cannot create the folder"):
         check_output_dir("/proc/hat-eval-out", option="--log-dir")
+
+
+def test_a_missing_folder_is_only_checked_when_not_created(tmp_path: Path) -> None:
+    out = check_output_dir(tmp_path / "new" / "out", create=False)
+    assert out == (tmp_path / "new" / "out").resolve() and not (tmp_path / "new").exists()
+    assert list(tmp_path.iterdir()) == []  # the probe left nothing
+    check_output_file(tmp_path / "a" / "r.json", create=False)
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(OutputError, match="is a file, expected a folder"):
+        check_output_dir(tmp_path / "f" / "out", create=False)
+    with pytest.raises(OutputError, match="cannot create the folder /proc/x/y"):
+        check_output_dir("/proc/x/y", create=False)
+    assert save_text(tmp_path / "new" / "out" / "r.json", "ok").read_text() == "ok"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
@@ -30,14 +30,16 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
 def output_dir(
     path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
 ) -> Path:
-    """``path`` checked as an output folder before any work (created), or one line and exit 2.
+    """``path`` checked as an output folder before any work, or one line and exit 2.
 
-    See :func:`hat_eval._outputs.check_output_dir`; ``inputs`` are the files the command reads.
+    A missing folder is not created yet (a command that stops on bad input leaves nothing);
+    the save functions create it. See :func:`hat_eval._outputs.check_output_dir`; ``inputs``
+    are the files the command reads.
     """
     from hat_eval._outputs import OutputError, check_output_dir
 
     try:
-        return check_output_dir(path, option=option, inputs=inputs)
+        return check_output_dir(path, option=option, inputs=inputs, create=False)
     except OutputError as err:
         fail(str(err))
 
@@ -45,11 +47,11 @@ def output_dir(
 def output_file(
     path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
 ) -> Path:
-    """``path`` checked as an output file before any work (its folder created), or exit 2."""
+    """``path`` checked as an output file before any work (see :func:`output_dir`), or exit 2."""
     from hat_eval._outputs import OutputError, check_output_file
 
     try:
-        return check_output_file(path, option=option, inputs=inputs)
+        return check_output_file(path, option=option, inputs=inputs, create=False)
     except OutputError as err:
         fail(str(err))
 
@@ -64,6 +66,16 @@ def save(path: Path, text: str, option: str = "--out") -> Path:
 
     try:
         return save_text(path, text, option=option)
+    except OutputError as err:
+        fail(str(err), code=FAILED)
+
+
+def save_by(path: Path, write: Callable[[Path], object], option: str = "--out") -> Path:
+    """:func:`save` for a file that ``write(p)`` writes (:func:`hat_eval._outputs.save_with`)."""
+    from hat_eval._outputs import OutputError, save_with
+
+    try:
+        return save_with(path, write, option=option)
     except OutputError as err:
         fail(str(err), code=FAILED)
 
