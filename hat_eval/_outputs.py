@@ -3,29 +3,35 @@
 Every ``--out`` / ``--log-dir`` goes through this module:
 
 - :func:`check_output_file` and :func:`check_output_dir` run *before* any work. They resolve the
-  path, create missing parent folders, and raise :class:`OutputError` (one line: the option, the
-  path, what is wrong, what to do) when the path is a folder where a file is expected (or the
-  reverse), cannot be written, or is one of the command's inputs.
+  path, create missing parent folders (or, with ``create=False``, check that they could be
+  created, so that bad input found later leaves nothing behind), and raise
+  :class:`OutputError` (one line: the option, the path, what is wrong, what to do) when the
+  path is a folder where a file is expected (or the reverse), cannot be written, or is one of
+  the command's inputs.
 - :func:`write_text_atomic` writes through a temporary file beside the target and renames it,
   so a reader never sees half a file and a failure leaves the old file as it was.
 - :func:`save_text` is what a command calls once the work is done: it writes atomically and, if
   the target still cannot be written (the disk filled up meanwhile), writes the same text to a
   fallback file in the system's temporary folder and raises :class:`OutputError` naming both, so
-  finished work is never lost.
+  finished work is never lost. :func:`save_files` does the same for the several files a command
+  writes into one folder (a report's page and plots): all of them go to a fallback folder.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 __all__ = [
     "OutputError",
     "check_output_dir",
     "check_output_file",
+    "save_files",
     "save_text",
+    "save_with",
+    "write_bytes_atomic",
     "write_text_atomic",
 ]
 
@@ -70,20 +76,38 @@ def _make_folder(folder: Path, option: str, path: Path) -> None:
         ) from None
 
 
-def _probe_writable(folder: Path, option: str, path: Path) -> None:
+def _check_creatable(folder: Path, option: str, path: Path) -> None:
+    """Refuse ``folder`` unless it exists or could be created, without creating it."""
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise OutputError(
+                    f"{option} {path}: {parent} is a file, expected a folder; "
+                    f"choose another {option}"
+                )
+            if parent != folder:
+                _probe_writable(parent, option, path, creating=folder)
+            return
+
+
+def _probe_writable(folder: Path, option: str, path: Path, creating: Path | None = None) -> None:
     try:
         fd, probe = tempfile.mkstemp(prefix=".hat-eval-probe-", dir=folder)
     except OSError as err:
+        what = f"create the folder {creating}" if creating is not None else f"write in {folder}"
         raise OutputError(
-            f"{option} {path}: cannot write in {folder} ({err.strerror or err}); "
-            f"choose a writable {option}"
+            f"{option} {path}: cannot {what} ({err.strerror or err}); choose a writable {option}"
         ) from None
     os.close(fd)
     os.unlink(probe)
 
 
 def check_output_file(
-    path: PathLike, *, option: str = "--out", inputs: Iterable[tuple[str, PathLike]] = ()
+    path: PathLike,
+    *,
+    option: str = "--out",
+    inputs: Iterable[tuple[str, PathLike]] = (),
+    create: bool = True,
 ) -> Path:
     """The resolved output file ``path``, its folder created, or :class:`OutputError`.
 
@@ -91,6 +115,9 @@ def check_output_file(
         path: Where the command will write one file.
         option: The option's name, for the message.
         inputs: ``(name, path)`` of the files the command reads; the output may not be one.
+        create: Create a missing folder now; if False, only check that it could be created
+            (the nearest existing folder above it is writable), so a command that then stops
+            on bad input leaves nothing behind; the save functions create it.
 
     Refused: a folder; a file whose folder cannot be created or written; one of ``inputs``.
     """
@@ -99,26 +126,37 @@ def check_output_file(
         raise OutputError(f"{option} {out}: a folder, expected a file path; name a file in it")
     _refuse_inputs(out, option, inputs)
     folder = out.parent if str(out.parent) else Path(".")
-    _make_folder(folder, option, out)
-    _probe_writable(folder, option, out)
+    if create or folder.is_dir():
+        _make_folder(folder, option, out)
+        _probe_writable(folder, option, out)
+    else:
+        _check_creatable(folder, option, out)
     if out.exists() and not os.access(out, os.W_OK):
         raise OutputError(f"{option} {out}: exists and is read-only; choose another {option}")
     return out.resolve()
 
 
 def check_output_dir(
-    path: PathLike, *, option: str = "--out", inputs: Iterable[tuple[str, PathLike]] = ()
+    path: PathLike,
+    *,
+    option: str = "--out",
+    inputs: Iterable[tuple[str, PathLike]] = (),
+    create: bool = True,
 ) -> Path:
     """The resolved output folder ``path``, created if missing, or :class:`OutputError`.
 
-    Refused: a file; a folder that cannot be created or written; one of ``inputs``.
+    Refused: a file; a folder that cannot be created or written; one of ``inputs``. With
+    ``create=False`` a missing folder is only checked (see :func:`check_output_file`).
     """
     out = Path(path).expanduser()
+    _refuse_inputs(out, option, inputs)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{option} {out}: a file, expected a folder; choose another {option}")
-    _refuse_inputs(out, option, inputs)
-    _make_folder(out, option, out)
-    _probe_writable(out, option, out)
+    if create or out.is_dir():
+        _make_folder(out, option, out)
+        _probe_writable(out, option, out)
+    else:
+        _check_creatable(out, option, out)
     return out.resolve()
 
 
@@ -127,13 +165,28 @@ def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
 
     Raises ``OSError`` when it cannot; the temporary file is removed and ``path`` is unchanged.
     """
+    return _write_atomic(path, text, encoding)
+
+
+def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
+    """:func:`write_text_atomic` for bytes (an image)."""
+    return _write_atomic(path, data, None)
+
+
+def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
     out = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        if encoding is None:
+            with os.fdopen(fd, "wb") as fb:
+                fb.write(data)  # type: ignore[arg-type]
+                fb.flush()
+                os.fsync(fb.fileno())
+        else:
+            with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+                f.write(data)  # type: ignore[arg-type]
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, out)
     except BaseException:
         try:
@@ -144,6 +197,12 @@ def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
     return out
 
 
+def _write_any(path: Path, data: str | bytes) -> Path:
+    if isinstance(data, bytes):
+        return write_bytes_atomic(path, data)
+    return write_text_atomic(path, data)
+
+
 def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
     """Write ``text`` to ``path`` atomically; on failure keep it in a fallback file and say where.
 
@@ -152,6 +211,7 @@ def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
     that fails, the message says so.
     """
     try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         return write_text_atomic(path, text)
     except OSError as err:
         reason = err.strerror or str(err)
@@ -162,6 +222,74 @@ def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
         )
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+    except OSError as err2:
+        raise OutputError(
+            f"{option} {path}: could not be written ({reason}), nor a fallback copy "
+            f"({err2.strerror or err2}); free some space and rerun"
+        ) from None
+    raise OutputError(
+        f"{option} {path}: could not be written ({reason}); the results were saved to "
+        f"{fallback} instead"
+    )
+
+
+def save_files(
+    folder: PathLike, files: Mapping[str, str | bytes], *, option: str = "--out"
+) -> list[Path]:
+    """Write each of ``files`` (name -> text or bytes) into ``folder``, each atomically.
+
+    Returns the paths written, in the order given. If any cannot be written, all of them are
+    written to a new folder in the system's temporary folder and :class:`OutputError` names the
+    failure and that folder (or says that the fallback failed too).
+    """
+    target = Path(folder)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        return [_write_any(target / name, data) for name, data in files.items()]
+    except OSError as err:
+        reason = f"{err.strerror or err}" + (f": {err.filename}" if err.filename else "")
+    try:
+        fallback = Path(tempfile.mkdtemp(prefix=f"hat-eval-{target.name or 'out'}-"))
+        for name, data in files.items():
+            _write_any(fallback / name, data)
+    except OSError as err2:
+        raise OutputError(
+            f"{option} {target}: could not be written ({reason}), nor a fallback copy "
+            f"({err2.strerror or err2}); free some space and rerun"
+        ) from None
+    raise OutputError(
+        f"{option} {target}: could not be written ({reason}); the results were saved to "
+        f"{fallback}/ instead"
+    )
+
+
+def save_with(path: PathLike, write: Callable[[Path], object], *, option: str = "--out") -> Path:
+    """:func:`save_text` for a file another function writes: ``write(p)`` writes the file ``p``.
+
+    ``write`` writes a temporary file beside ``path``, renamed into place; if that fails, it
+    writes a new file in the system's temporary folder and :class:`OutputError` names it.
+    """
+    out = Path(path)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
+        os.close(fd)
+        try:
+            write(Path(tmp))
+            os.replace(tmp, out)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        return out
+    except OSError as err:
+        reason = err.strerror or str(err)
+    try:
+        fd, fallback = tempfile.mkstemp(prefix=f"hat-eval-{out.stem}-", suffix=out.suffix)
+        os.close(fd)
+        write(Path(fallback))
     except OSError as err2:
         raise OutputError(
             f"{option} {path}: could not be written ({reason}), nor a fallback copy "

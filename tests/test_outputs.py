@@ -11,6 +11,7 @@ from hat_eval._outputs import (
     OutputError,
     check_output_dir,
     check_output_file,
+    save_files,
     save_text,
     write_text_atomic,
 )
@@ -64,11 +65,49 @@ def test_atomic_write_leaves_the_old_file_on_failure(tmp_path: Path) -> None:
 
 
 def test_save_text_keeps_the_results_when_the_target_fails(tmp_path: Path) -> None:
-    missing = tmp_path / "gone" / "r.json"  # its folder vanished after the check
+    (tmp_path / "gone").write_text("a file took the folder's place after the check")
     with pytest.raises(OutputError, match=r"saved to (\S+) instead") as info:
-        save_text(missing, "results")
+        save_text(tmp_path / "gone" / "r.json", "results")
     fallback = Path(str(info.value).rsplit("saved to ", 1)[1].split(" instead")[0])
     try:
         assert fallback.read_text() == "results"
     finally:
         fallback.unlink()
+
+
+def test_save_files_writes_each_file_or_all_of_them_to_a_fallback_folder(tmp_path: Path) -> None:
+    files = {"page.html": "<p>ü</p>", "plot.png": b"\x89PNG"}
+    written = save_files(tmp_path / "out", files)
+    assert [p.name for p in written] == ["page.html", "plot.png"]
+    assert written[1].read_bytes() == b"\x89PNG" and written[0].read_text() == "<p>ü</p>"
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder should be")
+    with pytest.raises(OutputError, match=r"saved to (\S+)/ instead") as info:
+        save_files(blocked, files)
+    fallback = Path(str(info.value).rsplit("saved to ", 1)[1].removesuffix("/ instead"))
+    try:
+        assert (fallback / "plot.png").read_bytes() == b"\x89PNG"
+        assert (fallback / "page.html").read_text() == "<p>ü</p>"
+    finally:
+        for p in fallback.iterdir():
+            p.unlink()
+        fallback.rmdir()
+
+
+def test_a_place_no_one_can_write_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="cannot create the folder"):
+        check_output_dir("/proc/hat-eval-out", option="--log-dir")
+
+
+def test_a_missing_folder_is_only_checked_when_not_created(tmp_path: Path) -> None:
+    out = check_output_dir(tmp_path / "new" / "out", create=False)
+    assert out == (tmp_path / "new" / "out").resolve() and not (tmp_path / "new").exists()
+    assert list(tmp_path.iterdir()) == []  # the probe left nothing
+    check_output_file(tmp_path / "a" / "r.json", create=False)
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(OutputError, match="is a file, expected a folder"):
+        check_output_dir(tmp_path / "f" / "out", create=False)
+    with pytest.raises(OutputError, match="cannot create the folder /proc/x/y"):
+        check_output_dir("/proc/x/y", create=False)
+    assert save_text(tmp_path / "new" / "out" / "r.json", "ok").read_text() == "ok"

@@ -1,10 +1,11 @@
-"""Helpers every command shares: one-line errors with exit code 2, progress bars."""
+"""Helpers every command shares: one-line errors with exit code 2, outputs, progress bars."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -13,6 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 BAD_INPUT = 2
 """Exit code for bad input (a file, a field, an option): the convention of typer and argparse."""
+FAILED = 1
+"""Exit code for work that failed (a sample, a gate, an output that could not be written)."""
 
 console = Console(width=None if sys.stdout.isatty() else 160)
 err_console = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -22,6 +25,72 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     """Print one error line to stderr and exit with ``code``."""
     err_console.print(f"error: {message}", markup=False)
     raise typer.Exit(code)
+
+
+def output_dir(
+    path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
+) -> Path:
+    """``path`` checked as an output folder before any work, or one line and exit 2.
+
+    A missing folder is not created yet (a command that stops on bad input leaves nothing);
+    the save functions create it. See :func:`hat_eval._outputs.check_output_dir`; ``inputs``
+    are the files the command reads.
+    """
+    from hat_eval._outputs import OutputError, check_output_dir
+
+    try:
+        return check_output_dir(path, option=option, inputs=inputs, create=False)
+    except OutputError as err:
+        fail(str(err))
+
+
+def output_file(
+    path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
+) -> Path:
+    """``path`` checked as an output file before any work (see :func:`output_dir`), or exit 2."""
+    from hat_eval._outputs import OutputError, check_output_file
+
+    try:
+        return check_output_file(path, option=option, inputs=inputs, create=False)
+    except OutputError as err:
+        fail(str(err))
+
+
+def save(path: Path, text: str, option: str = "--out") -> Path:
+    """Write ``text`` to ``path`` atomically once the work is done.
+
+    If it cannot be written, the text is kept in a fallback file, and one line names both and
+    exits 1 (:func:`hat_eval._outputs.save_text`).
+    """
+    from hat_eval._outputs import OutputError, save_text
+
+    try:
+        return save_text(path, text, option=option)
+    except OutputError as err:
+        fail(str(err), code=FAILED)
+
+
+def save_by(path: Path, write: Callable[[Path], object], option: str = "--out") -> Path:
+    """:func:`save` for a file that ``write(p)`` writes (:func:`hat_eval._outputs.save_with`)."""
+    from hat_eval._outputs import OutputError, save_with
+
+    try:
+        return save_with(path, write, option=option)
+    except OutputError as err:
+        fail(str(err), code=FAILED)
+
+
+def save_all(folder: Path, files: Mapping[str, str | bytes], option: str = "--out") -> list[Path]:
+    """Write ``files`` (name -> text or bytes) into ``folder``; a fallback folder and exit 1 if not.
+
+    See :func:`hat_eval._outputs.save_files`.
+    """
+    from hat_eval._outputs import OutputError, save_files
+
+    try:
+        return save_files(folder, files, option=option)
+    except OutputError as err:
+        fail(str(err), code=FAILED)
 
 
 @contextmanager

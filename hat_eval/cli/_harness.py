@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import TaskID
 
-from ._common import fail, progress
+from ._common import fail, output_dir, progress
 
 if TYPE_CHECKING:
     from hat_eval.hsa import Variant
@@ -145,12 +145,34 @@ def augment(
         dims=chosen, default_strength=strength, default_probability=probability
     )
     h = _load(file)
+    check_augment_out(out, file, n, fmt)
     variants = policy.variants(h, n, seed)
     if rewrite_model is not None:
         variants = _rewritten(variants, rewrite_model)
     with progress("augmenting", n) as bar:
         rows = write_variants(variants, out, fmt=fmt, on_written=lambda _: bar.advance(TaskID(0)))
     typer.echo(f"wrote {len(rows)} variants and mappings to {out}/ (manifest.jsonl)")
+
+
+def check_augment_out(out: Path, file: Path | None, n: int, fmt: str) -> Path:
+    """``--out`` checked before any variant is made: a folder that does not hold the input.
+
+    One line and exit 2 when it is the harness file itself, a file, a place that cannot be
+    written, or a folder where a variant about to be written (``variant-NNNNN.FMT``, its
+    mapping, ``manifest.jsonl``) would replace the harness being augmented.
+    """
+    inputs = [("the harness file", file)] if file is not None else []
+    folder = output_dir(out, inputs=inputs)
+    if file is not None and file.resolve().parent == folder:
+        stems = [f"variant-{i:05d}" for i in range(n)]
+        written = {"manifest.jsonl", *(f"{s}.{fmt}" for s in stems)}
+        written |= {f"{s}.mapping.json" for s in stems}
+        if file.name in written:
+            fail(
+                f"--out {out}: writing {n} variants there would replace {file}, the harness "
+                "being augmented; choose another --out (or copy the harness out of it first)"
+            )
+    return folder
 
 
 @harness_app.command()

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ._common import fail
+from ._common import fail, output_file, save_by
 
 ifeval_app = typer.Typer(
     help="IFEval: score responses with the reference's checkers.", no_args_is_help=True
@@ -61,6 +61,8 @@ def score(
         write_results,
     )
 
+    inputs = [("--responses", responses)] + ([("--data", data)] if data is not None else [])
+    out = output_file(out, inputs=inputs)  # before any scoring
     # The reference's checkers log every undetectable language to the root logger.
     logging.getLogger().setLevel(logging.CRITICAL)
     try:
@@ -68,10 +70,7 @@ def score(
         verdicts = score_responses(examples, responses, workers=workers or os.cpu_count() or 1)
     except IFEvalError as err:
         fail(str(err))
-    try:
-        write_results(verdicts, out)
-    except OSError as err:
-        fail(f"{out}: cannot write the results ({err})")
+    save_by(out, lambda path: write_results(verdicts, path))
     report = summarize(verdicts)
     typer.echo(f"{report.prompts} prompts, {report.instructions} instructions")
     for key, label in _LABELS.items():

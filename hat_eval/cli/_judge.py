@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from ._common import err_console, fail
+from ._common import err_console, fail, output_dir, save
 
 if TYPE_CHECKING:
     from hat_eval.judge import (
@@ -76,6 +76,7 @@ def agreement(
     from hat_eval.judge import AgreementError, LabelError, read_labels
     from hat_eval.judge import agreement as compute
 
+    out = output_dir(out, inputs=[("--labels", labels), ("--scores", scores)])
     try:
         human = read_labels(labels)
         judged = read_labels(scores, default_annotator="judge")
@@ -84,13 +85,8 @@ def agreement(
         _fail_matching(err, labels, scores)
 
     _warn_unmatched(report, labels, scores)
-    target = out / "agreement.json"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
-    except OSError as err:
-        fail(f"{target}: cannot write the report ({err})")
     _print_table(report)
+    target = save(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
     typer.echo(f"wrote {target}")
 
 
@@ -174,12 +170,12 @@ def _read_log(path: Path) -> Any:
         fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
 
 
-def _write(path: Path, text: str) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        fail(f"{path}: cannot write ({err})")
+def _outputs(out: Path, cache_dir: Path | None, *inputs: tuple[str, Path | None]) -> Path:
+    """``--out`` (and ``--cache-dir``) checked before any grader runs; the folder resolved."""
+    named = [(option, path) for option, path in inputs if path is not None]
+    if cache_dir is not None:
+        output_dir(cache_dir, option="--cache-dir", inputs=named)
+    return output_dir(out, inputs=named)
 
 
 def _labelled_in(labels: list[Label], rubric_dims: list[str], labels_path: Path) -> list[Label]:
@@ -269,6 +265,7 @@ def calibrate(
         raise typer.BadParameter(
             "--scores and --log exclude each other: cached scores need no log", param_hint="--log"
         )
+    out = _outputs(out, cache_dir, ("--labels", labels), ("--log", log), ("--scores", scores))
     try:
         human = read_labels(labels)
     except LabelError as err:
@@ -285,7 +282,7 @@ def calibrate(
         human, raw = _judge_labelled(
             human, labels, log, judge, rubric, k, cache_dir or out / "cache"
         )
-        _write(out / "judge_scores.jsonl", scores_jsonl(raw))
+        save(out / "judge_scores.jsonl", scores_jsonl(raw))  # the grader's work, kept first
         source = str(out / "judge_scores.jsonl")
         grader_name = judge
     try:
@@ -296,7 +293,7 @@ def calibrate(
     except (LabelError, AgreementError) as err:
         _fail_matching(err, labels, Path(source))
     _warn_unmatched(report, labels, Path(source))
-    _write(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
+    save(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
     meta = {
         "judge": grader_name,
         "rubric": str(rubric) if rubric else "packaged",
@@ -311,7 +308,7 @@ def calibrate(
         alpha_threshold=alpha_threshold,
         meta=meta,
     )
-    _write(out / "calibration.json", json.dumps(result.to_json(), indent=2) + "\n")
+    save(out / "calibration.json", json.dumps(result.to_json(), indent=2) + "\n")
     typer.echo("agreement of the judge's scores (uncalibrated), all items:")
     _print_table(report)
     typer.echo("")
@@ -443,6 +440,7 @@ def corpus(
     from hat_eval.episode import CorpusError, read_corpus
     from hat_eval.judge import agent_judge, corpus_agreement
 
+    out = _outputs(out, cache_dir, ("--corpus", corpus_dir), ("--calibration", calibration))
     pattern = "heldout_*.jsonl" if held_out else "answers_*.jsonl"
     files = [corpus_dir] if corpus_dir.is_file() else sorted(corpus_dir.glob(pattern))
     if not files:
@@ -467,7 +465,7 @@ def corpus(
     except ValueError as err:  # a calibration or rubric file that does not fit
         fail(str(err))
     report = corpus_agreement(entries, scorer)
-    _write(out / "corpus.json", json.dumps(report.to_json(), indent=2) + "\n")
+    save(out / "corpus.json", json.dumps(report.to_json(), indent=2) + "\n")
     _print_corpus(report)
     typer.echo(f"wrote {out / 'corpus.json'}")
 
@@ -528,6 +526,7 @@ def audit_command(
         episodes = suite_episodes(suite, n=n)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--suite") from None
+    out = _outputs(out, None, ("--rubric", rubric))  # before the grader runs
     report = audit(
         episodes,
         model=_grader(judge),
@@ -536,7 +535,7 @@ def audit_command(
         k=k,
         max_tool_turns=max_tool_turns,
     )
-    _write(out / "audit.json", json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    save(out / "audit.json", json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")
     if report.judge_failures == len(report.answers):
         fail(
             f"the grader {judge} gave no valid reply for any of the {len(report.answers)} "

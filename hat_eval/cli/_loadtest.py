@@ -29,7 +29,7 @@ from hat_eval.loadtest._config import (
     option_min,
 )
 
-from ._common import console, fail, progress
+from ._common import FAILED, console, fail, output_dir, progress
 
 if TYPE_CHECKING:
     from hat_eval.loadtest import LevelSummary, Prompt, PromptSet
@@ -227,6 +227,7 @@ def sweep(
         )
     except ConfigError as err:
         fail(str(err))
+    output_dir(out, inputs=_inputs(harness, prompts))  # before any request
     prompt_set = _prompts(lambda: prompts_for(cfg))
     client = _preflight("--host", cfg.client, prompt_set[0], auto_usage=stream_usage is None)
     cfg = replace(cfg, client=client)
@@ -247,11 +248,24 @@ def sweep(
             levels = run_sweep(cfg, prompt_set, on_progress=on_progress)
         except LoadTestError as err:
             fail(str(err), code=1)
-    report = write_sweep_report(levels, out, cfg.meta())
     for lv in levels:
         _print_level(lv)
     typer.echo(slo_verdict(levels, slo_p95_s).replace("**", ""))
+    try:
+        report = write_sweep_report(levels, out, cfg.meta())
+    except OSError as err:  # the levels are above and in summary.json, written after each
+        fail(
+            f"--out {out}: the report could not be written ({err.strerror or err}); the "
+            f"levels' summaries are printed above and in {cfg.summary_path}",
+            code=FAILED,
+        )
     typer.echo(f"wrote {cfg.summary_path} and {report} (config: {cfg.config_path})")
+
+
+def _inputs(harness: Path | None, prompts: Path | None) -> list[tuple[str, Path]]:
+    """The files a load test reads, which its --out may not be."""
+    named = (("--harness", harness), ("--prompts", prompts))
+    return [(option, path) for option, path in named if path is not None]
 
 
 def _fmt(x: float | None) -> str:
@@ -318,6 +332,9 @@ def mtp(
         "--candidate": _check_url("--candidate", candidate),
     }
     prompt_set = _prompts(lambda: build_prompts(harness, prompts_file=prompts))
+    if mode == "episode" and prompts is not None:
+        fail("--prompts does not apply to --mode episode: it plays the livestream test cases")
+    output_dir(out, inputs=_inputs(harness, prompts))  # before any request
     configs = {}
     for option, name in (("--baseline", model), ("--candidate", candidate_model or model)):
         c = ClientConfig(
@@ -344,8 +361,6 @@ def mtp(
         )
     except ConfigError as err:
         fail(str(err))
-    if mode == "episode" and prompts is not None:
-        fail("--prompts does not apply to --mode episode: it plays the livestream test cases")
     episodes = load_episodes(warmup + requests, harness) if mode == "episode" else None
     with progress("MTP pairs", requests) as bar:
         result = compare_mtp(

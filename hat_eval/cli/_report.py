@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from ._common import fail
+from ._common import FAILED, err_console, fail, output_dir
 
 
 class _BuildByDefault(TyperGroup):
@@ -77,11 +77,15 @@ def build(
     paired comparisons with a baseline (Holm-adjusted, with the minimum detectable difference),
     pass^k over repeated trials, plots, and the cases that regressed. With --gate, also checks
     every part against the baseline logs and exits 1 on a regression (no --out needed).
+    A log in a folder that cannot be read is named in one warning line and skipped.
     """
+    from hat_eval._outputs import OutputError
     from hat_eval.reports import ReportError, build_report, run_gate
 
     if out is None and not gate:
         raise typer.BadParameter("give --out DIR for the page (or --gate LOGS to only check)")
+    if out is not None:  # before any log is read
+        out = output_dir(out)
     try:
         if out is not None:
             page, files = build_report(
@@ -92,15 +96,18 @@ def build(
                 calibration=calibration,
                 loadtest=loadtest or (),
                 n_boot=n_boot,
+                warn=_warn,
             )
             typer.echo(
                 f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}"
             )
             typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
         if gate:
-            failures = run_gate(log_dirs, gate, margin=margin, n_boot=n_boot)
+            failures = run_gate(log_dirs, gate, margin=margin, n_boot=n_boot, warn=_warn)
     except ReportError as err:
         fail(str(err))
+    except OutputError as err:  # the page was built, then could not be written: kept elsewhere
+        fail(str(err), code=FAILED)
     if gate:
         if failures:
             for line in failures:
@@ -109,10 +116,20 @@ def build(
         typer.echo("gate passed: no part regressed beyond the margin")
 
 
+def _warn(line: str) -> None:
+    err_console.print(f"warning: {line}", markup=False, highlight=False)
+
+
 @report_app.command()
 def paired(
-    log_a: Annotated[Path, typer.Argument(help="An .eval log (e.g. the variant suite).")],
-    log_b: Annotated[Path, typer.Argument(help="An .eval log of the same cases (livestream).")],
+    log_a: Annotated[
+        Path,
+        typer.Argument(help="An .eval log (e.g. the variant suite), or a folder holding one."),
+    ],
+    log_b: Annotated[
+        Path,
+        typer.Argument(help="An .eval log of the same cases (livestream), or a folder of one."),
+    ],
     part: Annotated[str, typer.Option(help="Score part to compare.")] = "aggregate",
     n_boot: Annotated[int, typer.Option(min=1, help="Bootstrap resamples.")] = 2000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
@@ -120,20 +137,20 @@ def paired(
     """Case-by-case difference A - B with a paired bootstrap 95% interval.
 
     `hat-eval report paired variant.eval livestream.eval` is the harness-sensitivity of a model:
-    the same cases, under variant harnesses and under the default one.
+    the same cases, under variant harnesses and under the default one. A run's --log-dir may
+    stand for its log when it holds the log of one suite.
     """
     from inspect_ai.log import read_eval_log
 
-    from hat_eval.reports import paired_difference
+    from hat_eval.reports import paired_difference, unreadable_reason
 
     logs = []
     for path in (log_a, log_b):
-        if not path.is_file():
-            fail(f"{path}: no such log; expected an Inspect .eval or .json log file")
+        file = _one_log(path)
         try:
-            logs.append(read_eval_log(str(path)))
+            logs.append(read_eval_log(str(file)))
         except Exception as err:  # Inspect raises several kinds for a file that is not a log
-            fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
+            fail(f"{file}: not a readable Inspect eval log ({unreadable_reason(err)})")
     try:
         d = paired_difference(logs[0], logs[1], part, n_boot=n_boot, seed=seed)
     except ValueError as err:
@@ -141,4 +158,27 @@ def paired(
     typer.echo(
         f"{part}: A {d.mean_a:.3f} - B {d.mean_b:.3f} = {d.diff:+.3f} "
         f"(95% CI {d.low:+.3f} to {d.high:+.3f}) over {d.n} paired cases"
+    )
+
+
+def _one_log(path: Path) -> Path:
+    """``path`` itself, or the one log in the folder ``path``; else one line and exit 2."""
+    if path.is_file():
+        return path
+    if not path.is_dir():
+        fail(
+            f"{path}: no such log or folder; expected an Inspect .eval or .json log file, or a "
+            "run's --log-dir holding one"
+        )
+    from inspect_ai.log import list_eval_logs
+
+    found = [Path(i.name.removeprefix("file://")) for i in list_eval_logs(str(path))]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        fail(f"{path}: a folder without eval logs; expected an .eval log file or a folder with one")
+    names = ", ".join(sorted(p.name for p in found)[:3]) + (", ..." if len(found) > 3 else "")
+    fail(
+        f"{path}: a folder with {len(found)} eval logs ({names}); name one .eval file "
+        "(e.g. the variant suite's log) instead of the folder"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +79,27 @@ def resolve_model(model: str | None, engine: str, option: str = "--model") -> st
             )
         return f"vllm/{path.resolve()}"
     return f"hf/{path.resolve()}"
+
+
+def check_mock_model(model_name: str) -> None:
+    """Fail with one line when Inspect's ``mockllm`` cannot count tokens (offline), before a run.
+
+    ``mockllm`` counts tokens with tiktoken's ``o200k_base`` file, downloaded on first use; without
+    it every sample fails on a connection error. The embedded reference policy is the model that
+    runs offline.
+    """
+    if not model_name.startswith("mockllm/"):
+        return
+    try:
+        import tiktoken
+
+        tiktoken.get_encoding("o200k_base")
+    except Exception as err:  # tiktoken's download raises the HTTP library's errors
+        fail(
+            f"--model {model_name}: Inspect's mock model counts tokens with tiktoken's o200k_base "
+            f"file, which is not cached and could not be downloaded ({type(err).__name__}); "
+            "leave --model out to run the embedded reference policy, which runs offline"
+        )
 
 
 def model_providers() -> list[str]:
@@ -223,27 +245,184 @@ def check_checkpoint(path: Path) -> None:
 
 INTERRUPTED = 130
 """Exit code of a run stopped by Ctrl-C (128 + SIGINT, the shell's convention)."""
+TERMINATED = 143
+"""Exit code of a run stopped by SIGTERM (128 + SIGTERM: ``timeout``, a scheduler, ``kill``)."""
 
 
 def latest_logs(log_dir: Path, tasks: Iterable[str]) -> list[EvalLog]:
-    """The newest log header in ``log_dir`` of each task named in ``tasks``, in that order."""
+    """The newest readable log header in ``log_dir`` of each task named in ``tasks``, in order."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     newest: dict[str, EvalLog] = {}
     if log_dir.is_dir():
         for info in list_eval_logs(str(log_dir), recursive=False):  # newest first
-            log = read_eval_log(info, header_only=True)
+            try:
+                log = read_eval_log(info, header_only=True)
+            except Exception:  # one cut short as the run stopped: named by set_aside_unreadable
+                continue
             newest.setdefault(log.eval.task, log)
     return [newest[name] for name in tasks if name in newest]
 
 
-def finished_samples(log: EvalLog) -> int:
-    """How many samples of ``log`` finished without an error (resuming skips them)."""
-    from inspect_ai.log import read_eval_log_sample_summaries
+UNREADABLE = ".unreadable"
+"""Suffix given to a log that cannot be read, so Inspect's listing of the folder skips it."""
 
-    if log.status == "success" and log.results is not None:
-        return log.results.completed_samples
-    return sum(s.error is None for s in read_eval_log_sample_summaries(log.location))
+
+def set_aside_unreadable(log_dir: Path) -> list[tuple[Path, Path, str]]:
+    """Rename each log in ``log_dir`` that Inspect cannot read to ``NAME.unreadable``.
+
+    A log cut short (a run killed while writing it) stops Inspect's resume with an error that
+    names no file; renamed, it is kept for a look and no longer listed. Returns ``(log, new
+    name, why)`` for each log set aside.
+    """
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from hat_eval.reports import unreadable_reason
+
+    moved = []
+    for info in list_eval_logs(str(log_dir), recursive=True):
+        try:
+            read_eval_log(info, header_only=True)
+        except Exception as err:  # Inspect raises several kinds for a file that is not a log
+            path = Path(_log_path(info.name))
+            target = path.with_name(path.name + UNREADABLE)
+            n = 1
+            while target.exists():
+                n += 1
+                target = path.with_name(f"{path.name}{UNREADABLE}.{n}")
+            path.rename(target)
+            moved.append((path, target, unreadable_reason(err)))
+    return moved
+
+
+def prepare_log_dir(log_dir: Path) -> None:
+    """Check ``--log-dir`` before any work, and set its unreadable logs aside (one line each).
+
+    One line and exit 2 when it is a file, cannot be created or written (see
+    :func:`hat_eval._outputs.check_output_dir`).
+    """
+    from ._common import output_dir
+
+    output_dir(log_dir, option="--log-dir")
+    for path, target, why in set_aside_unreadable(log_dir):
+        err_console.print(
+            f"warning: {path}: not a readable Inspect eval log ({why}); moved aside to "
+            f"{target.name} so this run can resume from the others",
+            markup=False,
+            highlight=False,
+        )
+
+
+def dirty_log_dir_line(message: object, log_dir: Path) -> str | None:
+    """Inspect's refusal of a log folder holding another run's logs, said the hat-eval way.
+
+    None when ``message`` is not that refusal. Inspect's own advice (``--log-dir-allow-dirty``)
+    is an option of ``inspect eval-set``, which ``hat-eval run`` does not take.
+    """
+    text = one_line(message)
+    if "log-dir-allow-dirty" not in text:
+        return None
+    name = text.split("'", 2)[1] if text.count("'") >= 2 else "a log"
+    return (
+        f"--log-dir {log_dir}: holds {name}, a log of another run (another suite, model, limit "
+        "or option); resume that run with its own command, or give this run a new --log-dir"
+    )
+
+
+class Interrupt:
+    """The first stop signal a run received (SIGINT or SIGTERM), or None."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def note(self, signum: int) -> None:
+        """Remember ``signum`` unless a signal came first."""
+        if self.signum is None:
+            self.signum = signum
+
+    @property
+    def code(self) -> int:
+        """The exit code: 143 after SIGTERM, otherwise 130."""
+        import signal
+
+        return TERMINATED if self.signum == signal.SIGTERM else INTERRUPTED
+
+    @property
+    def what(self) -> str:
+        """``interrupted`` (Ctrl-C) or ``stopped by SIGTERM``."""
+        import signal
+
+        return "stopped by SIGTERM" if self.signum == signal.SIGTERM else "interrupted"
+
+
+@contextmanager
+def stop_signals() -> Iterator[Interrupt]:
+    """While it lasts, SIGTERM stops a run as Ctrl-C does, and the first of them is recorded.
+
+    Ctrl-C is left to the event loop (:class:`asyncio.Runner` cancels the run, and Inspect
+    writes the logs as cancelled); its handler is wrapped to record the signal, so the run
+    exits 130 even when the cancellation lands after the last sample. SIGTERM goes to the same
+    handler, so a ``timeout`` or a scheduler gets the same summary, resume line and logs, and
+    the exit code 143.
+    """
+    import asyncio
+    import signal
+    import threading
+
+    record = Interrupt()
+    if threading.current_thread() is not threading.main_thread():
+        yield record
+        return
+    runner = asyncio.Runner
+    original = getattr(runner, "_on_sigint", None)
+
+    def on_sigint(self: Any, signum: int, frame: Any, main_task: Any) -> None:
+        record.note(signal.SIGINT)
+        assert original is not None
+        original(self, signum, frame, main_task)
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        record.note(signal.SIGTERM)
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):
+            raise KeyboardInterrupt
+        handler(signal.SIGINT, frame)
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    if original is not None:
+        runner._on_sigint = on_sigint  # type: ignore[attr-defined]
+    try:
+        yield record
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if original is not None:
+            runner._on_sigint = original  # type: ignore[attr-defined]
+
+
+@contextmanager
+def no_eval_set_verdict() -> Iterator[None]:
+    """While it lasts, Inspect's eval set does not print its verdict on the run.
+
+    Inspect prints "Completed all tasks ... successfully" when an interrupted eval set returns
+    no logs (``inspect_ai._eval.evalset``); the run's summary and last line say what finished.
+    """
+    try:
+        from inspect_ai._eval import evalset
+    except ImportError:  # another Inspect layout: its display is left as it is
+        yield
+        return
+    original = getattr(evalset, "status_msg", None)
+
+    def silent(msg: str) -> str:
+        return "" if msg.startswith(("Completed all tasks", "Did not successfully")) else msg
+
+    if original is not None:
+        evalset.status_msg = silent
+    try:
+        yield
+    finally:
+        if original is not None:
+            evalset.status_msg = original
 
 
 def resume_command(ctx: typer.Context) -> str:
@@ -306,7 +485,7 @@ def error_lines(logs: Iterable[EvalLog]) -> list[str]:
         where = _log_path(log.location)
         kinds: dict[str, list[Any]] = {}
         for summary in read_eval_log_sample_summaries(log.location):
-            if summary.error is not None:
+            if summary.error is not None and not is_cancelled(summary.error):
                 kinds.setdefault(summary.error, []).append(summary)
         for message, failed in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
             first = failed[0]
@@ -321,6 +500,15 @@ def error_lines(logs: Iterable[EvalLog]) -> list[str]:
             kind = error_kind(log.error.message, log.error.traceback)
             out.append(f"{log.eval.task} stopped: {kind} (traceback in {where})")
     return out
+
+
+def is_cancelled(message: str) -> bool:
+    """Whether a sample's logged error is its cancellation by an interrupt, not a failure.
+
+    Inspect logs a sample cancelled as the run stops with the exception's repr as the message
+    (``CancelledError(...)`` on asyncio, ``Cancelled(...)`` on trio); it remains to be run.
+    """
+    return message.lstrip().startswith(("CancelledError", "Cancelled("))
 
 
 def _log_path(location: str) -> str:
@@ -444,7 +632,7 @@ def run(
         str | None,
         typer.Option(
             help="Checkpoint directory or Inspect model string (openai-api/..., vllm/..., "
-            "mockllm/model). Default: the embedded reference policy."
+            "hf/...). Default: the embedded reference policy (scripted, offline)."
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Cases per suite.")] = None,
@@ -455,9 +643,13 @@ def run(
             help="Case seed (the suite's fixed seed if omitted); also the generation seed."
         ),
     ] = None,
-    log_dir: Annotated[Path, typer.Option(help="Where the .eval logs go (reruns resume).")] = Path(
-        "logs"
-    ),
+    log_dir: Annotated[
+        Path,
+        typer.Option(
+            help="Where the .eval logs go: one folder per run (the same command resumes it; a "
+            "log that cannot be read is renamed NAME.unreadable first)."
+        ),
+    ] = Path("logs"),
     max_connections: Annotated[int, typer.Option(min=1, help="Concurrent model calls.")] = 16,
     engine: Annotated[str, typer.Option(help="hf or vllm, for a checkpoint directory.")] = "hf",
     agent: Annotated[
@@ -536,6 +728,9 @@ def run(
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
     Rerun the same command with the same --log-dir to resume: finished samples are not redone.
+    Exit codes: 0 every sample finished, 1 some failed (the last line says how many remain and
+    how to resume), 2 bad input (nothing ran), 130 Ctrl-C, 143 SIGTERM (both after the summary
+    and the resume line; the logs are marked cancelled).
     """
     from hat_eval.suites import (
         AGENTS,
@@ -592,6 +787,7 @@ def run(
             raise typer.BadParameter(str(err), param_hint="--disclosure") from None
     changelog_file = check_changelog_options(names, harness_version, changelog)
     model_name = resolve_model(model, engine)
+    check_mock_model(model_name)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
     if model_name.startswith("hf/"):  # what Inspect's hf provider hands from_pretrained
         check_load_args(model_args)
@@ -604,11 +800,11 @@ def run(
     server = model_server(model_name, model_args)
     if server is not None:  # before any task is built or sample starts
         check_server(model_name, server)
+    prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
     grader = resolve_judge(judge) if judge is not None else None
     from inspect_ai import Epochs, eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
-    from hat_eval.reports import summary_rows, summary_table
     from hat_eval.suites import part_mean
 
     options = RunOptions(
@@ -627,11 +823,10 @@ def run(
         fail(str(err))
     if grader is not None:
         tasks = with_judge(tasks, names)
-    interrupted = False
     from inspect_ai._util.error import PrerequisiteError
 
     try:
-        with tracebacks_in_log_only():
+        with tracebacks_in_log_only(), no_eval_set_verdict(), stop_signals() as stop:
             eval_set(
                 tasks,
                 model=model_name,
@@ -652,39 +847,56 @@ def run(
                 score_display=False,
             )
     except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
-        interrupted = True
+        stop.note(signal.SIGINT)
     except PrerequisiteError as err:  # a missing package or variable of a model provider
-        fail(one_line(err.message))
+        fail(dirty_log_dir_line(err.message, log_dir) or one_line(err.message))
     trials = epochs if epochs > 1 else None
     expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
+    described = describe_run(
+        model_name,
+        agent,
+        harness_file,
+        names,
+        str(grader) if grader else None,
+        disclosure=disclosure,
+    )
+    print_summary(ctx, log_dir, expected, stop, described)
+
+
+def print_summary(
+    ctx: typer.Context, log_dir: Path, expected: dict[str, int], stop: Interrupt, described: str
+) -> None:
+    """The end of a run, however it ended: the table, what ran, the logs, the errors, the verdict.
+
+    ``expected`` is the samples of each task. One count of finished samples
+    (:func:`hat_eval.reports.finished_samples`) is used in the table and the last line; one
+    line per kind of error (a sample cancelled by the interrupt is not an error: it remains);
+    the last line says what finished, what remains and the command that resumes, and exits 1,
+    or 130 / 143 when a signal stopped the run.
+    """
+    from hat_eval.reports import finished_samples, summary_rows, summary_table
+
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
     print_evolution(logs)
+    console.print(described, markup=False)
+    where = str(log_dir.resolve())
     console.print(
-        describe_run(
-            model_name,
-            agent,
-            harness_file,
-            names,
-            str(grader) if grader else None,
-            disclosure=disclosure,
-        ),
-        markup=False,
-    )
-    where = log_dir.resolve()
-    console.print(
-        f"logs: {where}/  (open with `inspect view --log-dir {where}`)",
+        f"logs: {where}/  (open with `{shlex.join(['inspect', 'view', '--log-dir', where])}`)",
         markup=False,
         highlight=False,
+        soft_wrap=True,  # a command to copy: never broken over lines
     )
     for line in error_lines(logs):
         err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     total = sum(expected.values())
     finished = sum(min(finished_samples(log), expected[log.eval.task]) for log in logs)
-    if finished < total or any(log.status != "success" for log in logs):
-        cancelled = interrupted or any(log.status == "cancelled" for log in logs)
+    cancelled = any(log.status == "cancelled" for log in logs)
+    if stop.signum is None and cancelled:  # stopped by a Ctrl-C the handler did not see
+        stop.note(signal.SIGINT)
+    if stop.signum is not None or finished < total or any(log.status != "success" for log in logs):
         fail(
-            f"{'interrupted: ' if cancelled else ''}{finished} of {total} samples finished, "
-            f"{total - finished} remain; resume with: {resume_command(ctx)}",
-            code=INTERRUPTED if cancelled else 1,
+            f"{stop.what + ': ' if stop.signum is not None else ''}{finished} of {total} "
+            f"samples finished, {total - finished} remain; resume with: {resume_command(ctx)}",
+            code=stop.code if stop.signum is not None else 1,
         )

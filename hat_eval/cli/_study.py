@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail
+from ._common import err_console, fail, output_dir, save, save_all
 
 if TYPE_CHECKING:
     from hat_eval.judge import StudyReport
@@ -64,6 +65,7 @@ def export(
 
     if n < 1:
         raise typer.BadParameter(f"{n} must be at least 1 (the number of cases)", param_hint="--n")
+    out = output_dir(out, inputs=[("--a", a), ("--b", b)])  # before any log is read
     log_a, log_b = _read_log(a), _read_log(b)
     try:
         placed = draw_study(pair_samples(log_a, log_b), n, seed)
@@ -77,28 +79,19 @@ def export(
         "n": n,
         "format": fmt.value,
     }
-    written = []
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        if fmt is StudyFormat.label_studio:
-            tasks = out / "tasks.json"
-            tasks.write_text(json.dumps([{"data": r} for r in rows], indent=2) + "\n", "utf-8")
-            config = out / "label_config.xml"
-            config.write_text(LABEL_CONFIG, encoding="utf-8")
-            written += [tasks, config]
-        else:
-            tasks = out / "tasks.csv"
-            with tasks.open("w", encoding="utf-8", newline="") as fh:
-                columns = ["sample_id", "message", "left", "right", "preference", "annotator"]
-                writer = csv.DictWriter(fh, fieldnames=columns)
-                writer.writeheader()
-                writer.writerows({**r, "preference": "", "annotator": ""} for r in rows)
-            written.append(tasks)
-        key = out / "key.json"
-        key.write_text(json.dumps(key_json(placed, meta), indent=2) + "\n", encoding="utf-8")
-        written.append(key)
-    except OSError as err:
-        fail(f"{out}: cannot write the study ({err})")
+    files: dict[str, str | bytes] = {}
+    if fmt is StudyFormat.label_studio:
+        files["tasks.json"] = json.dumps([{"data": r} for r in rows], indent=2) + "\n"
+        files["label_config.xml"] = LABEL_CONFIG
+    else:
+        buffer = io.StringIO(newline="")
+        columns = ["sample_id", "message", "left", "right", "preference", "annotator"]
+        writer = csv.DictWriter(buffer, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows({**r, "preference": "", "annotator": ""} for r in rows)
+        files["tasks.csv"] = buffer.getvalue()
+    files["key.json"] = json.dumps(key_json(placed, meta), indent=2) + "\n"
+    written = save_all(out, files)
     left = sum(p.a_side == "left" for p in placed)
     typer.echo(
         f"{len(placed)} items (A on the left in {left}, on the right in {len(placed) - left}); "
@@ -144,6 +137,9 @@ def analyze(
         read_votes,
     )
 
+    if out is not None:  # before any vote is read
+        inputs = [("--labels", labels), ("--key", key)] + ([("--judge", judge)] if judge else [])
+        out = output_dir(out, inputs=inputs)
     try:
         entries = read_key(key)
         votes = read_votes(labels)
@@ -164,13 +160,8 @@ def analyze(
         typer.echo(doc, nl=False)
         _print_table(report, err=True)
         return
-    target = out / "study.json"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        target.write_text(doc, encoding="utf-8")
-    except OSError as err:
-        fail(f"{target}: cannot write the report ({err})")
     _print_table(report, err=False)
+    target = save(out / "study.json", doc)
     typer.echo(f"wrote {target}")
 
 

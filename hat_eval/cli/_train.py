@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ._common import console, fail
+from ._common import console, fail, output_dir
 
 train_app = typer.Typer(
     help="Train a HAT candidate with TRL: sft (HSA-SFT), opd (general on-policy distillation), "
@@ -62,6 +62,7 @@ def _train(
         )
     if not config.is_file():
         fail(f"--config {config}: no such file, expected a YAML file (e.g. trainers/{stage}.yaml)")
+    output_dir(out, inputs=[("--config", config)])  # before any model loads
     try:
         require_train_extra()
         cls = stage_config(stage)

@@ -23,6 +23,7 @@ from ._compare import (
     read_suite_log,
     regressions,
     trials,
+    unreadable_reason,
 )
 from ._evolution import (
     EditInfo,
@@ -46,7 +47,7 @@ from ._instrument import (
 from ._page import Page, render_html, render_markdown
 from ._paired import case_bootstrap, paired_bootstrap
 from ._pairs import PairedDifference, case_key, paired_difference
-from ._summary import HEADLINE, SummaryRow, summary_rows, summary_table
+from ._summary import HEADLINE, SummaryRow, finished_samples, summary_rows, summary_table
 
 __all__ = [
     "InstrumentRow",
@@ -77,6 +78,7 @@ __all__ = [
     "render_markdown",
     "run_gate",
     "trials",
+    "unreadable_reason",
     "EditInfo",
     "EditRow",
     "Estimate",
@@ -91,6 +93,7 @@ __all__ = [
     "HEADLINE",
     "PairedDifference",
     "SummaryRow",
+    "finished_samples",
     "case_bootstrap",
     "case_key",
     "paired_bootstrap",

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hat_eval._outputs import save_files
 
 from ._compare import (
     Candidate,
@@ -275,17 +277,22 @@ def build_report(
     n_boot: int = 2000,
     title: str = "hat-eval report",
     with_plots: bool = True,
+    warn: Callable[[str], None] | None = None,
 ) -> tuple[Page, ReportFiles]:
     """Read the logs under ``paths``, compare their candidates, write the page.
 
     ``out/report.html`` is self-contained; ``out/report.md`` links the plots written beside it.
+    Every file is written atomically once the page is built; ``warn`` gets one line per log
+    that cannot be read (skipped, see :func:`read_logs`).
 
     Raises:
+        OutputError: ``out`` could not be written; the files were saved to the fallback
+            folder it names.
         ReportError: no logs, logs of one suite over different cases or dataset versions
             (unless ``allow_mixed``), a baseline that names no candidate, an unreadable
             calibration file or load-test folder.
     """
-    logs = read_logs(paths)
+    logs = read_logs(paths, warn=warn)
     notes = check_same_data(logs, allow_mixed=allow_mixed)
     mixed = {n.split(":", 1)[0] for n in notes}
     base = pick_baseline(logs, baseline)
@@ -317,15 +324,11 @@ def build_report(
     )
     if with_plots:
         page.images = {**plots(page, logs), **figures}
-    out.mkdir(parents=True, exist_ok=True)
-    images = []
-    for name, png in page.images.items():
-        path = out / f"{name}.png"
-        path.write_bytes(png)
-        images.append(path)
-    html_file, md_file = out / "report.html", out / "report.md"
-    html_file.write_text(render_html(page), encoding="utf-8")
-    md_file.write_text(render_markdown(page, {p.stem: p.name for p in images}), encoding="utf-8")
+    names = {name: f"{name}.png" for name in page.images}
+    files: dict[str, str | bytes] = {names[name]: png for name, png in page.images.items()}
+    files["report.html"] = render_html(page)
+    files["report.md"] = render_markdown(page, names)
+    *images, html_file, md_file = save_files(out, files)
     return page, ReportFiles(html_file, md_file, tuple(images))
 
 
@@ -335,9 +338,10 @@ def run_gate(
     *,
     margin: float = 0.02,
     n_boot: int = 2000,
+    warn: Callable[[str], None] | None = None,
 ) -> list[str]:
     """The ``--gate`` check: one line per part that regressed (empty: the gate passes)."""
-    logs = read_logs(paths)
-    base = read_logs(baseline_paths)
+    logs = read_logs(paths, warn=warn)
+    base = read_logs(baseline_paths, warn=warn)
     check_same_data([*base, *logs])
     return [f.line() for f in gate(logs, base, margin=margin, n_boot=n_boot)]

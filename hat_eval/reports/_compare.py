@@ -24,7 +24,7 @@ Every statistic comes from :mod:`hat_eval.stats`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -187,13 +187,19 @@ def read_suite_log(log: Any) -> SuiteLog:
     )
 
 
-def read_logs(paths: Sequence[str | Path]) -> list[SuiteLog]:
+def read_logs(
+    paths: Sequence[str | Path], *, warn: Callable[[str], None] | None = None
+) -> list[SuiteLog]:
     """Every finished eval log under ``paths`` (folders or log files).
 
-    The newest log of each candidate and suite is kept, in the order the paths give them.
+    The newest log of each candidate and suite is kept, in the order the paths give them. A
+    log in a folder that cannot be read (a truncated ``.eval`` of an interrupted run, a file
+    that is not a log) is skipped: ``warn`` gets one line naming it and why (without ``warn``
+    it raises). A log file named directly must be readable.
 
     Raises:
-        ReportError: a path that does not exist, or no finished log under any of them.
+        ReportError: a path that does not exist, a log file given by name that cannot be
+            read, or no finished log under any of them.
     """
     from inspect_ai.log import list_eval_logs, read_eval_log
 
@@ -210,7 +216,12 @@ def read_logs(paths: Sequence[str | Path]) -> list[SuiteLog]:
             try:
                 log = read_eval_log(f)
             except Exception as err:  # Inspect raises several kinds for a file that is not a log
-                raise ReportError(f"{f}: not an Inspect eval log ({type(err).__name__})") from None
+                where = f.removeprefix("file://")
+                line = f"{where}: not a readable Inspect eval log ({unreadable_reason(err)})"
+                if warn is None or not path.is_dir():
+                    raise ReportError(line) from None
+                warn(f"{line}; skipped")
+                continue
             if log.status == "success":
                 logs.append(log)
         for log in sorted(logs, key=lambda lg: str(lg.eval.created)):
@@ -225,6 +236,14 @@ def read_logs(paths: Sequence[str | Path]) -> list[SuiteLog]:
         newest.pop((s.candidate, s.suite), None)
         newest[(s.candidate, s.suite)] = s
     return list(newest.values())
+
+
+def unreadable_reason(err: BaseException) -> str:
+    """Why Inspect could not read a log, in a few words (a truncated .eval's zip error)."""
+    text = " ".join(str(err).split())
+    if "EOCD" in text or type(err).__name__ == "BadZipFile":
+        return f"truncated or not a zip archive: {type(err).__name__}: {text}"[:160]
+    return f"{type(err).__name__}: {text}"[:160] if text else type(err).__name__
 
 
 def candidates(logs: Iterable[SuiteLog]) -> list[Candidate]:

@@ -50,8 +50,22 @@ class SummaryRow:
     metrics: dict[str, float] = field(default_factory=dict)
 
 
+def finished_samples(log: Any) -> int:
+    """How many samples of ``log`` finished without an error (a resumed run skips them).
+
+    The one count of finished samples: the summary's ``samples`` column and ``hat-eval run``'s
+    last line both use it. A log that did not succeed (an error, an interrupt) is counted from
+    its sample summaries, where a sample cancelled mid-way or failed is not finished.
+    """
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    if log.status == "success" and log.results is not None:
+        return int(log.results.completed_samples)
+    return sum(s.error is None for s in read_eval_log_sample_summaries(log.location))
+
+
 def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
-    """One row per Inspect ``EvalLog``: task, status, samples and each headline metric.
+    """One row per Inspect ``EvalLog``: task, status, finished samples and each headline metric.
 
     A scorer's ``mean`` counts under the scorer's name (IFEval's metrics); a metric named like
     a headline, its undecided share (``undecided_accuracy``) or the judge's counts (``judged``,
@@ -71,7 +85,7 @@ def summary_rows(logs: Iterable[Any]) -> list[SummaryRow]:
             SummaryRow(
                 task=str(log.eval.task),
                 status=str(log.status),
-                samples=log.results.completed_samples if log.results else 0,
+                samples=finished_samples(log),
                 log=str(log.location),
                 metrics=metrics,
             )

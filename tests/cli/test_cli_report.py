@@ -120,7 +120,7 @@ def test_a_folder_without_logs(tmp_path: Path) -> None:
     empty.mkdir()
     res = runner.invoke(app, ["report", str(empty), "--out", str(tmp_path / "out")])
     one_error_line(res, f"error: {empty}: no finished eval log, expected the --log-dir")
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out").exists()  # checked before the work, nothing written
 
 
 def test_a_path_that_does_not_exist(tmp_path: Path) -> None:
@@ -133,7 +133,7 @@ def test_a_file_that_is_not_a_log(tmp_path: Path) -> None:
     bogus = tmp_path / "notes.eval"
     bogus.write_text("not a log", encoding="utf-8")
     res = runner.invoke(app, ["report", str(bogus), "--out", str(tmp_path / "out")])
-    one_error_line(res, f"error: {bogus}: not an Inspect eval log")
+    one_error_line(res, f"error: {bogus}: not a readable Inspect eval log")
 
 
 def test_logs_of_different_dataset_versions_are_refused_naming_both(
@@ -254,3 +254,105 @@ def test_the_judges_reliability_is_read_from_the_confusion_matrix(tmp_path: Path
     path.write_text(json.dumps(doc), encoding="utf-8")
     # judge 2: humans 1, 1, 1 and 2 -> mean 1.25 over 4; judge 3: 2 over 2; judge 5: 4 over 1
     assert reliability(path) == {"factual_accuracy": [(2.0, 1.25, 4), (3.0, 2.0, 2), (5.0, 4.0, 1)]}
+
+
+# -- outputs and unreadable logs -----------------------------------------------------------------
+
+
+def _truncated_copy(log: Path, folder: Path) -> Path:
+    """A copy of ``log`` cut in half, as an interrupted run leaves it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cut = folder / ("cut-" + log.name)
+    data = log.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    return cut
+
+
+def test_an_unreadable_log_is_named_and_skipped(
+    report_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    import shutil
+
+    logs = tmp_path / "logs"
+    shutil.copytree(report_logs["a"], logs)
+    cut = _truncated_copy(report_logs["live"], logs)
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["report", str(logs), "--out", str(out), *FAST])
+    assert res.exit_code == 0, res.output
+    warnings = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(warnings) == 1, res.stderr
+    assert warnings[0].startswith(f"warning: {cut}: not a readable Inspect eval log (truncated")
+    assert warnings[0].endswith("; skipped")
+    assert res.stdout.splitlines()[0] == "1 candidates: hat/reference"
+    assert (out / "report.html").is_file()
+    # the gate skips it the same way
+    res = runner.invoke(app, ["report", str(logs), "--gate", str(logs), *FAST])
+    assert res.exit_code == 0, res.output
+    assert f"warning: {cut}: not a readable" in res.stderr
+
+
+def test_out_that_is_a_file_is_refused_before_any_log_is_read(tmp_path: Path) -> None:
+    taken = tmp_path / "report.html"
+    taken.write_text("mine", encoding="utf-8")
+    missing_logs = tmp_path / "nowhere"  # would fail later: the output is checked first
+    res = runner.invoke(app, ["report", str(missing_logs), "--out", str(taken)])
+    one_error_line(res, f"error: --out {taken}: a file, expected a folder")
+    assert taken.read_text(encoding="utf-8") == "mine"
+
+
+def test_out_in_an_unwritable_place_is_refused(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["report", str(tmp_path), "--out", "/proc/hat-eval-report"])
+    one_error_line(res, "error: --out /proc/hat-eval-report: cannot create the folder")
+
+
+def test_a_page_that_cannot_be_written_after_the_work_is_kept_elsewhere(
+    report_logs: dict[str, Path], tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    import hat_eval.reports._build as build
+
+    out = tmp_path / "out"
+    read = build.read_logs
+
+    def read_then_lose_the_folder(*args, **kwargs):  # type: ignore[no-untyped-def]
+        logs = read(*args, **kwargs)
+        out.write_text("in the way", encoding="utf-8")  # the folder cannot be made any more
+        return logs
+
+    monkeypatch.setattr(build, "read_logs", read_then_lose_the_folder)
+    res = runner.invoke(app, ["report", str(report_logs["a"]), "--out", str(out), *FAST])
+    assert res.exit_code == 1, res.output
+    (line,) = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert line.startswith(f"error: --out {out}: could not be written (")
+    fallback = Path(line.rsplit("saved to ", 1)[1].removesuffix("/ instead"))
+    try:
+        names = sorted(p.name for p in fallback.iterdir())
+        assert names == ["dimensions.png", "report.html", "report.md", "scores.png"]
+    finally:
+        import shutil
+
+        shutil.rmtree(fallback)
+
+
+def test_paired_takes_a_folder_that_holds_one_log(
+    report_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    import shutil
+
+    one = tmp_path / "variant run"
+    one.mkdir()
+    shutil.copy(report_logs["variant"], one)
+    res = runner.invoke(app, ["report", "paired", str(one), str(report_logs["live"])])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("aggregate: A 35.000 - B 50.000 = -15.000")
+    res = runner.invoke(app, ["report", "paired", str(report_logs["a"]), str(one)])
+    one_error_line(
+        res, f"error: {report_logs['a']}: a folder with 2 eval logs (", "name one .eval file"
+    )
+    res = runner.invoke(app, ["report", "paired", str(tmp_path / "none"), str(one)])
+    one_error_line(res, f"error: {tmp_path / 'none'}: no such log or folder")
+
+
+def test_paired_names_a_truncated_log(report_logs: dict[str, Path], tmp_path: Path) -> None:
+    cut = _truncated_copy(report_logs["live"], tmp_path)
+    res = runner.invoke(app, ["report", "paired", str(report_logs["variant"]), str(cut)])
+    one_error_line(res, f"error: {cut}: not a readable Inspect eval log (truncated")

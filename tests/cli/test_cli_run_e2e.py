@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -49,8 +48,17 @@ def flaky_provider() -> type[FlakyPolicy]:
     return FlakyPolicy
 
 
+STOP_ON: dict[str, Any] = {}
+"""``message`` -> the signal the scripted model sends itself once that sample has started."""
+
+
 class InterruptedPolicy(ReferencePolicy):
-    """The reference policy; on one viewer message it sends the process a SIGINT (Ctrl-C)."""
+    """The reference policy; on one viewer message it sends the process a signal (Ctrl-C, kill).
+
+    The signal is sent from inside that sample's model call, so the sample has demonstrably
+    started; the call then waits for an event nothing sets: only the run being stopped ends
+    it. Were the signal lost, the guard fails the sample (and the test) instead of hanging.
+    """
 
     def __init__(self, model_name: str, **kwargs: Any) -> None:
         super().__init__("reference", **kwargs)
@@ -62,14 +70,23 @@ class InterruptedPolicy(ReferencePolicy):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
+        import anyio
+
         message = next(m.text for m in input if isinstance(m, ChatMessageUser))
         if len(input) == 2:
             CALLS[message] = CALLS.get(message, 0) + 1
-        if FAIL_ON.get("message") == message:
-            FAIL_ON.clear()
-            os.kill(os.getpid(), signal.SIGINT)
-            await asyncio.sleep(5)  # the interrupt cancels this sample
+        if STOP_ON.get("message") == message:
+            signum = STOP_ON.pop("signal")
+            STOP_ON.clear()
+            os.kill(os.getpid(), signum)
+            with anyio.fail_after(GUARD_S):  # a guard against a hang, not a timing
+                await anyio.Event().wait()  # only the stop ends this sample
+            raise AssertionError("the run was not stopped by the signal")
         return await super().generate(input, tools, tool_choice, config)
+
+
+GUARD_S = 120.0
+"""How long a sample waits for the stop before it fails the test instead of hanging."""
 
 
 @modelapi(name="siginttest")
@@ -143,24 +160,40 @@ def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path
     assert all(CALLS[m] == 1 for m in messages if m != messages[6]), CALLS
 
 
-def test_ctrl_c_exits_non_zero_says_what_remains_and_the_rerun_resumes(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "code", "what"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")],
+)
+def test_a_stopped_run_exits_non_zero_says_what_remains_and_the_rerun_resumes(
+    tmp_path: Path, signum: int, code: int, what: str
+) -> None:
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
     from hat_eval.suites import suite_rows
 
     messages = [r["input"] for r in suite_rows("livestream", n=10)]
-    FAIL_ON["message"] = messages[6]
+    STOP_ON.update(message=messages[6], signal=signum)
     CALLS.clear()
     log_dir = tmp_path / "my logs"
     args = ["run", "--suite", "livestream", "--limit", "10", "--model", "siginttest/x"]
     args += ["--log-dir", str(log_dir), "--max-connections", "1", "-M", "note=a b"]
     res = runner.invoke(app, args)
-    assert res.exit_code == 130, res.output
+    assert res.exit_code == code, res.output
     line = _last_error_line(res)
-    assert "interrupted: 6 of 10 samples finished, 4 remain" in line
+    assert f"error: {what}: 6 of 10 samples finished, 4 remain" in line
     resume = (
         "hat-eval run --suite livestream --model siginttest/x --limit 10 "
         f"--log-dir '{log_dir}' --max-connections 1 --model-arg 'note=a b'"
     )
     assert line.endswith(f"resume with: {resume}")
+    # one summary: the table's count is the last line's; the cancelled sample is no error
+    row = next(ln for ln in res.stdout.splitlines() if ln.startswith("│ livestream"))
+    assert [c.strip() for c in row.split("│")[1:4]] == ["livestream", "cancelled", "6"]
+    assert [ln for ln in res.stderr.splitlines() if ln.strip()] == [line]
+    assert "Cancelled" not in res.output and "Completed all tasks" not in res.output
+    assert f"`inspect view --log-dir '{log_dir.resolve()}'`" in res.stdout
+    (info,) = list_eval_logs(str(log_dir))
+    assert read_eval_log(info.name, header_only=True).status == "cancelled"  # not "started"
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     assert all(CALLS[m] == 1 for m in messages[:6]), CALLS  # finished samples are not redone
