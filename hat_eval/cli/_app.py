@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -61,5 +62,15 @@ app.add_typer(train_app, name="train")
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    A shipped data file (templates, word banks, lexicons, the shop) that fails its schema is
+    one line and exit 2, whichever command read it.
+    """
+    from hat_eval._datafile import DataFileError
+
+    try:
+        app()
+    except DataFileError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
