@@ -874,11 +874,14 @@ def print_summary(
     the last line says what finished, what remains and the command that resumes, and exits 1,
     or 130 / 143 when a signal stopped the run.
     """
-    from hat_eval.reports import finished_samples, summary_rows, summary_table
+    from hat_eval.reports import finished_samples, instrument_lines, summary_rows, summary_table
 
     logs = latest_logs(log_dir, expected)
     console.print(summary_table(summary_rows(logs)))
     print_evolution(logs)
+    suites = [log.eval.task.rsplit("/", 1)[-1] for log in logs]
+    for line in instrument_lines(s for s in dict.fromkeys(suites) if s != "ifeval"):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     console.print(described, markup=False)
     where = str(log_dir.resolve())
     console.print(

@@ -42,6 +42,7 @@ from ._instrument import (
     InstrumentRow,
     instrument_lines,
     instrument_rows,
+    instrument_table,
     measure_instrument,
 )
 from ._page import Page, render_html, render_markdown
@@ -53,6 +54,7 @@ __all__ = [
     "InstrumentRow",
     "instrument_lines",
     "instrument_rows",
+    "instrument_table",
     "measure_instrument",
     "Answer",
     "Candidate",

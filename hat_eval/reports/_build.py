@@ -29,6 +29,7 @@ from ._compare import (
     regressions,
     trials,
 )
+from ._instrument import instrument_table
 from ._page import Page, plots, render_html, render_markdown
 
 
@@ -306,6 +307,7 @@ def build_report(
         extras.append(loadtest_table(folders))
         if (cdf := latency_plot(folders)) is not None:
             figures["latency"] = cdf
+    extras.append(instrument_table(s.suite for s in logs))
     several = len(candidates(logs)) > 1
     rows = main_table(logs, n_boot)
     for name, folder in owners:

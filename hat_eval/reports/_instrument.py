@@ -31,6 +31,7 @@ __all__ = [
     "InstrumentRow",
     "instrument_lines",
     "instrument_rows",
+    "instrument_table",
     "measure_instrument",
 ]
 
@@ -170,3 +171,31 @@ def instrument_lines(suites: Iterable[str]) -> list[str]:
             )
         out.append(f"checks vs human labels, {suite}: " + "; ".join(parts))
     return out
+
+
+def instrument_table(suites: Iterable[str]) -> tuple[str, list[str], list[list[str]]]:
+    """The report's table: per suite and labelled set, agreement, interval, undecided share.
+
+    IFEval is left out (its checks are the published instruction checks, not these).
+    """
+    wanted = [s for s in dict.fromkeys(suites) if s != "ifeval"]
+    rows = []
+    for suite in wanted:
+        mine = sorted(
+            (r for r in instrument_rows() if r.suite == suite), key=lambda r: r.set != "held-out"
+        )
+        if not mine:
+            rows.append([suite, "none", "—", "—", "—", "no labelled answers for this suite"])
+        for r in mine:
+            rows.append(
+                [
+                    suite,
+                    r.set,
+                    str(r.answers),
+                    f"{_pct(r.rate)} [{_pct(r.low)}, {_pct(r.high)}]",
+                    _pct(r.undecided_share),
+                    f"{r.false_passes}/{r.judged_parts} parts passed that humans failed",
+                ]
+            )
+    header = ["suite", "labelled set", "answers", "agreement [95% CI]", "undecided", "false passes"]
+    return "The checks against human labels (their own error)", header, rows

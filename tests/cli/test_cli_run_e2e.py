@@ -100,6 +100,10 @@ def test_run_prints_summary_writes_logs_and_reruns_nothing(tmp_path: Path) -> No
     assert res.exit_code == 0, res.output
     assert "hat-eval results" in res.output and "aggregate" in res.output
     assert "ran: model hat/reference, agent harness, harness default (embedded)" in res.output
+    # the checks' own error travels with the numbers they produce
+    (instrument,) = [x for x in res.output.splitlines() if x.startswith("checks vs human")]
+    assert instrument.startswith("checks vs human labels, livestream: held-out ")
+    assert "undecided" in instrument
     logs = sorted(tmp_path.glob("*.eval"))
     assert len(logs) == 1
     from inspect_ai.log import read_eval_log

@@ -51,3 +51,15 @@ def test_lines_name_each_suite_with_interval_and_undecided_share() -> None:
     assert lines[0].startswith("checks vs human labels, livestream: held-out ")
     assert "undecided" in lines[0] and "[" in lines[0] and "corpus" in lines[0]
     assert lines[1] == "checks vs human labels, ifeval: no labelled answers for this suite"
+
+
+def test_the_report_table_has_a_row_per_labelled_set_and_says_when_none() -> None:
+    from hat_eval.reports import instrument_table
+
+    title, header, rows = instrument_table(["variant", "evolution", "ifeval", "variant"])
+    assert "human labels" in title and header[3] == "agreement [95% CI]"
+    assert [r[:2] for r in rows] == [
+        ["variant", "held-out"],
+        ["variant", "corpus"],
+        ["evolution", "none"],
+    ]
