@@ -196,8 +196,8 @@ def cross_problems(pack: ShopPack) -> list[str]:
         where = _where(pack, "shipping.jsonl", row)
         if row.region_class not in classes:
             out.append(
-                f"{where}: region_class: {row.region_class!r} is not a shipping class, expected one "
-                f"of {', '.join(classes)} (regions.jsonl)"
+                f"{where}: region_class: {row.region_class!r} is not a shipping class, "
+                f"expected one of {', '.join(classes)} (regions.jsonl)"
             )
         if row.days_min > row.days_max:
             out.append(
@@ -334,13 +334,19 @@ def _load(folder: Path) -> tuple[ShopPack | None, list[str]]:
     return pack, cross_problems(pack)
 
 
+def _named(folder: Path, problems: list[str]) -> list[str]:
+    return [p if p.startswith(str(folder)) else f"{folder / p}" for p in problems]
+
+
 def check_pack(folder: str | Path) -> list[str]:
     """Every problem of the shop at ``folder``, one line each (empty: it validates).
 
-    Record-level problems (missing file, malformed JSON line, wrong or missing field) are
-    reported first; the cross-record rules run only on a pack whose records all parse.
+    Each line starts with the file's path (and ``:LINE (RECORD)`` where one record is at fault),
+    then the field, what is wrong and what was expected. Record-level problems (a missing file,
+    a malformed JSON line, a wrong or missing field) come first; the cross-record rules run only
+    on a pack whose records all parse.
     """
-    return _load(Path(folder))[1]
+    return _named(Path(folder), _load(Path(folder))[1])
 
 
 def read_pack(folder: str | Path) -> ShopPack:
@@ -351,7 +357,7 @@ def read_pack(folder: str | Path) -> ShopPack:
     """
     pack, problems = _load(Path(folder))
     if problems or pack is None:
-        raise PackError(problems)
+        raise PackError(_named(Path(folder), problems))
     return pack
 
 
