@@ -230,10 +230,12 @@ def cross_problems(pack: ShopPack) -> list[str]:
     return out
 
 
-def _raw_key(raw: Any, model: type[BaseModel], line_no: int) -> str:
+def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
     if isinstance(raw, dict):
-        for key in ("id", "sku", "code", "region_class", "category"):
-            if isinstance(raw.get(key), str) and key in model.model_fields:
+        if "sku" not in raw and "region_class" in keys and "category" in keys:  # a shipping row
+            return f"{raw.get('category')}/{raw.get('region_class')}"
+        for key in keys:
+            if isinstance(raw.get(key), str):
                 return str(raw[key])
     return f"row {line_no}"
 
@@ -257,6 +259,8 @@ def _read_records(
     path: Path, model: type[R], problems: list[str], lines: dict[tuple[str, str], int]
 ) -> list[R]:
     out: list[R] = []
+    fields = set(model.model_fields)
+    keys = tuple(k for k in ("id", "sku", "code", "region_class", "category") if k in fields)
     with path.open(encoding="utf-8") as fh:
         for line_no, text in enumerate(fh, start=1):
             if not text.strip():
@@ -270,7 +274,7 @@ def _read_records(
                     "line"
                 )
                 continue
-            key = _raw_key(raw, model, line_no)
+            key = _raw_key(raw, keys, line_no)
             if not isinstance(raw, dict):
                 problems.append(
                     f"{where} (row {line_no}): a JSON {type(raw).__name__}, expected one JSON "
@@ -282,7 +286,7 @@ def _read_records(
             except ValidationError as err:
                 problems.extend(_error_lines(f"{where} ({key})", err))
                 continue
-            lines.setdefault((path.name, key), line_no)
+            lines.setdefault((path.name, record_key(record)), line_no)
             out.append(record)
     return out
 

@@ -132,6 +132,16 @@ def test_region_in_two_shipping_classes(small_pack):
     assert "expected each region in one shipping class" in line
 
 
+def test_shipping_row_of_an_unknown_class_names_its_line(small_pack):
+    _edit(small_pack, "shipping.jsonl", 5, region_class="moon")
+    problems = check_pack(small_pack)
+    assert (
+        "shipping.jsonl:6 (beauty/moon): region_class: 'moon' is not a shipping class"
+        in (problems[0])
+    )
+    assert "no row for region class" in problems[1]  # the class beauty lost
+
+
 def test_missing_record_kind(small_pack):
     (small_pack / "rules.jsonl").unlink()
     line = _one(small_pack)
