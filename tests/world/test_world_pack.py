@@ -218,5 +218,9 @@ def test_cli_validate_and_build(small_pack, tmp_path):
     assert built.exit_code == 0, built.output
     assert check_pack(tmp_path / "s3") == []
     assert runner.invoke(app, ["world", "build"]).exit_code == 2
+    seeded = runner.invoke(app, ["world", "build", "--splits", "--seed", "3"])
+    assert seeded.exit_code == 2 and "built-in shop (seed 0)" in seeded.output
+    builtin = runner.invoke(app, ["world", "validate"])
+    assert builtin.exit_code == 0 and "640 products" in builtin.output
     clash = runner.invoke(app, ["world", "build", "--out", str(small_pack / "shop.yaml")])
     assert clash.exit_code == 2 and "a file, expected a folder" in clash.output
