@@ -13,7 +13,7 @@ Layout (every file required; a record file may be empty)::
 expected what``), from each record's schema and from the rules that span records
 (:func:`cross_problems`); :func:`read_pack` raises :class:`PackError` with the first ones.
 :func:`write_pack` writes a :class:`ShopPack` so that reading it back gives the same pack and
-writing that again the same bytes. The built-in shop is :data:`BUILTIN_PACK`.
+writing that again the same bytes. The built-in shop is :func:`builtin_pack_dir`.
 """
 
 from __future__ import annotations
@@ -55,10 +55,6 @@ R = TypeVar("R", bound=BaseModel)
 def builtin_pack_dir() -> Path:
     """The folder of the built-in shop shipped in the package (``hat_eval/world/shop``)."""
     return Path(str(files("hat_eval.world") / "shop"))
-
-
-BUILTIN_PACK = "hat_eval/world/shop"
-"""Where the built-in shop lives in the source tree (``hat-eval world build`` writes it)."""
 
 
 class PackError(ValueError):
