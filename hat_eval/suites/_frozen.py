@@ -147,12 +147,9 @@ def split_count(name: str, split: str) -> int | None:
     return None if data is None else data.count(b"\n")
 
 
-@cache
-def _rows(name: str, split: str) -> tuple[dict[str, Any], ...] | None:
+def _lines(name: str, split: str) -> list[bytes] | None:
     data = split_bytes(name, split)
-    if data is None:
-        return None
-    return tuple(json.loads(line) for line in data.splitlines())
+    return None if data is None else data.splitlines()
 
 
 def _bases(name: str) -> dict[str | None, dict[str, Any]]:
@@ -198,14 +195,13 @@ def frozen_episodes(
         return None
     if (n is not None and n > recipe.cases) or split not in split_files(name):
         return None
-    rows = _rows(name, split)
-    if rows is None:
+    lines = _lines(name, split)
+    if lines is None:
         return None
-    if n is not None:  # a suite over a changelog: each version's block of cases, cut to n
-        blocks = len(rows) // recipe.cases
-        rows = tuple(
-            r for b in range(blocks) for r in rows[b * recipe.cases : b * recipe.cases + n]
-        )
+    if n is not None:  # each block of the suite's cases (one per changelog version), cut to n
+        size = recipe.cases
+        lines = [x for b in range(len(lines) // size) for x in lines[b * size : b * size + n]]
+    rows = [json.loads(x) for x in lines]  # only the rows asked for are parsed
     bases = _bases(name)
     return [Episode.from_row(r, bases[r["metadata"].get("version")]) for r in rows]
 
@@ -267,5 +263,4 @@ def write_split_files(names: tuple[str, ...] | None = None) -> list[SplitFile]:
         _atomic_write(yaml_path, (head + _HEADER + "".join(entries)).encode("utf-8"))
     eval_files.cache_clear()
     _pinned_bytes.cache_clear()
-    _rows.cache_clear()
     return out

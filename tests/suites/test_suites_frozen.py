@@ -63,7 +63,7 @@ def test_runs_the_files_do_not_hold_are_generated(monkeypatch):
     def no_file(*args, **kwargs):
         raise AssertionError("read the frozen file")
 
-    monkeypatch.setattr(frozen, "_rows", no_file)
+    monkeypatch.setattr(frozen, "_lines", no_file)
     recipe = suite_recipe("livestream")
     assert suite_episodes("livestream", split="test", n=4, seed=5) == build_episodes(
         recipe, split="test", n=4, seed=5
@@ -86,14 +86,12 @@ def test_suites_listing_reads_the_files_without_generating(monkeypatch):
 def _pointing_at(monkeypatch, entry: SplitFile) -> None:
     monkeypatch.setattr(frozen, "split_files", lambda name: {entry.split: entry})
     frozen._pinned_bytes.cache_clear()
-    frozen._rows.cache_clear()
 
 
 @pytest.fixture
 def clear_caches():
     yield
     frozen._pinned_bytes.cache_clear()
-    frozen._rows.cache_clear()
 
 
 def test_an_edited_file_is_refused_with_the_fix(monkeypatch, tmp_path, clear_caches):
