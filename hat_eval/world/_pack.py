@@ -257,34 +257,39 @@ def _read_records(
     out: list[R] = []
     fields = set(model.model_fields)
     keys = tuple(k for k in ("id", "sku", "code", "region_class", "category") if k in fields)
+    name = path.name
     with path.open(encoding="utf-8") as fh:
         for line_no, text in enumerate(fh, start=1):
             if not text.strip():
                 continue
-            where = f"{path.name}:{line_no}"
-            try:
-                raw = json.loads(text)
-            except ValueError as err:
-                problems.append(
-                    f"{where} (row {line_no}): not valid JSON ({err}), expected one JSON object a "
-                    "line"
-                )
-                continue
-            key = _raw_key(raw, keys, line_no)
-            if not isinstance(raw, dict):
-                problems.append(
-                    f"{where} (row {line_no}): a JSON {type(raw).__name__}, expected one JSON "
-                    "object a line"
-                )
-                continue
-            try:
-                record = model.model_validate(raw)
+            try:  # pydantic parses the JSON itself: the common, valid line costs one call
+                record = model.model_validate_json(text)
             except ValidationError as err:
-                problems.extend(_error_lines(f"{where} ({key})", err))
+                problems.extend(_line_problems(f"{name}:{line_no}", text, keys, line_no, err))
                 continue
-            lines.setdefault((path.name, record_key(record)), line_no)
+            key = (
+                f"{record.category}/{record.region_class}"
+                if isinstance(record, Shipping)
+                else str(getattr(record, keys[0]))
+            )
+            lines.setdefault((name, key), line_no)  # key: the record's record_key
             out.append(record)
     return out
+
+
+def _line_problems(
+    where: str, text: str, keys: tuple[str, ...], line_no: int, err: ValidationError
+) -> list[str]:
+    """The problems of a line that did not validate: bad JSON, not an object, or bad fields."""
+    try:
+        raw = json.loads(text)
+    except ValueError as bad:
+        return [f"{where} (row {line_no}): not valid JSON ({bad}), expected one JSON object a line"]
+    if not isinstance(raw, dict):
+        return [
+            f"{where} (row {line_no}): a JSON {type(raw).__name__}, expected one JSON object a line"
+        ]
+    return _error_lines(f"{where} ({_raw_key(raw, keys, line_no)})", err)
 
 
 def _read_yaml(path: Path, model: type[R], problems: list[str]) -> R | None:
