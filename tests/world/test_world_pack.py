@@ -224,3 +224,10 @@ def test_cli_validate_and_build(small_pack, tmp_path):
     assert builtin.exit_code == 0 and "640 products" in builtin.output
     clash = runner.invoke(app, ["world", "build", "--out", str(small_pack / "shop.yaml")])
     assert clash.exit_code == 2 and "a file, expected a folder" in clash.output
+
+
+def test_compliance_bait_verbs_are_the_shops_medical_rule():
+    from hat_eval.world._policies import MED_VERBS
+
+    rule = next(r for r in builtin_pack().rules if r.kind == "medical")
+    assert rule.patterns[0].startswith(rf"\b(?:{MED_VERBS})\b")
