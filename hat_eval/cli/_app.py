@@ -20,6 +20,7 @@ from ._score import score
 from ._study import study_app
 from ._suites import suites_app
 from ._train import train_app
+from ._world import world_app
 
 app = typer.Typer(
     name="hat-eval",
@@ -59,6 +60,7 @@ app.add_typer(suites_app, name="suites")
 app.command()(score)
 app.add_typer(study_app, name="study")
 app.add_typer(train_app, name="train")
+app.add_typer(world_app, name="world")
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ def suites(
         fail(str(err))
     out = []
     case_suites = [n for n in suite_names() if n != IFEVAL]
-    with progress("building suite datasets", len(case_suites)) as bar:
+    with progress("reading suite datasets", len(case_suites)) as bar:
         for name in case_suites:
             out.append(suite_info(name))
             bar.advance(TaskID(0))

@@ -30,6 +30,16 @@ from ._catalog import (
     suite_task,
     task_function,
 )
+from ._frozen import (
+    FROZEN_SPLITS,
+    REGENERATE,
+    SplitFile,
+    SplitFileError,
+    frozen_episodes,
+    generated_split,
+    split_files,
+    write_split_files,
+)
 from ._recipes import (
     RECIPE_KEY,
     SuiteFileError,
@@ -82,6 +92,10 @@ __all__ = [
     "Agent",
     "RunOptions",
     "SuiteFileError",
+    "FROZEN_SPLITS",
+    "REGENERATE",
+    "SplitFile",
+    "SplitFileError",
     "SuiteInfo",
     "SuiteMeta",
     "build_case_task",
@@ -90,6 +104,8 @@ __all__ = [
     "disclosure_harness",
     "episode_of",
     "evolution_scorer",
+    "frozen_episodes",
+    "generated_split",
     "harness_agent",
     "livestream_scorer",
     "make_task",
@@ -97,6 +113,7 @@ __all__ = [
     "react_baseline",
     "read_recipe_file",
     "robustness_scorer",
+    "split_files",
     "suite_episodes",
     "suite_info",
     "suite_meta",
@@ -110,4 +127,5 @@ __all__ = [
     "tool_infos",
     "variant_scorer",
     "viewer_messages",
+    "write_split_files",
 ]

@@ -182,10 +182,20 @@ def suite_episodes(name: str, **kwargs: Any) -> list[Episode]:
     """The episodes of case suite ``name``: ``build_episodes`` of its recipe.
 
     The keyword arguments are :func:`~hat_eval.episode.build_episodes`'s (``split``, ``n``,
-    ``harness``, ``kb_seed``, ``seed``).
+    ``harness``, ``kb_seed``, ``seed``, ``versions``, ``changelog``). What the suite's frozen
+    split files hold (the test and dev splits under the default harness and seeds) is read from
+    them (:func:`~hat_eval.suites._frozen.frozen_episodes`): the same episodes, not rebuilt.
+
+    Raises:
+        SplitFileError: a frozen split file is missing, edited or stale.
     """
     from hat_eval.episode import build_episodes
 
+    from ._frozen import frozen_episodes
+
+    frozen = frozen_episodes(name, **kwargs)
+    if frozen is not None:
+        return frozen
     return build_episodes(suite_recipe(name), **kwargs)
 
 

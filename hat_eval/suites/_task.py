@@ -12,7 +12,6 @@ from hat_eval.episode import (
     DATASET_VERSION,
     Episode,
     base_harness,
-    build_episodes,
     dataset_sha256,
     harness_sha256,
 )
@@ -21,7 +20,7 @@ from hat_eval.world import Split
 
 from ._agent import harness_agent, react_baseline
 from ._catalog import disclosure_harness
-from ._recipes import suite_recipe
+from ._recipes import suite_episodes, suite_recipe
 from ._samples import to_sample
 from ._scorers import part_mean
 
@@ -111,8 +110,8 @@ def build_case_task(
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
     harness = disclosure_harness(harness, disclosure)
     recipe = suite_recipe(suite)
-    episodes = build_episodes(
-        recipe,
+    episodes = suite_episodes(
+        suite,
         split=split,
         n=n,
         harness=harness,

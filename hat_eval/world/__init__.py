@@ -1,7 +1,9 @@
 """The live-stream world: product knowledge base, tools, faults and viewer questions with gold.
 
-- ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 640 products, 8 categories);
-  ``split_products(kb, split)`` gives the fixed train/dev/test product ids.
+- ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 640 products, 8 categories):
+  the built-in shop (a data pack in ``hat_eval/world/shop``, :class:`ShopPack`) for seed 0,
+  ``generate_pack(seed)`` for another; ``load_kb(folder)`` loads any pack, ``check_pack(folder)``
+  lists its problems. ``split_products(kb, split)`` gives the fixed train/dev/test product ids.
 - ``call_function(kb, session, function_id, args)`` runs the implementation of a harness
   function id (``IMPLEMENTATIONS``); bad arguments raise :class:`ToolInputError`.
 - ``inject_fault(kind, result, rng)`` / :class:`FaultPlan` / :class:`FaultInjector` simulate a
@@ -59,9 +61,9 @@ from ._functions import (
     check_arguments,
     stock_status,
 )
-from ._kb import KnowledgeBase, build_kb, money
+from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb, money
 from ._oracle import CJK, reference_answer
-from ._policies import STACKING_RULES
+from ._pack import PackError, ShopPack, builtin_pack_dir, check_pack, read_pack, write_pack
 from ._pricing import active_promotions
 from ._session import Deal, LiveSession
 from ._splits import SPLITS, Split, split_of, split_products
@@ -82,7 +84,6 @@ __all__ = [
     "SINGLE_INTENTS",
     "SKILL_OF",
     "SPLITS",
-    "STACKING_RULES",
     "STYLES",
     "STYLE_WEIGHTS",
     "Case",
@@ -95,11 +96,21 @@ __all__ = [
     "FaultText",
     "KnowledgeBase",
     "LiveSession",
+    "PackError",
+    "ShopPack",
     "Split",
     "ToolFault",
     "ToolInputError",
     "active_promotions",
     "build_kb",
+    "builtin_pack",
+    "builtin_pack_dir",
+    "check_pack",
+    "generate_pack",
+    "kb_from_pack",
+    "load_kb",
+    "read_pack",
+    "write_pack",
     "call_function",
     "check_arguments",
     "drift",

@@ -8,7 +8,6 @@ from functools import lru_cache
 from typing import Any
 
 from ._kb import KnowledgeBase
-from ._policies import SAFE_WORDS
 
 _NEGATION = re.compile(
     r"(?:\bnot\b|n't\b|\bnever\b|\bno\b|\bcannot\b|\bwithout\b|\bnor\b|\bisn't\b|不|没|无法)"
@@ -96,7 +95,7 @@ def _suggest(
     kinds = {v["kind"] for v in violations}
     if kinds <= {"absolute", "comparative"}:
         text = normalise(claim)
-        for word, soft in sorted(SAFE_WORDS.items(), key=lambda kv: -len(kv[0])):
+        for word, soft in sorted(kb.policy.safe_words.items(), key=lambda kv: -len(kv[0])):
             text = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", soft, text)
         text = re.sub(r"\s+", " ", text).strip()
         recheck = [r for r in kb.rules(product["category"]) if find_violations(text, r["patterns"])]

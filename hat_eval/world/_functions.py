@@ -35,10 +35,8 @@ from hat_eval.harness import FUNCTIONS, Harness, load_harness
 from ._compliance import check_claim
 from ._errors import ToolInputError
 from ._kb import KnowledgeBase
-from ._policies import CUSTOM_RETURNS
 from ._pricing import active_promotions, compute_final_price
 from ._session import LiveSession
-from ._vocab import REGIONS
 
 Result = dict[str, Any] | list[dict[str, Any]]
 Implementation = Callable[[KnowledgeBase, LiveSession, dict[str, Any]], Result]
@@ -480,7 +478,7 @@ def policy_shipping_returns(
         shipping.append(
             {
                 "region_class": row["region_class"],
-                "regions": list(REGIONS[row["region_class"]]),
+                "regions": list(kb.regions(row["region_class"])),
                 "available": row["available"],
                 "delivery_days": (
                     {"min": row["days_min"], "max": row["days_max"]} if row["available"] else None
@@ -498,7 +496,7 @@ def policy_shipping_returns(
         "exchange_days": policy["exchange_days"],
         "warranty": policy["warranty"],
         "note": (
-            CUSTOM_RETURNS
+            kb.policy.custom_returns
             if p["custom"]
             else f"{policy['window_days']}-day returns: " + ", ".join(policy["conditions"])
         ),

@@ -1,10 +1,13 @@
-"""The product knowledge base: an in-memory SQLite database generated from a seed.
+"""The product knowledge base: a shop (data pack) loaded into an in-memory SQLite database.
 
-``build_kb(seed)`` draws 640 listings (8 categories x 8 product types x 10, in two rounds of 4
-and 6) from the vocabulary in ``_vocab`` with one ``random.Random(seed)``, in a fixed order, so
-the same seed always gives the same database (byte-identical ``iterdump``); the first round's
-256 listings are those of the catalogue before it grew. The shop-wide tables (coupons,
-shipping, returns, compliance rules) are fixed. Read access goes through the typed helpers of
+The built-in shop is the pack shipped in ``hat_eval/world/shop`` (see :mod:`._pack`);
+``build_kb()`` loads it, ``load_kb(folder)`` loads any other pack. ``generate_pack(seed)`` is the
+generator that wrote it: it draws 640 listings (8 categories x 8 product types x 10, in two rounds
+of 4 and 6) from the vocabulary in ``_vocab`` with one ``random.Random(seed)``, in a fixed order,
+so the same seed always gives the same pack; the first round's 256 listings are those of the
+catalogue before it grew. The shop-wide tables (coupons, shipping, returns, compliance rules,
+the policy texts) are not drawn: they are the built-in pack's own records. ``build_kb(seed)``
+for another seed generates that seed's pack. Read access goes through the typed helpers of
 :class:`KnowledgeBase`, which return plain dicts (JSON-able rows).
 """
 
@@ -14,18 +17,19 @@ import json
 import random
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import asdict
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ._policies import COUPONS, RETURNS, RULES, SHIPPING
+from ._pack import ShopPack, builtin_pack_dir, read_pack
+from ._schema import Product, Promotion, RegionClass, ShopPolicy, Sku
 from ._vocab import (
     BRANDS,
     CATEGORIES,
     COLOURS,
     FIRST_BRANDS,
+    REGIONS,
     ROUNDS,
     SIZE_CHART,
     TYPES,
@@ -87,15 +91,19 @@ def _snap(value: float, ending: float) -> float:
 
 
 class KnowledgeBase:
-    """Read-only access to one generated product database (SQLite in memory).
+    """Read-only access to one shop's product database (SQLite in memory), loaded from a pack.
 
-    Rows come back as dicts; JSON columns (specs, conditions, patterns) are decoded.
+    Rows come back as dicts; JSON columns (specs, conditions, patterns) are decoded. The pack's
+    records that are not rows (shipping classes, coupon stacking, policy texts) are read from
+    ``pack``.
     """
 
-    def __init__(self, connection: sqlite3.Connection, seed: int) -> None:
+    def __init__(self, connection: sqlite3.Connection, seed: int, pack: ShopPack) -> None:
         self._db = connection
         self._db.row_factory = sqlite3.Row
         self.seed = seed
+        self.pack = pack
+        self._stacks = {c.code: frozenset(c.stacks_with) for c in pack.coupons}
         self._products: dict[str, dict[str, Any]] | None = None
         self._skus: dict[str, list[dict[str, Any]]] | None = None
         self._by_type: dict[str, list[str]] | None = None
@@ -219,10 +227,26 @@ class KnowledgeBase:
         return [_coupon_row(r) for r in self.query("SELECT * FROM coupons ORDER BY code")]
 
     # -- policies ------------------------------------------------------------------------------
+    def stacks_with(self, code: str) -> frozenset[str]:
+        """The coupon codes coupon ``code`` may be used with in one order (empty if unknown)."""
+        return self._stacks.get(code, frozenset())
+
+    @property
+    def policy(self) -> ShopPolicy:
+        """The shop's policy texts: stacking rules, made-to-order returns, softer words."""
+        return self.pack.policy
+
+    def regions(self, region_class: str) -> tuple[str, ...]:
+        """The places of a shipping class (empty for an unknown class)."""
+        for rc in self.pack.regions:
+            if rc.region_class == region_class:
+                return tuple(rc.regions)
+        return ()
+
     def shipping(self, category: str) -> list[dict[str, Any]]:
-        """Shipping rows of a category, metro first."""
+        """Shipping rows of a category, in the order of the shop's shipping classes."""
         rows = self.query("SELECT * FROM shipping WHERE category = ?", (category,))
-        order = {"metro": 0, "mainland": 1, "remote": 2, "hk_mo_tw": 3}
+        order = {rc.region_class: i for i, rc in enumerate(self.pack.regions)}
         for r in rows:
             r["available"] = bool(r["available"])
         return sorted(rows, key=lambda r: order[r["region_class"]])
@@ -249,6 +273,7 @@ def _coupon_row(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+# -- the generator: a seed's catalogue ------------------------------------------------------------
 def _size_chart(options: list[str]) -> dict[str, str]:
     return {
         size: "height {}-{} cm, weight {}-{} kg".format(
@@ -265,9 +290,9 @@ def _fixed_off(price: float, rng: random.Random) -> float:
     return float(max(5, int(round(raw / step)) * step))
 
 
-def _add_promotions(
-    db: sqlite3.Connection, rng: random.Random, pid: str, price: float, counter: list[int]
-) -> None:
+def _promotions(
+    rng: random.Random, pid: str, price: float, counter: list[int]
+) -> Iterator[Promotion]:
     draws = []
     if rng.random() < 0.65:
         start = rng.randint(1, 18)
@@ -278,7 +303,6 @@ def _add_promotions(
         draws.append(("flash", day, "19:00:00", day, "23:00:00"))
     for kind_of, d0, t0, d1, t1 in draws:
         counter[0] += 1
-        promo_id = f"PR{counter[0]:04d}"
         if rng.random() < 0.55:
             kind, value = "percent", float(rng.choice(_PCT_VALUES))
             if kind_of == "flash":
@@ -290,18 +314,15 @@ def _add_promotions(
                 value = float(value * 2)
             label = f"¥{int(value)} off"
         label = ("Live flash deal: " if kind_of == "flash" else "Live deal: ") + label
-        db.execute(
-            "INSERT INTO promotions VALUES (?,?,?,?,?,?,?,?)",
-            (
-                promo_id,
-                pid,
-                kind,
-                value,
-                label,
-                int(kind_of == "flash" or rng.random() < 0.5),
-                f"2026-11-{d0:02d}T{t0}+08:00",
-                f"2026-11-{d1:02d}T{t1}+08:00",
-            ),
+        yield Promotion(
+            id=f"PR{counter[0]:04d}",
+            product_id=pid,
+            kind=kind,
+            value=value,
+            label=label,
+            live_only=kind_of == "flash" or rng.random() < 0.5,
+            starts_at=f"2026-11-{d0:02d}T{t0}+08:00",
+            ends_at=f"2026-11-{d1:02d}T{t1}+08:00",
         )
 
 
@@ -314,15 +335,9 @@ def _stock(rng: random.Random) -> int:
     return rng.randint(10, 480)
 
 
-def _insert_product(
-    db: sqlite3.Connection,
-    rng: random.Random,
-    pid: str,
-    category: str,
-    ptype: ProductType,
-    brand: str,
-    line: str,
-) -> float:
+def _product(
+    rng: random.Random, pid: str, category: str, ptype: ProductType, brand: str, line: str
+) -> tuple[Product, list[Sku], float]:
     material = rng.choice(ptype.materials)
     specs: dict[str, Any] = {label: rng.choice(values) for label, values in ptype.specs}
     options = list(ptype.options)
@@ -334,29 +349,25 @@ def _insert_product(
     colours = rng.sample(COLOURS, ptype.colours) if ptype.colours else []
     ending = rng.choice((1.0, 0.1, 0.01, 1.0))
     base = _snap(rng.uniform(*ptype.price), ending)
-    name = f"{brand} {line} {ptype.en}"
-    db.execute(
-        "INSERT INTO products VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (
-            pid,
-            category,
-            ptype.key,
-            ptype.en,
-            ptype.zh,
-            brand,
-            line,
-            name,
-            f"{brand} {line} {ptype.zh}",
-            ptype.description,
-            ptype.material_label,
-            material,
-            json.dumps(specs, ensure_ascii=False, sort_keys=True),
-            ptype.axis,
-            int(ptype.custom),
-            rng.choice(WAREHOUSES),
-        ),
+    product = Product(
+        id=pid,
+        category=category,
+        type_key=ptype.key,
+        type_name=ptype.en,
+        type_zh=ptype.zh,
+        brand=brand,
+        line=line,
+        name=f"{brand} {line} {ptype.en}",
+        name_zh=f"{brand} {line} {ptype.zh}",
+        description=ptype.description,
+        material_label=ptype.material_label,
+        material=material,
+        specs=dict(sorted(specs.items())),
+        variant_axis=ptype.axis,
+        custom=ptype.custom,
+        ships_from=rng.choice(WAREHOUSES),
     )
-    position = 0
+    skus: list[Sku] = []
     for opt in options:
         price = base if opt.price_factor == 1.0 else _snap(base * opt.price_factor, ending)
         colour_axis: list[Colour | None] = list(colours) or [None]
@@ -366,31 +377,27 @@ def _insert_product(
                 parts.append(opt.code)
             if colour is not None:
                 parts.append(colour.code)
-            db.execute(
-                "INSERT INTO skus VALUES (?,?,?,?,?,?,?,?,?)",
-                (
-                    "-".join(parts),
-                    pid,
-                    position,
-                    opt.label,
-                    opt.zh or opt.label,
-                    colour.name if colour else None,
-                    colour.zh if colour else None,
-                    price,
-                    _stock(rng),
-                ),
+            skus.append(
+                Sku(
+                    sku="-".join(parts),
+                    product_id=pid,
+                    position=len(skus),
+                    option=opt.label,
+                    option_zh=opt.zh or opt.label,
+                    colour=colour.name if colour else None,
+                    colour_zh=colour.zh if colour else None,
+                    list_price=price,
+                    stock=_stock(rng),
+                )
             )
-            position += 1
-    return base
+    return product, skus, base
 
 
-def _fill(db: sqlite3.Connection, seed: int) -> None:
+def _catalogue(seed: int) -> tuple[list[Product], list[Sku], list[Promotion]]:
     rng = random.Random(seed)
-    db.executescript(_SCHEMA)
-    db.execute("INSERT INTO meta VALUES ('seed', ?)", (str(seed),))
-    db.execute("INSERT INTO meta VALUES ('currency', 'CNY')")
-    db.execute("INSERT INTO meta VALUES ('timezone', '+08:00')")
-    n = 0
+    products: list[Product] = []
+    skus: list[Sku] = []
+    promotions: list[Promotion] = []
     promo_counter = [0]
     used: dict[str, tuple[set[str], set[str]]] = {}  # type key: (brands, lines) drawn so far
     for round_no, count in enumerate(ROUNDS):
@@ -408,21 +415,114 @@ def _fill(db: sqlite3.Connection, seed: int) -> None:
                 had_brands.update(brands)
                 had_lines.update(lines)
                 for brand, line in zip(brands, lines, strict=True):
-                    n += 1
-                    pid = f"P{n:04d}"
-                    base = _insert_product(db, rng, pid, category, ptype, brand, line)
-                    _add_promotions(db, rng, pid, base, promo_counter)
-    for c in COUPONS:
-        d = asdict(c)
-        d["stacks_with_promotion"] = int(c.stacks_with_promotion)
-        db.execute(
-            "INSERT INTO coupons VALUES (:code,:issuer,:kind,:value,:threshold,:cap,"
-            ":category,:starts_at,:ends_at,:stacks_with_promotion,:label)",
-            d,
-        )
-    for s in SHIPPING:
-        db.execute(
-            "INSERT INTO shipping VALUES (?,?,?,?,?,?,?)",
+                    pid = f"P{len(products) + 1:04d}"
+                    product, its_skus, base = _product(rng, pid, category, ptype, brand, line)
+                    products.append(product)
+                    skus.extend(its_skus)
+                    promotions.extend(_promotions(rng, pid, base, promo_counter))
+    return products, skus, promotions
+
+
+def generate_pack(seed: int = 0, base: ShopPack | None = None) -> ShopPack:
+    """The shop the generator draws for ``seed``: the catalogue drawn, the rest from ``base``.
+
+    Products, SKUs (prices, stock) and promotions are drawn from the vocabulary; the shipping
+    classes are the vocabulary's regions; coupons, shipping, returns, rules and the policy texts
+    are ``base``'s (the built-in pack when None). ``generate_pack(0)`` is the built-in pack.
+    """
+    shop = base if base is not None else builtin_pack()
+    products, skus, promotions = _catalogue(seed)
+    return ShopPack(
+        manifest=shop.manifest.model_copy(update={"seed": seed}),
+        policy=shop.policy,
+        products=tuple(products),
+        skus=tuple(skus),
+        promotions=tuple(promotions),
+        coupons=shop.coupons,
+        regions=tuple(RegionClass(region_class=k, regions=list(v)) for k, v in REGIONS.items()),
+        shipping=shop.shipping,
+        returns=shop.returns,
+        rules=shop.rules,
+    )
+
+
+# -- the loader: a pack into SQLite ---------------------------------------------------------------
+def _fill(db: sqlite3.Connection, pack: ShopPack) -> None:
+    m = pack.manifest
+    db.executescript(_SCHEMA)
+    db.execute("INSERT INTO meta VALUES ('seed', ?)", (str(m.seed),))
+    db.execute("INSERT INTO meta VALUES ('currency', ?)", (m.currency,))
+    db.execute("INSERT INTO meta VALUES ('timezone', ?)", (m.timezone,))
+    db.executemany(
+        "INSERT INTO products VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                p.id,
+                p.category,
+                p.type_key,
+                p.type_name,
+                p.type_zh,
+                p.brand,
+                p.line,
+                p.name,
+                p.name_zh,
+                p.description,
+                p.material_label,
+                p.material,
+                json.dumps(p.specs, ensure_ascii=False, sort_keys=True),
+                p.variant_axis,
+                int(p.custom),
+                p.ships_from,
+            )
+            for p in pack.products
+        ],
+    )
+    db.executemany(
+        "INSERT INTO skus VALUES (?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                s.sku,
+                s.product_id,
+                s.position,
+                s.option,
+                s.option_zh,
+                s.colour,
+                s.colour_zh,
+                s.list_price,
+                s.stock,
+            )
+            for s in pack.skus
+        ],
+    )
+    db.executemany(
+        "INSERT INTO promotions VALUES (?,?,?,?,?,?,?,?)",
+        [
+            (p.id, p.product_id, p.kind, p.value, p.label, int(p.live_only), p.starts_at, p.ends_at)
+            for p in pack.promotions
+        ],
+    )
+    db.executemany(
+        "INSERT INTO coupons VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                c.code,
+                c.issuer,
+                c.kind,
+                c.value,
+                c.threshold,
+                c.cap,
+                c.category,
+                c.starts_at,
+                c.ends_at,
+                int(c.stacks_with_promotion),
+                c.label,
+            )
+            for c in pack.coupons
+        ],
+    )
+    db.executemany(
+        "INSERT INTO shipping VALUES (?,?,?,?,?,?,?)",
+        [
             (
                 s.category,
                 s.region_class,
@@ -431,51 +531,74 @@ def _fill(db: sqlite3.Connection, seed: int) -> None:
                 s.days_max,
                 s.fee,
                 s.free_over,
-            ),
-        )
-    for r in RETURNS:
-        db.execute(
-            "INSERT INTO returns VALUES (?,?,?,?,?,?)",
+            )
+            for s in pack.shipping
+        ],
+    )
+    db.executemany(
+        "INSERT INTO returns VALUES (?,?,?,?,?,?)",
+        [
             (
                 r.category,
                 r.window_days,
-                json.dumps(list(r.conditions)),
+                json.dumps(r.conditions),
                 r.return_shipping,
                 r.exchange_days,
                 r.warranty,
-            ),
-        )
-    for rule in RULES:
-        db.execute(
-            "INSERT INTO rules VALUES (?,?,?,?,?)",
+            )
+            for r in pack.returns
+        ],
+    )
+    db.executemany(
+        "INSERT INTO rules VALUES (?,?,?,?,?)",
+        [
             (
-                rule.id,
-                rule.kind,
-                json.dumps(list(rule.categories)),
-                json.dumps(list(rule.patterns), ensure_ascii=False),
-                rule.reason,
-            ),
-        )
+                r.id,
+                r.kind,
+                json.dumps(r.categories),
+                json.dumps(r.patterns, ensure_ascii=False),
+                r.reason,
+            )
+            for r in pack.rules
+        ],
+    )
     db.commit()
 
 
+def kb_from_pack(pack: ShopPack) -> KnowledgeBase:
+    """A knowledge base holding ``pack``'s records (a hand-written pack's seed counts as -1)."""
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    _fill(db, pack)
+    seed = pack.manifest.seed
+    return KnowledgeBase(db, -1 if seed is None else seed, pack)
+
+
+def load_kb(folder: str | Path) -> KnowledgeBase:
+    """The knowledge base of the shop (data pack) at ``folder``.
+
+    Raises:
+        PackError: the folder does not validate (one line per problem in ``problems``).
+    """
+    return kb_from_pack(read_pack(folder))
+
+
+@lru_cache(maxsize=1)
+def builtin_pack() -> ShopPack:
+    """The built-in shop, read from the package (``hat_eval/world/shop``); cached."""
+    return read_pack(builtin_pack_dir())
+
+
 def build_kb(seed: int = 0) -> KnowledgeBase:
-    """Generate the knowledge base for ``seed`` (the default build is cached).
+    """The knowledge base for ``seed``: the built-in shop for 0 (cached), else generated.
 
     The same seed always gives the same database. The result is read-only by convention:
     every caller of the cached default build shares one connection.
     """
     if seed == 0:
         return _default_kb()
-    return _build(seed)
-
-
-def _build(seed: int) -> KnowledgeBase:
-    db = sqlite3.connect(":memory:", check_same_thread=False)
-    _fill(db, seed)
-    return KnowledgeBase(db, seed)
+    return kb_from_pack(generate_pack(seed))
 
 
 @lru_cache(maxsize=1)
 def _default_kb() -> KnowledgeBase:
-    return _build(0)
+    return kb_from_pack(builtin_pack())

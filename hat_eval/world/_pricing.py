@@ -1,6 +1,6 @@
 """What a viewer pays: the live deal and the coupons that stack, evaluated at one moment.
 
-The rules (also in ``_policies.STACKING_RULES``):
+The rules (in words in the shop's ``policy.yaml``, ``stacking_rules``):
 
 1. At most one live deal (promotion) applies per SKU, the one that saves the most (ties: the
    lower promotion id); a percentage deal is taken off the line total, a fixed deal is per unit.
@@ -9,7 +9,9 @@ The rules (also in ``_policies.STACKING_RULES``):
    category, not combinable with live deals while one applies, or its threshold is not met by
    the price after the live deal.
 3. Of the remaining coupons at most one platform and one shop coupon apply (the one saving the
-   most, ties: the first given); the others are rejected.
+   most, ties: the first given); the others are rejected. When the two chosen do not name each
+   other in their ``stacks_with`` (a coupon record's field), the one saving less is rejected
+   (ties: the platform coupon).
 4. The shop coupon is applied before the platform coupon; a percentage coupon is taken off the
    running price and capped. The final price never goes below zero. Amounts are rounded to cents
    half up.
@@ -151,6 +153,22 @@ def compute_final_price(
                         "reason": f"only one {issuer} coupon per order; {best['code']} saves more",
                     }
                 )
+
+    if "shop" in chosen and "platform" in chosen:
+        shop, platform = chosen["shop"], chosen["platform"]
+        if platform["code"] not in kb.stacks_with(shop["code"]) or shop["code"] not in (
+            kb.stacks_with(platform["code"])
+        ):
+            saves = {i: _coupon_discount(c, after_promo) for i, c in chosen.items()}
+            drop = "platform" if saves["platform"] <= saves["shop"] else "shop"
+            keep = chosen["shop" if drop == "platform" else "platform"]
+            rejected.append(
+                {
+                    "code": chosen[drop]["code"],
+                    "reason": f"cannot be combined with {keep['code']}, which saves more",
+                }
+            )
+            del chosen[drop]
 
     running = after_promo
     for issuer in ("shop", "platform"):

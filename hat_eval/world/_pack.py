@@ -1,0 +1,414 @@
+"""A shop as a folder: read, check and write a data pack of :mod:`hat_eval.world._schema` records.
+
+Layout (every file required; a record file may be empty)::
+
+    shop.yaml          name, version, currency, timezone, seed, season
+    policy.yaml        stacking rules in words, the made-to-order returns rule, softer words
+    products.jsonl     one Product a line        skus.jsonl      one Sku a line
+    promotions.jsonl   one Promotion a line      coupons.jsonl   one Coupon a line
+    regions.jsonl      one RegionClass a line    shipping.jsonl  one Shipping a line
+    returns.jsonl      one Returns a line        rules.jsonl     one Rule a line
+
+:func:`check_pack` returns one line per problem (``FILE:LINE (RECORD): FIELD: what is wrong,
+expected what``), from each record's schema and from the rules that span records
+(:func:`cross_problems`); :func:`read_pack` raises :class:`PackError` with the first ones.
+:func:`write_pack` writes a :class:`ShopPack` so that reading it back gives the same pack and
+writing that again the same bytes. The built-in shop is :func:`builtin_pack_dir`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from ._schema import (
+    MANIFEST_FILE,
+    POLICY_FILE,
+    RECORD_FILES,
+    Coupon,
+    Product,
+    Promotion,
+    RegionClass,
+    Returns,
+    Rule,
+    Shipping,
+    ShopManifest,
+    ShopPolicy,
+    Sku,
+    record_key,
+)
+
+R = TypeVar("R", bound=BaseModel)
+
+
+def builtin_pack_dir() -> Path:
+    """The folder of the built-in shop shipped in the package (``hat_eval/world/shop``)."""
+    return Path(str(files("hat_eval.world") / "shop"))
+
+
+class PackError(ValueError):
+    """A shop folder that does not validate; ``problems`` has one line per problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__(f"{problems[0]}{more}; check the shop with: hat-eval world validate DIR")
+
+
+@dataclass(frozen=True)
+class ShopPack:
+    """Every record of a shop, in file order."""
+
+    manifest: ShopManifest
+    policy: ShopPolicy
+    products: tuple[Product, ...]
+    skus: tuple[Sku, ...]
+    promotions: tuple[Promotion, ...]
+    coupons: tuple[Coupon, ...]
+    regions: tuple[RegionClass, ...]
+    shipping: tuple[Shipping, ...]
+    returns: tuple[Returns, ...]
+    rules: tuple[Rule, ...]
+    lines: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, repr=False)
+    """(file, record key) -> its line (1-based), for problem reports; empty when generated."""
+
+    def records(self, file: str) -> tuple[BaseModel, ...]:
+        """The records of one record file (a :data:`RECORD_FILES` name)."""
+        value: tuple[BaseModel, ...] = getattr(self, file.removesuffix(".jsonl"))
+        return value
+
+
+def _where(pack: ShopPack, file: str, record: BaseModel) -> str:
+    key = record_key(record)
+    line = pack.lines.get((file, key))
+    return f"{file}:{line} ({key})" if line else f"{file} ({key})"
+
+
+def _overlap(a0: str, a1: str) -> bool:
+    return datetime.fromisoformat(a1) < datetime.fromisoformat(a0)
+
+
+def _duplicates(pack: ShopPack, file: str, attr: str, expected: str = "each once") -> Iterable[str]:
+    records = pack.records(file)
+    counts = Counter(str(getattr(r, attr)) for r in records)
+    seen: set[str] = set()
+    for r in records:
+        key = str(getattr(r, attr))
+        if counts[key] > 1 and key not in seen:
+            seen.add(key)
+            yield (
+                f"{_where(pack, file, r)}: {attr}: {key!r} appears {counts[key]} times, "
+                f"expected {expected}"
+            )
+
+
+def cross_problems(pack: ShopPack) -> list[str]:
+    """The problems of rules that span records (each record alone already validated).
+
+    A duplicate id; a SKU or promotion of an unknown product; a promotion or coupon ending
+    before it starts; a coupon of an unknown category, or whose ``stacks_with`` names an unknown
+    coupon or itself; a region in two shipping classes; a shipping row of an unknown region
+    class, or fewer or more than one per category and class; a category without a returns
+    policy; ``days_min`` above ``days_max``; a rule of an unknown category.
+    """
+    out: list[str] = []
+    for file, attr in (
+        ("products.jsonl", "id"),
+        ("skus.jsonl", "sku"),
+        ("promotions.jsonl", "id"),
+        ("coupons.jsonl", "code"),
+        ("regions.jsonl", "region_class"),
+        ("returns.jsonl", "category"),
+        ("rules.jsonl", "id"),
+    ):
+        out.extend(_duplicates(pack, file, attr))
+    products = {p.id for p in pack.products}
+    categories = sorted({p.category for p in pack.products})
+    for s in pack.skus:
+        if s.product_id not in products:
+            out.append(
+                f"{_where(pack, 'skus.jsonl', s)}: product_id: {s.product_id!r} is not a product, "
+                "expected the id of a record in products.jsonl"
+            )
+    for p in pack.promotions:
+        where = _where(pack, "promotions.jsonl", p)
+        if p.product_id not in products:
+            out.append(
+                f"{where}: product_id: {p.product_id!r} is not a product, expected the id of a "
+                "record in products.jsonl"
+            )
+        if _overlap(p.starts_at, p.ends_at):
+            out.append(
+                f"{where}: ends_at: {p.ends_at} is before starts_at {p.starts_at}, expected an "
+                "end at or after the start"
+            )
+    codes = {c.code for c in pack.coupons}
+    for c in pack.coupons:
+        where = _where(pack, "coupons.jsonl", c)
+        if _overlap(c.starts_at, c.ends_at):
+            out.append(
+                f"{where}: ends_at: {c.ends_at} is before starts_at {c.starts_at}, expected an "
+                "end at or after the start"
+            )
+        if c.category is not None and c.category not in categories:
+            out.append(
+                f"{where}: category: {c.category!r} is not a product category, expected one of "
+                f"{', '.join(categories)} (or null for every category)"
+            )
+        for i, other in enumerate(c.stacks_with):
+            if other == c.code:
+                out.append(
+                    f"{where}: stacks_with.{i}: a coupon cannot stack with itself, expected "
+                    "other coupon codes"
+                )
+            elif other not in codes:
+                out.append(
+                    f"{where}: stacks_with.{i}: {other!r} is not a coupon, expected a code in "
+                    "coupons.jsonl"
+                )
+    owner: dict[str, str] = {}
+    for rc in pack.regions:
+        for i, region in enumerate(rc.regions):
+            if region in owner and owner[region] != rc.region_class:
+                out.append(
+                    f"{_where(pack, 'regions.jsonl', rc)}: regions.{i}: {region!r} is already in "
+                    f"class {owner[region]!r}, expected each region in one shipping class"
+                )
+            owner.setdefault(region, rc.region_class)
+    classes = [rc.region_class for rc in pack.regions]
+    rows = Counter((s.category, s.region_class) for s in pack.shipping)
+    for row in pack.shipping:
+        where = _where(pack, "shipping.jsonl", row)
+        if row.region_class not in classes:
+            out.append(
+                f"{where}: region_class: {row.region_class!r} is not a shipping class, "
+                f"expected one of {', '.join(classes)} (regions.jsonl)"
+            )
+        if row.days_min > row.days_max:
+            out.append(
+                f"{where}: days_min: {row.days_min} is above days_max {row.days_max}, expected "
+                "days_min <= days_max"
+            )
+        if rows[(row.category, row.region_class)] > 1:
+            n = rows[(row.category, row.region_class)]
+            out.append(f"{where}: appears {n} times, expected one row per category and class")
+    returns = {r.category for r in pack.returns}
+    for category in categories:
+        missing = [rc for rc in classes if (category, rc) not in rows]
+        if missing:
+            out.append(
+                f"shipping.jsonl ({category}): no row for region class {', '.join(missing)}, "
+                "expected one row per category and region class"
+            )
+        if category not in returns:
+            out.append(
+                f"returns.jsonl ({category}): no returns policy for this product category, "
+                "expected one record per category"
+            )
+    for r in pack.rules:
+        for i, category in enumerate(r.categories):
+            if category not in categories:
+                out.append(
+                    f"{_where(pack, 'rules.jsonl', r)}: categories.{i}: {category!r} is not a "
+                    f"product category, expected one of {', '.join(categories)}"
+                )
+    return out
+
+
+def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
+    if isinstance(raw, dict):
+        if "sku" not in raw and "region_class" in keys and "category" in keys:  # a shipping row
+            return f"{raw.get('category')}/{raw.get('region_class')}"
+        for key in keys:
+            if isinstance(raw.get(key), str):
+                return str(raw[key])
+    return f"row {line_no}"
+
+
+def _error_lines(where: str, err: ValidationError) -> list[str]:
+    out = []
+    for e in err.errors():
+        loc = ".".join(str(x) for x in e["loc"]) or "record"
+        given = "" if e["type"] == "missing" else f" (got {e['input']!r:.60})"
+        msg = e["msg"].removeprefix("Value error, ")
+        if e["type"] == "missing":
+            msg = "missing, expected the field to be present"
+        elif e["type"] == "extra_forbidden":
+            msg = "unknown field, expected only the fields of the schema"
+            given = ""
+        out.append(f"{where}: {loc}: {msg}{given}")
+    return out
+
+
+def _read_records(
+    path: Path, model: type[R], problems: list[str], lines: dict[tuple[str, str], int]
+) -> list[R]:
+    out: list[R] = []
+    fields = set(model.model_fields)
+    keys = tuple(k for k in ("id", "sku", "code", "region_class", "category") if k in fields)
+    name = path.name
+    with path.open(encoding="utf-8") as fh:
+        for line_no, text in enumerate(fh, start=1):
+            if not text.strip():
+                continue
+            try:  # pydantic parses the JSON itself: the common, valid line costs one call
+                record = model.model_validate_json(text)
+            except ValidationError as err:
+                problems.extend(_line_problems(f"{name}:{line_no}", text, keys, line_no, err))
+                continue
+            key = (
+                f"{record.category}/{record.region_class}"
+                if isinstance(record, Shipping)
+                else str(getattr(record, keys[0]))
+            )
+            lines.setdefault((name, key), line_no)  # key: the record's record_key
+            out.append(record)
+    return out
+
+
+def _line_problems(
+    where: str, text: str, keys: tuple[str, ...], line_no: int, err: ValidationError
+) -> list[str]:
+    """The problems of a line that did not validate: bad JSON, not an object, or bad fields."""
+    try:
+        raw = json.loads(text)
+    except ValueError as bad:
+        return [f"{where} (row {line_no}): not valid JSON ({bad}), expected one JSON object a line"]
+    if not isinstance(raw, dict):
+        return [
+            f"{where} (row {line_no}): a JSON {type(raw).__name__}, expected one JSON object a line"
+        ]
+    return _error_lines(f"{where} ({_raw_key(raw, keys, line_no)})", err)
+
+
+def _read_yaml(path: Path, model: type[R], problems: list[str]) -> R | None:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        first = str(err).splitlines()[0]
+        problems.append(f"{path.name}: not valid YAML ({first}), expected a mapping of fields")
+        return None
+    if not isinstance(raw, dict):
+        problems.append(f"{path.name}: a {type(raw).__name__}, expected a mapping of fields")
+        return None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as err:
+        problems.extend(_error_lines(path.name, err))
+        return None
+
+
+def _load(folder: Path) -> tuple[ShopPack | None, list[str]]:
+    if not folder.is_dir():
+        return None, [f"{folder}: not a folder, expected a shop folder with {MANIFEST_FILE}"]
+    problems: list[str] = []
+    expected = [MANIFEST_FILE, POLICY_FILE, *RECORD_FILES]
+    for name in expected:
+        if not (folder / name).is_file():
+            problems.append(
+                f"{name}: missing, expected every record kind of a shop ({', '.join(expected)})"
+            )
+    if problems:
+        return None, problems
+    lines: dict[tuple[str, str], int] = {}
+    manifest = _read_yaml(folder / MANIFEST_FILE, ShopManifest, problems)
+    policy = _read_yaml(folder / POLICY_FILE, ShopPolicy, problems)
+    records = {
+        name: tuple(_read_records(folder / name, model, problems, lines))
+        for name, model in RECORD_FILES.items()
+    }
+    if problems or manifest is None or policy is None:
+        return None, problems
+    pack = ShopPack(
+        manifest,
+        policy,
+        **{name.removesuffix(".jsonl"): rows for name, rows in records.items()},  # type: ignore[arg-type]
+        lines=lines,
+    )
+    return pack, cross_problems(pack)
+
+
+def _named(folder: Path, problems: list[str]) -> list[str]:
+    return [p if p.startswith(str(folder)) else f"{folder / p}" for p in problems]
+
+
+def check_pack(folder: str | Path) -> list[str]:
+    """Every problem of the shop at ``folder``, one line each (empty: it validates).
+
+    Each line starts with the file's path (and ``:LINE (RECORD)`` where one record is at fault),
+    then the field, what is wrong and what was expected. Record-level problems (a missing file,
+    a malformed JSON line, a wrong or missing field) come first; the cross-record rules run only
+    on a pack whose records all parse.
+    """
+    return _named(Path(folder), _load(Path(folder))[1])
+
+
+def read_pack(folder: str | Path) -> ShopPack:
+    """The shop at ``folder``.
+
+    Raises:
+        PackError: it does not validate (:func:`check_pack`'s problems).
+    """
+    pack, problems = _load(Path(folder))
+    if problems or pack is None:
+        raise PackError(_named(Path(folder), problems))
+    return pack
+
+
+def _jsonl(records: Iterable[BaseModel]) -> str:
+    return "".join(
+        json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n" for r in records
+    )
+
+
+def _yaml(model: BaseModel, header: str) -> str:
+    body = yaml.safe_dump(
+        model.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=100
+    )
+    return header + body
+
+
+_MANIFEST_HEADER = "# A shop (hat-eval data pack): hat_eval/world/_schema.py is its schema.\n"
+_POLICY_HEADER = (
+    "# The shop's rules in words (returned to the agent) and the softer words compliance\n"
+    "# suggests; the rules themselves are records (coupons, shipping, returns, rules .jsonl).\n"
+)
+
+
+def pack_files(pack: ShopPack) -> dict[str, str]:
+    """File name -> text of every file of ``pack``, as :func:`write_pack` writes them."""
+    out = {
+        MANIFEST_FILE: _yaml(pack.manifest, _MANIFEST_HEADER),
+        POLICY_FILE: _yaml(pack.policy, _POLICY_HEADER),
+    }
+    for name in RECORD_FILES:
+        out[name] = _jsonl(pack.records(name))
+    return out
+
+
+def write_pack(pack: ShopPack, folder: str | Path) -> Path:
+    """Write ``pack`` into ``folder`` (created; each file replaced atomically); returns it."""
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    for name, text in pack_files(pack).items():
+        fd, tmp = tempfile.mkstemp(dir=target, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target / name)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    return target
