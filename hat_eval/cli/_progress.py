@@ -73,6 +73,7 @@ class Progress:
         self.total = total
         self.before = done
         self.done = 0
+        self.failed = 0
         self.every_s = every_s
         self.write = write
         self.max_retries = max_retries
@@ -84,13 +85,19 @@ class Progress:
         self._lock = threading.Lock()
 
     def line(self) -> str:
-        """``progress: 5 of 20 samples (25%), 41.2 s/sample, about 10 min 18 s left``."""
+        """``progress: 5 of 20 samples (25%), 41.2 s/sample, about 10 min 18 s left``.
+
+        Seconds per sample: this run's time over the samples it ended (failed ones included);
+        the time left: that times the samples still to finish.
+        """
         elapsed = self.clock() - self.start
         finished = self.before + self.done
         share = f" ({100 * finished / self.total:.0f}%)" if self.total else ""
         text = f"progress: {finished} of {self.total} samples{share}"
-        if self.done:
-            per = elapsed / self.done
+        if self.failed:
+            text += f", {self.failed} failed (named when the run ends)"
+        if self.done + self.failed:
+            per = elapsed / (self.done + self.failed)
             left = max(0, self.total - finished) * per
             text += f", {per:.1f} s/sample, about {duration(left)} left"
         else:
@@ -103,10 +110,16 @@ class Progress:
         self.last_line = now
         self.write(self.line())
 
-    def sample_done(self) -> None:
-        """Count one finished sample; write a line if ``every_s`` has passed (or it is the last)."""
+    def sample_done(self, *, failed: bool = False) -> None:
+        """Count one sample that ended (``failed``: with an error; Inspect may retry it).
+
+        Writes a line if ``every_s`` has passed since the last, or the run has all its samples.
+        """
         with self._lock:
-            self.done += 1
+            if failed:
+                self.failed += 1
+            else:
+                self.done = min(self.done + 1, self.total - self.before)
             now = self.clock()
             last = self.before + self.done >= self.total
             if last or now - self.last_line >= self.every_s:
@@ -150,8 +163,9 @@ def _register() -> None:
             return bool(_active)
 
         async def on_sample_end(self, data: SampleEnd) -> None:
+            failed = data.sample.error is not None
             for p in list(_active):
-                p.sample_done()
+                p.sample_done(failed=failed)
 
         async def on_model_retry(self, data: ModelRetry) -> None:
             kind = data.exception_type or "an error"
