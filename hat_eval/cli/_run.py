@@ -165,6 +165,7 @@ def resolve_judge(
     *,
     request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
     max_retries: int = DEFAULT_MAX_RETRIES,
+    max_tokens: int | None = None,
 ) -> Model:
     """The ``--judge`` grader, checked as ``--model`` is before anything runs.
 
@@ -172,7 +173,8 @@ def resolve_judge(
     string. One that is not resolvable, a server that does not answer the pre-flight, or a
     provider whose package or variable is missing fails with one line naming ``--judge``. A
     grader behind a server has each request bounded as the model's are (:func:`server_bounds`);
-    its replies are capped by the judge itself (``hat_eval.judge.JUDGE_MAX_TOKENS``).
+    its replies are capped by the judge itself (:func:`hat_eval.judge.judge_max_tokens` of the
+    reply format) unless ``max_tokens`` (``--judge-max-tokens``) says otherwise.
     """
     from inspect_ai._util.error import PrerequisiteError
     from inspect_ai.model import GenerateConfig, get_model
@@ -189,7 +191,9 @@ def resolve_judge(
             name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout), option="--judge"
         )
     attempt_timeout, retries = server_bounds(name, request_timeout, max_retries)
-    config = GenerateConfig(attempt_timeout=attempt_timeout, max_retries=retries)
+    config = GenerateConfig(
+        attempt_timeout=attempt_timeout, max_retries=retries, max_tokens=max_tokens
+    )
     try:
         with hub_kernel_setting():  # a local grader loads here (the command's flag holds)
             return get_model(name, config=config, **args)
@@ -645,6 +649,14 @@ def run(
             "decides the parts the checks leave undecided (the grader model role).",
         ),
     ] = None,
+    judge_max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Most tokens per grader turn. Default: what the judge's reply format needs "
+            "(1,120 for the default rubric with claims).",
+        ),
+    ] = None,
     disclosure: Annotated[
         str | None,
         typer.Option(
@@ -755,7 +767,12 @@ def run(
     if server is not None:  # before any task is built or sample starts
         check_server(model_name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout))
     grader = (
-        resolve_judge(judge, request_timeout=request_timeout, max_retries=max_retries)
+        resolve_judge(
+            judge,
+            request_timeout=request_timeout,
+            max_retries=max_retries,
+            max_tokens=judge_max_tokens,
+        )
         if judge is not None
         else None
     )
