@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from hat_eval._device import LOCAL_CPU_CONNECTIONS, LOCAL_GPU_CONNECTIONS, SERVER_CONNECTIONS
+
 from ._common import console, err_console, fail
 from ._preflight import PROBE_TIMEOUT_S
 
@@ -194,9 +196,11 @@ def resolve_judge(
     config = GenerateConfig(
         attempt_timeout=attempt_timeout, max_retries=retries, max_tokens=max_tokens
     )
+    if config.model_dump(exclude_none=True):  # only what was set (a local grader: nothing)
+        args = {**args, "config": config}
     try:
         with hub_kernel_setting():  # a local grader loads here (the command's flag holds)
-            return get_model(name, config=config, **args)
+            return get_model(name, **args)
     except PrerequisiteError as err:
         fail(f"--judge {judge}: {one_line(err.message)}")
 
@@ -586,8 +590,9 @@ def run(
         int | None,
         typer.Option(
             min=1,
-            help="Concurrent model calls. Default: 1 for a checkpoint on the CPU (concurrent "
-            "requests are padded into one batch), 8 on a GPU, 16 for a server.",
+            help=f"Concurrent model calls. Default: {LOCAL_CPU_CONNECTIONS} for a checkpoint on "
+            f"the CPU (concurrent requests are padded into one batch), {LOCAL_GPU_CONNECTIONS} "
+            f"on a GPU, {SERVER_CONNECTIONS} for a server.",
         ),
     ] = None,
     engine: Annotated[str, typer.Option(help="hf or vllm, for a checkpoint directory.")] = "hf",
@@ -602,8 +607,9 @@ def run(
         int | None,
         typer.Option(
             min=1,
-            help="Most tokens per model turn. Default: the case suites' cap, derived from the "
-            "harness's answer limit (264 under the default harness); IFEval's, the model's.",
+            help="Most tokens per model turn. Default: for the case suites a cap derived from the "
+            "harness's answer limit (its most words, 2 tokens a word, 64 more); for IFEval the "
+            "model's.",
         ),
     ] = None,
     request_timeout: Annotated[
@@ -654,7 +660,7 @@ def run(
         typer.Option(
             min=1,
             help="Most tokens per grader turn. Default: what the judge's reply format needs "
-            "(1,120 for the default rubric with claims).",
+            "(a share per rubric dimension and per claim).",
         ),
     ] = None,
     disclosure: Annotated[
