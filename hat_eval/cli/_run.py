@@ -28,7 +28,7 @@ DEFAULT_REQUEST_TIMEOUT_S = 300
 """Seconds one request to a model server may take (each try) unless ``--request-timeout``."""
 DEFAULT_MAX_RETRIES = 2
 """Retries of a failed request to a model server unless ``--max-retries``."""
-REQUEST_TIMEOUT_VAR = "HAT_EVAL_REQUEST_TIMEOUT"
+REQUEST_TIMEOUT_VAR = "HAT_EVAL_TIMEOUT"
 MAX_RETRIES_VAR = "HAT_EVAL_MAX_RETRIES"
 IN_PROCESS_PROVIDERS = ("hf", "hat", "mockllm")
 """Providers that generate in this process: no server to time out (a local checkpoint on a CPU

@@ -3,7 +3,7 @@
 A tiny in-process server on port 0 answers the chat completions; it either answers HTTP 200
 with a body that is not a chat completion, or answers the pre-flight's requests and then stops
 answering (it holds each later request until the test ends: an event, not a sleep). The run's
-per-request timeout is made small with ``--request-timeout`` / ``HAT_EVAL_REQUEST_TIMEOUT``.
+per-request timeout is made small with ``--request-timeout`` / ``HAT_EVAL_TIMEOUT``.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def test_a_server_that_stops_answering_fails_the_samples_within_the_timeout(
     tmp_path: Path, serve: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     srv = serve("stalls", answered=1)  # the pre-flight's request, then silence
-    monkeypatch.setenv("HAT_EVAL_REQUEST_TIMEOUT", "1")
+    monkeypatch.setenv("HAT_EVAL_TIMEOUT", "1")
     monkeypatch.setenv("HAT_EVAL_PROGRESS_S", "0")  # a progress line per sample
     res = run(tmp_path, "--max-retries", "1")
     assert srv.stalled.is_set()
