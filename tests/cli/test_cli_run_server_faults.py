@@ -159,3 +159,13 @@ def test_a_server_that_stops_answering_fails_the_samples_within_the_timeout(
     # the sample runs twice (Inspect retries a failed task once), each time two tries: the
     # pre-flight's request and at most four more reached the server
     assert 2 <= srv.requests - 1 <= 4
+
+
+def test_a_grader_behind_a_server_is_bounded_as_the_model_is(serve: Any) -> None:
+    from hat_eval.cli._run import resolve_judge
+
+    serve("answers")
+    grader = resolve_judge("openai-api/local/tiny", request_timeout=7, max_retries=1)
+    assert (grader.config.attempt_timeout, grader.config.max_retries) == (7, 1)
+    capped = resolve_judge("openai-api/local/tiny", max_tokens=99)
+    assert capped.config.max_tokens == 99 and capped.config.attempt_timeout == 300
