@@ -48,6 +48,8 @@ class _Handler(BaseHTTPRequestHandler):
             index = self.server.requests
         if self.server.mode == "not_a_completion":
             self._send(200, "text/html", b"<html><body>login required</body></html>")
+        elif self.server.mode == "other_json":
+            self._send(200, "application/json", b'{"status": "ok"}')
         elif self.server.mode == "stalls" and index > self.server.answered:
             self.server.stalled.set()
             self.server.release.wait()  # never answers while the test runs
@@ -130,9 +132,16 @@ def test_a_200_that_is_not_a_chat_completion_stops_the_run_before_any_sample(
 
 
 def test_the_body_check_names_what_the_body_is(serve: Any) -> None:
-    srv = serve("answers")
-    server = Server(srv.url, "LOCAL_BASE_URL", "tiny", "none", "LOCAL_API_KEY")
-    assert completion_problem(server, 5.0) is None
+    def problem(mode: str) -> str | None:
+        srv = serve(mode)
+        server = Server(srv.url, "LOCAL_BASE_URL", "tiny", "none", "LOCAL_API_KEY")
+        return completion_problem(server, 5.0)
+
+    assert problem("answers") is None
+    assert problem("other_json") == 'its JSON has no choices[0].message ({"status": "ok"}...)'
+    assert problem("not_a_completion") == (
+        "its body is not JSON ('<html><body>login required</body></html>')"
+    )
 
 
 def test_a_server_that_stops_answering_fails_the_samples_within_the_timeout(
