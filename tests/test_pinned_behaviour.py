@@ -43,7 +43,10 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
     "livestream": "3e15d680f8c4c7a6f7eb5b32c5f8624d75bc0845b719a99633e8cd1588198c35",
     "variant": "a671b0bf5ab27756bc24c6efdaea234e2eb9ca3f053ea51eebd996c924b5f06b",
-    "robustness": "c36f14cb774fa1ebef69a4dfed06177a41c4a9cfd447317cb1e3cba6b26fa6b2",
+    # issue 31: hook_recovered needs an answer that does its task; robustness-test-000050 and
+    # -000073 passed the misfiring hook with a failed answer (recovery 0): 1.0 -> 0.0, nothing else
+    # changed (before: c36f14cb774fa1ebef69a4dfed06177a41c4a9cfd447317cb1e3cba6b26fa6b2)
+    "robustness": "92e57e641a14ef4bdb5d349cc28a9c2933ac23a6729e1ce118f9b2078fceec85",
 }
 
 REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), readable

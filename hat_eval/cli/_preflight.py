@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 from ._common import fail
 
 PROBE_TIMEOUT_S = 15.0
-"""Seconds the pre-flight waits to connect, and then for the response headers."""
+"""Seconds the pre-flight waits at most to connect, and then for the response headers (a
+shorter ``--request-timeout`` shortens it)."""
 
 FALLBACK_URL_VAR = "INSPECT_EVAL_MODEL_BASE_URL"
 """Inspect's fallback base URL for every provider, read when the provider's own is unset."""
@@ -174,3 +175,62 @@ def check_server(
             f"{option} {model_name}: {where} answered a test chat completion with HTTP "
             f"{rec.status}{detail}; expected a working server (see the server's log)"
         )
+    if rec.status == 200:  # answered, but not with a chat completion stream: ask as Inspect does
+        problem = completion_problem(server, timeout_s)
+        if problem is not None:
+            fail(
+                f"{option} {model_name}: {where} answered a test chat completion with HTTP 200 "
+                f"but {problem}; expected an OpenAI-compatible chat completion "
+                '({"choices": [{"message": ...}]}): is that URL the model server\'s /v1?'
+            )
+
+
+def completion_problem(server: Server, timeout_s: float) -> str | None:
+    """What is wrong with ``server``'s answer to one short non-streamed chat completion.
+
+    The request Inspect's OpenAI-compatible providers send (``stream`` off, one token). None
+    when the body is a chat completion (JSON with ``choices[0].message``) or the server refuses
+    the request with an HTTP error (the streamed probe has judged those); otherwise what the
+    body is, in a few words. A server that takes longer than ``timeout_s`` is a problem too.
+    """
+    import json
+    import urllib.error
+    import urllib.request
+
+    body = {
+        "model": server.model,
+        "messages": [{"role": "user", "content": "Reply with OK."}],
+        "max_tokens": 1,
+        "stream": False,
+    }
+    request = urllib.request.Request(
+        server.url.rstrip("/") + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {server.api_key}"} if server.api_key else {}),
+        },
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            raw = response.read(65536)
+    except urllib.error.HTTPError:
+        return None
+    except (OSError, ValueError) as err:  # a timeout, a reset
+        return f"a non-streamed request failed ({type(err).__name__}: {err})"
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        text = raw.decode("utf-8", "replace").strip()
+        return f"its body is not JSON ({text[:60]!r})" if text else "its body is empty"
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not (
+        isinstance(choices, list)
+        and choices
+        and isinstance(choices[0], dict)
+        and isinstance(choices[0].get("message"), dict)
+    ):
+        shown = json.dumps(data, ensure_ascii=False)
+        return f"its JSON has no choices[0].message ({shown[:60]}...)"
+    return None

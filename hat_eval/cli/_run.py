@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from hat_eval._device import LOCAL_CPU_CONNECTIONS, LOCAL_GPU_CONNECTIONS, SERVER_CONNECTIONS
+
 from ._common import console, err_console, fail
+from ._preflight import PROBE_TIMEOUT_S
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -22,6 +25,15 @@ if TYPE_CHECKING:
 
 REFERENCE_MODEL = "hat/reference"
 """The embedded default model: the reference policy (see the README)."""
+DEFAULT_REQUEST_TIMEOUT_S = 300
+"""Seconds one request to a model server may take (each try) unless ``--request-timeout``."""
+DEFAULT_MAX_RETRIES = 2
+"""Retries of a failed request to a model server unless ``--max-retries``."""
+REQUEST_TIMEOUT_VAR = "HAT_EVAL_TIMEOUT"
+MAX_RETRIES_VAR = "HAT_EVAL_MAX_RETRIES"
+IN_PROCESS_PROVIDERS = ("hf", "hat", "mockllm")
+"""Providers that generate in this process: no server to time out (a local checkpoint on a CPU
+may take minutes a turn; the progress lines show it is running)."""
 
 
 def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
@@ -172,15 +184,24 @@ def check_load_args(model_args: dict[str, Any]) -> None:
         fail(str(err))
 
 
-def resolve_judge(judge: str) -> Model:
+def resolve_judge(
+    judge: str,
+    *,
+    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    max_tokens: int | None = None,
+) -> Model:
     """The ``--judge`` grader, checked as ``--model`` is before anything runs.
 
     ``judge`` is a checkpoint folder (Inspect's ``hf/``, decoding greedily) or an Inspect model
     string. One that is not resolvable, a server that does not answer the pre-flight, or a
-    provider whose package or variable is missing fails with one line naming ``--judge``.
+    provider whose package or variable is missing fails with one line naming ``--judge``. A
+    grader behind a server has each request bounded as the model's are (:func:`server_bounds`);
+    its replies are capped by the judge itself (:func:`hat_eval.judge.judge_max_tokens` of the
+    reply format) unless ``max_tokens`` (``--judge-max-tokens``) says otherwise.
     """
     from inspect_ai._util.error import PrerequisiteError
-    from inspect_ai.model import get_model
+    from inspect_ai.model import GenerateConfig, get_model
 
     from hat_eval._hub import hub_kernel_setting
 
@@ -190,12 +211,111 @@ def resolve_judge(judge: str) -> Model:
     args = generation_model_args(name, {}, 0.0)  # the judge rates at temperature 0
     server = model_server(name, args, option="--judge")
     if server is not None:
-        check_server(name, server, option="--judge")
+        check_server(
+            name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout), option="--judge"
+        )
+    attempt_timeout, retries = server_bounds(name, request_timeout, max_retries)
+    config = GenerateConfig(
+        attempt_timeout=attempt_timeout, max_retries=retries, max_tokens=max_tokens
+    )
+    if config.model_dump(exclude_none=True):  # only what was set (a local grader: nothing)
+        args = {**args, "config": config}
     try:
         with hub_kernel_setting():  # a local grader loads here (the command's flag holds)
             return get_model(name, **args)
     except PrerequisiteError as err:
         fail(f"--judge {judge}: {one_line(err.message)}")
+
+
+def model_server_bound(model_name: str) -> bool:
+    """Whether ``model_name``'s requests go to a server (not generated in this process)."""
+    return model_name.split("/", 1)[0] not in IN_PROCESS_PROVIDERS
+
+
+def server_bounds(
+    model_name: str, request_timeout: int, max_retries: int
+) -> tuple[int | None, int | None]:
+    """Inspect's ``attempt_timeout`` and ``max_retries`` for a model behind a server (else None).
+
+    Inspect retries a failed request to a server without end by default (a body that is not a
+    chat completion was seen retried in silence for minutes); here each try has
+    ``request_timeout`` seconds and a request is tried at most ``max_retries + 1`` times, so a
+    server that stops answering fails its samples within about
+    ``(max_retries + 1) * request_timeout`` seconds plus Inspect's backoff (3 s, then more).
+    """
+    if not model_server_bound(model_name):
+        return None, None
+    return request_timeout, max_retries
+
+
+def limit_notes(names: list[str], limit: int | None, seed: int | None) -> list[str]:
+    """One line per case suite whose cases ``--limit`` or ``--seed`` changes.
+
+    A limit at or above a suite's size runs the whole suite (its pinned dataset: the task
+    builder never draws more cases than the suite has); a smaller limit or another seed draws
+    a case set whose dataset hash is not the pinned one, and the line says so.
+    """
+    from hat_eval.suites import case_suites, suite_recipe
+
+    out = []
+    for name in names:
+        if name not in case_suites():
+            continue
+        recipe = suite_recipe(name)
+        size = f"{recipe.cases:,}"
+        if limit is not None and limit >= recipe.cases:
+            if limit > recipe.cases:
+                out.append(
+                    f"{name} has {size} cases: --limit {limit} runs all of them (the suite's "
+                    "pinned dataset)"
+                )
+        elif limit is not None:
+            out.append(
+                f"{name}: --limit {limit} runs {limit:,} of its {size} cases, a subset whose "
+                "dataset hash is not the suite's pinned one"
+            )
+        if seed is not None and seed != recipe.seed:
+            out.append(
+                f"{name}: --seed {seed} draws other cases than the suite's (seed {recipe.seed}): "
+                "its dataset hash is not the pinned one"
+            )
+    return out
+
+
+@contextmanager
+def run_progress(
+    tasks: list[Task], log_dir: Path, epochs: int, max_retries: int | None
+) -> Iterator[None]:
+    """Progress lines while the run lasts, when its output is not a terminal (see ``_progress``).
+
+    A terminal shows Inspect's own progress display instead. ``HAT_EVAL_PROGRESS_S`` sets the
+    seconds between lines; samples a resumed run finished earlier count as done.
+    """
+    if os.isatty(2):
+        yield
+        return
+    from hat_eval.reports import finished_samples
+
+    from ._progress import Progress, every_s_from_env, watch
+
+    try:
+        every_s = every_s_from_env()
+    except ValueError as err:
+        fail(str(err))
+    expected = {t.name: len(t.dataset) * (epochs if epochs > 1 else t.epochs or 1) for t in tasks}
+    done = sum(
+        min(finished_samples(log), expected[log.eval.task])
+        for log in latest_logs(log_dir, expected)
+    )
+
+    def write(line: str) -> None:  # beside Inspect's plain status lines, on stdout
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    progress = Progress(
+        sum(expected.values()), done, every_s=every_s, write=write, max_retries=max_retries
+    )
+    with watch(progress):
+        yield
 
 
 def with_judge(tasks: list[Task], names: list[str]) -> list[Task]:
@@ -216,7 +336,11 @@ def with_judge(tasks: list[Task], names: list[str]) -> list[Task]:
 
 
 def check_checkpoint(path: Path) -> None:
-    """Fail with one line unless ``path`` has a config, weights, a tokenizer and a chat template."""
+    """Fail with one line unless ``path`` is a checkpoint the suites can run.
+
+    It needs a config, weights, a tokenizer and a chat template that renders tools, tool calls
+    and tool results (:func:`hat_eval._checkpoint.check_tools_template`).
+    """
     if not (path / "config.json").is_file():
         fail(f"{path}: config.json is missing, expected a Hugging Face checkpoint directory")
     if not any(path.glob("*.safetensors")) and not any(path.glob("pytorch_model*.bin")):
@@ -241,6 +365,12 @@ def check_checkpoint(path: Path) -> None:
             f"{path}: the tokenizer has no chat template, expected chat_template.jinja or a "
             "chat_template entry in tokenizer_config.json"
         )
+    from hat_eval._checkpoint import CheckpointError, check_tools_template
+
+    try:  # the suites need tools, tool calls and tool results rendered
+        check_tools_template(path)
+    except CheckpointError as err:
+        fail(str(err))
 
 
 INTERRUPTED = 130
@@ -650,7 +780,15 @@ def run(
             "log that cannot be read is renamed NAME.unreadable first)."
         ),
     ] = Path("logs"),
-    max_connections: Annotated[int, typer.Option(min=1, help="Concurrent model calls.")] = 16,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help=f"Concurrent model calls. Default: {LOCAL_CPU_CONNECTIONS} for a checkpoint on "
+            f"the CPU (concurrent requests are padded into one batch), {LOCAL_GPU_CONNECTIONS} "
+            f"on a GPU, {SERVER_CONNECTIONS} for a server.",
+        ),
+    ] = None,
     engine: Annotated[str, typer.Option(help="hf or vllm, for a checkpoint directory.")] = "hf",
     agent: Annotated[
         str, typer.Option(help="harness (harness-driven agent) or react.")
@@ -661,8 +799,32 @@ def run(
     ] = None,
     max_tokens: Annotated[
         int | None,
-        typer.Option(min=1, help="Most tokens per model reply (the suite's or model's default)."),
+        typer.Option(
+            min=1,
+            help="Most tokens per model turn. Default: for the case suites a cap derived from the "
+            "harness's answer limit (its most words, 2 tokens a word, 64 more); for IFEval the "
+            "model's.",
+        ),
     ] = None,
+    request_timeout: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            envvar=REQUEST_TIMEOUT_VAR,
+            help="Seconds a model server has to answer one request (each try; the pre-flight "
+            f"waits at most {PROBE_TIMEOUT_S:g} s). A request past it is retried --max-retries "
+            "times with a line saying so, then its sample fails with the error named.",
+        ),
+    ] = DEFAULT_REQUEST_TIMEOUT_S,
+    max_retries: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            envvar=MAX_RETRIES_VAR,
+            help="Retries of a failed or timed-out request to a model server (Inspect's own "
+            "default is to retry without end).",
+        ),
+    ] = DEFAULT_MAX_RETRIES,
     temperature: Annotated[
         float | None,
         typer.Option(
@@ -685,6 +847,14 @@ def run(
         typer.Option(
             help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
             "decides the parts the checks leave undecided (the grader model role).",
+        ),
+    ] = None,
+    judge_max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Most tokens per grader turn. Default: what the judge's reply format needs "
+            "(a share per rubric dimension and per claim).",
         ),
     ] = None,
     disclosure: Annotated[
@@ -799,9 +969,24 @@ def run(
 
     server = model_server(model_name, model_args)
     if server is not None:  # before any task is built or sample starts
-        check_server(model_name, server)
+        check_server(model_name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout))
     prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
-    grader = resolve_judge(judge) if judge is not None else None
+    grader = (
+        resolve_judge(
+            judge,
+            request_timeout=request_timeout,
+            max_retries=max_retries,
+            max_tokens=judge_max_tokens,
+        )
+        if judge is not None
+        else None
+    )
+    if max_connections is None:
+        from hat_eval._device import default_connections
+
+        max_connections = default_connections(model_name)[0]
+    for line in limit_notes(names, limit, seed):
+        console.print(line, markup=False, highlight=False)
     from inspect_ai import Epochs, eval_set
 
     import hat_eval._registry  # noqa: F401  (registers the reference policy model)
@@ -823,6 +1008,8 @@ def run(
         fail(str(err))
     if grader is not None:
         tasks = with_judge(tasks, names)
+    attempt_timeout, retries = server_bounds(model_name, request_timeout, max_retries)
+    ctx.with_resource(run_progress(tasks, log_dir, epochs, retries))
     from inspect_ai._util.error import PrerequisiteError
 
     try:
@@ -836,6 +1023,8 @@ def run(
                 model_roles={"grader": grader} if grader is not None else None,
                 seed=seed,
                 max_tokens=max_tokens,
+                attempt_timeout=attempt_timeout,
+                max_retries=retries,
                 epochs=Epochs(epochs, part_mean()) if epochs > 1 else None,
                 temperature=temperature,
                 log_format="eval",

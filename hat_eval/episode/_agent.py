@@ -54,6 +54,9 @@ class ToolCall:
     id: str
     function: str
     arguments: dict[str, Any]
+    parse_error: str | None = None
+    """Why the model's text of this call did not parse (None: it parsed). Such a call is not
+    run: its ``tool`` message is this error, so the model can correct the call."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,14 @@ def harness_prompt(harness: Harness) -> str:
     return render_system_prompt(harness)
 
 
+def unparsed_message(error: str) -> str:
+    """What the model reads when its tool call did not parse: the parser's error, and the form."""
+    return (
+        f"your tool call could not be parsed, so it was not run: {error.strip()} -- write the "
+        'call again as {"name": <tool name>, "arguments": {<argument>: <value>, ...}}'
+    )
+
+
 def system_message(ctx: EpisodeContext) -> Message:
     """The episode's system prompt: the harness's, then the live-context line."""
     text = harness_prompt(ctx.harness) + "\n\n" + live_context(ctx.session, ctx.kb)
@@ -201,6 +212,11 @@ def agent_steps(
             start = time.perf_counter()
             out = []
             for call in calls:
+                if call.parse_error is not None:  # nothing to check or run: the error goes back
+                    runtime.unparsed(call.function)
+                    text = runtime.error("parse_error", unparsed_message(call.parse_error))
+                    out.append((call, text, {TRACE_KEY: runtime.records[-1].to_dict()}))
+                    continue
                 checked = hooks.check_call(step, call.id, call.function, call.arguments)
                 rejection = next((r.message for r in checked if r.verdict == "reject"), None)
                 if rejection is None:

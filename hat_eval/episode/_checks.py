@@ -114,8 +114,9 @@ def tool_rationality(
 
     Returns ``recall`` (share of required calls made with matching arguments), ``redundant``
     (calls repeating an earlier successful call with the same arguments), ``unexpected``
-    (calls to functions the case does not need; harmless lookups excepted when the case needs
-    tools), and ``score`` = recall * max(0, 1 - 0.25 * (redundant + unexpected)).
+    (calls to functions the case does not need, or to no tool; harmless lookups excepted when
+    the case needs tools; a call whose text did not parse is none of these: it went back to the
+    model as its parse error), and ``score`` = recall * max(0, 1 - 0.25 * (redundant + unexpected)).
     """
     required = [c for c in expected if not c.optional]
     made = [r for r in records if r.function]
@@ -131,7 +132,7 @@ def tool_rationality(
             seen.add(key)
     needed = {c.function for c in expected}
     allowed = needed | (HARMLESS_LOOKUPS if needed else frozenset())
-    unexpected = sum(1 for r in records if r.function not in allowed)
+    unexpected = sum(1 for r in records if r.function not in allowed and r.outcome != "parse_error")
     score = recall * max(0.0, 1.0 - 0.25 * (redundant + unexpected))
     return {
         "recall": recall,

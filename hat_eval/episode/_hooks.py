@@ -240,14 +240,17 @@ HOOK_RECOVERED = "hook_recovered"
 """The score key of whether an episode recovered from its hooks' rejections."""
 
 
-def hook_summary(records: Sequence[HookRecord]) -> dict[str, float]:
+def hook_summary(records: Sequence[HookRecord], *, answer_ok: bool = True) -> dict[str, float]:
     """Per hook that ran, its rejections (``hook_rejections_<name>``), and ``hook_recovered``.
 
     A :class:`HookFault`'s rejections count under the hook it misfires as.
 
     An episode *recovered* when a hook rejected a step and the agent then satisfied every hook
-    that had rejected it: each one's last verdict is ``pass`` and no step was let through.
-    NaN without a rejection (nothing to recover from); empty without records.
+    that had rejected it (each one's last verdict is ``pass``, no step was let through) with an
+    answer that does its task (``answer_ok``, as :func:`hook_fault_values` asks of a recovery:
+    a summary must not say "100% recovered" beside a recovery of 0 because the agent passed
+    the hooks with an empty or failed answer). NaN without a rejection (nothing to recover
+    from); empty without records.
     """
     out: dict[str, float] = {}
     last: dict[str, str] = {}
@@ -262,7 +265,7 @@ def hook_summary(records: Sequence[HookRecord]) -> dict[str, float]:
         out[HOOK_RECOVERED] = math.nan
     else:
         through = any(r.verdict == "let_through" for r in records)
-        ok = not through and all(last[h] == "pass" for h in rejecting)
+        ok = answer_ok and not through and all(last[h] == "pass" for h in rejecting)
         out[HOOK_RECOVERED] = 1.0 if ok else 0.0
     return out
 

@@ -37,6 +37,7 @@ CALL_OUTCOMES: tuple[str, ...] = (
     "input_error",
     "unknown_tool",
     "rejected",
+    "parse_error",
     *(f"fault:{kind}" for kind in FAULT_KINDS),
 )
 """Every :attr:`CallRecord.outcome` the runtime writes (the one list; readers derive theirs)."""
@@ -60,8 +61,10 @@ class CallRecord:
     function: str | None
     arguments: dict[str, Any]
     outcome: str
-    """``ok``, ``input_error``, ``unknown_tool``, ``fault:<kind>`` (the agent saw a fault), or
-    ``rejected`` (a checking hook sent it back before it ran): :data:`CALL_OUTCOMES`."""
+    """``ok``, ``input_error``, ``unknown_tool``, ``fault:<kind>`` (the agent saw a fault),
+    ``rejected`` (a checking hook sent it back before it ran) or ``parse_error`` (the model's text
+    of the call did not parse: it was not run, and the parser's error went back):
+    :data:`CALL_OUTCOMES`."""
     attempts: int = 1
     faults: list[str] = field(default_factory=list)
     """Fault kinds met on the way (including those a retry recovered from)."""
@@ -216,6 +219,16 @@ class ToolRuntime:
         except ToolInputError as err:
             return str(err)
         return None
+
+    def unparsed(self, name: str) -> CallRecord:
+        """Record a call whose text did not parse (outcome ``parse_error``, no function: not run).
+
+        ``name`` is what the parser made of the tool's name (Inspect's ``unknown`` when it made
+        nothing of it). The parser's error is what the model reads in the call's tool message.
+        """
+        record = CallRecord(name=name, function=None, arguments={}, outcome="parse_error")
+        self.records.append(record)
+        return record
 
     def reject(self, name: str, arguments: dict[str, Any]) -> CallRecord:
         """Record a call a hook rejected before it ran (outcome ``rejected``)."""

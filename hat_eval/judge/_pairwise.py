@@ -44,6 +44,7 @@ from ._scorer import (
     fence_answer,
     generate_config,
     grader_facts,
+    judge_max_tokens,
     resolve_grader,
 )
 from ._study import PREFERENCE_NAME, majority_preference
@@ -260,7 +261,7 @@ def pairwise_judge(
         errors: list[str] = []
         inconsistent = comparisons = 0
         for i in range(k):
-            cfg = generate_config(grader, config, i)
+            cfg = generate_config(grader, config, i, judge_max_tokens(len(dims), claims=False))
             raw: dict[Order, dict[str, Preference]] = {}
             for order in ORDERS:
                 first, second = shown[order]

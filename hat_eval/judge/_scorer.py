@@ -71,6 +71,34 @@ JudgeMode: TypeAlias = Literal["agent", "lookups"]
 JUDGE_MODES: tuple[JudgeMode, ...] = get_args(JudgeMode)
 JUDGE_SEED = 20261203
 """The grader's seed unless configured (sample ``i`` of ``k`` uses ``seed + i``)."""
+JUSTIFICATION_TOKENS = 96
+"""Tokens of one dimension's entry in a reply: its name, score and a one- or two-sentence
+justification (``{"factual_accuracy": {"score": 4, "justification": "..."}}``)."""
+CLAIM_TOKENS = 48
+"""Tokens of one claim in a reply: the claim, its verdict and the tool that decided it."""
+MAX_CLAIMS = 12
+"""Claims a reply lists at most in practice: an answer has at most 100 words (the harness's
+answer limit), a dozen statements."""
+REPLY_OVERHEAD_TOKENS = 64
+"""Tokens of a reply's JSON frame (braces, keys) and end of turn."""
+
+
+def judge_max_tokens(dimensions: int, *, claims: bool) -> int:
+    """The most tokens a grader turn needs for the reply format (a token cap per turn).
+
+    ``REPLY_OVERHEAD_TOKENS + dimensions * JUSTIFICATION_TOKENS`` and, when the reply must list
+    the answer's claims (``agent`` mode), ``MAX_CLAIMS * CLAIM_TOKENS`` more: 1,120 tokens for
+    the default rubric's five dimensions with claims, 544 without. Without a cap a local grader
+    writes up to its default (Inspect's ``hf/``: 2,048 tokens a turn; minutes on a CPU). The
+    grader model's own ``max_tokens`` or the judge's ``config`` overrides it.
+    """
+    return (
+        REPLY_OVERHEAD_TOKENS
+        + dimensions * JUSTIFICATION_TOKENS
+        + (MAX_CLAIMS * CLAIM_TOKENS if claims else 0)
+    )
+
+
 PART_DIMENSIONS: dict[str, str] = {"accuracy": "factual_accuracy", "safety": "compliance"}
 """Deterministic check part -> the rubric dimension that decides it when the checks cannot."""
 PASS_AT = 4
@@ -416,9 +444,16 @@ def resolve_grader(model: str | Model | None, model_role: str) -> Model:
     return get_model(role=model_role)
 
 
-def generate_config(grader: Model, config: GenerateConfig | None, sample: int) -> GenerateConfig:
-    """Temperature 0 and seed :data:`JUDGE_SEED` + ``sample``, under the grader's and ``config``."""
-    base = GenerateConfig(temperature=0.0, seed=JUDGE_SEED).merge(grader.config)
+def generate_config(
+    grader: Model, config: GenerateConfig | None, sample: int, max_tokens: int | None = None
+) -> GenerateConfig:
+    """Temperature 0, seed :data:`JUDGE_SEED` + ``sample`` and the reply's token cap.
+
+    ``max_tokens`` is :func:`judge_max_tokens` of the reply format; the grader's config and
+    ``config`` override all three.
+    """
+    base = GenerateConfig(temperature=0.0, seed=JUDGE_SEED, max_tokens=max_tokens)
+    base = base.merge(grader.config)
     base = base.merge(config or GenerateConfig())
     return base if base.seed is None else base.merge(GenerateConfig(seed=base.seed + sample))
 
@@ -572,7 +607,9 @@ async def _judge(
             prompt,
             parse,
             retries=retries,
-            config=generate_config(grader, config, i),
+            config=generate_config(
+                grader, config, i, judge_max_tokens(len(dims), claims=tools is not None)
+            ),
             tools=tools,
             max_tool_turns=max_tool_turns,
         )

@@ -118,7 +118,8 @@ def summary_table(rows: list[SummaryRow], title: str = "hat-eval results") -> Ta
     if hooks:
         notes.append(
             "hook rejections: per checking hook; recovered: share of episodes with a rejection "
-            "that then passed every hook that rejected"
+            "that then passed every hook that rejected with an answer that does its task "
+            "(as recovery counts it)"
         )
     table = Table(title=title, caption="; ".join(notes) or None)
     extra = (["judged"] if judge else []) + (["hook rejections"] if hooks else [])

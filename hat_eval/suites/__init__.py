@@ -62,7 +62,7 @@ if TYPE_CHECKING:
         suite_metrics,
         variant_scorer,
     )
-    from ._task import AGENTS, Agent, build_case_task
+    from ._task import AGENTS, Agent, build_case_task, turn_token_cap
 
 _LAZY = {
     "harness_agent": "._agent",
@@ -79,6 +79,7 @@ _LAZY = {
     "AGENTS": "._task",
     "Agent": "._task",
     "build_case_task": "._task",
+    "turn_token_cap": "._task",
 }
 
 
@@ -125,6 +126,7 @@ __all__ = [
     "to_sample",
     "task_function",
     "tool_infos",
+    "turn_token_cap",
     "variant_scorer",
     "viewer_messages",
     "write_split_files",

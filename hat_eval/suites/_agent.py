@@ -11,7 +11,8 @@ Inspect's standard tool messages: the reference compares against ReAct.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from inspect_ai.agent import AgentPrompt, as_solver, react
@@ -45,6 +46,32 @@ from hat_eval.episode import (
 from hat_eval.harness import Harness, RetryPolicy, Tool
 
 from ._samples import episode_of
+
+
+class ModelServerError(RuntimeError):
+    """A model call that gave no usable reply in all its tries (a timeout, a bad answer).
+
+    Inspect reports it as tenacity's ``RetryError[<Future ...>]``; this names the last error,
+    the tries and the options that bound them.
+    """
+
+
+@contextmanager
+def named_model_errors() -> Iterator[None]:
+    """Turn Inspect's exhausted retries of a model call into a :class:`ModelServerError`."""
+    from tenacity import RetryError
+
+    try:
+        yield
+    except RetryError as err:
+        last = err.last_attempt
+        cause = last.exception() if last.failed else None
+        what = f"{type(cause).__name__}: {cause}" if cause is not None else "no reply"
+        raise ModelServerError(
+            f"the model gave no usable reply in {last.attempt_number} tries (last: {what}); "
+            "check the model server (its log, its load); hat-eval run's --request-timeout and "
+            "--max-retries bound each try and the tries"
+        ) from None
 
 
 def _context(state: TaskState) -> EpisodeContext:
@@ -121,13 +148,14 @@ def harness_agent(*, max_turns: int = 5) -> Solver:
             state.messages.append(state.output.message)
             return chat.plain(state.output.message)
 
-        run = await run_agent_async(
-            ctx,
-            [chat.plain(m) for m in _user_messages(state)],
-            model_turn,
-            seed=stable_seed(str(state.sample_id)),
-            max_turns=max_turns,
-        )
+        with named_model_errors():
+            run = await run_agent_async(
+                ctx,
+                [chat.plain(m) for m in _user_messages(state)],
+                model_turn,
+                seed=stable_seed(str(state.sample_id)),
+                max_turns=max_turns,
+            )
         state.messages = [chat.inspect(m) for m in run.messages]
         return state
 
@@ -151,7 +179,9 @@ class _InspectChat:
         return Message(
             message.role,
             message.text,
-            tool_calls=tuple(ToolCall(c.id, c.function, c.arguments or {}) for c in calls or ()),
+            tool_calls=tuple(
+                ToolCall(c.id, c.function, c.arguments or {}, c.parse_error) for c in calls or ()
+            ),
             source=message,
         )
 
@@ -224,7 +254,8 @@ def react_baseline() -> Solver:
             submit=False,
         )
         state.messages = _user_messages(state)
-        state = await as_solver(agent)(state, generate)
+        with named_model_errors():
+            state = await as_solver(agent)(state, generate)
         _attach_records(state.messages, runtime.records)
         return state
 

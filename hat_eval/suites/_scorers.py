@@ -261,9 +261,9 @@ def _score(state: TaskState, target: Target, *, requirements: bool = False) -> S
     check = check_answer(episode.case, episode.gold, answer, records, episode.fault, kb)
     values = check.values()
     hooks = hook_records_in(state.messages)
-    values.update(hook_summary(hooks))  # none without checking hooks
+    answer_ok = check.parts["accuracy"] != 0.0 and check.aggregate != 0.0
+    values.update(hook_summary(hooks, answer_ok=answer_ok))  # none without checking hooks
     if episode.hook_fault is not None:  # a hook that misfired: recovery is answering again
-        answer_ok = check.parts["accuracy"] != 0.0 and check.aggregate != 0.0
         values.update(hook_fault_values(episode.hook_fault, hooks, answer_ok))
     notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
     notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]

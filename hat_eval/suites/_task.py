@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer
 
 from hat_eval.episode import (
@@ -44,6 +45,36 @@ def check_harness_functions(episodes: list[Episode]) -> None:
                 f"{path or default_harness_path()}: tools: no tool is bound to function "
                 f"{fn!r}, which the suite's cases call; expected a tool with `function: {fn}`"
             )
+
+
+ANSWER_LIMIT = "max_words"
+"""The harness constraint that bounds an answer's length (its ``max``: the most a variant asks)."""
+TOKENS_PER_WORD = 2
+"""Tokens a word of an answer may take (English words, numbers and CJK characters each take one
+or two in the tokenizers the suites run on; an emoji takes two or three, and there are few)."""
+TURN_OVERHEAD_TOKENS = 64
+"""Tokens beyond the words: the skill tag, the end of turn, or a whole tool call in JSON."""
+DEFAULT_TURN_TOKENS = 512
+"""The cap of a harness without an answer limit."""
+
+
+def turn_token_cap(harnesses: list[str | None]) -> int:
+    """The most tokens a model turn of a case suite needs under ``harnesses`` (harness files).
+
+    Derived from each harness's answer limit (:data:`ANSWER_LIMIT`, at its ``max``: the most any
+    HSA variant of that harness may ask): ``max * TOKENS_PER_WORD + TURN_OVERHEAD_TOKENS``, the
+    largest over the harnesses; :data:`DEFAULT_TURN_TOKENS` for a harness without the limit.
+    Without a cap Inspect's ``hf/`` provider lets a local model write 2,048 tokens a turn, which
+    on a CPU is minutes per sample; ``--max-tokens`` (Inspect's ``max_tokens``) overrides it.
+    """
+    caps = []
+    for path in dict.fromkeys(harnesses):
+        limit = base_harness(path).constraints().get(ANSWER_LIMIT)
+        if limit is None:
+            caps.append(DEFAULT_TURN_TOKENS)
+        else:
+            caps.append(int(limit.max) * TOKENS_PER_WORD + TURN_OVERHEAD_TOKENS)
+    return max(caps, default=DEFAULT_TURN_TOKENS)
 
 
 def changelog_metadata(path: str) -> dict[str, Any]:
@@ -91,7 +122,7 @@ def build_case_task(
         split: the product split the cases come from (``test`` for evaluation).
         harness: harness file to run under (the default live-commerce harness if None).
         agent: ``harness`` (the harness-driven agent) or ``react`` (Inspect's ReAct baseline).
-        n: number of cases (the suite's size by default).
+        n: number of cases (the suite's size by default; a larger ``n`` is the whole suite).
         seed: case seed (the suite's fixed seed by default).
         kb_seed: seed of the product knowledge base.
         max_turns: most model calls per viewer message for the harness agent.
@@ -110,6 +141,8 @@ def build_case_task(
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
     harness = disclosure_harness(harness, disclosure)
     recipe = suite_recipe(suite)
+    if split == "test" and n is not None and n >= recipe.cases:
+        n = None  # the whole suite: its pinned dataset, never more cases drawn past its size
     episodes = suite_episodes(
         suite,
         split=split,
@@ -132,6 +165,7 @@ def build_case_task(
         solver=harness_agent(max_turns=max_turns) if agent == "harness" else react_baseline(),
         scorer=scorer,
         epochs=Epochs(1, part_mean()),
+        config=GenerateConfig(max_tokens=turn_token_cap([e.harness.path for e in episodes])),
         version=DATASET_VERSION,
         metadata={
             "suite": suite,

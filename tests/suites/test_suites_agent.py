@@ -121,7 +121,11 @@ def test_a_suite_under_checking_hooks_logs_and_scores_the_verdicts(
     ]
     (score,) = sample.scores.values()  # type: ignore[union-attr]
     assert score.value["hook_rejections_factual_risk"] == 1.0  # type: ignore[index]
-    assert score.value["hook_recovered"] == 1.0  # type: ignore[index]
+    # the second reply passed the hook but fails its task (no facts for the viewer): no
+    # recovery, as the robustness suite's recovery counts it (a summary must not say "100%
+    # recovered" beside a recovery of 0)
+    assert score.value["accuracy"] == 0.0  # type: ignore[index]
+    assert score.value["hook_recovered"] == 0.0  # type: ignore[index]
     metrics = log.results.scores[0].metrics
     assert metrics["hook_rejections_factual_risk"].value == 1.0
-    assert metrics["hook_recovered"].value == 1.0
+    assert metrics["hook_recovered"].value == 0.0
