@@ -184,6 +184,36 @@ def check_load_args(model_args: dict[str, Any]) -> None:
         fail(str(err))
 
 
+# Options `run` and `score` share (one owner each).
+RequestTimeoutOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        envvar=REQUEST_TIMEOUT_VAR,
+        help="Seconds a model server has to answer one request (each try; the pre-flight "
+        f"waits at most {PROBE_TIMEOUT_S:g} s). A request past it is retried --max-retries "
+        "times with a line saying so, then its sample fails with the error named.",
+    ),
+]
+MaxRetriesOption = Annotated[
+    int,
+    typer.Option(
+        min=0,
+        envvar=MAX_RETRIES_VAR,
+        help="Retries of a failed or timed-out request to a model server (Inspect's own "
+        "default is to retry without end).",
+    ),
+]
+JudgeMaxTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Most tokens per grader turn. Default: what the judge's reply format needs "
+        "(a share per rubric dimension and per claim).",
+    ),
+]
+
+
 def resolve_judge(
     judge: str,
     *,
@@ -806,25 +836,8 @@ def run(
             "model's.",
         ),
     ] = None,
-    request_timeout: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            envvar=REQUEST_TIMEOUT_VAR,
-            help="Seconds a model server has to answer one request (each try; the pre-flight "
-            f"waits at most {PROBE_TIMEOUT_S:g} s). A request past it is retried --max-retries "
-            "times with a line saying so, then its sample fails with the error named.",
-        ),
-    ] = DEFAULT_REQUEST_TIMEOUT_S,
-    max_retries: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            envvar=MAX_RETRIES_VAR,
-            help="Retries of a failed or timed-out request to a model server (Inspect's own "
-            "default is to retry without end).",
-        ),
-    ] = DEFAULT_MAX_RETRIES,
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
+    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
     temperature: Annotated[
         float | None,
         typer.Option(
@@ -849,14 +862,7 @@ def run(
             "decides the parts the checks leave undecided (the grader model role).",
         ),
     ] = None,
-    judge_max_tokens: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Most tokens per grader turn. Default: what the judge's reply format needs "
-            "(a share per rubric dimension and per claim).",
-        ),
-    ] = None,
+    judge_max_tokens: JudgeMaxTokensOption = None,
     disclosure: Annotated[
         str | None,
         typer.Option(

@@ -10,6 +10,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ._common import err_console, fail, progress
+from ._run import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_REQUEST_TIMEOUT_S,
+    JudgeMaxTokensOption,
+    MaxRetriesOption,
+    RequestTimeoutOption,
+)
 
 if TYPE_CHECKING:
     from inspect_ai.model import Model
@@ -48,6 +55,9 @@ def score(
             "first bad line stops the run before anything is written.",
         ),
     ] = False,
+    judge_max_tokens: JudgeMaxTokensOption = None,
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
+    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
 ) -> None:
     """Score answers made elsewhere (production transcripts, another framework).
 
@@ -80,7 +90,12 @@ def score(
     if judge is not None:
         from ._run import resolve_judge
 
-        grader = resolve_judge(judge)  # before any answer is read or scored
+        grader = resolve_judge(  # before any answer is read or scored
+            judge,
+            request_timeout=request_timeout,
+            max_retries=max_retries,
+            max_tokens=judge_max_tokens,
+        )
     skipped: list[str] = []
 
     def report(err: AnswerFileError) -> None:

@@ -312,3 +312,25 @@ def test_results_are_kept_when_out_fails_after_the_work(tmp_path: Path, monkeypa
 def test_an_empty_answers_file_is_one_line(tmp_path: Path) -> None:
     res = _score(_write(tmp_path / "a.jsonl", ["\n", "  \n"]), tmp_path / "o")
     one_error_line(res, "error: ", "a.jsonl: no answers; expected one JSON object a line")
+
+
+def test_the_judges_bounds_reach_its_grader_before_any_answer_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import typer
+
+    from hat_eval.cli import _run
+
+    seen: dict[str, Any] = {}
+
+    def resolve(judge: str, **bounds: Any) -> None:
+        seen.update(bounds, judge=judge)
+        raise typer.Exit(3)  # stop here: nothing further is needed
+
+    monkeypatch.setattr(_run, "resolve_judge", resolve)
+    args = ["score", "--suite", "livestream", "--answers", str(tmp_path / "missing.jsonl")]
+    args += ["--out", str(tmp_path / "r.jsonl"), "--judge", "ckpt/"]
+    args += ["--judge-max-tokens", "96", "--request-timeout", "7", "--max-retries", "0"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 3, res.output
+    assert seen == {"judge": "ckpt/", "max_tokens": 96, "request_timeout": 7, "max_retries": 0}
