@@ -262,6 +262,7 @@ def evolution_episodes(
     n: int | None = None,
     kb_seed: int = 0,
     seed: int | None = None,
+    shop: str | None = None,
 ) -> list[Episode]:
     """Each case of ``recipe`` under each version ``versions`` selects (all when None).
 
@@ -276,7 +277,7 @@ def evolution_episodes(
 
     skills, edits = _checked(changelog)
     chosen = changelog.select(versions)
-    kb = knowledge_base(kb_seed)
+    kb = knowledge_base(kb_seed, shop)
     count = recipe.cases if n is None else n
     cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
     out = []
@@ -304,6 +305,7 @@ def evolution_episodes(
                     kb_seed=kb_seed,
                     gold=version_gold(case, version, reqs, of),
                     labels={"version": version.version},
+                    shop=shop,
                 )
             )
     return out

@@ -79,6 +79,7 @@ def build_case_task(
     disclosure: str | None = None,
     harness_version: str | None = None,
     changelog: str | None = None,
+    shop: str | None = None,
 ) -> Task:
     """An Inspect task for one case suite, scored by ``scorer``.
 
@@ -101,6 +102,8 @@ def build_case_task(
         harness_version: a suite over a harness changelog (its recipe names one): the version
             to run, ``vK``, or a range ``vA..vB`` (all if None).
         changelog: a suite over a harness changelog: another changelog file to run.
+        shop: a shop folder (data pack) to draw the cases from; the tools, checks and judge
+            read it too (the built-in shop if None).
 
     Raises:
         HarnessError: the changelog or a version's harness is invalid, or ``harness_version``
@@ -119,6 +122,7 @@ def build_case_task(
         seed=seed,
         versions=harness_version,
         changelog=changelog,
+        shop=shop,
     )
     check_harness_functions(episodes)
     extra: dict[str, Any] = {}
@@ -141,6 +145,7 @@ def build_case_task(
             "dataset_version": DATASET_VERSION,
             "case_seed": recipe.seed if seed is None else seed,
             "kb_seed": kb_seed,
+            **({"shop": shop} if shop is not None else {}),
             "agent": agent,
             "harness": harness or str(default_harness_path()),
             "harness_sha256": harness_sha256(harness),

@@ -82,6 +82,8 @@ class ShopPack:
     rules: tuple[Rule, ...]
     lines: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, repr=False)
     """(file, record key) -> its line (1-based), for problem reports; empty when generated."""
+    sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Record file -> the name problem reports give it (e.g. the CSV it was imported from)."""
 
     def records(self, file: str) -> tuple[BaseModel, ...]:
         """The records of one record file (a :data:`RECORD_FILES` name)."""
@@ -92,7 +94,8 @@ class ShopPack:
 def _where(pack: ShopPack, file: str, record: BaseModel) -> str:
     key = record_key(record)
     line = pack.lines.get((file, key))
-    return f"{file}:{line} ({key})" if line else f"{file} ({key})"
+    name = pack.sources.get(file, file)
+    return f"{name}:{line} ({key})" if line else f"{name} ({key})"
 
 
 def _overlap(a0: str, a1: str) -> bool:
