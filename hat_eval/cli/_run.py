@@ -724,6 +724,13 @@ def run(
             "(always so while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES).",
         ),
     ] = False,
+    shop: Annotated[
+        Path | None,
+        typer.Option(
+            help="A shop folder (data pack, see `hat-eval shop`): the case suites draw their cases "
+            "from it, and the tools, checks and judge read it; the cases go to LOG_DIR/cases/.",
+        ),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -786,6 +793,11 @@ def run(
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--disclosure") from None
     changelog_file = check_changelog_options(names, harness_version, changelog)
+    shop_dir = None
+    if shop is not None:
+        from ._world import shop_option
+
+        shop_dir = shop_option(shop, names)
     model_name = resolve_model(model, engine)
     check_mock_model(model_name)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
@@ -816,11 +828,16 @@ def run(
         disclosure=disclosure,
         harness_version=harness_version,
         changelog=changelog_file,
+        shop=shop_dir,
     )
     try:  # every task is built (and its data read) before any sample runs
         tasks = [make_task(name, options) for name in names]
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
+    if shop_dir is not None:
+        from ._world import write_cases
+
+        write_cases(tasks, log_dir)
     if grader is not None:
         tasks = with_judge(tasks, names)
     from inspect_ai._util.error import PrerequisiteError

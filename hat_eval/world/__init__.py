@@ -28,6 +28,8 @@ from ._cases import (
     stock_state_fact,
 )
 from ._compliance import find_violations, negated, normalise
+from ._coverage import ShopCoverage, generator_problems, shop_coverage
+from ._csv import CSV_TABLES, csv_columns, csv_text, import_csv
 from ._errors import ToolInputError
 from ._facts import (
     FACT_KINDS,
@@ -97,7 +99,14 @@ __all__ = [
     "KnowledgeBase",
     "LiveSession",
     "PackError",
+    "CSV_TABLES",
+    "ShopCoverage",
     "ShopPack",
+    "csv_columns",
+    "csv_text",
+    "generator_problems",
+    "import_csv",
+    "shop_coverage",
     "Split",
     "ToolFault",
     "ToolInputError",
