@@ -193,15 +193,15 @@ def import_csv_command(
     products: Annotated[Path, typer.Argument(help="products.csv: one product a row.")],
     skus: Annotated[Path, typer.Argument(help="skus.csv: one SKU a row.")],
     out: Annotated[Path, typer.Option(help="The shop folder to write.")],
+    base: Annotated[
+        Path,
+        typer.Option(
+            help="The shop whose manifest, policy, coupons, regions, shipping, returns and "
+            "compliance rules are kept (e.g. examples/shop, or the team's own folder).",
+        ),
+    ],
     promotions: Annotated[
         Path | None, typer.Option(help="promotions.csv (the base shop's promotions if omitted).")
-    ] = None,
-    base: Annotated[
-        Path | None,
-        typer.Option(
-            help="The shop whose manifest, policy, coupons, shipping, returns and rules are kept "
-            "(the built-in shop if omitted)."
-        ),
     ] = None,
 ) -> None:
     """Build a shop folder from a catalogue kept in a spreadsheet (CSV, one record a row).
@@ -212,7 +212,7 @@ def import_csv_command(
     was expected) and exit 2.
     """
     from hat_eval._outputs import OutputError, check_output_dir
-    from hat_eval.world import PackError, builtin_pack_dir, import_csv, write_pack
+    from hat_eval.world import PackError, import_csv, write_pack
 
     try:
         check_output_dir(
@@ -228,16 +228,15 @@ def import_csv_command(
     for path in tables.values():
         if not path.is_file():
             fail(f"{path}: no such file, expected a CSV file")
-    source = base if base is not None else builtin_pack_dir()
-    _read_shop(source)
+    _read_shop(base)
     try:
-        pack = import_csv(tables, source)
+        pack = import_csv(tables, base)
     except PackError as err:
         _problem_lines(err.problems)
     target = write_pack(pack, out)
     typer.echo(
         f"wrote {target}: {len(pack.products)} products, {len(pack.skus)} SKUs, "
-        f"{len(pack.promotions)} promotions (the rest from {source})"
+        f"{len(pack.promotions)} promotions (the rest from {base})"
     )
 
 

@@ -245,6 +245,8 @@ def _error_lines(where: str, err: ValidationError) -> list[str]:
         loc = ".".join(str(x) for x in e["loc"]) or "record"
         given = "" if e["type"] == "missing" else f" (got {e['input']!r:.60})"
         msg = e["msg"].removeprefix("Value error, ")
+        if msg.startswith("Input should be "):  # pydantic's type errors: say what was expected
+            msg = "expected " + msg.removeprefix("Input should be ")
         if e["type"] == "missing":
             msg = "missing, expected the field to be present"
         elif e["type"] == "extra_forbidden":
