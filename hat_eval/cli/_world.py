@@ -268,7 +268,7 @@ def shop_option(folder: Path, suites: Sequence[str]) -> str:
     case suite.
     """
     from hat_eval.suites import case_suites
-    from hat_eval.world import check_pack, kb_from_pack, read_pack, shop_coverage
+    from hat_eval.world import check_pack, shop_coverage
 
     if not set(suites) & set(case_suites()):
         raise typer.BadParameter(
@@ -281,7 +281,10 @@ def shop_option(folder: Path, suites: Sequence[str]) -> str:
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         fail(f"--shop {problems[0]}{more}; list them with: hat-eval shop validate {folder}")
-    cover = shop_coverage(kb_from_pack(read_pack(folder)), tries=4)
+    from hat_eval.episode import knowledge_base
+
+    shop = folder.as_posix()
+    cover = shop_coverage(knowledge_base(0, shop), tries=4)  # the runs' own (cached) load
     if cover.problems:
         fail(f"--shop {folder}: {cover.problems[0]}")
     cannot = [i for i in cover.intents if i.reason is not None]
@@ -290,7 +293,26 @@ def shop_option(folder: Path, suites: Sequence[str]) -> str:
             f"--shop {folder}: {cannot[0].reason}, expected a shop the suites can ask every "
             f"intent about; see: hat-eval shop show {folder}"
         )
-    return folder.as_posix()
+    return shop
+
+
+def cases_option(path: Path, suites: Sequence[str], shop: str | None) -> str:
+    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad)."""
+    from hat_eval.episode import knowledge_base
+    from hat_eval.suites import case_suites
+    from hat_eval.world import CaseFileError, read_case_file
+
+    if not set(suites) & set(case_suites()):
+        raise typer.BadParameter(
+            f"{', '.join(suites)} runs no viewer cases; --cases applies to the case suites "
+            f"({', '.join(case_suites())})",
+            param_hint="--cases",
+        )
+    try:
+        read_case_file(path, knowledge_base(0, shop))
+    except CaseFileError as err:
+        fail(f"--cases {err}")
+    return str(path)
 
 
 def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
@@ -306,7 +328,8 @@ def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
     folder = log_dir / "cases"
     folder.mkdir(parents=True, exist_ok=True)
     for task in tasks:
-        if not (task.metadata or {}).get("shop"):
+        meta = task.metadata or {}
+        if not meta.get("shop") and not meta.get("cases"):
             continue
         rows = [
             episode_of(s.id or "", s.metadata or {}, str(s.target)).to_row() for s in task.dataset

@@ -263,6 +263,7 @@ def evolution_episodes(
     kb_seed: int = 0,
     seed: int | None = None,
     shop: str | None = None,
+    cases: Sequence[Case] | None = None,
 ) -> list[Episode]:
     """Each case of ``recipe`` under each version ``versions`` selects (all when None).
 
@@ -279,7 +280,10 @@ def evolution_episodes(
     chosen = changelog.select(versions)
     kb = knowledge_base(kb_seed, shop)
     count = recipe.cases if n is None else n
-    cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
+    if cases is None:
+        cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
+    else:
+        cases = list(cases)[:count]
     out = []
     for version in chosen:
         ref = harness_ref(str(version.path))

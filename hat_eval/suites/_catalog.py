@@ -41,6 +41,8 @@ class RunOptions:
         changelog: the evolution suite's changelog file (its own if None).
         shop: a shop folder (data pack) the case suites draw their cases from and run against
             (the built-in shop if None).
+        cases: a cases file (a team's viewer messages with gold, the case schema) the case
+            suites run instead of generated cases.
     """
 
     limit: int | None = None
@@ -52,6 +54,7 @@ class RunOptions:
     harness_version: str | None = None
     changelog: str | None = None
     shop: str | None = None
+    cases: str | None = None
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         harness_version: str | None = None,
         changelog: str | None = None,
         shop: str | None = None,
+        cases: str | None = None,
     ) -> Task:
         return build_case_task(
             suite,
@@ -47,6 +48,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
             harness_version=harness_version,
             changelog=changelog,
             shop=shop,
+            cases=cases,
         )
 
     meta = suite_meta(suite)
@@ -65,5 +67,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
             if omitted); with `harness`, it must be that file's skill_disclosure.
         shop: a shop folder (data pack) to draw the cases from and run against (the built-in
             shop if omitted).
+        cases: a cases file (viewer messages with gold, the case schema) to run instead of
+            generated cases.
     """
     return task(name=suite)(entry)

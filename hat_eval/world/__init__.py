@@ -12,6 +12,7 @@
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
+from ._casefile import CaseFileError, read_case_file
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENT_WEIGHTS,
@@ -100,6 +101,7 @@ __all__ = [
     "LiveSession",
     "PackError",
     "CSV_TABLES",
+    "CaseFileError",
     "ShopCoverage",
     "ShopPack",
     "csv_columns",
@@ -118,6 +120,7 @@ __all__ = [
     "generate_pack",
     "kb_from_pack",
     "load_kb",
+    "read_case_file",
     "read_pack",
     "write_pack",
     "call_function",

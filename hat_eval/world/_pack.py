@@ -63,7 +63,7 @@ class PackError(ValueError):
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        super().__init__(f"{problems[0]}{more}; check the shop with: hat-eval world validate DIR")
+        super().__init__(f"{problems[0]}{more}; check the shop with: hat-eval shop validate DIR")
 
 
 @dataclass(frozen=True)

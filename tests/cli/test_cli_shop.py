@@ -255,3 +255,61 @@ def test_run_shop_refuses_a_suite_without_cases(tmp_path: Path) -> None:
     assert res.exit_code == 2
     said = " ".join(res.output.replace("│", " ").split())
     assert "--shop applies to the case suites" in said
+
+
+# -- a team's own cases --------------------------------------------------------------------------
+def _team_cases(tmp_path: Path, n: int = 4) -> Path:
+    from hat_eval.suites import suite_episodes
+
+    path = tmp_path / "cases.jsonl"
+    lines = []
+    for i, e in enumerate(suite_episodes("livestream", n=n, shop=EXAMPLE.as_posix())):
+        case = e.case.to_dict()
+        case.pop("split")
+        case["id"] = f"team-{i}"
+        lines.append(json.dumps(case, ensure_ascii=False) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def test_a_teams_cases_file_runs_under_the_suites_variants(tmp_path: Path) -> None:
+    cases = _team_cases(tmp_path)
+    logs = tmp_path / "logs"
+    args = ["run", "--shop", str(EXAMPLE), "--cases", str(cases), "--suite", "variant"]
+    res = runner.invoke(app, [*args, "--model", "hat/oracle", "--log-dir", str(logs)])
+    assert res.exit_code == 0, res.output
+    rows = _lines(logs / "cases" / "variant.jsonl")
+    assert [r["id"] for r in rows] == [f"variant-team-{i}" for i in range(4)]
+    assert all(r["metadata"]["variant"] for r in rows)  # each under its held-out variant
+    log = read_eval_log(list_eval_logs(str(logs))[0])
+    assert log.samples and all(
+        next(iter(s.scores.values())).value["aggregate"] >= 99 for s in log.samples if s.scores
+    )
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        ({"facts": [], "expected_calls": [], "forbidden": [], "should_escalate": None}, "no gold"),
+        (
+            {"session": {"product_on_screen": "P0001", "now": "2026-11-11T20:00:00+08:00"}},
+            "'P0001' is not",
+        ),
+        ({"intent": "haggling"}, "intent: 'haggling' is unknown"),
+        ({"expected_calls": [{"function": "catalog.nope"}]}, "expected_calls.0.function"),
+    ],
+)
+def test_a_bad_case_is_one_line_naming_file_line_and_field(
+    tmp_path: Path, edit: dict, says: str
+) -> None:
+    cases = _team_cases(tmp_path, 2)
+    rows = _lines(cases)
+    rows[1].update(edit)
+    if edit.get("should_escalate", 0) is None:
+        for key in ("facts", "expected_calls", "forbidden", "should_escalate"):
+            rows[1].pop(key)
+    _write(cases, rows)
+    args = ["run", "--shop", str(EXAMPLE), "--cases", str(cases), "--suite", "livestream"]
+    res = runner.invoke(app, [*args, "--log-dir", str(tmp_path / "logs")])
+    one_error_line(res, f"error: --cases {cases}:2 (team-1): ", says, "expected")
+    assert not (tmp_path / "logs").exists()
