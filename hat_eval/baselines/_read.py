@@ -116,7 +116,7 @@ def read_prompt(system: str) -> PromptFacts:
         facts.max_words = int(words.group(1))
     if calls := re.search(r"at most (\d+) tool calls", system):
         facts.max_calls = int(calls.group(1))
-    if screen := re.search(r"On screen: (.*) \(product id (P\d+)\)", system):
+    if screen := re.search(r"On screen: (.*) \(product id ([^)\s]+)\)", system):
         facts.product_name, facts.product_id = screen.group(1), screen.group(2)
     return facts
 

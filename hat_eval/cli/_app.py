@@ -20,7 +20,7 @@ from ._score import score
 from ._study import study_app
 from ._suites import suites_app
 from ._train import train_app
-from ._world import world_app
+from ._world import shop_app, world_app
 
 app = typer.Typer(
     name="hat-eval",
@@ -61,6 +61,7 @@ app.command()(score)
 app.add_typer(study_app, name="study")
 app.add_typer(train_app, name="train")
 app.add_typer(world_app, name="world")
+app.add_typer(shop_app, name="shop")
 
 
 def main() -> None:

@@ -900,6 +900,20 @@ def run(
             "(always so while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES).",
         ),
     ] = False,
+    shop: Annotated[
+        Path | None,
+        typer.Option(
+            help="A shop folder (data pack, see `hat-eval shop`): the case suites draw their cases "
+            "from it, and the tools, checks and judge read it; the cases go to LOG_DIR/cases/.",
+        ),
+    ] = None,
+    cases: Annotated[
+        Path | None,
+        typer.Option(
+            help="A cases file: the team's viewer messages with their gold, one case a line (the "
+            "case schema, docs/shop.md), run instead of generated cases (about --shop's products).",
+        ),
+    ] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -962,6 +976,16 @@ def run(
         except ValueError as err:
             raise typer.BadParameter(str(err), param_hint="--disclosure") from None
     changelog_file = check_changelog_options(names, harness_version, changelog)
+    shop_dir = None
+    if shop is not None:
+        from ._world import shop_option
+
+        shop_dir = shop_option(shop, names)
+    cases_file = None
+    if cases is not None:
+        from ._world import cases_option
+
+        cases_file = cases_option(cases, names, shop_dir)
     model_name = resolve_model(model, engine)
     check_mock_model(model_name)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
@@ -1007,11 +1031,17 @@ def run(
         disclosure=disclosure,
         harness_version=harness_version,
         changelog=changelog_file,
+        shop=shop_dir,
+        cases=cases_file,
     )
     try:  # every task is built (and its data read) before any sample runs
         tasks = [make_task(name, options) for name in names]
     except (FileNotFoundError, ValueError) as err:
         fail(str(err))
+    if shop_dir is not None or cases_file is not None:
+        from ._world import write_cases
+
+        write_cases(tasks, log_dir)
     if grader is not None:
         tasks = with_judge(tasks, names)
     attempt_timeout, retries = server_bounds(model_name, request_timeout, max_retries)

@@ -58,6 +58,13 @@ def score(
     judge_max_tokens: JudgeMaxTokensOption = None,
     request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
     max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
+    shop: Annotated[
+        Path | None,
+        typer.Option(
+            help="The shop folder the cases were drawn from (`hat-eval run --shop`); the "
+            "built-in shop if omitted.",
+        ),
+    ] = None,
 ) -> None:
     """Score answers made elsewhere (production transcripts, another framework).
 
@@ -86,6 +93,11 @@ def score(
         target = check_output_file(out, option="--out", inputs=[("--answers", answers)])
     except OutputError as err:
         fail(str(err))
+    shop_dir = None
+    if shop is not None:
+        from ._world import shop_option
+
+        shop_dir = shop_option(shop, [suite])
     grader = None
     if judge is not None:
         from ._run import resolve_judge
@@ -102,7 +114,7 @@ def score(
         skipped.append(str(err))
         err_console.print(f"skipped: {err}", markup=False)
 
-    episodes = {e.id: e for e in suite_episodes(suite)}
+    episodes = {e.id: e for e in suite_episodes(suite, shop=shop_dir)}
     try:
         parsed = read_answer_file(answers, case_ids=episodes, on_bad=report if skip_bad else None)
         results = list(score_answers(parsed, episodes))

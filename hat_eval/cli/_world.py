@@ -1,13 +1,24 @@
-"""``hat-eval world``: the shop (a data pack) and the suites' frozen splits, checked and rebuilt."""
+"""``hat-eval world`` and ``hat-eval shop``: shops (data packs) and the frozen splits.
+
+``shop`` is for a team's own shop (validate, show, CSV import and export); ``world`` builds
+the generator's shops and the suites' frozen split files (``world validate`` = ``shop validate``).
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ._common import err_console, fail
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
+
+    from hat_eval.world import ShopPack
 
 world_app = typer.Typer(
     help="The shop (a data pack folder) and the suites' frozen test/dev splits: validate, build.",
@@ -99,3 +110,232 @@ def build(
         for f in write_split_files():
             size = f.path.stat().st_size / 1e6
             typer.echo(f"wrote {f.path} ({size:.1f} MB, sha256 {f.sha256})")
+
+
+shop_app = typer.Typer(
+    help="A team's own shop (a data pack folder): validate, show what the suites can ask about "
+    "it, import its catalogue from CSV. Run the suites on it with `hat-eval run --shop DIR`.",
+    no_args_is_help=True,
+)
+shop_app.command("validate")(validate)
+
+
+def _problem_lines(problems: list[str]) -> None:
+    for line in problems:
+        err_console.print(f"error: {line}", markup=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _read_shop(folder: Path) -> ShopPack:
+    from hat_eval.world import check_pack, read_pack
+
+    problems = check_pack(folder)
+    if problems:
+        _problem_lines(problems)
+    return read_pack(folder)
+
+
+@shop_app.command()
+def show(
+    folder: Annotated[
+        Path | None,
+        typer.Argument(help="A shop folder (the built-in shop if omitted)."),
+    ] = None,
+    split: Annotated[str, typer.Option(help="The product split the cases are drawn from.")] = (
+        "test"
+    ),
+) -> None:
+    """What a shop holds and what the case generators can ask about it, and cannot and why.
+
+    Counts per category (listings, SKUs, in stock, promotions, made to order) and per split;
+    per intent the kinds of facts its cases ask for, or why none can be made (e.g. no
+    promotions or coupons: no promotion_stacking cases). Exit 2 when the shop does not validate.
+    """
+    from hat_eval.world import SPLITS, builtin_pack_dir, kb_from_pack, shop_coverage
+
+    if split not in SPLITS:
+        raise typer.BadParameter(
+            f"{split!r} is not a split, expected one of {', '.join(SPLITS)}", param_hint="--split"
+        )
+    target = folder if folder is not None else builtin_pack_dir()
+    pack = _read_shop(target)
+    cover = shop_coverage(kb_from_pack(pack), split=split)
+    m = pack.manifest
+    typer.echo(
+        f"{m.name} v{m.version} ({target}): {len(pack.products)} products, {len(pack.skus)} "
+        f"SKUs, {len(pack.promotions)} promotions, {len(pack.coupons)} coupons, "
+        f"{len(pack.rules)} compliance rules; season {m.season_start} .. {m.season_end}"
+    )
+    typer.echo("category      products  SKUs  in stock  promotions  made to order")
+    for c in cover.categories:
+        typer.echo(
+            f"{c.category:<13} {c.products:>8} {c.skus:>5} {c.in_stock:>9} {c.promotions:>11} "
+            f"{c.custom:>14}"
+        )
+    if cover.problems:
+        typer.echo("the case generators cannot run on this shop:")
+        for line in cover.problems:
+            typer.echo(f"  {line}")
+        raise typer.Exit(2)
+    typer.echo("products per split: " + ", ".join(f"{k} {v}" for k, v in cover.splits.items()))
+    typer.echo(f"what the case generators ask on the {split} split:")
+    for i in cover.intents:
+        if i.reason is not None:
+            typer.echo(f"  {i.intent:<19} cannot: {i.reason}")
+            continue
+        facts = ", ".join(i.facts) or "no facts (a decline or a reply in kind)"
+        note = f"  [{'; '.join(i.notes)}]" if i.notes else ""
+        typer.echo(f"  {i.intent:<19} {facts} ({'/'.join(i.languages)}){note}")
+
+
+@shop_app.command("import-csv")
+def import_csv_command(
+    products: Annotated[Path, typer.Argument(help="products.csv: one product a row.")],
+    skus: Annotated[Path, typer.Argument(help="skus.csv: one SKU a row.")],
+    out: Annotated[Path, typer.Option(help="The shop folder to write.")],
+    base: Annotated[
+        Path,
+        typer.Option(
+            help="The shop whose manifest, policy, coupons, regions, shipping, returns and "
+            "compliance rules are kept (e.g. examples/shop, or the team's own folder).",
+        ),
+    ],
+    promotions: Annotated[
+        Path | None, typer.Option(help="promotions.csv (the base shop's promotions if omitted).")
+    ] = None,
+) -> None:
+    """Build a shop folder from a catalogue kept in a spreadsheet (CSV, one record a row).
+
+    The columns are the record's fields in docs/shop.md (`hat-eval shop export-csv` writes
+    them); a `specs` cell is a JSON object, an empty nullable cell null. The whole shop is
+    checked before anything is written: one line per problem (file, row, record, field, what
+    was expected) and exit 2.
+    """
+    from hat_eval._outputs import OutputError, check_output_dir
+    from hat_eval.world import PackError, import_csv, write_pack
+
+    try:
+        check_output_dir(
+            out,
+            inputs=[("products", products), ("skus", skus)],
+            create=False,
+        )
+    except OutputError as err:
+        fail(str(err))
+    tables: dict[str, Path] = {"products.jsonl": products, "skus.jsonl": skus}
+    if promotions is not None:
+        tables["promotions.jsonl"] = promotions
+    for path in tables.values():
+        if not path.is_file():
+            fail(f"{path}: no such file, expected a CSV file")
+    _read_shop(base)
+    try:
+        pack = import_csv(tables, base)
+    except PackError as err:
+        _problem_lines(err.problems)
+    target = write_pack(pack, out)
+    typer.echo(
+        f"wrote {target}: {len(pack.products)} products, {len(pack.skus)} SKUs, "
+        f"{len(pack.promotions)} promotions (the rest from {base})"
+    )
+
+
+@shop_app.command("export-csv")
+def export_csv(
+    folder: Annotated[Path, typer.Argument(help="A shop folder.")],
+    out: Annotated[Path, typer.Option(help="The folder the CSV files go into.")],
+) -> None:
+    """Write a shop's products, SKUs and promotions as CSV (the columns import-csv reads)."""
+    from hat_eval._outputs import OutputError, check_output_dir, write_text_atomic
+    from hat_eval.world import CSV_TABLES, csv_text
+
+    pack = _read_shop(folder)
+    try:
+        target = check_output_dir(out)
+    except OutputError as err:
+        fail(str(err))
+    for name, model in CSV_TABLES.items():
+        path = target / name.replace(".jsonl", ".csv")
+        write_text_atomic(path, csv_text(pack.records(name), model))
+        typer.echo(f"wrote {path}")
+
+
+def shop_option(folder: Path, suites: Sequence[str]) -> str:
+    """``run --shop``/``score --shop``: the shop folder checked (one line and exit 2 if bad).
+
+    The shop must validate, its products be of the generators' product types, and every intent
+    of the suites be askable about it (the suites draw every intent); ``suites`` must hold a
+    case suite.
+    """
+    from hat_eval.suites import case_suites
+    from hat_eval.world import check_pack, shop_coverage
+
+    if not set(suites) & set(case_suites()):
+        raise typer.BadParameter(
+            f"{', '.join(suites)} has no cases drawn from a shop; --shop applies to the case "
+            f"suites ({', '.join(case_suites())})",
+            param_hint="--shop",
+        )
+
+    problems = check_pack(folder)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        fail(f"--shop {problems[0]}{more}; list them with: hat-eval shop validate {folder}")
+    from hat_eval.episode import knowledge_base
+
+    shop = folder.as_posix()
+    cover = shop_coverage(knowledge_base(0, shop), tries=4)  # the runs' own (cached) load
+    if cover.problems:
+        fail(f"--shop {folder}: {cover.problems[0]}")
+    cannot = [i for i in cover.intents if i.reason is not None]
+    if cannot:
+        fail(
+            f"--shop {folder}: {cannot[0].reason}, expected a shop the suites can ask every "
+            f"intent about; see: hat-eval shop show {folder}"
+        )
+    return shop
+
+
+def cases_option(path: Path, suites: Sequence[str], shop: str | None) -> str:
+    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad)."""
+    from hat_eval.episode import knowledge_base
+    from hat_eval.suites import case_suites
+    from hat_eval.world import CaseFileError, read_case_file
+
+    if not set(suites) & set(case_suites()):
+        raise typer.BadParameter(
+            f"{', '.join(suites)} runs no viewer cases; --cases applies to the case suites "
+            f"({', '.join(case_suites())})",
+            param_hint="--cases",
+        )
+    try:
+        read_case_file(path, knowledge_base(0, shop))
+    except CaseFileError as err:
+        fail(f"--cases {err}")
+    return str(path)
+
+
+def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
+    """Write each case suite's cases (its dataset rows) to ``LOG_DIR/cases/SUITE.jsonl``.
+
+    The bytes are the ones whose sha256 the task's log records as ``dataset_sha256``: review
+    them, and pin that hash. Each line names its shop.
+    """
+    from hat_eval._outputs import write_text_atomic
+    from hat_eval.episode import rows_jsonl
+    from hat_eval.suites._samples import episode_of
+
+    folder = log_dir / "cases"
+    folder.mkdir(parents=True, exist_ok=True)
+    for task in tasks:
+        meta = task.metadata or {}
+        if not meta.get("shop") and not meta.get("cases"):
+            continue
+        rows = [
+            episode_of(s.id or "", s.metadata or {}, str(s.target)).to_row() for s in task.dataset
+        ]
+        data = rows_jsonl(rows)
+        path = folder / f"{task.name}.jsonl"
+        write_text_atomic(path, data.decode("utf-8"))
+        sha = hashlib.sha256(data).hexdigest()
+        typer.echo(f"cases: {path} ({len(rows)} cases, sha256 {sha})")

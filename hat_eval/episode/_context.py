@@ -72,11 +72,24 @@ def resolve_harness(ref: HarnessRef) -> tuple[Harness, Mapping]:
 
 
 @lru_cache(maxsize=4)
-def knowledge_base(seed: int) -> KnowledgeBase:
-    """The world's knowledge base for ``seed`` (built once per process)."""
-    from hat_eval.world import build_kb
+def knowledge_base(seed: int, shop: str | None = None) -> KnowledgeBase:
+    """The world's knowledge base: the shop folder ``shop``, else ``seed``'s (built once).
 
-    return build_kb(seed)
+    Raises:
+        PackError: ``shop`` does not validate (one line per problem).
+    """
+    from hat_eval.world import build_kb, load_kb
+
+    return load_kb(shop) if shop is not None else build_kb(seed)
+
+
+def episode_kb(episode: Episode) -> KnowledgeBase:
+    """The knowledge base an episode was generated from and runs against (its shop or seed).
+
+    The one place an episode's world is chosen: the harness's tools, the checks, the oracle,
+    the reference policy and the judge's tools all read it through here.
+    """
+    return knowledge_base(episode.kb_seed, episode.shop)
 
 
 @dataclass(frozen=True)
@@ -97,7 +110,7 @@ def episode_context(episode: Episode) -> EpisodeContext:
     return EpisodeContext(
         harness=harness,
         mapping=mapping,
-        kb=knowledge_base(episode.kb_seed),
+        kb=episode_kb(episode),
         session=episode.case.session,
         fault=episode.fault,
         hook_fault=episode.hook_fault,

@@ -91,6 +91,8 @@ def build_episodes(
     seed: int | None = None,
     versions: str | None = None,
     changelog: str | None = None,
+    shop: str | None = None,
+    cases: Sequence[Case] | None = None,
 ) -> list[Episode]:
     """The episodes ``recipe`` draws on ``split`` (``n`` defaults to the recipe's size).
 
@@ -107,6 +109,10 @@ def build_episodes(
         versions: a recipe with a changelog: the versions to run (``vK`` or ``vA..vB``; all
             if None).
         changelog: a recipe with a changelog: another changelog file to run instead.
+        shop: a shop folder (data pack) to draw the cases from and run against, instead of
+            the knowledge base of ``kb_seed`` (the same generators, intents, styles and seeds).
+        cases: the cases to run (a team's own, :func:`hat_eval.world.read_case_file`) instead
+            of generated ones; the recipe's variants and faults are drawn for them as usual.
 
     Raises:
         HarnessError: the changelog or a version's harness is invalid, or ``versions`` names a
@@ -131,7 +137,15 @@ def build_episodes(
             )
         log = load_changelog(changelog or recipe.changelog)
         return evolution_episodes(
-            recipe, log, versions=versions, split=split, n=n, kb_seed=kb_seed, seed=seed
+            recipe,
+            log,
+            versions=versions,
+            split=split,
+            n=n,
+            kb_seed=kb_seed,
+            seed=seed,
+            shop=shop,
+            cases=cases,
         )
     if versions is not None or changelog is not None:
         raise ValueError(
@@ -139,10 +153,13 @@ def build_episodes(
             "to a recipe with one (the evolution suite)"
         )
     count = recipe.cases if n is None else n
-    kb = knowledge_base(kb_seed)
+    kb = knowledge_base(kb_seed, shop)
     base = harness_ref(harness)
     pool = count * recipe.pool
-    cases = generate_cases(kb, split=split, n=pool, seed=recipe.seed if seed is None else seed)
+    if cases is None:
+        cases = generate_cases(kb, split=split, n=pool, seed=recipe.seed if seed is None else seed)
+    else:
+        cases = list(cases)[:pool]
     if recipe.require_calls:  # faults need a tool to hit: keep cases with calls
         cases = [c for c in cases if c.required_calls][:count]
     episodes = []
@@ -186,6 +203,7 @@ def build_episodes(
                     "fault": fault.kind if fault else hook_fault.kind if hook_fault else "none",
                 },
                 hook_fault=hook_fault,
+                shop=shop,
             )
         )
     return episodes

@@ -262,6 +262,8 @@ def evolution_episodes(
     n: int | None = None,
     kb_seed: int = 0,
     seed: int | None = None,
+    shop: str | None = None,
+    cases: Sequence[Case] | None = None,
 ) -> list[Episode]:
     """Each case of ``recipe`` under each version ``versions`` selects (all when None).
 
@@ -276,9 +278,12 @@ def evolution_episodes(
 
     skills, edits = _checked(changelog)
     chosen = changelog.select(versions)
-    kb = knowledge_base(kb_seed)
+    kb = knowledge_base(kb_seed, shop)
     count = recipe.cases if n is None else n
-    cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
+    if cases is None:
+        cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
+    else:
+        cases = list(cases)[:count]
     out = []
     for version in chosen:
         ref = harness_ref(str(version.path))
@@ -304,6 +309,7 @@ def evolution_episodes(
                     kb_seed=kb_seed,
                     gold=version_gold(case, version, reqs, of),
                     labels={"version": version.version},
+                    shop=shop,
                 )
             )
     return out

@@ -315,7 +315,7 @@ def score_answers(
             a.answer,
             answer_records(episode, a.tool_calls),
             episode.fault,
-            knowledge_base(episode.kb_seed),
+            knowledge_base(episode.kb_seed, episode.shop),
         )
         yield {
             "id": a.id,

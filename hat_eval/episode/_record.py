@@ -223,6 +223,8 @@ class Episode:
             ``version``, the changelog version, in the evolution suite).
         hook_fault: a checking hook's injected misfire (the robustness suite's
             ``hook_rejection`` fault), instead of a tool fault.
+        shop: the shop folder (a data pack) the case was generated from and runs against,
+            instead of the knowledge base of ``kb_seed`` (None: the built-in shop's).
     """
 
     id: str
@@ -234,11 +236,13 @@ class Episode:
     gold: Gold
     labels: dict[str, Any] = field(default_factory=dict)
     hook_fault: HookFault | None = None
+    shop: str | None = None
 
     def metadata(self) -> dict[str, Any]:
         """The row metadata without case and gold (what an Inspect sample's metadata holds).
 
-        ``hook_fault`` is there only when the episode has one, so other rows keep their bytes.
+        ``hook_fault`` and ``shop`` are there only when the episode has one, so other rows keep
+        their bytes.
         """
         out = {
             "suite": self.suite,
@@ -251,6 +255,8 @@ class Episode:
         }
         if self.hook_fault is not None:
             out["hook_fault"] = self.hook_fault.to_dict()
+        if self.shop is not None:
+            out["shop"] = self.shop
         return out
 
     def to_row(self) -> dict[str, Any]:
@@ -297,6 +303,7 @@ class Episode:
             gold=Gold.from_dict(gold),
             labels={k: metadata[k] for k in LABELS if k in metadata},
             hook_fault=HookFault.from_dict(hook_fault) if hook_fault else None,
+            shop=metadata.get("shop"),
         )
 
 

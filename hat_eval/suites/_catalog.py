@@ -39,6 +39,10 @@ class RunOptions:
             harness they run under (see :func:`disclosure_harness`); None: the harness's own.
         harness_version: the evolution suite's changelog version(s): ``vK`` or ``vA..vB``.
         changelog: the evolution suite's changelog file (its own if None).
+        shop: a shop folder (data pack) the case suites draw their cases from and run against
+            (the built-in shop if None).
+        cases: a cases file (a team's viewer messages with gold, the case schema) the case
+            suites run instead of generated cases.
     """
 
     limit: int | None = None
@@ -49,6 +53,8 @@ class RunOptions:
     disclosure: str | None = None
     harness_version: str | None = None
     changelog: str | None = None
+    shop: str | None = None
+    cases: str | None = None
 
 
 @dataclass(frozen=True)

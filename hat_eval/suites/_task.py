@@ -17,7 +17,7 @@ from hat_eval.episode import (
     harness_sha256,
 )
 from hat_eval.harness import default_harness_path
-from hat_eval.world import Split
+from hat_eval.world import Case, Split
 
 from ._agent import harness_agent, react_baseline
 from ._catalog import disclosure_harness
@@ -96,6 +96,13 @@ def changelog_metadata(path: str) -> dict[str, Any]:
     return {"path": str(log.path), "versions": list(log.ids()), "edits": edits}
 
 
+def _read_cases(path: str, kb_seed: int, shop: str | None) -> tuple[Case, ...]:
+    from hat_eval.episode import knowledge_base
+    from hat_eval.world import read_case_file
+
+    return tuple(read_case_file(path, knowledge_base(kb_seed, shop)))
+
+
 def build_case_task(
     suite: str,
     scorer: Scorer,
@@ -110,6 +117,8 @@ def build_case_task(
     disclosure: str | None = None,
     harness_version: str | None = None,
     changelog: str | None = None,
+    shop: str | None = None,
+    cases: str | None = None,
 ) -> Task:
     """An Inspect task for one case suite, scored by ``scorer``.
 
@@ -132,10 +141,15 @@ def build_case_task(
         harness_version: a suite over a harness changelog (its recipe names one): the version
             to run, ``vK``, or a range ``vA..vB`` (all if None).
         changelog: a suite over a harness changelog: another changelog file to run.
+        shop: a shop folder (data pack) to draw the cases from; the tools, checks and judge
+            read it too (the built-in shop if None).
+        cases: a cases file (a team's viewer messages with gold, the case schema, about
+            ``shop``'s products) to run instead of generated cases.
 
     Raises:
         HarnessError: the changelog or a version's harness is invalid, or ``harness_version``
             names a version it does not have.
+        CaseFileError: the cases file does not read (one line per problem).
     """
     if agent not in AGENTS:
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
@@ -152,6 +166,8 @@ def build_case_task(
         seed=seed,
         versions=harness_version,
         changelog=changelog,
+        shop=shop,
+        **({"cases": _read_cases(cases, kb_seed, shop)} if cases is not None else {}),
     )
     check_harness_functions(episodes)
     extra: dict[str, Any] = {}
@@ -175,6 +191,8 @@ def build_case_task(
             "dataset_version": DATASET_VERSION,
             "case_seed": recipe.seed if seed is None else seed,
             "kb_seed": kb_seed,
+            **({"shop": shop} if shop is not None else {}),
+            **({"cases": cases} if cases is not None else {}),
             "agent": agent,
             "harness": harness or str(default_harness_path()),
             "harness_sha256": harness_sha256(harness),

@@ -31,6 +31,8 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         disclosure: str | None = None,
         harness_version: str | None = None,
         changelog: str | None = None,
+        shop: str | None = None,
+        cases: str | None = None,
     ) -> Task:
         return build_case_task(
             suite,
@@ -45,6 +47,8 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
             disclosure=disclosure,
             harness_version=harness_version,
             changelog=changelog,
+            shop=shop,
+            cases=cases,
         )
 
     meta = suite_meta(suite)
@@ -61,5 +65,9 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         max_turns: most model calls per viewer message for the harness agent.
         disclosure: `inline` or `progressive` skills: the default harness of that form (inline
             if omitted); with `harness`, it must be that file's skill_disclosure.
+        shop: a shop folder (data pack) to draw the cases from and run against (the built-in
+            shop if omitted).
+        cases: a cases file (viewer messages with gold, the case schema) to run instead of
+            generated cases.
     """
     return task(name=suite)(entry)

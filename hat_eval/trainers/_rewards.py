@@ -111,7 +111,7 @@ class Rollout:
             answer,
             run.records,
             episode.fault,
-            knowledge_base(episode.kb_seed),
+            knowledge_base(episode.kb_seed, episode.shop),
         )
         return cls(episode, run, answer, thoughts, check)
 

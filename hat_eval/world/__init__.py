@@ -12,6 +12,7 @@
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
+from ._casefile import CaseFileError, read_case_file
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENT_WEIGHTS,
@@ -28,6 +29,8 @@ from ._cases import (
     stock_state_fact,
 )
 from ._compliance import find_violations, negated, normalise
+from ._coverage import ShopCoverage, generator_problems, shop_coverage
+from ._csv import CSV_TABLES, csv_columns, csv_text, import_csv
 from ._errors import ToolInputError
 from ._facts import (
     FACT_KINDS,
@@ -97,7 +100,15 @@ __all__ = [
     "KnowledgeBase",
     "LiveSession",
     "PackError",
+    "CSV_TABLES",
+    "CaseFileError",
+    "ShopCoverage",
     "ShopPack",
+    "csv_columns",
+    "csv_text",
+    "generator_problems",
+    "import_csv",
+    "shop_coverage",
     "Split",
     "ToolFault",
     "ToolInputError",
@@ -109,6 +120,7 @@ __all__ = [
     "generate_pack",
     "kb_from_pack",
     "load_kb",
+    "read_case_file",
     "read_pack",
     "write_pack",
     "call_function",

@@ -63,7 +63,7 @@ class PackError(ValueError):
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = list(problems)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        super().__init__(f"{problems[0]}{more}; check the shop with: hat-eval world validate DIR")
+        super().__init__(f"{problems[0]}{more}; check the shop with: hat-eval shop validate DIR")
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,8 @@ class ShopPack:
     rules: tuple[Rule, ...]
     lines: dict[tuple[str, str], int] = field(default_factory=dict, compare=False, repr=False)
     """(file, record key) -> its line (1-based), for problem reports; empty when generated."""
+    sources: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Record file -> the name problem reports give it (e.g. the CSV it was imported from)."""
 
     def records(self, file: str) -> tuple[BaseModel, ...]:
         """The records of one record file (a :data:`RECORD_FILES` name)."""
@@ -92,7 +94,8 @@ class ShopPack:
 def _where(pack: ShopPack, file: str, record: BaseModel) -> str:
     key = record_key(record)
     line = pack.lines.get((file, key))
-    return f"{file}:{line} ({key})" if line else f"{file} ({key})"
+    name = pack.sources.get(file, file)
+    return f"{name}:{line} ({key})" if line else f"{name} ({key})"
 
 
 def _overlap(a0: str, a1: str) -> bool:
@@ -242,6 +245,8 @@ def _error_lines(where: str, err: ValidationError) -> list[str]:
         loc = ".".join(str(x) for x in e["loc"]) or "record"
         given = "" if e["type"] == "missing" else f" (got {e['input']!r:.60})"
         msg = e["msg"].removeprefix("Value error, ")
+        if msg.startswith("Input should be "):  # pydantic's type errors: say what was expected
+            msg = "expected " + msg.removeprefix("Input should be ")
         if e["type"] == "missing":
             msg = "missing, expected the field to be present"
         elif e["type"] == "extra_forbidden":

@@ -168,7 +168,7 @@ def test_malformed_json_line(small_pack):
 
 def test_read_pack_raises_with_the_problems(small_pack):
     _edit(small_pack, "skus.jsonl", 0, product_id="P9999")
-    with pytest.raises(PackError, match=r"product_id: 'P9999'.*hat-eval world validate") as err:
+    with pytest.raises(PackError, match=r"product_id: 'P9999'.*hat-eval shop validate") as err:
         read_pack(small_pack)
     assert len(err.value.problems) == 1
 
