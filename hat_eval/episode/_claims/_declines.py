@@ -12,11 +12,12 @@ the fault kinds met on the way, attempt by attempt, which is all this needs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from hat_eval.world import Case, Fact
+
+from ._lexicon import words
 
 DataState = Literal["usable", "unusable", "not_called"]
 
@@ -24,24 +25,6 @@ _UNUSABLE_FAULTS = frozenset({"timeout", "server_error", "empty", "partial"})
 """Injected faults that leave a result without its data: a raising fault, ``{}``, a cut-off or
 thinned result. Malformed text (junk around readable JSON), drifted keys and a slow answer
 still carry the data."""
-
-CANNOT_CONFIRM = re.compile(
-    r"\b(?:can not|could not|unable to|not able to|did not manage to) "
-    r"(?:confirm|check|verify|get|pull|load|access|see|find|fetch|retrieve|give you|quote)|"
-    r"\b(?:did not|does not|failed to|is not|was not|not) "
-    r"(?:load|come back|return|respond|go through|come through)|"
-    r"\b(?:do not|would not) want to (?:give|quote|tell) you (?:a |the )?wrong\b|"
-    r"\b(?:lookup|check|system|tool|calculator|page|listing|data|details?|result|price check)\b"
-    r"[^.!?]{0,40}\b(?:down|failed|error|timed out|time out|not (?:responding|loading|available)|"
-    r"having (?:trouble|issues)|glitch|incomplete|cut off|empty|blank)\b|"
-    r"\brather than guess\b|\bnot (?:going to|gonna) guess\b|\bwithout guessing\b|"
-    r"确认不了|无法确认|没法确认|不能确认|暂时(?:无法|没法|不能|查不到|确认不)|查不到|没查到|"
-    r"没(?:有)?(?:返回|加载|拿到|显示)|加载(?:失败|不出来|不完整)|系统[^。！？]{0,8}(?:故障|出错|繁忙|异常|卡)|"
-    r"不乱报|不瞎说|先不报|没调出来|调不出来|没法(?:准确)?(?:对比|比较|确认|报)|"
-    r"请同事(?:核实|确认|查)|帮你(?:核实|确认)后|查不出来|不敢乱说|"
-    r"让同事(?:帮你)?(?:核实|确认|查)|没查出来|没返回|稍后帮你(?:确认|再查|查)"
-)
-"""Words of an answer that says it cannot confirm something right now."""
 
 
 class CallRecordLike(Protocol):
@@ -102,4 +85,4 @@ def _usable(r: CallRecordLike) -> bool:
 
 def declines(text: str) -> bool:
     """Whether the prepared answer says it cannot confirm something right now."""
-    return CANNOT_CONFIRM.search(text) is not None
+    return words("cannot_confirm").search(text) is not None

@@ -19,6 +19,7 @@ from ._language import (
     hedged_at,
     negated_at,
 )
+from ._lexicon import groups
 from ._quantities import Number, numbers, same_quantity
 from ._subjects import (
     OURS,
@@ -268,55 +269,9 @@ _STACK_CLAIM = re.compile(
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
-_REASON_FORMS: dict[str, re.Pattern[str]] = {
-    "expired": re.compile(
-        r"\b(?:ended|expired|finished) (?:on )?(?:nov|dec|oct|the \d|\d)|已结束|已经结束|过期|到期"
-    ),
-    "invalid": re.compile(
-        r"查不到|没有这个码|无效|不存在|码不对|\bdoes not exist\b|\bnot a valid\b|\bunknown code\b|"
-        r"\bis not a real code\b|\bnot recogni[sz]ed\b"
-    ),
-    "unopened": re.compile(r"没拆封|未拆封|不拆封|没开封|未开封|没拆|\bsealed\b|\bnot opened\b"),
-    "unworn and unwashed": re.compile(
-        r"没穿没洗|未穿未洗|没穿过|没洗过|\bunworn\b.{0,12}\bunwashed\b"
-    ),
-    "free shipping": re.compile(
-        r"\bfree (?:since|because|as|over|for)\b|\bships? (?:to \w+ )?(?:for )?free\b|"
-        r"\b(?:delivery|shipping) (?:to \w+ )?is free\b|"
-        r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮|不用付运费|运费全免|不收运费"
-    ),
-    "threshold": re.compile(
-        r"\bneeds? (?:a |an )?(?:¥ ?)?\d+|\bminimum (?:order|spend)\b|\b(?:does not|not) "
-        r"(?:kick in|reach|meet)\b|满\d+|要满|没(?:满|达到)|不够\d*"
-    ),
-    "follow up": re.compile(
-        r"\b(?:message|contact|reach out to|get back to|call|email) you\b|"
-        r"联系你|联系您|跟进|回复你|回复您|给你回电"
-    ),
-    "not valid yet": re.compile(
-        r"\b(?:is not|not) (?:valid|active|live|usable) (?:until|before)\b|"
-        r"\b(?:starts|begins|opens|kicks in) (?:on )?(?:nov|dec|jan|the \d|\d)|"
-        r"才(?:开始|生效|能用)|还没到(?:时间|日期)|未开始|没开始|未生效|"
-        r"(?:得|要|需要|还要)等到\d+月|等到\d+月\d+[号日]"
-    ),
-    "wrong category": re.compile(
-        r"\b(?:jewellery|jewelry|electronics|tech|beauty|apparel|clothing|fashion|baby|food|home|"
-        r"sports?)(?: items?| products?)? only\b|"
-        r"\bonly (?:for|applies to|works on|valid on)\b|专用|只能用于|只限|不适用"
-    ),
-    "no stacking with deal": re.compile(
-        r"不能(?:和|跟|与)[^。！？,，]{0,8}(?:同时|一起)?(?:用|使用|叠加|叠用|共用)|"
-        r"不能同时用|不叠加|不可叠加|"
-        r"\b(?:can not|not) be (?:used|combined|stacked) (?:with|together with|on top of) "
-        r"(?:the |any )?(?:live )?(?:deals?|discounts?|prices?)"
-    ),
-}
-"""Other wordings of the reasons a coupon does not apply, which the stored aliases miss."""
-
-
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    form = _REASON_FORMS.get(str(fact.value))
+    form = groups("reason_forms").get(str(fact.value))  # wordings the aliases miss
     if form is not None:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
     for phrase in _phrases(fact):

@@ -8,7 +8,8 @@ from functools import lru_cache
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._language import _DECLINE, negated_at
+from ._language import negated_at
+from ._lexicon import words
 from ._text import _SCOPE_BREAK, _norm_phrase, _spans, clause_of, prepare
 from ._verdict import Verdict
 
@@ -237,6 +238,6 @@ def _claims(
                 continue
             if refused(text, m.start(), m.end()):
                 continue
-            if pattern.startswith("^") and _DECLINE.search(text[m.start() : m.end() + 60]):
+            if pattern.startswith("^") and words("decline").search(text[m.start() : m.end() + 60]):
                 continue  # "Sure! I won't compare brands": the yes is to a refusal
             yield rule, m.group(0)
