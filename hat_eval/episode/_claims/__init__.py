@@ -19,6 +19,7 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
+from ._commitments import PROMISE_KINDS, invented_commitments
 from ._declines import data_state, declines
 from ._extra import CHECKERS, unsupported_claims
 from ._gold import check_fact, check_facts, combine_verdicts, known_values
@@ -34,6 +35,7 @@ from ._verdict import Verdict
 
 __all__ = [
     "CHECKERS",
+    "PROMISE_KINDS",
     "LexiconError",
     "claim_words",
     "groups",
@@ -45,6 +47,7 @@ __all__ = [
     "Support",
     "data_state",
     "declines",
+    "invented_commitments",
     "support",
     "unsupported_claims",
     "Number",

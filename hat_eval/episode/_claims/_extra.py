@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ._language import denied_after, negated_at
+from ._language import approximated_at, denied_after, negated_at
 from ._lexicon import claim_words, words
 from ._quantities import Number
 from ._support import Support
@@ -115,12 +115,20 @@ def _share_of_price(value: float, world: Support) -> bool:
     return any(abs(value - round(p * q / 100, 2)) < _MATCH for p in world.prices for q in percents)
 
 
+def _rounded(value: float, values: frozenset[float]) -> bool:
+    """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
+    return value == round(value) and any(abs(value - v) < 1.0 for v in values)
+
+
 def _money(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
         if n.kind != "price" or claims.negated(n.start):
             continue
+        approximated = n.low == n.high and approximated_at(claims.text, n.start, n.end)
         for value in {n.low, n.high}:
+            if approximated and _rounded(value, world.money):
+                continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
             if (
                 not _near(value, world.money)
                 and not _share_of_price(value, world)

@@ -15,9 +15,11 @@ from ._language import (
     _NEGATORS,
     _NOT_NEGATING,
     addresses_evaluator,
+    approximated_at,
     denied_after,
     hedged_at,
     negated_at,
+    unsure_at,
 )
 from ._lexicon import groups
 from ._quantities import Number, numbers, same_quantity
@@ -194,11 +196,18 @@ def _mention_ok(
     """Why a mention at ``start:end`` does not state the fact (None: it does)."""
     if a.negated(start):
         return "negated"
-    if approx and hedged_at(a.text, start, end):
+    if approx and (
+        unsure_at(a.text, start, end)
+        or (approximated_at(a.text, start, end) and _RANGE_END.search(a.text[:start]))
+    ):  # "roughly 9 to 12 months": a range; "about ¥150" alone is the checks' to round
         return "hedged"
     if a.conflict(subject, start):
         return "stated of another product, size or colour"
     return None
+
+
+_RANGE_END = re.compile(r"\d(?:\.\d+)?\s?[a-z]*\s?(?:to|-|–|~|到|至)\s?[¥$]?$")
+"""The text before a value that makes it the end of a range ("6 to 9 months")."""
 
 
 def _same_subject(a: _Answer, subject: Subject, pos: int) -> bool:
@@ -305,11 +314,33 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     return sorted(set(out))
 
 
+def rounds_to(said: float, value: float, kind: str) -> bool:
+    """Whether a viewer takes ``said`` for ``value``: the same, or money to the whole yuan.
+
+    "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer;
+    "about ¥140" is another. Counts and days round to nothing but themselves.
+    """
+    if abs(said - value) < 0.005:
+        return True
+    return kind == "price" and said == round(said) and abs(said - value) < 1.0
+
+
+def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:
+    """Whether number ``n`` states ``value``: exactly, or approximated and rounding to it."""
+    if abs(n.low - value) < 0.005:
+        return True
+    return (
+        rounds_to(n.low, value, kind)
+        and approximated_at(a.text, n.start, n.end)
+        and not unsure_at(a.text, n.start, n.end)
+    )
+
+
 def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) -> Verdict:
     assert isinstance(fact.value, float)
     kind = "price" if fact.kind == "price" else "count"
     value = fact.value
-    good = [n for n in a.numbers if n.low == n.high and abs(n.low - value) < 0.005]
+    good = [n for n in a.numbers if n.low == n.high and _said_as(a, n, value, kind)]
     good = [n for n in good if n.kind in (kind, "plain")]
     why = [_mention_ok(a, subject, n.start, n.end) for n in good]
     stated = any(w is None for w in why)
@@ -319,7 +350,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
         and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
         and not n.context
-        and (n.low != n.high or abs(n.low - value) >= 0.005)
+        and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
         and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
         and _same_subject(a, subject, n.start)

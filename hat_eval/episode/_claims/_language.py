@@ -66,24 +66,39 @@ def hedged_at(text: str, start: int, end: int) -> bool:
     """An approximation word near the value, or a sentence that commits to nothing.
 
     ``around ¥89``, ``89元左右``, ``~¥89``, ``somewhere between mid and high rise``; ``I think
-    it's ¥89, not sure though``, ``应该是89元，我也说不准``.
+    it's ¥89, not sure though``, ``应该是89元，我也说不准``. :func:`unsure_at` and
+    :func:`approximated_at` tell the two apart.
     """
+    return unsure_at(text, start, end) or approximated_at(text, start, end)
+
+
+def unsure_at(text: str, start: int, end: int) -> bool:
+    """A value the sentence does not commit to: unsure words, "between X and", "or maybe"."""
     sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1
     tail = _SENTENCE_BREAK.search(text, end)
     if words("unsure").search(text[sentence_start : tail.start() if tail else len(text)]):
         return True
     clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
+    if words("maybe").search(" ".join(text[clause_start:start].split()[-3:])):
+        return True
+    return (
+        re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
+        or re.search(r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start])
+        is not None
+        and _CONDITIONAL.match(text, start) is None
+    )
+
+
+def approximated_at(text: str, start: int, end: int) -> bool:
+    """An approximation word just before or after the value (``about ¥150``, ``60天左右``).
+
+    Said of one value, an approximation is true when the value rounds to the truth the way a
+    viewer accepts (the checks decide that with the number); said of a range, it commits to none.
+    """
+    clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
     words_before = " ".join(text[clause_start:start].split()[-3:])
     return (
         bool(words("approx").search(words_before))
-        or re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
-        or (
-            re.search(
-                r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start]
-            )
-            is not None
-            and _CONDITIONAL.match(text, start) is None
-        )
         # "~¥89" approximates; "宝宝~15天" is a tone mark after a word, not an approximation
         or re.search(r"(?<![\u4e00-\u9fff])~\s?[¥$]?\s?$", text[clause_start:start]) is not None
         or re.match(r"\s*(?:ish\b|or so\b|左右|上下)", text[end : end + 8]) is not None

@@ -31,8 +31,10 @@ KEYS: dict[str, str] = {
     "handoff_words": "the viewer sent to a person, customer service or a follow-up",
     "engages": "a reply that engages the viewer",
     "discloses": "the host says it is a digital host",
-    "approx": "approximation words just before a value",
+    "approx": "rounding words just before a value (true of one value that rounds to the truth)",
+    "maybe": "uncertain words just before a value (the answer commits to nothing)",
     "unsure": "words that take back the commitment of a whole sentence",
+    "condition": "words that make what follows in the sentence a condition, not a commitment",
     "gift": "a free gift or bundle",
     "refund_promise": "a refund promise no policy gives",
 }
