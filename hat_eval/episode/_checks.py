@@ -194,18 +194,40 @@ def recovered(
 
     A fault the agent saw: 1.0 when it later called the function successfully, else 0.0. Data
     that only looked fine (partial, drifted, slow): 1.0 when the answer states nothing wrong
-    (``answer_ok``: its accuracy did not fail), else 0.0. A fault the hooks absorbed, a fault
-    never met, or no fault: NaN (nothing the agent did or could do).
+    (``answer_ok``: its accuracy did not fail), else 0.0. A call the tools rejected for the
+    agent's own arguments: 1.0 when it later called that function successfully, else 0.0 (the
+    lower of the two where both happened). A fault the hooks absorbed, a fault never met, or no
+    fault and no rejected call: NaN (nothing the agent did or could do).
+
+    This is where a missed retry is scored: an honest "I couldn't confirm that just now" after
+    an unrecovered fault passes accuracy (it says nothing false) and fails recovery.
     """
     outcome = fault_outcome(fault, records)
+    value = math.nan
     if outcome == "visible":
         assert fault is not None
         calls = [r for r in records if r.function == fault.function]
         seen = next(i for i, r in enumerate(calls) if r.outcome.startswith("fault:"))
-        return 1.0 if any(r.outcome == "ok" for r in calls[seen + 1 :]) else 0.0
-    if outcome == "silent" and answer_ok is not None:
-        return 1.0 if answer_ok else 0.0
-    return math.nan
+        value = 1.0 if any(r.outcome == "ok" for r in calls[seen + 1 :]) else 0.0
+    elif outcome == "silent" and answer_ok is not None:
+        value = 1.0 if answer_ok else 0.0
+    own = _own_errors(records)
+    return value if own is None else (own if math.isnan(value) else min(value, own))
+
+
+def _own_errors(records: Sequence[CallRecord]) -> float | None:
+    """Recovery from calls rejected for the agent's own arguments (None: there were none).
+
+    1.0 when every function that rejected a call was later called successfully, else 0.0.
+    """
+    failed = [i for i, r in enumerate(records) if r.outcome == "input_error" and r.function]
+    if not failed:
+        return None
+    fixed = all(
+        any(r.function == records[i].function and r.outcome == "ok" for r in records[i + 1 :])
+        for i in failed
+    )
+    return 1.0 if fixed else 0.0
 
 
 def products_named(body: str, catalogue: Mapping[str, Sequence[str]]) -> int:

@@ -1,10 +1,13 @@
 """Honest declines, judged against what the agent's tools actually returned.
 
 When the tool that holds a fact gave nothing usable after the hooks' retries (a timeout or
-server error that persisted, an empty or cut-off result), an answer that says it cannot confirm
-the fact right now and states no value for it is what a careful host says: the fact counts as
-handled. When the data did come back usable (a retry succeeded; the result was readable despite
-renamed keys, junk around the JSON or a slow answer), declining is a failure to answer.
+server error that persisted, an empty or cut-off result, a call rejected for the agent's own
+bad arguments), an answer that says it cannot confirm the fact right now and states no value for
+it is what a careful host says: accuracy is what the answer says given what the agent saw, so
+the fact counts as handled; that the agent did not call again is scored by recovery and tool
+rationality, not accuracy. When the data did come back usable (a retry succeeded; the result
+was readable despite renamed keys, junk around the JSON or a slow answer), declining is a
+failure to answer.
 
 The episode's call records (:class:`~hat_eval.episode.CallRecord`) hold each call's outcome and
 the fault kinds met on the way, attempt by attempt, which is all this needs.
@@ -72,9 +75,13 @@ def data_state(
 
 
 def _usable(r: CallRecordLike) -> bool:
-    """Whether a call's last attempt left the agent its data (or the agent's own error did)."""
+    """Whether a call's last attempt left the agent its data.
+
+    A call rejected for the agent's own arguments left it none: an honest decline after it says
+    nothing false (accuracy passes); not calling again is a recovery and tool-use failure.
+    """
     if r.outcome == "input_error":
-        return True  # the agent's own arguments: the data was there to get
+        return False  # rejected for the agent's own arguments: it saw no data (recovery's to score)
     last = r.faults[-1] if r.faults and len(r.faults) >= r.attempts else None
     if r.outcome == "ok" and last is None:
         return True

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._language import approximated_at, denied_after, negated_at
-from ._lexicon import claim_words, words
+from ._lexicon import claim_words, groups, words
 from ._quantities import Number
 from ._support import Support
 from ._text import Span, clause_of, find_phrase
@@ -171,12 +171,31 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     for n in claims.numbers:
         if n.kind != "days" or claims.negated(n.start):
             continue
-        if not _SHIPPING_WORDS.search(claims.clause(n.start)):
-            continue
-        if not all(_near(v, world.days) for v in {n.low, n.high}):
-            shown = claims.text[n.start : n.end]
+        clause = claims.clause(n.start)
+        shown = claims.text[n.start : n.end]
+        attribute = _attribute(clause, world)
+        if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
+            given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
+            if not any(_near(n.low, {lo}) and _near(n.high, {hi}) for lo, hi in given):
+                kb = ", ".join(f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}" for lo, hi in given)
+                out.append(
+                    Verdict(0.0, f"unsupported {attribute} time {shown!r}: the KB gives {kb}")
+                )
+        elif _SHIPPING_WORDS.search(clause) and not all(
+            _near(v, world.days) for v in {n.low, n.high}
+        ):
             out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
     return out
+
+
+def _attribute(clause: str, world: Support) -> str | None:
+    """The one attribute a clause's day count is said of, when the world has days for it."""
+    named = [name for name, form in groups("attributes").items() if form.search(clause)]
+    if len(named) != 1:
+        return None
+    label = "made to order" if named[0] == "made to order" else named[0]
+    has = {a for a, _, _ in world.attribute_days}
+    return label if label in has else None
 
 
 def _offers(claims: Claims, world: Support) -> list[Verdict]:

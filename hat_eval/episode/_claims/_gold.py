@@ -469,6 +469,29 @@ _OTHER_WINDOW = re.compile(
 extras' to judge)."""
 
 
+_ATTRIBUTE_OF_SOURCE = {
+    "window_days": "returns",
+    "exchange_days": "exchange",
+    "delivery_days": "delivery",
+}
+"""The attribute (a group of the lexicon's ``attributes``) a days fact's source field holds."""
+
+
+def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
+    """Whether the clause at ``pos`` speaks of another attribute than ``fact``'s, not its own.
+
+    "7 days to return, exchanges within 15 days": the 15 days are the exchange window's, a value
+    of another attribute (true or false by the extras' checks), not a second returns window.
+    """
+    own = next((v for k, v in _ATTRIBUTE_OF_SOURCE.items() if k in fact.source), None)
+    if own is None:
+        return False
+    span = clause_of(a.scopes, pos)
+    clause = a.text[span.start : span.end]
+    named = {name for name, form in groups("attributes").items() if form.search(clause)}
+    return bool(named) and own not in named
+
+
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
     if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
         low, high = (float(x) for x in fact.value.split("-"))
@@ -489,6 +512,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         if n.kind == "days"
         and (n.low, n.high) not in known
         and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
+        and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
     ]
     rival += [
         n

@@ -43,6 +43,7 @@ KEYS: dict[str, str] = {
 GROUPS: dict[str, str] = {
     "commitments": "actions and promises the host cannot make, by kind",
     "reason_forms": "wordings of a reason a coupon does not apply, by the fact's value",
+    "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
 }
 """The grouped keys: name -> what its groups hold (one pattern per group)."""
 
