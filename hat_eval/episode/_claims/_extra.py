@@ -176,7 +176,7 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         attribute = _attribute(clause, world)
         if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
             given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
-            if not any(_near(n.low, {lo}) and _near(n.high, {hi}) for lo, hi in given):
+            if not any(abs(n.low - lo) < _MATCH and abs(n.high - hi) < _MATCH for lo, hi in given):
                 kb = ", ".join(f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}" for lo, hi in given)
                 out.append(
                     Verdict(0.0, f"unsupported {attribute} time {shown!r}: the KB gives {kb}")
