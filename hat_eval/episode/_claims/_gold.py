@@ -720,6 +720,8 @@ def check_facts(
         if verdict.missing and fact.optional:
             continue
         verdicts.append(verdict)
+    if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
+        verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)
     rejected = [f for f in case.facts if "rejected_coupons" in f.source]
     if rejected:  # a coupon the KB rejects: "they stack" contradicts it
@@ -756,6 +758,38 @@ def check_facts(
     verdicts += _option_counts(a)
     verdicts += extra_claims(a)
     return combine_verdicts(verdicts)
+
+
+_TASK_WORDS = re.compile(
+    "|".join((_COMPARATIVE.pattern, r"\b(?:both|either|neither|whereas|while|compared?)\b"))
+    + r"|更(?:轻|重|便宜|贵|大|小|长|短|好)|(?:两|2)(?:款|个)|都是|比较|对比|相比"
+)
+"""Words of an answer that compares (the task of a comparison whose facts are all optional)."""
+
+
+def _on_topic(a: _Answer) -> Verdict:
+    """Evidence that an answer stating none of the (optional) facts answers the case at all.
+
+    An answer that names none of the case's products (by name, brand or type, in any language)
+    and neither compares nor speaks of an asked attribute is about something else: it fails
+    ("game-changers in the world of gaming" for two water bottles). One that does is
+    undecided: the checks cannot tell a fair comparison in other words from a vague one.
+    """
+    case, kb = a.case, a.kb
+    if kb is None:
+        return Verdict(None, "states none of the case's facts")
+    own = set(case.product_ids)
+    named = any(about and about & own for about in a.products)
+    words: set[str] = set()
+    for pid in own:
+        product = kb.product(pid)
+        if product is not None:
+            words |= {str(product[k]) for k in ("brand", "type_name", "type_zh", "name_zh")}
+    labels = {f.source.rpartition(".")[2] for f in case.facts if "specs." in f.source}
+    named = named or any(next(find_phrase(w.lower(), a.text), None) for w in words | labels if w)
+    if named or _TASK_WORDS.search(a.text) or OURS.search(a.text):
+        return Verdict(None, "states none of the case's facts; speaks of its products")
+    return Verdict(0.0, "about something else: none of the case's facts or products")
 
 
 def _fact_verdict(

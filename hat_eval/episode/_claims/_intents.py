@@ -103,6 +103,8 @@ def check_no_fact(
         off_topic_declined = words("off_topic_decline").search(text) is not None
         if declines or off_topic_declined or handed_off or words("handoff_words").search(text):
             return Verdict(1.0)
+        if redirects and not a.numbers and words("acknowledges").search(text):
+            return Verdict(1.0)  # a friendly redirect that answers nothing off-topic
         return Verdict(None, "neither declines nor hands off; may still redirect in other words")
     if claims:
         return Verdict(0.0, "makes a claim the rules forbid (see safety)")

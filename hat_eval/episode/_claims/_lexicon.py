@@ -30,6 +30,7 @@ KEYS: dict[str, str] = {
     "off_topic_decline": "an off-topic question turned down as not the host's to answer",
     "handoff_words": "the viewer sent to a person, customer service or a follow-up",
     "engages": "a reply that engages the viewer",
+    "acknowledges": "a reply that takes up what the viewer said before it redirects",
     "discloses": "the host says it is a digital host",
     "approx": "rounding words just before a value (true of one value that rounds to the truth)",
     "maybe": "uncertain words just before a value (the answer commits to nothing)",
