@@ -21,7 +21,7 @@ from ._language import (
     negated_at,
     unsure_at,
 )
-from ._lexicon import groups
+from ._lexicon import groups, words
 from ._quantities import Number, numbers, same_quantity
 from ._subjects import (
     OURS,
@@ -88,11 +88,6 @@ _LABEL_WORDS = {
 }
 
 
-_WAIVED = re.compile(
-    r"本来|原本|平时|满\d+(?:\.\d+)?元?(?:包邮|免运费)|"
-    r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because|"
-    r"clears?|clearing|threshold)\b|free[- ]shipping (?:line|bar|minimum)|包邮门槛|门槛"
-)
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
@@ -737,7 +732,11 @@ def check_facts(
                 sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
                 own_price = n.low in a.world.prices  # "the pillow is ¥359.9, over the free line"
                 if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
-                    if _FEE_WORDS.search(clause) and not _WAIVED.search(sentence) and not own_price:
+                    if (
+                        _FEE_WORDS.search(clause)
+                        and not words("fee_waived").search(sentence)
+                        and not own_price
+                    ):
                         shown = a.text[n.start : n.end]
                         verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
                         break

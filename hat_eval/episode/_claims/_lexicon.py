@@ -36,6 +36,7 @@ KEYS: dict[str, str] = {
     "maybe": "uncertain words just before a value (the answer commits to nothing)",
     "unsure": "words that take back the commitment of a whole sentence",
     "condition": "words that make what follows in the sentence a condition, not a commitment",
+    "fee_waived": "a fee said with the condition that waives it (the order's to meet)",
     "gift": "a free gift or bundle",
     "refund_promise": "a refund promise no policy gives",
 }
