@@ -400,3 +400,33 @@ def test_calling_again_after_a_fault_recovers(cases, kind) -> None:
     records = _faulted(outcome, faults, then_ok=True)
     check = _check(cases, PRICE, "It's ¥188.91 for size M.", records, _plan(kind))
     assert check.parts["accuracy"] == 1.0 and check.recovery == 1.0
+
+
+# -- 3. claims of a kind the knowledge base can deny: warranties, origins ----------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "ok"),
+    [
+        ("It has a 1-year warranty.", True),
+        ("It comes with a 12-month warranty.", True),
+        ("保修1年。", True),
+        ("It has a 2-year warranty.", False),
+        ("保修两年。", False),
+        ("It ships from Guangzhou.", True),
+        ("从广州发货。", True),
+        ("It ships from our warehouse.", True),
+        ("It ships from Shanghai.", False),
+        ("从上海发货。", False),
+    ],
+)
+def test_a_warranty_term_or_a_warehouse_must_be_the_products_own(cases, claim, ok) -> None:
+    check = _check(cases, RETURNS, "Yes, within 7 days if unused. " + claim)
+    assert check.parts["accuracy"] == (1.0 if ok else 0.0), check.reasons
+    if not ok:
+        assert "unsupported" in check.reasons["accuracy"]
+
+
+def test_a_warranty_on_a_product_without_one_fails(cases) -> None:
+    check = _check(cases, MADE_TO_ORDER, "No returns, sorry. It has a 1-year warranty.")
+    assert "the KB gives none" in check.reasons["accuracy"]

@@ -35,7 +35,7 @@ from functools import cache
 from ._language import approximated_at, denied_after, negated_at
 from ._lexicon import claim_words, groups, words
 from ._quantities import Number
-from ._support import Support
+from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase
 from ._verdict import Verdict
 
@@ -266,6 +266,51 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
+def _warranty(claims: Claims, world: Support) -> list[Verdict]:
+    """A warranty term ("2-year warranty", 保修2年) must be the products' own, in any unit."""
+    out: list[Verdict] = []
+    for m in TERM.finditer(claims.text):
+        clause = claims.clause(m.start())
+        if not groups("attributes")["warranty"].search(clause) or claims.negated(m.start()):
+            continue
+        months = term_months(m.group(1), m.group(2))
+        if not _near(months, world.warranty_months):
+            given = ", ".join(f"{w:g} months" for w in sorted(world.warranty_months)) or "none"
+            out.append(Verdict(0.0, f"unsupported warranty {m.group(0)!r}: the KB gives {given}"))
+            break
+    return out
+
+
+_SHIPS_FROM = re.compile(
+    r"\b(?:ships?|shipped|sent|dispatched) (?:out )?from ([a-z]+(?:'[a-z]+)?)|"
+    r"从(\w{2,3}?)(?:仓)?发货"
+)
+
+
+def _ships_from(claims: Claims, world: Support) -> list[Verdict]:
+    """A warehouse the answer names must be the one the products ship from."""
+    places = _places()
+    out: list[Verdict] = []
+    for m in _SHIPS_FROM.finditer(claims.text):
+        place = places.get(m.group(1) or m.group(2) or "")
+        if place and place not in world.ships_from and not claims.negated(m.start()):
+            shown = m.group(0)
+            out.append(Verdict(0.0, f"unsupported origin {shown!r}: it ships from elsewhere"))
+            break
+    return out
+
+
+@cache
+def _places() -> dict[str, str]:
+    """Every name of a place (English, alias, Chinese; lower case) -> its English name."""
+    from hat_eval.world._vocab import REGION_ALIASES, REGIONS
+
+    out = {p.lower(): p.lower() for places in REGIONS.values() for p in places}
+    for place, aliases in REGION_ALIASES.items():
+        out.update({a.lower(): place.lower() for a in aliases if len(a) > 2 or not a.isascii()})
+    return out
+
+
 CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _money,
     _percents,
@@ -273,6 +318,8 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _shipping,
     _counts,
     _words,
+    _warranty,
+    _ships_from,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""
 
