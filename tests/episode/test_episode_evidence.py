@@ -430,3 +430,47 @@ def test_a_warranty_term_or_a_warehouse_must_be_the_products_own(cases, claim, o
 def test_a_warranty_on_a_product_without_one_fails(cases) -> None:
     check = _check(cases, MADE_TO_ORDER, "No returns, sorry. It has a 1-year warranty.")
     assert "the KB gives none" in check.reasons["accuracy"]
+
+
+# -- 1. values said in other words: inflections, size words, conditions, unread wordings -------
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        ("test-000012", "It is 316L titanium steel with 18K gold plating."),
+        ("test-000024", "At 163 cm and 49 kg, go with a small!"),
+        ("test-000024", "163cm 49kg的话选小号就好～"),
+        ("test-000001", "Within 7 days, as long as it has not been worn."),
+        ("test-000001", "7天内没戴过就可以退。"),
+        ("test-000104", "So sorry! Our after-sales team will sort it out for you."),
+    ],
+)
+def test_a_value_in_other_words_passes(cases, case_id, answer) -> None:
+    assert _accuracy(cases, case_id, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        ("test-000045", "The towel is super absorbent, 500 gsm long-staple cotton."),
+        ("test-000045", "吸水性很好哦，500克重的长绒棉。"),
+        ("test-000213", "SNACK10 won't go through here, LIVE99 neither; ¥71.1 with the deal."),
+        ("test-000104", "So sorry! Our after-sales team is the place for this mix-up."),
+    ],
+)
+def test_an_attribute_spoken_of_in_unread_words_is_undecided(cases, case_id, answer) -> None:
+    check = _check(cases, case_id, answer, _without_handoff)
+    assert "accuracy" in check.undecided, check.reasons
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        ("test-000024", "Go with a medium!"),
+        ("test-000001", "7天内戴过也可以退。"),
+        ("test-000213", "¥71.1 with the deal."),
+    ],
+)
+def test_a_different_value_or_none_at_all_still_fails(cases, case_id, answer) -> None:
+    assert _accuracy(cases, case_id, answer) == 0.0

@@ -16,7 +16,7 @@ def test_every_key_is_filled_and_matches_its_own_examples() -> None:
     assert words("cannot_confirm").search("价格暂时查不到")
     assert groups("commitments")["refund"].search("your refund has been processed")
     assert groups("commitments")["handoff"].search("已经帮你转给人工客服了")
-    assert groups("reason_forms")["invalid"].search("the shop does not recognise that code")
+    assert groups("value_forms")["invalid"].search("the shop does not recognise that code")
     names = [w.name for w in claim_words()]
     assert len(names) == len(set(names)) and "waterproof" in names
     waterproof = next(w for w in claim_words() if w.name == "waterproof")

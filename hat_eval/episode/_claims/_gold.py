@@ -78,14 +78,6 @@ _OUT_OF_STOCK = (
     "没有货",
     "断货",
 )
-_LABEL_WORDS = {
-    "material": ("material", "made of", "made from", "fabric", "材质", "面料", "成分"),
-    "materials": ("material", "made of", "made from", "材质"),
-    "ingredients": ("ingredient", "contains", "made with", "配料", "成分"),
-    "key ingredients": ("ingredient", "contains", "成分"),
-    "rise": ("rise", "waist", "腰"),
-    "fit": ("fit", "cut", "版型"),
-}
 
 
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
@@ -273,9 +265,24 @@ _STACK_CLAIM = re.compile(
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
+_SUFFIX = re.compile(r"(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)$")
+
+
+def _word_forms(word: str) -> str:
+    """A pattern of ``word`` and its inflections: plated, plating, plate; absorbency, absorbent.
+
+    A word of five letters or more loses one common suffix (a stem of four letters or more
+    stays) and takes any of them back; shorter words take a plural only.
+    """
+    stem = _SUFFIX.sub("", word) if len(word) >= 5 and word.isalpha() else word
+    if len(stem) < 4 or stem == word:
+        return rf"{re.escape(word)}(?:s|es)?"
+    return rf"{re.escape(stem)}(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)?"
+
+
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    form = groups("reason_forms").get(str(fact.value))  # wordings the aliases miss
+    form = groups("value_forms").get(str(fact.value))  # wordings the aliases miss
     if form is not None:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
     for phrase in _phrases(fact):
@@ -296,8 +303,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
             for clause in _sentences(a.text):  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
                 hits = [
-                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?:s|es)?(?![a-z0-9])", seg)
-                    for w in words
+                    re.search(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg) for w in words
                 ]
                 if all(hits):
                     starts = [clause.start + h.start() for h in hits if h]
@@ -571,8 +577,14 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         return Verdict(1.0)
     if mentions:
         return Verdict(0.0, f"{fact.value}: {next(w for w in why if w)}")
-    words = _LABEL_WORDS.get(label, (label,) if label and len(label) > 3 else ())
-    spoken = [start for w in words for start, _ in find_phrase(w, a.text)]
+    named = groups("label_words").get(label)  # "made of" speaks of the material
+    words = (label,) if len(label) > 3 and label.isalpha() else ()
+    spoken = [m.start() for m in named.finditer(a.text)] if named is not None else []
+    spoken += [  # "super absorbent" speaks of the absorbency
+        m.start()
+        for w in words
+        for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
+    ]
     if any(_same_subject(a, subject, start) for start in spoken):  # of this product, unread
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
@@ -581,7 +593,33 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         return Verdict(  # "天然橡胶底加PU面层" for "natural rubber with PU top layer": unread
             None, f"{fact.value}: said in Chinese in part, no Chinese form known", missing=True
         )
+    unread = _spoken_of_unread(a, fact)
+    if unread:
+        return Verdict(None, f"{fact.value}: {unread}", missing=True)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+_CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+
+
+def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
+    """Why the answer may state ``fact`` in words the checks do not read (None: it does not).
+
+    A coupon the answer names in a clause that denies it ("LIVE99 won't go through on this
+    one") gives a reason in other words; a viewer sent to customer service or a colleague
+    ("our after-sales team will sort it out") is offered a follow-up. Neither is a fail on
+    evidence: the judge decides.
+    """
+    code = _CODE_OF.search(fact.source)
+    if code is not None:
+        for start, _ in find_phrase(code.group(1).lower(), a.text):
+            span = clause_of(a.scopes, start)
+            clause = a.text[span.start : span.end]
+            if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
+                return f"the answer says {code.group(1)} does not apply, in words not known"
+    if fact.value == "follow up" and words("handoff_words").search(a.text):
+        return "the answer sends the viewer on, in words not known"
+    return None
 
 
 _UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
@@ -807,7 +845,9 @@ def _fact_verdict(
         verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
     else:
         verdict = _check_text(a, fact, subject)
-    if verdict.missing and declined and not fact.optional:
+    # "SNACK10 won't go through": a reason in unread words, not a decline
+    unread = verdict.value is None and _spoken_of_unread(a, fact) is not None
+    if verdict.missing and declined and not fact.optional and not unread:
         state = data_state(case, fact, records, partial(_holds, a, fact=fact))
         if state == "unusable":
             return Verdict(1.0)

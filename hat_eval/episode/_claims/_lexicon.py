@@ -8,7 +8,7 @@ checks it (known keys, lists of strings, each a valid pattern) and compiles each
 pattern over all languages.
 
 Keys (:data:`KEYS` holds what each means): plain lists (``decline: [...]``), and grouped lists
-(``commitments: {refund: [...], ...}``, ``reason_forms: {<fact value>: [...]}``, ``claim_words:
+(``commitments: {refund: [...], ...}``, ``value_forms: {<fact value>: [...]}``, ``claim_words:
 {<name>: {said: [...], supported_by: [...]}}``), merged across languages group by group.
 """
 
@@ -44,7 +44,8 @@ KEYS: dict[str, str] = {
 
 GROUPS: dict[str, str] = {
     "commitments": "actions and promises the host cannot make, by kind",
-    "reason_forms": "wordings of a reason a coupon does not apply, by the fact's value",
+    "value_forms": "other wordings of a fact's value (a coupon's reason, a size, a condition)",
+    "label_words": "words that speak of a spec label's attribute (a value there is unread)",
     "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
 }
 """The grouped keys: name -> what its groups hold (one pattern per group)."""
