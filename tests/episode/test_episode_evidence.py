@@ -474,3 +474,49 @@ def test_an_attribute_spoken_of_in_unread_words_is_undecided(cases, case_id, ans
 )
 def test_a_different_value_or_none_at_all_still_fails(cases, case_id, answer) -> None:
     assert _accuracy(cases, case_id, answer) == 0.0
+
+
+# -- a reason of one coupon is not the reason of another ---------------------------------------
+
+STACK = "test-000124"  # VIP8: no stacking with the live deal; FLASH5, SHINE30: expired; ¥614.18
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "VIP8 can't be combined with the live deal, and FLASH5 and SHINE30 have both expired, "
+        "so you pay ¥614.18.",
+        "¥614.18. Expired: FLASH5, SHINE30. VIP8 can not be used with the live deal.",
+    ],
+)
+def test_each_coupon_with_its_own_reason_passes(cases, answer) -> None:
+    assert _accuracy(cases, STACK, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        (
+            STACK,
+            "VIP8 has expired, and FLASH5 and SHINE30 can't be combined with the live deal, "
+            "so you pay ¥614.18.",
+        ),
+        ("test-000013", "LIVE100只能用在数码产品上，TECH100还没开始，160毫升奶瓶到手159.99元。"),
+    ],
+)
+def test_reasons_swapped_between_coupons_fail_naming_the_coupon(cases, case_id, answer) -> None:
+    check = _check(cases, case_id, answer)
+    assert check.parts["accuracy"] == 0.0 and "said of" in check.reasons["accuracy"]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        ("test-000013", "LIVE100还没到使用时间，TECH100只能用在数码产品上，160毫升奶瓶到手159.99元。"),
+        ("test-000060", "LIVE20和NEWFAN10只能二选一，每单限用一张券，56圈口到手4179.99元。"),
+        ("test-000060", "Only one coupon per order, so pick LIVE20 or NEWFAN10: ¥4179.99."),
+        ("test-000002", "Sorry, the 30-pack is sold out! The 7-pack is still available though."),
+    ],
+)
+def test_coupon_rules_and_options_in_other_words_pass(cases, case_id, answer) -> None:
+    assert _accuracy(cases, case_id, answer) == 1.0

@@ -539,7 +539,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
         for form in zh_forms(fact.value, _category(a.kb, subject)):
             mentions += list(find_phrase(form, a.text))
-    why = [_mention_ok(a, subject, s, e) for s, e in mentions]
+    why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
     if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
         own = _norm_phrase(fact.value)
@@ -600,6 +600,39 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
 
 
 _CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+_JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
+
+
+def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
+    """Why a coupon reason at ``pos`` is said of another coupon than the fact's (None: it is not).
+
+    The codes of the case named last before the reason in its sentence ("FLASH5 and SHINE30
+    have expired") are the ones it is said of. It counts against the fact only when none of
+    them is the fact's coupon and their own reason differs (a reason two coupons share may
+    be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
+    """
+    own = _CODE_OF.search(fact.source)
+    if own is None:
+        return None
+    reasons = {
+        m.group(1).lower(): str(f.value)
+        for f in a.case.facts
+        if (m := _CODE_OF.search(f.source)) is not None
+    }
+    sentence = clause_of(_sentences(a.text), pos)
+    head = a.text[sentence.start : pos]
+    named = sorted((end, start, code) for code in reasons for start, end in find_phrase(code, head))
+    run: list[str] = []
+    tail = len(head)
+    for end, start, code in reversed(named):  # the last run of codes joined by "and", ","
+        if run and not _JOINS.match(head[end:tail]):
+            break
+        run.append(code)
+        tail = start
+    code = own.group(1).lower()
+    if run and code not in run and all(reasons[c] != str(fact.value) for c in run):
+        return f"said of {run[0].upper()}, not {own.group(1)}"
+    return None
 
 
 def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:

@@ -142,4 +142,12 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
 def _size_token(word: str, segment: str) -> bool:
     if len(word) <= 3 and word.isalpha() and word.isascii():  # s, m, l, xl: a standalone token
         return re.search(rf"(?<![a-z0-9'-]){re.escape(word)}(?![a-z0-9'-])", segment) is not None
+    counted = _COUNTED.fullmatch(word)
+    if counted:  # "7 packs" is also "7-pack" and "7 pack"
+        number, unit = re.escape(counted.group(1)), re.escape(counted.group(2))
+        form = rf"(?<![\d.]){number}[- ]?{unit}(?:s|es)?(?![a-z])"
+        return re.search(form, segment) is not None
     return any(True for _ in find_phrase(word, segment))
+
+
+_COUNTED = re.compile(r"(\d+(?:\.\d+)?) ([a-z]+?)(?:es|s)?")
