@@ -512,7 +512,7 @@ def test_reasons_swapped_between_coupons_fail_naming_the_coupon(cases, case_id, 
 @pytest.mark.parametrize(
     ("case_id", "answer"),
     [
-        ("test-000013", "LIVE100还没到使用时间，TECH100只能用在数码产品上，160毫升奶瓶到手159.99元。"),
+        ("test-000013", "LIVE100还没到使用时间，TECH100只能用在数码产品上，到手159.99元。"),
         ("test-000060", "LIVE20和NEWFAN10只能二选一，每单限用一张券，56圈口到手4179.99元。"),
         ("test-000060", "Only one coupon per order, so pick LIVE20 or NEWFAN10: ¥4179.99."),
         ("test-000002", "Sorry, the 30-pack is sold out! The 7-pack is still available though."),

@@ -606,10 +606,10 @@ _JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
 def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
     """Why a coupon reason at ``pos`` is said of another coupon than the fact's (None: it is not).
 
-    The codes of the case named last before the reason in its sentence ("FLASH5 and SHINE30
-    have expired") are the ones it is said of. It counts against the fact only when none of
-    them is the fact's coupon and their own reason differs (a reason two coupons share may
-    be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
+    The codes of the case named last before the reason in its sentence, a few words before it
+    ("FLASH5 and SHINE30 have expired"), are the ones it is said of. It counts against the
+    fact only when none of them is the fact's coupon and their own reason differs (a reason
+    two coupons share may be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
     """
     own = _CODE_OF.search(fact.source)
     if own is None:
@@ -625,8 +625,11 @@ def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
     run: list[str] = []
     tail = len(head)
     for end, start, code in reversed(named):  # the last run of codes joined by "and", ","
-        if run and not _JOINS.match(head[end:tail]):
+        gap = head[end:tail]
+        if run and not _JOINS.match(gap):
             break
+        if not run and (len(gap.split()) > 4 or len(CJK.findall(gap)) > 6):
+            break  # "SNACK10 needs ¥79 and the shop does not recognise LIVE99": not of SNACK10
         run.append(code)
         tail = start
     code = own.group(1).lower()
