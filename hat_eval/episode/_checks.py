@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -107,8 +108,12 @@ def looping(body: str) -> list[Verdict]:
 
     A sentence (of at least two words) that comes three or more times and fills at least half
     of the answer is a generation that ran on to the token cap, not a reply ("Hi! Welcome to
-    the stream! Hi! Welcome to the stream! ...").
+    the stream! Hi! Welcome to the stream! ..."); so is a long answer that compresses to under
+    15% of its size (the same words over and over, with or without punctuation).
     """
+    raw = body.encode()
+    if len(raw) >= 200 and len(zlib.compress(raw)) < 0.15 * len(raw):  # "welcome welcome ..."
+        return [Verdict(0.0, f"the answer loops: {body[:40]!r}... repeats itself")]
     said = [" ".join(m.group(0).lower().split()) for m in _SENTENCE.finditer(body)]
     said = [s for s in said if s]
     if len(said) < 3:

@@ -520,3 +520,9 @@ def test_reasons_swapped_between_coupons_fail_naming_the_coupon(cases, case_id, 
 )
 def test_coupon_rules_and_options_in_other_words_pass(cases, case_id, answer) -> None:
     assert _accuracy(cases, case_id, answer) == 1.0
+
+
+@pytest.mark.parametrize("answer", ["welcome " * 60, "欢迎欢迎" * 40])
+def test_a_loop_without_punctuation_fails(cases, answer) -> None:
+    check = _check(cases, CHAT, "Hi! I'm the digital host. " + answer)
+    assert check.parts["accuracy"] == 0.0 and "loops" in check.reasons["accuracy"]
