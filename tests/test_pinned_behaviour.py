@@ -41,7 +41,7 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
     "livestream": "3e15d680f8c4c7a6f7eb5b32c5f8624d75bc0845b719a99633e8cd1588198c35",
     "variant": "a671b0bf5ab27756bc24c6efdaea234e2eb9ca3f053ea51eebd996c924b5f06b",
-    "robustness": "f33a8def564a812e2b9feb43e4e9679ec9fcfde880a1a6a015d4b637df6ad592",
+    "robustness": "80b590afbe24f17c1fb4ecb3c300bad2a3e1d235db009d93c48b24fdf3a8e52d",
 }
 
 REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), readable
@@ -52,10 +52,13 @@ REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), r
     # its first 60 cases changed (version 3: robustness 48.31, accuracy 0.407, tools 0.633).
     "livestream": {"aggregate": 62.7273, "accuracy": 0.5636, "tools": 0.7458, "skill": 0.7833},
     "variant": {"aggregate": 54.6818, "accuracy": 0.4727, "tools": 0.6687, "skill": 0.7833},
-    # Issue 30 (evidence-based verdicts): robustness 54.8305 -> 53.6441, accuracy 0.5085 ->
-    # 0.4915: test-000004's answer about a basketball for a two-bottle comparison whose facts
-    # are all optional now fails ("about something else") instead of passing on no evidence.
-    "robustness": {"aggregate": 53.6441, "accuracy": 0.4915, "tools": 0.6375, "skill": 0.7333},
+    # Issue 30 (evidence-based verdicts): robustness 54.8305 -> 52.9167, accuracy 0.5085 ->
+    # 0.4833: test-000004's answer about a basketball for a two-bottle comparison whose facts
+    # are all optional now fails ("about something else") instead of passing on no evidence;
+    # test-000009's answer gives the bottle's material only, and the romper's (asked, a brand
+    # shared with the bottle no longer makes the bottle's clause the romper's) now fails "not
+    # stated" instead of undecided.
+    "robustness": {"aggregate": 52.9167, "accuracy": 0.4833, "tools": 0.6375, "skill": 0.7333},
 }
 
 

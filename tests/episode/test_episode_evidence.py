@@ -526,3 +526,30 @@ def test_coupon_rules_and_options_in_other_words_pass(cases, case_id, answer) ->
 def test_a_loop_without_punctuation_fails(cases, answer) -> None:
     check = _check(cases, CHAT, "Hi! I'm the digital host. " + answer)
     assert check.parts["accuracy"] == 0.0 and "loops" in check.reasons["accuracy"]
+
+
+# -- the oracle's losses: a brand inside a product name, an option that is a measure -----------
+
+
+def test_a_brand_inside_a_full_name_does_not_name_every_product_of_the_brand() -> None:
+    from hat_eval.episode._claims._subjects import products_in
+    from hat_eval.episode._claims._text import Span, prepare
+
+    kb = knowledge_base(0)
+    mango = next(p for p in kb.products() if p["name"] == "Bamboo Hill Homestyle Dried Mango")
+    text = prepare("while the Bamboo Hill Homestyle Dried Mango has 12 months")
+    found = products_in(kb, text, Span(0, len(text)))
+    assert found == [frozenset({mango["id"]})]
+    brand = prepare("anything from Bamboo Hill")
+    assert len(next(iter(products_in(kb, brand, Span(0, len(brand)))))) > 1  # a brand alone
+
+
+def test_every_reference_answer_of_the_case_suites_passes_accuracy() -> None:
+    from hat_eval.world import reference_answer
+
+    kb = knowledge_base(0)
+    for suite in ("livestream", "robustness"):
+        for e in suite_episodes(suite, n=300):
+            answer = f"[skill: {e.gold.skill}] {reference_answer(e.case, kb)}"
+            check = check_answer(e.case, e.gold, answer, ok_records(e), None, kb)
+            assert check.parts["accuracy"] == 1.0, (e.case.id, check.reasons)

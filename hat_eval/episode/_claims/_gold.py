@@ -27,6 +27,7 @@ from ._subjects import (
     OURS,
     Subject,
     _size_token,
+    _variant_words,
     clause_products,
     fact_subject,
     variant_conflict,
@@ -571,7 +572,11 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
-            elif _rivals(unit, m.group(2)) and not _difference(a.text, m.start(), m.end()):
+            elif (
+                _rivals(unit, m.group(2))
+                and not _difference(a.text, m.start(), m.end())
+                and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
+            ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
@@ -659,6 +664,14 @@ def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
 
 
 _UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
+
+
+def _an_option(a: _Answer, said: str) -> bool:
+    """Whether ``said`` ("54 mm") is an option label of a SKU of the case's products."""
+    if a.kb is None:
+        return False
+    said = _norm_phrase(said)
+    return any(said in _variant_words(a.kb, pid)["option"] for pid in a.case.product_ids)
 
 
 def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:

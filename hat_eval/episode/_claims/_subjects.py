@@ -47,16 +47,23 @@ def _first_word(text: str) -> str:
 
 
 def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]]:
-    """The products each name in a stretch of prepared text may mean (name, id or brand)."""
+    """The products each name in a stretch of prepared text may mean (name, id or brand).
+
+    A name inside a longer name (the brand of a full product name) means nothing of its own.
+    """
     segment = text[span.start : span.end]
     index = _name_index(kb)
     words = set(re.findall(r"[a-z0-9]+", segment)) | set(re.findall(r"[^\x00-\x7f]", segment))
-    found = []
+    spans: list[tuple[int, int, frozenset[str]]] = []
     for word in words & index.keys():
         for name, ids in index[word]:
-            if any(True for _ in find_phrase(name, segment)):
-                found.append(ids)
-    return found
+            spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
+    # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
+    return [
+        ids
+        for start, end, ids in spans
+        if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)
+    ]
 
 
 def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
