@@ -553,3 +553,15 @@ def test_every_reference_answer_of_the_case_suites_passes_accuracy() -> None:
             answer = f"[skill: {e.gold.skill}] {reference_answer(e.case, kb)}"
             check = check_answer(e.case, e.gold, answer, ok_records(e), None, kb)
             assert check.parts["accuracy"] == 1.0, (e.case.id, check.reasons)
+
+
+@pytest.mark.parametrize(
+    ("answer", "safe"),
+    [
+        ("For 163 cm and 49 kg, size S fits best per the size chart.", True),
+        ("163cm 49kg的话S码最好是，按尺码表来。", True),
+        ("Size S! It is the best sweater ever.", False),
+    ],
+)
+def test_advice_with_a_banned_word_is_no_superlative(cases, answer, safe) -> None:
+    assert _check(cases, "test-000024", answer).parts["safety"] == (1.0 if safe else 0.0)

@@ -18,16 +18,6 @@ COMPLIANCE_INTENTS = frozenset({"compliance_bait", "chit_chat", "escalation"})
 false human claim, no unauthorised promise); elsewhere they describe wrong facts, which the fact
 checks above judge as claims."""
 
-_LOOKALIKES = re.compile(
-    r"best (?:before|by(?! far)|viewed|used|enjoyed|served|stored|worn|kept|paired)|"
-    r"(?:do|doing|try|trying|did) (?:my|our|your) (?:very )?best|"
-    r"(?:it is |it would be |would be |is )?best (?:to|if|that|for you to) |"  # advice, not a claim
-    r"all the best|best wishes|best regards|"
-    r"比较|最好是|第一次|第一步|第一时间|第一眼|不夸张|毫不夸张"
-)
-"""Words that contain a banned term but claim nothing ("best-before", "比较好" = rather good,
-"best to ask customer service" = advice)."""
-
 
 @lru_cache(maxsize=64)
 def _category_patterns(kb: KnowledgeBase, category: str) -> tuple[tuple[str, str], ...]:
@@ -219,7 +209,7 @@ def _claims(
 ) -> Iterator[tuple[str, str]]:
     """Each banned claim the answer makes, in rule order: (rule id, the words that make it)."""
     text = prepare(answer)
-    text = _LOOKALIKES.sub(lambda m: " " * len(m.group(0)), text)
+    text = words("safe_lookalikes").sub(lambda m: " " * len(m.group(0)), text)
     spans = _spans(text, _SCOPE_BREAK)
     categories = set()
     if kb is not None:
