@@ -114,9 +114,11 @@ def looping(body: str) -> list[Verdict]:
     raw = body.encode()
     if len(raw) >= 200 and len(zlib.compress(raw)) < 0.15 * len(raw):  # "welcome welcome ..."
         return [Verdict(0.0, f"the answer loops: {body[:40]!r}... repeats itself")]
+    if len(body) < 24:
+        return []
     said = [" ".join(m.group(0).lower().split()) for m in _SENTENCE.finditer(body)]
     said = [s for s in said if s]
-    if len(said) < 3:
+    if len(said) < 3 or len(set(said)) == len(said):
         return []
     counts: dict[str, int] = {}
     for s in said:

@@ -14,6 +14,9 @@ is processed") and refusals ("I can't issue refunds") are not commitments.
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from ._language import negated_at
 from ._lexicon import groups, words
 from ._text import _SCOPE_BREAK, _spans, clause_of, prepare
@@ -26,12 +29,20 @@ PROMISE_KINDS = frozenset({"refund", "compensation", "voucher"})
 or ticket is a false statement (accuracy) but promises the viewer nothing of value."""
 
 
+@cache
+def _any_commitment() -> re.Pattern[str]:
+    """Any commitment form of any kind (one search rules out most answers)."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p in groups("commitments").values()))
+
+
 def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
     """A failed verdict per kind of commitment ``answer`` makes that nothing supports.
 
     ``handed_off``: the agent called the hand-off (a hand-off or ticket it states is then its own).
     """
     text = prepare(answer)
+    if not _any_commitment().search(text):  # most answers: one search, no scopes
+        return []
     scopes = _spans(text, _SCOPE_BREAK)
     out = []
     for kind, pattern in groups("commitments").items():

@@ -58,6 +58,8 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
     for word in words & index.keys():
         for name, ids in index[word]:
             spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
+    if len(spans) <= 1:
+        return [ids for _, _, ids in spans]
     # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
     return [
         ids
