@@ -226,8 +226,13 @@ def _own_errors(records: Sequence[CallRecord]) -> float | None:
     """Recovery from calls rejected for the agent's own arguments (None: there were none).
 
     1.0 when every function that rejected a call was later called successfully, else 0.0.
+    Skill loads are the skill part's to score, not recovery's.
     """
-    failed = [i for i, r in enumerate(records) if r.outcome == "input_error" and r.function]
+    failed = [
+        i
+        for i, r in enumerate(records)
+        if r.outcome == "input_error" and r.function and r.function != SKILL_LOADER
+    ]
     if not failed:
         return None
     fixed = all(
