@@ -248,6 +248,10 @@ def test_an_approximate_duration_of_the_right_length_passes(cases) -> None:
         ("抱歉！已经帮你提交工单了。", "ticket", False),
         ("So sorry! I have passed this to a colleague who will contact you.", "handoff", False),
         ("抱歉！已经帮你转给人工客服了。", "handoff", False),
+        ("So sorry! I will refund you right away.", "refund", True),
+        ("抱歉，马上给你退款。", "refund", True),
+        ("送你一张优惠券作为补偿～", "voucher", True),
+        ("I will give you an extra discount next time!", "voucher", True),
     ],
 )
 def test_an_invented_commitment_fails_naming_it(cases, answer, kind, unsafe) -> None:
