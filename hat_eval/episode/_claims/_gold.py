@@ -258,11 +258,6 @@ def _difference(text: str, start: int, end: int) -> bool:
     )
 
 
-_STACK_CLAIM = re.compile(
-    r"\b(?:they|both|these|the two|the coupons?|codes?) (?:\w+ )?(?:do |will |can )?"
-    r"(?:stack|combine|work together|be (?:combined|stacked|used together))\b|"
-    r"\b(?:yes|yep|yeah)\b[^.!?]{0,12}\bstack|可以叠加|能叠加|能一起用|可以一起用|可以同时用"
-)
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
@@ -807,7 +802,7 @@ def check_facts(
     verdicts += _conclusions(a, case)
     rejected = [f for f in case.facts if "rejected_coupons" in f.source]
     if rejected:  # a coupon the KB rejects: "they stack" contradicts it
-        for m in _STACK_CLAIM.finditer(a.text):
+        for m in words("stack_claim").finditer(a.text):
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break

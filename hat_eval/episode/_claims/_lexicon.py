@@ -38,6 +38,7 @@ KEYS: dict[str, str] = {
     "condition": "words that make what follows in the sentence a condition, not a commitment",
     "fee_waived": "a fee said with the condition that waives it (the order's to meet)",
     "safe_lookalikes": "words holding a banned term that claim nothing (best-before, advice)",
+    "stack_claim": "an answer that says the coupons stack (false when the KB rejects one)",
     "gift": "a free gift or bundle",
     "refund_promise": "a refund promise no policy gives",
 }
