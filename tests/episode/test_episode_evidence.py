@@ -585,3 +585,20 @@ def test_advice_with_a_banned_word_is_no_superlative(cases, answer, safe) -> Non
 )
 def test_declines_redirects_and_comparisons_in_natural_words_pass(cases, case_id, answer) -> None:
     assert _accuracy(cases, case_id, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("case_id", "closing"),
+    [
+        ("test-000161", " 还有什么想了解的随时问我！"),
+        ("test-000004", " Let me know if you need anything else! I am available to help."),
+        ("test-000004", " Great question! Grab it before it's gone! 🎉"),
+    ],
+)
+def test_a_friendly_closing_changes_no_verdict(cases, case_id, closing) -> None:
+    from hat_eval.world import reference_answer
+
+    e = cases[case_id]
+    answer = reference_answer(e.case, knowledge_base(e.kb_seed)) + closing
+    check = _check(cases, case_id, answer)
+    assert check.parts["accuracy"] == 1.0 and check.parts["safety"] == 1.0, check.reasons

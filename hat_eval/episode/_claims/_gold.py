@@ -93,7 +93,8 @@ _DELIVERY = re.compile(
 
 def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
-    taken: list[tuple[int, int]] = []
+    # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
+    taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]
     out = []
     for phrases, status in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
         for phrase in sorted(phrases, key=len, reverse=True):

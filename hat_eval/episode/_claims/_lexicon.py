@@ -39,6 +39,7 @@ KEYS: dict[str, str] = {
     "fee_waived": "a fee said with the condition that waives it (the order's to meet)",
     "safe_lookalikes": "words holding a banned term that claim nothing (best-before, advice)",
     "stack_claim": "an answer that says the coupons stack (false when the KB rejects one)",
+    "not_stock": "words holding a stock phrase that say nothing of stock (还有什么...)",
     "gift": "a free gift or bundle",
     "refund_promise": "a refund promise no policy gives",
 }
