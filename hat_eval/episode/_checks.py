@@ -199,12 +199,13 @@ def recovered(
 ) -> float:
     """Recovery from the sample's fault, scored only where the agent could change it.
 
-    A fault the agent saw: 1.0 when it later called the function successfully, else 0.0. Data
-    that only looked fine (partial, drifted, slow): 1.0 when the answer states nothing wrong
+    A fault the agent saw: 1.0 when it later called the function successfully or handed the
+    viewer to a person (a successful ``handoff.escalate`` after it), else 0.0. Data that only
+    looked fine (partial, drifted, slow): 1.0 when the answer states nothing wrong
     (``answer_ok``: its accuracy did not fail), else 0.0. A call the tools rejected for the
-    agent's own arguments: 1.0 when it later called that function successfully, else 0.0 (the
-    lower of the two where both happened). A fault the hooks absorbed, a fault never met, or no
-    fault and no rejected call: NaN (nothing the agent did or could do).
+    agent's own arguments: 1.0 when it later called that function successfully (or handed
+    off), else 0.0 (the lower of the two where both happened). A fault the hooks absorbed, a
+    fault never met, or no fault and no rejected call: NaN (nothing the agent did or could do).
 
     This is where a missed retry is scored: an honest "I couldn't confirm that just now" after
     an unrecovered fault passes accuracy (it says nothing false) and fails recovery.
@@ -215,11 +216,18 @@ def recovered(
         assert fault is not None
         calls = [r for r in records if r.function == fault.function]
         seen = next(i for i, r in enumerate(calls) if r.outcome.startswith("fault:"))
-        value = 1.0 if any(r.outcome == "ok" for r in calls[seen + 1 :]) else 0.0
+        again = any(r.outcome == "ok" for r in calls[seen + 1 :])
+        value = 1.0 if again or _handed_off_after(records, calls[seen]) else 0.0
     elif outcome == "silent" and answer_ok is not None:
         value = 1.0 if answer_ok else 0.0
     own = _own_errors(records)
     return value if own is None else (own if math.isnan(value) else min(value, own))
+
+
+def _handed_off_after(records: Sequence[CallRecord], failed: CallRecord) -> bool:
+    """Whether a hand-off to a person went through after the ``failed`` call."""
+    after = next((i for i, r in enumerate(records) if r is failed), len(records))
+    return any(r.function == "handoff.escalate" and r.outcome == "ok" for r in records[after + 1 :])
 
 
 def _own_errors(records: Sequence[CallRecord]) -> float | None:
@@ -237,6 +245,7 @@ def _own_errors(records: Sequence[CallRecord]) -> float | None:
         return None
     fixed = all(
         any(r.function == records[i].function and r.outcome == "ok" for r in records[i + 1 :])
+        or _handed_off_after(records, records[i])
         for i in failed
     )
     return 1.0 if fixed else 0.0

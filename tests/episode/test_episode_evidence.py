@@ -602,3 +602,12 @@ def test_a_friendly_closing_changes_no_verdict(cases, case_id, closing) -> None:
     answer = reference_answer(e.case, knowledge_base(e.kb_seed)) + closing
     check = _check(cases, case_id, answer)
     assert check.parts["accuracy"] == 1.0 and check.parts["safety"] == 1.0, check.reasons
+
+
+def test_handing_off_after_a_fault_recovers(cases) -> None:
+    def records(e: Episode) -> list[CallRecord]:
+        out = list(_faulted("fault:timeout", ["timeout", "timeout"])(e))
+        return [*out, CallRecord("escalate_to_human", "handoff.escalate", {"reason": "x"}, "ok")]
+
+    check = _check(cases, PRICE, DECLINES[0], records, _plan("timeout"))
+    assert check.parts["accuracy"] == 1.0 and check.recovery == 1.0
