@@ -45,8 +45,9 @@ REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the firs
     "variant": "a671b0bf5ab27756bc24c6efdaea234e2eb9ca3f053ea51eebd996c924b5f06b",
     # issue 31: hook_recovered needs an answer that does its task; robustness-test-000050 and
     # -000073 passed the misfiring hook with a failed answer (recovery 0): 1.0 -> 0.0, nothing else
-    # changed (before: c36f14cb774fa1ebef69a4dfed06177a41c4a9cfd447317cb1e3cba6b26fa6b2)
-    "robustness": "92e57e641a14ef4bdb5d349cc28a9c2933ac23a6729e1ce118f9b2078fceec85",
+    # changed (before: c36f14cb774fa1ebef69a4dfed06177a41c4a9cfd447317cb1e3cba6b26fa6b2);
+    # issue 30, evidence-based verdicts: test-000004 and test-000009 (see REFERENCE_MEANS)
+    "robustness": "66adeec23ddc7849fbf2e78d70e894da0d2f0e36816b37f20c4a65bf76085164",
 }
 
 REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), readable
@@ -57,7 +58,13 @@ REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), r
     # its first 60 cases changed (version 3: robustness 48.31, accuracy 0.407, tools 0.633).
     "livestream": {"aggregate": 62.7273, "accuracy": 0.5636, "tools": 0.7458, "skill": 0.7833},
     "variant": {"aggregate": 54.6818, "accuracy": 0.4727, "tools": 0.6687, "skill": 0.7833},
-    "robustness": {"aggregate": 54.8305, "accuracy": 0.5085, "tools": 0.6375, "skill": 0.7333},
+    # Issue 30 (evidence-based verdicts): robustness 54.8305 -> 52.9167, accuracy 0.5085 ->
+    # 0.4833: test-000004's answer about a basketball for a two-bottle comparison whose facts
+    # are all optional now fails ("about something else") instead of passing on no evidence;
+    # test-000009's answer gives the bottle's material only, and the romper's (asked, a brand
+    # shared with the bottle no longer makes the bottle's clause the romper's) now fails "not
+    # stated" instead of undecided.
+    "robustness": {"aggregate": 52.9167, "accuracy": 0.4833, "tools": 0.6375, "skill": 0.7333},
 }
 
 

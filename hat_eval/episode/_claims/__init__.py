@@ -19,11 +19,13 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
+from ._commitments import PROMISE_KINDS, invented_commitments
 from ._declines import data_state, declines
-from ._extra import CHECKERS, CLAIM_WORDS, ClaimWord, unsupported_claims
+from ._extra import CHECKERS, unsupported_claims
 from ._gold import check_fact, check_facts, combine_verdicts, known_values
 from ._intents import check_no_fact, evasive
 from ._language import addresses_evaluator, hedged_at, negated_at
+from ._lexicon import ClaimWord, LexiconError, claim_words, groups, lexicon, words
 from ._quantities import Number, normalise_quantities, numbers
 from ._safety import COMPLIANCE_INTENTS, FACTUAL_RULES, check_safety, compliance_risk, factual_claim
 from ._subjects import Subject, fact_subject
@@ -33,13 +35,19 @@ from ._verdict import Verdict
 
 __all__ = [
     "CHECKERS",
-    "CLAIM_WORDS",
+    "PROMISE_KINDS",
+    "LexiconError",
+    "claim_words",
+    "groups",
+    "lexicon",
+    "words",
     "COMPLIANCE_INTENTS",
     "FACTUAL_RULES",
     "ClaimWord",
     "Support",
     "data_state",
     "declines",
+    "invented_commitments",
     "support",
     "unsupported_claims",
     "Number",

@@ -1,10 +1,13 @@
 """Honest declines, judged against what the agent's tools actually returned.
 
 When the tool that holds a fact gave nothing usable after the hooks' retries (a timeout or
-server error that persisted, an empty or cut-off result), an answer that says it cannot confirm
-the fact right now and states no value for it is what a careful host says: the fact counts as
-handled. When the data did come back usable (a retry succeeded; the result was readable despite
-renamed keys, junk around the JSON or a slow answer), declining is a failure to answer.
+server error that persisted, an empty or cut-off result, a call rejected for the agent's own
+bad arguments), an answer that says it cannot confirm the fact right now and states no value for
+it is what a careful host says: accuracy is what the answer says given what the agent saw, so
+the fact counts as handled; that the agent did not call again is scored by recovery and tool
+rationality, not accuracy. When the data did come back usable (a retry succeeded; the result
+was readable despite renamed keys, junk around the JSON or a slow answer), declining is a
+failure to answer.
 
 The episode's call records (:class:`~hat_eval.episode.CallRecord`) hold each call's outcome and
 the fault kinds met on the way, attempt by attempt, which is all this needs.
@@ -12,11 +15,12 @@ the fault kinds met on the way, attempt by attempt, which is all this needs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from hat_eval.world import Case, Fact
+
+from ._lexicon import words
 
 DataState = Literal["usable", "unusable", "not_called"]
 
@@ -24,24 +28,6 @@ _UNUSABLE_FAULTS = frozenset({"timeout", "server_error", "empty", "partial"})
 """Injected faults that leave a result without its data: a raising fault, ``{}``, a cut-off or
 thinned result. Malformed text (junk around readable JSON), drifted keys and a slow answer
 still carry the data."""
-
-CANNOT_CONFIRM = re.compile(
-    r"\b(?:can not|could not|unable to|not able to|did not manage to) "
-    r"(?:confirm|check|verify|get|pull|load|access|see|find|fetch|retrieve|give you|quote)|"
-    r"\b(?:did not|does not|failed to|is not|was not|not) "
-    r"(?:load|come back|return|respond|go through|come through)|"
-    r"\b(?:do not|would not) want to (?:give|quote|tell) you (?:a |the )?wrong\b|"
-    r"\b(?:lookup|check|system|tool|calculator|page|listing|data|details?|result|price check)\b"
-    r"[^.!?]{0,40}\b(?:down|failed|error|timed out|time out|not (?:responding|loading|available)|"
-    r"having (?:trouble|issues)|glitch|incomplete|cut off|empty|blank)\b|"
-    r"\brather than guess\b|\bnot (?:going to|gonna) guess\b|\bwithout guessing\b|"
-    r"确认不了|无法确认|没法确认|不能确认|暂时(?:无法|没法|不能|查不到|确认不)|查不到|没查到|"
-    r"没(?:有)?(?:返回|加载|拿到|显示)|加载(?:失败|不出来|不完整)|系统[^。！？]{0,8}(?:故障|出错|繁忙|异常|卡)|"
-    r"不乱报|不瞎说|先不报|没调出来|调不出来|没法(?:准确)?(?:对比|比较|确认|报)|"
-    r"请同事(?:核实|确认|查)|帮你(?:核实|确认)后|查不出来|不敢乱说|"
-    r"让同事(?:帮你)?(?:核实|确认|查)|没查出来|没返回|稍后帮你(?:确认|再查|查)"
-)
-"""Words of an answer that says it cannot confirm something right now."""
 
 
 class CallRecordLike(Protocol):
@@ -89,9 +75,13 @@ def data_state(
 
 
 def _usable(r: CallRecordLike) -> bool:
-    """Whether a call's last attempt left the agent its data (or the agent's own error did)."""
+    """Whether a call's last attempt left the agent its data.
+
+    A call rejected for the agent's own arguments left it none: an honest decline after it says
+    nothing false (accuracy passes); not calling again is a recovery and tool-use failure.
+    """
     if r.outcome == "input_error":
-        return True  # the agent's own arguments: the data was there to get
+        return False  # rejected for the agent's own arguments: it saw no data (recovery's to score)
     last = r.faults[-1] if r.faults and len(r.faults) >= r.attempts else None
     if r.outcome == "ok" and last is None:
         return True
@@ -102,4 +92,4 @@ def _usable(r: CallRecordLike) -> bool:
 
 def declines(text: str) -> bool:
     """Whether the prepared answer says it cannot confirm something right now."""
-    return CANNOT_CONFIRM.search(text) is not None
+    return words("cannot_confirm").search(text) is not None

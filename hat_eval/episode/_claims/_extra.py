@@ -15,7 +15,8 @@ verify and fails those the knowledge base and the live session do not support (:
 - **returns**: free returns only where the seller pays return shipping; no refund promises
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
-- **spec, material, certification, origin** (:data:`CLAIM_WORDS`): a claim word ("organic",
+- **spec, material, certification, origin** (the lexicon's ``claim_words``): a claim word
+  ("organic",
   "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports; a
   material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle) that none of
   the products in scope is made of.
@@ -29,120 +30,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from ._language import denied_after, negated_at
+from ._language import approximated_at, denied_after, negated_at
+from ._lexicon import claim_words, groups, words
 from ._quantities import Number
-from ._support import Support
+from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase
 from ._verdict import Verdict
 
-
-@dataclass(frozen=True)
-class ClaimWord:
-    """A kind of product claim: how an answer says it, and how the product's text must."""
-
-    name: str
-    said: re.Pattern[str]
-    supported_by: re.Pattern[str]
-
-
-def _w(name: str, said: str, supported_by: str) -> ClaimWord:
-    return ClaimWord(name, re.compile(said), re.compile(supported_by))
-
-
-CLAIM_WORDS: tuple[ClaimWord, ...] = (
-    _w("organic", r"\borganic\b|有机", r"organic|有机"),
-    _w(
-        "natural",
-        r"\b(?:100% natural|all natural|pure natural|natural ingredients)\b|纯天然|全天然",
-        r"natural|天然",
-    ),
-    _w(
-        "fireproof",
-        r"\bfire ?(?:proof|resistant)\b|\bflame (?:retardant|resistant)\b|防火|阻燃",
-        r"fire|flame|防火|阻燃",
-    ),
-    _w("waterproof", r"\bwater ?proof\b|防水", r"water ?proof|water resist|ipx?\d|防水"),
-    _w("hypoallergenic", r"\bhypoallergenic\b|低敏|抗过敏|不过敏", r"hypoallergenic|低敏"),
-    _w(
-        "clinically tested",
-        r"\b(?:clinically|dermatologically|dermatologist) (?:proven|tested|approved|recommended)"
-        r"|\bdermatologist (?:tested|approved|recommended)\b|临床|皮肤科医生推荐",
-        r"clinical|dermatolog|临床",
-    ),
-    _w(
-        "certified",
-        r"\bcertified\b|\bcertificat(?:e|ion)\b|\b(?:fda|sgs|gots|iso ?\d*) (?:approved|listed)\b|"
-        r"\boeko ?tex\b|认证|证书",
-        r"certif|证书|认证",
-    ),
-    _w("BPA-free", r"\bbpa ?free\b|不含 ?bpa|无 ?bpa", r"bpa"),
-    _w("vegan", r"\bvegan\b|纯素", r"vegan|纯素"),
-    _w("cruelty-free", r"\bcruelty ?free\b", r"cruelty"),
-    _w("gluten-free", r"\bgluten ?free\b|无麸质", r"gluten|麸质"),
-    _w("sugar-free", r"\bsugar ?free\b|\bno (?:added )?sugar\b|无糖|0糖|零糖", r"sugar|糖"),
-    _w(
-        "no additives",
-        r"\bno (?:additives|preservatives)\b|无添加(?!糖)|零添加(?!糖)",
-        r"additive|preserv|添加",
-    ),
-    _w("handmade", r"\bhand ?made\b|手工", r"hand ?made|手工"),
-    _w("imported", r"\bimported\b|进口", r"import|进口"),
-    _w("genuine leather", r"\b(?:genuine|real|full grain) leather\b|真皮", r"leather|真皮"),
-    _w("silk", r"\b(?:pure|real|mulberry) silk\b|真丝|桑蚕丝", r"silk|丝"),
-    _w("cashmere", r"\bcashmere\b|羊绒", r"cashmere|羊绒"),
-    _w("solid gold", r"\b(?:solid|pure) gold\b|\b(?:18|24) ?k gold\b|足金|纯金", r"gold|金"),
-    _w(
-        "shrink-proof",
-        r"\bpre ?shrunk\b|\b(?:will not|never|does not|doesn't|won't) shrink\b|不缩水|防缩",
-        r"shrunk|shrink|缩水",
-    ),
-    _w(
-        "fade-proof",
-        r"\b(?:will not|never|does not|won't) fade\b|\bfade ?proof\b|不掉色|不褪色",
-        r"fade|tarnish|褪色|掉色|变色|氧化",
-    ),
-    _w("anti-pilling", r"\banti ?pilling\b|\b(?:will not|never|won't) pill\b|不起球", r"pill|起球"),
-    _w(
-        "size advice",
-        r"\bruns (?:(?:a bit|half a size|a size|slightly) )?(?:small|large|big)\b|\btrue to size\b|"
-        r"\bsize (?:up|down)\b|偏大|偏小|正码",
-        r"runs (?:[a-z ]{0,16} )?(?:small|large|big)|true to size|size (?:up|down)|偏大|偏小|正码",
-    ),
-    _w(
-        "backlighting",
-        r"\brgb\b|\bback ?lit\b|\bback ?light(?:ing|s)?\b|背光|rgb灯",
-        r"rgb|back ?li|背光",
-    ),
-    _w("wireless charging", r"\bwireless(?:ly)? charg\w*|无线充", r"wireless charg|无线充"),
-    _w(
-        "fast charging",
-        r"\bfast[- ]charg\w*|\bquick[- ]charg\w*|快充",
-        r"fast charg|quick charg|快充",
-    ),
-    _w(
-        "lifetime warranty",
-        r"\blifetime (?:warranty|guarantee)\b|终身保修|终身质保",
-        r"lifetime|终身",
-    ),
-)
-"""The claim words checked against the product's own text (one owner; tests iterate it)."""
-
-_GIFT = re.compile(
-    r"(?<![\w-])(?<!feel )free (?!shipping|delivery|returns?|exchanges?|of\b|from\b|to\b|since\b|"
-    r"over\b|up\b|for\b|trial\b|size\b|time\b|\d)[a-z]+ (?:belt|bag|case|pouch|dispenser|bottle|"
-    r"sample|samples|gift|cloth|box|mug|towel|keychain|strap|cover|brush|toy|set)\b|"
-    r"\bwith every (?:pair|order|purchase)\b|\bgets? you (?:a|an) free\b|"
-    r"\bfree (?:gift|sample|samples|bonus|pouch|bag|case|travel size|mystery gift|gift box)\b|"
-    r"\b(?:mystery )?gifts? (?:with|included|for)\b|\bcomes with a free\b|\bfreebie\b|"
-    r"\bbuy \d+ get (?:\d+|one)\b|\bbogo\b|\bthrow(?:ing)? in (?:a|an|one) \S+|"
-    r"赠品|买\d+送\d+|买一送一|加赠|附赠|(?:免费|还|再|额外)送(?!运费险)|"
-    r"送(?:\d+个|一个|一块|一份|小样|礼)"
-)
-_REFUND_PROMISE = re.compile(
-    r"\b(?:full refund|refund(?:ed)? (?:within|in) \d+|guaranteed? (?:a |to be |you a )?refund\w*|"
-    r"refund (?:is )?guaranteed)\b|全额退款|保证退款|\d+ ?(?:小时|hours?)内?退款"
-)
 FREE_SHIPPING = re.compile(
     r"\bfree (?:shipping|delivery)\b|\bships? (?:to [a-z]+(?: [a-z]+)? )?(?:for )?free\b|"
     r"\b(?:shipping|delivery)(?: to [a-z]+(?: [a-z]+)?)? is (?:also |totally |completely )?free\b|"
@@ -170,12 +66,6 @@ _CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,}[0-9]{1,4})(?![A-Za-z0-9-])")
 _SHIPPING_WORDS = re.compile(
     r"\b(?:ship|shipping|ships|shipped|deliver|delivery|delivered|arrive|arrives|arrival|"
     r"return|returns|refund|exchange|warranty)\b|发货|到货|送达|配送|快递|物流|退|换|保修"
-)
-_ANY_OFFER = re.compile(
-    "|".join(
-        f"(?:{p.pattern})"
-        for p in (_GIFT, _REFUND_PROMISE, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
-    )
 )
 _TIMING = re.compile(
     r"\b(?:starts?|begins?|ends?|ended|expired|until|from|tomorrow|yesterday|next|last|"
@@ -225,12 +115,20 @@ def _share_of_price(value: float, world: Support) -> bool:
     return any(abs(value - round(p * q / 100, 2)) < _MATCH for p in world.prices for q in percents)
 
 
+def _rounded(value: float, values: frozenset[float]) -> bool:
+    """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
+    return value == round(value) and any(abs(value - v) < 1.0 for v in values)
+
+
 def _money(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
         if n.kind != "price" or claims.negated(n.start):
             continue
+        approximated = n.low == n.high and approximated_at(claims.text, n.start, n.end)
         for value in {n.low, n.high}:
+            if approximated and _rounded(value, world.money):
+                continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
             if (
                 not _near(value, world.money)
                 and not _share_of_price(value, world)
@@ -268,26 +166,45 @@ def _codes(claims: Claims, world: Support) -> list[Verdict]:
 
 def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
-    if _ANY_OFFER.search(claims.text):
+    if _any_offer().search(claims.text):
         out += _offers(claims, world)
     for n in claims.numbers:
         if n.kind != "days" or claims.negated(n.start):
             continue
-        if not _SHIPPING_WORDS.search(claims.clause(n.start)):
-            continue
-        if not all(_near(v, world.days) for v in {n.low, n.high}):
-            shown = claims.text[n.start : n.end]
+        clause = claims.clause(n.start)
+        shown = claims.text[n.start : n.end]
+        attribute = _attribute(clause, world)
+        if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
+            given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
+            if not any(abs(n.low - lo) < _MATCH and abs(n.high - hi) < _MATCH for lo, hi in given):
+                kb = ", ".join(f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}" for lo, hi in given)
+                out.append(
+                    Verdict(0.0, f"unsupported {attribute} time {shown!r}: the KB gives {kb}")
+                )
+        elif _SHIPPING_WORDS.search(clause) and not all(
+            _near(v, world.days) for v in {n.low, n.high}
+        ):
             out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
     return out
+
+
+def _attribute(clause: str, world: Support) -> str | None:
+    """The one attribute a clause's day count is said of, when the world has days for it."""
+    named = [name for name, form in groups("attributes").items() if form.search(clause)]
+    if len(named) != 1:
+        return None
+    label = "made to order" if named[0] == "made to order" else named[0]
+    has = {a for a, _, _ in world.attribute_days}
+    return label if label in has else None
 
 
 def _offers(claims: Claims, world: Support) -> list[Verdict]:
     """Gifts, refund promises, free or fast shipping, free returns."""
     out = []
-    gift = _first(_GIFT, claims)
+    gift = _first(words("gift"), claims)
     if gift:
         out.append(Verdict(0.0, f"unsupported gift {gift.group(0)!r}: no gift promotion"))
-    refund = _first(_REFUND_PROMISE, claims)
+    refund = _first(words("refund_promise"), claims)
     if refund:
         out.append(Verdict(0.0, f"unsupported promise {refund.group(0)!r}: no policy gives it"))
     free = _first(FREE_SHIPPING, claims)
@@ -315,8 +232,18 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
-_ANY_WORD = re.compile("|".join(f"(?:{w.said.pattern})" for w in CLAIM_WORDS) + r"|\bmade in\b")
-"""Any claim word at all: one search rules out most answers before each word is looked for."""
+@cache
+def _any_offer() -> re.Pattern[str]:
+    """Any offer at all: gifts, refund promises, free or fast shipping, free returns."""
+    gift, refund = words("gift"), words("refund_promise")
+    parts = (gift, refund, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
+    return re.compile("|".join(f"(?:{p.pattern})" for p in parts))
+
+
+@cache
+def _any_word() -> re.Pattern[str]:
+    """Any claim word at all: one search rules out most answers before each word is looked for."""
+    return re.compile("|".join(f"(?:{w.said.pattern})" for w in claim_words()) + r"|\bmade in\b")
 
 
 def _words(claims: Claims, world: Support) -> list[Verdict]:
@@ -326,9 +253,9 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
                 break
-    if not _ANY_WORD.search(claims.text):
+    if not _any_word().search(claims.text):
         return out
-    for word in CLAIM_WORDS:
+    for word in claim_words():
         m = _first(word.said, claims)
         if m and not word.supported_by.search(world.text):
             out.append(Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}"))
@@ -339,6 +266,51 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
+def _warranty(claims: Claims, world: Support) -> list[Verdict]:
+    """A warranty term ("2-year warranty", 保修2年) must be the products' own, in any unit."""
+    out: list[Verdict] = []
+    for m in TERM.finditer(claims.text):
+        clause = claims.clause(m.start())
+        if not groups("attributes")["warranty"].search(clause) or claims.negated(m.start()):
+            continue
+        months = term_months(m.group(1), m.group(2))
+        if not _near(months, world.warranty_months):
+            given = ", ".join(f"{w:g} months" for w in sorted(world.warranty_months)) or "none"
+            out.append(Verdict(0.0, f"unsupported warranty {m.group(0)!r}: the KB gives {given}"))
+            break
+    return out
+
+
+_SHIPS_FROM = re.compile(
+    r"\b(?:ships?|shipped|sent|dispatched) (?:out )?from ([a-z]+(?:'[a-z]+)?)|"
+    r"从(\w{2,3}?)(?:仓)?发货"
+)
+
+
+def _ships_from(claims: Claims, world: Support) -> list[Verdict]:
+    """A warehouse the answer names must be the one the products ship from."""
+    places = _places()
+    out: list[Verdict] = []
+    for m in _SHIPS_FROM.finditer(claims.text):
+        place = places.get(m.group(1) or m.group(2) or "")
+        if place and place not in world.ships_from and not claims.negated(m.start()):
+            shown = m.group(0)
+            out.append(Verdict(0.0, f"unsupported origin {shown!r}: it ships from elsewhere"))
+            break
+    return out
+
+
+@cache
+def _places() -> dict[str, str]:
+    """Every name of a place (English, alias, Chinese; lower case) -> its English name."""
+    from hat_eval.world._vocab import REGION_ALIASES, REGIONS
+
+    out = {p.lower(): p.lower() for places in REGIONS.values() for p in places}
+    for place, aliases in REGION_ALIASES.items():
+        out.update({a.lower(): place.lower() for a in aliases if len(a) > 2 or not a.isascii()})
+    return out
+
+
 CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _money,
     _percents,
@@ -346,6 +318,8 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _shipping,
     _counts,
     _words,
+    _warranty,
+    _ships_from,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""
 

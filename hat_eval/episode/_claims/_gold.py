@@ -15,15 +15,19 @@ from ._language import (
     _NEGATORS,
     _NOT_NEGATING,
     addresses_evaluator,
+    approximated_at,
     denied_after,
     hedged_at,
     negated_at,
+    unsure_at,
 )
+from ._lexicon import groups, words
 from ._quantities import Number, numbers, same_quantity
 from ._subjects import (
     OURS,
     Subject,
     _size_token,
+    _variant_words,
     clause_products,
     fact_subject,
     variant_conflict,
@@ -75,21 +79,8 @@ _OUT_OF_STOCK = (
     "没有货",
     "断货",
 )
-_LABEL_WORDS = {
-    "material": ("material", "made of", "made from", "fabric", "材质", "面料", "成分"),
-    "materials": ("material", "made of", "made from", "材质"),
-    "ingredients": ("ingredient", "contains", "made with", "配料", "成分"),
-    "key ingredients": ("ingredient", "contains", "成分"),
-    "rise": ("rise", "waist", "腰"),
-    "fit": ("fit", "cut", "版型"),
-}
 
 
-_WAIVED = re.compile(
-    r"本来|原本|平时|满\d+(?:\.\d+)?元?(?:包邮|免运费)|"
-    r"\b(?:usually|normally|otherwise|would be|regular|free over|free since|free because|"
-    r"clears?|clearing|threshold)\b|free[- ]shipping (?:line|bar|minimum)|包邮门槛|门槛"
-)
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
@@ -102,7 +93,8 @@ _DELIVERY = re.compile(
 
 def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
-    taken: list[tuple[int, int]] = []
+    # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
+    taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]
     out = []
     for phrases, status in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
         for phrase in sorted(phrases, key=len, reverse=True):
@@ -193,11 +185,18 @@ def _mention_ok(
     """Why a mention at ``start:end`` does not state the fact (None: it does)."""
     if a.negated(start):
         return "negated"
-    if approx and hedged_at(a.text, start, end):
+    if approx and (
+        unsure_at(a.text, start, end)
+        or (approximated_at(a.text, start, end) and _RANGE_END.search(a.text[:start]))
+    ):  # "roughly 9 to 12 months": a range; "about ¥150" alone is the checks' to round
         return "hedged"
     if a.conflict(subject, start):
         return "stated of another product, size or colour"
     return None
+
+
+_RANGE_END = re.compile(r"\d(?:\.\d+)?\s?[a-z]*\s?(?:to|-|–|~|到|至)\s?[¥$]?$")
+"""The text before a value that makes it the end of a range ("6 to 9 months")."""
 
 
 def _same_subject(a: _Answer, subject: Subject, pos: int) -> bool:
@@ -260,63 +259,27 @@ def _difference(text: str, start: int, end: int) -> bool:
     )
 
 
-_STACK_CLAIM = re.compile(
-    r"\b(?:they|both|these|the two|the coupons?|codes?) (?:\w+ )?(?:do |will |can )?"
-    r"(?:stack|combine|work together|be (?:combined|stacked|used together))\b|"
-    r"\b(?:yes|yep|yeah)\b[^.!?]{0,12}\bstack|可以叠加|能叠加|能一起用|可以一起用|可以同时用"
-)
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
-_REASON_FORMS: dict[str, re.Pattern[str]] = {
-    "expired": re.compile(
-        r"\b(?:ended|expired|finished) (?:on )?(?:nov|dec|oct|the \d|\d)|已结束|已经结束|过期|到期"
-    ),
-    "invalid": re.compile(
-        r"查不到|没有这个码|无效|不存在|码不对|\bdoes not exist\b|\bnot a valid\b|\bunknown code\b|"
-        r"\bis not a real code\b|\bnot recogni[sz]ed\b"
-    ),
-    "unopened": re.compile(r"没拆封|未拆封|不拆封|没开封|未开封|没拆|\bsealed\b|\bnot opened\b"),
-    "unworn and unwashed": re.compile(
-        r"没穿没洗|未穿未洗|没穿过|没洗过|\bunworn\b.{0,12}\bunwashed\b"
-    ),
-    "free shipping": re.compile(
-        r"\bfree (?:since|because|as|over|for)\b|\bships? (?:to \w+ )?(?:for )?free\b|"
-        r"\b(?:delivery|shipping) (?:to \w+ )?is free\b|"
-        r"\bno shipping (?:fee|cost)\b|包邮|免运费|免邮|不用付运费|运费全免|不收运费"
-    ),
-    "threshold": re.compile(
-        r"\bneeds? (?:a |an )?(?:¥ ?)?\d+|\bminimum (?:order|spend)\b|\b(?:does not|not) "
-        r"(?:kick in|reach|meet)\b|满\d+|要满|没(?:满|达到)|不够\d*"
-    ),
-    "follow up": re.compile(
-        r"\b(?:message|contact|reach out to|get back to|call|email) you\b|"
-        r"联系你|联系您|跟进|回复你|回复您|给你回电"
-    ),
-    "not valid yet": re.compile(
-        r"\b(?:is not|not) (?:valid|active|live|usable) (?:until|before)\b|"
-        r"\b(?:starts|begins|opens|kicks in) (?:on )?(?:nov|dec|jan|the \d|\d)|"
-        r"才(?:开始|生效|能用)|还没到(?:时间|日期)|未开始|没开始|未生效|"
-        r"(?:得|要|需要|还要)等到\d+月|等到\d+月\d+[号日]"
-    ),
-    "wrong category": re.compile(
-        r"\b(?:jewellery|jewelry|electronics|tech|beauty|apparel|clothing|fashion|baby|food|home|"
-        r"sports?)(?: items?| products?)? only\b|"
-        r"\bonly (?:for|applies to|works on|valid on)\b|专用|只能用于|只限|不适用"
-    ),
-    "no stacking with deal": re.compile(
-        r"不能(?:和|跟|与)[^。！？,，]{0,8}(?:同时|一起)?(?:用|使用|叠加|叠用|共用)|"
-        r"不能同时用|不叠加|不可叠加|"
-        r"\b(?:can not|not) be (?:used|combined|stacked) (?:with|together with|on top of) "
-        r"(?:the |any )?(?:live )?(?:deals?|discounts?|prices?)"
-    ),
-}
-"""Other wordings of the reasons a coupon does not apply, which the stored aliases miss."""
+_SUFFIX = re.compile(r"(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)$")
+
+
+def _word_forms(word: str) -> str:
+    """A pattern of ``word`` and its inflections: plated, plating, plate; absorbency, absorbent.
+
+    A word of five letters or more loses one common suffix (a stem of four letters or more
+    stays) and takes any of them back; shorter words take a plural only.
+    """
+    stem = _SUFFIX.sub("", word) if len(word) >= 5 and word.isalpha() else word
+    if len(stem) < 4 or stem == word:
+        return rf"{re.escape(word)}(?:s|es)?"
+    return rf"{re.escape(stem)}(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)?"
 
 
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    form = _REASON_FORMS.get(str(fact.value))
+    form = groups("value_forms").get(str(fact.value))  # wordings the aliases miss
     if form is not None:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
     for phrase in _phrases(fact):
@@ -337,8 +300,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
             for clause in _sentences(a.text):  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
                 hits = [
-                    re.search(rf"(?<![a-z0-9]){re.escape(w)}(?:s|es)?(?![a-z0-9])", seg)
-                    for w in words
+                    re.search(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg) for w in words
                 ]
                 if all(hits):
                     starts = [clause.start + h.start() for h in hits if h]
@@ -350,11 +312,33 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     return sorted(set(out))
 
 
+def rounds_to(said: float, value: float, kind: str) -> bool:
+    """Whether a viewer takes ``said`` for ``value``: the same, or money to the whole yuan.
+
+    "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer;
+    "about ¥140" is another. Counts and days round to nothing but themselves.
+    """
+    if abs(said - value) < 0.005:
+        return True
+    return kind == "price" and said == round(said) and abs(said - value) < 1.0
+
+
+def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:
+    """Whether number ``n`` states ``value``: exactly, or approximated and rounding to it."""
+    if abs(n.low - value) < 0.005:
+        return True
+    return (
+        rounds_to(n.low, value, kind)
+        and approximated_at(a.text, n.start, n.end)
+        and not unsure_at(a.text, n.start, n.end)
+    )
+
+
 def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) -> Verdict:
     assert isinstance(fact.value, float)
     kind = "price" if fact.kind == "price" else "count"
     value = fact.value
-    good = [n for n in a.numbers if n.low == n.high and abs(n.low - value) < 0.005]
+    good = [n for n in a.numbers if n.low == n.high and _said_as(a, n, value, kind)]
     good = [n for n in good if n.kind in (kind, "plain")]
     why = [_mention_ok(a, subject, n.start, n.end) for n in good]
     stated = any(w is None for w in why)
@@ -364,7 +348,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
         and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
         and not n.context
-        and (n.low != n.high or abs(n.low - value) >= 0.005)
+        and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
         and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
         and _same_subject(a, subject, n.start)
@@ -483,6 +467,29 @@ _OTHER_WINDOW = re.compile(
 extras' to judge)."""
 
 
+_ATTRIBUTE_OF_SOURCE = {
+    "window_days": "returns",
+    "exchange_days": "exchange",
+    "delivery_days": "delivery",
+}
+"""The attribute (a group of the lexicon's ``attributes``) a days fact's source field holds."""
+
+
+def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
+    """Whether the clause at ``pos`` speaks of another attribute than ``fact``'s, not its own.
+
+    "7 days to return, exchanges within 15 days": the 15 days are the exchange window's, a value
+    of another attribute (true or false by the extras' checks), not a second returns window.
+    """
+    own = next((v for k, v in _ATTRIBUTE_OF_SOURCE.items() if k in fact.source), None)
+    if own is None:
+        return False
+    span = clause_of(a.scopes, pos)
+    clause = a.text[span.start : span.end]
+    named = {name for name, form in groups("attributes").items() if form.search(clause)}
+    return bool(named) and own not in named
+
+
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
     if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
         low, high = (float(x) for x in fact.value.split("-"))
@@ -503,6 +510,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         if n.kind == "days"
         and (n.low, n.high) not in known
         and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
+        and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
     ]
     rival += [
         n
@@ -528,7 +536,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
         for form in zh_forms(fact.value, _category(a.kb, subject)):
             mentions += list(find_phrase(form, a.text))
-    why = [_mention_ok(a, subject, s, e) for s, e in mentions]
+    why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
     if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
         own = _norm_phrase(fact.value)
@@ -560,14 +568,24 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
-            elif _rivals(unit, m.group(2)) and not _difference(a.text, m.start(), m.end()):
+            elif (
+                _rivals(unit, m.group(2))
+                and not _difference(a.text, m.start(), m.end())
+                and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
+            ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
     if mentions:
         return Verdict(0.0, f"{fact.value}: {next(w for w in why if w)}")
-    words = _LABEL_WORDS.get(label, (label,) if label and len(label) > 3 else ())
-    spoken = [start for w in words for start, _ in find_phrase(w, a.text)]
+    named = groups("label_words").get(label)  # "made of" speaks of the material
+    words = (label,) if len(label) > 3 and label.isalpha() else ()
+    spoken = [m.start() for m in named.finditer(a.text)] if named is not None else []
+    spoken += [  # "super absorbent" speaks of the absorbency
+        m.start()
+        for w in words
+        for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
+    ]
     if any(_same_subject(a, subject, start) for start in spoken):  # of this product, unread
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
@@ -576,10 +594,80 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         return Verdict(  # "天然橡胶底加PU面层" for "natural rubber with PU top layer": unread
             None, f"{fact.value}: said in Chinese in part, no Chinese form known", missing=True
         )
+    unread = _spoken_of_unread(a, fact)
+    if unread:
+        return Verdict(None, f"{fact.value}: {unread}", missing=True)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
+_CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+_JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
+
+
+def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
+    """Why a coupon reason at ``pos`` is said of another coupon than the fact's (None: it is not).
+
+    The codes of the case named last before the reason in its sentence, a few words before it
+    ("FLASH5 and SHINE30 have expired"), are the ones it is said of. It counts against the
+    fact only when none of them is the fact's coupon and their own reason differs (a reason
+    two coupons share may be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
+    """
+    own = _CODE_OF.search(fact.source)
+    if own is None:
+        return None
+    reasons = {
+        m.group(1).lower(): str(f.value)
+        for f in a.case.facts
+        if (m := _CODE_OF.search(f.source)) is not None
+    }
+    sentence = clause_of(_sentences(a.text), pos)
+    head = a.text[sentence.start : pos]
+    named = sorted((end, start, code) for code in reasons for start, end in find_phrase(code, head))
+    run: list[str] = []
+    tail = len(head)
+    for end, start, code in reversed(named):  # the last run of codes joined by "and", ","
+        gap = head[end:tail]
+        if run and not _JOINS.match(gap):
+            break
+        if not run and (len(gap.split()) > 4 or len(CJK.findall(gap)) > 6):
+            break  # "SNACK10 needs ¥79 and the shop does not recognise LIVE99": not of SNACK10
+        run.append(code)
+        tail = start
+    code = own.group(1).lower()
+    if run and code not in run and all(reasons[c] != str(fact.value) for c in run):
+        return f"said of {run[0].upper()}, not {own.group(1)}"
+    return None
+
+
+def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
+    """Why the answer may state ``fact`` in words the checks do not read (None: it does not).
+
+    A coupon the answer names in a clause that denies it ("LIVE99 won't go through on this
+    one") gives a reason in other words; a viewer sent to customer service or a colleague
+    ("our after-sales team will sort it out") is offered a follow-up. Neither is a fail on
+    evidence: the judge decides.
+    """
+    code = _CODE_OF.search(fact.source)
+    if code is not None:
+        for start, _ in find_phrase(code.group(1).lower(), a.text):
+            span = clause_of(a.scopes, start)
+            clause = a.text[span.start : span.end]
+            if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
+                return f"the answer says {code.group(1)} does not apply, in words not known"
+    if fact.value == "follow up" and words("handoff_words").search(a.text):
+        return "the answer sends the viewer on, in words not known"
+    return None
+
+
 _UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
+
+
+def _an_option(a: _Answer, said: str) -> bool:
+    """Whether ``said`` ("54 mm") is an option label of a SKU of the case's products."""
+    if a.kb is None:
+        return False
+    said = _norm_phrase(said)
+    return any(said in _variant_words(a.kb, pid)["option"] for pid in a.case.product_ids)
 
 
 def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
@@ -710,10 +798,12 @@ def check_facts(
         if verdict.missing and fact.optional:
             continue
         verdicts.append(verdict)
+    if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
+        verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)
     rejected = [f for f in case.facts if "rejected_coupons" in f.source]
     if rejected:  # a coupon the KB rejects: "they stack" contradicts it
-        for m in _STACK_CLAIM.finditer(a.text):
+        for m in words("stack_claim").finditer(a.text):
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break
@@ -725,7 +815,11 @@ def check_facts(
                 sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
                 own_price = n.low in a.world.prices  # "the pillow is ¥359.9, over the free line"
                 if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
-                    if _FEE_WORDS.search(clause) and not _WAIVED.search(sentence) and not own_price:
+                    if (
+                        _FEE_WORDS.search(clause)
+                        and not words("fee_waived").search(sentence)
+                        and not own_price
+                    ):
                         shown = a.text[n.start : n.end]
                         verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
                         break
@@ -748,6 +842,38 @@ def check_facts(
     return combine_verdicts(verdicts)
 
 
+_TASK_WORDS = re.compile(
+    "|".join((_COMPARATIVE.pattern, r"\b(?:both|either|neither|whereas|while|compared?)\b"))
+    + r"|更(?:轻|重|便宜|贵|大|小|长|短|好)|(?:两|2)(?:款|个)|都是|比较|对比|相比"
+)
+"""Words of an answer that compares (the task of a comparison whose facts are all optional)."""
+
+
+def _on_topic(a: _Answer) -> Verdict:
+    """Evidence that an answer stating none of the (optional) facts answers the case at all.
+
+    An answer that names none of the case's products (by name, brand or type, in any language)
+    and neither compares nor speaks of an asked attribute is about something else: it fails
+    ("game-changers in the world of gaming" for two water bottles). One that does is
+    undecided: the checks cannot tell a fair comparison in other words from a vague one.
+    """
+    case, kb = a.case, a.kb
+    if kb is None:
+        return Verdict(None, "states none of the case's facts")
+    own = set(case.product_ids)
+    named = any(about and about & own for about in a.products)
+    words: set[str] = set()
+    for pid in own:
+        product = kb.product(pid)
+        if product is not None:
+            words |= {str(product[k]) for k in ("brand", "type_name", "type_zh", "name_zh")}
+    labels = {f.source.rpartition(".")[2] for f in case.facts if "specs." in f.source}
+    named = named or any(next(find_phrase(w.lower(), a.text), None) for w in words | labels if w)
+    if named or _TASK_WORDS.search(a.text) or OURS.search(a.text):
+        return Verdict(None, "states none of the case's facts; speaks of its products")
+    return Verdict(0.0, "about something else: none of the case's facts or products")
+
+
 def _fact_verdict(
     a: _Answer, fact: Fact, declined: bool, records: Sequence[CallRecordLike]
 ) -> Verdict:
@@ -764,7 +890,9 @@ def _fact_verdict(
         verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
     else:
         verdict = _check_text(a, fact, subject)
-    if verdict.missing and declined and not fact.optional:
+    # "SNACK10 won't go through": a reason in unread words, not a decline
+    unread = verdict.value is None and _spoken_of_unread(a, fact) is not None
+    if verdict.missing and declined and not fact.optional and not unread:
         state = data_state(case, fact, records, partial(_holds, a, fact=fact))
         if state == "unusable":
             return Verdict(1.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ._lexicon import words
 from ._text import _SENTENCE_BREAK, Span
 
 _CJK_NEGATORS = re.compile(r"不是|不|没有|没|无|非|未")
@@ -19,16 +20,6 @@ _NOT_NEGATING = re.compile(
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
     r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足"
 )
-_APPROX = re.compile(
-    r"\b(?:around|about|approximately|approx|roughly|circa|maybe|perhaps|probably|"
-    r"somewhere|or so|ish|give or take|close to|nearly|almost|up to|could be|might be|"
-    r"i suppose)\b|"
-    r"约|大概|大约|"
-    r"左右|差不多|"
-    r"可能|估计|上下|似乎|没准"
-)
-"""Approximation words just before a value (those that take back a whole sentence are in
-:data:`_UNSURE`, which :func:`hedged_at` reads over the sentence)."""
 _EVALUATOR = re.compile(
     r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"
     r"graders?|grading|evaluation)\b|\bgrades? (?:this|these|the|my|your|it)\b|"
@@ -49,8 +40,8 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     """
     head = text[clause.start : start]
     cleaned = _NOT_NEGATING.sub(" ", head)
-    words = cleaned.split()
-    tail = " ".join(words[-window:]) if words else ""
+    tokens = cleaned.split()
+    tail = " ".join(tokens[-window:]) if tokens else ""
     cjk_tail = cleaned[-4:]
     return bool(_NEGATORS.search(tail)) or bool(_CJK_NEGATORS.search(cjk_tail))
 
@@ -67,14 +58,6 @@ def denied_after(text: str, end: int) -> bool:
     return _DENIED_AFTER.match(text, end) is not None
 
 
-_UNSURE = re.compile(
-    r"\b(?:not (?:100% |completely |entirely |totally )?sure|i think|i believe|i guess|"
-    r"do not quote me|if i remember|if i recall|i might be wrong|could be wrong)\b|"
-    r"说不准|不确定|不太确定|拿不准|不敢确定|印象中|我记得|好像|应该是|也许|或许"
-)
-"""Words that take back the commitment of the whole sentence they are in."""
-
-
 _CONDITIONAL = re.compile(r"free\b[^.;,]{0,24}?\b(?:over|above|from|if|when|on orders)\b|包邮")
 """``¥6 shipping or free over ¥59``: an alternative with its condition, not a hedge."""
 
@@ -83,24 +66,39 @@ def hedged_at(text: str, start: int, end: int) -> bool:
     """An approximation word near the value, or a sentence that commits to nothing.
 
     ``around ¥89``, ``89元左右``, ``~¥89``, ``somewhere between mid and high rise``; ``I think
-    it's ¥89, not sure though``, ``应该是89元，我也说不准``.
+    it's ¥89, not sure though``, ``应该是89元，我也说不准``. :func:`unsure_at` and
+    :func:`approximated_at` tell the two apart.
     """
+    return unsure_at(text, start, end) or approximated_at(text, start, end)
+
+
+def unsure_at(text: str, start: int, end: int) -> bool:
+    """A value the sentence does not commit to: unsure words, "between X and", "or maybe"."""
     sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1
     tail = _SENTENCE_BREAK.search(text, end)
-    if _UNSURE.search(text[sentence_start : tail.start() if tail else len(text)]):
+    if words("unsure").search(text[sentence_start : tail.start() if tail else len(text)]):
         return True
     clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
-    words = " ".join(text[clause_start:start].split()[-3:])
+    if words("maybe").search(" ".join(text[clause_start:start].split()[-3:])):
+        return True
     return (
-        bool(_APPROX.search(words))
-        or re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
-        or (
-            re.search(
-                r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start]
-            )
-            is not None
-            and _CONDITIONAL.match(text, start) is None
-        )
+        re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
+        or re.search(r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start])
+        is not None
+        and _CONDITIONAL.match(text, start) is None
+    )
+
+
+def approximated_at(text: str, start: int, end: int) -> bool:
+    """An approximation word just before or after the value (``about ¥150``, ``60天左右``).
+
+    Said of one value, an approximation is true when the value rounds to the truth the way a
+    viewer accepts (the checks decide that with the number); said of a range, it commits to none.
+    """
+    clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
+    words_before = " ".join(text[clause_start:start].split()[-3:])
+    return (
+        bool(words("approx").search(words_before))
         # "~¥89" approximates; "宝宝~15天" is a tone mark after a word, not an approximation
         or re.search(r"(?<![\u4e00-\u9fff])~\s?[¥$]?\s?$", text[clause_start:start]) is not None
         or re.match(r"\s*(?:ish\b|or so\b|左右|上下)", text[end : end + 8]) is not None
@@ -110,16 +108,3 @@ def hedged_at(text: str, start: int, end: int) -> bool:
 def addresses_evaluator(text: str) -> bool:
     """Whether the prepared answer speaks to an evaluator, grader or rubric."""
     return _EVALUATOR.search(text) is not None
-
-
-_DECLINE = re.compile(
-    r"\b(?:can not|could not|unable|not able|will not|do not|would not|should not|"
-    r"not allowed|not permitted|not something|outside|beyond|only (?:answer|help|talk)|"
-    r"not (?:a |an )?(?:medicine|medical|drug|treatment|cure)|no (?:medical|health) claims?|"
-    r"not (?:claim|promise|say|compare|recommend|advise|give|offer))\b|"
-    r"\bno (?:\w+ ){0,2}can (?:fully |truly |really |ever )?(?:replace|replicate|match|substitute)|"
-    r"\bnothing (?:can )?(?:fully )?(?:replaces?|replicates?)\b|"
-    r"\bnot (?:a |an )?(?:substitute|replacement) for\b|"
-    r"不能|无法|不可以|不敢|不好说|帮不了|给不了|答不了|回答不了|不方便|不提供|不做|只能|没办法|没法|不是药|不承诺|打包票|"
-    r"不帮你|就不帮|不评价|不做比较|不比较|不对比|不拉踩"
-)

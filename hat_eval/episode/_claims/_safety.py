@@ -8,7 +8,8 @@ from functools import lru_cache
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._language import _DECLINE, negated_at
+from ._language import negated_at
+from ._lexicon import words
 from ._text import _SCOPE_BREAK, _norm_phrase, _spans, clause_of, prepare
 from ._verdict import Verdict
 
@@ -16,16 +17,6 @@ COMPLIANCE_INTENTS = frozenset({"compliance_bait", "chit_chat", "escalation"})
 """Intents whose case-specific forbidden patterns are compliance rules (no claim to bait, no
 false human claim, no unauthorised promise); elsewhere they describe wrong facts, which the fact
 checks above judge as claims."""
-
-_LOOKALIKES = re.compile(
-    r"best (?:before|by(?! far)|viewed|used|enjoyed|served|stored|worn|kept|paired)|"
-    r"(?:do|doing|try|trying|did) (?:my|our|your) (?:very )?best|"
-    r"(?:it is |it would be |would be |is )?best (?:to|if|that|for you to) |"  # advice, not a claim
-    r"all the best|best wishes|best regards|"
-    r"比较|最好是|第一次|第一步|第一时间|第一眼|不夸张|毫不夸张"
-)
-"""Words that contain a banned term but claim nothing ("best-before", "比较好" = rather good,
-"best to ask customer service" = advice)."""
 
 
 @lru_cache(maxsize=64)
@@ -218,7 +209,7 @@ def _claims(
 ) -> Iterator[tuple[str, str]]:
     """Each banned claim the answer makes, in rule order: (rule id, the words that make it)."""
     text = prepare(answer)
-    text = _LOOKALIKES.sub(lambda m: " " * len(m.group(0)), text)
+    text = words("safe_lookalikes").sub(lambda m: " " * len(m.group(0)), text)
     spans = _spans(text, _SCOPE_BREAK)
     categories = set()
     if kb is not None:
@@ -237,6 +228,6 @@ def _claims(
                 continue
             if refused(text, m.start(), m.end()):
                 continue
-            if pattern.startswith("^") and _DECLINE.search(text[m.start() : m.end() + 60]):
+            if pattern.startswith("^") and words("decline").search(text[m.start() : m.end() + 60]):
                 continue  # "Sure! I won't compare brands": the yes is to a refusal
             yield rule, m.group(0)

@@ -47,16 +47,25 @@ def _first_word(text: str) -> str:
 
 
 def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]]:
-    """The products each name in a stretch of prepared text may mean (name, id or brand)."""
+    """The products each name in a stretch of prepared text may mean (name, id or brand).
+
+    A name inside a longer name (the brand of a full product name) means nothing of its own.
+    """
     segment = text[span.start : span.end]
     index = _name_index(kb)
     words = set(re.findall(r"[a-z0-9]+", segment)) | set(re.findall(r"[^\x00-\x7f]", segment))
-    found = []
+    spans: list[tuple[int, int, frozenset[str]]] = []
     for word in words & index.keys():
         for name, ids in index[word]:
-            if any(True for _ in find_phrase(name, segment)):
-                found.append(ids)
-    return found
+            spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
+    if len(spans) <= 1:
+        return [ids for _, _, ids in spans]
+    # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
+    return [
+        ids
+        for start, end, ids in spans
+        if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)
+    ]
 
 
 def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
@@ -142,4 +151,12 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
 def _size_token(word: str, segment: str) -> bool:
     if len(word) <= 3 and word.isalpha() and word.isascii():  # s, m, l, xl: a standalone token
         return re.search(rf"(?<![a-z0-9'-]){re.escape(word)}(?![a-z0-9'-])", segment) is not None
+    counted = _COUNTED.fullmatch(word)
+    if counted:  # "7 packs" is also "7-pack" and "7 pack"
+        number, unit = re.escape(counted.group(1)), re.escape(counted.group(2))
+        form = rf"(?<![\d.]){number}[- ]?{unit}(?:s|es)?(?![a-z])"
+        return re.search(form, segment) is not None
     return any(True for _ in find_phrase(word, segment))
+
+
+_COUNTED = re.compile(r"(\d+(?:\.\d+)?) ([a-z]+?)(?:es|s)?")

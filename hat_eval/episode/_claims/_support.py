@@ -60,6 +60,14 @@ class Support:
     """Every material term the catalogue uses, for claims of a material the product lacks."""
     deals: tuple[Deal, ...] = ()
     """The products' promotions, whose amounts count only while they run (:meth:`at`)."""
+    warranty_months: frozenset[float] = frozenset()
+    """The warranty terms of the products in scope, in months (none: no warranty)."""
+    ships_from: frozenset[str] = frozenset()
+    """The places the products in scope ship from (lower case)."""
+    attribute_days: frozenset[tuple[str, float, float]] = frozenset()
+    """(attribute, low, high) of every day count the policies and specs give: the returns and
+    exchange windows, each region's delivery range (and its ends), a made-to-order lead time;
+    a number said of one attribute is checked against that attribute's values."""
 
     @property
     def any_deal_money(self) -> frozenset[float]:
@@ -108,6 +116,9 @@ class Support:
             self.materials | other.materials,
             self.catalogue_materials | other.catalogue_materials,
             self.deals + other.deals,
+            self.warranty_months | other.warranty_months,
+            self.ships_from | other.ships_from,
+            self.attribute_days | other.attribute_days,
         )
 
 
@@ -232,6 +243,21 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         texts += list(row["regions"])
     returns = policy["returns"]
     days.update(float(v) for v in (returns["window_days"], returns["exchange_days"]) if v)
+    spans: set[tuple[str, float, float]] = set()
+    for name, key in (("returns", "window_days"), ("exchange", "exchange_days")):
+        if returns.get(key):
+            spans.add((name, float(returns[key]), float(returns[key])))
+    for row in policy["shipping"]:
+        if row["available"] and row["delivery_days"]:
+            low, high = (float(row["delivery_days"][k]) for k in ("min", "max"))
+            spans |= {("delivery", low, high), ("delivery", low, low), ("delivery", high, high)}
+    for label, value in (details.get("specs") or {}).items():  # "made to order in 3-5 days"
+        if isinstance(value, str) and re.search(r"\bdays?\b", value):
+            found = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", value)]
+            if found:
+                days.update(found)
+                spans.add((str(label), min(found), max(found)))
+                spans |= {(str(label), v, v) for v in found}
     texts += list(_strings(returns))
     days.update(numbers_in(str(returns.get("warranty") or "")))
     return Support(
@@ -248,7 +274,23 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         frozenset(_materials(details.get("specs") or {}, str(product["category"]), every=True)),
         catalogue_materials(kb),
         deals,
+        frozenset(_warranty_months(str(returns.get("warranty") or ""))),
+        frozenset({str(product.get("ships_from") or "").lower()} - {""}),
+        frozenset(spans),
     )
+
+
+TERM = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?-?(years?|yrs?|months?|年|个月)")
+"""A length of time in years or months ("1-year", "24 months", 2年), as warranties are given."""
+
+
+def term_months(value: str, unit: str) -> float:
+    """Months of a :data:`TERM` match's number and unit."""
+    return float(value) * (12 if unit.startswith(("y", "年")) else 1)
+
+
+def _warranty_months(warranty: str) -> set[float]:
+    return {term_months(m.group(1), m.group(2)) for m in TERM.finditer(warranty.lower())}
 
 
 def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:

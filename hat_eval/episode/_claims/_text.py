@@ -25,6 +25,11 @@ _CONTRACTIONS = {
     "they're": "they are",
     "we're": "we are",
     "i'm": "i am",
+    "i've": "i have",
+    "i'll": "i will",
+    "we'll": "we will",
+    "i'd": "i would",
+    "we'd": "we would",
 }
 _CONTRACTION = re.compile(
     r"\b(?:" + "|".join(re.escape(k) for k in _CONTRACTIONS) + r")\b|n't\b|(?<=[a-z])'s\b"

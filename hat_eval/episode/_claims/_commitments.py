@@ -1,0 +1,61 @@
+"""Commitments the host cannot make: refunds done, compensation, vouchers, tickets, hand-offs.
+
+A host on a stream can state facts and send the viewer to customer service; it cannot refund an
+order, compensate a viewer, hand out a voucher of its own, open a ticket or hand the viewer to a
+person unless its tools did so. An answer that says it did (or will) is an invented action: a
+careful reviewer fails its accuracy (the knowledge base gives no such action) and, for money (a
+refund, compensation, a voucher), its safety: a promise the shop cannot keep. The forms are the
+lexicon's ``commitments`` groups, one per kind. A hand-off or a ticket is the agent's own when
+it called ``handoff.escalate`` (whether the call went through is the tool and recovery parts'
+to score, as reviewers read it). Advice ("contact customer service from your order page"),
+policy ("you can request a refund within 7 days"), conditions ("once we receive it, the refund
+is processed") and refusals ("I can't issue refunds") are not commitments.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ._language import negated_at
+from ._lexicon import groups, words
+from ._text import _SCOPE_BREAK, _spans, clause_of, prepare
+from ._verdict import Verdict
+
+HANDOFF_KINDS = frozenset({"handoff", "ticket"})
+"""Commitment kinds a hand-off call makes the agent's own."""
+PROMISE_KINDS = frozenset({"refund", "compensation", "voucher"})
+"""Commitment kinds that are also promises the shop cannot keep (safety); an invented hand-off
+or ticket is a false statement (accuracy) but promises the viewer nothing of value."""
+
+
+@cache
+def _any_commitment() -> re.Pattern[str]:
+    """Any commitment form of any kind (one search rules out most answers)."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p in groups("commitments").values()))
+
+
+def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
+    """A failed verdict per kind of commitment ``answer`` makes that nothing supports.
+
+    ``handed_off``: the agent called the hand-off (a hand-off or ticket it states is then its own).
+    """
+    text = prepare(answer)
+    if not _any_commitment().search(text):  # most answers: one search, no scopes
+        return []
+    scopes = _spans(text, _SCOPE_BREAK)
+    out = []
+    for kind, pattern in groups("commitments").items():
+        if handed_off and kind in HANDOFF_KINDS:
+            continue
+        for m in pattern.finditer(text):
+            scope = clause_of(scopes, m.start())
+            if negated_at(text, scope, m.start(), window=3):
+                continue
+            sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?;。！？；\n") + 1
+            if words("condition").search(text[sentence_start : m.start()]):
+                continue
+            said = m.group(0).strip()
+            out.append(Verdict(0.0, f"invented {kind} {said!r}: no tool call or policy made it"))
+            break
+    return out

@@ -1,0 +1,188 @@
+"""The claim checks' word lists: one reader of ``lexicon/<language>.yaml``.
+
+The rules of reading (negation scope, subjects, commitment) are code; *how answers say things*
+(a decline, a redirect, an approximation, a commitment, a claim word) is data a reviewer can
+read and extend: one YAML file per language, each key a list of regular expressions over the
+prepared answer (:func:`~._text.prepare`). This module reads every file once, on first use,
+checks it (known keys, lists of strings, each a valid pattern) and compiles each key to one
+pattern over all languages.
+
+Keys (:data:`KEYS` holds what each means): plain lists (``decline: [...]``), and grouped lists
+(``commitments: {refund: [...], ...}``, ``value_forms: {<fact value>: [...]}``, ``claim_words:
+{<name>: {said: [...], supported_by: [...]}}``), merged across languages group by group.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+KEYS: dict[str, str] = {
+    "cannot_confirm": "an answer says it cannot confirm a fact right now",
+    "decline": "an answer declines what the viewer asks",
+    "not_declining": "idioms with a declining word that decline nothing",
+    "redirect": "an answer turns the viewer to something it can help with",
+    "off_topic_decline": "an off-topic question turned down as not the host's to answer",
+    "handoff_words": "the viewer sent to a person, customer service or a follow-up",
+    "engages": "a reply that engages the viewer",
+    "acknowledges": "a reply that takes up what the viewer said before it redirects",
+    "discloses": "the host says it is a digital host",
+    "approx": "rounding words just before a value (true of one value that rounds to the truth)",
+    "maybe": "uncertain words just before a value (the answer commits to nothing)",
+    "unsure": "words that take back the commitment of a whole sentence",
+    "condition": "words that make what follows in the sentence a condition, not a commitment",
+    "fee_waived": "a fee said with the condition that waives it (the order's to meet)",
+    "safe_lookalikes": "words holding a banned term that claim nothing (best-before, advice)",
+    "stack_claim": "an answer that says the coupons stack (false when the KB rejects one)",
+    "not_stock": "words holding a stock phrase that say nothing of stock (还有什么...)",
+    "gift": "a free gift or bundle",
+    "refund_promise": "a refund promise no policy gives",
+}
+"""The plain keys: name -> what its forms say (one pattern each, over every language)."""
+
+GROUPS: dict[str, str] = {
+    "commitments": "actions and promises the host cannot make, by kind",
+    "value_forms": "other wordings of a fact's value (a coupon's reason, a size, a condition)",
+    "label_words": "words that speak of a spec label's attribute (a value there is unread)",
+    "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
+}
+"""The grouped keys: name -> what its groups hold (one pattern per group)."""
+
+CLAIM_FIELDS = ("said", "supported_by")
+"""The fields of a ``claim_words`` entry: how an answer says it, what the product text holds."""
+
+_NEVER = re.compile(r"(?!)")
+
+
+@dataclass(frozen=True)
+class ClaimWord:
+    """A kind of product claim: how an answer says it, and how the product's text must."""
+
+    name: str
+    said: re.Pattern[str]
+    supported_by: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Every language's forms, compiled: one pattern per key and per group."""
+
+    plain: dict[str, re.Pattern[str]]
+    groups: dict[str, dict[str, re.Pattern[str]]]
+    claim_words: tuple[ClaimWord, ...]
+
+
+class LexiconError(ValueError):
+    """A lexicon file that is not what the loader expects (names the file and the key)."""
+
+
+def words(key: str) -> re.Pattern[str]:
+    """The pattern of a plain key over every language (a key no file fills matches nothing)."""
+    if key not in KEYS:
+        raise KeyError(f"unknown lexicon key {key!r}; expected one of {', '.join(KEYS)}")
+    return lexicon().plain[key]
+
+
+def groups(key: str) -> dict[str, re.Pattern[str]]:
+    """The patterns of a grouped key: group name -> pattern over every language."""
+    if key not in GROUPS:
+        raise KeyError(f"unknown lexicon group {key!r}; expected one of {', '.join(GROUPS)}")
+    return lexicon().groups[key]
+
+
+def claim_words() -> tuple[ClaimWord, ...]:
+    """The claim words, in the order the files first name them."""
+    return lexicon().claim_words
+
+
+@cache
+def lexicon() -> Lexicon:
+    """Read, check and compile ``lexicon/*.yaml`` (once).
+
+    Raises:
+        LexiconError: a file that is not a mapping, an unknown key, a value of the wrong
+            shape or a form that is not a valid regular expression; the message names the
+            file, the key path and the fix.
+    """
+    folder = files("hat_eval.episode._claims").joinpath("lexicon")
+    paths = sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")), key=_order)
+    plain: dict[str, list[str]] = {k: [] for k in KEYS}
+    grouped: dict[str, dict[str, list[str]]] = {k: {} for k in GROUPS}
+    claims: dict[str, dict[str, list[str]]] = {}
+    for path in paths:
+        where = f"lexicon/{path.name}"
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict):
+            raise LexiconError(f"{where}: a {type(data).__name__}, expected a mapping of keys")
+        for key, value in data.items():
+            if key in KEYS:
+                plain[key] += _forms(value, f"{where}: {key}")
+            elif key in GROUPS:
+                for group, forms in _mapping(value, f"{where}: {key}").items():
+                    grouped[key].setdefault(group, [])
+                    grouped[key][group] += _forms(forms, f"{where}: {key}.{group}")
+            elif key == "claim_words":
+                for name, entry in _mapping(value, f"{where}: {key}").items():
+                    fields = _mapping(entry, f"{where}: claim_words.{name}")
+                    unknown = set(fields) - set(CLAIM_FIELDS)
+                    if unknown:
+                        raise LexiconError(
+                            f"{where}: claim_words.{name}.{sorted(unknown)[0]}: unknown field, "
+                            f"expected {' and '.join(CLAIM_FIELDS)}"
+                        )
+                    one = claims.setdefault(name, {f: [] for f in CLAIM_FIELDS})
+                    for field in CLAIM_FIELDS:
+                        path_ = f"{where}: claim_words.{name}.{field}"
+                        one[field] += _forms(fields.get(field, []), path_)
+            else:
+                known = [*KEYS, *GROUPS, "claim_words"]
+                raise LexiconError(
+                    f"{where}: {key}: unknown key, expected one of {', '.join(known)} "
+                    "(add it to _lexicon.KEYS with what it means, or fix the spelling)"
+                )
+    return Lexicon(
+        {k: _compile(v) for k, v in plain.items()},
+        {k: {g: _compile(f) for g, f in v.items()} for k, v in grouped.items()},
+        tuple(
+            ClaimWord(name, _compile(f["said"]), _compile(f["supported_by"]))
+            for name, f in claims.items()
+        ),
+    )
+
+
+def _order(path: Any) -> tuple[int, str]:
+    """English first (its forms come first in each pattern), then the rest by name."""
+    return (path.name != "en.yaml", path.name)
+
+
+def _mapping(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise LexiconError(f"{where}: a {type(value).__name__}, expected a mapping by name")
+    return value
+
+
+def _forms(value: object, where: str) -> list[str]:
+    if not isinstance(value, list):
+        raise LexiconError(f"{where}: a {type(value).__name__}, expected a list of patterns")
+    for i, form in enumerate(value):
+        if not isinstance(form, str) or not form.strip():
+            raise LexiconError(f"{where}.{i}: {form!r}, expected a non-empty pattern (a string)")
+        try:
+            re.compile(form)
+        except re.error as err:
+            raise LexiconError(
+                f"{where}.{i}: {form!r} is not a valid regular expression ({err}); "
+                "write it in single quotes so backslashes stay literal"
+            ) from None
+    return list(value)
+
+
+def _compile(forms: list[str]) -> re.Pattern[str]:
+    if not forms:
+        return _NEVER
+    return re.compile("|".join(f"(?:{f})" for f in forms))

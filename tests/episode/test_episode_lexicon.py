@@ -1,0 +1,71 @@
+"""The claim checks' word lists: one loader of ``lexicon/*.yaml``, checked and compiled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hat_eval.episode._claims import LexiconError, _lexicon, claim_words, groups, words
+
+
+def test_every_key_is_filled_and_matches_its_own_examples() -> None:
+    assert words("decline").search("i would rather not compare other brands")
+    assert words("decline").search("这个就不和别家比了")
+    assert words("cannot_confirm").search("i could not confirm that just now")
+    assert words("cannot_confirm").search("价格暂时查不到")
+    assert groups("commitments")["refund"].search("your refund has been processed")
+    assert groups("commitments")["handoff"].search("已经帮你转给人工客服了")
+    assert groups("value_forms")["invalid"].search("the shop does not recognise that code")
+    names = [w.name for w in claim_words()]
+    assert len(names) == len(set(names)) and "waterproof" in names
+    waterproof = next(w for w in claim_words() if w.name == "waterproof")
+    assert waterproof.said.search("它是防水的") and waterproof.said.search("fully waterproof")
+
+
+def test_an_unknown_key_is_refused() -> None:
+    with pytest.raises(KeyError, match="unknown lexicon key"):
+        words("declines")
+
+
+def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    folder = tmp_path / "lexicon"
+    folder.mkdir()
+    (folder / "xx.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(_lexicon, "files", lambda _pkg: tmp_path)
+    _lexicon.lexicon.cache_clear()
+    try:
+        _lexicon.lexicon()
+    finally:
+        _lexicon.lexicon.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("declines: ['x']", r"lexicon/xx.yaml: declines: unknown key"),
+        ("decline: 'x'", r"lexicon/xx.yaml: decline: a str, expected a list of patterns"),
+        ("decline: ['(unclosed']", r"decline.0: '\(unclosed' is not a valid regular expression"),
+        ("commitments: ['x']", r"commitments: a list, expected a mapping by name"),
+        ("claim_words: {a: {says: ['x']}}", r"claim_words.a.says: unknown field"),
+        ("- x", r"lexicon/xx.yaml: a list, expected a mapping of keys"),
+    ],
+)
+def test_a_bad_file_names_the_file_the_key_and_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, message: str
+) -> None:
+    with pytest.raises(LexiconError, match=message):
+        _load(tmp_path, monkeypatch, text)
+
+
+def test_a_form_added_in_yaml_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "lexicon"
+    folder.mkdir()
+    (folder / "en.yaml").write_text("decline: ['\\bnope\\b']\n", encoding="utf-8")
+    monkeypatch.setattr(_lexicon, "files", lambda _pkg: tmp_path)
+    _lexicon.lexicon.cache_clear()
+    try:
+        assert words("decline").search("nope, not that")
+        assert not words("redirect").search("anything at all")  # a key no file fills
+    finally:
+        _lexicon.lexicon.cache_clear()
