@@ -16,47 +16,36 @@ from hat_eval._lazy import lazy_getattr
 from hat_eval.stats import sign_test, wilson_interval
 
 from ._agreement import (
-    ALPHA_THRESHOLD,
-    AgreementError,
     AgreementReport,
     DimensionAgreement,
     DimensionData,
-    Kind,
-    accuracy,
     agreement,
-    bootstrap_intervals,
-    cohen_kappa,
-    confusion,
-    exact_agreement,
-    judge_human_alpha,
-    krippendorff_alpha,
-    majority,
     match,
-    spearman,
-    within_one_agreement,
 )
 from ._calibrate import (
     CALIBRATION_FILE,
-    METHODS,
     Calibration,
-    CalibrationError,
-    CalibrationMap,
     DimensionCalibration,
     JudgeScore,
-    Method,
     MethodCV,
     RatingData,
     as_labels,
     calibrate,
     calibrate_dimension,
-    fit_isotonic,
-    fit_map,
-    fit_thresholds,
     load_calibration,
     rating_data,
     read_judge_scores,
     scores_jsonl,
     select_method,
+)
+from ._calibration_map import (
+    METHODS,
+    CalibrationError,
+    CalibrationMap,
+    Method,
+    fit_isotonic,
+    fit_map,
+    fit_thresholds,
     to_scale,
 )
 from ._labels import (
@@ -94,24 +83,41 @@ from ._rubric import (
     parse_preferences,
     parse_ratings,
 )
+from ._statistics import (
+    ALPHA_THRESHOLD,
+    AgreementError,
+    Kind,
+    accuracy,
+    bootstrap_intervals,
+    cohen_kappa,
+    confusion,
+    exact_agreement,
+    judge_human_alpha,
+    krippendorff_alpha,
+    majority,
+    spearman,
+    within_one_agreement,
+)
 from ._study import (
     LABEL_CONFIG,
-    KeyEntry,
-    PlacedItem,
     Side,
-    StudyError,
-    StudyItem,
     StudyReport,
     Vote,
     analyze_study,
-    draw_study,
-    key_json,
     majority_preference,
-    pair_samples,
     parse_side,
     read_judge,
     read_key,
     read_votes,
+)
+from ._study_export import (
+    KeyEntry,
+    PlacedItem,
+    StudyError,
+    StudyItem,
+    draw_study,
+    key_json,
+    pair_samples,
     shown_digest,
     task_rows,
 )
@@ -129,6 +135,19 @@ if TYPE_CHECKING:
         inject,
         pad,
         wrong_answer,
+    )
+    from ._judge_cache import (  # noqa: F401 (exported through *_LAZY)
+        JudgeCache,
+        JudgeCosts,
+        cache_key,
+    )
+    from ._judge_prompt import (  # noqa: F401 (exported through *_LAZY)
+        ANSWER_CLOSE,
+        ANSWER_OPEN,
+        JUDGE_MODES,
+        JudgeMode,
+        judge_prompt,
+        lookups,
     )
     from ._judged import (  # noqa: F401 (exported through *_LAZY)
         JUDGED_KEYS,
@@ -164,24 +183,15 @@ if TYPE_CHECKING:
         write_pairwise,
     )
     from ._scorer import (  # noqa: F401 (exported through *_LAZY)
-        ANSWER_CLOSE,
-        ANSWER_OPEN,
-        JUDGE_MODES,
         JUDGE_SEED,
         PART_DIMENSIONS,
         AnswerJudge,
-        JudgeCache,
-        JudgeCosts,
         Judgement,
-        JudgeMode,
         agent_judge,
         answer_judge,
-        cache_key,
         decide_parts,
         injection_shift,
         judge_metrics,
-        judge_prompt,
-        lookups,
     )
     from ._tools import (  # noqa: F401 (exported through *_LAZY)
         DEFAULT_TOOL_TURNS,
@@ -213,24 +223,15 @@ _LAZY = {  # the judge's scorer, tools, pairwise mode and audit bring Inspect: i
     **{
         name: "._scorer"
         for name in (
-            "ANSWER_CLOSE",
-            "ANSWER_OPEN",
-            "JUDGE_MODES",
             "JUDGE_SEED",
             "PART_DIMENSIONS",
             "AnswerJudge",
-            "JudgeCache",
-            "JudgeCosts",
-            "JudgeMode",
             "Judgement",
             "agent_judge",
             "answer_judge",
-            "cache_key",
             "decide_parts",
             "injection_shift",
             "judge_metrics",
-            "judge_prompt",
-            "lookups",
         )
     },
     **{
@@ -275,6 +276,11 @@ _LAZY = {  # the judge's scorer, tools, pairwise mode and audit bring Inspect: i
             "wrong_answer",
         )
     },
+    **dict.fromkeys(
+        ("ANSWER_CLOSE", "ANSWER_OPEN", "JUDGE_MODES", "JudgeMode", "judge_prompt", "lookups"),
+        "._judge_prompt",
+    ),
+    **dict.fromkeys(("JudgeCache", "JudgeCosts", "cache_key"), "._judge_cache"),
 }
 __getattr__ = lazy_getattr(__name__, _LAZY)
 

@@ -37,15 +37,21 @@ from hat_eval._aio import run_blocking
 from hat_eval.episode import Episode, episode_context, word_count
 from hat_eval.world import reference_answer
 
-from ._agreement import spearman
+from ._judge_cache import (
+    JudgeCosts,
+)
+from ._judge_prompt import (
+    ANSWER_CLOSE,
+    JudgeMode,
+)
 from ._pairwise import PairVerdict, pairwise_judge, position_consistency
 from ._scorer import (
-    ANSWER_CLOSE,
-    JudgeCosts,
     Judgement,
-    JudgeMode,
     answer_judge,
     injection_shift,
+)
+from ._statistics import (
+    spearman,
 )
 from ._tools import DEFAULT_TOOL_TURNS
 

@@ -31,17 +31,21 @@ from inspect_ai.model import GenerateConfig, Model
 from hat_eval._jsonl import write_jsonl
 from hat_eval.episode import Episode
 
+from ._judge_cache import (
+    JudgeCosts,
+)
+from ._judge_prompt import (
+    ANSWER_CLOSE,
+    ANSWER_OPEN,
+    JudgeMode,
+    case_section,
+    facts_section,
+    fence_answer,
+)
 from ._labels import Preference
 from ._rubric import PairwiseChoice, Rubric, Winner, load_rubric, pairwise_schema, parse_preferences
 from ._scorer import (
-    ANSWER_CLOSE,
-    ANSWER_OPEN,
-    JudgeCosts,
-    JudgeMode,
-    case_section,
     check_settings,
-    facts_section,
-    fence_answer,
     generate_config,
     grader_facts,
     resolve_grader,
@@ -397,7 +401,9 @@ async def judge_logs(log_a: Any, log_b: Any, judge: PairwiseJudge) -> list[PairV
 
     from hat_eval.suites import episode_of
 
-    from ._study import pair_samples
+    from ._study_export import (
+        pair_samples,
+    )
 
     samples = {str(s.id): s for s in log_a.samples or [] if getattr(s, "epoch", 1) == 1}
     out = []
