@@ -15,6 +15,15 @@ from ._changelog import (
 from ._diff import Change, HarnessDiff, diff_harness, match_skills
 from ._errors import HarnessError
 from ._functions import BUILTIN_FUNCTIONS, FUNCTIONS, SKILL_LOADER, is_known_function
+from ._hooks import (
+    HOOK_TRIGGERS,
+    REPLY_TRIGGERS,
+    HookCheck,
+    Hooks,
+    HookTrigger,
+    MessageStructure,
+    RetryPolicy,
+)
 from ._load import (
     default_harness_path,
     dump_harness,
@@ -23,25 +32,20 @@ from ._load import (
     parse_harness,
 )
 from ._model import (
-    FAULT_KINDS,
-    HOOK_TRIGGERS,
-    REPLY_TRIGGERS,
     Constraint,
-    ErrorKind,
-    FaultKind,
     Harness,
-    HookCheck,
-    Hooks,
-    HookTrigger,
-    MessageStructure,
     PromptBlock,
-    RetryPolicy,
     Rule,
     Skill,
     SkillDisclosure,
     SkillType,
     SystemPrompt,
     Tool,
+)
+from ._model_base import (
+    FAULT_KINDS,
+    ErrorKind,
+    FaultKind,
     placeholders,
 )
 from ._render import (
