@@ -5,25 +5,27 @@ The run summary, paired differences, the evolution report, and the candidates' c
 """
 
 from ._build import ReportFiles, build_report, pick_baseline, run_gate
-from ._compare import (
+from ._candidates import (
     Answer,
     Candidate,
+    ReportError,
+    SuiteLog,
+    check_same_data,
+    read_logs,
+    read_suite_log,
+    unreadable_reason,
+)
+from ._compare import (
     Comparison,
     GateFailure,
     Regression,
-    ReportError,
     Row,
-    SuiteLog,
     Trials,
-    check_same_data,
     comparisons,
     gate,
     main_table,
-    read_logs,
-    read_suite_log,
     regressions,
     trials,
-    unreadable_reason,
 )
 from ._evolution import (
     EditInfo,
