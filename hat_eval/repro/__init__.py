@@ -68,12 +68,7 @@ from ._contrast import (
 )
 from ._e2e import (
     REPORT_DIR,
-    Cell,
-    E2EResults,
-    ModelRun,
     check_data,
-    contrasts,
-    e2e_contrasts,
     run_e2e,
     write_e2e_results,
 )
@@ -95,6 +90,13 @@ from ._e2e_eval import (
     read_scores,
     suite_limits,
     suite_tasks,
+)
+from ._e2e_results import (
+    Cell,
+    E2EResults,
+    ModelRun,
+    contrasts,
+    e2e_contrasts,
 )
 from ._probe import (
     CONTRAST,
