@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from hat_eval._jsonl import write_jsonl
+from hat_eval._outputs import write_text_atomic
 from hat_eval.harness import dump_harness
 
 from ._policy import Variant
@@ -32,10 +33,11 @@ def write_variants(
         stem = f"variant-{v.index:05d}"
         text = dump_harness(v.harness, fmt)
         harness_file = f"{stem}.{fmt}"
-        (out / harness_file).write_text(text, encoding="utf-8")
+        write_text_atomic(out / harness_file, text)
         mapping_file = f"{stem}.mapping.json"
-        (out / mapping_file).write_text(
-            json.dumps(v.mapping.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        write_text_atomic(
+            out / mapping_file,
+            json.dumps(v.mapping.to_dict(), ensure_ascii=False, indent=2) + "\n",
         )
         rows.append(
             {
