@@ -20,9 +20,11 @@ from rich.progress import TaskID
 from hat_eval.loadtest._config import (
     API_KEY_ENV,
     ClientConfig,
-    ConfigError,
     MtpConfig,
     SweepConfig,
+)
+from hat_eval.loadtest._option_fields import (
+    ConfigError,
     option_default,
     option_flag,
     option_help,

@@ -22,9 +22,11 @@ from ._config import (
     PROMPTS_FILE,
     SUMMARY_FILE,
     ClientConfig,
-    ConfigError,
     MtpConfig,
     SweepConfig,
+)
+from ._option_fields import (
+    ConfigError,
 )
 
 if TYPE_CHECKING:
