@@ -11,15 +11,16 @@ import typer
 from ._common import err_console, fail, output_dir, save
 
 if TYPE_CHECKING:
-    pass
+    from hat_eval.judge import JudgeScore, Label
+
 from ._judge_output import (
     _fail_matching,
-    _grader,
-    _judge_labelled,
+    _labelled_in,
     _outputs,
     _print_calibration,
     _print_corpus,
     _print_table,
+    _read_log,
     _warn_unmatched,
 )
 
@@ -93,6 +94,113 @@ def agreement(
     typer.echo(f"wrote {target}")
 
 
+def _grader(name: str) -> Any:
+    """The grader model named on the command line (tests replace this with a scripted one).
+
+    A local checkpoint (``hf/DIR``) loads here, with hub kernels off while the Hub is offline.
+    """
+    from inspect_ai.model import get_model
+
+    from hat_eval._hub import hub_kernel_setting
+
+    with hub_kernel_setting():
+        return get_model(name)
+
+
+def _judge_labelled(
+    human: list[Label],
+    labels: Path,
+    log_path: Path,
+    judge: str,
+    rubric: Path | None,
+    k: int,
+    cache_dir: Path,
+) -> tuple[list[Label], list[JudgeScore]]:
+    """Run the judge on the log's labelled samples (after the bad-input checks)."""
+    from hat_eval.judge import RubricError, agent_judge, judge_log, load_rubric, log_sample_ids
+
+    try:
+        spec = load_rubric(str(rubric) if rubric else None)
+    except RubricError as err:
+        fail(str(err))
+    dims = list(spec.dimensions)
+    human = _labelled_in(human, dims, labels)
+    log = _read_log(log_path)
+    in_log = set(log_sample_ids(log))
+    labelled = sorted({label.sample_id for label in human})
+    missing = [s for s in labelled if s not in in_log]
+    if len(missing) == len(labelled):
+        example = next(iter(sorted(in_log)), None)
+        fail(
+            f"none of the {len(labelled)} labelled sample ids (e.g. {labelled[0]!r}) is in "
+            f"{log_path} ({len(in_log)} samples"
+            + (f", ids like {example!r}" if example else "")
+            + "); label the samples of this log"
+        )
+    if missing:
+        err_console.print(
+            f"warning: {len(missing)} labelled sample ids are not in {log_path} (e.g. "
+            f"{missing[0]!r}); they are left out",
+            markup=False,
+        )
+    scorer = agent_judge(
+        model=_grader(judge),
+        rubric=str(rubric) if rubric else None,
+        k=k,
+        cache_dir=str(cache_dir),
+    )
+    wanted = sorted({label.dimension for label in human})
+    judged = judge_log(log, [s for s in labelled if s in in_log], scorer, dimensions=wanted)
+    if judged.extra_epochs:
+        err_console.print(
+            f"warning: {log_path} has several epochs; the judge rated the first epoch only "
+            f"({judged.extra_epochs} later samples left out)",
+            markup=False,
+        )
+    if judged.failed:
+        sample_id, error = judged.failed[0]
+        err_console.print(
+            f"warning: the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
+            f"{sample_id!r}: {error}); they are left out",
+            markup=False,
+        )
+    if not judged.scores:
+        fail(f"the judge rated none of the labelled samples of {log_path}; see the warnings")
+    return human, list(judged.scores)
+
+
+def _scored_labels(
+    labels: Path,
+    out: Path,
+    log: Path | None,
+    judge: str | None,
+    scores: Path | None,
+    rubric: Path | None,
+    k: int,
+    cache_dir: Path | None,
+) -> tuple[list[Label], list[JudgeScore], str]:
+    """The human labels, the judge's raw scores (read, or judged on ``log``) and their file.
+
+    A judge run's scores are saved to ``out/judge_scores.jsonl`` first (the grader's work kept).
+    """
+    from hat_eval.judge import LabelError, read_judge_scores, read_labels, scores_jsonl
+
+    try:
+        human = read_labels(labels)
+    except LabelError as err:
+        fail(str(err))
+    if scores is not None:
+        try:
+            raw = read_judge_scores(scores)
+        except LabelError as err:
+            fail(str(err))
+        return human, raw, str(scores)
+    assert log is not None and judge is not None
+    human, raw = _judge_labelled(human, labels, log, judge, rubric, k, cache_dir or out / "cache")
+    save(out / "judge_scores.jsonl", scores_jsonl(raw))
+    return human, raw, str(out / "judge_scores.jsonl")
+
+
 @judge_app.command()
 def calibrate(
     labels: LabelsOpt,
@@ -139,15 +247,7 @@ def calibrate(
     cross-validation on items; the report gives the held-out agreement before and after it.
     Give --log and --judge to run the judge, or --scores to reuse scores.
     """
-    from hat_eval.judge import (
-        AgreementError,
-        LabelError,
-        as_labels,
-        rating_data,
-        read_judge_scores,
-        read_labels,
-        scores_jsonl,
-    )
+    from hat_eval.judge import AgreementError, LabelError, as_labels, rating_data
     from hat_eval.judge import agreement as compute
     from hat_eval.judge import calibrate as fit
 
@@ -161,25 +261,8 @@ def calibrate(
             "--scores and --log exclude each other: cached scores need no log", param_hint="--log"
         )
     out = _outputs(out, cache_dir, ("--labels", labels), ("--log", log), ("--scores", scores))
-    try:
-        human = read_labels(labels)
-    except LabelError as err:
-        fail(str(err))
-    if scores is not None:
-        try:
-            raw = read_judge_scores(scores)
-        except LabelError as err:
-            fail(str(err))
-        source = str(scores)
-        grader_name = None
-    else:
-        assert log is not None and judge is not None
-        human, raw = _judge_labelled(
-            human, labels, log, judge, rubric, k, cache_dir or out / "cache"
-        )
-        save(out / "judge_scores.jsonl", scores_jsonl(raw))  # the grader's work, kept first
-        source = str(out / "judge_scores.jsonl")
-        grader_name = judge
+    human, raw, source = _scored_labels(labels, out, log, judge, scores, rubric, k, cache_dir)
+    grader_name = judge if scores is None else None
     try:
         report = compute(
             human, as_labels(raw), n_boot=n_boot, seed=seed, alpha_threshold=alpha_threshold

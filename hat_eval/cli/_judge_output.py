@@ -14,7 +14,6 @@ if TYPE_CHECKING:
         AgreementReport,
         Calibration,
         CorpusReport,
-        JudgeScore,
         Label,
         Tally,
     )
@@ -78,19 +77,6 @@ def _print_table(report: AgreementReport) -> None:
         )
 
 
-def _grader(name: str) -> Any:
-    """The grader model named on the command line (tests replace this with a scripted one).
-
-    A local checkpoint (``hf/DIR``) loads here, with hub kernels off while the Hub is offline.
-    """
-    from inspect_ai.model import get_model
-
-    from hat_eval._hub import hub_kernel_setting
-
-    with hub_kernel_setting():
-        return get_model(name)
-
-
 def _read_log(path: Path) -> Any:
     from inspect_ai.log import read_eval_log
 
@@ -126,68 +112,6 @@ def _labelled_in(labels: list[Label], rubric_dims: list[str], labels_path: Path)
             "the rubric they were written for with --rubric"
         )
     return kept
-
-
-def _judge_labelled(
-    human: list[Label],
-    labels: Path,
-    log_path: Path,
-    judge: str,
-    rubric: Path | None,
-    k: int,
-    cache_dir: Path,
-) -> tuple[list[Label], list[JudgeScore]]:
-    """Run the judge on the log's labelled samples (after the bad-input checks)."""
-    from hat_eval.judge import RubricError, agent_judge, judge_log, load_rubric, log_sample_ids
-
-    try:
-        spec = load_rubric(str(rubric) if rubric else None)
-    except RubricError as err:
-        fail(str(err))
-    dims = list(spec.dimensions)
-    human = _labelled_in(human, dims, labels)
-    log = _read_log(log_path)
-    in_log = set(log_sample_ids(log))
-    labelled = sorted({label.sample_id for label in human})
-    missing = [s for s in labelled if s not in in_log]
-    if len(missing) == len(labelled):
-        example = next(iter(sorted(in_log)), None)
-        fail(
-            f"none of the {len(labelled)} labelled sample ids (e.g. {labelled[0]!r}) is in "
-            f"{log_path} ({len(in_log)} samples"
-            + (f", ids like {example!r}" if example else "")
-            + "); label the samples of this log"
-        )
-    if missing:
-        err_console.print(
-            f"warning: {len(missing)} labelled sample ids are not in {log_path} (e.g. "
-            f"{missing[0]!r}); they are left out",
-            markup=False,
-        )
-    scorer = agent_judge(
-        model=_grader(judge),
-        rubric=str(rubric) if rubric else None,
-        k=k,
-        cache_dir=str(cache_dir),
-    )
-    wanted = sorted({label.dimension for label in human})
-    judged = judge_log(log, [s for s in labelled if s in in_log], scorer, dimensions=wanted)
-    if judged.extra_epochs:
-        err_console.print(
-            f"warning: {log_path} has several epochs; the judge rated the first epoch only "
-            f"({judged.extra_epochs} later samples left out)",
-            markup=False,
-        )
-    if judged.failed:
-        sample_id, error = judged.failed[0]
-        err_console.print(
-            f"warning: the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
-            f"{sample_id!r}: {error}); they are left out",
-            markup=False,
-        )
-    if not judged.scores:
-        fail(f"the judge rated none of the labelled samples of {log_path}; see the warnings")
-    return human, list(judged.scores)
 
 
 def _print_calibration(result: Calibration) -> None:

@@ -105,6 +105,58 @@ class DimensionAgreement:
         return out
 
 
+def _statistics(
+    data: DimensionData, reference: FloatArray, idx: npt.NDArray[np.intp], *, fast: bool
+) -> dict[str, float | None]:
+    """:func:`dimension_agreement`'s statistics over the items ``idx`` (``fast``: in a resample)."""
+    kind = data.kind
+    humans, judge, ref = data.humans[:, idx], data.judge[idx], reference[idx]
+    kappa = (
+        _kappa_from_confusion(confusion(judge, ref, kind), kind)
+        if fast
+        else cohen_kappa(judge, ref, kind)
+    )
+    out = {
+        "krippendorff_alpha_humans": krippendorff_alpha(humans, kind),
+        "krippendorff_alpha_judge_humans": judge_human_alpha(humans, judge, kind),
+        "cohen_kappa": kappa,
+        "accuracy": accuracy(judge, ref),
+        "exact_agreement": exact_agreement(judge, humans),
+    }
+    if kind == "rating":
+        out["within_1_agreement"] = within_one_agreement(judge, humans)
+        out["spearman"] = spearman(judge, ref)
+    return out
+
+
+def _notes(
+    point: dict[str, float | None],
+    per_item: npt.NDArray[np.intp],
+    n_ties: int,
+    alpha_threshold: float,
+) -> list[str]:
+    """Why a statistic is undefined, the flag's reason, and the tied majorities."""
+    notes = []
+    if point["krippendorff_alpha_humans"] is None:
+        if (per_item < 2).all():
+            notes.append(
+                "human-human alpha undefined: every item has a single human label "
+                "(a single annotator); the other statistics use that label"
+            )
+        else:
+            notes.append("human-human alpha undefined: all paired human labels are identical")
+    alpha_jh = point["krippendorff_alpha_judge_humans"]
+    if alpha_jh is None:
+        notes.append("judge-human alpha undefined: all judge and human labels are identical")
+    elif alpha_jh < alpha_threshold:
+        notes.append(f"judge-human alpha {alpha_jh:.3f} is below {alpha_threshold}")
+    if point["cohen_kappa"] is None:
+        notes.append("kappa undefined: judge and majority use one and the same category")
+    if n_ties:
+        notes.append(f"{n_ties} item(s) had tied human votes (see majority rules)")
+    return notes
+
+
 def dimension_agreement(
     data: DimensionData,
     *,
@@ -138,23 +190,7 @@ def dimension_agreement(
     n_ties = sum(tied for _, tied in majorities)
 
     def statistic(idx: npt.NDArray[np.intp], *, fast: bool) -> dict[str, float | None]:
-        humans, judge, ref = data.humans[:, idx], data.judge[idx], reference[idx]
-        kappa = (
-            _kappa_from_confusion(confusion(judge, ref, kind), kind)
-            if fast
-            else cohen_kappa(judge, ref, kind)
-        )
-        out = {
-            "krippendorff_alpha_humans": krippendorff_alpha(humans, kind),
-            "krippendorff_alpha_judge_humans": judge_human_alpha(humans, judge, kind),
-            "cohen_kappa": kappa,
-            "accuracy": accuracy(judge, ref),
-            "exact_agreement": exact_agreement(judge, humans),
-        }
-        if kind == "rating":
-            out["within_1_agreement"] = within_one_agreement(judge, humans)
-            out["spearman"] = spearman(judge, ref)
-        return out
+        return _statistics(data, reference, idx, fast=fast)
 
     everything = np.arange(n_items)
     point = statistic(everything, fast=False)
@@ -167,24 +203,8 @@ def dimension_agreement(
     )
     intervals = {name: (intervals.get(name) if point[name] is not None else None) for name in point}
 
-    notes = []
-    if point["krippendorff_alpha_humans"] is None:
-        if (per_item < 2).all():
-            notes.append(
-                "human-human alpha undefined: every item has a single human label "
-                "(a single annotator); the other statistics use that label"
-            )
-        else:
-            notes.append("human-human alpha undefined: all paired human labels are identical")
     alpha_jh = point["krippendorff_alpha_judge_humans"]
-    if alpha_jh is None:
-        notes.append("judge-human alpha undefined: all judge and human labels are identical")
-    elif alpha_jh < alpha_threshold:
-        notes.append(f"judge-human alpha {alpha_jh:.3f} is below {alpha_threshold}")
-    if point["cohen_kappa"] is None:
-        notes.append("kappa undefined: judge and majority use one and the same category")
-    if n_ties:
-        notes.append(f"{n_ties} item(s) had tied human votes (see majority rules)")
+    notes = _notes(point, per_item, n_ties, alpha_threshold)
     return DimensionAgreement(
         dimension=data.dimension,
         kind=kind,

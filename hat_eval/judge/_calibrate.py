@@ -240,6 +240,28 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
     return best.method
 
 
+def _cross_validate(
+    data: RatingData, folds: Sequence[npt.NDArray[np.intp]], methods: Sequence[Method]
+) -> tuple[dict[Method, FloatArray], list[MethodCV]]:
+    """Each method's out-of-fold predictions and its held-out alpha per fold."""
+    n = data.judge.size
+    everything = np.arange(n, dtype=np.intp)
+    predictions: dict[Method, FloatArray] = {}
+    candidates = []
+    for method in methods:
+        predicted = np.full(n, np.nan)
+        per_fold: list[float | None] = []
+        for test in folds:
+            train = np.setdiff1d(everything, test)
+            x, y = data.pairs(train)
+            fitted = fit_map(data.dimension, method, x, y)
+            predicted[test] = fitted.apply_many(data.judge[test])
+            per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
+        predictions[method] = predicted
+        candidates.append(MethodCV(method, tuple(per_fold)))
+    return predictions, candidates
+
+
 def calibrate_dimension(
     data: RatingData,
     *,
@@ -274,23 +296,9 @@ def calibrate_dimension(
         )
     if folds_n < n_folds:
         notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
-    folds = folds_of(n, folds_n, seed)
-    everything = np.arange(n, dtype=np.intp)
-    predictions: dict[Method, FloatArray] = {}
-    candidates = []
-    for method in methods:
-        predicted = np.full(n, np.nan)
-        per_fold: list[float | None] = []
-        for test in folds:
-            train = np.setdiff1d(everything, test)
-            x, y = data.pairs(train)
-            fitted = fit_map(data.dimension, method, x, y)
-            predicted[test] = fitted.apply_many(data.judge[test])
-            per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
-        predictions[method] = predicted
-        candidates.append(MethodCV(method, tuple(per_fold)))
+    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed), methods)
     chosen = select_method(candidates)
-    x, y = data.pairs(everything)
+    x, y = data.pairs(np.arange(n, dtype=np.intp))
     final = fit_map(data.dimension, chosen, x, y)
 
     def held_out(method: Method) -> DimensionAgreement:

@@ -364,6 +364,31 @@ def judge_metrics() -> Metric:
     return compute
 
 
+def _score_metadata(
+    result: Judgement, decided: dict[str, float], undecided: Mapping[str, str]
+) -> dict[str, Any]:
+    """The judge score's metadata (see :func:`agent_judge`), before ``uncalibrated``."""
+    metadata: dict[str, Any] = {
+        "ratings": {d: [r.model_dump() for r in rs] for d, rs in result.ratings.items()},
+        "claims": [[c.model_dump() for c in s] for s in result.claims],
+        "claim_counts": result.claim_counts(),
+        "decided": decided,
+        "undecided": {p: why for p, why in undecided.items() if p not in decided},
+        "judge": {
+            **result.costs.to_dict(),
+            "cached": result.cached,
+            "model": result.model,
+            "mode": result.mode,
+        },
+        "judge_tool_calls": [c.to_dict() for c in result.tool_calls],
+    }
+    if result.errors:
+        metadata["judge_errors"] = result.errors  # samples of k that stayed malformed
+    if result.error is not None:
+        metadata["judge_error"] = result.error
+    return metadata
+
+
 @scorer(metrics=[judge_metrics()])
 def agent_judge(
     *,
@@ -433,24 +458,7 @@ def agent_judge(
         result = await run(episode, answer, records)
         means = maps.apply(result.means) if maps is not None else dict(result.means)
         decided = decide_parts(check.undecided, means)
-        metadata: dict[str, Any] = {
-            "ratings": {d: [r.model_dump() for r in rs] for d, rs in result.ratings.items()},
-            "claims": [[c.model_dump() for c in s] for s in result.claims],
-            "claim_counts": result.claim_counts(),
-            "decided": decided,
-            "undecided": {p: why for p, why in check.undecided.items() if p not in decided},
-            "judge": {
-                **result.costs.to_dict(),
-                "cached": result.cached,
-                "model": result.model,
-                "mode": result.mode,
-            },
-            "judge_tool_calls": [c.to_dict() for c in result.tool_calls],
-        }
-        if result.errors:
-            metadata["judge_errors"] = result.errors  # samples of k that stayed malformed
-        if result.error is not None:
-            metadata["judge_error"] = result.error
+        metadata = _score_metadata(result, decided, check.undecided)
         if maps is not None:
             metadata["uncalibrated"] = dict(result.means)
         explanation = ", ".join(f"{d}={v:.2f}" for d, v in means.items())

@@ -287,6 +287,57 @@ class StudyReport:
         return out
 
 
+def _votes_by_item(
+    known: Sequence[Vote], key: Mapping[str, KeyEntry]
+) -> defaultdict[str, dict[str, Preference]]:
+    """Item id -> annotator -> A/B/tie; refuses votes on other texts and repeated votes."""
+    by_item: defaultdict[str, dict[str, Preference]] = defaultdict(dict)
+    first_where: dict[tuple[str, str], str] = {}
+    for vote in known:
+        entry = key[vote.item_id]
+        if vote.digest is not None and entry.digest and vote.digest != entry.digest:
+            raise StudyError(
+                f"{vote.where}: the key does not match the labels: item {vote.item_id!r} shows "
+                f"other texts than the study the key was written for; use the key.json "
+                f"written with these tasks"
+            )
+        pair = (vote.item_id, vote.annotator)
+        if pair in first_where:
+            raise StudyError(
+                f"{vote.where}: annotator {vote.annotator!r} voted on item {vote.item_id!r} "
+                f"again (first at {first_where[pair]}); keep one vote per annotator and item"
+            )
+        first_where[pair] = vote.where
+        by_item[vote.item_id][vote.annotator] = _to_preference(vote.side, entry.a_side)
+    return by_item
+
+
+def _rater_agreement(
+    by_item: Mapping[str, dict[str, Preference]],
+    multi: list[str],
+    item_ids: list[str],
+    annotators: list[str],
+    notes: list[str],
+) -> tuple[float | None, float | None]:
+    """The unanimous share and Krippendorff's alpha over multi-rated items (noted if undefined)."""
+    if not multi:
+        notes.append(
+            f"agreement among raters is undefined: no item has votes from two or more "
+            f"annotators ({len(annotators)} annotator(s)); the rest is computed"
+        )
+        return None, None
+    unanimous = sum(len(set(by_item[i].values())) == 1 for i in multi) / len(multi)
+    matrix = np.full((len(annotators), len(item_ids)), np.nan)
+    for col, i in enumerate(item_ids):
+        for row, annotator in enumerate(annotators):
+            if annotator in by_item[i]:
+                matrix[row, col] = encode(by_item[i][annotator])
+    alpha = krippendorff_alpha(matrix, "preference")
+    if alpha is None:
+        notes.append("Krippendorff's alpha is undefined: all votes on multi-rated items agree")
+    return unanimous, alpha
+
+
 def analyze_study(
     votes: Sequence[Vote],
     key: Mapping[str, KeyEntry],
@@ -316,25 +367,7 @@ def analyze_study(
             f"(e.g. {unknown[0]!r}) is in the key's {len(key)} items; use the key.json written "
             f"with these tasks"
         )
-    by_item: defaultdict[str, dict[str, Preference]] = defaultdict(dict)
-    first_where: dict[tuple[str, str], str] = {}
-    for vote in known:
-        entry = key[vote.item_id]
-        if vote.digest is not None and entry.digest and vote.digest != entry.digest:
-            raise StudyError(
-                f"{vote.where}: the key does not match the labels: item {vote.item_id!r} shows "
-                f"other texts than the study the key was written for; use the key.json "
-                f"written with these tasks"
-            )
-        pair = (vote.item_id, vote.annotator)
-        if pair in first_where:
-            raise StudyError(
-                f"{vote.where}: annotator {vote.annotator!r} voted on item {vote.item_id!r} "
-                f"again (first at {first_where[pair]}); keep one vote per annotator and item"
-            )
-        first_where[pair] = vote.where
-        by_item[vote.item_id][vote.annotator] = _to_preference(vote.side, entry.a_side)
-
+    by_item = _votes_by_item(known, key)
     item_ids = sorted(by_item)
     annotators = sorted({a for v in by_item.values() for a in v})
     verdicts = {i: majority_preference(list(by_item[i].values())) for i in item_ids}
@@ -344,24 +377,7 @@ def analyze_study(
     notes: list[str] = []
 
     multi = [i for i in item_ids if len(by_item[i]) >= 2]
-    if multi:
-        unanimous: float | None = sum(len(set(by_item[i].values())) == 1 for i in multi) / len(
-            multi
-        )
-        matrix = np.full((len(annotators), len(item_ids)), np.nan)
-        for col, i in enumerate(item_ids):
-            for row, annotator in enumerate(annotators):
-                if annotator in by_item[i]:
-                    matrix[row, col] = encode(by_item[i][annotator])
-        alpha = krippendorff_alpha(matrix, "preference")
-        if alpha is None:
-            notes.append("Krippendorff's alpha is undefined: all votes on multi-rated items agree")
-    else:
-        unanimous = alpha = None
-        notes.append(
-            f"agreement among raters is undefined: no item has votes from two or more "
-            f"annotators ({len(annotators)} annotator(s)); the rest is computed"
-        )
+    unanimous, alpha = _rater_agreement(by_item, multi, item_ids, annotators, notes)
     if decided == 0:
         notes.append("the win rate and the sign test are undefined: every item is a tie")
 

@@ -90,9 +90,7 @@ def test_an_uncached_hub_kernel_offline(
 def test_a_local_judge_loads_without_hub_kernels(
     tiny_checkpoint: Path, offline: pytest.MonkeyPatch
 ) -> None:
-    from hat_eval.cli._judge_output import (
-        _grader,
-    )
+    from hat_eval.cli._judge import _grader
     from hat_eval.cli._run import resolve_judge
 
     spy = spy_kernels(offline)
