@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,6 +27,7 @@ from typing import Any, TextIO
 from ._arms import logged_losses
 from ._budget import E2EBudget, ReproError, resolve_seeds
 from ._claims import judge_all
+from ._contrast import CaseValues
 from ._e2e_arms import BASE, E2E_ARMS, E2EArm, StageRecord, train_arm
 from ._e2e_eval import (
     E2E_SUITES,
@@ -113,6 +115,132 @@ def check_data(budget: E2EBudget, ifeval_data: Path | None, general_data: str | 
         raise ReproError(f"OPD's general prompts (--general-data): {err}") from None
 
 
+@dataclass(frozen=True)
+class _E2ERun:
+    """What every stage of one end-to-end re-test shares: the budget, the base, progress."""
+
+    budget: E2EBudget
+    echo: Callable[[str], None]
+    t0: float
+    poll_s: float
+    base_dir: Path
+    pretrained: bool
+    ifeval_data: Path | None
+    general_data: str | None
+
+    def run_seed(
+        self, seed: int, folder: Path
+    ) -> tuple[list[StageRecord], list[ModelRun], dict[str, Any]]:
+        """Train every arm for ``seed`` and run them (and, for seed 0, the base) on the suites."""
+        seed_start = time.monotonic()
+        folder.mkdir(exist_ok=True)
+        stages = self.train_arms(seed, folder)
+        train_s = round(time.monotonic() - seed_start, 1)
+        # the base runs once, beside the first seed's arms
+        models = [(a.id, folder / a.folder) for a in E2E_ARMS]
+        runs = self.run_models(
+            [(BASE, self.base_dir), *models] if seed == 0 else models, seed, folder
+        )
+        wall = round(time.monotonic() - seed_start, 1)
+        timings = {
+            "seed": seed,
+            "train_s": train_s,
+            "suites_s": round(runs[0].seconds, 1),
+            "wall_s": wall,
+        }
+        return stages, runs, timings
+
+    def train_arms(self, seed: int, folder: Path) -> list[StageRecord]:
+        """Train every arm of :data:`E2E_ARMS` for ``seed`` into ``folder``, each from its start."""
+        echo, t0, budget = self.echo, self.t0, self.budget
+        trained = {BASE: self.base_dir}
+        stages: list[StageRecord] = []
+        for arm in E2E_ARMS:
+            steps = _stage_steps(arm, budget)
+            log = folder / f"{arm.folder}.train.log"
+            log.write_text("", encoding="utf-8")
+            echo(
+                f"  [{_clock(t0)}] seed {seed}: training {arm.id} ({arm.stage}, {steps} "
+                f"steps, from {arm.start})"
+            )
+            status = _train_status(log, steps, budget.logging_steps)
+            with heartbeat(echo, f"seed {seed} {arm.id}", status, self.poll_s, t0):
+                record = train_arm(
+                    arm,
+                    budget,
+                    start=trained[arm.start],
+                    out=folder / arm.folder,
+                    seed=seed,
+                    pretrained=self.pretrained,
+                    general_data=self.general_data,
+                    log=log,
+                )
+            stages.append(record)
+            trained[arm.id] = folder / arm.folder
+            echo(
+                f"  [{_clock(t0)}] seed {seed}: {arm.id} trained, {record.steps} steps in "
+                f"{record.seconds:.0f} s"
+            )
+        return stages
+
+    def run_models(
+        self, models: Sequence[tuple[str, Path]], seed: int, folder: Path
+    ) -> list[ModelRun]:
+        """Run the suites on ``(arm, checkpoint)`` models side by side; a record of each."""
+        echo, t0 = self.echo, self.t0
+        log_dir = folder / "logs"
+        names = ", ".join(arm for arm, _ in models)
+        echo(
+            f"  [{_clock(t0)}] seed {seed}: running {names} on {', '.join(E2E_SUITES)} "
+            f"(one eval set)"
+        )
+        total = len(models) * len(E2E_SUITES)
+
+        def status() -> str:
+            return f"{finished_runs(log_dir)} of {total} suite runs finished"
+
+        with heartbeat(echo, f"seed {seed} suites", status, self.poll_s, t0):
+            seconds = evaluate(
+                [c for _, c in models],
+                log_dir,
+                self.budget,
+                ifeval_data=self.ifeval_data,
+                log=folder / "suites.log",
+            )
+        echo(f"  [{_clock(t0)}] seed {seed}: {total} suite runs finished in {seconds:.0f} s")
+        return [
+            ModelRun(arm, None if arm == BASE else seed, str(c), str(log_dir), seconds)
+            for arm, c in models
+        ]
+
+    def compare(
+        self, runs: list[ModelRun], out: Path, seeds: int
+    ) -> tuple[Any, Any, list[dict[str, dict[str, CaseValues]]]]:
+        """``hat-eval report`` over every run's logs, and each seed's per-case scores."""
+        budget, base_dir = self.budget, self.base_dir
+        when = _clock(self.t0)
+        self.echo(f"  [{when}] comparing {len(runs)} runs (hat-eval report, baseline: the base)")
+        from hat_eval.reports import ReportError, build_report
+
+        try:
+            page, files = build_report(
+                list(dict.fromkeys(r.log_dir for r in runs)),
+                out / REPORT_DIR,
+                baseline=model_name(base_dir),
+                n_boot=budget.n_boot,
+                title=f"hat-eval repro --budget {budget.name}: the base and every arm",
+            )
+        except ReportError as err:
+            raise ReproError(f"the report over the run's logs: {err}") from None
+        log_dirs = list(dict.fromkeys(Path(r.log_dir) for r in runs))
+        base_scores = read_scores(log_dirs, {model_name(base_dir): BASE})[BASE]
+        scores = []
+        for seed in range(seeds):
+            arms = {model_name(Path(r.checkpoint)): r.arm for r in runs if r.seed == seed}
+            scores.append({BASE: base_scores, **read_scores(log_dirs, arms)})
+        return page, files, scores
+
+
 def run_e2e(
     budget: E2EBudget,
     out: Path,
@@ -162,110 +290,24 @@ def run_e2e(
     )
     timings["base_s"] = round(time.monotonic() - t0, 1)
     parameters = parameter_count(base_dir)
-    limits = suite_limits(budget.eval)
+    limits = ", ".join(f"{s} ({n})" for s, n in suite_limits(budget.eval).items())
     echo(
         f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); "
-        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on "
-        + ", ".join(f"{s} ({n})" for s, n in limits.items())
+        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on {limits}"
     )
 
-    def run_models(models: Sequence[tuple[str, Path]], seed: int, folder: Path) -> list[ModelRun]:
-        """Run the suites on ``(arm, checkpoint)`` models side by side; a record of each."""
-        log_dir = folder / "logs"
-        names = ", ".join(arm for arm, _ in models)
-        echo(
-            f"  [{_clock(t0)}] seed {seed}: running {names} on {', '.join(E2E_SUITES)} "
-            f"(one eval set)"
-        )
-        total = len(models) * len(E2E_SUITES)
-
-        def status() -> str:
-            return f"{finished_runs(log_dir)} of {total} suite runs finished"
-
-        with heartbeat(echo, f"seed {seed} suites", status, poll_s, t0):
-            seconds = evaluate(
-                [c for _, c in models],
-                log_dir,
-                budget,
-                ifeval_data=ifeval_data,
-                log=folder / "suites.log",
-            )
-        echo(f"  [{_clock(t0)}] seed {seed}: {total} suite runs finished in {seconds:.0f} s")
-        return [
-            ModelRun(arm, None if arm == BASE else seed, str(c), str(log_dir), seconds)
-            for arm, c in models
-        ]
-
+    run = _E2ERun(budget, echo, t0, poll_s, base_dir, base is not None, ifeval_data, general_data)
     runs: list[ModelRun] = []
     stages: list[StageRecord] = []
     timings["seeds"] = []
-    pretrained = base is not None
     for seed in range(seeds):
-        seed_start = time.monotonic()
-        folder = out / f"seed-{seed}"
-        folder.mkdir(exist_ok=True)
-        trained = {BASE: base_dir}
-        for arm in E2E_ARMS:
-            steps = _stage_steps(arm, budget)
-            log = folder / f"{arm.folder}.train.log"
-            log.write_text("", encoding="utf-8")
-            echo(
-                f"  [{_clock(t0)}] seed {seed}: training {arm.id} ({arm.stage}, {steps} "
-                f"steps, from {arm.start})"
-            )
-            status = _train_status(log, steps, budget.logging_steps)
-            with heartbeat(echo, f"seed {seed} {arm.id}", status, poll_s, t0):
-                record = train_arm(
-                    arm,
-                    budget,
-                    start=trained[arm.start],
-                    out=folder / arm.folder,
-                    seed=seed,
-                    pretrained=pretrained,
-                    general_data=general_data,
-                    log=log,
-                )
-            stages.append(record)
-            trained[arm.id] = folder / arm.folder
-            echo(
-                f"  [{_clock(t0)}] seed {seed}: {arm.id} trained, {record.steps} steps in "
-                f"{record.seconds:.0f} s"
-            )
-        train_s = round(time.monotonic() - seed_start, 1)
-        # the base runs once, beside the first seed's arms
-        models = [(a.id, folder / a.folder) for a in E2E_ARMS]
-        seed_runs = run_models([(BASE, base_dir), *models] if seed == 0 else models, seed, folder)
+        seed_stages, seed_runs, seed_timings = run.run_seed(seed, out / f"seed-{seed}")
+        stages.extend(seed_stages)
         runs.extend(seed_runs)
-        wall = round(time.monotonic() - seed_start, 1)
-        timings["seeds"].append(
-            {
-                "seed": seed,
-                "train_s": train_s,
-                "suites_s": round(seed_runs[0].seconds, 1),
-                "wall_s": wall,
-            }
-        )
+        timings["seeds"].append(seed_timings)
 
     report_start = time.monotonic()
-    echo(f"  [{_clock(t0)}] comparing {len(runs)} runs (hat-eval report, baseline: the base)")
-    from hat_eval.reports import ReportError, build_report
-
-    try:
-        page, files = build_report(
-            list(dict.fromkeys(r.log_dir for r in runs)),
-            out / REPORT_DIR,
-            baseline=model_name(base_dir),
-            n_boot=budget.n_boot,
-            title=f"hat-eval repro --budget {budget.name}: the base and every arm",
-        )
-    except ReportError as err:
-        raise ReproError(f"the report over the run's logs: {err}") from None
-    log_dirs = list(dict.fromkeys(Path(r.log_dir) for r in runs))
-    base_scores = read_scores(log_dirs, {model_name(base_dir): BASE})[BASE]
-    scores = []
-    for seed in range(seeds):
-        arms = {model_name(Path(r.checkpoint)): r.arm for r in runs if r.seed == seed}
-        scores.append({BASE: base_scores, **read_scores(log_dirs, arms)})
+    page, files, scores = run.compare(runs, out, seeds)
     measures = contrasts(scores, n_boot=budget.n_boot)
     verdicts = judge_all(measures, budget=budget.name)
     timings["report_s"] = round(time.monotonic() - report_start, 1)

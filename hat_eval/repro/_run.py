@@ -289,6 +289,38 @@ def random_base(
         )
 
 
+def _seed_specs(
+    budget: Budget, seed: int, base_dir: Path, folder: Path, template: str, threads: int
+) -> list[ArmSpec]:
+    """One seed's arms to train side by side, each with an emptied log in ``folder``."""
+    specs = []
+    for arm in ARMS:
+        log = folder / f"{arm}.log"
+        log.write_text("", encoding="utf-8")
+        specs.append(
+            ArmSpec(
+                arm=arm,
+                seed=seed,
+                budget=budget,
+                base=str(base_dir),
+                out=str(folder / arm),
+                template=template,
+                threads=threads,
+                log=str(log),
+            )
+        )
+    return specs
+
+
+def _arm_timings(done: Sequence[ArmResult]) -> dict[str, float]:
+    """``<arm>_train_s`` and ``<arm>_probe_s`` of one seed's arms, in the arms' order."""
+    entry: dict[str, float] = {}
+    for a in done:
+        entry[f"{a.arm}_train_s"] = round(a.train_s, 1)
+        entry[f"{a.arm}_probe_s"] = round(a.probe_s, 1)
+    return entry
+
+
 def run_repro(
     budget: Budget,
     out: Path,
@@ -347,29 +379,12 @@ def run_repro(
         seed_start = time.monotonic()
         folder = out / f"seed-{seed}"
         folder.mkdir(exist_ok=True)
-        specs = []
-        for arm in ARMS:
-            log = folder / f"{arm}.log"
-            log.write_text("", encoding="utf-8")
-            specs.append(
-                ArmSpec(
-                    arm=arm,
-                    seed=seed,
-                    budget=budget,
-                    base=str(base_dir),
-                    out=str(folder / arm),
-                    template=template,
-                    threads=threads,
-                    log=str(log),
-                )
-            )
+        specs = _seed_specs(budget, seed, base_dir, folder, template, threads)
         done = _train_seed(specs, budget, echo, poll_s, started)
         arms.extend(done)
         wall = round(time.monotonic() - seed_start, 1)
         entry: dict[str, Any] = {"seed": seed, "wall_s": wall}
-        for a in done:
-            entry[f"{a.arm}_train_s"] = round(a.train_s, 1)
-            entry[f"{a.arm}_probe_s"] = round(a.probe_s, 1)
+        entry.update(_arm_timings(done))
         timings["seeds"].append(entry)
         echo(f"seed {seed}: both arms trained and probed in {wall:.0f} s")
     by_arm = {a: [r.scores for r in arms if r.arm == a] for a in ARMS}
