@@ -472,10 +472,6 @@ def agent_judge(
     return score
 
 
-def _mean(values: Sequence[float]) -> float:
-    return math.fsum(values) / len(values)
-
-
 def injection_shift(scores_plain: Sequence[float], scores_injected: Sequence[float]) -> float:
     """Mean paired shift of the judge's score when an answer addresses the judge.
 
@@ -499,4 +495,4 @@ def injection_shift(scores_plain: Sequence[float], scores_injected: Sequence[flo
     ]
     if not diffs:
         raise ValueError("injection_shift: no pair with both scores defined (all NaN or empty)")
-    return _mean(diffs)
+    return math.fsum(diffs) / len(diffs)
