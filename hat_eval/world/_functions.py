@@ -41,9 +41,6 @@ from ._kb import KnowledgeBase
 from ._pricing import active_promotions, compute_final_price
 from ._session import LiveSession
 
-# -- the registry --------------------------------------------------------------------------------
-
-
 # -- arguments -----------------------------------------------------------------------------------
 
 
