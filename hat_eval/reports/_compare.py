@@ -59,9 +59,6 @@ PARTS = ("aggregate", "accuracy", "safety", "tools", "skill", "constraints")
 """The case suites' parts a comparison and the gate look at (``aggregate`` is 0-100)."""
 
 
-# -- reading -------------------------------------------------------------------------------------
-
-
 # -- the main table ------------------------------------------------------------------------------
 
 
