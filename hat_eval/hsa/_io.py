@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from hat_eval._jsonl import write_jsonl
 from hat_eval._outputs import write_text_atomic
 from hat_eval.harness import dump_harness
 
@@ -51,5 +50,6 @@ def write_variants(
         )
         if on_written is not None:
             on_written(v)
-    write_jsonl(out / "manifest.jsonl", rows)
+    manifest = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    write_text_atomic(out / "manifest.jsonl", manifest)  # the bytes write_jsonl writes
     return rows
