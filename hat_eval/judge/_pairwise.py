@@ -267,6 +267,14 @@ class _Asking:
         return parse_preferences(text, self.dims)
 
 
+def _no_sample(k: int, retries: int, errors: list[str]) -> str:
+    """The error of a pair no sample judged in both orders."""
+    return (
+        f"no sample gave a valid reply in both orders ({k} samples, "
+        f"{retries + 1} attempts per order); last error: {errors[-1]}"
+    )
+
+
 def pairwise_judge(
     *,
     model: str | Model | None = None,
@@ -325,12 +333,10 @@ def pairwise_judge(
             raw = await ask.both_orders(shown, cfg, conversations, errors)
             if len(raw) < len(ORDERS):
                 continue
-            sample: dict[str, Preference] = {}
-            for d in dims:
-                sample[d], consistent = reconcile(raw["AB"][d], raw["BA"][d])
-                comparisons += 1
-                inconsistent += not consistent
-            samples.append(sample)
+            sample = {d: reconcile(raw["AB"][d], raw["BA"][d]) for d in dims}
+            comparisons += len(dims)
+            inconsistent += sum(not consistent for _, consistent in sample.values())
+            samples.append({d: preference for d, (preference, _) in sample.items()})
             orders.append(raw)
         return PairVerdict(
             item_id=item_id if item_id is not None else episode.id,
@@ -343,12 +349,7 @@ def pairwise_judge(
             comparisons=comparisons,
             costs=JudgeCosts.of(conversations, time.perf_counter() - started),
             errors=errors,
-            error=(
-                None
-                if samples
-                else f"no sample gave a valid reply in both orders ({k} samples, "
-                f"{retries + 1} attempts per order); last error: {errors[-1]}"
-            ),
+            error=None if samples else _no_sample(k, retries, errors),
         )
 
     return compare
