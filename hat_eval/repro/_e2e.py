@@ -241,6 +241,42 @@ class _E2ERun:
         return page, files, scores
 
 
+def _start(
+    budget: E2EBudget,
+    out: Path,
+    seeds: int,
+    base: Path | None,
+    ifeval_data: Path | None,
+    general_data: str | None,
+    echo: Callable[[str], None],
+) -> tuple[float, str, dict[str, Any], Path, int | None]:
+    """Check the inputs and the data, build (or take) the base and say what will run.
+
+    Returns the start clock, the start time, the timings so far, the base and its parameters.
+    """
+    resolve_seeds(budget, seeds)
+    check_out(out, budget.name, seeds)
+    if base is not None:
+        check_base(base)
+    t0 = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    check_data(budget, ifeval_data, general_data)
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, Any] = {"data_s": round(time.monotonic() - t0, 1)}
+    shape = budget.base
+    base_dir = base or random_base(
+        out, budget.name, shape.vocab_size, shape.hidden_size, shape.num_hidden_layers, echo
+    )
+    timings["base_s"] = round(time.monotonic() - t0, 1)
+    parameters = parameter_count(base_dir)
+    limits = ", ".join(f"{s} ({n})" for s, n in suite_limits(budget.eval).items())
+    echo(
+        f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); "
+        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on {limits}"
+    )
+    return t0, started_at, timings, base_dir, parameters
+
+
 def run_e2e(
     budget: E2EBudget,
     out: Path,
@@ -275,27 +311,9 @@ def run_e2e(
     """
     if echo is None:
         echo = _printer(sys.stdout)
-    resolve_seeds(budget, seeds)
-    check_out(out, budget.name, seeds)
-    if base is not None:
-        check_base(base)
-    t0 = time.monotonic()
-    started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    check_data(budget, ifeval_data, general_data)
-    out.mkdir(parents=True, exist_ok=True)
-    timings: dict[str, Any] = {"data_s": round(time.monotonic() - t0, 1)}
-    shape = budget.base
-    base_dir = base or random_base(
-        out, budget.name, shape.vocab_size, shape.hidden_size, shape.num_hidden_layers, echo
+    t0, started_at, timings, base_dir, parameters = _start(
+        budget, out, seeds, base, ifeval_data, general_data, echo
     )
-    timings["base_s"] = round(time.monotonic() - t0, 1)
-    parameters = parameter_count(base_dir)
-    limits = ", ".join(f"{s} ({n})" for s, n in suite_limits(budget.eval).items())
-    echo(
-        f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); "
-        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on {limits}"
-    )
-
     run = _E2ERun(budget, echo, t0, poll_s, base_dir, base is not None, ifeval_data, general_data)
     runs: list[ModelRun] = []
     stages: list[StageRecord] = []
