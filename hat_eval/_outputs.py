@@ -20,6 +20,7 @@ Every ``--out`` / ``--log-dir`` goes through this module:
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -163,6 +164,8 @@ def check_output_dir(
 def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> Path:
     """Write ``text`` to ``path`` through a temporary file beside it, renamed into place.
 
+    The file gets the mode ``path`` had, or, for a new file, the one ``open(path, "w")`` gives
+    (``0o666`` less the umask), not the temporary file's private ``0o600``.
     Raises ``OSError`` when it cannot; the temporary file is removed and ``path`` is unchanged.
     """
     return _write_atomic(path, text, encoding)
@@ -173,10 +176,31 @@ def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
     return _write_atomic(path, data, None)
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux); else the usual ``0o022``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def _mode_for(out: Path) -> int:
+    """The mode ``out`` keeps (if it exists) or a plain ``open(out, "w")`` would give it."""
+    try:
+        return stat.S_IMODE(out.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
     out = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
     try:
+        os.fchmod(fd, _mode_for(out))
         if encoding is None:
             with os.fdopen(fd, "wb") as fb:
                 fb.write(data)  # type: ignore[arg-type]

@@ -111,3 +111,13 @@ def test_a_missing_folder_is_only_checked_when_not_created(tmp_path: Path) -> No
     with pytest.raises(OutputError, match="cannot create the folder /proc/x/y"):
         check_output_dir("/proc/x/y", create=False)
     assert save_text(tmp_path / "new" / "out" / "r.json", "ok").read_text() == "ok"
+
+
+def test_an_atomic_write_gives_the_mode_a_plain_write_gives(tmp_path: Path) -> None:
+    plain, atomic = tmp_path / "plain.txt", tmp_path / "atomic.txt"
+    plain.write_text("x")
+    write_text_atomic(atomic, "x")
+    assert atomic.stat().st_mode == plain.stat().st_mode
+    os.chmod(atomic, 0o640)
+    write_text_atomic(atomic, "y")
+    assert (atomic.stat().st_mode & 0o777, atomic.read_text()) == (0o640, "y")

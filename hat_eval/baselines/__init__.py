@@ -12,21 +12,26 @@ The policies sit above the suites (the oracle reads the running sample's episode
 Inspect.
 """
 
-from ._oracle import ORACLE, RETRIES, NoSampleError, OraclePolicy, faulted_calls, running_episode
+from ._oracle import (
+    RETRIES,
+    NoSampleError,
+    OraclePolicy,
+    faulted_calls,
+)
 from ._provider import HAT_MODELS, hat_model, hat_provider
-from ._reference_policy import MODELS, ReferencePolicy, Surface
+from ._reference_policy import (
+    MODELS,
+    ReferencePolicy,
+)
 
 __all__ = [
     "HAT_MODELS",
     "MODELS",
-    "ORACLE",
     "RETRIES",
     "NoSampleError",
     "OraclePolicy",
     "ReferencePolicy",
-    "Surface",
     "faulted_calls",
     "hat_model",
     "hat_provider",
-    "running_episode",
 ]

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ._common import err_console, fail, output_dir, save
 
 if TYPE_CHECKING:
-    from hat_eval.judge import (
-        AgreementReport,
-        Calibration,
-        CorpusReport,
-        JudgeScore,
-        Label,
-        Tally,
-    )
+    from hat_eval.judge import JudgeScore, Label
+
+from ._judge_output import (
+    _fail_matching,
+    _labelled_in,
+    _outputs,
+    _print_calibration,
+    _print_corpus,
+    _print_table,
+    _read_log,
+    _warn_unmatched,
+)
 
 judge_app = typer.Typer(
     help="The Agent-as-Judge: its agreement with human labels, its calibration.",
@@ -90,64 +94,6 @@ def agreement(
     typer.echo(f"wrote {target}")
 
 
-def _fail_matching(err: ValueError, labels: Path, scores: Path) -> NoReturn:
-    """Exit 2 with ``err``; when the files have nothing in common, the message names both."""
-    from hat_eval.judge import AgreementError
-
-    fail(f"{err} ({labels} vs {scores})" if isinstance(err, AgreementError) else str(err))
-
-
-def _warn_unmatched(report: AgreementReport, labels: Path, scores: Path) -> None:
-    for pairs, what in (
-        (report.unlabelled_scores, f"judge scores in {scores} have no human label in {labels}"),
-        (report.unscored_labels, f"human labels in {labels} have no judge score in {scores}"),
-    ):
-        if pairs:
-            sample_id, dimension = pairs[0]
-            err_console.print(
-                f"warning: {len(pairs)} {what} (e.g. sample_id {sample_id!r}, dimension "
-                f"{dimension!r}); they are left out",
-                markup=False,
-            )
-
-
-def _fmt(value: float | None, ci: tuple[float, float] | None = None) -> str:
-    if value is None:
-        return "undefined"
-    text = f"{value:+.3f}"
-    return f"{text} [{ci[0]:+.2f},{ci[1]:+.2f}]" if ci is not None else text
-
-
-def _print_table(report: AgreementReport) -> None:
-    columns = (
-        ("alpha humans", "krippendorff_alpha_humans"),
-        ("alpha judge+humans", "krippendorff_alpha_judge_humans"),
-        ("kappa", "cohen_kappa"),
-        ("accuracy", "accuracy"),
-        ("spearman", "spearman"),
-    )
-    width = max([9, *(len(d.dimension) for d in report.dimensions)])
-    typer.echo(
-        f"{'dimension':{width}} {'n':>4}  " + "  ".join(f"{title:22}" for title, _ in columns)
-    )
-    for dim in report.dimensions:
-        cells = []
-        for _, key in columns:
-            if key not in dim.statistics:
-                cells.append(f"{'-':22}")
-            else:
-                cells.append(f"{_fmt(dim.statistics[key], dim.intervals.get(key)):22}")
-        flag = "  FLAGGED" if dim.flagged else ""
-        typer.echo(f"{dim.dimension:{width}} {dim.n_items:4d}  " + "  ".join(cells) + flag)
-        for note in dim.notes:
-            typer.echo(f"{'':{width}}   note: {note}")
-    if report.flagged:
-        typer.echo(
-            f"flagged (judge-human alpha below {report.alpha_threshold} or undefined): "
-            + ", ".join(report.flagged)
-        )
-
-
 def _grader(name: str) -> Any:
     """The grader model named on the command line (tests replace this with a scripted one).
 
@@ -159,161 +105,6 @@ def _grader(name: str) -> Any:
 
     with hub_kernel_setting():
         return get_model(name)
-
-
-def _read_log(path: Path) -> Any:
-    from inspect_ai.log import read_eval_log
-
-    try:
-        return read_eval_log(str(path))
-    except Exception as err:  # Inspect raises several kinds for a file that is not a log
-        fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
-
-
-def _outputs(out: Path, cache_dir: Path | None, *inputs: tuple[str, Path | None]) -> Path:
-    """``--out`` (and ``--cache-dir``) checked before any grader runs; the folder resolved."""
-    named = [(option, path) for option, path in inputs if path is not None]
-    if cache_dir is not None:
-        output_dir(cache_dir, option="--cache-dir", inputs=named)
-    return output_dir(out, inputs=named)
-
-
-def _labelled_in(labels: list[Label], rubric_dims: list[str], labels_path: Path) -> list[Label]:
-    """The labels of rubric dimensions; one warning per dimension left out, exit 2 if none."""
-    seen = sorted({label.dimension for label in labels})
-    unknown = [d for d in seen if d not in rubric_dims]
-    for dimension in unknown:
-        err_console.print(
-            f"warning: dimension {dimension!r} in {labels_path} is not in the rubric "
-            f"({', '.join(rubric_dims)}); its labels are left out",
-            markup=False,
-        )
-    kept = [label for label in labels if label.dimension in rubric_dims]
-    if not kept:
-        fail(
-            f"{labels_path}: none of the labelled dimensions ({', '.join(seen)}) is in the rubric "
-            f"({', '.join(rubric_dims)}); name the labels' dimensions after the rubric's, or pass "
-            "the rubric they were written for with --rubric"
-        )
-    return kept
-
-
-@judge_app.command()
-def calibrate(
-    labels: LabelsOpt,
-    out: Annotated[
-        Path,
-        typer.Option(help="Directory for agreement.json, calibration.json, judge_scores.jsonl."),
-    ],
-    log: Annotated[
-        Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Inspect eval log whose samples the humans labelled (the judge runs on them).",
-        ),
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(help="The grader model for the judge, e.g. openai/gpt-4o (with --log)."),
-    ] = None,
-    scores: Annotated[
-        Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Cached raw judge scores instead of running the judge: CSV or JSONL with "
-            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote).",
-        ),
-    ] = None,
-    rubric: RubricOpt = None,
-    k: SamplesOpt = 1,
-    cache_dir: CacheDirOpt = None,
-    folds: Annotated[
-        int, typer.Option(min=2, help="Folds of items for choosing each dimension's map.")
-    ] = 5,
-    n_boot: Annotated[
-        int, typer.Option(min=0, help="Bootstrap resamples of the items for the 95% intervals.")
-    ] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the folds and the bootstrap.")] = 0,
-    alpha_threshold: AlphaThresholdOpt = 0.667,
-) -> None:
-    """Run the judge on labelled samples; report agreement and fit a calibration map per dimension.
-
-    Each rating dimension's map (identity, fitted thresholds or isotonic regression) is chosen by
-    cross-validation on items; the report gives the held-out agreement before and after it.
-    Give --log and --judge to run the judge, or --scores to reuse scores.
-    """
-    from hat_eval.judge import (
-        AgreementError,
-        LabelError,
-        as_labels,
-        rating_data,
-        read_judge_scores,
-        read_labels,
-        scores_jsonl,
-    )
-    from hat_eval.judge import agreement as compute
-    from hat_eval.judge import calibrate as fit
-
-    if scores is None and (log is None or judge is None):
-        raise typer.BadParameter(
-            "give --log and --judge to run the judge, or --scores with cached judge scores",
-            param_hint="--scores",
-        )
-    if scores is not None and log is not None:
-        raise typer.BadParameter(
-            "--scores and --log exclude each other: cached scores need no log", param_hint="--log"
-        )
-    out = _outputs(out, cache_dir, ("--labels", labels), ("--log", log), ("--scores", scores))
-    try:
-        human = read_labels(labels)
-    except LabelError as err:
-        fail(str(err))
-    if scores is not None:
-        try:
-            raw = read_judge_scores(scores)
-        except LabelError as err:
-            fail(str(err))
-        source = str(scores)
-        grader_name = None
-    else:
-        assert log is not None and judge is not None
-        human, raw = _judge_labelled(
-            human, labels, log, judge, rubric, k, cache_dir or out / "cache"
-        )
-        save(out / "judge_scores.jsonl", scores_jsonl(raw))  # the grader's work, kept first
-        source = str(out / "judge_scores.jsonl")
-        grader_name = judge
-    try:
-        report = compute(
-            human, as_labels(raw), n_boot=n_boot, seed=seed, alpha_threshold=alpha_threshold
-        )
-        data = rating_data(human, raw)
-    except (LabelError, AgreementError) as err:
-        _fail_matching(err, labels, Path(source))
-    _warn_unmatched(report, labels, Path(source))
-    save(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
-    meta = {
-        "judge": grader_name,
-        "rubric": str(rubric) if rubric else "packaged",
-        "labels": str(labels),
-        "scores": source,
-    }
-    result = fit(
-        data,
-        n_folds=folds,
-        seed=seed,
-        n_boot=n_boot,
-        alpha_threshold=alpha_threshold,
-        meta=meta,
-    )
-    save(out / "calibration.json", json.dumps(result.to_json(), indent=2) + "\n")
-    typer.echo("agreement of the judge's scores (uncalibrated), all items:")
-    _print_table(report)
-    typer.echo("")
-    _print_calibration(result)
-    typer.echo(f"wrote {out / 'agreement.json'}, {out / 'calibration.json'}")
 
 
 def _judge_labelled(
@@ -378,32 +169,129 @@ def _judge_labelled(
     return human, list(judged.scores)
 
 
-def _print_calibration(result: Calibration) -> None:
-    width = max([9, *(len(d.dimension) for d in result.dimensions)])
-    typer.echo(
-        "calibration (held-out folds of items: identity -> chosen map):\n"
-        f"{'dimension':{width}} {'n':>4}  {'map':10}  {'alpha judge+humans':26}  "
-        f"{'kappa':26}  {'accuracy':22}"
+def _scored_labels(
+    labels: Path,
+    out: Path,
+    log: Path | None,
+    judge: str | None,
+    scores: Path | None,
+    rubric: Path | None,
+    k: int,
+    cache_dir: Path | None,
+) -> tuple[list[Label], list[JudgeScore], str]:
+    """The human labels, the judge's raw scores (read, or judged on ``log``) and their file.
+
+    A judge run's scores are saved to ``out/judge_scores.jsonl`` first (the grader's work kept).
+    """
+    from hat_eval.judge import LabelError, read_judge_scores, read_labels, scores_jsonl
+
+    try:
+        human = read_labels(labels)
+    except LabelError as err:
+        fail(str(err))
+    if scores is not None:
+        try:
+            raw = read_judge_scores(scores)
+        except LabelError as err:
+            fail(str(err))
+        return human, raw, str(scores)
+    assert log is not None and judge is not None
+    human, raw = _judge_labelled(human, labels, log, judge, rubric, k, cache_dir or out / "cache")
+    save(out / "judge_scores.jsonl", scores_jsonl(raw))
+    return human, raw, str(out / "judge_scores.jsonl")
+
+
+@judge_app.command()
+def calibrate(
+    labels: LabelsOpt,
+    out: Annotated[
+        Path,
+        typer.Option(help="Directory for agreement.json, calibration.json, judge_scores.jsonl."),
+    ],
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Inspect eval log whose samples the humans labelled (the judge runs on them).",
+        ),
+    ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(help="The grader model for the judge, e.g. openai/gpt-4o (with --log)."),
+    ] = None,
+    scores: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Cached raw judge scores instead of running the judge: CSV or JSONL with "
+            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote).",
+        ),
+    ] = None,
+    rubric: RubricOpt = None,
+    k: SamplesOpt = 1,
+    cache_dir: CacheDirOpt = None,
+    folds: Annotated[
+        int, typer.Option(min=2, help="Folds of items for choosing each dimension's map.")
+    ] = 5,
+    n_boot: Annotated[
+        int, typer.Option(min=0, help="Bootstrap resamples of the items for the 95% intervals.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the folds and the bootstrap.")] = 0,
+    alpha_threshold: AlphaThresholdOpt = 0.667,
+) -> None:
+    """Run the judge on labelled samples; report agreement and fit a calibration map per dimension.
+
+    Each rating dimension's map (identity, fitted thresholds or isotonic regression) is chosen by
+    cross-validation on items; the report gives the held-out agreement before and after it.
+    Give --log and --judge to run the judge, or --scores to reuse scores.
+    """
+    from hat_eval.judge import AgreementError, LabelError, as_labels, rating_data
+    from hat_eval.judge import agreement as compute
+    from hat_eval.judge import calibrate as fit
+
+    if scores is None and (log is None or judge is None):
+        raise typer.BadParameter(
+            "give --log and --judge to run the judge, or --scores with cached judge scores",
+            param_hint="--scores",
+        )
+    if scores is not None and log is not None:
+        raise typer.BadParameter(
+            "--scores and --log exclude each other: cached scores need no log", param_hint="--log"
+        )
+    out = _outputs(out, cache_dir, ("--labels", labels), ("--log", log), ("--scores", scores))
+    human, raw, source = _scored_labels(labels, out, log, judge, scores, rubric, k, cache_dir)
+    grader_name = judge if scores is None else None
+    try:
+        report = compute(
+            human, as_labels(raw), n_boot=n_boot, seed=seed, alpha_threshold=alpha_threshold
+        )
+        data = rating_data(human, raw)
+    except (LabelError, AgreementError) as err:
+        _fail_matching(err, labels, Path(source))
+    _warn_unmatched(report, labels, Path(source))
+    save(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
+    meta = {
+        "judge": grader_name,
+        "rubric": str(rubric) if rubric else "packaged",
+        "labels": str(labels),
+        "scores": source,
+    }
+    result = fit(
+        data,
+        n_folds=folds,
+        seed=seed,
+        n_boot=n_boot,
+        alpha_threshold=alpha_threshold,
+        meta=meta,
     )
-    for dim in result.dimensions:
-        cells = []
-        for key in ("krippendorff_alpha_judge_humans", "cohen_kappa", "accuracy"):
-            before = dim.before.statistics.get(key) if dim.before else None
-            after = dim.after.statistics.get(key) if dim.after else None
-            cells.append(f"{_fmt(before)} -> {_fmt(after)}")
-        flag = "  FLAGGED" if dim.flagged else ""
-        typer.echo(
-            f"{dim.dimension:{width}} {dim.n_items:4d}  {dim.map.method:10}  {cells[0]:26}  "
-            f"{cells[1]:26}  {cells[2]:22}{flag}"
-        )
-        for note in dim.notes:
-            typer.echo(f"{'':{width}}   note: {note}")
-    if result.flagged:
-        threshold = result.meta.get("alpha_threshold", 0.667)
-        typer.echo(
-            f"flagged (held-out judge-human alpha below {threshold} after calibration): "
-            + ", ".join(result.flagged)
-        )
+    save(out / "calibration.json", json.dumps(result.to_json(), indent=2) + "\n")
+    typer.echo("agreement of the judge's scores (uncalibrated), all items:")
+    _print_table(report)
+    typer.echo("")
+    _print_calibration(result)
+    typer.echo(f"wrote {out / 'agreement.json'}, {out / 'calibration.json'}")
 
 
 @judge_app.command()
@@ -468,28 +356,6 @@ def corpus(
     save(out / "corpus.json", json.dumps(report.to_json(), indent=2) + "\n")
     _print_corpus(report)
     typer.echo(f"wrote {out / 'corpus.json'}")
-
-
-def _print_corpus(report: CorpusReport) -> None:
-    width = max([5, *(len(r.group) for r in report.rows)])
-
-    def cell(t: Tally) -> str:
-        rate = "  -  " if t.rate is None else f"{t.rate:5.1%}"
-        return f"{rate} ({t.agree}/{t.decided}, {t.undecided} und.)"
-
-    typer.echo(
-        f"{report.n_answers} answers; agreement with the human pass/fail over decided answers"
-        + (f"; the judge failed on {report.judge_failures}" if report.judge_failures else "")
-    )
-    typer.echo(
-        f"{'part':8} {'group':{width}} {'n':>4}  {'checks':26}  {'judge':26}  "
-        f"{'checks, then judge':26}  trust"
-    )
-    for row in report.rows:
-        typer.echo(
-            f"{row.part:8} {row.group:{width}} {row.n:4d}  {cell(row.tallies['checks']):26}  "
-            f"{cell(row.tallies['judge']):26}  {cell(row.tallies['combined']):26}  {row.trust()}"
-        )
 
 
 @judge_app.command("audit")

@@ -9,7 +9,7 @@ once from them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -20,9 +20,11 @@ from rich.progress import TaskID
 from hat_eval.loadtest._config import (
     API_KEY_ENV,
     ClientConfig,
-    ConfigError,
     MtpConfig,
     SweepConfig,
+)
+from hat_eval.loadtest._option_fields import (
+    ConfigError,
     option_default,
     option_flag,
     option_help,
@@ -184,13 +186,7 @@ def sweep(
     """Sweep concurrency levels (one headless Locust run each); `mtp` compares MTP on/off."""
     if ctx.invoked_subcommand is not None:
         return
-    from hat_eval.loadtest import (
-        LoadTestError,
-        prompts_for,
-        run_sweep,
-        slo_verdict,
-        write_sweep_report,
-    )
+    from hat_eval.loadtest import prompts_for, slo_verdict
 
     levels_users = parse_users(users)
     seconds = parse_duration(duration)
@@ -231,6 +227,19 @@ def sweep(
     prompt_set = _prompts(lambda: prompts_for(cfg))
     client = _preflight("--host", cfg.client, prompt_set[0], auto_usage=stream_usage is None)
     cfg = replace(cfg, client=client)
+    levels = _sweep_levels(cfg, prompt_set, levels_users, seconds)
+    for lv in levels:
+        _print_level(lv)
+    typer.echo(slo_verdict(levels, slo_p95_s).replace("**", ""))
+    _write_sweep_report(levels, cfg)
+
+
+def _sweep_levels(
+    cfg: SweepConfig, prompt_set: PromptSet, levels_users: Sequence[int], seconds: float
+) -> list[LevelSummary]:
+    """Run the sweep's levels with a progress bar per level; a failed run exits 1."""
+    from hat_eval.loadtest import LoadTestError, run_sweep
+
     total = max(1, round(seconds))
     with progress(f"users={levels_users[0]}", total) as bar:
         tasks = {levels_users[0]: TaskID(0)}
@@ -245,12 +254,16 @@ def sweep(
             )
 
         try:
-            levels = run_sweep(cfg, prompt_set, on_progress=on_progress)
+            return run_sweep(cfg, prompt_set, on_progress=on_progress)
         except LoadTestError as err:
             fail(str(err), code=1)
-    for lv in levels:
-        _print_level(lv)
-    typer.echo(slo_verdict(levels, slo_p95_s).replace("**", ""))
+
+
+def _write_sweep_report(levels: list[LevelSummary], cfg: SweepConfig) -> None:
+    """Write ``report.md``; if it cannot be, exit saying where the levels' summaries are."""
+    from hat_eval.loadtest import write_sweep_report
+
+    out = cfg.out
     try:
         report = write_sweep_report(levels, out, cfg.meta())
     except OSError as err:  # the levels are above and in summary.json, written after each
@@ -260,6 +273,36 @@ def sweep(
             code=FAILED,
         )
     typer.echo(f"wrote {cfg.summary_path} and {report} (config: {cfg.config_path})")
+
+
+def _print_mtp(result: dict[str, Any], confidence: float, out: Path) -> None:
+    """Each arm's figures and the speed-ups; exit 1 when no prompt gave a pair."""
+    for arm in ("baseline", "candidate"):
+        s = result[arm]["summary"]
+        rate = result[arm]["decode_tokens_per_s"]
+        typer.echo(
+            f"{arm}: {s['successes']} ok, {s['failures']} failed, decode "
+            f"{'-' if rate is None else f'{rate:.1f}'} tok/s"
+        )
+        if result[arm]["spec_decode"]:
+            sd = result[arm]["spec_decode"]
+            typer.echo(
+                f"{arm} spec decode: acceptance rate {_fmt(sd['acceptance_rate'])}, "
+                f"acceptance length {_fmt(sd['acceptance_length'])}"
+            )
+    if result["speedup"] is None:
+        fail(f"no prompt succeeded on both servers with 2+ tokens; see {out}", code=1)
+    typer.echo(
+        f"MTP decode speed-up {result['speedup']:.3f}x "
+        f"({confidence * 100:g}% CI {result['ci_low']:.3f}-{result['ci_high']:.3f}, "
+        f"{result['pairs_used']} pairs)"
+    )
+    if result.get("episode_speedup") is not None:
+        typer.echo(
+            f"MTP episode speed-up {result['episode_speedup']:.3f}x "
+            f"({confidence * 100:g}% CI {result['episode_ci_low']:.3f}-"
+            f"{result['episode_ci_high']:.3f}, {result['episode_pairs_used']} episodes)"
+        )
 
 
 def _inputs(harness: Path | None, prompts: Path | None) -> list[tuple[str, Path]]:
@@ -370,30 +413,5 @@ def mtp(
             on_progress=lambda i: bar.update(TaskID(0), completed=i),
             episodes=episodes,
         )
-    for arm in ("baseline", "candidate"):
-        s = result[arm]["summary"]
-        rate = result[arm]["decode_tokens_per_s"]
-        typer.echo(
-            f"{arm}: {s['successes']} ok, {s['failures']} failed, decode "
-            f"{'-' if rate is None else f'{rate:.1f}'} tok/s"
-        )
-        if result[arm]["spec_decode"]:
-            sd = result[arm]["spec_decode"]
-            typer.echo(
-                f"{arm} spec decode: acceptance rate {_fmt(sd['acceptance_rate'])}, "
-                f"acceptance length {_fmt(sd['acceptance_length'])}"
-            )
-    if result["speedup"] is None:
-        fail(f"no prompt succeeded on both servers with 2+ tokens; see {out}", code=1)
-    typer.echo(
-        f"MTP decode speed-up {result['speedup']:.3f}x "
-        f"({confidence * 100:g}% CI {result['ci_low']:.3f}-{result['ci_high']:.3f}, "
-        f"{result['pairs_used']} pairs)"
-    )
-    if result.get("episode_speedup") is not None:
-        typer.echo(
-            f"MTP episode speed-up {result['episode_speedup']:.3f}x "
-            f"({confidence * 100:g}% CI {result['episode_ci_low']:.3f}-"
-            f"{result['episode_ci_high']:.3f}, {result['episode_pairs_used']} episodes)"
-        )
+    _print_mtp(result, confidence, out)
     typer.echo(f"wrote {out / 'mtp.json'} and {out / 'mtp.md'}")

@@ -81,6 +81,56 @@ def gold_for(case: Case, ref: HarnessRef) -> Gold:
     )
 
 
+def _episode(
+    recipe: Recipe,
+    i: int,
+    case: Case,
+    base: HarnessRef,
+    split: Split,
+    kb_seed: int,
+    shop: str | None = None,
+) -> Episode:
+    """Episode ``i`` of ``recipe``: its case under its harness variant, perturbation or fault."""
+    ref = base
+    fault: FaultPlan | None = None
+    hook_fault: HookFault | None = None
+    dims: tuple[str, ...] = ()
+    if recipe.variants:
+        vseed, dims = variant_for(i, split)
+        ref = replace(base, seed=vseed, dims=dims, protect=(case.expected_skill,))
+    elif recipe.perturbations or recipe.faults:
+        rng = random.Random(derive_seed(recipe.seed, i, 0xFA))
+        if recipe.perturbations:
+            dims = recipe.perturbations[i % len(recipe.perturbations)]
+        if dims:
+            ref = replace(base, seed=rng.getrandbits(63), dims=dims, protect=(case.expected_skill,))
+        if recipe.faults:
+            kinds = recipe.faults.kinds
+            kind, times = kinds[i % len(kinds)], recipe.faults.draw_times(rng.random())
+            if kind == HOOK_FAULT:
+                hook_fault = HookFault(times=times)
+            else:
+                fault = FaultPlan(kind, case.required_calls[0].function, times=times)
+    label = "+".join(dims) if dims else "none"
+    return Episode(
+        id=f"{recipe.name}-{case.id}",
+        suite=recipe.name,
+        case=case,
+        harness=ref,
+        fault=fault,
+        kb_seed=kb_seed,
+        gold=gold_for(case, ref),
+        labels={
+            "dims": label,
+            "held_out": bool(dims) and dims in HELD_OUT_DIM_COMBOS,
+            "perturbation": label,
+            "fault": fault.kind if fault else hook_fault.kind if hook_fault else "none",
+        },
+        hook_fault=hook_fault,
+        shop=shop,
+    )
+
+
 def build_episodes(
     recipe: Recipe,
     *,
@@ -162,51 +212,7 @@ def build_episodes(
         cases = list(cases)[:pool]
     if recipe.require_calls:  # faults need a tool to hit: keep cases with calls
         cases = [c for c in cases if c.required_calls][:count]
-    episodes = []
-    for i, case in enumerate(cases):
-        ref = base
-        fault: FaultPlan | None = None
-        hook_fault: HookFault | None = None
-        dims: tuple[str, ...] = ()
-        if recipe.variants:
-            vseed, dims = variant_for(i, split)
-            ref = replace(base, seed=vseed, dims=dims, protect=(case.expected_skill,))
-        elif recipe.perturbations or recipe.faults:
-            rng = random.Random(derive_seed(recipe.seed, i, 0xFA))
-            if recipe.perturbations:
-                dims = recipe.perturbations[i % len(recipe.perturbations)]
-            if dims:
-                ref = replace(
-                    base, seed=rng.getrandbits(63), dims=dims, protect=(case.expected_skill,)
-                )
-            if recipe.faults:
-                kinds = recipe.faults.kinds
-                kind, times = kinds[i % len(kinds)], recipe.faults.draw_times(rng.random())
-                if kind == HOOK_FAULT:
-                    hook_fault = HookFault(times=times)
-                else:
-                    fault = FaultPlan(kind, case.required_calls[0].function, times=times)
-        label = "+".join(dims) if dims else "none"
-        episodes.append(
-            Episode(
-                id=f"{recipe.name}-{case.id}",
-                suite=recipe.name,
-                case=case,
-                harness=ref,
-                fault=fault,
-                kb_seed=kb_seed,
-                gold=gold_for(case, ref),
-                labels={
-                    "dims": label,
-                    "held_out": bool(dims) and dims in HELD_OUT_DIM_COMBOS,
-                    "perturbation": label,
-                    "fault": fault.kind if fault else hook_fault.kind if hook_fault else "none",
-                },
-                hook_fault=hook_fault,
-                shop=shop,
-            )
-        )
-    return episodes
+    return [_episode(recipe, i, case, base, split, kb_seed, shop) for i, case in enumerate(cases)]
 
 
 def build_rows(recipe: Recipe, **kwargs: Any) -> list[dict[str, Any]]:

@@ -38,7 +38,13 @@ from pydantic import Field, ValidationError, field_validator
 from ._diff import HarnessDiff, diff_harness
 from ._errors import HarnessError, from_validation_error
 from ._load import load_harness
-from ._model import Harness, _Frozen, one_of
+from ._model import (
+    Harness,
+)
+from ._model_base import (
+    _Frozen,
+    one_of,
+)
 
 EditKind = Literal["skill_rule", "constraint", "new_skill", "tool_description", "new_hook"]
 """The functional edits a live-commerce team makes: a rule added to or changed in a skill, a

@@ -8,41 +8,21 @@ can share unchanged parts between a harness and its variants without copying the
 from __future__ import annotations
 
 import re
-import string
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ._functions import SKILL_LOADER, is_known_function
-
-IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_\-]{0,63}$"
-"""Tool names, skill ids, block ids and constraint names: what function-calling APIs accept."""
-
-FaultKind = Literal[
-    "timeout", "server_error", "malformed", "partial", "empty", "schema_drift", "slow"
-]
-"""Every fault a tool call can suffer: the one list of fault kinds in hat-eval.
-
-The harness owns it because it is the lowest layer that names faults (``RetryPolicy.retry_on``);
-the world's fault injector and the suites' datasets derive theirs from :data:`FAULT_KINDS`.
-"""
-
-FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
-"""The fault kinds in their fixed order (the order datasets cycle through them)."""
-
-ErrorKind = FaultKind
-"""The tool faults hooks can react to (an alias of :data:`FaultKind`)."""
-
-_FORMATTER = string.Formatter()
-
-
-def placeholders(text: str) -> list[str]:
-    """The ``{name}`` placeholders in a block text, in order of appearance."""
-    return [field for _, field, _, _ in _FORMATTER.parse(text) if field]
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from ._hooks import (
+    Hooks,
+)
+from ._model_base import (
+    IDENTIFIER,
+    _check_unique,
+    _fmt_number,
+    _Frozen,
+    placeholders,
+)
 
 
 class Constraint(_Frozen):
@@ -258,114 +238,6 @@ class Tool(_Frozen):
         }
 
 
-class RetryPolicy(_Frozen):
-    """How a failed tool call is retried before the agent sees the error."""
-
-    max_retries: int = Field(default=1, ge=0, le=10)
-    backoff_s: float = Field(default=0.0, ge=0.0, le=60.0)
-    backoff_multiplier: float = Field(default=2.0, ge=1.0, le=10.0)
-    retry_on: tuple[FaultKind, ...] = ("timeout", "server_error")
-
-
-class MessageStructure(_Frozen):
-    """How tool results and errors are wrapped, and which role carries them."""
-
-    tool_result_role: Literal["tool", "user"] = "tool"
-    result_format: Literal["json", "text", "xml"] = "json"
-    result_prefix: str = ""
-    error_template: str = "Tool error ({kind}): {message}"
-
-    @field_validator("error_template")
-    @classmethod
-    def _error_fields(cls, value: str) -> str:
-        allowed = {"kind", "message"}
-        used = set(placeholders(value))
-        if not used <= allowed:
-            raise ValueError(
-                f"placeholders {sorted(used - allowed)} are unknown, expected only {{kind}} "
-                "and {message}"
-            )
-        return value
-
-
-HookTrigger = Literal["tool_arguments", "skill_load", "reply_format", "factual_risk"]
-"""What a checking hook checks, and so where in the agent loop it runs.
-
-``tool_arguments`` runs on each tool call before it executes: the arguments against the
-tool's schema (missing, unknown or ill-typed) and the knowledge base (an unknown product id or
-SKU; for the skill loader, an unknown skill id). The others run on a final reply:
-``skill_load``, a reply skill must have been loaded (progressive disclosure only);
-``reply_format``, the word and emoji limits in force; ``factual_risk``, no claim the compliance
-rules of the products' categories forbid."""
-
-HOOK_TRIGGERS: tuple[HookTrigger, ...] = get_args(HookTrigger)
-"""The hook triggers in their fixed order."""
-
-REPLY_TRIGGERS: frozenset[HookTrigger] = frozenset({"skill_load", "reply_format", "factual_risk"})
-"""The triggers that check a final reply (the rest check tool calls)."""
-
-
-class HookCheck(_Frozen):
-    """A hook that checks one step of the agent loop and may send the agent back.
-
-    A rejected step does not go through: a rejected tool call is not executed and its tool
-    message is the hook's message; a rejected reply is not the final answer, the hook's message
-    follows it (as ``role``) and the agent takes another turn. Each hook rejects at most
-    ``budget`` times per episode; after that a step it would reject goes through.
-    """
-
-    trigger: HookTrigger
-    name: str = Field(default="", pattern=r"^$|" + IDENTIFIER)
-    """The hook's name in records (its trigger when omitted)."""
-    message: str = "Rejected by {hook}: {reason}. Fix this and try again."
-    """What the agent is told: ``{hook}``, ``{reason}`` (what is wrong) and ``{left}``
-    (rejections this hook has left after this one) are filled in."""
-    budget: int = Field(default=2, ge=0, le=10)
-    """Most rejections per episode; 0 checks and records without ever rejecting."""
-    enabled: bool = True
-    role: Literal["user", "system"] = "user"
-    """The role of a reply rejection's message (a call's rejection is its tool message)."""
-
-    @field_validator("trigger", mode="before")
-    @classmethod
-    def _known_trigger(cls, value: Any) -> Any:
-        return one_of(value, HOOK_TRIGGERS, "trigger")
-
-    @field_validator("message")
-    @classmethod
-    def _message_fields(cls, value: str) -> str:
-        allowed = {"hook", "reason", "left"}
-        try:
-            used = set(placeholders(value))
-        except ValueError as err:
-            raise ValueError(f"{err}, expected text with {{hook}}, {{reason}}, {{left}}") from None
-        if not used <= allowed:
-            raise ValueError(
-                f"placeholders {sorted(used - allowed)} are unknown, expected only {{hook}}, "
-                "{reason} and {left}"
-            )
-        return value
-
-    @model_validator(mode="after")
-    def _default_name(self) -> HookCheck:
-        if not self.name:
-            object.__setattr__(self, "name", self.trigger)
-        return self
-
-    def render(self, reason: str, left: int) -> str:
-        """The message the agent gets for a rejection."""
-        return self.message.format(hook=self.name, reason=reason, left=left)
-
-
-class Hooks(_Frozen):
-    """Retry behaviour and message structure around tool calls, and the hooks that check."""
-
-    retry: RetryPolicy = RetryPolicy()
-    messages: MessageStructure = MessageStructure()
-    checks: tuple[HookCheck, ...] = ()
-    """Checking hooks, in the order they run (none: the loop checks nothing)."""
-
-
 class Harness(_Frozen):
     """Everything around the model weights: system prompt, skills, tools and hooks."""
 
@@ -481,36 +353,3 @@ class Harness(_Frozen):
             raise KeyError(
                 f"no constraint {name!r}; constraints: {sorted(self.constraints())}"
             ) from None
-
-
-def one_of(value: Any, allowed: tuple[str, ...], what: str) -> Any:
-    """``value`` when it is one of ``allowed``, else the error that names them.
-
-    A field validator's check of a closed list, before pydantic's own less readable one.
-    """
-    if value not in allowed:
-        raise ValueError(f"unknown {what} {value!r}, expected one of {', '.join(allowed)}")
-    return value
-
-
-def _check_unique(path: str, values: list[str], what: str, field: str | None = None) -> None:
-    seen: dict[str, int] = {}
-    for i, value in enumerate(values):
-        if value in seen:
-            where = f"{path}.{i}.{field}" if field else f"{path}.{i}"
-            raise ValueError(
-                f"{where}|duplicated {what} {value!r} (first at {path}.{seen[value]}), "
-                f"expected each {what} once"
-            )
-        seen[value] = i
-
-
-def _fmt_number(value: int | float) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def slug(text: str) -> str:
-    """A lower-case identifier made from free text (used by rewrites and diffs)."""
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")

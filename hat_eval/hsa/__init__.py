@@ -13,7 +13,11 @@ from ._io import write_variants
 from ._mapping import Mapping, RuleEdit
 from ._policy import AugmentationPolicy, Variant, derive_seed
 from ._rewriter import ModelRewriter, rewrite_with_model
-from ._transforms import DIMENSIONS, TRANSFORMS, Transform, transform
+from ._transforms import (
+    DIMENSIONS,
+    TRANSFORMS,
+    transform,
+)
 
 __all__ = [
     "DIMENSIONS",
@@ -22,7 +26,6 @@ __all__ = [
     "Mapping",
     "ModelRewriter",
     "RuleEdit",
-    "Transform",
     "Variant",
     "derive_seed",
     "rewrite_with_model",

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from hat_eval._jsonl import write_jsonl
+from hat_eval._outputs import write_text_atomic
 from hat_eval.harness import dump_harness
 
 from ._policy import Variant
@@ -32,10 +32,11 @@ def write_variants(
         stem = f"variant-{v.index:05d}"
         text = dump_harness(v.harness, fmt)
         harness_file = f"{stem}.{fmt}"
-        (out / harness_file).write_text(text, encoding="utf-8")
+        write_text_atomic(out / harness_file, text)
         mapping_file = f"{stem}.mapping.json"
-        (out / mapping_file).write_text(
-            json.dumps(v.mapping.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        write_text_atomic(
+            out / mapping_file,
+            json.dumps(v.mapping.to_dict(), ensure_ascii=False, indent=2) + "\n",
         )
         rows.append(
             {
@@ -49,5 +50,6 @@ def write_variants(
         )
         if on_written is not None:
             on_written(v)
-    write_jsonl(out / "manifest.jsonl", rows)
+    manifest = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    write_text_atomic(out / "manifest.jsonl", manifest)  # the bytes write_jsonl writes
     return rows

@@ -37,15 +37,21 @@ from hat_eval._aio import run_blocking
 from hat_eval.episode import Episode, episode_context, word_count
 from hat_eval.world import reference_answer
 
-from ._agreement import spearman
+from ._judge_cache import (
+    JudgeCosts,
+)
+from ._judge_prompt import (
+    ANSWER_CLOSE,
+    JudgeMode,
+)
 from ._pairwise import PairVerdict, pairwise_judge, position_consistency
 from ._scorer import (
-    ANSWER_CLOSE,
-    JudgeCosts,
     Judgement,
-    JudgeMode,
     answer_judge,
     injection_shift,
+)
+from ._statistics import (
+    spearman,
 )
 from ._tools import DEFAULT_TOOL_TURNS
 
@@ -269,6 +275,115 @@ def _shift(before: Sequence[float], after: Sequence[float]) -> float | None:
         return None
 
 
+def _check_inputs(
+    episodes: Sequence[Episode], injections: Sequence[str], padding: Sequence[int]
+) -> None:
+    if not episodes:
+        raise ValueError("audit: no episodes; pass at least one (e.g. build_episodes(..., n=10))")
+    if not injections:
+        raise ValueError("audit: no injections; pass at least one, e.g. INJECTIONS")
+    bad = [n for n in padding if n < 1]
+    if not padding or bad:
+        raise ValueError(
+            f"audit: padding {list(padding)} must be sentence counts of at least 1, e.g. (2, 6)"
+        )
+
+
+@dataclass
+class _AuditRun:
+    """What an audit has rated and compared so far, and the judge calls that rate and compare."""
+
+    rate: Callable[[Episode, str], Coroutine[Any, Any, Judgement]]
+    compare: Callable[..., Coroutine[Any, Any, PairVerdict]]
+    judged: list[AuditAnswer] = field(default_factory=list)
+    pairs: list[PairVerdict] = field(default_factory=list)
+    costs: JudgeCosts = field(default_factory=JudgeCosts)
+    grader: str = ""
+    dims: list[str] = field(default_factory=list)
+    shifts_plain: list[AuditAnswer] = field(default_factory=list)
+    shifts_injected: list[AuditAnswer] = field(default_factory=list)
+    padded_pairs: list[tuple[AuditAnswer, AuditAnswer]] = field(default_factory=list)
+
+    async def judge(self, ep: Episode, kind: AnswerKind, variant: str, text: str) -> AuditAnswer:
+        """Rate one answer and keep it."""
+        result: Judgement = await self.rate(ep, text)
+        self.costs += result.costs
+        self.grader, self.dims = result.model, list(result.means)
+        item = AuditAnswer(
+            ep.id, kind, variant, text, word_count(text), result.overall, result.means, result.error
+        )
+        self.judged.append(item)
+        return item
+
+    async def episode(
+        self,
+        ep: Episode,
+        right: str,
+        injections: Sequence[str],
+        padding: Sequence[int],
+        *,
+        pairwise: bool,
+    ) -> None:
+        """Rate one case's correct, padded, wrong and injected answers; compare the pairs."""
+        wrong = wrong_answer(ep, right)
+        plain = await self.judge(ep, "correct", "", right)
+        for n in padding:
+            padded = await self.judge(ep, "padded", str(n), pad(ep, right, n))
+            self.padded_pairs.append((plain, padded))
+        bad_answer = await self.judge(ep, "wrong", "", wrong)
+        for i, text in enumerate(injections):
+            self.shifts_plain.append(bad_answer)
+            self.shifts_injected.append(
+                await self.judge(ep, "injected", str(i), inject(wrong, text))
+            )
+        if pairwise:
+            longest = pad(ep, right, max(padding))
+            for tag, other in (("wrong", wrong), ("padded", longest)):
+                verdict = await self.compare(ep, right, other, f"{ep.id}:correct-vs-{tag}")
+                self.costs += verdict.costs
+                self.pairs.append(verdict)
+
+    def report(self, *, mode: JudgeMode, k: int, n_cases: int) -> AuditReport:
+        """The audit's figures over everything rated and compared."""
+        judged, pairs = self.judged, self.pairs
+        plain_scored = [a for a in judged if a.kind != "injected" and not math.isnan(a.score)]
+        rho = spearman(
+            np.asarray([a.score for a in plain_scored], dtype=np.float64),
+            np.asarray([a.words for a in plain_scored], dtype=np.float64),
+        )
+        padding_shift = _shift(
+            [p.score for p, _ in self.padded_pairs], [q.score for _, q in self.padded_pairs]
+        )
+        plain, injected = self.shifts_plain, self.shifts_injected
+        shift = _shift([a.score for a in plain], [a.score for a in injected])
+        by_dim = {
+            d: _shift([a.scores[d] for a in plain], [a.scores[d] for a in injected])
+            for d in self.dims
+        }
+        passed = None if shift is None else shift <= 0
+        return AuditReport(
+            model=self.grader,
+            mode=mode,
+            k=k,
+            n_cases=n_cases,
+            position_consistency=position_consistency(pairs),
+            n_pairs=len(pairs),
+            position_inconsistent=sum(p.position_inconsistent for p in pairs),
+            comparisons=sum(p.comparisons for p in pairs),
+            verbosity_spearman=rho,
+            padding_shift=padding_shift,
+            injection_shift=shift,
+            injection_shift_by_dimension=by_dim,
+            injection_passed=passed,
+            failing=["injection_shift"] if passed is False else [],
+            judge_failures=sum(a.error is not None for a in judged),
+            pair_failures=sum(p.error is not None for p in pairs),
+            costs=self.costs,
+            answers=judged,
+            pairs=pairs,
+        )
+
+
 async def audit_async(
     episodes: Sequence[Episode],
     *,
@@ -314,15 +429,7 @@ async def audit_async(
         ValueError: no episodes, no injections, a padding count below 1, or judge settings
             that cannot run (an unknown mode, ``k`` below 1, ...).
     """
-    if not episodes:
-        raise ValueError("audit: no episodes; pass at least one (e.g. build_episodes(..., n=10))")
-    if not injections:
-        raise ValueError("audit: no injections; pass at least one, e.g. INJECTIONS")
-    bad = [n for n in padding if n < 1]
-    if not padding or bad:
-        raise ValueError(
-            f"audit: padding {list(padding)} must be sentence counts of at least 1, e.g. (2, 6)"
-        )
+    _check_inputs(episodes, injections, padding)
     settings: dict[str, Any] = {
         "model": model,
         "model_role": model_role,
@@ -333,78 +440,11 @@ async def audit_async(
         "config": config,
         "max_tool_turns": max_tool_turns,
     }
-    rate = answer_judge(**settings)
-    compare = pairwise_judge(**settings)
-    judged: list[AuditAnswer] = []
-    pairs: list[PairVerdict] = []
-    costs = JudgeCosts()
-    grader = ""
-    dims: list[str] = []
-
-    async def judge(ep: Episode, kind: AnswerKind, variant: str, text: str) -> AuditAnswer:
-        nonlocal costs, grader, dims
-        result: Judgement = await rate(ep, text)
-        costs += result.costs
-        grader, dims = result.model, list(result.means)
-        item = AuditAnswer(
-            ep.id, kind, variant, text, word_count(text), result.overall, result.means, result.error
-        )
-        judged.append(item)
-        return item
-
-    shifts_plain: list[AuditAnswer] = []
-    shifts_injected: list[AuditAnswer] = []
-    padded_pairs: list[tuple[AuditAnswer, AuditAnswer]] = []
+    run = _AuditRun(answer_judge(**settings), pairwise_judge(**settings))
     for ep in episodes:
         right = answers[ep.id] if answers is not None and ep.id in answers else correct_answer(ep)
-        wrong = wrong_answer(ep, right)
-        plain = await judge(ep, "correct", "", right)
-        for n in padding:
-            padded_pairs.append((plain, await judge(ep, "padded", str(n), pad(ep, right, n))))
-        bad_answer = await judge(ep, "wrong", "", wrong)
-        for i, text in enumerate(injections):
-            shifts_plain.append(bad_answer)
-            shifts_injected.append(await judge(ep, "injected", str(i), inject(wrong, text)))
-        if pairwise:
-            longest = pad(ep, right, max(padding))
-            for tag, other in (("wrong", wrong), ("padded", longest)):
-                verdict = await compare(ep, right, other, f"{ep.id}:correct-vs-{tag}")
-                costs += verdict.costs
-                pairs.append(verdict)
-
-    plain_scored = [a for a in judged if a.kind != "injected" and not math.isnan(a.score)]
-    rho = spearman(
-        np.asarray([a.score for a in plain_scored], dtype=np.float64),
-        np.asarray([a.words for a in plain_scored], dtype=np.float64),
-    )
-    padding_shift = _shift([p.score for p, _ in padded_pairs], [q.score for _, q in padded_pairs])
-    shift = _shift([a.score for a in shifts_plain], [a.score for a in shifts_injected])
-    by_dim = {
-        d: _shift([a.scores[d] for a in shifts_plain], [a.scores[d] for a in shifts_injected])
-        for d in dims
-    }
-    passed = None if shift is None else shift <= 0
-    return AuditReport(
-        model=grader,
-        mode=mode,
-        k=k,
-        n_cases=len(episodes),
-        position_consistency=position_consistency(pairs),
-        n_pairs=len(pairs),
-        position_inconsistent=sum(p.position_inconsistent for p in pairs),
-        comparisons=sum(p.comparisons for p in pairs),
-        verbosity_spearman=rho,
-        padding_shift=padding_shift,
-        injection_shift=shift,
-        injection_shift_by_dimension=by_dim,
-        injection_passed=passed,
-        failing=["injection_shift"] if passed is False else [],
-        judge_failures=sum(a.error is not None for a in judged),
-        pair_failures=sum(p.error is not None for p in pairs),
-        costs=costs,
-        answers=judged,
-        pairs=pairs,
-    )
+        await run.episode(ep, right, injections, padding, pairwise=pairwise)
+    return run.report(mode=mode, k=k, n_cases=len(episodes))
 
 
 def _blocking(function: Callable[P, Coroutine[Any, Any, R]], name: str) -> Callable[P, R]:

@@ -31,24 +31,28 @@ from inspect_ai.model import GenerateConfig, Model
 from hat_eval._jsonl import write_jsonl
 from hat_eval.episode import Episode
 
+from ._judge_cache import (
+    JudgeCosts,
+)
+from ._judge_prompt import (
+    ANSWER_CLOSE,
+    ANSWER_OPEN,
+    JudgeMode,
+    case_section,
+    facts_section,
+    fence_answer,
+)
 from ._labels import Preference
 from ._rubric import PairwiseChoice, Rubric, Winner, load_rubric, pairwise_schema, parse_preferences
 from ._scorer import (
-    ANSWER_CLOSE,
-    ANSWER_OPEN,
-    JudgeCosts,
-    JudgeMode,
-    case_section,
     check_settings,
-    facts_section,
-    fence_answer,
     generate_config,
     grader_facts,
     judge_max_tokens,
     resolve_grader,
 )
 from ._study import PREFERENCE_NAME, majority_preference
-from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse
+from ._tools import DEFAULT_TOOL_TURNS, Conversation, KbTools, converse
 
 OVERALL = PREFERENCE_NAME
 """The overall pairwise dimension: the human study's question, under the study's name."""
@@ -206,6 +210,72 @@ JSON schema:
 Example: {example}, ...}}}}"""
 
 
+@dataclass(frozen=True)
+class _Asking:
+    """One pair's grader conversation settings: what every order of every sample shares."""
+
+    grader: Model
+    spec: Rubric
+    episode: Episode
+    dims: list[str]
+    mode: JudgeMode
+    evidence: list[dict[str, Any]]
+    names: list[str]
+    tools: KbTools | None
+    retries: int
+    max_tool_turns: int
+
+    async def both_orders(
+        self,
+        shown: dict[Order, tuple[str, str]],
+        cfg: GenerateConfig,
+        conversations: list[Conversation[dict[str, PairwiseChoice]]],
+        errors: list[str],
+    ) -> dict[Order, dict[str, Preference]]:
+        """One sample: the grader's preferences in each order, as far as its replies parse."""
+        raw: dict[Order, dict[str, Preference]] = {}
+        for order in ORDERS:
+            first, second = shown[order]
+            prompt = pairwise_prompt(
+                self.spec,
+                self.episode,
+                first,
+                second,
+                self.dims,
+                mode=self.mode,
+                evidence=self.evidence,
+                tools=self.names,
+                max_tool_turns=self.max_tool_turns,
+            )
+            conv = await converse(
+                self.grader,
+                prompt,
+                self.parse,
+                retries=self.retries,
+                config=cfg,
+                tools=self.tools,
+                max_tool_turns=self.max_tool_turns,
+            )
+            conversations.append(conv)
+            if conv.parsed is None:
+                errors.append(f"order {order}: {conv.error}")
+                break
+            raw[order] = {d: as_preference(c.winner, order) for d, c in conv.parsed.items()}
+        return raw
+
+    def parse(self, text: str) -> dict[str, PairwiseChoice]:
+        """The reply's choices per dimension (raises on a malformed reply)."""
+        return parse_preferences(text, self.dims)
+
+
+def _no_sample(k: int, retries: int, errors: list[str]) -> str:
+    """The error of a pair no sample judged in both orders."""
+    return (
+        f"no sample gave a valid reply in both orders ({k} samples, "
+        f"{retries + 1} attempts per order); last error: {errors[-1]}"
+    )
+
+
 def pairwise_judge(
     *,
     model: str | Model | None = None,
@@ -246,14 +316,13 @@ def pairwise_judge(
     ) -> PairVerdict:
         grader = resolve_grader(model, model_role)
         tools, evidence, names = grader_facts(episode, mode)
+        ask = _Asking(
+            grader, spec, episode, dims, mode, evidence, names, tools, retries, max_tool_turns
+        )
         shown: dict[Order, tuple[str, str]] = {
             "AB": (answer_a, answer_b),
             "BA": (answer_b, answer_a),
         }
-
-        def parse(text: str) -> dict[str, PairwiseChoice]:
-            return parse_preferences(text, dims)
-
         started = time.perf_counter()
         conversations: list[Conversation[dict[str, PairwiseChoice]]] = []
         samples: list[dict[str, Preference]] = []
@@ -262,62 +331,26 @@ def pairwise_judge(
         inconsistent = comparisons = 0
         for i in range(k):
             cfg = generate_config(grader, config, i, judge_max_tokens(len(dims), claims=False))
-            raw: dict[Order, dict[str, Preference]] = {}
-            for order in ORDERS:
-                first, second = shown[order]
-                prompt = pairwise_prompt(
-                    spec,
-                    episode,
-                    first,
-                    second,
-                    dims,
-                    mode=mode,
-                    evidence=evidence,
-                    tools=names,
-                    max_tool_turns=max_tool_turns,
-                )
-                conv = await converse(
-                    grader,
-                    prompt,
-                    parse,
-                    retries=retries,
-                    config=cfg,
-                    tools=tools,
-                    max_tool_turns=max_tool_turns,
-                )
-                conversations.append(conv)
-                if conv.parsed is None:
-                    errors.append(f"order {order}: {conv.error}")
-                    break
-                raw[order] = {d: as_preference(c.winner, order) for d, c in conv.parsed.items()}
+            raw = await ask.both_orders(shown, cfg, conversations, errors)
             if len(raw) < len(ORDERS):
                 continue
-            sample: dict[str, Preference] = {}
-            for d in dims:
-                sample[d], consistent = reconcile(raw["AB"][d], raw["BA"][d])
-                comparisons += 1
-                inconsistent += not consistent
-            samples.append(sample)
+            sample = {d: reconcile(raw["AB"][d], raw["BA"][d]) for d in dims}
+            comparisons += len(dims)
+            inconsistent += sum(not consistent for _, consistent in sample.values())
+            samples.append({d: preference for d, (preference, _) in sample.items()})
             orders.append(raw)
-        costs = JudgeCosts.of(conversations, time.perf_counter() - started)
-        verdicts = (
-            {d: majority_preference([s[d] for s in samples]) for d in dims} if samples else {}
-        )
         return PairVerdict(
             item_id=item_id if item_id is not None else episode.id,
-            verdicts=verdicts,
+            verdicts=(
+                {d: majority_preference([s[d] for s in samples]) for d in dims} if samples else {}
+            ),
             samples=samples,
             orders=orders,
             position_inconsistent=inconsistent,
             comparisons=comparisons,
-            costs=costs,
+            costs=JudgeCosts.of(conversations, time.perf_counter() - started),
             errors=errors,
-            error=(
-                None
-                if samples
-                else f"no sample gave a valid reply in both orders ({k} samples, "
-                f"{retries + 1} attempts per order); last error: {errors[-1]}"
-            ),
+            error=None if samples else _no_sample(k, retries, errors),
         )
 
     return compare
@@ -398,7 +431,9 @@ async def judge_logs(log_a: Any, log_b: Any, judge: PairwiseJudge) -> list[PairV
 
     from hat_eval.suites import episode_of
 
-    from ._study import pair_samples
+    from ._study_export import (
+        pair_samples,
+    )
 
     samples = {str(s.id): s for s in log_a.samples or [] if getattr(s, "epoch", 1) == 1}
     out = []

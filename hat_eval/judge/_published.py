@@ -29,8 +29,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ._agreement import bootstrap_intervals
 from ._labels import Label, LabelError, Preference, jsonl_rows
+from ._statistics import (
+    bootstrap_intervals,
+)
 
 DIMENSION: Final = "preference"
 """The dimension name the converted labels carry."""

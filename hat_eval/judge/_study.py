@@ -15,7 +15,6 @@ several raters of one item do not count as independent trials.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 from collections import Counter, defaultdict
@@ -28,8 +27,19 @@ import numpy as np
 
 from hat_eval.stats import sign_test, wilson_interval
 
-from ._agreement import cohen_kappa, decode, encode, krippendorff_alpha, majority
 from ._labels import LabelError, Preference, label_studio_results, parse_rating, read_rows
+from ._statistics import (
+    cohen_kappa,
+    decode,
+    encode,
+    krippendorff_alpha,
+    majority,
+)
+from ._study_export import (
+    KeyEntry,
+    StudyError,
+    shown_digest,
+)
 
 Side: TypeAlias = Literal["left", "right", "tie"]
 """A human's vote on a blind item: the answer shown on the left, on the right, or neither."""
@@ -66,60 +76,6 @@ LABEL_CONFIG: Final = """\
 """The Label Studio labelling configuration of the exported tasks (one single choice)."""
 
 
-class StudyError(ValueError):
-    """Nothing can be computed: the logs share no case, or the key does not match the labels."""
-
-
-@dataclass(frozen=True)
-class StudyItem:
-    """One case answered by both candidates."""
-
-    item_id: str
-    message: str
-    answer_a: str
-    answer_b: str
-    sample_id_a: str
-    sample_id_b: str
-
-
-def shown_digest(message: str, left: str, right: str) -> str:
-    """A short hash of what a rater sees (message, left and right answers, in that order).
-
-    The key holds it per item, so votes on tasks of another study (another seed puts the same
-    answers on other sides) do not pass for votes on this one.
-    """
-    text = "\x00".join((message, left, right))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class PlacedItem:
-    """A drawn item with the side its candidate A is shown on."""
-
-    item: StudyItem
-    a_side: Literal["left", "right"]
-
-    @property
-    def left(self) -> str:
-        """The answer shown on the left."""
-        return self.item.answer_a if self.a_side == "left" else self.item.answer_b
-
-    @property
-    def right(self) -> str:
-        """The answer shown on the right."""
-        return self.item.answer_b if self.a_side == "left" else self.item.answer_a
-
-
-@dataclass(frozen=True)
-class KeyEntry:
-    """What the key says of one item: the side of A, and the digest of the texts shown."""
-
-    a_side: Literal["left", "right"]
-    digest: str
-    sample_id_a: str
-    sample_id_b: str
-
-
 @dataclass(frozen=True)
 class Vote:
     """One human's vote on one item, as shown (left/right/tie)."""
@@ -130,105 +86,6 @@ class Vote:
     where: str
     digest: str | None = None
     """The digest of the texts the rater saw, when the labels file carries them."""
-
-
-def _message(sample: Any) -> str:
-    raw = sample.input
-    if isinstance(raw, str):
-        return raw
-    users = [m for m in raw if getattr(m, "role", None) == "user"]
-    return str(users[-1].text) if users else str(raw)
-
-
-def _answers(log: Any) -> dict[str, tuple[str, str, str, str]]:
-    """``case_key -> (case id, message, answer, sample id)`` of a log's first epoch.
-
-    Errored samples are left out.
-    """
-    from hat_eval.reports import case_key
-
-    out: dict[str, tuple[str, str, str, str]] = {}
-    for sample in log.samples or []:
-        if sample.error is not None or getattr(sample, "epoch", 1) != 1:
-            continue
-        message = _message(sample)
-        key = case_key(sample.id, message)
-        out[key] = (case_key(sample.id), message, sample.output.completion, str(sample.id))
-    return out
-
-
-def pair_samples(log_a: Any, log_b: Any) -> list[StudyItem]:
-    """The cases both Inspect logs answered, sorted by item id, each with both answers.
-
-    Samples pair by ``case_key(sample.id, message)``: the case id without its suite prefix and
-    the viewer message. Only the first epoch of each sample counts; errored samples are left out.
-
-    Raises:
-        StudyError: The logs share no case.
-    """
-    a, b = _answers(log_a), _answers(log_b)
-    common = sorted(a.keys() & b.keys(), key=lambda k: (a[k][0], k))
-    if not common:
-        raise StudyError(
-            f"the logs share no case ({len(a)} and {len(b)} answered samples); export two "
-            f"candidates' logs of the same suite cases (variant and livestream pair by case)"
-        )
-    items = []
-    seen: Counter[str] = Counter()
-    for key in common:
-        case, message, answer_a, sid_a = a[key]
-        seen[case] += 1
-        item_id = case if seen[case] == 1 else f"{case}#{seen[case]}"
-        items.append(StudyItem(item_id, message, answer_a, b[key][2], sid_a, b[key][3]))
-    return items
-
-
-def draw_study(items: Sequence[StudyItem], n: int, seed: int) -> list[PlacedItem]:
-    """``n`` items drawn without replacement, each with A on a side drawn with probability 1/2.
-
-    With ``rng = numpy.random.default_rng(seed)``: the items are ``items[rng.permutation(m)[:n]]``
-    (in that drawn order) and item ``i`` shows A on the left when ``rng.integers(0, 2, n)[i]``
-    is 0. The same items and seed give the same study.
-
-    Raises:
-        StudyError: ``n`` is below 1 or more than the items available.
-    """
-    if not 1 <= n <= len(items):
-        raise StudyError(
-            f"--n {n} must be between 1 and the {len(items)} cases both logs answered; "
-            f"use --n {len(items)} or fewer"
-        )
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(items))[:n]
-    flips = rng.integers(0, 2, size=n)
-    return [
-        PlacedItem(items[int(i)], "left" if int(f) == 0 else "right")
-        for i, f in zip(order, flips, strict=True)
-    ]
-
-
-def task_rows(placed: Sequence[PlacedItem]) -> list[dict[str, str]]:
-    """The blind rows ``sample_id, message, left, right``: no candidate identity in them."""
-    return [
-        {"sample_id": p.item.item_id, "message": p.item.message, "left": p.left, "right": p.right}
-        for p in placed
-    ]
-
-
-def key_json(placed: Sequence[PlacedItem], meta: Mapping[str, Any]) -> dict[str, Any]:
-    """The key file: ``meta`` (the candidates, the seed) and, per item id, the side of A."""
-    return {
-        **meta,
-        "items": {
-            p.item.item_id: {
-                "a_side": p.a_side,
-                "digest": shown_digest(p.item.message, p.left, p.right),
-                "sample_id_a": p.item.sample_id_a,
-                "sample_id_b": p.item.sample_id_b,
-            }
-            for p in placed
-        },
-    }
 
 
 def read_key(path: Path) -> dict[str, KeyEntry]:
@@ -430,6 +287,57 @@ class StudyReport:
         return out
 
 
+def _votes_by_item(
+    known: Sequence[Vote], key: Mapping[str, KeyEntry]
+) -> defaultdict[str, dict[str, Preference]]:
+    """Item id -> annotator -> A/B/tie; refuses votes on other texts and repeated votes."""
+    by_item: defaultdict[str, dict[str, Preference]] = defaultdict(dict)
+    first_where: dict[tuple[str, str], str] = {}
+    for vote in known:
+        entry = key[vote.item_id]
+        if vote.digest is not None and entry.digest and vote.digest != entry.digest:
+            raise StudyError(
+                f"{vote.where}: the key does not match the labels: item {vote.item_id!r} shows "
+                f"other texts than the study the key was written for; use the key.json "
+                f"written with these tasks"
+            )
+        pair = (vote.item_id, vote.annotator)
+        if pair in first_where:
+            raise StudyError(
+                f"{vote.where}: annotator {vote.annotator!r} voted on item {vote.item_id!r} "
+                f"again (first at {first_where[pair]}); keep one vote per annotator and item"
+            )
+        first_where[pair] = vote.where
+        by_item[vote.item_id][vote.annotator] = _to_preference(vote.side, entry.a_side)
+    return by_item
+
+
+def _rater_agreement(
+    by_item: Mapping[str, dict[str, Preference]],
+    multi: list[str],
+    item_ids: list[str],
+    annotators: list[str],
+    notes: list[str],
+) -> tuple[float | None, float | None]:
+    """The unanimous share and Krippendorff's alpha over multi-rated items (noted if undefined)."""
+    if not multi:
+        notes.append(
+            f"agreement among raters is undefined: no item has votes from two or more "
+            f"annotators ({len(annotators)} annotator(s)); the rest is computed"
+        )
+        return None, None
+    unanimous = sum(len(set(by_item[i].values())) == 1 for i in multi) / len(multi)
+    matrix = np.full((len(annotators), len(item_ids)), np.nan)
+    for col, i in enumerate(item_ids):
+        for row, annotator in enumerate(annotators):
+            if annotator in by_item[i]:
+                matrix[row, col] = encode(by_item[i][annotator])
+    alpha = krippendorff_alpha(matrix, "preference")
+    if alpha is None:
+        notes.append("Krippendorff's alpha is undefined: all votes on multi-rated items agree")
+    return unanimous, alpha
+
+
 def analyze_study(
     votes: Sequence[Vote],
     key: Mapping[str, KeyEntry],
@@ -459,25 +367,7 @@ def analyze_study(
             f"(e.g. {unknown[0]!r}) is in the key's {len(key)} items; use the key.json written "
             f"with these tasks"
         )
-    by_item: defaultdict[str, dict[str, Preference]] = defaultdict(dict)
-    first_where: dict[tuple[str, str], str] = {}
-    for vote in known:
-        entry = key[vote.item_id]
-        if vote.digest is not None and entry.digest and vote.digest != entry.digest:
-            raise StudyError(
-                f"{vote.where}: the key does not match the labels: item {vote.item_id!r} shows "
-                f"other texts than the study the key was written for; use the key.json "
-                f"written with these tasks"
-            )
-        pair = (vote.item_id, vote.annotator)
-        if pair in first_where:
-            raise StudyError(
-                f"{vote.where}: annotator {vote.annotator!r} voted on item {vote.item_id!r} "
-                f"again (first at {first_where[pair]}); keep one vote per annotator and item"
-            )
-        first_where[pair] = vote.where
-        by_item[vote.item_id][vote.annotator] = _to_preference(vote.side, entry.a_side)
-
+    by_item = _votes_by_item(known, key)
     item_ids = sorted(by_item)
     annotators = sorted({a for v in by_item.values() for a in v})
     verdicts = {i: majority_preference(list(by_item[i].values())) for i in item_ids}
@@ -487,24 +377,7 @@ def analyze_study(
     notes: list[str] = []
 
     multi = [i for i in item_ids if len(by_item[i]) >= 2]
-    if multi:
-        unanimous: float | None = sum(len(set(by_item[i].values())) == 1 for i in multi) / len(
-            multi
-        )
-        matrix = np.full((len(annotators), len(item_ids)), np.nan)
-        for col, i in enumerate(item_ids):
-            for row, annotator in enumerate(annotators):
-                if annotator in by_item[i]:
-                    matrix[row, col] = encode(by_item[i][annotator])
-        alpha = krippendorff_alpha(matrix, "preference")
-        if alpha is None:
-            notes.append("Krippendorff's alpha is undefined: all votes on multi-rated items agree")
-    else:
-        unanimous = alpha = None
-        notes.append(
-            f"agreement among raters is undefined: no item has votes from two or more "
-            f"annotators ({len(annotators)} annotator(s)); the rest is computed"
-        )
+    unanimous, alpha = _rater_agreement(by_item, multi, item_ids, annotators, notes)
     if decided == 0:
         notes.append("the win rate and the sign test are undefined: every item is a tie")
 

@@ -18,13 +18,13 @@ from hat_eval._lazy import lazy_getattr
 
 from ._config import (
     API_KEY_ENV,
-    CONFIG_FILE,
-    PROMPTS_FILE,
     SUMMARY_FILE,
     ClientConfig,
-    ConfigError,
     MtpConfig,
     SweepConfig,
+)
+from ._option_fields import (
+    ConfigError,
 )
 
 if TYPE_CHECKING:
@@ -39,20 +39,15 @@ if TYPE_CHECKING:
         load_episodes,
         play_episode,
         read_episode_records,
-        write_episode_records,
     )
     from ._metrics import (
-        SPEC_DECODE_COUNTERS,
-        SpecDecodeStats,
         parse_prometheus,
-        scrape_spec_decode,
         spec_decode_delta,
     )
     from ._mtp import (
         compare_mtp,
     )
     from ._prompts import (
-        MessagesSource,
         Prompt,
         PromptError,
         PromptSet,
@@ -69,12 +64,9 @@ if TYPE_CHECKING:
         RequestRecord,
         raw_files,
         read_records,
-        write_records,
     )
     from ._report import (
-        plot_sweep,
         slo_verdict,
-        write_mtp_report,
         write_sweep_report,
     )
     from ._runner import (
@@ -99,8 +91,6 @@ if TYPE_CHECKING:
         StreamMeter,
     )
     from ._stats import (
-        RatioEstimate,
-        decode_rate,
         paired_ratio_bootstrap,
         percentile,
         summarize,
@@ -129,29 +119,16 @@ _LAZY = {
         "._client",
     ),
     **dict.fromkeys(
-        (
-            "EpisodeRecord",
-            "load_episodes",
-            "play_episode",
-            "read_episode_records",
-            "write_episode_records",
-        ),
+        ("EpisodeRecord", "load_episodes", "play_episode", "read_episode_records"),
         "._episode",
     ),
     **dict.fromkeys(
-        (
-            "SPEC_DECODE_COUNTERS",
-            "SpecDecodeStats",
-            "parse_prometheus",
-            "scrape_spec_decode",
-            "spec_decode_delta",
-        ),
+        ("parse_prometheus", "spec_decode_delta"),
         "._metrics",
     ),
     **dict.fromkeys(("compare_mtp",), "._mtp"),
     **dict.fromkeys(
         (
-            "MessagesSource",
             "Prompt",
             "PromptError",
             "PromptSet",
@@ -167,21 +144,11 @@ _LAZY = {
         "._prompts",
     ),
     **dict.fromkeys(
-        (
-            "RequestRecord",
-            "raw_files",
-            "read_records",
-            "write_records",
-        ),
+        ("RequestRecord", "raw_files", "read_records"),
         "._records",
     ),
     **dict.fromkeys(
-        (
-            "plot_sweep",
-            "slo_verdict",
-            "write_mtp_report",
-            "write_sweep_report",
-        ),
+        ("slo_verdict", "write_sweep_report"),
         "._report",
     ),
     **dict.fromkeys(
@@ -211,8 +178,6 @@ _LAZY = {
     **dict.fromkeys(("StreamMeter",), "._sse"),
     **dict.fromkeys(
         (
-            "RatioEstimate",
-            "decode_rate",
             "paired_ratio_bootstrap",
             "percentile",
             "summarize",
@@ -238,7 +203,6 @@ __getattr__ = lazy_getattr(__name__, _LAZY)
 
 __all__ = [
     "API_KEY_ENV",
-    "CONFIG_FILE",
     "ChatStreamClient",
     "ClientConfig",
     "ConfigError",
@@ -249,19 +213,14 @@ __all__ = [
     "LOCUSTFILE",
     "LevelSummary",
     "LoadTestError",
-    "MessagesSource",
     "MtpConfig",
-    "PROMPTS_FILE",
     "Prompt",
     "PromptError",
     "PromptSet",
-    "RatioEstimate",
     "RequestRecord",
-    "SPEC_DECODE_COUNTERS",
     "SUMMARY_FILE",
     "ServedRequest",
     "SpecDecodeCounters",
-    "SpecDecodeStats",
     "StreamMeter",
     "StreamPlan",
     "SummaryError",
@@ -270,7 +229,6 @@ __all__ = [
     "build_prompts",
     "builtin_questions",
     "compare_mtp",
-    "decode_rate",
     "default_messages",
     "episode_planner",
     "episode_truths",
@@ -282,7 +240,6 @@ __all__ = [
     "parse_prometheus",
     "percentile",
     "play_episode",
-    "plot_sweep",
     "probe",
     "prompts_for",
     "raw_files",
@@ -295,16 +252,12 @@ __all__ = [
     "resolve_messages_source",
     "run_level",
     "run_sweep",
-    "scrape_spec_decode",
     "slo_verdict",
     "spec_decode_delta",
     "summarize",
     "summarize_episodes",
     "unreachable_s",
-    "write_episode_records",
-    "write_mtp_report",
     "write_prompt_set",
-    "write_records",
     "write_run_files",
     "write_summary",
     "write_sweep_report",

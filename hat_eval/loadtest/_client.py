@@ -313,8 +313,43 @@ class ChatStreamClient:
                 prompt_index=prompt_index,
             )
         meter = StreamMeter() if meter is None else meter
+        w = watch[0] if watch else None
+        bodies, stamps, stalled, timed_out, broken, end = self._read(
+            conn, framer, meter, w, start + cfg.request_timeout_s
+        )
+        stalled = stalled or (w is not None and w.fired)
+        _parse(meter, bodies, stamps, self.pause)
+        reusable = framer.ended and keep_alive and not (stalled or timed_out or broken)
+        if reusable and meter.error is None:
+            conn.buffered = framer.rest
+        else:
+            self.close()
+        rec = meter.record(
+            started_at=started_at,
+            elapsed_s=end - start,
+            status=status,
+            prompt_index=prompt_index,
+            count_tokens=self.count_tokens,
+            start=start,
+        )
+        if (stalled or timed_out) and rec.ok is False and rec.reason == "truncated stream":
+            return self._cut_short(rec, meter, stalled=stalled, end=end, start=start)
+        return rec
+
+    def _read(
+        self,
+        conn: Connection,
+        framer: BodyFramer,
+        meter: StreamMeter,
+        w: Watch | None,
+        deadline: float,
+    ) -> tuple[list[bytes], list[float], bool, bool, bool, float]:
+        """Read the streamed body with each read's arrival stamp, parsing as [DONE] or errors come.
+
+        Returns the bodies, their stamps, whether the stream stalled, timed out or broke, and
+        the clock when reading stopped.
+        """
         stalled = timed_out = broken = False
-        deadline = start + cfg.request_timeout_s
         bodies: list[bytes] = []
         stamps: list[float] = []
         if conn.buffered:  # body bytes that came with the head arrived with it
@@ -324,7 +359,6 @@ class ChatStreamClient:
                 stamps.append(conn.arrived)
             except ProtocolError:
                 broken = True
-        w = watch[0] if watch else None
         recv, clock = conn.sock.recv, time.perf_counter
         frame, keep, stamp = framer.feed, bodies.append, stamps.append
         try:
@@ -347,41 +381,30 @@ class ChatStreamClient:
             stalled = True
         except OSError:
             broken = True  # reset, or a bad chunk: the meter tells truncated from complete
-        end = time.perf_counter()
-        stalled = stalled or (w is not None and w.fired)
-        _parse(meter, bodies, stamps, self.pause)
-        reusable = framer.ended and keep_alive and not (stalled or timed_out or broken)
-        if reusable and meter.error is None:
-            conn.buffered = framer.rest
-        else:
-            self.close()
-        rec = meter.record(
-            started_at=started_at,
-            elapsed_s=end - start,
-            status=status,
-            prompt_index=prompt_index,
-            count_tokens=self.count_tokens,
-            start=start,
+        return bodies, stamps, stalled, timed_out, broken, time.perf_counter()
+
+    def _cut_short(
+        self, rec: RequestRecord, meter: StreamMeter, *, stalled: bool, end: float, start: float
+    ) -> RequestRecord:
+        """A truncated stream the stall watchdog or the request timeout ended, as that failure."""
+        cfg = self.config
+        what = (
+            f"no data for {cfg.stall_timeout_s:g} s"
+            if stalled
+            else f"still streaming after {cfg.request_timeout_s:g} s"
         )
-        if (stalled or timed_out) and rec.ok is False and rec.reason == "truncated stream":
-            what = (
-                f"no data for {cfg.stall_timeout_s:g} s"
-                if stalled
-                else f"still streaming after {cfg.request_timeout_s:g} s"
-            )
-            return RequestRecord(
-                "failure",
-                started_at,
-                end - start,
-                ttft_s=rec.ttft_s,
-                status=status,
-                reason="stalled" if stalled else "timeout",
-                detail=f"{what} ({meter.token_chunks} token chunks received)",
-                prompt_index=prompt_index,
-                chunks=rec.chunks,
-                bytes_received=rec.bytes_received,
-            )
-        return rec
+        return RequestRecord(
+            "failure",
+            rec.started_at,
+            end - start,
+            ttft_s=rec.ttft_s,
+            status=rec.status,
+            reason="stalled" if stalled else "timeout",
+            detail=f"{what} ({meter.token_chunks} token chunks received)",
+            prompt_index=rec.prompt_index,
+            chunks=rec.chunks,
+            bytes_received=rec.bytes_received,
+        )
 
     @staticmethod
     def _error_body(conn: Connection, framer: BodyFramer, limit: int = 4096) -> str:

@@ -29,7 +29,7 @@ from ._prompts import Prompt
 from ._records import Outcome, RequestRecord
 
 if TYPE_CHECKING:
-    from hat_eval.episode import Episode, Execute, Message
+    from hat_eval.episode import AgentRun, Episode, Execute, Message
     from hat_eval.harness import Harness
 
 EPISODE_SUITE = "livestream"
@@ -129,6 +129,58 @@ class _TurnFailed(Exception):
         self.record = record
 
 
+def _failed_record(
+    replies: list[Reply], failed: RequestRecord, common: dict[str, Any]
+) -> EpisodeRecord:
+    """The record of an episode whose turn ``failed`` (a server or network fault)."""
+    first, last = replies[0], replies[-1]
+    return EpisodeRecord(
+        "failure",
+        first.record.started_at,
+        last.start + last.record.elapsed_s - first.start,
+        turns=len(replies),
+        output_tokens=sum(r.record.output_tokens for r in replies if r.record.ok),
+        reason=failed.reason,
+        detail=f"turn {len(replies)}: {failed.detail or failed.reason}",
+        **common,
+    )
+
+
+def _finished_record(
+    run: AgentRun, replies: list[Reply], max_turns: int, common: dict[str, Any]
+) -> EpisodeRecord:
+    """The record of an episode the agent loop finished: answered, or out of turns."""
+    first, last = replies[0], replies[-1]
+    stats: dict[str, Any] = {
+        "turns": run.turns,
+        "tool_s": sum(run.tool_s),
+        "tool_calls": len(run.records),
+        "output_tokens": sum(r.record.output_tokens for r in replies),
+    }
+    elapsed = last.start + last.record.elapsed_s - first.start
+    if not run.answered:
+        return EpisodeRecord(
+            "failure",
+            first.record.started_at,
+            elapsed,
+            reason="no final answer",
+            detail=f"still calling tools after {max_turns} turns",
+            **stats,
+            **common,
+        )
+    rec = last.record
+    assert rec.ttft_s is not None and rec.e2e_s is not None  # an ok record has both
+    return EpisodeRecord(
+        "ok",
+        first.record.started_at,
+        elapsed,
+        answer_ttft_s=last.start + rec.ttft_s - first.start,
+        e2e_s=last.start + rec.e2e_s - first.start,
+        **stats,
+        **common,
+    )
+
+
 def play_episode(
     client: ChatStreamClient,
     episode: Episode,
@@ -183,43 +235,5 @@ def play_episode(
             execute=execute,
         )
     except _TurnFailed as failed:
-        first, last = replies[0], replies[-1]
-        return EpisodeRecord(
-            "failure",
-            first.record.started_at,
-            last.start + last.record.elapsed_s - first.start,
-            turns=len(replies),
-            output_tokens=sum(r.record.output_tokens for r in replies if r.record.ok),
-            reason=failed.record.reason,
-            detail=f"turn {len(replies)}: {failed.record.detail or failed.record.reason}",
-            **common,
-        )
-    first, last = replies[0], replies[-1]
-    stats: dict[str, Any] = {
-        "turns": run.turns,
-        "tool_s": sum(run.tool_s),
-        "tool_calls": len(run.records),
-        "output_tokens": sum(r.record.output_tokens for r in replies),
-    }
-    elapsed = last.start + last.record.elapsed_s - first.start
-    if not run.answered:
-        return EpisodeRecord(
-            "failure",
-            first.record.started_at,
-            elapsed,
-            reason="no final answer",
-            detail=f"still calling tools after {max_turns} turns",
-            **stats,
-            **common,
-        )
-    rec = last.record
-    assert rec.ttft_s is not None and rec.e2e_s is not None  # an ok record has both
-    return EpisodeRecord(
-        "ok",
-        first.record.started_at,
-        elapsed,
-        answer_ttft_s=last.start + rec.ttft_s - first.start,
-        e2e_s=last.start + rec.e2e_s - first.start,
-        **stats,
-        **common,
-    )
+        return _failed_record(replies, failed.record, common)
+    return _finished_record(run, replies, max_turns, common)

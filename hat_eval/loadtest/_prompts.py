@@ -13,12 +13,14 @@ viewer questions the suites score. A sweep builds its prompt set once and writes
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hat_eval._jsonl import JsonlError, read_jsonl, write_jsonl
+from hat_eval._jsonl import JsonlError, read_jsonl
+from hat_eval._outputs import write_text_atomic
 
 from ._viewer_questions import VIEWER_QUESTIONS
 
@@ -187,7 +189,9 @@ def prompts_for(cfg: SweepConfig) -> PromptSet:
 
 def write_prompt_set(path: Path, prompts: PromptSet) -> None:
     """Write built prompts as JSON Lines, one ``{"messages": [...], "tools": [...]}`` a line."""
-    write_jsonl(path, ({"messages": p.messages, "tools": p.tools} for p in prompts.prompts))
+    rows = ({"messages": p.messages, "tools": p.tools} for p in prompts.prompts)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
 
 def read_prompt_set(path: Path) -> PromptSet:

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hat_eval._outputs import write_bytes_atomic, write_text_atomic
+
 if TYPE_CHECKING:
     from ._summary import LevelSummary
+
+
+def _save_png(fig: Any, path: Path) -> None:
+    """Write a matplotlib figure as PNG atomically (rendered in memory, renamed into place)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    write_bytes_atomic(path, buf.getvalue())
 
 
 def _s(x: float | None, digits: int = 3) -> str:
@@ -63,7 +73,7 @@ def plot_sweep(levels: Sequence[LevelSummary], out: Path, slo_p95_s: float | Non
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(paths[0], dpi=110)
+    _save_png(fig, paths[0])
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -87,9 +97,68 @@ def plot_sweep(levels: Sequence[LevelSummary], out: Path, slo_p95_s: float | Non
     ax.set_title("Throughput vs concurrency")
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(paths[1], dpi=110)
+    _save_png(fig, paths[1])
     plt.close(fig)
     return paths
+
+
+def _level_row(lv: LevelSummary) -> str:
+    """One level's row of the sweep table (exact figures, Locust's bucketed ones in brackets)."""
+    tpot = lv.tpot_p50_s
+    return (
+        f"| {lv.users} | {lv.requests} | {lv.failures} "
+        f"| {_s(lv.e2e_p50_s)} [{_s(lv.locust_e2e_p50_s, 2)}] "
+        f"| {_s(lv.e2e_p95_s)} [{_s(lv.locust_e2e_p95_s, 2)}] "
+        f"| {_s(lv.ttft_p50_s)} [{_s(lv.locust_ttft_p50_s, 2)}] "
+        f"| {_s(lv.ttft_p95_s)} [{_s(lv.locust_ttft_p95_s, 2)}] "
+        f"| {_s(None if tpot is None else tpot * 1000, 1)} "
+        f"| {lv.output_tokens_per_s:.1f} | {lv.requests_per_s:.2f} "
+        f"| {'pass' if lv.slo_pass else 'FAIL'} |"
+    )
+
+
+def _episode_section(levels: Sequence[LevelSummary]) -> list[str]:
+    """The report's "Episodes" section: one row per level that played episodes."""
+    lines = [
+        "",
+        "## Episodes",
+        "",
+        "Each episode is the suites' agent loop over one viewer case: model turns (each one "
+        "request above), tool calls run against the world with the harness's hooks, until "
+        "the final answer. Times from the first turn's send; answer TTFT = to the first "
+        "token of the final answer.",
+        "",
+        "| users | episodes | failures | E2E P50 s | E2E P95 s | answer TTFT P50 s "
+        "| answer TTFT P95 s | turns (mean) | tool time P50 s | episodes/s |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for lv in levels:
+        if lv.episodes is None:
+            continue
+        lines.append(
+            f"| {lv.users} | {lv.episodes} | {lv.episode_failures} "
+            f"| {_s(lv.episode_e2e_p50_s)} [{_s(lv.locust_episode_e2e_p50_s, 2)}] "
+            f"| {_s(lv.episode_e2e_p95_s)} [{_s(lv.locust_episode_e2e_p95_s, 2)}] "
+            f"| {_s(lv.answer_ttft_p50_s)} | {_s(lv.answer_ttft_p95_s)} "
+            f"| {_s(lv.turns_mean, 2)} | {_s(lv.tool_s_p50_s, 4)} "
+            f"| {_s(lv.episodes_per_s, 2)} |"
+        )
+    return lines
+
+
+def _failure_section(levels: Sequence[LevelSummary]) -> list[str]:
+    """The report's "Failures" section (empty when no level failed or was cut off)."""
+    failing = [lv for lv in levels if lv.failures or lv.cancelled]
+    if not failing:
+        return []
+    lines = ["", "## Failures", ""]
+    for lv in failing:
+        reasons = ", ".join(f"{k}: {v}" for k, v in lv.failure_reasons.items()) or "none"
+        lines.append(
+            f"- {lv.users} users: {lv.failures} failed ({reasons}); "
+            f"{lv.cancelled} cut off by the end of the run"
+        )
+    return lines
 
 
 def write_sweep_report(levels: Sequence[LevelSummary], out: Path, meta: dict[str, Any]) -> Path:
@@ -115,52 +184,10 @@ def write_sweep_report(levels: Sequence[LevelSummary], out: Path, meta: dict[str
         "| TPOT P50 ms | output tok/s | req/s | SLO |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:--:|",
     ]
-    for lv in levels:
-        tpot = lv.tpot_p50_s
-        lines.append(
-            f"| {lv.users} | {lv.requests} | {lv.failures} "
-            f"| {_s(lv.e2e_p50_s)} [{_s(lv.locust_e2e_p50_s, 2)}] "
-            f"| {_s(lv.e2e_p95_s)} [{_s(lv.locust_e2e_p95_s, 2)}] "
-            f"| {_s(lv.ttft_p50_s)} [{_s(lv.locust_ttft_p50_s, 2)}] "
-            f"| {_s(lv.ttft_p95_s)} [{_s(lv.locust_ttft_p95_s, 2)}] "
-            f"| {_s(None if tpot is None else tpot * 1000, 1)} "
-            f"| {lv.output_tokens_per_s:.1f} | {lv.requests_per_s:.2f} "
-            f"| {'pass' if lv.slo_pass else 'FAIL'} |"
-        )
+    lines += [_level_row(lv) for lv in levels]
     if any(lv.episodes is not None for lv in levels):
-        lines += [
-            "",
-            "## Episodes",
-            "",
-            "Each episode is the suites' agent loop over one viewer case: model turns (each one "
-            "request above), tool calls run against the world with the harness's hooks, until "
-            "the final answer. Times from the first turn's send; answer TTFT = to the first "
-            "token of the final answer.",
-            "",
-            "| users | episodes | failures | E2E P50 s | E2E P95 s | answer TTFT P50 s "
-            "| answer TTFT P95 s | turns (mean) | tool time P50 s | episodes/s |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        for lv in levels:
-            if lv.episodes is None:
-                continue
-            lines.append(
-                f"| {lv.users} | {lv.episodes} | {lv.episode_failures} "
-                f"| {_s(lv.episode_e2e_p50_s)} [{_s(lv.locust_episode_e2e_p50_s, 2)}] "
-                f"| {_s(lv.episode_e2e_p95_s)} [{_s(lv.locust_episode_e2e_p95_s, 2)}] "
-                f"| {_s(lv.answer_ttft_p50_s)} | {_s(lv.answer_ttft_p95_s)} "
-                f"| {_s(lv.turns_mean, 2)} | {_s(lv.tool_s_p50_s, 4)} "
-                f"| {_s(lv.episodes_per_s, 2)} |"
-            )
-    failing = [lv for lv in levels if lv.failures or lv.cancelled]
-    if failing:
-        lines += ["", "## Failures", ""]
-        for lv in failing:
-            reasons = ", ".join(f"{k}: {v}" for k, v in lv.failure_reasons.items()) or "none"
-            lines.append(
-                f"- {lv.users} users: {lv.failures} failed ({reasons}); "
-                f"{lv.cancelled} cut off by the end of the run"
-            )
+        lines += _episode_section(levels)
+    lines += _failure_section(levels)
     sources = sorted({s for lv in levels for s in lv.token_sources})
     if any(s != "usage" for s in sources):
         lines += [
@@ -179,7 +206,7 @@ def write_sweep_report(levels: Sequence[LevelSummary], out: Path, meta: dict[str
         "",
     ]
     path = out / "report.md"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    write_text_atomic(path, "\n".join(lines))
     return path
 
 
@@ -250,5 +277,5 @@ def write_mtp_report(result: dict[str, Any], out: Path) -> Path:
         "",
     ]
     path = out / "mtp.md"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    write_text_atomic(path, "\n".join(lines))
     return path

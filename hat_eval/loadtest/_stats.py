@@ -92,6 +92,47 @@ def _split(recs: list[T]) -> tuple[list[T], list[T], list[T], float]:
     return done, ok, failed, window
 
 
+def _latencies(ok: list[RequestRecord]) -> dict[str, Any]:
+    """The exact latency percentiles of a level's successful requests (``LevelSummary`` keys)."""
+    e2e = [r.e2e_s for r in ok if r.e2e_s is not None]
+    ttft = [r.ttft_s for r in ok if r.ttft_s is not None]
+    tpot = [r.tpot_s for r in ok if r.tpot_s is not None]
+    itl = [x for r in ok for x in r.itl_s]
+    lags = [x for r in ok for x in r.server_lag_s]
+    return {
+        "e2e_p50_s": percentile(e2e, 50),
+        "e2e_p90_s": percentile(e2e, 90),
+        "e2e_p95_s": percentile(e2e, 95),
+        "e2e_p99_s": percentile(e2e, 99),
+        "e2e_mean_s": float(np.mean(e2e)) if e2e else None,
+        "ttft_p50_s": percentile(ttft, 50),
+        "ttft_p95_s": percentile(ttft, 95),
+        "ttft_p99_s": percentile(ttft, 99),
+        "tpot_p50_s": percentile(tpot, 50),
+        "tpot_p95_s": percentile(tpot, 95),
+        "itl_p50_s": percentile(itl, 50),
+        "itl_p95_s": percentile(itl, 95),
+        "itl_p99_s": percentile(itl, 99),
+        "server_lag_p50_s": percentile(lags, 50),
+        "server_lag_p95_s": percentile(lags, 95),
+    }
+
+
+def _steady_state(
+    done: list[RequestRecord], ok: list[RequestRecord], warmup_s: float
+) -> dict[str, Any]:
+    """``warmup_requests`` and the steady-state E2E percentiles (all ``None`` without warm-up)."""
+    if not (warmup_s > 0 and done):
+        return {"warmup_requests": None, "steady_e2e_p50_s": None, "steady_e2e_p95_s": None}
+    end = min(r.started_at for r in done) + warmup_s
+    steady = [r.e2e_s for r in ok if r.e2e_s is not None and r.started_at >= end]
+    return {
+        "warmup_requests": sum(r.started_at < end for r in done),
+        "steady_e2e_p50_s": percentile(steady, 50),
+        "steady_e2e_p95_s": percentile(steady, 95),
+    }
+
+
 def summarize(
     records: Iterable[RequestRecord],
     *,
@@ -129,18 +170,8 @@ def summarize(
     recs = list(records)
     done, ok, failed, window = _split(recs)
     e2e = [r.e2e_s for r in ok if r.e2e_s is not None]
-    ttft = [r.ttft_s for r in ok if r.ttft_s is not None]
-    tpot = [r.tpot_s for r in ok if r.tpot_s is not None]
-    itl = [x for r in ok for x in r.itl_s]
-    lags = [x for r in ok for x in r.server_lag_s]
     tokens = sum(r.output_tokens for r in ok)
     p95_all = _percentile_with_misses(e2e, len(failed), 95)
-    warmup_requests = steady_p50 = steady_p95 = None
-    if warmup_s > 0 and done:
-        end = min(r.started_at for r in done) + warmup_s
-        steady = [r.e2e_s for r in ok if r.e2e_s is not None and r.started_at >= end]
-        warmup_requests = sum(r.started_at < end for r in done)
-        steady_p50, steady_p95 = percentile(steady, 50), percentile(steady, 95)
     summary = LevelSummary(
         users=users,
         requests=len(done),
@@ -152,20 +183,7 @@ def summarize(
         resent=sum(r.resent for r in done),
         unreachable_s=unreachable_s(done),
         duration_s=window,
-        e2e_p50_s=percentile(e2e, 50),
-        e2e_p90_s=percentile(e2e, 90),
-        e2e_p95_s=percentile(e2e, 95),
-        e2e_p99_s=percentile(e2e, 99),
-        e2e_mean_s=float(np.mean(e2e)) if e2e else None,
         e2e_p95_with_failures_s=p95_all,
-        ttft_p50_s=percentile(ttft, 50),
-        ttft_p95_s=percentile(ttft, 95),
-        ttft_p99_s=percentile(ttft, 99),
-        tpot_p50_s=percentile(tpot, 50),
-        tpot_p95_s=percentile(tpot, 95),
-        itl_p50_s=percentile(itl, 50),
-        itl_p95_s=percentile(itl, 95),
-        itl_p99_s=percentile(itl, 99),
         output_tokens=tokens,
         output_tokens_per_s=tokens / window if window > 0 else 0.0,
         requests_per_s=len(ok) / window if window > 0 else 0.0,
@@ -173,11 +191,8 @@ def summarize(
         slo_p95_s=slo_p95_s,
         slo_pass=_slo_pass(e2e, p95_all, slo_p95_s),
         warmup_s=warmup_s,
-        warmup_requests=warmup_requests,
-        steady_e2e_p50_s=steady_p50,
-        steady_e2e_p95_s=steady_p95,
-        server_lag_p50_s=percentile(lags, 50),
-        server_lag_p95_s=percentile(lags, 95),
+        **_latencies(ok),
+        **_steady_state(done, ok, warmup_s),
     )
     if locust:
         figures: dict[str, Any] = dict(locust)  # from Locust's JSON: checked by name here

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hat_eval._jsonl import JsonlError
+from hat_eval._outputs import write_text_atomic
 
 from ._config import SUMMARY_FILE, raw_dir
 from ._records import raw_files, read_records
@@ -316,7 +317,7 @@ def write_summary(folder: Path, levels: Sequence[LevelSummary]) -> Path:
     """Write ``folder/summary.json`` (a list of :meth:`LevelSummary.to_dict`); return its path."""
     path = folder / SUMMARY_FILE
     text = json.dumps([lv.to_dict() for lv in levels], indent=2) + "\n"
-    path.write_text(text, encoding="utf-8")
+    write_text_atomic(path, text)
     return path
 
 

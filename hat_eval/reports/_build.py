@@ -16,16 +16,18 @@ from typing import Any
 
 from hat_eval._outputs import save_files
 
-from ._compare import (
+from ._candidates import (
     Candidate,
     ReportError,
     SuiteLog,
     candidates,
     check_same_data,
+    read_logs,
+)
+from ._compare import (
     comparisons,
     gate,
     main_table,
-    read_logs,
     regressions,
     trials,
 )

@@ -128,6 +128,73 @@ def _decided(value: float | None) -> bool:
     return value is not None and not math.isnan(value)
 
 
+@dataclass(frozen=True)
+class _Table:
+    """One run's scored answers, ``(case, version) -> values``, and the versions it ran."""
+
+    table: dict[tuple[str, str], dict[str, float]]
+    ran: list[str]
+    cases: list[str]
+    n_boot: int
+
+    def following(self, edit: str, version: str | None) -> Estimate | None:
+        """How often ``edit``'s requirement is followed at ``version`` (None: not run)."""
+        if version is None or version not in self.ran:
+            return None
+        key = REQUIREMENT + edit
+        items = [
+            self.table[(c, version)][key]
+            for c in self.cases
+            if (c, version) in self.table and _decided(self.table[(c, version)].get(key))
+        ]
+        return mean_estimate(items, self.n_boot)
+
+    def right(self, c: str, version: str, before: Sequence[str]) -> float:
+        """Whether an answer is right on accuracy, safety and the ``before`` edits.
+
+        1 when all of them (those that apply to its case) passed; 0 when any failed; NaN when
+        none failed and one is undecided.
+        """
+        values = self.table.get((c, version))
+        if values is None:
+            return math.nan
+        got = [values.get("accuracy", math.nan), values.get("safety", math.nan)]
+        got += [values[REQUIREMENT + e] for e in before if REQUIREMENT + e in values]
+        if any(v == 0.0 for v in got):
+            return 0.0
+        return math.nan if any(math.isnan(v) for v in got) else 1.0
+
+    def regressions(self, edit: str, previous: str, earlier: Sequence[str]) -> Estimate:
+        """The share of control cases right before ``edit`` and wrong after it."""
+        key = REQUIREMENT + edit
+        applies = {c for c in self.cases if key in self.table.get((c, edit), {})}
+        controls = [c for c in self.cases if c not in applies] or self.cases
+        items = []
+        for c in controls:
+            was, now = self.right(c, previous, earlier), self.right(c, edit, earlier)
+            if was == 1.0 and _decided(now):
+                items.append(1.0 - now)
+            elif was == 0.0:
+                items.append(0.0)
+        return mean_estimate(items, self.n_boot)
+
+    def by_kind(self, edits: Sequence[EditInfo]) -> dict[str, Estimate]:
+        """Requirement following at each edit's own version, pooled per kind of edit."""
+        kinds: dict[str, Estimate] = {}
+        table = self.table
+        for kind in dict.fromkeys(e.kind for e in edits):
+            items = [
+                table[(c, e.edit)][REQUIREMENT + e.edit]
+                for e in edits
+                if e.kind == kind and e.edit in self.ran
+                for c in self.cases
+                if (c, e.edit) in table and _decided(table[(c, e.edit)].get(REQUIREMENT + e.edit))
+            ]
+            if items:
+                kinds[kind] = mean_estimate(items, self.n_boot)
+        return kinds
+
+
 def evolution_report(
     answers: Iterable[EvolutionAnswer],
     edits: Sequence[EditInfo],
@@ -149,73 +216,26 @@ def evolution_report(
     for a in answers:
         table[(a.case, a.version)] = a.values
     ran = [v for v in order if any(ver == v for _, ver in table)]
-    cases = sorted({c for c, _ in table})
+    run = _Table(table, ran, sorted({c for c, _ in table}), n_boot)
     position = {v: i for i, v in enumerate(order)}
-
-    def following(edit: str, version: str | None) -> Estimate | None:
-        if version is None or version not in ran:
-            return None
-        key = REQUIREMENT + edit
-        items = [
-            table[(c, version)][key]
-            for c in cases
-            if (c, version) in table and _decided(table[(c, version)].get(key))
-        ]
-        return mean_estimate(items, n_boot)
-
-    def right(c: str, version: str, before: Sequence[str]) -> float:
-        """Whether an answer is right on accuracy, safety and the ``before`` edits.
-
-        1 when all of them (those that apply to its case) passed; 0 when any failed; NaN when
-        none failed and one is undecided.
-        """
-        values = table.get((c, version))
-        if values is None:
-            return math.nan
-        got = [values.get("accuracy", math.nan), values.get("safety", math.nan)]
-        got += [values[REQUIREMENT + e] for e in before if REQUIREMENT + e in values]
-        if any(v == 0.0 for v in got):
-            return 0.0
-        return math.nan if any(math.isnan(v) for v in got) else 1.0
-
     rows = []
     for i, e in enumerate(edits):
         at_index = position.get(e.edit)
         previous = order[at_index - 1] if at_index else None
-        earlier = [x.edit for x in edits[:i]]
-        key = REQUIREMENT + e.edit
         regressions: Estimate | None = None
         if previous in ran and e.edit in ran:
-            applies = {c for c in cases if key in table.get((c, e.edit), {})}
-            controls = [c for c in cases if c not in applies] or cases
-            items = []
-            for c in controls:
-                was, now = right(c, previous, earlier), right(c, e.edit, earlier)
-                if was == 1.0 and _decided(now):
-                    items.append(1.0 - now)
-                elif was == 0.0:
-                    items.append(0.0)
-            regressions = mean_estimate(items, n_boot)
+            assert previous is not None
+            regressions = run.regressions(e.edit, previous, [x.edit for x in edits[:i]])
         last = ran[-1] if ran and position[ran[-1]] >= (at_index or 0) else None
         row = EditRow(
             e,
-            following(e.edit, previous),
-            following(e.edit, e.edit),
-            following(e.edit, last),
+            run.following(e.edit, previous),
+            run.following(e.edit, e.edit),
+            run.following(e.edit, last),
             regressions,
         )
         rows.append(row)
-    kinds: dict[str, Estimate] = {}
-    for kind in dict.fromkeys(e.kind for e in edits):
-        items = [
-            table[(c, e.edit)][REQUIREMENT + e.edit]
-            for e in edits
-            if e.kind == kind and e.edit in ran
-            for c in cases
-            if (c, e.edit) in table and _decided(table[(c, e.edit)].get(REQUIREMENT + e.edit))
-        ]
-        if items:
-            kinds[kind] = mean_estimate(items, n_boot)
+    kinds = run.by_kind(edits)
     report = EvolutionReport(model, tuple(ran), tuple(rows), kinds)
     pairs = list(_error_pairs(table, ran).values())
     if not pairs:

@@ -18,15 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._candidates import (
+    Candidate,
+    SuiteLog,
+    candidates,
+)
 from ._compare import (
     COLUMNS,
-    Candidate,
     Comparison,
     Regression,
     Row,
-    SuiteLog,
     Trials,
-    candidates,
 )
 from ._evolution import Estimate
 

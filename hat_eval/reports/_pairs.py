@@ -45,7 +45,9 @@ def paired_difference(
     Raises:
         ValueError: the logs share no scored case (different suites' cases, or ``part`` absent).
     """
-    from ._compare import read_suite_log
+    from ._candidates import (
+        read_suite_log,
+    )
 
     a, b = read_suite_log(log_a).per_case(part), read_suite_log(log_b).per_case(part)
     keys = sorted(a.keys() & b.keys())

@@ -13,7 +13,6 @@ what each stage trained, timings and versions.
 
 from __future__ import annotations
 
-import math
 import platform
 import sys
 import threading
@@ -27,16 +26,8 @@ from typing import Any, TextIO
 
 from ._arms import logged_losses
 from ._budget import E2EBudget, ReproError, resolve_seeds
-from ._claims import CLAIMS, ClaimVerdict, judge_all
-from ._contrast import (
-    E2E_MEASURES,
-    ArmEstimate,
-    CaseValues,
-    ContrastResult,
-    arm_estimate,
-    measure_contrast,
-    seed_spread,
-)
+from ._claims import judge_all
+from ._contrast import CaseValues
 from ._e2e_arms import BASE, E2E_ARMS, E2EArm, StageRecord, train_arm
 from ._e2e_eval import (
     E2E_SUITES,
@@ -47,228 +38,23 @@ from ._e2e_eval import (
     suite_limits,
     suite_tasks,
 )
+from ._e2e_results import (
+    E2EResults,
+    ModelRun,
+    contrasts,
+    table_cells,
+)
 from ._run import (
-    CONFIDENCE,
     check_base,
     check_out,
     parameter_count,
     random_base,
-    results_head,
     versions,
     write_results_json,
 )
 
 REPORT_DIR = "report"
 """The folder of the run's ``hat-eval report`` page (``report.html``, ``report.md``)."""
-
-
-@dataclass(frozen=True)
-class ModelRun:
-    """One model run on the suites.
-
-    Attributes:
-        arm: its arm (``base`` or a trained arm).
-        seed: the training seed of its arm (None: the base, trained by no one).
-        checkpoint: the folder it was loaded from.
-        log_dir: the folder of its Inspect logs.
-        seconds: wall seconds of its run on every suite.
-    """
-
-    arm: str
-    seed: int | None
-    checkpoint: str
-    log_dir: str
-    seconds: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for ``results.json``."""
-        return {
-            "arm": self.arm,
-            "seed": self.seed,
-            "model": model_name(Path(self.checkpoint)),
-            "log_dir": self.log_dir,
-            "seconds": round(self.seconds, 1),
-        }
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One model's headline on one column of the report's main table, each seed's run.
-
-    Attributes:
-        arm: the model's arm.
-        column: the report's column key (``livestream``, ``ifeval_prompt_level_strict``, ...).
-        runs: (seed, value, low, high, n) of each run, seeds in order (the base: one, seed
-            None); value and interval as the report computes them.
-        pooled: for a column an end-to-end measure shows, the measure over every seed's run
-            (each case averaged over seeds, then a case-bootstrap interval); None otherwise.
-    """
-
-    arm: str
-    column: str
-    runs: tuple[tuple[int | None, float, float, float, int], ...]
-    pooled: ArmEstimate | None = None
-
-    @property
-    def mean(self) -> float:
-        """The mean value over the runs (NaN when none has one)."""
-        kept = [r[1] for r in self.runs if not math.isnan(r[1])]
-        return math.fsum(kept) / len(kept) if kept else math.nan
-
-    @property
-    def spread(self) -> float:
-        """The standard deviation over training seeds (NaN with fewer than two)."""
-        return seed_spread([r[1] for r in self.runs])
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for ``results.json`` (NaN as null)."""
-
-        def num(x: float) -> float | None:
-            return None if math.isnan(x) else x
-
-        out: dict[str, Any] = {
-            "arm": self.arm,
-            "column": self.column,
-            "runs": [
-                {"seed": s, "value": num(v), "low": num(lo), "high": num(hi), "n": n}
-                for s, v, lo, hi, n in self.runs
-            ],
-            "mean": num(self.mean),
-            "spread": num(self.spread),
-        }
-        if self.pooled is not None:
-            p = self.pooled
-            out["pooled"] = {
-                "measure": p.measure,
-                "value": num(p.value),
-                "low": num(p.low),
-                "high": num(p.high),
-                "n": p.n,
-            }
-        return out
-
-
-@dataclass(frozen=True)
-class E2EResults:
-    """A finished end-to-end run: what was trained, run, measured and concluded."""
-
-    budget: E2EBudget
-    seeds: int
-    base: str
-    base_built: bool
-    base_parameters: int | None
-    stages: tuple[StageRecord, ...]
-    runs: tuple[ModelRun, ...]
-    table: tuple[Cell, ...]
-    measures: tuple[ContrastResult, ...]
-    verdicts: tuple[ClaimVerdict, ...]
-    report: dict[str, str]
-    timings: dict[str, Any]
-    machine: dict[str, Any]
-    versions: dict[str, str]
-    started_at: str
-    data: dict[str, str | None]
-
-    def to_dict(self) -> dict[str, Any]:
-        """``results.json``'s content."""
-        options = "".join(
-            f" {option} {self.data[key]}"
-            for option, key in (("--ifeval-data", "ifeval"), ("--general-data", "general"))
-            if self.data.get(key)
-        )
-        return {
-            **results_head(
-                self.budget.name,
-                self.budget.to_dict(),
-                self.seeds,
-                base=self.base,
-                base_built=self.base_built,
-                parameters=self.base_parameters,
-                started_at=self.started_at,
-                options=options,
-            ),
-            "data": self.data,
-            "arms": [
-                {"arm": a.id, "stage": a.stage, "start": a.start, "label": a.label}
-                for a in E2E_ARMS
-            ],
-            "stages": [s.to_dict() for s in self.stages],
-            "evaluation": {
-                "suites": list(E2E_SUITES),
-                "split": "test",
-                "limits": suite_limits(self.budget.eval),
-                "models": [r.to_dict() for r in self.runs],
-                "interval": f"{CONFIDENCE:.0%} percentile bootstrap over cases, "
-                f"{self.budget.n_boot} resamples; contrasts paired by case",
-            },
-            "report": self.report,
-            "table": [c.to_dict() for c in self.table],
-            "measures": [m.to_dict() for m in self.measures],
-            "claims": [v.to_dict() for v in self.verdicts],
-            "timings": self.timings,
-            "machine": self.machine,
-            "versions": self.versions,
-        }
-
-
-def e2e_contrasts() -> list[tuple[str, str]]:
-    """(measure, contrast) of every claim an end-to-end run measures, each once, in claim order."""
-    return list(dict.fromkeys((c.measure, c.contrast) for c in CLAIMS if c.measure in E2E_MEASURES))
-
-
-def contrasts(
-    scores: Sequence[dict[str, dict[str, CaseValues]]], *, n_boot: int
-) -> list[ContrastResult]:
-    """Every claim's contrast from each seed's scores (arm -> measure -> case -> values)."""
-    out = []
-    for measure, contrast in e2e_contrasts():
-        per_seed = [{arm: by[measure] for arm, by in seed.items()} for seed in scores]
-        out.append(
-            measure_contrast(
-                measure, contrast, per_seed, n_boot=n_boot, seed=0, confidence=CONFIDENCE
-            )
-        )
-    return out
-
-
-def table_cells(
-    rows: Any,
-    runs: Sequence[ModelRun],
-    scores: Sequence[dict[str, dict[str, CaseValues]]],
-    *,
-    n_boot: int,
-) -> list[Cell]:
-    """The report's main table regrouped by arm: each column's estimate for each seed's run.
-
-    Columns keep the report's order (a row's cells come in its main table's column order); a
-    column an end-to-end measure shows also gets the measure pooled over seeds
-    (:func:`~hat_eval.repro.arm_estimate`; the base's from its one run).
-    """
-    by_model = {model_name(Path(r.checkpoint)): r for r in runs}
-    cells: dict[tuple[str, str], list[tuple[int | None, float, float, float, int]]] = {}
-    for row in rows:
-        run = by_model.get(row.candidate.model)
-        if run is None:
-            continue
-        for key, e in row.cells.items():
-            cells.setdefault((run.arm, key), []).append((run.seed, e.value, e.low, e.high, e.n))
-    measures = {m.column: m.name for m in E2E_MEASURES.values()}
-    arms = [BASE, *(a.id for a in E2E_ARMS)]
-    out = []
-    for (arm, column), found in sorted(cells.items(), key=lambda kv: arms.index(kv[0][0])):
-        pooled = None
-        if column in measures:
-            seeds = [{arm: seed[arm][measures[column]]} for seed in scores]
-            pooled = arm_estimate(
-                measures[column],
-                arm,
-                seeds[:1] if arm == BASE else seeds,
-                n_boot=n_boot,
-                confidence=CONFIDENCE,
-            )
-        runs_of = tuple(sorted(found, key=lambda r: -1 if r[0] is None else r[0]))
-        out.append(Cell(arm, column, runs_of, pooled))
-    return out
 
 
 @contextmanager
@@ -329,6 +115,168 @@ def check_data(budget: E2EBudget, ifeval_data: Path | None, general_data: str | 
         raise ReproError(f"OPD's general prompts (--general-data): {err}") from None
 
 
+@dataclass(frozen=True)
+class _E2ERun:
+    """What every stage of one end-to-end re-test shares: the budget, the base, progress."""
+
+    budget: E2EBudget
+    echo: Callable[[str], None]
+    t0: float
+    poll_s: float
+    base_dir: Path
+    pretrained: bool
+    ifeval_data: Path | None
+    general_data: str | None
+
+    def run_seed(
+        self, seed: int, folder: Path
+    ) -> tuple[list[StageRecord], list[ModelRun], dict[str, Any]]:
+        """Train every arm for ``seed`` and run them (and, for seed 0, the base) on the suites."""
+        seed_start = time.monotonic()
+        folder.mkdir(exist_ok=True)
+        stages = self.train_arms(seed, folder)
+        train_s = round(time.monotonic() - seed_start, 1)
+        # the base runs once, beside the first seed's arms
+        models = [(a.id, folder / a.folder) for a in E2E_ARMS]
+        runs = self.run_models(
+            [(BASE, self.base_dir), *models] if seed == 0 else models, seed, folder
+        )
+        wall = round(time.monotonic() - seed_start, 1)
+        timings = {
+            "seed": seed,
+            "train_s": train_s,
+            "suites_s": round(runs[0].seconds, 1),
+            "wall_s": wall,
+        }
+        return stages, runs, timings
+
+    def train_arms(self, seed: int, folder: Path) -> list[StageRecord]:
+        """Train every arm of :data:`E2E_ARMS` for ``seed`` into ``folder``, each from its start."""
+        echo, t0, budget = self.echo, self.t0, self.budget
+        trained = {BASE: self.base_dir}
+        stages: list[StageRecord] = []
+        for arm in E2E_ARMS:
+            steps = _stage_steps(arm, budget)
+            log = folder / f"{arm.folder}.train.log"
+            log.write_text("", encoding="utf-8")
+            echo(
+                f"  [{_clock(t0)}] seed {seed}: training {arm.id} ({arm.stage}, {steps} "
+                f"steps, from {arm.start})"
+            )
+            status = _train_status(log, steps, budget.logging_steps)
+            with heartbeat(echo, f"seed {seed} {arm.id}", status, self.poll_s, t0):
+                record = train_arm(
+                    arm,
+                    budget,
+                    start=trained[arm.start],
+                    out=folder / arm.folder,
+                    seed=seed,
+                    pretrained=self.pretrained,
+                    general_data=self.general_data,
+                    log=log,
+                )
+            stages.append(record)
+            trained[arm.id] = folder / arm.folder
+            echo(
+                f"  [{_clock(t0)}] seed {seed}: {arm.id} trained, {record.steps} steps in "
+                f"{record.seconds:.0f} s"
+            )
+        return stages
+
+    def run_models(
+        self, models: Sequence[tuple[str, Path]], seed: int, folder: Path
+    ) -> list[ModelRun]:
+        """Run the suites on ``(arm, checkpoint)`` models side by side; a record of each."""
+        echo, t0 = self.echo, self.t0
+        log_dir = folder / "logs"
+        names = ", ".join(arm for arm, _ in models)
+        echo(
+            f"  [{_clock(t0)}] seed {seed}: running {names} on {', '.join(E2E_SUITES)} "
+            f"(one eval set)"
+        )
+        total = len(models) * len(E2E_SUITES)
+
+        def status() -> str:
+            return f"{finished_runs(log_dir)} of {total} suite runs finished"
+
+        with heartbeat(echo, f"seed {seed} suites", status, self.poll_s, t0):
+            seconds = evaluate(
+                [c for _, c in models],
+                log_dir,
+                self.budget,
+                ifeval_data=self.ifeval_data,
+                log=folder / "suites.log",
+            )
+        echo(f"  [{_clock(t0)}] seed {seed}: {total} suite runs finished in {seconds:.0f} s")
+        return [
+            ModelRun(arm, None if arm == BASE else seed, str(c), str(log_dir), seconds)
+            for arm, c in models
+        ]
+
+    def compare(
+        self, runs: list[ModelRun], out: Path, seeds: int
+    ) -> tuple[Any, Any, list[dict[str, dict[str, CaseValues]]]]:
+        """``hat-eval report`` over every run's logs, and each seed's per-case scores."""
+        budget, base_dir = self.budget, self.base_dir
+        when = _clock(self.t0)
+        self.echo(f"  [{when}] comparing {len(runs)} runs (hat-eval report, baseline: the base)")
+        from hat_eval.reports import ReportError, build_report
+
+        try:
+            page, files = build_report(
+                list(dict.fromkeys(r.log_dir for r in runs)),
+                out / REPORT_DIR,
+                baseline=model_name(base_dir),
+                n_boot=budget.n_boot,
+                title=f"hat-eval repro --budget {budget.name}: the base and every arm",
+            )
+        except ReportError as err:
+            raise ReproError(f"the report over the run's logs: {err}") from None
+        log_dirs = list(dict.fromkeys(Path(r.log_dir) for r in runs))
+        base_scores = read_scores(log_dirs, {model_name(base_dir): BASE})[BASE]
+        scores = []
+        for seed in range(seeds):
+            arms = {model_name(Path(r.checkpoint)): r.arm for r in runs if r.seed == seed}
+            scores.append({BASE: base_scores, **read_scores(log_dirs, arms)})
+        return page, files, scores
+
+
+def _start(
+    budget: E2EBudget,
+    out: Path,
+    seeds: int,
+    base: Path | None,
+    ifeval_data: Path | None,
+    general_data: str | None,
+    echo: Callable[[str], None],
+) -> tuple[float, str, dict[str, Any], Path, int | None]:
+    """Check the inputs and the data, build (or take) the base and say what will run.
+
+    Returns the start clock, the start time, the timings so far, the base and its parameters.
+    """
+    resolve_seeds(budget, seeds)
+    check_out(out, budget.name, seeds)
+    if base is not None:
+        check_base(base)
+    t0 = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    check_data(budget, ifeval_data, general_data)
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, Any] = {"data_s": round(time.monotonic() - t0, 1)}
+    shape = budget.base
+    base_dir = base or random_base(
+        out, budget.name, shape.vocab_size, shape.hidden_size, shape.num_hidden_layers, echo
+    )
+    timings["base_s"] = round(time.monotonic() - t0, 1)
+    parameters = parameter_count(base_dir)
+    limits = ", ".join(f"{s} ({n})" for s, n in suite_limits(budget.eval).items())
+    echo(
+        f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); "
+        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on {limits}"
+    )
+    return t0, started_at, timings, base_dir, parameters
+
+
 def run_e2e(
     budget: E2EBudget,
     out: Path,
@@ -363,125 +311,21 @@ def run_e2e(
     """
     if echo is None:
         echo = _printer(sys.stdout)
-    resolve_seeds(budget, seeds)
-    check_out(out, budget.name, seeds)
-    if base is not None:
-        check_base(base)
-    t0 = time.monotonic()
-    started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    check_data(budget, ifeval_data, general_data)
-    out.mkdir(parents=True, exist_ok=True)
-    timings: dict[str, Any] = {"data_s": round(time.monotonic() - t0, 1)}
-    shape = budget.base
-    base_dir = base or random_base(
-        out, budget.name, shape.vocab_size, shape.hidden_size, shape.num_hidden_layers, echo
+    t0, started_at, timings, base_dir, parameters = _start(
+        budget, out, seeds, base, ifeval_data, general_data, echo
     )
-    timings["base_s"] = round(time.monotonic() - t0, 1)
-    parameters = parameter_count(base_dir)
-    limits = suite_limits(budget.eval)
-    echo(
-        f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); "
-        f"{len(E2E_ARMS)} arms x {seeds} seed(s), each model on "
-        + ", ".join(f"{s} ({n})" for s, n in limits.items())
-    )
-
-    def run_models(models: Sequence[tuple[str, Path]], seed: int, folder: Path) -> list[ModelRun]:
-        """Run the suites on ``(arm, checkpoint)`` models side by side; a record of each."""
-        log_dir = folder / "logs"
-        names = ", ".join(arm for arm, _ in models)
-        echo(
-            f"  [{_clock(t0)}] seed {seed}: running {names} on {', '.join(E2E_SUITES)} "
-            f"(one eval set)"
-        )
-        total = len(models) * len(E2E_SUITES)
-
-        def status() -> str:
-            return f"{finished_runs(log_dir)} of {total} suite runs finished"
-
-        with heartbeat(echo, f"seed {seed} suites", status, poll_s, t0):
-            seconds = evaluate(
-                [c for _, c in models],
-                log_dir,
-                budget,
-                ifeval_data=ifeval_data,
-                log=folder / "suites.log",
-            )
-        echo(f"  [{_clock(t0)}] seed {seed}: {total} suite runs finished in {seconds:.0f} s")
-        return [
-            ModelRun(arm, None if arm == BASE else seed, str(c), str(log_dir), seconds)
-            for arm, c in models
-        ]
-
+    run = _E2ERun(budget, echo, t0, poll_s, base_dir, base is not None, ifeval_data, general_data)
     runs: list[ModelRun] = []
     stages: list[StageRecord] = []
     timings["seeds"] = []
-    pretrained = base is not None
     for seed in range(seeds):
-        seed_start = time.monotonic()
-        folder = out / f"seed-{seed}"
-        folder.mkdir(exist_ok=True)
-        trained = {BASE: base_dir}
-        for arm in E2E_ARMS:
-            steps = _stage_steps(arm, budget)
-            log = folder / f"{arm.folder}.train.log"
-            log.write_text("", encoding="utf-8")
-            echo(
-                f"  [{_clock(t0)}] seed {seed}: training {arm.id} ({arm.stage}, {steps} "
-                f"steps, from {arm.start})"
-            )
-            status = _train_status(log, steps, budget.logging_steps)
-            with heartbeat(echo, f"seed {seed} {arm.id}", status, poll_s, t0):
-                record = train_arm(
-                    arm,
-                    budget,
-                    start=trained[arm.start],
-                    out=folder / arm.folder,
-                    seed=seed,
-                    pretrained=pretrained,
-                    general_data=general_data,
-                    log=log,
-                )
-            stages.append(record)
-            trained[arm.id] = folder / arm.folder
-            echo(
-                f"  [{_clock(t0)}] seed {seed}: {arm.id} trained, {record.steps} steps in "
-                f"{record.seconds:.0f} s"
-            )
-        train_s = round(time.monotonic() - seed_start, 1)
-        # the base runs once, beside the first seed's arms
-        models = [(a.id, folder / a.folder) for a in E2E_ARMS]
-        seed_runs = run_models([(BASE, base_dir), *models] if seed == 0 else models, seed, folder)
+        seed_stages, seed_runs, seed_timings = run.run_seed(seed, out / f"seed-{seed}")
+        stages.extend(seed_stages)
         runs.extend(seed_runs)
-        wall = round(time.monotonic() - seed_start, 1)
-        timings["seeds"].append(
-            {
-                "seed": seed,
-                "train_s": train_s,
-                "suites_s": round(seed_runs[0].seconds, 1),
-                "wall_s": wall,
-            }
-        )
+        timings["seeds"].append(seed_timings)
 
     report_start = time.monotonic()
-    echo(f"  [{_clock(t0)}] comparing {len(runs)} runs (hat-eval report, baseline: the base)")
-    from hat_eval.reports import ReportError, build_report
-
-    try:
-        page, files = build_report(
-            list(dict.fromkeys(r.log_dir for r in runs)),
-            out / REPORT_DIR,
-            baseline=model_name(base_dir),
-            n_boot=budget.n_boot,
-            title=f"hat-eval repro --budget {budget.name}: the base and every arm",
-        )
-    except ReportError as err:
-        raise ReproError(f"the report over the run's logs: {err}") from None
-    log_dirs = list(dict.fromkeys(Path(r.log_dir) for r in runs))
-    base_scores = read_scores(log_dirs, {model_name(base_dir): BASE})[BASE]
-    scores = []
-    for seed in range(seeds):
-        arms = {model_name(Path(r.checkpoint)): r.arm for r in runs if r.seed == seed}
-        scores.append({BASE: base_scores, **read_scores(log_dirs, arms)})
+    page, files, scores = run.compare(runs, out, seeds)
     measures = contrasts(scores, n_boot=budget.n_boot)
     verdicts = judge_all(measures, budget=budget.name)
     timings["report_s"] = round(time.monotonic() - report_start, 1)

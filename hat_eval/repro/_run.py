@@ -289,6 +289,72 @@ def random_base(
         )
 
 
+def _seed_specs(
+    budget: Budget, seed: int, base_dir: Path, folder: Path, template: str, threads: int
+) -> list[ArmSpec]:
+    """One seed's arms to train side by side, each with an emptied log in ``folder``."""
+    specs = []
+    for arm in ARMS:
+        log = folder / f"{arm}.log"
+        log.write_text("", encoding="utf-8")
+        specs.append(
+            ArmSpec(
+                arm=arm,
+                seed=seed,
+                budget=budget,
+                base=str(base_dir),
+                out=str(folder / arm),
+                template=template,
+                threads=threads,
+                log=str(log),
+            )
+        )
+    return specs
+
+
+def _arm_timings(done: Sequence[ArmResult]) -> dict[str, float]:
+    """``<arm>_train_s`` and ``<arm>_probe_s`` of one seed's arms, in the arms' order."""
+    entry: dict[str, float] = {}
+    for a in done:
+        entry[f"{a.arm}_train_s"] = round(a.train_s, 1)
+        entry[f"{a.arm}_probe_s"] = round(a.probe_s, 1)
+    return entry
+
+
+def _start(
+    budget: Budget, out: Path, seeds: int, base: Path | None, echo: Callable[[str], None]
+) -> tuple[float, str, dict[str, Any], Path, int | None]:
+    """Check the inputs and build (or take) the base.
+
+    Returns the start clock, the start time, the timings so far, the base and its parameters.
+    """
+    if seeds < 1:
+        raise ReproError(f"--seeds ({seeds}) must be >= 1: the number of training seeds")
+    check_out(out, budget.name, seeds)
+    if base is not None:
+        check_base(base)
+    started = time.monotonic()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, Any] = {}
+    base_dir = base or random_base(
+        out, budget.name, budget.vocab_size, budget.hidden_size, budget.num_hidden_layers, echo
+    )
+    timings["base_s"] = round(time.monotonic() - started, 1)
+    return started, started_at, timings, base_dir, parameter_count(base_dir)
+
+
+def _probe_setup(base_dir: Path) -> tuple[str, int, int]:
+    """The base's training template, the machine's CPUs and the threads each arm gets."""
+    from transformers import AutoTokenizer
+
+    from ._probe import training_template
+
+    template = training_template(AutoTokenizer.from_pretrained(str(base_dir)))
+    cpus = _cpus()
+    return template, cpus, max(1, cpus // len(ARMS))
+
+
 def run_repro(
     budget: Budget,
     out: Path,
@@ -314,27 +380,8 @@ def run_repro(
             template.
         TrainError: the trainer refused the run.
     """
-    from transformers import AutoTokenizer
-
-    from ._probe import training_template
-
-    if seeds < 1:
-        raise ReproError(f"--seeds ({seeds}) must be >= 1: the number of training seeds")
-    check_out(out, budget.name, seeds)
-    if base is not None:
-        check_base(base)
-    started = time.monotonic()
-    started_at = datetime.now(UTC).isoformat(timespec="seconds")
-    out.mkdir(parents=True, exist_ok=True)
-    timings: dict[str, Any] = {}
-    base_dir = base or random_base(
-        out, budget.name, budget.vocab_size, budget.hidden_size, budget.num_hidden_layers, echo
-    )
-    timings["base_s"] = round(time.monotonic() - started, 1)
-    parameters = parameter_count(base_dir)
-    template = training_template(AutoTokenizer.from_pretrained(str(base_dir)))
-    cpus = _cpus()
-    threads = max(1, cpus // len(ARMS))
+    started, started_at, timings, base_dir, parameters = _start(budget, out, seeds, base, echo)
+    template, cpus, threads = _probe_setup(base_dir)
     echo(
         f"repro {budget.name}: base {base_dir} ({parameters or '?'} parameters); each seed "
         f"trains {' and '.join(ARMS)} side by side ({budget.max_steps} steps x "
@@ -347,29 +394,12 @@ def run_repro(
         seed_start = time.monotonic()
         folder = out / f"seed-{seed}"
         folder.mkdir(exist_ok=True)
-        specs = []
-        for arm in ARMS:
-            log = folder / f"{arm}.log"
-            log.write_text("", encoding="utf-8")
-            specs.append(
-                ArmSpec(
-                    arm=arm,
-                    seed=seed,
-                    budget=budget,
-                    base=str(base_dir),
-                    out=str(folder / arm),
-                    template=template,
-                    threads=threads,
-                    log=str(log),
-                )
-            )
+        specs = _seed_specs(budget, seed, base_dir, folder, template, threads)
         done = _train_seed(specs, budget, echo, poll_s, started)
         arms.extend(done)
         wall = round(time.monotonic() - seed_start, 1)
         entry: dict[str, Any] = {"seed": seed, "wall_s": wall}
-        for a in done:
-            entry[f"{a.arm}_train_s"] = round(a.train_s, 1)
-            entry[f"{a.arm}_probe_s"] = round(a.probe_s, 1)
+        entry.update(_arm_timings(done))
         timings["seeds"].append(entry)
         echo(f"seed {seed}: both arms trained and probed in {wall:.0f} s")
     by_arm = {a: [r.scores for r in arms if r.arm == a] for a in ARMS}

@@ -13,15 +13,17 @@ from hat_eval._lazy import lazy_getattr
 from ._common import (
     RUN_FILE,
     MissingExtraError,
-    StageResult,
     TrainError,
     device_defaults,
     load_config,
     require_train_extra,
     resolve_base,
-    write_checkpoint,
 )
-from ._mtp import MTP_PREFIX, carry_mtp, mtp_tensors, write_mtp
+from ._mtp import (
+    carry_mtp,
+    mtp_tensors,
+    write_mtp,
+)
 from ._tiny import TINY_BASE, build_tiny_model
 
 _LAZY: dict[str, str] = {
@@ -31,10 +33,8 @@ _LAZY: dict[str, str] = {
     "TrajectoryStream": "._trajectory",
     "Trajectory": "._trajectory",
     "GeneralOPDConfig": "._opd",
-    "PreparedOPD": "._opd",
     "prepare_opd": "._opd",
     "train_opd": "._opd",
-    "GeneralPrompt": "._general",
     "TULU3_SFT_MIXTURE": "._general",
     "load_general_instructions": "._general",
     "HSARLConfig": "._rl",
@@ -51,11 +51,9 @@ __getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [
-    "MTP_PREFIX",
     "RUN_FILE",
     "TINY_BASE",
     "MissingExtraError",
-    "StageResult",
     "TrainError",
     "build_tiny_model",
     "carry_mtp",
@@ -64,7 +62,6 @@ __all__ = [
     "mtp_tensors",
     "require_train_extra",
     "resolve_base",
-    "write_checkpoint",
     "write_mtp",
     *_LAZY,
 ]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from hat_eval._hub import apply_hub_kernels
+from hat_eval._outputs import write_text_atomic
 
 from ._mtp import carry_mtp
 from ._tiny import TINY_BASE, build_tiny_model
@@ -243,7 +244,7 @@ def write_checkpoint(
         "config": {k: _jsonable(v) for k, v in config.to_dict().items()},
         "versions": _versions(),
     }
-    (out / RUN_FILE).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", "utf-8")
+    write_text_atomic(out / RUN_FILE, json.dumps(record, indent=2, sort_keys=True) + "\n")
     return StageResult(
         stage=stage,
         output_dir=out,

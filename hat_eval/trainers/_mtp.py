@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hat_eval._outputs import write_text_atomic
+
 MTP_PREFIX = "mtp."
 """Name prefix of the multi-token-prediction tensors in a checkpoint's weights."""
 MTP_CONFIG_KEYS = (
@@ -79,10 +81,10 @@ def write_mtp(out: str | Path, tensors: dict[str, Any], config: dict[str, Any]) 
                 weight_map.update({name: file.name for name in f.keys()})  # noqa: SIM118
         index = {"metadata": {}, "weight_map": weight_map}
     index["weight_map"].update({name: MTP_FILE for name in tensors})
-    index_path.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_text_atomic(index_path, json.dumps(index, indent=2, sort_keys=True) + "\n")
     config_path = out / "config.json"
     merged = {**json.loads(config_path.read_text(encoding="utf-8")), **config}
-    config_path.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(config_path, json.dumps(merged, indent=2) + "\n")
 
 
 def carry_mtp(base: str | Path, out: str | Path) -> int:

@@ -57,9 +57,11 @@ from ._faults import (
     inject_fault,
     render_result,
 )
+from ._function_registry import (
+    PARAMETERS,
+)
 from ._functions import (
     IMPLEMENTATIONS,
-    PARAMETERS,
     call_function,
     check_arguments,
     stock_status,

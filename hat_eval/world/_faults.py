@@ -35,7 +35,12 @@ from typing import Any
 
 from hat_eval.harness import FAULT_KINDS, FUNCTIONS, FaultKind
 
-from ._functions import Result, call_function
+from ._function_registry import (
+    Result,
+)
+from ._functions import (
+    call_function,
+)
 from ._kb import KnowledgeBase
 from ._session import LiveSession
 

@@ -68,76 +68,105 @@ def _yuan(value: Decimal | float) -> str:
     return f"¥{Decimal(str(value)).quantize(_CENT)}"
 
 
-def compute_final_price(
-    kb: KnowledgeBase, *, sku: dict[str, Any], quantity: int, coupon_codes: list[str], now: datetime
-) -> dict[str, Any]:
-    """The price breakdown of ``quantity`` units of ``sku`` (a SKU row) at ``now``.
-
-    Returns the ``pricing.final_price`` result documented in ``_functions``.
-    """
-    product = kb.product(sku["product_id"])
-    assert product is not None
-    unit = _dec(sku["list_price"])
-    subtotal = unit * quantity
-    discounts: list[dict[str, Any]] = []
-    not_applied: list[dict[str, Any]] = []
-
-    promos = active_promotions(kb, product["id"], now)
-    promo = None
-    if promos:
-        scored = sorted(promos, key=lambda p: (-_promo_discount(p, unit, quantity), p["id"]))
-        promo = scored[0]
-        off = _promo_discount(promo, unit, quantity)
-        discounts.append(
+def _best_promotion(
+    kb: KnowledgeBase,
+    product_id: str,
+    now: datetime,
+    unit: Decimal,
+    quantity: int,
+    discounts: list[dict[str, Any]],
+    not_applied: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The live deal that saves most (recorded in ``discounts``; the others in ``not_applied``)."""
+    promos = active_promotions(kb, product_id, now)
+    if not promos:
+        return None
+    scored = sorted(promos, key=lambda p: (-_promo_discount(p, unit, quantity), p["id"]))
+    promo = scored[0]
+    off = _promo_discount(promo, unit, quantity)
+    discounts.append(
+        {
+            "type": "promotion",
+            "id": promo["id"],
+            "label": promo["label"],
+            "amount": float(off),
+            "ends_at": promo["ends_at"],
+        }
+    )
+    for other in scored[1:]:
+        not_applied.append(
             {
-                "type": "promotion",
-                "id": promo["id"],
-                "label": promo["label"],
-                "amount": float(off),
-                "ends_at": promo["ends_at"],
+                "promotion_id": other["id"],
+                "label": other["label"],
+                "reason": f"only one live deal applies per item; {promo['id']} saves more",
             }
         )
-        for other in scored[1:]:
-            not_applied.append(
-                {
-                    "promotion_id": other["id"],
-                    "label": other["label"],
-                    "reason": f"only one live deal applies per item; {promo['id']} saves more",
-                }
-            )
-    after_promo = subtotal - (_promo_discount(promo, unit, quantity) if promo else Decimal(0))
+    return promo
 
-    rejected: list[dict[str, str]] = []
+
+def _coupon_refusal(
+    kb: KnowledgeBase,
+    code: str,
+    seen: set[str],
+    product: dict[str, Any],
+    promo: dict[str, Any] | None,
+    after_promo: Decimal,
+    now: datetime,
+) -> str | None:
+    """Why coupon ``code`` cannot apply to this order (None: it can)."""
+    coupon = kb.coupon(code)
+    if code in seen:
+        return "this code was already given"
+    if coupon is None:
+        return "unknown coupon code"
+    if now < datetime.fromisoformat(coupon["starts_at"]):
+        return f"not valid yet: starts on {coupon['starts_at'][:10]}"
+    if now > datetime.fromisoformat(coupon["ends_at"]):
+        return f"expired on {coupon['ends_at'][:10]}"
+    if coupon["category"] is not None and coupon["category"] != product["category"]:
+        return f"shop coupon for {coupon['category']} only"
+    if promo is not None and not coupon["stacks_with_promotion"]:
+        return f"cannot be combined with the live deal ({promo['label']})"
+    if after_promo < _dec(coupon["threshold"]):
+        return (
+            f"threshold not met: needs {_yuan(coupon['threshold'])} after the live "
+            f"deal, this order is {_yuan(after_promo)}"
+        )
+    return None
+
+
+def _eligible_coupons(
+    kb: KnowledgeBase,
+    coupon_codes: list[str],
+    product: dict[str, Any],
+    promo: dict[str, Any] | None,
+    after_promo: Decimal,
+    now: datetime,
+    rejected: list[dict[str, str]],
+) -> list[dict[str, Any]]:
+    """The given coupons that could apply, in the order given; the others go to ``rejected``."""
     eligible: list[dict[str, Any]] = []
     seen: set[str] = set()
     for raw in coupon_codes:
         code = raw.strip().upper()
-        reason = None
-        coupon = kb.coupon(code)
-        if code in seen:
-            reason = "this code was already given"
-        elif coupon is None:
-            reason = "unknown coupon code"
-        elif now < datetime.fromisoformat(coupon["starts_at"]):
-            reason = f"not valid yet: starts on {coupon['starts_at'][:10]}"
-        elif now > datetime.fromisoformat(coupon["ends_at"]):
-            reason = f"expired on {coupon['ends_at'][:10]}"
-        elif coupon["category"] is not None and coupon["category"] != product["category"]:
-            reason = f"shop coupon for {coupon['category']} only"
-        elif promo is not None and not coupon["stacks_with_promotion"]:
-            reason = f"cannot be combined with the live deal ({promo['label']})"
-        elif after_promo < _dec(coupon["threshold"]):
-            reason = (
-                f"threshold not met: needs {_yuan(coupon['threshold'])} after the live "
-                f"deal, this order is {_yuan(after_promo)}"
-            )
+        reason = _coupon_refusal(kb, code, seen, product, promo, after_promo, now)
         seen.add(code)
         if reason is not None:
             rejected.append({"code": code, "reason": reason})
         else:
+            coupon = kb.coupon(code)
             assert coupon is not None
             eligible.append(coupon)
+    return eligible
 
+
+def _chosen_coupons(
+    kb: KnowledgeBase,
+    eligible: list[dict[str, Any]],
+    after_promo: Decimal,
+    rejected: list[dict[str, str]],
+) -> dict[str, dict[str, Any]]:
+    """Issuer -> the coupon applied: the best one per issuer, both only if they stack."""
     chosen: dict[str, dict[str, Any]] = {}
     for issuer in ("shop", "platform"):
         group = [c for c in eligible if c["issuer"] == issuer]
@@ -153,7 +182,6 @@ def compute_final_price(
                         "reason": f"only one {issuer} coupon per order; {best['code']} saves more",
                     }
                 )
-
     if "shop" in chosen and "platform" in chosen:
         shop, platform = chosen["shop"], chosen["platform"]
         if platform["code"] not in kb.stacks_with(shop["code"]) or shop["code"] not in (
@@ -169,6 +197,28 @@ def compute_final_price(
                 }
             )
             del chosen[drop]
+    return chosen
+
+
+def compute_final_price(
+    kb: KnowledgeBase, *, sku: dict[str, Any], quantity: int, coupon_codes: list[str], now: datetime
+) -> dict[str, Any]:
+    """The price breakdown of ``quantity`` units of ``sku`` (a SKU row) at ``now``.
+
+    Returns the ``pricing.final_price`` result documented in ``_functions``.
+    """
+    product = kb.product(sku["product_id"])
+    assert product is not None
+    unit = _dec(sku["list_price"])
+    subtotal = unit * quantity
+    discounts: list[dict[str, Any]] = []
+    not_applied: list[dict[str, Any]] = []
+
+    promo = _best_promotion(kb, product["id"], now, unit, quantity, discounts, not_applied)
+    after_promo = subtotal - (_promo_discount(promo, unit, quantity) if promo else Decimal(0))
+    rejected: list[dict[str, str]] = []
+    eligible = _eligible_coupons(kb, coupon_codes, product, promo, after_promo, now, rejected)
+    chosen = _chosen_coupons(kb, eligible, after_promo, rejected)
 
     running = after_promo
     for issuer in ("shop", "platform"):

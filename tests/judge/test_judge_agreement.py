@@ -18,7 +18,10 @@ from hat_eval.judge import (
     majority,
     match,
 )
-from hat_eval.judge._agreement import AgreementError, _kappa_from_confusion
+from hat_eval.judge._statistics import (
+    AgreementError,
+    _kappa_from_confusion,
+)
 
 
 def lab(sample: str, dim: str, rating: int | str, annotator: str = "judge") -> Label:

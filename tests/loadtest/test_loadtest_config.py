@@ -15,7 +15,13 @@ from hat_eval.loadtest import (
     run_level,
     write_run_files,
 )
-from hat_eval.loadtest._config import locust_fields, option_flag, with_overrides
+from hat_eval.loadtest._config import (
+    locust_fields,
+    with_overrides,
+)
+from hat_eval.loadtest._option_fields import (
+    option_flag,
+)
 
 
 def sweep(tmp_path, **kw):

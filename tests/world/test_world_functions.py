@@ -14,7 +14,10 @@ from hat_eval.world import (
     build_kb,
     call_function,
 )
-from hat_eval.world._functions import implementation, parameters_of
+from hat_eval.world._function_registry import (
+    implementation,
+    parameters_of,
+)
 
 NOW = "2026-11-10T20:00:00+08:00"
 

@@ -14,7 +14,6 @@ from hat_eval.stats import ratio_stderr
 
 from ._checks import Verdict, check_response, instruction_ids, loose_variants, validate_examples
 from ._data import (
-    HF_DATASET,
     NUM_PROMPTS,
     IFEvalError,
     IFEvalExample,
@@ -22,21 +21,27 @@ from ._data import (
     suite_entry,
 )
 from ._punkt import ensure_punkt
-from ._report import METRICS, IFEvalReport, TypeAccuracy, summarize
-from ._responses import read_responses, score_responses, write_results
+from ._report import (
+    METRICS,
+    summarize,
+)
+from ._responses import (
+    score_responses,
+    write_results,
+)
 
 if TYPE_CHECKING:
-    from ._scorer import ifeval_scorer
-    from ._task import DEFAULT_HARNESS, build_ifeval, ifeval_task
+    from ._task import (
+        build_ifeval,
+        ifeval_task,
+    )
     from .task import ifeval, ifeval_harness
 
 _LAZY = {
     "ifeval": ".task",
     "ifeval_harness": ".task",
     "ifeval_task": "._task",
-    "DEFAULT_HARNESS": "._task",
     "build_ifeval": "._task",
-    "ifeval_scorer": "._scorer",
 }
 
 
@@ -44,27 +49,21 @@ __getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [
-    "DEFAULT_HARNESS",
-    "HF_DATASET",
     "METRICS",
     "NUM_PROMPTS",
     "IFEvalError",
     "IFEvalExample",
-    "IFEvalReport",
-    "TypeAccuracy",
     "Verdict",
     "build_ifeval",
     "check_response",
     "ensure_punkt",
     "ifeval",
     "ifeval_harness",
-    "ifeval_scorer",
     "ifeval_task",
     "instruction_ids",
     "load_ifeval",
     "loose_variants",
     "ratio_stderr",
-    "read_responses",
     "score_responses",
     "suite_entry",
     "summarize",
