@@ -296,11 +296,16 @@ def shop_option(folder: Path, suites: Sequence[str]) -> str:
     return shop
 
 
-def cases_option(path: Path, suites: Sequence[str], shop: str | None) -> str:
-    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad)."""
+def cases_option(
+    path: Path, suites: Sequence[str], shop: str | None, judge: str | None = None
+) -> str:
+    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad).
+
+    A judge-only case (a message with no gold) needs ``--judge``: refused without it.
+    """
     from hat_eval.episode import knowledge_base
     from hat_eval.suites import case_suites
-    from hat_eval.world import CaseFileError, read_case_file
+    from hat_eval.world import CaseFileError, is_judge_only, read_case_file
 
     if not set(suites) & set(case_suites()):
         raise typer.BadParameter(
@@ -309,9 +314,16 @@ def cases_option(path: Path, suites: Sequence[str], shop: str | None) -> str:
             param_hint="--cases",
         )
     try:
-        read_case_file(path, knowledge_base(0, shop))
+        cases = read_case_file(path, knowledge_base(0, shop))
     except CaseFileError as err:
         fail(f"--cases {err}")
+    only = [c for c in cases if is_judge_only(c)]
+    if only and judge is None:
+        fail(
+            f"--cases {path}: {len(only)} of its {len(cases)} cases have no gold (first "
+            f"{only[0].id!r}), which only the Agent-as-Judge can score; add --judge MODEL, or "
+            "give them gold (`hat-eval shop draft-gold`)"
+        )
     return str(path)
 
 
@@ -324,6 +336,7 @@ def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
     from hat_eval._outputs import write_text_atomic
     from hat_eval.episode import rows_jsonl
     from hat_eval.suites._samples import episode_of
+    from hat_eval.world import JUDGE_ONLY
 
     folder = log_dir / "cases"
     folder.mkdir(parents=True, exist_ok=True)
@@ -339,3 +352,8 @@ def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
         write_text_atomic(path, data.decode("utf-8"))
         sha = hashlib.sha256(data).hexdigest()
         typer.echo(f"cases: {path} ({len(rows)} cases, sha256 {sha})")
+        only = sum(1 for r in rows if r["metadata"]["case"].get("details", {}).get(JUDGE_ONLY))
+        if only:
+            typer.echo(
+                f"{task.name}: {only} samples judge-only (no gold: the judge decides accuracy)"
+            )

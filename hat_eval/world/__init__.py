@@ -12,7 +12,7 @@
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
-from ._casefile import CaseFileError, read_case_file
+from ._casefile import JUDGE_ONLY, CaseFileError, is_judge_only, judge_only_fields, read_case_file
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENT_WEIGHTS,
@@ -102,6 +102,9 @@ __all__ = [
     "PackError",
     "CSV_TABLES",
     "CaseFileError",
+    "JUDGE_ONLY",
+    "is_judge_only",
+    "judge_only_fields",
     "ShopCoverage",
     "ShopPack",
     "csv_columns",
