@@ -260,6 +260,99 @@ def export_csv(
         typer.echo(f"wrote {path}")
 
 
+def _jsonl(rows: Sequence[dict]) -> str:
+    import json
+
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+@shop_app.command("draft-gold")
+def draft_gold_command(
+    messages: Annotated[
+        Path,
+        typer.Argument(
+            help="Logged viewer messages, one JSON object a line: message, session "
+            "(product_on_screen, now), id optional."
+        ),
+    ],
+    shop: Annotated[Path, typer.Option(help="The shop folder the messages are about.")],
+    out: Annotated[Path, typer.Option(help="The drafted cases file to write (JSONL).")],
+    label_studio: Annotated[
+        Path | None,
+        typer.Option(
+            "--label-studio",
+            help="Also write Label Studio tasks (JSON) to review the drafts in; read the "
+            "export back with `hat-eval shop import-gold`.",
+        ),
+    ] = None,
+) -> None:
+    """Propose each logged message's gold from the shop, for a person to review.
+
+    The intent its words read, the lookups that intent needs run on the shop, the facts read
+    off them (docs/shop.md). Every line is written `"reviewed": false`; `run --cases` refuses
+    it until a person has checked it and set `"reviewed": true`.
+    """
+    from hat_eval._outputs import OutputError, check_output_file, save_text
+    from hat_eval.episode import knowledge_base
+    from hat_eval.world import CaseFileError, draft_gold, label_studio_tasks
+
+    try:
+        check_output_file(out, inputs=[("messages", messages)], create=False)
+        if label_studio is not None:
+            check_output_file(label_studio, option="--label-studio", create=False)
+    except OutputError as err:
+        fail(str(err))
+    _read_shop(shop)
+    kb = knowledge_base(0, shop.as_posix())
+    try:
+        drafts = draft_gold(messages, kb)
+    except CaseFileError as err:
+        fail(str(err))
+    save_text(out, _jsonl(drafts))
+    empty = sum(1 for d in drafts if not d["facts"])
+    typer.echo(
+        f"wrote {out}: {len(drafts)} drafts, {len(drafts) - empty} with facts, all "
+        '"reviewed": false; check each against the shop and set "reviewed": true'
+    )
+    if label_studio is not None:
+        import json
+
+        from hat_eval.world import LABEL_CONFIG
+
+        tasks = json.dumps(label_studio_tasks(drafts, kb), ensure_ascii=False, indent=1)
+        save_text(label_studio, tasks, option="--label-studio")
+        typer.echo(f"wrote {label_studio}: {len(drafts)} Label Studio tasks; labelling config:")
+        typer.echo(LABEL_CONFIG)
+
+
+@shop_app.command("import-gold")
+def import_gold_command(
+    export: Annotated[
+        Path, typer.Argument(help="Label Studio's JSON export of the draft-gold tasks.")
+    ],
+    out: Annotated[Path, typer.Option(help="The reviewed cases file to write (JSONL).")],
+) -> None:
+    """Read reviewed drafts back from a Label Studio export as a cases file (`run --cases`).
+
+    Each annotated task's edited line is written `"reviewed": true`; tasks nobody annotated
+    are left out and counted.
+    """
+    from hat_eval._outputs import OutputError, check_output_file, save_text
+    from hat_eval.world import CaseFileError, read_reviewed
+
+    try:
+        check_output_file(out, inputs=[("export", export)], create=False)
+        rows = read_reviewed(export)
+    except OutputError as err:
+        fail(str(err))
+    except CaseFileError as err:
+        fail(str(err))
+    if not rows:
+        fail(f"{export}: no annotated task, expected the export of reviewed draft-gold tasks")
+    save_text(out, _jsonl(rows))
+    typer.echo(f"wrote {out}: {len(rows)} reviewed cases")
+
+
 def shop_option(folder: Path, suites: Sequence[str]) -> str:
     """``run --shop``/``score --shop``: the shop folder checked (one line and exit 2 if bad).
 

@@ -31,6 +31,7 @@ from ._cases import (
 from ._compliance import find_violations, negated, normalise
 from ._coverage import ShopCoverage, generator_problems, shop_coverage
 from ._csv import CSV_TABLES, csv_columns, csv_text, import_csv
+from ._drafts import LABEL_CONFIG, draft_gold, label_studio_tasks, read_reviewed
 from ._errors import ToolInputError
 from ._facts import (
     FACT_KINDS,
@@ -103,6 +104,10 @@ __all__ = [
     "CSV_TABLES",
     "CaseFileError",
     "JUDGE_ONLY",
+    "LABEL_CONFIG",
+    "draft_gold",
+    "label_studio_tasks",
+    "read_reviewed",
     "is_judge_only",
     "judge_only_fields",
     "ShopCoverage",
