@@ -22,7 +22,7 @@ from inspect_ai.util import registry_info
 
 from hat_eval.episode import PARTS, combine
 
-from ._judge_only import decided_by, judge_only_sample, open_for_judge
+from ._judge_only import decided_by, intent_read, judge_only_sample, open_for_judge
 from ._scorer import PART_DIMENSIONS, agent_judge, decide_parts
 
 JUDGED = "judged"
@@ -141,8 +141,8 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
         metadata: dict[str, Any] = dict(base.metadata or {})
         undecided: dict[str, str] = dict(metadata.get("undecided") or {})
         values = {k: float(v) for k, v in base.value.items() if isinstance(v, int | float)}
-        if judge_only_sample(state):  # no gold: the judge decides accuracy
-            values, undecided = open_for_judge(values, undecided)
+        if (case := judge_only_sample(state)) is not None:  # no gold: the judge decides accuracy
+            values, undecided = open_for_judge(values, undecided, intent_read=intent_read(case))
             metadata["judge_only"] = True
             metadata["undecided"] = undecided
         if not any(p in PART_DIMENSIONS for p in undecided):

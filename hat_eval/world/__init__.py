@@ -12,7 +12,14 @@
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
-from ._casefile import JUDGE_ONLY, CaseFileError, is_judge_only, judge_only_fields, read_case_file
+from ._casefile import (
+    INTENT_READ,
+    JUDGE_ONLY,
+    CaseFileError,
+    is_judge_only,
+    judge_only_fields,
+    read_case_file,
+)
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENT_WEIGHTS,
@@ -103,6 +110,7 @@ __all__ = [
     "PackError",
     "CSV_TABLES",
     "CaseFileError",
+    "INTENT_READ",
     "JUDGE_ONLY",
     "LABEL_CONFIG",
     "draft_gold",

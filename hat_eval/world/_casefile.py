@@ -11,7 +11,8 @@ A line with no gold (none of ``facts``, ``expected_calls``, ``forbidden``,
 ``should_escalate``) is a *judge-only* case: ``message`` and ``session``
 (``product_on_screen``, ``now``) are all it needs. Its ``id`` defaults to ``line-N``, its
 ``language`` to the message's (Chinese characters: ``zh``, some: ``mixed``), its ``intent`` to
-the one the message's words read (the reference policy's keyword tables), its
+the one the message's words read (the reference policy's keyword tables; ``details.intent_read``
+then says so, and its skill is not scored), its
 ``expected_skill`` to the intent's skill, its ``style`` to ``clean``, its products to the one
 on screen; ``details.judge_only`` is true. The checks decide what they can without gold and
 the Agent-as-Judge the rest (``hat-eval run --cases FILE --judge MODEL``). A line with
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ._cases import INTENTS, SKILL_OF, STYLES, Case
+from ._cases._draft import BASE_CONSTRAINTS
 from ._facts import FACT_KINDS
 from ._functions import IMPLEMENTATIONS
 from ._kb import KnowledgeBase
@@ -35,6 +37,9 @@ _REQUIRED = ("id", "message", "session", "intent", "style", "language", "expecte
 _GOLD = ("facts", "expected_calls", "forbidden", "should_escalate")
 JUDGE_ONLY = "judge_only"
 """The ``details`` key that marks a case without gold, which the Agent-as-Judge scores."""
+INTENT_READ = "intent_read"
+"""The ``details`` key that marks a judge-only case whose intent was read, not given: its skill
+is not scored (a guess must not fail an answer, and the judge does not rate skills)."""
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -69,9 +74,13 @@ def judge_only_fields(raw: dict[str, Any], n: int) -> dict[str, Any]:
         "style": "clean",
         "expected_skill": SKILL_OF.get(intent, ""),
         "product_ids": [screen] if screen else [],
-        "constraints": ["max_words", "max_emojis", "max_tool_calls"],
+        "constraints": list(BASE_CONSTRAINTS),
         **raw,
-        "details": {**dict(raw.get("details") or {}), JUDGE_ONLY: True},
+        "details": {
+            **dict(raw.get("details") or {}),
+            JUDGE_ONLY: True,
+            **({} if raw.get("intent") else {INTENT_READ: True}),
+        },
     }
 
 

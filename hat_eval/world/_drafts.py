@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from ._casefile import JUDGE_ONLY, CaseFileError, judge_only_fields
+from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, judge_only_fields
 from ._cases._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS, Draft
 from ._cases._gold import attribute_facts, price_fact, spec_labels, stock_state_fact
 from ._cases.shipping_returns import _return_facts as return_facts
@@ -59,7 +59,7 @@ def _sku(kb: KnowledgeBase, pid: str, message: str) -> tuple[dict[str, Any] | No
 def draft_case(raw: dict[str, Any], n: int, kb: KnowledgeBase) -> dict[str, Any]:
     """One logged message (line ``n``) with its drafted gold, marked ``reviewed: false``."""
     row = judge_only_fields(raw, n)
-    row["details"] = {k: v for k, v in row["details"].items() if k != JUDGE_ONLY}
+    row["details"] = {k: v for k, v in row["details"].items() if k not in (JUDGE_ONLY, INTENT_READ)}
     session = LiveSession.from_dict(row["session"])
     pid = session.product_on_screen
     product = kb.product(pid)

@@ -33,6 +33,7 @@ def _logged(tmp_path: Path) -> Path:
             "id": "zh-1",
             "message": "这个茶叶多少钱",
             "session": {"product_on_screen": "T001", "now": NOW},
+            "intent": "price",
         },
         {
             "message": "hi everyone, love the stream!",
@@ -82,6 +83,9 @@ def test_judge_only_cases_are_scored_by_the_checks_and_the_judge_and_marked(
         assert "tools" not in by and math.isnan(value["tools"])  # no gold calls: not applied
         assert not math.isnan(value["aggregate"])
     assert scripted_judge.calls == 3
+    # the skill is the checks' where the team gave the intent (zh-1), not applied where read
+    assert sorted("skill" in md["decided_by"] for _, md in scores) == [False, False, True]
+    assert sum(math.isnan(v["skill"]) for v, _ in scores) == 2
     assert "3 samples judge-only" in res.output
 
 

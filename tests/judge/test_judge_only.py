@@ -35,3 +35,9 @@ def test_a_part_the_judge_settled_is_marked_as_the_judges() -> None:
     values, undecided = open_for_judge(_values(), {})
     values["accuracy"] = 1.0
     assert decided_by(values, {}, {"accuracy": 5.0})["accuracy"] == "judge"
+
+
+def test_a_read_intent_leaves_the_skill_unscored() -> None:
+    values, undecided = open_for_judge(_values(skill=0.0), {}, intent_read=True)
+    assert math.isnan(values["skill"]) and "skill" not in undecided
+    assert "skill" not in decided_by(values, undecided, {})
