@@ -56,7 +56,7 @@ def scores(limit: int, work: Path) -> None:
             f"hat/oracle {suite:<11} on examples/shop: aggregate {mean:.2f} over {n} cases", end=""
         )
         print(f" ({took:.0f} s)")
-        if suite == "evolution":  # the oracle answers the case, not the changelog's later edits
+        if suite == "evolution":  # under each version, the gold its edits in force give
             builtin, _ = _aggregate(_run(suite, "hat/oracle", limit, work / "oracle-ev", False))
             v1 = [s for s in log.samples or [] if str(s.id).startswith("evolution-v1-")]
             v1_mean = sum(next(iter(s.scores.values())).value["aggregate"] for s in v1) / len(v1)

@@ -49,6 +49,7 @@ from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 
 from hat_eval.episode import TRACE_KEY, Episode, episode_context, oracle_answer, oracle_calls
 from hat_eval.suites import episode_of
+from hat_eval.world import is_judge_only
 
 from ._reference_policy import _output
 
@@ -131,6 +132,11 @@ class OraclePolicy(ModelAPI):
     ) -> ModelOutput:
         """First turn: the required calls (if any); then failed calls again; then the answer."""
         episode = running_episode()
+        if is_judge_only(episode.case):
+            raise ValueError(
+                f"hat/oracle plays a case's gold, and {episode.case.id!r} has none (a judge-only "
+                "case of --cases); run a model on it, or give the line its gold"
+            )
         ctx = episode_context(episode)
         input_text = "".join(m.text for m in input)
         if any(isinstance(m, ChatMessageAssistant) for m in input):

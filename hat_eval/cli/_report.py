@@ -102,6 +102,8 @@ def build(
                 f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}"
             )
             typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
+            for note in page.notes:
+                typer.echo(f"note: {note}")
         if gate:
             failures = run_gate(log_dirs, gate, margin=margin, n_boot=n_boot, warn=_warn)
     except ReportError as err:

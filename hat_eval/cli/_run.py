@@ -985,7 +985,7 @@ def run(
     if cases is not None:
         from ._world import cases_option
 
-        cases_file = cases_option(cases, names, shop_dir)
+        cases_file = cases_option(cases, names, shop_dir, judge)
     model_name = resolve_model(model, engine)
     check_mock_model(model_name)
     model_args = generation_model_args(model_name, extra_model_args, temperature)

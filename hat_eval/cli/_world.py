@@ -260,6 +260,99 @@ def export_csv(
         typer.echo(f"wrote {path}")
 
 
+def _jsonl(rows: Sequence[dict]) -> str:
+    import json
+
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+@shop_app.command("draft-gold")
+def draft_gold_command(
+    messages: Annotated[
+        Path,
+        typer.Argument(
+            help="Logged viewer messages, one JSON object a line: message, session "
+            "(product_on_screen, now), id optional."
+        ),
+    ],
+    shop: Annotated[Path, typer.Option(help="The shop folder the messages are about.")],
+    out: Annotated[Path, typer.Option(help="The drafted cases file to write (JSONL).")],
+    label_studio: Annotated[
+        Path | None,
+        typer.Option(
+            "--label-studio",
+            help="Also write Label Studio tasks (JSON) to review the drafts in; read the "
+            "export back with `hat-eval shop import-gold`.",
+        ),
+    ] = None,
+) -> None:
+    """Propose each logged message's gold from the shop, for a person to review.
+
+    The intent its words read, the lookups that intent needs run on the shop, the facts read
+    off them (docs/shop.md). Every line is written `"reviewed": false`; `run --cases` refuses
+    it until a person has checked it and set `"reviewed": true`.
+    """
+    from hat_eval._outputs import OutputError, check_output_file, save_text
+    from hat_eval.episode import knowledge_base
+    from hat_eval.world import CaseFileError, draft_gold, label_studio_tasks
+
+    try:
+        check_output_file(out, inputs=[("messages", messages)], create=False)
+        if label_studio is not None:
+            check_output_file(label_studio, option="--label-studio", create=False)
+    except OutputError as err:
+        fail(str(err))
+    _read_shop(shop)
+    kb = knowledge_base(0, shop.as_posix())
+    try:
+        drafts = draft_gold(messages, kb)
+    except CaseFileError as err:
+        fail(str(err))
+    save_text(out, _jsonl(drafts))
+    empty = sum(1 for d in drafts if not d["facts"])
+    typer.echo(
+        f"wrote {out}: {len(drafts)} drafts, {len(drafts) - empty} with facts, all "
+        '"reviewed": false; check each against the shop and set "reviewed": true'
+    )
+    if label_studio is not None:
+        import json
+
+        from hat_eval.world import LABEL_CONFIG
+
+        tasks = json.dumps(label_studio_tasks(drafts, kb), ensure_ascii=False, indent=1)
+        save_text(label_studio, tasks, option="--label-studio")
+        typer.echo(f"wrote {label_studio}: {len(drafts)} Label Studio tasks; labelling config:")
+        typer.echo(LABEL_CONFIG)
+
+
+@shop_app.command("import-gold")
+def import_gold_command(
+    export: Annotated[
+        Path, typer.Argument(help="Label Studio's JSON export of the draft-gold tasks.")
+    ],
+    out: Annotated[Path, typer.Option(help="The reviewed cases file to write (JSONL).")],
+) -> None:
+    """Read reviewed drafts back from a Label Studio export as a cases file (`run --cases`).
+
+    Each annotated task's edited line is written `"reviewed": true`; tasks nobody annotated
+    are left out and counted.
+    """
+    from hat_eval._outputs import OutputError, check_output_file, save_text
+    from hat_eval.world import CaseFileError, read_reviewed
+
+    try:
+        check_output_file(out, inputs=[("export", export)], create=False)
+        rows = read_reviewed(export)
+    except OutputError as err:
+        fail(str(err))
+    except CaseFileError as err:
+        fail(str(err))
+    if not rows:
+        fail(f"{export}: no annotated task, expected the export of reviewed draft-gold tasks")
+    save_text(out, _jsonl(rows))
+    typer.echo(f"wrote {out}: {len(rows)} reviewed cases")
+
+
 def shop_option(folder: Path, suites: Sequence[str]) -> str:
     """``run --shop``/``score --shop``: the shop folder checked (one line and exit 2 if bad).
 
@@ -296,11 +389,16 @@ def shop_option(folder: Path, suites: Sequence[str]) -> str:
     return shop
 
 
-def cases_option(path: Path, suites: Sequence[str], shop: str | None) -> str:
-    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad)."""
+def cases_option(
+    path: Path, suites: Sequence[str], shop: str | None, judge: str | None = None
+) -> str:
+    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad).
+
+    A judge-only case (a message with no gold) needs ``--judge``: refused without it.
+    """
     from hat_eval.episode import knowledge_base
     from hat_eval.suites import case_suites
-    from hat_eval.world import CaseFileError, read_case_file
+    from hat_eval.world import CaseFileError, is_judge_only, read_case_file
 
     if not set(suites) & set(case_suites()):
         raise typer.BadParameter(
@@ -309,9 +407,16 @@ def cases_option(path: Path, suites: Sequence[str], shop: str | None) -> str:
             param_hint="--cases",
         )
     try:
-        read_case_file(path, knowledge_base(0, shop))
+        cases = read_case_file(path, knowledge_base(0, shop))
     except CaseFileError as err:
         fail(f"--cases {err}")
+    only = [c for c in cases if is_judge_only(c)]
+    if only and judge is None:
+        fail(
+            f"--cases {path}: {len(only)} of its {len(cases)} cases have no gold (first "
+            f"{only[0].id!r}), which only the Agent-as-Judge can score; add --judge MODEL, or "
+            "give them gold (`hat-eval shop draft-gold`)"
+        )
     return str(path)
 
 
@@ -324,6 +429,7 @@ def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
     from hat_eval._outputs import write_text_atomic
     from hat_eval.episode import rows_jsonl
     from hat_eval.suites._samples import episode_of
+    from hat_eval.world import JUDGE_ONLY
 
     folder = log_dir / "cases"
     folder.mkdir(parents=True, exist_ok=True)
@@ -339,3 +445,8 @@ def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
         write_text_atomic(path, data.decode("utf-8"))
         sha = hashlib.sha256(data).hexdigest()
         typer.echo(f"cases: {path} ({len(rows)} cases, sha256 {sha})")
+        only = sum(1 for r in rows if r["metadata"]["case"].get("details", {}).get(JUDGE_ONLY))
+        if only:
+            typer.echo(
+                f"{task.name}: {only} samples judge-only (no gold: the judge decides accuracy)"
+            )

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from hat_eval.harness import SKILL_LOADER, Tool
-from hat_eval.world import Case, reference_answer
+from hat_eval.world import Case, Fact, reference_answer
 
 from ._agent import ToolCall
+from ._claims import check_fact
 from ._context import EpisodeContext
 from ._record import Episode
 
@@ -67,13 +68,40 @@ def oracle_calls(
     return tuple(calls)
 
 
+def _stated(fact: Fact, zh: bool) -> str:
+    """A sentence stating ``fact``, one an edit of the harness added to the case's gold."""
+    if fact.source.endswith("returns.window_days") and isinstance(fact.value, float):
+        w = int(fact.value)
+        return f"{w}天可退。" if zh else f"{w}-day returns."
+    if fact.source.endswith("returns.returnable"):
+        return "不可退货。" if zh else "No returns."
+    said = fact.aliases[0] if fact.aliases else str(fact.value)
+    return f"{said}。" if zh else f"{said[:1].upper()}{said[1:]}."
+
+
+def oracle_body(case: Case, ctx: EpisodeContext) -> str:
+    """The world's reference answer, then a sentence for each gold fact it does not state.
+
+    Whether it states a fact is the checks' own reading (:func:`check_fact`).
+    The reference answer words what a case's intent asks; a harness edit in force (the
+    ``evolution`` suite's changelog, :func:`~hat_eval.episode.edit_gold`) can add a fact to
+    the gold (the returns window with every price answer), which the oracle then states too.
+    """
+    body = reference_answer(case, ctx.kb)
+    zh = case.language in ("zh", "mixed")
+    added = [_stated(f, zh) for f in case.facts if check_fact(case, f, body, ctx.kb).value != 1]
+    return " ".join([body, *added]) if added else body
+
+
 def oracle_answer(episode: Episode, ctx: EpisodeContext) -> str:
     """The final answer: the in-force skill tag, then the world's reference answer.
 
-    Untagged under progressive disclosure (a tool bound to the skill loader in the gold's
-    ``tools``), where the skill is chosen by loading it (:func:`oracle_calls`).
+    The answer states every gold fact, the ones the harness's edits in force added included
+    (:func:`oracle_body`). Untagged under progressive disclosure (a tool bound to the skill
+    loader in the gold's ``tools``), where the skill is chosen by loading it
+    (:func:`oracle_calls`).
     """
-    body = reference_answer(episode.case, ctx.kb)
+    body = oracle_body(episode.case, ctx)
     skill = episode.gold.skill
     if SKILL_LOADER in episode.gold.tools:
         return body

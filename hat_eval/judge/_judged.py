@@ -22,6 +22,7 @@ from inspect_ai.util import registry_info
 
 from hat_eval.episode import PARTS, combine
 
+from ._judge_only import decided_by, intent_read, judge_only_sample, open_for_judge
 from ._scorer import PART_DIMENSIONS, agent_judge, decide_parts
 
 JUDGED = "judged"
@@ -140,7 +141,12 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
         metadata: dict[str, Any] = dict(base.metadata or {})
         undecided: dict[str, str] = dict(metadata.get("undecided") or {})
         values = {k: float(v) for k, v in base.value.items() if isinstance(v, int | float)}
+        if (case := judge_only_sample(state)) is not None:  # no gold: the judge decides accuracy
+            values, undecided = open_for_judge(values, undecided, intent_read=intent_read(case))
+            metadata["judge_only"] = True
+            metadata["undecided"] = undecided
         if not any(p in PART_DIMENSIONS for p in undecided):
+            metadata["decided_by"] = decided_by(values, undecided, {})
             return Score(
                 value=settle(values, undecided, {}),
                 answer=base.answer,
@@ -163,6 +169,7 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
         ratings = {p: means[PART_DIMENSIONS[p]] for p in decided}
         metadata["undecided"] = {p: why for p, why in undecided.items() if p not in decided}
         metadata["judged"] = ratings
+        metadata["decided_by"] = decided_by(value, metadata["undecided"], ratings)
         metadata["judge"] = {"means": dict(means), **judge_md}
         return Score(
             value=value,

@@ -32,6 +32,7 @@ from ._compare import (
     trials,
 )
 from ._instrument import instrument_table
+from ._judge_only import judge_only_notes
 from ._page import Page, plots, render_html, render_markdown
 
 
@@ -323,7 +324,7 @@ def build_report(
         comparisons=comparisons(logs, base, n_boot=n_boot, skip=mixed) if several else [],
         trials=[t for s in logs if (t := trials(s)) is not None],
         regressions=regressions(logs, base, skip=mixed) if several else [],
-        notes=[f"not compared (--allow-mixed): {n}" for n in notes],
+        notes=[f"not compared (--allow-mixed): {n}" for n in notes] + judge_only_notes(logs),
         extras=extras,
     )
     if with_plots:

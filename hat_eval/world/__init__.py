@@ -12,7 +12,14 @@
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
-from ._casefile import CaseFileError, read_case_file
+from ._casefile import (
+    INTENT_READ,
+    JUDGE_ONLY,
+    CaseFileError,
+    is_judge_only,
+    judge_only_fields,
+    read_case_file,
+)
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENT_WEIGHTS,
@@ -31,6 +38,7 @@ from ._cases import (
 from ._compliance import find_violations, negated, normalise
 from ._coverage import ShopCoverage, generator_problems, shop_coverage
 from ._csv import CSV_TABLES, csv_columns, csv_text, import_csv
+from ._drafts import LABEL_CONFIG, draft_gold, label_studio_tasks, read_reviewed
 from ._errors import ToolInputError
 from ._facts import (
     FACT_KINDS,
@@ -104,6 +112,14 @@ __all__ = [
     "PackError",
     "CSV_TABLES",
     "CaseFileError",
+    "INTENT_READ",
+    "JUDGE_ONLY",
+    "LABEL_CONFIG",
+    "draft_gold",
+    "label_studio_tasks",
+    "read_reviewed",
+    "is_judge_only",
+    "judge_only_fields",
     "ShopCoverage",
     "ShopPack",
     "csv_columns",

@@ -6,21 +6,82 @@ rows hold under ``metadata.case``): ``id``, ``message``, ``session`` (``product_
 gold: ``facts``, ``expected_calls``, ``forbidden``, ``should_escalate``... (``split`` defaults
 to ``test``). :func:`read_case_file` checks every line against the shop (products, functions,
 intents) and returns the cases, or raises :class:`CaseFileError` with one line per problem.
+
+A line with no gold (none of ``facts``, ``expected_calls``, ``forbidden``,
+``should_escalate``) is a *judge-only* case: ``message`` and ``session``
+(``product_on_screen``, ``now``) are all it needs. Its ``id`` defaults to ``line-N``, its
+``language`` to the message's (Chinese characters: ``zh``, some: ``mixed``), its ``intent`` to
+the one the message's words read (the reference policy's keyword tables; ``details.intent_read``
+then says so, and its skill is not scored), its
+``expected_skill`` to the intent's skill, its ``style`` to ``clean``, its products to the one
+on screen; ``details.judge_only`` is true. The checks decide what they can without gold and
+the Agent-as-Judge the rest (``hat-eval run --cases FILE --judge MODEL``). A line with
+``"reviewed": false`` (a draft of ``hat-eval shop draft-gold``) is refused until a person has
+reviewed it and set ``"reviewed": true``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from ._cases import INTENTS, STYLES, Case
+from ._cases import INTENTS, SKILL_OF, STYLES, Case
+from ._cases._draft import BASE_CONSTRAINTS
 from ._facts import FACT_KINDS
 from ._functions import IMPLEMENTATIONS
 from ._kb import KnowledgeBase
 
 _REQUIRED = ("id", "message", "session", "intent", "style", "language", "expected_skill")
 _GOLD = ("facts", "expected_calls", "forbidden", "should_escalate")
+JUDGE_ONLY = "judge_only"
+"""The ``details`` key that marks a case without gold, which the Agent-as-Judge scores."""
+INTENT_READ = "intent_read"
+"""The ``details`` key that marks a judge-only case whose intent was read, not given: its skill
+is not scored (a guess must not fail an answer, and the judge does not rate skills)."""
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def is_judge_only(case: Case) -> bool:
+    """Whether ``case`` is a judge-only case (a logged message with no gold)."""
+    return bool(case.details.get(JUDGE_ONLY))
+
+
+def _language(message: str) -> str:
+    cjk = len(_CJK.findall(message))
+    latin = len(re.findall(r"[A-Za-z]+", message))
+    return "en" if not cjk else "zh" if cjk >= 2 * latin else "mixed"
+
+
+def _read_intent(message: str) -> str:
+    """The intent the message's words read (the reference policy's keyword tables)."""
+    from hat_eval.baselines._read import detect_intents  # above the world; read only here
+
+    return next((i for i in detect_intents(message) if i in INTENTS), "out_of_scope")
+
+
+def judge_only_fields(raw: dict[str, Any], n: int) -> dict[str, Any]:
+    """A gold-less line's fields, the ones it leaves out filled in (the module docstring)."""
+    message = str(raw.get("message", ""))
+    session = raw["session"] if isinstance(raw.get("session"), dict) else {}
+    intent = str(raw.get("intent") or _read_intent(message))
+    screen = session.get("product_on_screen")
+    return {
+        "id": f"line-{n}",
+        "language": _language(message),
+        "intent": intent,
+        "style": "clean",
+        "expected_skill": SKILL_OF.get(intent, ""),
+        "product_ids": [screen] if screen else [],
+        "constraints": list(BASE_CONSTRAINTS),
+        **raw,
+        "details": {
+            **dict(raw.get("details") or {}),
+            JUDGE_ONLY: True,
+            **({} if raw.get("intent") else {INTENT_READ: True}),
+        },
+    }
 
 
 class CaseFileError(ValueError):
@@ -37,11 +98,10 @@ def _problems(raw: dict[str, Any], kb: KnowledgeBase) -> list[str]:
     missing = [k for k in _REQUIRED if k not in raw]
     if missing:
         return [f"{', '.join(missing)}: missing, expected the fields {', '.join(_REQUIRED)}"]
-    if not any(k in raw for k in _GOLD):
+    if raw.get("reviewed") is False:
         return [
-            "no gold (facts, expected_calls, forbidden or should_escalate), expected the gold "
-            "the checks score against; a message without gold needs the Agent-as-Judge, which "
-            "--cases does not run yet"
+            'reviewed: false, a drafted gold not yet reviewed, expected "reviewed": true '
+            "once a person has checked its gold against the shop (set it on the line)"
         ]
     if raw["intent"] not in INTENTS:
         out.append(f"intent: {raw['intent']!r} is unknown, expected one of {', '.join(INTENTS)}")
@@ -80,7 +140,7 @@ def read_case_file(path: str | Path, kb: KnowledgeBase) -> list[Case]:
     Raises:
         CaseFileError: a line that is not a JSON object of the case schema, a duplicate id, a
             product the shop does not have, an unknown intent, style, function or fact kind,
-            a line without gold; one line per problem (``FILE:LINE (ID): FIELD: ...``).
+            a drafted line not yet reviewed; one line per problem (``FILE:LINE (ID): FIELD: ...``).
     """
     source = Path(path)
     try:
@@ -102,6 +162,10 @@ def read_case_file(path: str | Path, kb: KnowledgeBase) -> list[Case]:
         if not isinstance(raw, dict):
             problems.append(f"{source}:{n}: a JSON {type(raw).__name__}, expected an object")
             continue
+        if not any(k in raw for k in _GOLD) and "reviewed" not in raw:
+            raw = judge_only_fields(raw, n)
+        if raw.get("reviewed") is True:  # a reviewed draft: its gold is the team's now
+            raw = {k: v for k, v in raw.items() if k != "reviewed"}
         where = f"{source}:{n} ({raw.get('id', f'row {n}')})"
         found = _problems(raw, kb)
         if str(raw.get("id")) in seen:
