@@ -71,13 +71,19 @@ def resolve_harness(ref: HarnessRef) -> tuple[Harness, Mapping]:
     return v.harness, v.mapping
 
 
-@lru_cache(maxsize=4)
 def knowledge_base(seed: int, shop: str | None = None) -> KnowledgeBase:
     """The world's knowledge base: the shop folder ``shop``, else ``seed``'s (built once).
+
+    ``knowledge_base(0)`` and ``knowledge_base(0, None)`` are the same object.
 
     Raises:
         PackError: ``shop`` does not validate (one line per problem).
     """
+    return _knowledge_base(seed, shop)
+
+
+@lru_cache(maxsize=4)
+def _knowledge_base(seed: int, shop: str | None) -> KnowledgeBase:
     from hat_eval.world import build_kb, load_kb
 
     return load_kb(shop) if shop is not None else build_kb(seed)
