@@ -743,3 +743,30 @@ def test_a_glossed_difference_or_a_wish_is_no_value_or_conclusion(cases, answer)
 )
 def test_another_weight_or_a_wrong_conclusion_still_fails(cases, answer) -> None:
     assert _accuracy(cases, BOOTS, answer) == 0.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "SNACK10 needs an order of ¥79 and LIVE99 isn't a recognised coupon code, so with the "
+        "live 10% off it's ¥71.1.",
+        "SNACK10需要订单金额达到79元，LIVE99不是有效的券码，用直播价是71.1元。",
+    ],
+)
+def test_a_minimum_order_and_a_code_not_recognised_state_their_reasons(cases, answer) -> None:
+    assert _accuracy(cases, INVALID_CODE, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "SNACK10 needs an order of ¥79 and LIVE99 has expired, so with the live 10% off it's "
+        "¥71.1.",
+        "SNACK10需要订单金额达到79元，LIVE99已经过期了，用直播价是71.1元。",
+        "SNACK10 has expired and LIVE99 isn't a recognised coupon code, so with the live 10% off "
+        "it's ¥71.1.",
+        "SNACK10过期了，LIVE99不是有效的券码，用直播价是71.1元。",
+    ],
+)
+def test_a_wrong_reason_beside_a_right_one_still_fails(cases, answer) -> None:
+    assert _accuracy(cases, INVALID_CODE, answer) == 0.0
