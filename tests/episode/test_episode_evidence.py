@@ -725,7 +725,8 @@ _WEIGHTS = "The Tidewell boots weigh 580 g and the Ashgrove boots 640 g"
         "Tidewell靴子580克，Ashgrove靴子640克，Tidewell这双60克（0.06 kg）更轻。",
         _WEIGHTS + ". If lighter boots matter most, Tidewell suits you; if you want a lower "
         "heel, Ashgrove.",
-        "Tidewell靴子580克，Ashgrove靴子640克。如果更看重轻便，选Tidewell；想要低跟选Ashgrove。",
+        "Tidewell靴子580克，Ashgrove靴子640克。如果想要更轻的，选Tidewell；想要低跟选Ashgrove。",
+        "Tidewell靴子580克，Ashgrove靴子640克，所以Tidewell更轻。",
     ],
 )
 def test_a_glossed_difference_or_a_wish_is_no_value_or_conclusion(cases, answer) -> None:
@@ -739,6 +740,7 @@ def test_a_glossed_difference_or_a_wish_is_no_value_or_conclusion(cases, answer)
         "The Tidewell boots weigh 580 g (0.6 kg) and the Ashgrove 640 g.",
         "Tidewell靴子600克（g），Ashgrove靴子640克。",
         _WEIGHTS + ". If weight matters most, the Ashgrove is lighter.",
+        "Tidewell靴子580克，Ashgrove靴子640克，所以Ashgrove更轻。",
     ],
 )
 def test_another_weight_or_a_wrong_conclusion_still_fails(cases, answer) -> None:

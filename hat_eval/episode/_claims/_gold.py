@@ -242,6 +242,11 @@ _SIZE_CHOICE = re.compile(
 _LOWER = ("lighter", "cheaper", "shorter", "smaller", "lower", "less", "fewer", "thinner")
 _HIGHER = ("heavier", "pricier", "longer", "bigger", "larger", "higher", "more", "brighter")
 _COMPARATIVE = re.compile(r"\b(" + "|".join(_LOWER + _HIGHER) + r")\b")
+_ZH_LOWER = ("轻", "便宜", "短", "小", "低", "少", "薄")
+_ZH_COMPARATIVE = re.compile(
+    r"更(" + "|".join(_ZH_LOWER + ("重", "贵", "长", "大", "高", "多", "厚")) + ")"
+)
+"""更轻 (lighter), 更贵 (pricier): a conclusion of a comparison in Chinese."""
 _PERMISSIVE = re.compile(
     r"\b(?:even if|even when|fine if|ok if|okay if|no problem if|also if)\b[^.!?;]{0,24}?"
     r"\b(?:you(?: have|'ve)? )?(opened|used|worn|washed|tried)\b"
@@ -737,19 +742,22 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
             measured[pid] = float(m.group(1))
     if len(measured) == 2 and len(set(measured.values())) == 2:
         low = min(measured, key=measured.__getitem__)
-        for m in _COMPARATIVE.finditer(a.text):
+        found = [*_COMPARATIVE.finditer(a.text), *_ZH_COMPARATIVE.finditer(a.text)]
+        for m in sorted(found, key=lambda m: m.start()):
             about = None
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
                     if _CONDITION.match(a.text, clause.start):
                         break  # "if more pieces matter most, Honeybee suits you": a wish
+                    if "比" in a.text[clause.start : m.start()]:
+                        break  # "比Ashgrove更轻": the one named is what it is compared with
                     about = a.products[i]
                     if OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
                         about = frozenset({case.session.product_on_screen})
             said = {p for p in measured if about and p in about}
             if len(said) == 1 and not a.negated(m.start()):
                 (pid,) = said
-                if (pid == low) != (m.group(1) in _LOWER):
+                if (pid == low) != (m.group(1) in _LOWER + _ZH_LOWER):
                     out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
                     break
     for fact in case.facts:
