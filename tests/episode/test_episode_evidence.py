@@ -611,3 +611,164 @@ def test_handing_off_after_a_fault_recovers(cases) -> None:
 
     check = _check(cases, PRICE, DECLINES[0], records, _plan("timeout"))
     assert check.parts["accuracy"] == 1.0 and check.recovery == 1.0
+
+
+# -- round nine: reading rules from answers written playing the agent (L15, L16) ---------------
+
+SOLD_OUT = "test-000186"  # the T-shirt in XXL grey: sold out (black, red XXL in stock)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Sorry, the XXL in grey is sold out. The nearest colours in XXL, black and red, are both "
+        "in stock.",
+        "抱歉，XXL码灰色已经售罄了。如果需要XXL码，黑色和鼠尾草绿都有货～",
+    ],
+)
+def test_in_stock_said_of_a_list_of_other_options_is_no_contradiction(cases, answer) -> None:
+    assert _accuracy(cases, SOLD_OUT, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Sorry, the XXL in grey is sold out. Grey XXL, is back in stock now.",
+        "XXL码灰色已经售罄了。XXL码灰色，现在有货～",
+    ],
+)
+def test_in_stock_said_of_the_asked_option_still_contradicts(cases, answer) -> None:
+    check = _check(cases, SOLD_OUT, answer)
+    assert check.parts["accuracy"] == 0.0 and "opposite" in check.reasons["accuracy"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Shipping is ¥8, or free on orders over ¥99." + _REST,
+        "运费8元，订单超过99元就包邮。广州1-2天到，15天内未穿未洗可以退。",
+    ],
+)
+def test_a_fee_or_free_on_orders_over_the_line_is_free_shipping(cases, answer) -> None:
+    assert _accuracy(cases, SHIPPING, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Shipping is ¥8 on orders over ¥99." + _REST, "运费8元，订单超过99元也收运费。" + _REST],
+)
+def test_a_fee_on_orders_over_the_line_is_still_a_fee(cases, answer) -> None:
+    assert _accuracy(cases, SHIPPING, answer) == 0.0
+
+
+HK_FEE = "test-000381"  # a yoga mat to Hong Kong: ¥129, 5-10 days, shipping ¥30
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The 8 mm beige mat is ¥129. To Hong Kong it takes 5-10 days with a ¥30 shipping fee, "
+        "and return shipping is free.",
+        "8mm米色瑜伽垫129元，发香港5-10天，运费30元，退货包邮。",
+    ],
+)
+def test_free_return_shipping_is_no_free_shipping_claim(cases, answer) -> None:
+    assert _accuracy(cases, HK_FEE, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The 8 mm beige mat is ¥129. To Hong Kong it takes 5-10 days, and shipping is free.",
+        "8mm米色瑜伽垫129元，发香港5-10天，包邮。",
+    ],
+)
+def test_free_shipping_to_a_region_with_a_fee_still_fails(cases, answer) -> None:
+    check = _check(cases, HK_FEE, answer)
+    assert check.parts["accuracy"] == 0.0 and "the fee there is ¥30" in check.reasons["accuracy"]
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        (PRICE, "Size M's price without a coupon is ¥188.91."),
+        (PRICE, "M码不用券的到手价是188.91元。"),
+        ("test-000344", "The 1.5 m sky blue set is ¥509.99. Don't mind machine wash at 40°C?"),
+        ("test-000344", "1.5米天蓝色四件套509.99元，不介意40°C机洗的话很好打理～"),
+    ],
+)
+def test_a_condition_or_an_acceptance_negates_nothing(cases, case_id, answer) -> None:
+    assert _accuracy(cases, case_id, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("case_id", "answer"),
+    [
+        (PRICE, "Size M is not ¥188.91."),
+        (PRICE, "M码不是188.91元。"),
+        ("test-000344", "The 1.5 m sky blue set is ¥509.99, and it is not machine washable."),
+        ("test-000344", "1.5米天蓝色四件套509.99元，不能40°C机洗。"),
+    ],
+)
+def test_a_denial_still_negates(cases, case_id, answer) -> None:
+    assert _accuracy(cases, case_id, answer) == 0.0
+
+
+BOOTS = "test-000171"  # Tidewell boots 580 g, Ashgrove 640 g
+_WEIGHTS = "The Tidewell boots weigh 580 g and the Ashgrove boots 640 g"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        _WEIGHTS + ", so the Tidewell pair is 60 g (grams) lighter.",
+        "Tidewell靴子580克，Ashgrove靴子640克，Tidewell这双60克（0.06 kg）更轻。",
+        _WEIGHTS + ". If lighter boots matter most, Tidewell suits you; if you want a lower "
+        "heel, Ashgrove.",
+        "Tidewell靴子580克，Ashgrove靴子640克。如果想要更轻的，选Tidewell；想要低跟选Ashgrove。",
+        "Tidewell靴子580克，Ashgrove靴子640克，所以Tidewell更轻。",
+    ],
+)
+def test_a_glossed_difference_or_a_wish_is_no_value_or_conclusion(cases, answer) -> None:
+    assert _accuracy(cases, BOOTS, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        _WEIGHTS + ", so the Tidewell pair weighs 60 g (grams).",
+        "The Tidewell boots weigh 580 g (0.6 kg) and the Ashgrove 640 g.",
+        "Tidewell靴子600克（g），Ashgrove靴子640克。",
+        _WEIGHTS + ". If weight matters most, the Ashgrove is lighter.",
+        "Tidewell靴子580克，Ashgrove靴子640克，所以Ashgrove更轻。",
+    ],
+)
+def test_another_weight_or_a_wrong_conclusion_still_fails(cases, answer) -> None:
+    assert _accuracy(cases, BOOTS, answer) == 0.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "SNACK10 needs an order of ¥79 and LIVE99 isn't a recognised coupon code, so with the "
+        "live 10% off it's ¥71.1.",
+        "SNACK10需要订单金额达到79元，LIVE99不是有效的券码，用直播价是71.1元。",
+    ],
+)
+def test_a_minimum_order_and_a_code_not_recognised_state_their_reasons(cases, answer) -> None:
+    assert _accuracy(cases, INVALID_CODE, answer) == 1.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "SNACK10 needs an order of ¥79 and LIVE99 has expired, so with the live 10% off it's "
+        "¥71.1.",
+        "SNACK10需要订单金额达到79元，LIVE99已经过期了，用直播价是71.1元。",
+        "SNACK10 has expired and LIVE99 isn't a recognised coupon code, so with the live 10% off "
+        "it's ¥71.1.",
+        "SNACK10过期了，LIVE99不是有效的券码，用直播价是71.1元。",
+    ],
+)
+def test_a_wrong_reason_beside_a_right_one_still_fails(cases, answer) -> None:
+    assert _accuracy(cases, INVALID_CODE, answer) == 0.0

@@ -39,12 +39,17 @@ from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase
 from ._verdict import Verdict
 
+_NOT_RETURN = r"(?<!return )(?<!returns )(?<!退货)(?<!退回)(?<!寄回)(?<!退换)(?<!换货)"
 FREE_SHIPPING = re.compile(
-    r"\bfree (?:shipping|delivery)\b|\bships? (?:to [a-z]+(?: [a-z]+)? )?(?:for )?free\b|"
-    r"\b(?:shipping|delivery)(?: to [a-z]+(?: [a-z]+)?)? is (?:also |totally |completely )?free\b|"
-    r"\bno (?:shipping|delivery) (?:fee|cost|charge)s?\b|包邮|免运费|免邮|运费全免|不收运费"
+    r"\bfree (?:shipping|delivery)\b|"
+    rf"{_NOT_RETURN}\bships? (?:to [a-z]+(?: [a-z]+)? )?(?:for )?free\b|"
+    rf"{_NOT_RETURN}\b(?:shipping|delivery)(?: to [a-z]+(?: [a-z]+)?)? is "
+    r"(?:also |totally |completely )?free\b|"
+    rf"{_NOT_RETURN}\bno (?:shipping|delivery) (?:fee|cost|charge)s?\b|"
+    rf"{_NOT_RETURN}(?:包邮|免运费|免邮|运费全免|不收运费)"
 )
-"""A claim that shipping costs nothing ("shipping to Inner Mongolia is free", 包邮)."""
+"""A claim that shipping costs nothing ("shipping to Inner Mongolia is free", 包邮); the cost of
+sending a return back ("return shipping is free", 退货包邮) is the returns' fact, not shipping's."""
 _SAME_DAY = re.compile(
     r"\bsame ?day\b|\b(?:ships?|arrives?|delivered) today\b|"
     r"当天(?:发货|到(?!手)|达|送达)|当日达|今天(?:就)?(?:发货|到(?!手)|送达)"

@@ -30,6 +30,7 @@ from ._subjects import (
     _variant_words,
     clause_products,
     fact_subject,
+    names_variant,
     variant_conflict,
 )
 from ._support import Support, case_support, numeric_leaves, support
@@ -171,8 +172,28 @@ class _Answer:
                 if about is not None and subject.product_id is not None:
                     if subject.product_id not in about:
                         return True
-                return variant_conflict(self.kb, subject, self.text[clause.start : clause.end])
+                return variant_conflict(self.kb, subject, self._variant_segment(subject, i))
         return False
+
+    def _variant_segment(self, subject: Subject, i: int) -> str:
+        """The words that say which option or colour clause ``i`` is about.
+
+        A clause naming none is said of the list just before it in the same sentence ("EU 42
+        and EU 44, are both in stock"; "黑色和鼠尾草绿都有货"): back to the nearest clause that
+        names one.
+        """
+        clause = self.clauses[i]
+        start = clause.start
+        sentence = clause_of(_sentences(self.text), clause.start).start
+        j = i
+        while (
+            j > 0
+            and self.clauses[j - 1].start >= sentence
+            and not names_variant(self.kb, subject, self.text[start : clause.end])
+        ):
+            j -= 1
+            start = self.clauses[j].start
+        return self.text[start : clause.end]
 
     def negated(self, pos: int, window: int = 4) -> bool:
         """Whether a negation governs the words at ``pos``."""
@@ -221,6 +242,11 @@ _SIZE_CHOICE = re.compile(
 _LOWER = ("lighter", "cheaper", "shorter", "smaller", "lower", "less", "fewer", "thinner")
 _HIGHER = ("heavier", "pricier", "longer", "bigger", "larger", "higher", "more", "brighter")
 _COMPARATIVE = re.compile(r"\b(" + "|".join(_LOWER + _HIGHER) + r")\b")
+_ZH_LOWER = ("轻", "便宜", "短", "小", "低", "少", "薄")
+_ZH_COMPARATIVE = re.compile(
+    r"更(" + "|".join(_ZH_LOWER + ("重", "贵", "长", "大", "高", "多", "厚")) + ")"
+)
+"""更轻 (lighter), 更贵 (pricier): a conclusion of a comparison in Chinese."""
 _PERMISSIVE = re.compile(
     r"\b(?:even if|even when|fine if|ok if|okay if|no problem if|also if)\b[^.!?;]{0,24}?"
     r"\b(?:you(?: have|'ve)? )?(opened|used|worn|washed|tried)\b"
@@ -242,9 +268,9 @@ def _rivals(unit: str, other: str) -> bool:
     return not time or {unit, other} <= _TIME_UNITS
 
 
-_COMPARED = re.compile(
-    r" ?(?:lighter|heavier|more|less|longer|shorter|bigger|smaller|wider|"
-    r"narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
+_COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
+    r"(?: ?\([^()]{1,12}\))? ?(?:更|还)?(?:lighter|heavier|more|less|longer|shorter|bigger|"
+    r"smaller|wider|narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
 )
 _DIFFERENCE_BEFORE = re.compile(
     r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低)了?(?:约|大约)?$|"
@@ -253,10 +279,25 @@ _DIFFERENCE_BEFORE = re.compile(
 
 
 def _difference(text: str, start: int, end: int) -> bool:
-    """Whether the quantity at ``start:end`` is how far two values are apart, not a value."""
+    """Whether the quantity at ``start:end`` is how far two values are apart, not a value.
+
+    A quantity in brackets just after another is its gloss ("60克（0.06 kg）更轻"): a
+    difference when that one is.
+    """
+    if _COMPARED.match(text, end) or _DIFFERENCE_BEFORE.search(text[max(0, start - 24) : start]):
+        return True
+    gloss = _GLOSSED.search(text[max(0, start - 24) : start])
+    close = text.find(")", end, end + 4)
+    if gloss is None or close < 0:
+        return False
+    first = max(0, start - 24) + gloss.start(1)
     return bool(
-        _COMPARED.match(text, end) or _DIFFERENCE_BEFORE.search(text[max(0, start - 24) : start])
+        _COMPARED.match(text, close + 1)
+        or _DIFFERENCE_BEFORE.search(text[max(0, first - 24) : first])
     )
+
+
+_GLOSSED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?[a-z]* ?\( ?$")
 
 
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
@@ -701,17 +742,22 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
             measured[pid] = float(m.group(1))
     if len(measured) == 2 and len(set(measured.values())) == 2:
         low = min(measured, key=measured.__getitem__)
-        for m in _COMPARATIVE.finditer(a.text):
+        found = [*_COMPARATIVE.finditer(a.text), *_ZH_COMPARATIVE.finditer(a.text)]
+        for m in sorted(found, key=lambda m: m.start()):
             about = None
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
+                    if _CONDITION.match(a.text, clause.start):
+                        break  # "if more pieces matter most, Honeybee suits you": a wish
+                    if "比" in a.text[clause.start : m.start()]:
+                        break  # "比Ashgrove更轻": the one named is what it is compared with
                     about = a.products[i]
                     if OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
                         about = frozenset({case.session.product_on_screen})
             said = {p for p in measured if about and p in about}
             if len(said) == 1 and not a.negated(m.start()):
                 (pid,) = said
-                if (pid == low) != (m.group(1) in _LOWER):
+                if (pid == low) != (m.group(1) in _LOWER + _ZH_LOWER):
                     out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
                     break
     for fact in case.facts:
@@ -721,6 +767,10 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                 if m.group(1) == word[2:]:
                     out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
     return out
+
+
+_CONDITION = re.compile(r"\s*(?:\bif\b|\bwhen\b|\bshould\b|如果|要是|假如|若是|想要)")
+"""A clause that opens with a condition: what the viewer may want, said of no product."""
 
 
 def _category(kb: KnowledgeBase | None, subject: Subject) -> str | None:

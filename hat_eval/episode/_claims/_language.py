@@ -18,7 +18,12 @@ _NOT_NEGATING = re.compile(
     r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少|"
     # words that hold a negator character but name a thing or a degree ("very", "discomfort",
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
-    r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足"
+    r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|未达到|没达到|达不到|未满足|不满足|"
+    # acceptance, not denial ("don't mind hand washing", 不介意手洗), and a price's condition
+    # ("the price without a coupon", 不用券的到手价): neither denies the words after it
+    r"(?:do|does|did|would|will) not mind|never mind|不介意|不在意|不在乎|"
+    r"without (?:a |the |any )?(?:coupons?|vouchers?|codes?)(?! [a-z]*\d)|"
+    r"(?:不用|不使用|不叠加|没有)(?:优惠)?券(?![a-z0-9])"
 )
 _EVALUATOR = re.compile(
     r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"

@@ -148,6 +148,14 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
     return False
 
 
+def names_variant(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
+    """Whether a clause names any option or colour of the fact's product (its own or another)."""
+    if kb is None or subject.product_id is None or subject.option is None:
+        return False
+    words = _variant_words(kb, subject.product_id)
+    return any(_size_token(w, segment) for kind in ("colour", "option") for w in words[kind])
+
+
 def _size_token(word: str, segment: str) -> bool:
     if len(word) <= 3 and word.isalpha() and word.isascii():  # s, m, l, xl: a standalone token
         return re.search(rf"(?<![a-z0-9'-]){re.escape(word)}(?![a-z0-9'-])", segment) is not None
