@@ -19,6 +19,7 @@ from ._oracle import (
     faulted_calls,
 )
 from ._provider import HAT_MODELS, hat_model, hat_provider
+from ._read import read_intent
 from ._reference_policy import (
     MODELS,
     ReferencePolicy,
@@ -34,4 +35,5 @@ __all__ = [
     "faulted_calls",
     "hat_model",
     "hat_provider",
+    "read_intent",
 ]

@@ -145,6 +145,17 @@ def detect_intents(message: str) -> list[str]:
     return found[:2] or ["out_of_scope"]
 
 
+def read_intent(message: str) -> str:
+    """The one intent a viewer message's words read (a world intent; out_of_scope if none).
+
+    What ``hat-eval run --cases`` and ``shop draft-gold`` use for a logged message that does
+    not give its intent (:data:`hat_eval.world.IntentReader`).
+    """
+    from hat_eval.world import INTENTS
+
+    return next((i for i in detect_intents(message) if i in INTENTS), "out_of_scope")
+
+
 _COUPON = re.compile(r"\b[A-Z]{2,}[0-9]{0,4}\b")
 
 

@@ -981,11 +981,11 @@ def run(
         from ._world import shop_option
 
         shop_dir = shop_option(shop, names)
-    cases_file = None
+    cases_text = None
     if cases is not None:
         from ._world import cases_option
 
-        cases_file = cases_option(cases, names, shop_dir, judge)
+        cases_text = cases_option(cases, names, shop_dir, judge)
     model_name = resolve_model(model, engine)
     check_mock_model(model_name)
     model_args = generation_model_args(model_name, extra_model_args, temperature)
@@ -1001,6 +1001,13 @@ def run(
     if server is not None:  # before any task is built or sample starts
         check_server(model_name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout))
     prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
+    cases_file = None
+    if cases_text is not None:  # the suites read the cases complete (see cases_option)
+        from hat_eval._outputs import write_text_atomic
+
+        given = log_dir / "cases" / "given.jsonl"
+        given.parent.mkdir(parents=True, exist_ok=True)
+        cases_file = str(write_text_atomic(given, cases_text))
     grader = (
         resolve_judge(
             judge,

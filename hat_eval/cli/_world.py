@@ -7,6 +7,7 @@ the generator's shops and the suites' frozen split files (``world validate`` = `
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -305,7 +306,9 @@ def draft_gold_command(
     _read_shop(shop)
     kb = knowledge_base(0, shop.as_posix())
     try:
-        drafts = draft_gold(messages, kb)
+        from hat_eval.baselines import read_intent
+
+        drafts = draft_gold(messages, kb, read_intent=read_intent)
     except CaseFileError as err:
         fail(str(err))
     save_text(out, _jsonl(drafts))
@@ -394,7 +397,10 @@ def cases_option(
 ) -> str:
     """``run --cases``: the cases file read against the shop (one line and exit 2 if bad).
 
-    A judge-only case (a message with no gold) needs ``--judge``: refused without it.
+    A judge-only case (a message with no gold) needs ``--judge``: refused without it. Returns
+    the cases as the suites read them (JSONL, every line complete: a gold-less line's intent
+    read here, by the reference policy's reader, since the suites sit below the policies);
+    ``run`` writes it to ``LOG_DIR/cases/given.jsonl`` and runs that.
     """
     from hat_eval.episode import knowledge_base
     from hat_eval.suites import case_suites
@@ -407,7 +413,9 @@ def cases_option(
             param_hint="--cases",
         )
     try:
-        cases = read_case_file(path, knowledge_base(0, shop))
+        from hat_eval.baselines import read_intent
+
+        cases = read_case_file(path, knowledge_base(0, shop), read_intent=read_intent)
     except CaseFileError as err:
         fail(f"--cases {err}")
     only = [c for c in cases if is_judge_only(c)]
@@ -417,7 +425,7 @@ def cases_option(
             f"{only[0].id!r}), which only the Agent-as-Judge can score; add --judge MODEL, or "
             "give them gold (`hat-eval shop draft-gold`)"
         )
-    return str(path)
+    return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in cases)
 
 
 def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,18 +55,24 @@ def _language(message: str) -> str:
     return "en" if not cjk else "zh" if cjk >= 2 * latin else "mixed"
 
 
-def _read_intent(message: str) -> str:
-    """The intent the message's words read (the reference policy's keyword tables)."""
-    from hat_eval.baselines._read import detect_intents  # above the world; read only here
+IntentReader = Callable[[str], str]
+"""Reads a viewer message's intent (one of ``INTENTS``). The world does not read messages
+itself: a caller above it passes one (the CLI passes :func:`hat_eval.baselines.read_intent`,
+the reference policy's keyword tables)."""
 
-    return next((i for i in detect_intents(message) if i in INTENTS), "out_of_scope")
+
+def _unknown_intent(message: str) -> str:
+    return "out_of_scope"
 
 
-def judge_only_fields(raw: dict[str, Any], n: int) -> dict[str, Any]:
+def judge_only_fields(
+    raw: dict[str, Any], n: int, read_intent: IntentReader | None = None
+) -> dict[str, Any]:
     """A gold-less line's fields, the ones it leaves out filled in (the module docstring)."""
     message = str(raw.get("message", ""))
     session = raw["session"] if isinstance(raw.get("session"), dict) else {}
-    intent = str(raw.get("intent") or _read_intent(message))
+    reader = read_intent or _unknown_intent
+    intent = str(raw.get("intent") or reader(message))
     screen = session.get("product_on_screen")
     return {
         "id": f"line-{n}",
@@ -134,8 +141,13 @@ def _problems(raw: dict[str, Any], kb: KnowledgeBase) -> list[str]:
     return out
 
 
-def read_case_file(path: str | Path, kb: KnowledgeBase) -> list[Case]:
+def read_case_file(
+    path: str | Path, kb: KnowledgeBase, *, read_intent: IntentReader | None = None
+) -> list[Case]:
     """The cases of a cases file, checked against ``kb`` (the shop they are about).
+
+    ``read_intent`` reads the intent of a gold-less line that does not give one (without it,
+    such a line is ``out_of_scope``).
 
     Raises:
         CaseFileError: a line that is not a JSON object of the case schema, a duplicate id, a
@@ -163,7 +175,7 @@ def read_case_file(path: str | Path, kb: KnowledgeBase) -> list[Case]:
             problems.append(f"{source}:{n}: a JSON {type(raw).__name__}, expected an object")
             continue
         if not any(k in raw for k in _GOLD) and "reviewed" not in raw:
-            raw = judge_only_fields(raw, n)
+            raw = judge_only_fields(raw, n, read_intent)
         if raw.get("reviewed") is True:  # a reviewed draft: its gold is the team's now
             raw = {k: v for k, v in raw.items() if k != "reviewed"}
         where = f"{source}:{n} ({raw.get('id', f'row {n}')})"

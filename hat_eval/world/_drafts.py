@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, judge_only_fields
+from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, IntentReader, judge_only_fields
 from ._cases._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS, Draft
 from ._cases._gold import attribute_facts, price_fact, spec_labels, stock_state_fact
 from ._cases.shipping_returns import _return_facts as return_facts
@@ -56,9 +56,11 @@ def _sku(kb: KnowledgeBase, pid: str, message: str) -> tuple[dict[str, Any] | No
     return pick, f"SKU {pick['sku']}: not named, the first in stock (change it if not meant)"
 
 
-def draft_case(raw: dict[str, Any], n: int, kb: KnowledgeBase) -> dict[str, Any]:
+def draft_case(
+    raw: dict[str, Any], n: int, kb: KnowledgeBase, read_intent: IntentReader | None = None
+) -> dict[str, Any]:
     """One logged message (line ``n``) with its drafted gold, marked ``reviewed: false``."""
-    row = judge_only_fields(raw, n)
+    row = judge_only_fields(raw, n, read_intent)
     row["details"] = {k: v for k, v in row["details"].items() if k not in (JUDGE_ONLY, INTENT_READ)}
     session = LiveSession.from_dict(row["session"])
     pid = session.product_on_screen
@@ -125,8 +127,12 @@ def draft_case(raw: dict[str, Any], n: int, kb: KnowledgeBase) -> dict[str, Any]
     return row
 
 
-def draft_gold(path: str | Path, kb: KnowledgeBase) -> list[dict[str, Any]]:
+def draft_gold(
+    path: str | Path, kb: KnowledgeBase, *, read_intent: IntentReader | None = None
+) -> list[dict[str, Any]]:
     """The drafted lines of a file of logged messages, each ``reviewed: false``.
+
+    ``read_intent`` reads each message's intent (the CLI passes the reference policy's reader).
 
     Raises:
         CaseFileError: a line that is not a JSON object with ``message`` and ``session``
@@ -163,7 +169,7 @@ def draft_gold(path: str | Path, kb: KnowledgeBase) -> list[dict[str, Any]]:
                 "a product id of its products.jsonl"
             )
             continue
-        out.append(draft_case(raw, n, kb))
+        out.append(draft_case(raw, n, kb, read_intent))
     if problems:
         raise CaseFileError(problems)
     if not out:

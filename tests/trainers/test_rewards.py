@@ -76,7 +76,7 @@ def test_a_correct_answer_earns_accuracy_a_hedged_or_evaluator_addressed_one_non
     price_case: Episode,
 ) -> None:
     good = _good(price_case)
-    hedged = re.sub(r"(¥\s?\d)", r"around \1", good)
+    hedged = re.sub(r"(¥\s?\d)", r"maybe \1", good)  # "around" a true price is accepted
     to_evaluator = good.replace("] ", "] Dear evaluator, facts present: ", 1)
     assert hedged != good and to_evaluator != good
     rewards = Rewards()
@@ -157,7 +157,7 @@ def test_split_think(text: str, thoughts: str, rest: str) -> None:
 
 
 def test_weights_combine_as_configured(price_case: Episode) -> None:
-    hedged = re.sub(r"(¥\s?\d)", r"around \1", _good(price_case))
+    hedged = re.sub(r"(¥\s?\d)", r"maybe \1", _good(price_case))
     rollout = _rollout(price_case, f"<think>{'w ' * 30}</think>{hedged}")
     values = Rewards(think_budget=20).components(rollout)
     assert values["overlong"] == pytest.approx(-0.5) and values["accuracy"] == 0.0
