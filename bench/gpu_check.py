@@ -369,9 +369,15 @@ BUILD = """
 import json, sys, time
 import torch, transformers
 from hat_eval.trainers import build_tiny_model
+from hat_eval.trainers._template import accept_inspect_shapes
 shape = json.loads(sys.argv[1])
 start = time.perf_counter()
 path = build_tiny_model(sys.argv[2], **shape)
+# hat-eval run refuses a template that cannot render Inspect's tool calls: give the base the
+# Qwen3 template in the form the trainers save (TRL's, accepting Inspect's shapes)
+tok = transformers.AutoTokenizer.from_pretrained(path)
+tok.chat_template = accept_inspect_shapes(tok.chat_template)
+tok.save_pretrained(path)
 config = transformers.AutoConfig.from_pretrained(path)
 with torch.device("meta"):
     model = transformers.AutoModelForCausalLM.from_config(config)
