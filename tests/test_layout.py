@@ -18,7 +18,17 @@ LOWER = {  # area -> the areas it may import (each layer only the layers below i
     "world": {"harness"},
     "episode": {"harness", "hsa", "world"},
 }
-CONSUMERS = ("suites", "baselines", "judge", "trainers", "loadtest", "reports", "repro", "cli")
+CONSUMERS = (
+    "suites",
+    "baselines",
+    "judge",
+    "trainers",
+    "loadtest",
+    "reports",
+    "runner",
+    "repro",
+    "cli",
+)
 
 
 def _imported_areas(path: Path) -> set[str]:

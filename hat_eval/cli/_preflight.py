@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ._common import fail
+from hat_eval.runner import PROBE_TIMEOUT_S
 
-PROBE_TIMEOUT_S = 15.0
-"""Seconds the pre-flight waits at most to connect, and then for the response headers (a
-shorter ``--request-timeout`` shortens it)."""
+from ._common import fail
 
 FALLBACK_URL_VAR = "INSPECT_EVAL_MODEL_BASE_URL"
 """Inspect's fallback base URL for every provider, read when the provider's own is unset."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,22 +12,25 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hat_eval._device import LOCAL_CPU_CONNECTIONS, LOCAL_GPU_CONNECTIONS, SERVER_CONNECTIONS
+from hat_eval.runner import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_REQUEST_TIMEOUT_S,
+    PROBE_TIMEOUT_S,
+    RunOptionError,
+    option_help,
+)
 
 from ._common import console, err_console, fail
-from ._preflight import PROBE_TIMEOUT_S
 
 if TYPE_CHECKING:
     from inspect_ai import Task
     from inspect_ai.log import EvalLog
     from inspect_ai.model import Model
 
+    from hat_eval.runner import RunResult
+
 REFERENCE_MODEL = "hat/reference"
 """The embedded default model: the reference policy (see the README)."""
-DEFAULT_REQUEST_TIMEOUT_S = 300
-"""Seconds one request to a model server may take (each try) unless ``--request-timeout``."""
-DEFAULT_MAX_RETRIES = 2
-"""Retries of a failed request to a model server unless ``--max-retries``."""
 REQUEST_TIMEOUT_VAR = "HAT_EVAL_TIMEOUT"
 MAX_RETRIES_VAR = "HAT_EVAL_MAX_RETRIES"
 IN_PROCESS_PROVIDERS = ("hf", "hat", "mockllm")
@@ -186,31 +188,13 @@ def check_load_args(model_args: dict[str, Any]) -> None:
 
 # Options `run` and `score` share (one owner each).
 RequestTimeoutOption = Annotated[
-    int,
-    typer.Option(
-        min=1,
-        envvar=REQUEST_TIMEOUT_VAR,
-        help="Seconds a model server has to answer one request (each try; the pre-flight "
-        f"waits at most {PROBE_TIMEOUT_S:g} s). A request past it is retried --max-retries "
-        "times with a line saying so, then its sample fails with the error named.",
-    ),
+    int, typer.Option(min=1, envvar=REQUEST_TIMEOUT_VAR, help=option_help("request_timeout"))
 ]
 MaxRetriesOption = Annotated[
-    int,
-    typer.Option(
-        min=0,
-        envvar=MAX_RETRIES_VAR,
-        help="Retries of a failed or timed-out request to a model server (Inspect's own "
-        "default is to retry without end).",
-    ),
+    int, typer.Option(min=0, envvar=MAX_RETRIES_VAR, help=option_help("max_retries"))
 ]
 JudgeMaxTokensOption = Annotated[
-    int | None,
-    typer.Option(
-        min=1,
-        help="Most tokens per grader turn. Default: what the judge's reply format needs "
-        "(a share per rubric dimension and per claim).",
-    ),
+    int | None, typer.Option(min=1, help=option_help("judge_max_tokens"))
 ]
 
 
@@ -785,135 +769,37 @@ def print_evolution(logs: list[Any]) -> None:
                 console.print(evolution_table(log_evolution_report(log)))
 
 
+def _opt(name: str, *decls: str, **kwargs: Any) -> Any:
+    """A typer option whose help is the :class:`~hat_eval.runner.RunOptions` field's (one owner)."""
+    return typer.Option(*decls, help=option_help(name), **kwargs)
+
+
 def run(
     ctx: typer.Context,
     suite: Annotated[str, typer.Option(help="A suite (see `hat-eval suites`) or all.")] = "variant",
-    model: Annotated[
-        str | None,
-        typer.Option(
-            help="Checkpoint directory or Inspect model string (openai-api/..., vllm/..., "
-            "hf/...). Default: the embedded reference policy (scripted, offline)."
-        ),
-    ] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Cases per suite.")] = None,
-    harness: Annotated[Path | None, typer.Option(help="Harness file to run under.")] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            help="Case seed (the suite's fixed seed if omitted); also the generation seed."
-        ),
-    ] = None,
-    log_dir: Annotated[
-        Path,
-        typer.Option(
-            help="Where the .eval logs go: one folder per run (the same command resumes it; a "
-            "log that cannot be read is renamed NAME.unreadable first)."
-        ),
-    ] = Path("logs"),
-    max_connections: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help=f"Concurrent model calls. Default: {LOCAL_CPU_CONNECTIONS} for a checkpoint on "
-            f"the CPU (concurrent requests are padded into one batch), {LOCAL_GPU_CONNECTIONS} "
-            f"on a GPU, {SERVER_CONNECTIONS} for a server.",
-        ),
-    ] = None,
-    engine: Annotated[str, typer.Option(help="hf or vllm, for a checkpoint directory.")] = "hf",
-    agent: Annotated[
-        str, typer.Option(help="harness (harness-driven agent) or react.")
-    ] = "harness",
-    ifeval_data: Annotated[
-        Path | None,
-        typer.Option("--ifeval-data", help="IFEval input_data.jsonl (offline runs need it)."),
-    ] = None,
-    max_tokens: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Most tokens per model turn. Default: for the case suites a cap derived from the "
-            "harness's answer limit (its most words, 2 tokens a word, 64 more); for IFEval the "
-            "model's.",
-        ),
-    ] = None,
+    model: Annotated[str | None, _opt("model")] = None,
+    limit: Annotated[int | None, _opt("limit", min=1)] = None,
+    harness: Annotated[Path | None, _opt("harness")] = None,
+    seed: Annotated[int | None, _opt("seed")] = None,
+    log_dir: Annotated[Path, _opt("log_dir")] = Path("logs"),
+    max_connections: Annotated[int | None, _opt("max_connections", min=1)] = None,
+    engine: Annotated[str, _opt("engine")] = "hf",
+    agent: Annotated[str, _opt("agent")] = "harness",
+    ifeval_data: Annotated[Path | None, _opt("ifeval_data", "--ifeval-data")] = None,
+    max_tokens: Annotated[int | None, _opt("max_tokens", min=1)] = None,
     request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
     max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
-    temperature: Annotated[
-        float | None,
-        typer.Option(
-            min=0.0,
-            help="Sampling temperature (the suite's default if omitted; IFEval's is 0). "
-            "hf/ checkpoints decode greedily unless it is above 0.",
-        ),
-    ] = None,
-    model_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--model-arg",
-            "-M",
-            help="key=value passed to the model provider, as `inspect eval -M` "
-            "(repeatable; e.g. -M do_sample=true).",
-        ),
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(
-            help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
-            "decides the parts the checks leave undecided (the grader model role).",
-        ),
-    ] = None,
+    temperature: Annotated[float | None, _opt("temperature", min=0.0)] = None,
+    model_arg: Annotated[list[str] | None, _opt("model_args", "--model-arg", "-M")] = None,
+    judge: Annotated[str | None, _opt("judge")] = None,
     judge_max_tokens: JudgeMaxTokensOption = None,
-    disclosure: Annotated[
-        str | None,
-        typer.Option(
-            help="inline or progressive skills for the case suites: the default harness of that "
-            "form (inline if omitted); with --harness, that file's own skill_disclosure.",
-        ),
-    ] = None,
-    harness_version: Annotated[
-        str | None,
-        typer.Option(
-            help="The evolution suite's harness version to run: vK, or a range vA..vB "
-            "(all versions of the changelog if omitted).",
-        ),
-    ] = None,
-    changelog: Annotated[
-        Path | None,
-        typer.Option(
-            help="A harness changelog for the evolution suite to run (its own if omitted); "
-            "see `hat-eval harness log`.",
-        ),
-    ] = None,
-    epochs: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Trials per case (Inspect's epochs; each kept in the log): `hat-eval report` "
-            "shows pass^k and the cases whose verdict flips between trials.",
-        ),
-    ] = 1,
-    no_hub_kernels: Annotated[
-        bool,
-        typer.Option(
-            "--no-hub-kernels",
-            help="Load checkpoints without transformers' kernels from the Hugging Face Hub "
-            "(always so while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES).",
-        ),
-    ] = False,
-    shop: Annotated[
-        Path | None,
-        typer.Option(
-            help="A shop folder (data pack, see `hat-eval shop`): the case suites draw their cases "
-            "from it, and the tools, checks and judge read it; the cases go to LOG_DIR/cases/.",
-        ),
-    ] = None,
-    cases: Annotated[
-        Path | None,
-        typer.Option(
-            help="A cases file: the team's viewer messages with their gold, one case a line (the "
-            "case schema, docs/shop.md), run instead of generated cases (about --shop's products).",
-        ),
-    ] = None,
+    disclosure: Annotated[str | None, _opt("disclosure")] = None,
+    harness_version: Annotated[str | None, _opt("harness_version")] = None,
+    changelog: Annotated[Path | None, _opt("changelog")] = None,
+    epochs: Annotated[int, _opt("epochs", min=1)] = 1,
+    no_hub_kernels: Annotated[bool, _opt("no_hub_kernels", "--no-hub-kernels")] = False,
+    shop: Annotated[Path | None, _opt("shop")] = None,
+    cases: Annotated[Path | None, _opt("cases")] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -922,192 +808,69 @@ def run(
     how to resume), 2 bad input (nothing ran), 130 Ctrl-C, 143 SIGTERM (both after the summary
     and the resume line; the logs are marked cancelled).
     """
-    from hat_eval.suites import (
-        AGENTS,
-        IFEVAL,
-        RunOptions,
-        check_suite,
-        disclosure_harness,
-        make_task,
-        suite_names,
-    )
+    from hat_eval.runner import RunError, RunOptions, run_suites
+    from hat_eval.suites import suite_names
 
-    names = list(suite_names()) if suite == "all" else [suite]
     try:
-        for name in names:
-            check_suite(name)
-    except ValueError as err:
-        raise typer.BadParameter(f"{err} (or all)", param_hint="--suite") from None
-    if agent not in AGENTS:
-        raise typer.BadParameter(
-            f"{agent!r} is not an agent, expected one of {', '.join(AGENTS)}", param_hint="--agent"
-        )
-    if judge is not None and names == [IFEVAL]:
-        raise typer.BadParameter(
-            "ifeval has no undecided parts to judge; --judge applies to the case suites "
-            f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
-            param_hint="--judge",
-        )
-    extra_model_args = parse_model_args(model_arg)
-    harness_file = None
-    if harness is not None:
-        from hat_eval.harness import HarnessError, load_harness
-
-        try:
-            load_harness(harness)
-        except HarnessError as err:
-            fail(str(err))
-        harness_file = str(harness.resolve())
-    if disclosure is not None:
-        if names == [EVOLUTION]:
-            raise typer.BadParameter(
-                f"{EVOLUTION} runs the harness versions of its changelog, in their own form; "
-                "--disclosure applies to livestream, variant and robustness",
-                param_hint="--disclosure",
-            )
-        if names == [IFEVAL]:
-            raise typer.BadParameter(
-                "ifeval has no skills to disclose; --disclosure applies to the case suites "
-                f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
-                param_hint="--disclosure",
-            )
-        try:
-            disclosure_harness(harness_file, disclosure)
-        except ValueError as err:
-            raise typer.BadParameter(str(err), param_hint="--disclosure") from None
-    changelog_file = check_changelog_options(names, harness_version, changelog)
-    shop_dir = None
-    if shop is not None:
-        from ._world import shop_option
-
-        shop_dir = shop_option(shop, names)
-    cases_file = None
-    if cases is not None:
-        from ._world import cases_option
-
-        cases_file = cases_option(cases, names, shop_dir, judge)
-    model_name = resolve_model(model, engine)
-    check_mock_model(model_name)
-    model_args = generation_model_args(model_name, extra_model_args, temperature)
-    if model_name.startswith("hf/"):  # what Inspect's hf provider hands from_pretrained
-        check_load_args(model_args)
-    from hat_eval._hub import hub_kernel_setting
-
-    # every load below, the judge's too
-    ctx.with_resource(hub_kernel_setting(False if no_hub_kernels else None))
-    from ._preflight import check_server, model_server
-
-    server = model_server(model_name, model_args)
-    if server is not None:  # before any task is built or sample starts
-        check_server(model_name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout))
-    prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
-    grader = (
-        resolve_judge(
-            judge,
+        options = RunOptions(
+            suites=tuple(suite_names()) if suite == "all" else (suite,),
+            model=model,
+            limit=limit,
+            harness=harness,
+            seed=seed,
+            log_dir=log_dir,
+            max_connections=max_connections,
+            engine=engine,
+            agent=agent,
+            ifeval_data=ifeval_data,
+            max_tokens=max_tokens,
             request_timeout=request_timeout,
             max_retries=max_retries,
-            max_tokens=judge_max_tokens,
+            temperature=temperature,
+            model_args=parse_model_args(model_arg),
+            judge=judge,
+            judge_max_tokens=judge_max_tokens,
+            disclosure=disclosure,
+            harness_version=harness_version,
+            changelog=changelog,
+            epochs=epochs,
+            no_hub_kernels=no_hub_kernels,
+            shop=shop,
+            cases=cases,
         )
-        if judge is not None
-        else None
-    )
-    if max_connections is None:
-        from hat_eval._device import default_connections
-
-        max_connections = default_connections(model_name)[0]
-    for line in limit_notes(names, limit, seed):
-        console.print(line, markup=False, highlight=False)
-    from inspect_ai import Epochs, eval_set
-
-    import hat_eval._registry  # noqa: F401  (registers the reference policy model)
-    from hat_eval.suites import part_mean
-
-    options = RunOptions(
-        limit=limit,
-        harness=harness_file,
-        seed=seed,
-        agent=agent,
-        ifeval_data=ifeval_data,
-        disclosure=disclosure,
-        harness_version=harness_version,
-        changelog=changelog_file,
-        shop=shop_dir,
-        cases=cases_file,
-    )
-    try:  # every task is built (and its data read) before any sample runs
-        tasks = [make_task(name, options) for name in names]
-    except (FileNotFoundError, ValueError) as err:
+        result = run_suites(options)
+    except RunOptionError as err:
+        raise bad_parameter(err) from None
+    except RunError as err:
         fail(str(err))
-    if shop_dir is not None or cases_file is not None:
-        from ._world import write_cases
-
-        write_cases(tasks, log_dir)
-    if grader is not None:
-        tasks = with_judge(tasks, names)
-    attempt_timeout, retries = server_bounds(model_name, request_timeout, max_retries)
-    ctx.with_resource(run_progress(tasks, log_dir, epochs, retries))
-    from inspect_ai._util.error import PrerequisiteError
-
-    try:
-        with tracebacks_in_log_only(), no_eval_set_verdict(), stop_signals() as stop:
-            eval_set(
-                tasks,
-                model=model_name,
-                model_args=model_args,
-                log_dir=str(log_dir),
-                max_connections=max_connections,
-                model_roles={"grader": grader} if grader is not None else None,
-                seed=seed,
-                max_tokens=max_tokens,
-                attempt_timeout=attempt_timeout,
-                max_retries=retries,
-                epochs=Epochs(epochs, part_mean()) if epochs > 1 else None,
-                temperature=temperature,
-                log_format="eval",
-                retry_attempts=1,
-                display="rich" if os.isatty(2) else "plain",
-                # Inspect's live score is recomputed at most every 0.9 s and its last frame can
-                # stop samples short of the end (35.00 shown, 33.25 final): the progress bar
-                # shows progress, the summary table the scores.
-                score_display=False,
-            )
-    except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
-        stop.note(signal.SIGINT)
-    except PrerequisiteError as err:  # a missing package or variable of a model provider
-        fail(dirty_log_dir_line(err.message, log_dir) or one_line(err.message))
-    trials = epochs if epochs > 1 else None
-    expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
-    described = describe_run(
-        model_name,
-        agent,
-        harness_file,
-        names,
-        str(grader) if grader else None,
-        disclosure=disclosure,
-    )
-    print_summary(ctx, log_dir, expected, stop, described)
+    print_summary(ctx, log_dir, result)
 
 
-def print_summary(
-    ctx: typer.Context, log_dir: Path, expected: dict[str, int], stop: Interrupt, described: str
-) -> None:
+def bad_parameter(err: RunOptionError) -> typer.BadParameter:
+    """A :class:`~hat_eval.runner.RunOptionError` as the usage error naming ``run``'s flag."""
+    if err.option == "suites":
+        return typer.BadParameter(f"{err} (or all)", param_hint="--suite")
+    flag = "--model-arg" if err.option == "model_args" else "--" + err.option.replace("_", "-")
+    return typer.BadParameter(str(err), param_hint=flag)
+
+
+def print_summary(ctx: typer.Context, log_dir: Path, result: RunResult) -> None:
     """The end of a run, however it ended: the table, what ran, the logs, the errors, the verdict.
 
-    ``expected`` is the samples of each task. One count of finished samples
-    (:func:`hat_eval.reports.finished_samples`) is used in the table and the last line; one
-    line per kind of error (a sample cancelled by the interrupt is not an error: it remains);
-    the last line says what finished, what remains and the command that resumes, and exits 1,
-    or 130 / 143 when a signal stopped the run.
+    One count of finished samples (:attr:`~hat_eval.runner.RunResult.finished`) is used in the
+    table and the last line; one line per kind of error (a sample cancelled by the interrupt is
+    not an error: it remains); the last line says what finished, what remains and the command
+    that resumes, and exits 1, or 130 / 143 when a signal stopped the run.
     """
-    from hat_eval.reports import finished_samples, instrument_lines, summary_rows, summary_table
+    from hat_eval.reports import instrument_lines, summary_rows, summary_table
 
-    logs = latest_logs(log_dir, expected)
+    logs = list(result.logs)
     console.print(summary_table(summary_rows(logs)))
     print_evolution(logs)
     suites = [log.eval.task.rsplit("/", 1)[-1] for log in logs]
     for line in instrument_lines(s for s in dict.fromkeys(suites) if s != "ifeval"):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
-    console.print(described, markup=False)
+    console.print(result.described, markup=False)
     where = str(log_dir.resolve())
     console.print(
         f"logs: {where}/  (open with `{shlex.join(['inspect', 'view', '--log-dir', where])}`)",
@@ -1117,12 +880,11 @@ def print_summary(
     )
     for line in error_lines(logs):
         err_console.print(line, markup=False, highlight=False, soft_wrap=True)
-    total = sum(expected.values())
-    finished = sum(min(finished_samples(log), expected[log.eval.task]) for log in logs)
-    cancelled = any(log.status == "cancelled" for log in logs)
-    if stop.signum is None and cancelled:  # stopped by a Ctrl-C the handler did not see
-        stop.note(signal.SIGINT)
-    if stop.signum is not None or finished < total or any(log.status != "success" for log in logs):
+    if result.status != "success":
+        stop = Interrupt()
+        if result.signum is not None:
+            stop.note(result.signum)
+        total, finished = result.total, result.done
         fail(
             f"{stop.what + ': ' if stop.signum is not None else ''}{finished} of {total} "
             f"samples finished, {total - finished} remain; resume with: {resume_command(ctx)}",

@@ -1,0 +1,31 @@
+"""Run the suites from Python: ``run_suites(RunOptions(...))`` is what ``hat-eval run`` does.
+
+    from hat_eval.runner import RunOptions, run_suites
+    result = run_suites(RunOptions(suites=("variant",), limit=5, log_dir=Path("logs/v")))
+    result.status, result.done, result.total
+
+:class:`RunOptions` is checked when made (:class:`RunOptionError`); :func:`run_suites` checks
+what needs a file or the machine before any sample runs and returns a :class:`RunResult`.
+"""
+
+from ._options import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_REQUEST_TIMEOUT_S,
+    PROBE_TIMEOUT_S,
+    RunOptionError,
+    RunOptions,
+    option_help,
+)
+from ._run import RunError, RunResult, run_suites
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_REQUEST_TIMEOUT_S",
+    "PROBE_TIMEOUT_S",
+    "RunError",
+    "RunOptionError",
+    "RunOptions",
+    "RunResult",
+    "option_help",
+    "run_suites",
+]

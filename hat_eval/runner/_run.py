@@ -1,0 +1,241 @@
+"""Run the suites on a model from Python: :func:`run_suites` of :class:`RunOptions`."""
+
+from __future__ import annotations
+
+import os
+import signal
+from contextlib import ExitStack, nullcontext
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ._options import RunOptionError, RunOptions
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from inspect_ai.log import EvalLog
+
+
+class RunError(RuntimeError):
+    """A run that could not start (a model provider's package or variable missing): one line."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run left: the newest log of each task and how much of it finished.
+
+    ``status`` is ``success`` (every sample finished), ``incomplete`` (some failed or remain:
+    the same options resume them), ``interrupted`` (Ctrl-C) or ``terminated`` (SIGTERM).
+    """
+
+    logs: tuple[EvalLog, ...]
+    expected: dict[str, int]
+    finished: dict[str, int]
+    status: str
+    described: str
+    signum: int | None = None
+
+    @property
+    def total(self) -> int:
+        """Samples the run has (every task, every epoch)."""
+        return sum(self.expected.values())
+
+    @property
+    def done(self) -> int:
+        """Samples finished (this run's and a resumed run's earlier ones)."""
+        return sum(self.finished.values())
+
+
+def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = True) -> RunResult:
+    """Run ``options.suites`` as ``hat-eval run`` does and return what the logs say.
+
+    Every input is checked (harness, model, server pre-flight, changelog, shop, cases) and every
+    task built before any sample runs; a rerun with the same ``log_dir`` resumes. ``progress``
+    prints the limit notes and, off a terminal, the progress lines; ``interrupt`` handles
+    SIGINT / SIGTERM so the logs are marked cancelled and the result says so.
+
+    Raises:
+        RunOptionError: an option that cannot run (``.option`` names the field).
+        RunError: a model provider's package or variable is missing.
+    """
+    from hat_eval._hub import hub_kernel_setting
+    from hat_eval.cli import _run as cli
+    from hat_eval.cli._common import console
+    from hat_eval.cli._preflight import check_server, model_server
+    from hat_eval.suites import IFEVAL, disclosure_harness, make_task, suite_names
+    from hat_eval.suites import RunOptions as TaskOptions
+
+    names = list(options.suites)
+    harness_file = None
+    if options.harness is not None:
+        from hat_eval.harness import HarnessError, load_harness
+
+        try:
+            load_harness(options.harness)
+        except HarnessError as err:
+            cli.fail(str(err))
+        harness_file = str(options.harness.resolve())
+    disclosure = options.disclosure
+    if disclosure is not None:
+        if names == [cli.EVOLUTION]:
+            raise RunOptionError(
+                f"{cli.EVOLUTION} runs the harness versions of its changelog, in their own form; "
+                "--disclosure applies to livestream, variant and robustness",
+                "disclosure",
+            )
+        if names == [IFEVAL]:
+            raise RunOptionError(
+                "ifeval has no skills to disclose; --disclosure applies to the case suites "
+                f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
+                "disclosure",
+            )
+        try:
+            disclosure_harness(harness_file, disclosure)
+        except ValueError as err:
+            raise RunOptionError(str(err), "disclosure") from None
+    changelog_file = cli.check_changelog_options(names, options.harness_version, options.changelog)
+    shop_dir = None
+    if options.shop is not None:
+        from hat_eval.cli._world import shop_option
+
+        shop_dir = shop_option(options.shop, names)
+    cases_file = None
+    if options.cases is not None:
+        from hat_eval.cli._world import cases_option
+
+        cases_file = cases_option(options.cases, names, shop_dir, options.judge)
+    model_name = cli.resolve_model(options.model, options.engine)
+    cli.check_mock_model(model_name)
+    model_args = cli.generation_model_args(
+        model_name, dict(options.model_args), options.temperature
+    )
+    if model_name.startswith("hf/"):  # what Inspect's hf provider hands from_pretrained
+        cli.check_load_args(model_args)
+    log_dir = options.log_dir
+    with ExitStack() as stack:
+        # every load below, the judge's too
+        stack.enter_context(hub_kernel_setting(False if options.no_hub_kernels else None))
+        server = model_server(model_name, model_args)
+        if server is not None:  # before any task is built or sample starts
+            check_server(
+                model_name, server, timeout_s=min(cli.PROBE_TIMEOUT_S, options.request_timeout)
+            )
+        cli.prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
+        grader = (
+            cli.resolve_judge(
+                options.judge,
+                request_timeout=options.request_timeout,
+                max_retries=options.max_retries,
+                max_tokens=options.judge_max_tokens,
+            )
+            if options.judge is not None
+            else None
+        )
+        max_connections = options.max_connections
+        if max_connections is None:
+            from hat_eval._device import default_connections
+
+            max_connections = default_connections(model_name)[0]
+        if progress:
+            for line in cli.limit_notes(names, options.limit, options.seed):
+                console.print(line, markup=False, highlight=False)
+        from inspect_ai import Epochs, eval_set
+
+        import hat_eval._registry  # noqa: F401  (registers the reference policy model)
+        from hat_eval.suites import part_mean
+
+        task_options = TaskOptions(
+            limit=options.limit,
+            harness=harness_file,
+            seed=options.seed,
+            agent=options.agent,
+            ifeval_data=options.ifeval_data,
+            disclosure=disclosure,
+            harness_version=options.harness_version,
+            changelog=changelog_file,
+            shop=shop_dir,
+            cases=cases_file,
+        )
+        try:  # every task is built (and its data read) before any sample runs
+            tasks = [make_task(name, task_options) for name in names]
+        except (FileNotFoundError, ValueError) as err:
+            cli.fail(str(err))
+        if shop_dir is not None or cases_file is not None:
+            from hat_eval.cli._world import write_cases
+
+            write_cases(tasks, log_dir)
+        if grader is not None:
+            tasks = cli.with_judge(tasks, names)
+        epochs = options.epochs
+        attempt_timeout, retries = cli.server_bounds(
+            model_name, options.request_timeout, options.max_retries
+        )
+        if progress:
+            stack.enter_context(cli.run_progress(tasks, log_dir, epochs, retries))
+        from inspect_ai._util.error import PrerequisiteError
+
+        stop = stack.enter_context(
+            cli.stop_signals() if interrupt else nullcontext(cli.Interrupt())
+        )
+        try:
+            with cli.tracebacks_in_log_only(), cli.no_eval_set_verdict():
+                eval_set(
+                    tasks,
+                    model=model_name,
+                    model_args=model_args,
+                    log_dir=str(log_dir),
+                    max_connections=max_connections,
+                    model_roles={"grader": grader} if grader is not None else None,
+                    seed=options.seed,
+                    max_tokens=options.max_tokens,
+                    attempt_timeout=attempt_timeout,
+                    max_retries=retries,
+                    epochs=Epochs(epochs, part_mean()) if epochs > 1 else None,
+                    temperature=options.temperature,
+                    log_format="eval",
+                    retry_attempts=1,
+                    display="rich" if os.isatty(2) else "plain",
+                    # Inspect's live score is recomputed at most every 0.9 s and its last frame
+                    # can stop samples short of the end (35.00 shown, 33.25 final): the progress
+                    # bar shows progress, the summary table the scores.
+                    score_display=False,
+                )
+        except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
+            stop.note(signal.SIGINT)
+        except PrerequisiteError as err:  # a missing package or variable of a model provider
+            raise RunError(
+                cli.dirty_log_dir_line(err.message, log_dir) or cli.one_line(err.message)
+            ) from None
+    trials = epochs if epochs > 1 else None
+    expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
+    described = cli.describe_run(
+        model_name,
+        options.agent,
+        harness_file,
+        names,
+        str(grader) if grader else None,
+        disclosure=disclosure,
+    )
+    return _result(log_dir, expected, stop.signum, described)
+
+
+def _result(
+    log_dir: Path, expected: dict[str, int], signum: int | None, described: str
+) -> RunResult:
+    """The run's newest logs, counted (one count: :func:`hat_eval.reports.finished_samples`)."""
+    from hat_eval.cli._run import latest_logs
+    from hat_eval.reports import finished_samples
+
+    logs = latest_logs(log_dir, expected)
+    finished = {log.eval.task: min(finished_samples(log), expected[log.eval.task]) for log in logs}
+    if signum is None and any(log.status == "cancelled" for log in logs):
+        signum = signal.SIGINT  # stopped by a Ctrl-C the handler did not see
+    if signum is not None:
+        status = "terminated" if signum == signal.SIGTERM else "interrupted"
+    elif sum(finished.values()) < sum(expected.values()) or any(
+        log.status != "success" for log in logs
+    ):
+        status = "incomplete"
+    else:
+        status = "success"
+    return RunResult(tuple(logs), expected, finished, status, described, signum)
