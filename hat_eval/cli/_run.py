@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from collections.abc import Iterable, Iterator
@@ -15,12 +14,22 @@ import typer
 from hat_eval.runner import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
-    PROBE_TIMEOUT_S,
+    RunInputError,
     RunOptionError,
+    _prepare,
     option_help,
+)
+from hat_eval.runner._prepare import (  # noqa: F401  (re-exported: what the commands share)
+    EVOLUTION,
+    REFERENCE_MODEL,
+    generation_model_args,
+    model_server_bound,
+    one_line,
+    server_bounds,
 )
 
 from ._common import console, err_console, fail
+from ._preflight import bad_parameter, input_errors
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -29,103 +38,8 @@ if TYPE_CHECKING:
 
     from hat_eval.runner import RunResult
 
-REFERENCE_MODEL = "hat/reference"
-"""The embedded default model: the reference policy (see the README)."""
 REQUEST_TIMEOUT_VAR = "HAT_EVAL_TIMEOUT"
 MAX_RETRIES_VAR = "HAT_EVAL_MAX_RETRIES"
-IN_PROCESS_PROVIDERS = ("hf", "hat", "mockllm")
-"""Providers that generate in this process: no server to time out (a local checkpoint on a CPU
-may take minutes a turn; the progress lines show it is running)."""
-
-
-def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
-    """Turn ``--model`` into an Inspect model string, checking local checkpoints.
-
-    None is the reference policy; an existing directory is a Hugging Face checkpoint (``hf/``,
-    or ``vllm/`` with ``--engine vllm``); a ``provider/model`` string passes through to Inspect
-    unchanged. Anything else fails with one line before anything loads; ``option`` names the
-    model in it (``--model``, or ``--judge`` for the grader).
-    """
-    if engine not in ("hf", "vllm"):
-        raise typer.BadParameter(
-            f"{engine!r} is not an engine, expected hf or vllm", param_hint="--engine"
-        )
-    if engine == "vllm" and not os.environ.get("VLLM_BASE_URL"):
-        from hat_eval._device import VLLM_INSTALL, vllm_installed
-
-        if not vllm_installed():
-            fail(
-                "--engine vllm: vllm is not installed and VLLM_BASE_URL is not set; "
-                f"{VLLM_INSTALL} and start `vllm serve CHECKPOINT`, point VLLM_BASE_URL at a "
-                "running server, or use --engine hf"
-            )
-    if model is None:
-        return REFERENCE_MODEL
-    path = Path(model).expanduser()
-    looks_like_path = model.startswith((".", "/", "~")) or path.exists()
-    if not looks_like_path:
-        if "/" not in model:  # every Inspect model string is provider/name
-            fail(
-                f"{option} {model}: no such directory and not an Inspect model string, expected "
-                "a checkpoint folder (e.g. ./ckpt) or provider/model (e.g. openai-api/local/qwen)"
-            )
-        provider = model.split("/", 1)[0]
-        known = model_providers()
-        if provider not in known:
-            fail(
-                f"{option} {model}: no such directory and {provider!r} is not an Inspect model "
-                f"provider, expected a checkpoint folder or provider/model with one of "
-                f"{', '.join(known)}"
-            )
-        return model
-    if not path.is_dir():
-        fail(
-            f"{option} {model}: no such checkpoint directory, expected a folder with "
-            "config.json, tokenizer files and a chat template (or an Inspect model string)"
-        )
-    check_checkpoint(path)
-    if engine == "vllm":
-        if not os.environ.get("VLLM_BASE_URL"):
-            fail(
-                f"--engine vllm: VLLM_BASE_URL is not set; start `vllm serve {path} "
-                "--enable-auto-tool-choice --tool-call-parser hermes` and export "
-                "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
-            )
-        return f"vllm/{path.resolve()}"
-    return f"hf/{path.resolve()}"
-
-
-def check_mock_model(model_name: str) -> None:
-    """Fail with one line when Inspect's ``mockllm`` cannot count tokens (offline), before a run.
-
-    ``mockllm`` counts tokens with tiktoken's ``o200k_base`` file, downloaded on first use; without
-    it every sample fails on a connection error. The embedded reference policy is the model that
-    runs offline.
-    """
-    if not model_name.startswith("mockllm/"):
-        return
-    try:
-        import tiktoken
-
-        tiktoken.get_encoding("o200k_base")
-    except Exception as err:  # tiktoken's download raises the HTTP library's errors
-        fail(
-            f"--model {model_name}: Inspect's mock model counts tokens with tiktoken's o200k_base "
-            f"file, which is not cached and could not be downloaded ({type(err).__name__}); "
-            "leave --model out to run the embedded reference policy, which runs offline"
-        )
-
-
-def model_providers() -> list[str]:
-    """The names of the Inspect model providers installed (built in and by entry point)."""
-    import inspect_ai  # noqa: F401  (registers the built-in providers)
-    from inspect_ai._util.entrypoints import ensure_entry_points
-    from inspect_ai._util.registry import registry_find, registry_unqualified_name
-
-    ensure_entry_points()
-    return sorted(
-        {registry_unqualified_name(i) for i in registry_find(lambda i: i.type == "modelapi")}
-    )
 
 
 def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
@@ -154,36 +68,24 @@ def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
     return args
 
 
-def generation_model_args(
-    model_name: str, model_args: dict[str, Any], temperature: float | None
-) -> dict[str, Any]:
-    """``model_args`` plus greedy decoding for Inspect's ``hf/`` provider unless sampling is asked.
-
-    That provider samples by default (``do_sample=True``), and transformers refuses a temperature
-    of 0 when sampling, which IFEval asks for. So ``hf/`` models decode greedily unless
-    ``--temperature`` is above 0 or ``-M do_sample=...`` says otherwise; other providers take the
-    temperature as it is.
-    """
-    if not model_name.startswith("hf/") or "do_sample" in model_args:
-        return model_args
-    return {**model_args, "do_sample": bool(temperature)}
+def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
+    """:func:`hat_eval.runner._prepare.resolve_model`, failing as a command does."""
+    with input_errors():
+        return _prepare.resolve_model(model, engine, option=option)
 
 
-def check_load_args(model_args: dict[str, Any]) -> None:
-    """Fail with one line when ``-M`` asks the machine for what it lacks, before any load.
-
-    A CUDA ``device`` / ``device_map`` without CUDA, a bfloat16 ``dtype`` on a GPU without it
-    (:func:`hat_eval._device.check_model_kwargs`), or an ``attn_implementation`` that loads a
-    Hub kernel not cached while the Hub is offline (:func:`hat_eval._hub.check_kernel_request`).
-    """
-    from hat_eval._device import DeviceError, check_model_kwargs
-    from hat_eval._hub import HubKernelError, check_kernel_request
-
-    try:
-        check_model_kwargs(model_args, where="-M")
-        check_kernel_request(model_args, where="-M")
-    except (DeviceError, HubKernelError) as err:
-        fail(str(err))
+def resolve_judge(
+    judge: str,
+    *,
+    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    max_tokens: int | None = None,
+) -> Model:
+    """:func:`hat_eval.runner._prepare.resolve_judge`, failing as a command does."""
+    with input_errors():
+        return _prepare.resolve_judge(
+            judge, request_timeout=request_timeout, max_retries=max_retries, max_tokens=max_tokens
+        )
 
 
 # Options `run` and `score` share (one owner each).
@@ -196,70 +98,6 @@ MaxRetriesOption = Annotated[
 JudgeMaxTokensOption = Annotated[
     int | None, typer.Option(min=1, help=option_help("judge_max_tokens"))
 ]
-
-
-def resolve_judge(
-    judge: str,
-    *,
-    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
-    max_retries: int = DEFAULT_MAX_RETRIES,
-    max_tokens: int | None = None,
-) -> Model:
-    """The ``--judge`` grader, checked as ``--model`` is before anything runs.
-
-    ``judge`` is a checkpoint folder (Inspect's ``hf/``, decoding greedily) or an Inspect model
-    string. One that is not resolvable, a server that does not answer the pre-flight, or a
-    provider whose package or variable is missing fails with one line naming ``--judge``. A
-    grader behind a server has each request bounded as the model's are (:func:`server_bounds`);
-    its replies are capped by the judge itself (:func:`hat_eval.judge.judge_max_tokens` of the
-    reply format) unless ``max_tokens`` (``--judge-max-tokens``) says otherwise.
-    """
-    from inspect_ai._util.error import PrerequisiteError
-    from inspect_ai.model import GenerateConfig, get_model
-
-    from hat_eval._hub import hub_kernel_setting
-
-    from ._preflight import check_server, model_server
-
-    name = resolve_model(judge, "hf", option="--judge")
-    args = generation_model_args(name, {}, 0.0)  # the judge rates at temperature 0
-    server = model_server(name, args, option="--judge")
-    if server is not None:
-        check_server(
-            name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout), option="--judge"
-        )
-    attempt_timeout, retries = server_bounds(name, request_timeout, max_retries)
-    config = GenerateConfig(
-        attempt_timeout=attempt_timeout, max_retries=retries, max_tokens=max_tokens
-    )
-    if config.model_dump(exclude_none=True):  # only what was set (a local grader: nothing)
-        args = {**args, "config": config}
-    try:
-        with hub_kernel_setting():  # a local grader loads here (the command's flag holds)
-            return get_model(name, **args)
-    except PrerequisiteError as err:
-        fail(f"--judge {judge}: {one_line(err.message)}")
-
-
-def model_server_bound(model_name: str) -> bool:
-    """Whether ``model_name``'s requests go to a server (not generated in this process)."""
-    return model_name.split("/", 1)[0] not in IN_PROCESS_PROVIDERS
-
-
-def server_bounds(
-    model_name: str, request_timeout: int, max_retries: int
-) -> tuple[int | None, int | None]:
-    """Inspect's ``attempt_timeout`` and ``max_retries`` for a model behind a server (else None).
-
-    Inspect retries a failed request to a server without end by default (a body that is not a
-    chat completion was seen retried in silence for minutes); here each try has
-    ``request_timeout`` seconds and a request is tried at most ``max_retries + 1`` times, so a
-    server that stops answering fails its samples within about
-    ``(max_retries + 1) * request_timeout`` seconds plus Inspect's backoff (3 s, then more).
-    """
-    if not model_server_bound(model_name):
-        return None, None
-    return request_timeout, max_retries
 
 
 def limit_notes(names: list[str], limit: int | None, seed: int | None) -> list[str]:
@@ -347,44 +185,6 @@ def with_judge(tasks: list[Task], names: list[str]) -> list[Task]:
         t if name == IFEVAL else task_with(t, scorer=[judged(s) for s in t.scorer or []])
         for t, name in zip(tasks, names, strict=True)
     ]
-
-
-def check_checkpoint(path: Path) -> None:
-    """Fail with one line unless ``path`` is a checkpoint the suites can run.
-
-    It needs a config, weights, a tokenizer and a chat template that renders tools, tool calls
-    and tool results (:func:`hat_eval._checkpoint.check_tools_template`).
-    """
-    if not (path / "config.json").is_file():
-        fail(f"{path}: config.json is missing, expected a Hugging Face checkpoint directory")
-    if not any(path.glob("*.safetensors")) and not any(path.glob("pytorch_model*.bin")):
-        fail(
-            f"{path}: no weights, expected *.safetensors or pytorch_model*.bin beside config.json "
-            "(model.save_pretrained)"
-        )
-    tok_cfg = path / "tokenizer_config.json"
-    if not ((path / "tokenizer.json").is_file() or tok_cfg.is_file()):
-        fail(
-            f"{path}: no tokenizer (tokenizer.json or tokenizer_config.json), expected the "
-            "tokenizer saved beside the weights (tokenizer.save_pretrained)"
-        )
-    template = (path / "chat_template.jinja").is_file() or (path / "chat_template.json").is_file()
-    if not template and tok_cfg.is_file():
-        try:
-            template = bool(json.loads(tok_cfg.read_text(encoding="utf-8")).get("chat_template"))
-        except ValueError:
-            fail(f"{tok_cfg}: not valid JSON, expected the tokenizer config")
-    if not template:
-        fail(
-            f"{path}: the tokenizer has no chat template, expected chat_template.jinja or a "
-            "chat_template entry in tokenizer_config.json"
-        )
-    from hat_eval._checkpoint import CheckpointError, check_tools_template
-
-    try:  # the suites need tools, tool calls and tool results rendered
-        check_tools_template(path)
-    except CheckpointError as err:
-        fail(str(err))
 
 
 INTERRUPTED = 130
@@ -583,15 +383,6 @@ def resume_command(ctx: typer.Context) -> str:
     return shlex.join(words)
 
 
-def one_line(message: object) -> str:
-    """A message from Inspect (text with rich markup, or any renderable) as one plain line."""
-    from rich.text import Text
-
-    text = Text.from_markup(message).plain if isinstance(message, str) else str(message)
-    text = " ".join(text.split())
-    return text.removeprefix("ERROR: ")
-
-
 def error_kind(message: str, traceback: str | None) -> str:
     """``Type: first line of the message`` of a logged error.
 
@@ -720,42 +511,6 @@ def describe_run(
     return "ran: " + ", ".join(parts)
 
 
-EVOLUTION = "evolution"
-"""The suite that runs a harness changelog (``--harness-version``, ``--changelog``)."""
-
-
-def check_changelog_options(
-    names: list[str], version: str | None, changelog: Path | None
-) -> str | None:
-    """Validate ``--harness-version`` and ``--changelog`` before anything runs.
-
-    Returns the changelog file to run (None: the suite's own). Exits 2 with one line naming
-    the file and field when the changelog or a version's harness is invalid, or the version
-    is not in the changelog; a usage error when the options are given without the suite.
-    """
-    if version is None and changelog is None:
-        return None
-    if EVOLUTION not in names:
-        raise typer.BadParameter(
-            f"--harness-version and --changelog apply to the {EVOLUTION} suite, not "
-            f"{', '.join(names)}",
-            param_hint="--harness-version" if version is not None else "--changelog",
-        )
-    from hat_eval.episode import check_changelog
-    from hat_eval.harness import HarnessError, load_changelog
-
-    from ._harness import default_changelog
-
-    path = changelog.resolve() if changelog is not None else default_changelog()
-    try:
-        loaded = load_changelog(path)
-        check_changelog(loaded)
-        loaded.select(version)
-    except HarnessError as err:
-        fail(str(err))
-    return str(path) if changelog is not None else None
-
-
 def print_evolution(logs: list[Any]) -> None:
     """The evolution report of each evolution log (after the summary; ``logs`` are headers)."""
     from inspect_ai.log import read_eval_log
@@ -841,17 +596,9 @@ def run(
         result = run_suites(options)
     except RunOptionError as err:
         raise bad_parameter(err) from None
-    except RunError as err:
+    except (RunInputError, RunError) as err:
         fail(str(err))
     print_summary(ctx, log_dir, result)
-
-
-def bad_parameter(err: RunOptionError) -> typer.BadParameter:
-    """A :class:`~hat_eval.runner.RunOptionError` as the usage error naming ``run``'s flag."""
-    if err.option == "suites":
-        return typer.BadParameter(f"{err} (or all)", param_hint="--suite")
-    flag = "--model-arg" if err.option == "model_args" else "--" + err.option.replace("_", "-")
-    return typer.BadParameter(str(err), param_hint=flag)
 
 
 def print_summary(ctx: typer.Context, log_dir: Path, result: RunResult) -> None:

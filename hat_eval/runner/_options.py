@@ -31,6 +31,13 @@ class RunOptionError(ValueError):
         self.option = option
 
 
+class RunInputError(ValueError):
+    """An input of a run that cannot be read or used (a file, the model, a server).
+
+    One line with the value, the rule and the fix; nothing has run (``hat-eval run`` exits 2).
+    """
+
+
 def _help(text: str) -> dict[str, str]:
     return {"help": text}
 

@@ -8,7 +8,7 @@ from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ._options import RunOptionError, RunOptions
+from ._options import PROBE_TIMEOUT_S, RunInputError, RunOptionError, RunOptions
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -59,11 +59,13 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         RunError: a model provider's package or variable is missing.
     """
     from hat_eval._hub import hub_kernel_setting
-    from hat_eval.cli import _run as cli
+    from hat_eval.cli import _run as cli  # the log folder, signals and progress lines
     from hat_eval.cli._common import console
-    from hat_eval.cli._preflight import check_server, model_server
     from hat_eval.suites import IFEVAL, disclosure_harness, make_task, suite_names
     from hat_eval.suites import RunOptions as TaskOptions
+
+    from . import _prepare as prep
+    from ._preflight import check_server, model_server
 
     names = list(options.suites)
     harness_file = None
@@ -73,13 +75,13 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         try:
             load_harness(options.harness)
         except HarnessError as err:
-            cli.fail(str(err))
+            raise RunInputError(str(err)) from None
         harness_file = str(options.harness.resolve())
     disclosure = options.disclosure
     if disclosure is not None:
-        if names == [cli.EVOLUTION]:
+        if names == [prep.EVOLUTION]:
             raise RunOptionError(
-                f"{cli.EVOLUTION} runs the harness versions of its changelog, in their own form; "
+                f"{prep.EVOLUTION} runs the harness versions of its changelog, in their own form; "
                 "--disclosure applies to livestream, variant and robustness",
                 "disclosure",
             )
@@ -93,7 +95,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
             disclosure_harness(harness_file, disclosure)
         except ValueError as err:
             raise RunOptionError(str(err), "disclosure") from None
-    changelog_file = cli.check_changelog_options(names, options.harness_version, options.changelog)
+    changelog_file = prep.check_changelog_options(names, options.harness_version, options.changelog)
     shop_dir = None
     if options.shop is not None:
         from hat_eval.cli._world import shop_option
@@ -104,13 +106,13 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         from hat_eval.cli._world import cases_option
 
         cases_file = cases_option(options.cases, names, shop_dir, options.judge)
-    model_name = cli.resolve_model(options.model, options.engine)
-    cli.check_mock_model(model_name)
-    model_args = cli.generation_model_args(
+    model_name = prep.resolve_model(options.model, options.engine)
+    prep.check_mock_model(model_name)
+    model_args = prep.generation_model_args(
         model_name, dict(options.model_args), options.temperature
     )
     if model_name.startswith("hf/"):  # what Inspect's hf provider hands from_pretrained
-        cli.check_load_args(model_args)
+        prep.check_load_args(model_args)
     log_dir = options.log_dir
     with ExitStack() as stack:
         # every load below, the judge's too
@@ -118,11 +120,12 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         server = model_server(model_name, model_args)
         if server is not None:  # before any task is built or sample starts
             check_server(
-                model_name, server, timeout_s=min(cli.PROBE_TIMEOUT_S, options.request_timeout)
+                model_name, server, timeout_s=min(PROBE_TIMEOUT_S, options.request_timeout)
             )
-        cli.prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
+        _check_log_dir(log_dir, progress)  # after the checks of the input, before any load
+        cli.prepare_log_dir(log_dir)  # sets unreadable logs aside (a line each)
         grader = (
-            cli.resolve_judge(
+            prep.resolve_judge(
                 options.judge,
                 request_timeout=options.request_timeout,
                 max_retries=options.max_retries,
@@ -159,7 +162,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         try:  # every task is built (and its data read) before any sample runs
             tasks = [make_task(name, task_options) for name in names]
         except (FileNotFoundError, ValueError) as err:
-            cli.fail(str(err))
+            raise RunInputError(str(err)) from None
         if shop_dir is not None or cases_file is not None:
             from hat_eval.cli._world import write_cases
 
@@ -167,7 +170,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         if grader is not None:
             tasks = cli.with_judge(tasks, names)
         epochs = options.epochs
-        attempt_timeout, retries = cli.server_bounds(
+        attempt_timeout, retries = prep.server_bounds(
             model_name, options.request_timeout, options.max_retries
         )
         if progress:
@@ -204,7 +207,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
             stop.note(signal.SIGINT)
         except PrerequisiteError as err:  # a missing package or variable of a model provider
             raise RunError(
-                cli.dirty_log_dir_line(err.message, log_dir) or cli.one_line(err.message)
+                cli.dirty_log_dir_line(err.message, log_dir) or prep.one_line(err.message)
             ) from None
     trials = epochs if epochs > 1 else None
     expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
@@ -217,6 +220,23 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         disclosure=disclosure,
     )
     return _result(log_dir, expected, stop.signum, described)
+
+
+def _check_log_dir(log_dir: Path, progress: bool) -> None:
+    """``log_dir`` usable as the run's log folder, and the progress setting readable."""
+    from hat_eval._outputs import OutputError, check_output_dir
+
+    try:
+        check_output_dir(log_dir, option="--log-dir", create=False)
+    except OutputError as err:
+        raise RunInputError(str(err)) from None
+    if progress and not os.isatty(2):
+        from hat_eval.cli._progress import every_s_from_env
+
+        try:
+            every_s_from_env()
+        except ValueError as err:
+            raise RunInputError(str(err)) from None
 
 
 def _result(
