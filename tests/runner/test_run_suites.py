@@ -75,3 +75,26 @@ def test_run_suites_runs_the_reference_policy_and_resumes(tmp_path: Path) -> Non
     again = run_suites(options, progress=False, interrupt=False)  # the same options resume
     assert again.status == "success" and again.done == 2
     assert [x.location for x in again.logs] == [log.location]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "said"),
+    [
+        ({"model": "nosuchmodel"}, "--model nosuchmodel: no such directory"),
+        ({"model": "nosuchprovider/x"}, "'nosuchprovider' is not an Inspect model provider"),
+        ({"harness": Path("missing-harness.yaml")}, "missing-harness.yaml"),
+        ({"suites": ("variant",), "changelog": Path("x.yaml")}, "apply to the evolution suite"),
+    ],
+)
+def test_bad_inputs_are_typed_errors_and_nothing_is_printed_or_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kwargs: dict[str, object], said: str
+) -> None:
+    from hat_eval.runner import RunInputError
+
+    options = RunOptions(log_dir=tmp_path / "logs", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises((RunInputError, RunOptionError)) as caught:
+        run_suites(options, progress=False, interrupt=False)
+    assert said in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert capsys.readouterr().err == ""
+    assert not (tmp_path / "logs").exists()
