@@ -65,6 +65,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
     from hat_eval.suites import RunOptions as TaskOptions
 
     from . import _prepare as prep
+    from . import _session as session
     from ._preflight import check_server, model_server
 
     names = list(options.suites)
@@ -140,7 +141,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
 
             max_connections = default_connections(model_name)[0]
         if progress:
-            for line in cli.limit_notes(names, options.limit, options.seed):
+            for line in session.limit_notes(names, options.limit, options.seed):
                 console.print(line, markup=False, highlight=False)
         from inspect_ai import Epochs, eval_set
 
@@ -168,7 +169,7 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
 
             write_cases(tasks, log_dir)
         if grader is not None:
-            tasks = cli.with_judge(tasks, names)
+            tasks = session.with_judge(tasks, names)
         epochs = options.epochs
         attempt_timeout, retries = prep.server_bounds(
             model_name, options.request_timeout, options.max_retries
@@ -178,10 +179,10 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         from inspect_ai._util.error import PrerequisiteError
 
         stop = stack.enter_context(
-            cli.stop_signals() if interrupt else nullcontext(cli.Interrupt())
+            session.stop_signals() if interrupt else nullcontext(session.Interrupt())
         )
         try:
-            with cli.tracebacks_in_log_only(), cli.no_eval_set_verdict():
+            with session.tracebacks_in_log_only(), session.no_eval_set_verdict():
                 eval_set(
                     tasks,
                     model=model_name,
@@ -207,11 +208,11 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
             stop.note(signal.SIGINT)
         except PrerequisiteError as err:  # a missing package or variable of a model provider
             raise RunError(
-                cli.dirty_log_dir_line(err.message, log_dir) or prep.one_line(err.message)
+                session.dirty_log_dir_line(err.message, log_dir) or prep.one_line(err.message)
             ) from None
     trials = epochs if epochs > 1 else None
     expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
-    described = cli.describe_run(
+    described = session.describe_run(
         model_name,
         options.agent,
         harness_file,
@@ -243,8 +244,9 @@ def _result(
     log_dir: Path, expected: dict[str, int], signum: int | None, described: str
 ) -> RunResult:
     """The run's newest logs, counted (one count: :func:`hat_eval.reports.finished_samples`)."""
-    from hat_eval.cli._run import latest_logs
     from hat_eval.reports import finished_samples
+
+    from ._session import latest_logs
 
     logs = latest_logs(log_dir, expected)
     finished = {log.eval.task: min(finished_samples(log), expected[log.eval.task]) for log in logs}
