@@ -98,9 +98,6 @@ def test_the_suites_import_no_baseline() -> None:
 
 
 RUNNER_CLI_IMPORTS = {  # what the library runner still borrows from the CLI (to move down)
-    "hat_eval.cli._common",  # the console the limit notes are printed on
-    "hat_eval.cli._run",  # unreadable logs set aside with a warning line, the progress lines
-    "hat_eval.cli._progress",  # HAT_EVAL_PROGRESS_S read
     "hat_eval.cli._world",  # --shop and --cases checked, the cases written
 }
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import shlex
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -40,7 +38,6 @@ from ._common import console, err_console, fail
 from ._preflight import bad_parameter, input_errors
 
 if TYPE_CHECKING:
-    from inspect_ai import Task
     from inspect_ai.log import EvalLog
     from inspect_ai.model import Model
 
@@ -106,60 +103,6 @@ MaxRetriesOption = Annotated[
 JudgeMaxTokensOption = Annotated[
     int | None, typer.Option(min=1, help=option_help("judge_max_tokens"))
 ]
-
-
-@contextmanager
-def run_progress(
-    tasks: list[Task], log_dir: Path, epochs: int, max_retries: int | None
-) -> Iterator[None]:
-    """Progress lines while the run lasts, when its output is not a terminal (see ``_progress``).
-
-    A terminal shows Inspect's own progress display instead. ``HAT_EVAL_PROGRESS_S`` sets the
-    seconds between lines; samples a resumed run finished earlier count as done.
-    """
-    if os.isatty(2):
-        yield
-        return
-    from hat_eval.reports import finished_samples
-
-    from ._progress import Progress, every_s_from_env, watch
-
-    try:
-        every_s = every_s_from_env()
-    except ValueError as err:
-        fail(str(err))
-    expected = {t.name: len(t.dataset) * (epochs if epochs > 1 else t.epochs or 1) for t in tasks}
-    done = sum(
-        min(finished_samples(log), expected[log.eval.task])
-        for log in latest_logs(log_dir, expected)
-    )
-
-    def write(line: str) -> None:  # beside Inspect's plain status lines, on stdout
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
-
-    progress = Progress(
-        sum(expected.values()), done, every_s=every_s, write=write, max_retries=max_retries
-    )
-    with watch(progress):
-        yield
-
-
-def prepare_log_dir(log_dir: Path) -> None:
-    """Check ``--log-dir`` before any work, and set its unreadable logs aside (one line each).
-
-    One line and exit 2 when it is a file, cannot be created or written (see
-    :func:`hat_eval._outputs.check_output_dir`).
-    """
-    from ._common import output_dir
-
-    output_dir(log_dir, option="--log-dir")
-    for path, target, why in set_aside_unreadable(log_dir):
-        err_console.print(
-            f"warning: {path}: not a readable Inspect eval log ({why}); moved aside to "
-            f"{target.name} so this run can resume from the others",
-            markup=False,
-            highlight=False,
-        )
 
 
 def resume_command(ctx: typer.Context) -> str:
@@ -321,12 +264,20 @@ def run(
             shop=shop,
             cases=cases,
         )
-        result = run_suites(options)
+        result = run_suites(options, progress=_line, warn=_warning)
     except RunOptionError as err:
         raise bad_parameter(err) from None
     except (RunInputError, RunError) as err:
         fail(str(err))
     print_summary(ctx, log_dir, result)
+
+
+def _line(line: str) -> None:  # a progress line, beside Inspect's plain status lines
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _warning(line: str) -> None:
+    err_console.print(line, markup=False, highlight=False)
 
 
 def print_summary(ctx: typer.Context, log_dir: Path, result: RunResult) -> None:

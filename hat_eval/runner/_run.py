@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+from collections.abc import Callable
 from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,6 +20,10 @@ if TYPE_CHECKING:
     from inspect_ai.model import Model
 
     from ._session import Interrupt
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 class RunError(RuntimeError):
@@ -50,13 +56,20 @@ class RunResult:
         return sum(self.finished.values())
 
 
-def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = True) -> RunResult:
+def run_suites(
+    options: RunOptions,
+    *,
+    progress: Callable[[str], None] | None = None,
+    warn: Callable[[str], None] = _to_stderr,
+    interrupt: bool = True,
+) -> RunResult:
     """Run ``options.suites`` as ``hat-eval run`` does and return what the logs say.
 
     Every input is checked (harness, model, server pre-flight, changelog, shop, cases) and every
     task built before any sample runs; a rerun with the same ``log_dir`` resumes. ``progress``
-    prints the limit notes and, off a terminal, the progress lines; ``interrupt`` handles
-    SIGINT / SIGTERM so the logs are marked cancelled and the result says so.
+    gets the limit notes and, off a terminal, the progress lines (None: none); ``warn`` a line
+    for each unreadable log set aside; ``interrupt`` handles SIGINT / SIGTERM so the logs are
+    marked cancelled and the result says so.
 
     Raises:
         RunOptionError: an option that cannot run (``.option`` names the field).
@@ -64,8 +77,6 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
         RunError: a model provider's package or variable is missing.
     """
     from hat_eval._hub import hub_kernel_setting
-    from hat_eval.cli import _run as cli  # unreadable logs set aside, progress lines
-    from hat_eval.cli._common import console
 
     from . import _prepare as prep
     from . import _session as session
@@ -81,8 +92,10 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
             check_server(
                 model_name, server, timeout_s=min(PROBE_TIMEOUT_S, options.request_timeout)
             )
-        _check_log_dir(log_dir, progress)  # after the checks of the input, before any load
-        cli.prepare_log_dir(log_dir)  # sets unreadable logs aside (a line each)
+        if progress is not None:
+            session.check_progress_setting()
+        # after the checks of the input, before any model loads
+        session.prepare_log_dir(log_dir, warn)
         grader = (
             prep.resolve_judge(
                 options.judge,
@@ -93,13 +106,15 @@ def run_suites(options: RunOptions, *, progress: bool = True, interrupt: bool = 
             if options.judge is not None
             else None
         )
-        if progress:
+        if progress is not None:
             for line in session.limit_notes(names, options.limit, options.seed):
-                console.print(line, markup=False, highlight=False)
+                progress(line)
         tasks = _build_tasks(options, inputs, judged=grader is not None)
         _, retries = prep.server_bounds(model_name, options.request_timeout, options.max_retries)
-        if progress:
-            stack.enter_context(cli.run_progress(tasks, log_dir, options.epochs, retries))
+        if progress is not None:
+            stack.enter_context(
+                session.run_progress(tasks, log_dir, options.epochs, retries, progress)
+            )
         stop = stack.enter_context(
             session.stop_signals() if interrupt else nullcontext(session.Interrupt())
         )
@@ -272,23 +287,6 @@ def _eval(
         raise RunError(
             dirty_log_dir_line(err.message, options.log_dir) or one_line(err.message)
         ) from None
-
-
-def _check_log_dir(log_dir: Path, progress: bool) -> None:
-    """``log_dir`` usable as the run's log folder, and the progress setting readable."""
-    from hat_eval._outputs import OutputError, check_output_dir
-
-    try:
-        check_output_dir(log_dir, option="--log-dir", create=False)
-    except OutputError as err:
-        raise RunInputError(str(err)) from None
-    if progress and not os.isatty(2):
-        from hat_eval.cli._progress import every_s_from_env
-
-        try:
-            every_s_from_env()
-        except ValueError as err:
-            raise RunInputError(str(err)) from None
 
 
 def _result(

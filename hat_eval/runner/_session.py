@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._options import RunInputError
 from ._prepare import one_line
 
 if TYPE_CHECKING:
@@ -294,3 +296,66 @@ def describe_run(
     if IFEVAL in suites:
         parts.append(f"ifeval under the harness {harness}" if harness else "ifeval on bare prompts")
     return "ran: " + ", ".join(parts)
+
+
+@contextmanager
+def run_progress(
+    tasks: list[Task],
+    log_dir: Path,
+    epochs: int,
+    max_retries: int | None,
+    write: Callable[[str], None],
+) -> Iterator[None]:
+    """Progress lines to ``write`` while the run lasts, off a terminal (see ``_progress``).
+
+    A terminal shows Inspect's own progress display instead. ``HAT_EVAL_PROGRESS_S`` sets the
+    seconds between lines (:func:`check_progress_setting` reads it first); samples a resumed run
+    finished earlier count as done.
+    """
+    if os.isatty(2):
+        yield
+        return
+    from hat_eval.reports import finished_samples
+
+    from ._progress import Progress, watch
+
+    every_s = check_progress_setting()
+    expected = {t.name: len(t.dataset) * (epochs if epochs > 1 else t.epochs or 1) for t in tasks}
+    done = sum(
+        min(finished_samples(log), expected[log.eval.task])
+        for log in latest_logs(log_dir, expected)
+    )
+    progress = Progress(
+        sum(expected.values()), done, every_s=every_s, write=write, max_retries=max_retries
+    )
+    with watch(progress):
+        yield
+
+
+def check_progress_setting() -> float:
+    """Seconds between progress lines (``HAT_EVAL_PROGRESS_S``), or one line if it is bad."""
+    from ._progress import every_s_from_env
+
+    try:
+        return every_s_from_env()
+    except ValueError as err:
+        raise RunInputError(str(err)) from None
+
+
+def prepare_log_dir(log_dir: Path, warn: Callable[[str], None]) -> None:
+    """Check ``log_dir`` before any work, and set its unreadable logs aside (a ``warn`` each).
+
+    :class:`RunInputError` when it is a file, cannot be created or written (see
+    :func:`hat_eval._outputs.check_output_dir`).
+    """
+    from hat_eval._outputs import OutputError, check_output_dir
+
+    try:
+        check_output_dir(log_dir, option="--log-dir", create=False)
+    except OutputError as err:
+        raise RunInputError(str(err)) from None
+    for path, target, why in set_aside_unreadable(log_dir):
+        warn(
+            f"warning: {path}: not a readable Inspect eval log ({why}); moved aside to "
+            f"{target.name} so this run can resume from the others"
+        )

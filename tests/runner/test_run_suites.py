@@ -57,14 +57,14 @@ def test_disclosure_for_the_evolution_suite_is_refused_before_anything_runs(
 ) -> None:
     options = RunOptions(suites=("evolution",), disclosure="inline", log_dir=tmp_path / "logs")
     with pytest.raises(RunOptionError) as caught:
-        run_suites(options, progress=False, interrupt=False)
+        run_suites(options, interrupt=False)
     assert caught.value.option == "disclosure"
     assert not (tmp_path / "logs").exists()  # nothing written
 
 
 def test_run_suites_runs_the_reference_policy_and_resumes(tmp_path: Path) -> None:
     options = RunOptions(suites=("livestream",), limit=2, log_dir=tmp_path / "logs")
-    result = run_suites(options, progress=False, interrupt=False)
+    result = run_suites(options, interrupt=False)
     assert isinstance(result, RunResult)
     assert result.status == "success"
     assert result.total == 2 and result.done == 2
@@ -72,7 +72,7 @@ def test_run_suites_runs_the_reference_policy_and_resumes(tmp_path: Path) -> Non
     assert log.status == "success"
     assert result.finished == {log.eval.task: 2}
     assert result.described.startswith("ran: ")
-    again = run_suites(options, progress=False, interrupt=False)  # the same options resume
+    again = run_suites(options, interrupt=False)  # the same options resume
     assert again.status == "success" and again.done == 2
     assert [x.location for x in again.logs] == [log.location]
 
@@ -93,8 +93,20 @@ def test_bad_inputs_are_typed_errors_and_nothing_is_printed_or_written(
 
     options = RunOptions(log_dir=tmp_path / "logs", **kwargs)  # type: ignore[arg-type]
     with pytest.raises((RunInputError, RunOptionError)) as caught:
-        run_suites(options, progress=False, interrupt=False)
+        run_suites(options, interrupt=False)
     assert said in str(caught.value)
     assert "\n" not in str(caught.value)
     assert capsys.readouterr().err == ""
     assert not (tmp_path / "logs").exists()
+
+
+def test_an_unreadable_log_is_set_aside_with_a_warning_to_the_caller(tmp_path: Path) -> None:
+    log_dir = tmp_path / "logs"
+    log_dir.mkdir()
+    (log_dir / "2026-01-01T00-00-00+00-00_livestream_cut.eval").write_bytes(b"not a zip")
+    warned: list[str] = []
+    options = RunOptions(suites=("livestream",), limit=1, log_dir=log_dir)
+    result = run_suites(options, warn=warned.append, interrupt=False)
+    assert result.status == "success"
+    [line] = warned
+    assert "not a readable Inspect eval log" in line and ".unreadable" in line
