@@ -1,8 +1,11 @@
 """Run the suites from Python: ``run_suites(RunOptions(...))`` is what ``hat-eval run`` does.
 
     from hat_eval.runner import RunOptions, run_suites
-    result = run_suites(RunOptions(suites=("variant",), limit=5, log_dir=Path("logs/v")))
-    result.status, result.done, result.total
+    options = RunOptions(suites=("variant",), limit=5, log_dir=Path("logs/v"))
+    result = run_suites(options, progress=print)  # progress: the notes and progress lines
+    result.status, result.done, result.total  # "success", 5, 5; the same call resumes
+
+``hat-eval run`` is this call plus its summary table and exit code.
 
 :class:`RunOptions` is checked when made (:class:`RunOptionError`); :func:`run_suites` checks
 what needs a file or the machine before any sample runs and returns a :class:`RunResult`.
