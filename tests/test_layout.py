@@ -18,7 +18,17 @@ LOWER = {  # area -> the areas it may import (each layer only the layers below i
     "world": {"harness"},
     "episode": {"harness", "hsa", "world"},
 }
-CONSUMERS = ("suites", "baselines", "judge", "trainers", "loadtest", "reports", "repro", "cli")
+CONSUMERS = (
+    "suites",
+    "baselines",
+    "judge",
+    "trainers",
+    "loadtest",
+    "reports",
+    "runner",
+    "repro",
+    "cli",
+)
 
 
 def _imported_areas(path: Path) -> set[str]:
@@ -85,3 +95,26 @@ def test_the_suites_import_no_baseline() -> None:
     """The hat/ policies sit above the suites: the oracle reads the suites' samples."""
     for path in sorted((PACKAGE / "suites").rglob("*.py")):
         assert "baselines" not in _imported_areas(path), path.relative_to(REPO)
+
+
+RUNNER_CLI_IMPORTS = {  # what the library runner still borrows from the CLI (to move down)
+    "hat_eval.cli._world",  # --shop and --cases checked, the cases written
+}
+
+
+def test_the_runner_imports_the_cli_only_where_listed() -> None:
+    """``hat_eval.runner`` sits below the CLI: ``hat-eval run`` calls it, never the reverse."""
+    for path in sorted((PACKAGE / "runner").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:  # nothing from the CLI at import time
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("hat_eval.cli"), path.relative_to(REPO)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hat_eval.cli"):
+                module = node.module or ""
+                names = (
+                    [f"{module}.{a.name}" for a in node.names]
+                    if module == "hat_eval.cli"
+                    else [module]
+                )
+                assert set(names) <= RUNNER_CLI_IMPORTS, f"{path.relative_to(REPO)}: {names}"

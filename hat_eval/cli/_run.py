@@ -2,128 +2,49 @@
 
 from __future__ import annotations
 
-import json
-import os
 import shlex
-import signal
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hat_eval._device import LOCAL_CPU_CONNECTIONS, LOCAL_GPU_CONNECTIONS, SERVER_CONNECTIONS
+from hat_eval.runner import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_REQUEST_TIMEOUT_S,
+    RunInputError,
+    RunOptionError,
+    _prepare,
+    option_help,
+)
+from hat_eval.runner._prepare import (  # noqa: F401  (re-exported: what the commands share)
+    EVOLUTION,
+    REFERENCE_MODEL,
+    generation_model_args,
+    model_server_bound,
+    one_line,
+    server_bounds,
+)
+from hat_eval.runner._session import (  # noqa: F401  (re-exported: the tests' and summary's)
+    Interrupt,
+    latest_logs,
+    limit_notes,
+    log_path,
+    set_aside_unreadable,
+    stop_signals,
+)
 
 from ._common import console, err_console, fail
-from ._preflight import PROBE_TIMEOUT_S
+from ._preflight import bad_parameter, input_errors
 
 if TYPE_CHECKING:
-    from inspect_ai import Task
     from inspect_ai.log import EvalLog
     from inspect_ai.model import Model
 
-REFERENCE_MODEL = "hat/reference"
-"""The embedded default model: the reference policy (see the README)."""
-DEFAULT_REQUEST_TIMEOUT_S = 300
-"""Seconds one request to a model server may take (each try) unless ``--request-timeout``."""
-DEFAULT_MAX_RETRIES = 2
-"""Retries of a failed request to a model server unless ``--max-retries``."""
+    from hat_eval.runner import RunResult
+
 REQUEST_TIMEOUT_VAR = "HAT_EVAL_TIMEOUT"
 MAX_RETRIES_VAR = "HAT_EVAL_MAX_RETRIES"
-IN_PROCESS_PROVIDERS = ("hf", "hat", "mockllm")
-"""Providers that generate in this process: no server to time out (a local checkpoint on a CPU
-may take minutes a turn; the progress lines show it is running)."""
-
-
-def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
-    """Turn ``--model`` into an Inspect model string, checking local checkpoints.
-
-    None is the reference policy; an existing directory is a Hugging Face checkpoint (``hf/``,
-    or ``vllm/`` with ``--engine vllm``); a ``provider/model`` string passes through to Inspect
-    unchanged. Anything else fails with one line before anything loads; ``option`` names the
-    model in it (``--model``, or ``--judge`` for the grader).
-    """
-    if engine not in ("hf", "vllm"):
-        raise typer.BadParameter(
-            f"{engine!r} is not an engine, expected hf or vllm", param_hint="--engine"
-        )
-    if engine == "vllm" and not os.environ.get("VLLM_BASE_URL"):
-        from hat_eval._device import VLLM_INSTALL, vllm_installed
-
-        if not vllm_installed():
-            fail(
-                "--engine vllm: vllm is not installed and VLLM_BASE_URL is not set; "
-                f"{VLLM_INSTALL} and start `vllm serve CHECKPOINT`, point VLLM_BASE_URL at a "
-                "running server, or use --engine hf"
-            )
-    if model is None:
-        return REFERENCE_MODEL
-    path = Path(model).expanduser()
-    looks_like_path = model.startswith((".", "/", "~")) or path.exists()
-    if not looks_like_path:
-        if "/" not in model:  # every Inspect model string is provider/name
-            fail(
-                f"{option} {model}: no such directory and not an Inspect model string, expected "
-                "a checkpoint folder (e.g. ./ckpt) or provider/model (e.g. openai-api/local/qwen)"
-            )
-        provider = model.split("/", 1)[0]
-        known = model_providers()
-        if provider not in known:
-            fail(
-                f"{option} {model}: no such directory and {provider!r} is not an Inspect model "
-                f"provider, expected a checkpoint folder or provider/model with one of "
-                f"{', '.join(known)}"
-            )
-        return model
-    if not path.is_dir():
-        fail(
-            f"{option} {model}: no such checkpoint directory, expected a folder with "
-            "config.json, tokenizer files and a chat template (or an Inspect model string)"
-        )
-    check_checkpoint(path)
-    if engine == "vllm":
-        if not os.environ.get("VLLM_BASE_URL"):
-            fail(
-                f"--engine vllm: VLLM_BASE_URL is not set; start `vllm serve {path} "
-                "--enable-auto-tool-choice --tool-call-parser hermes` and export "
-                "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
-            )
-        return f"vllm/{path.resolve()}"
-    return f"hf/{path.resolve()}"
-
-
-def check_mock_model(model_name: str) -> None:
-    """Fail with one line when Inspect's ``mockllm`` cannot count tokens (offline), before a run.
-
-    ``mockllm`` counts tokens with tiktoken's ``o200k_base`` file, downloaded on first use; without
-    it every sample fails on a connection error. The embedded reference policy is the model that
-    runs offline.
-    """
-    if not model_name.startswith("mockllm/"):
-        return
-    try:
-        import tiktoken
-
-        tiktoken.get_encoding("o200k_base")
-    except Exception as err:  # tiktoken's download raises the HTTP library's errors
-        fail(
-            f"--model {model_name}: Inspect's mock model counts tokens with tiktoken's o200k_base "
-            f"file, which is not cached and could not be downloaded ({type(err).__name__}); "
-            "leave --model out to run the embedded reference policy, which runs offline"
-        )
-
-
-def model_providers() -> list[str]:
-    """The names of the Inspect model providers installed (built in and by entry point)."""
-    import inspect_ai  # noqa: F401  (registers the built-in providers)
-    from inspect_ai._util.entrypoints import ensure_entry_points
-    from inspect_ai._util.registry import registry_find, registry_unqualified_name
-
-    ensure_entry_points()
-    return sorted(
-        {registry_unqualified_name(i) for i in registry_find(lambda i: i.type == "modelapi")}
-    )
 
 
 def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
@@ -152,66 +73,10 @@ def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
     return args
 
 
-def generation_model_args(
-    model_name: str, model_args: dict[str, Any], temperature: float | None
-) -> dict[str, Any]:
-    """``model_args`` plus greedy decoding for Inspect's ``hf/`` provider unless sampling is asked.
-
-    That provider samples by default (``do_sample=True``), and transformers refuses a temperature
-    of 0 when sampling, which IFEval asks for. So ``hf/`` models decode greedily unless
-    ``--temperature`` is above 0 or ``-M do_sample=...`` says otherwise; other providers take the
-    temperature as it is.
-    """
-    if not model_name.startswith("hf/") or "do_sample" in model_args:
-        return model_args
-    return {**model_args, "do_sample": bool(temperature)}
-
-
-def check_load_args(model_args: dict[str, Any]) -> None:
-    """Fail with one line when ``-M`` asks the machine for what it lacks, before any load.
-
-    A CUDA ``device`` / ``device_map`` without CUDA, a bfloat16 ``dtype`` on a GPU without it
-    (:func:`hat_eval._device.check_model_kwargs`), or an ``attn_implementation`` that loads a
-    Hub kernel not cached while the Hub is offline (:func:`hat_eval._hub.check_kernel_request`).
-    """
-    from hat_eval._device import DeviceError, check_model_kwargs
-    from hat_eval._hub import HubKernelError, check_kernel_request
-
-    try:
-        check_model_kwargs(model_args, where="-M")
-        check_kernel_request(model_args, where="-M")
-    except (DeviceError, HubKernelError) as err:
-        fail(str(err))
-
-
-# Options `run` and `score` share (one owner each).
-RequestTimeoutOption = Annotated[
-    int,
-    typer.Option(
-        min=1,
-        envvar=REQUEST_TIMEOUT_VAR,
-        help="Seconds a model server has to answer one request (each try; the pre-flight "
-        f"waits at most {PROBE_TIMEOUT_S:g} s). A request past it is retried --max-retries "
-        "times with a line saying so, then its sample fails with the error named.",
-    ),
-]
-MaxRetriesOption = Annotated[
-    int,
-    typer.Option(
-        min=0,
-        envvar=MAX_RETRIES_VAR,
-        help="Retries of a failed or timed-out request to a model server (Inspect's own "
-        "default is to retry without end).",
-    ),
-]
-JudgeMaxTokensOption = Annotated[
-    int | None,
-    typer.Option(
-        min=1,
-        help="Most tokens per grader turn. Default: what the judge's reply format needs "
-        "(a share per rubric dimension and per claim).",
-    ),
-]
+def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
+    """:func:`hat_eval.runner._prepare.resolve_model`, failing as a command does."""
+    with input_errors():
+        return _prepare.resolve_model(model, engine, option=option)
 
 
 def resolve_judge(
@@ -221,368 +86,23 @@ def resolve_judge(
     max_retries: int = DEFAULT_MAX_RETRIES,
     max_tokens: int | None = None,
 ) -> Model:
-    """The ``--judge`` grader, checked as ``--model`` is before anything runs.
-
-    ``judge`` is a checkpoint folder (Inspect's ``hf/``, decoding greedily) or an Inspect model
-    string. One that is not resolvable, a server that does not answer the pre-flight, or a
-    provider whose package or variable is missing fails with one line naming ``--judge``. A
-    grader behind a server has each request bounded as the model's are (:func:`server_bounds`);
-    its replies are capped by the judge itself (:func:`hat_eval.judge.judge_max_tokens` of the
-    reply format) unless ``max_tokens`` (``--judge-max-tokens``) says otherwise.
-    """
-    from inspect_ai._util.error import PrerequisiteError
-    from inspect_ai.model import GenerateConfig, get_model
-
-    from hat_eval._hub import hub_kernel_setting
-
-    from ._preflight import check_server, model_server
-
-    name = resolve_model(judge, "hf", option="--judge")
-    args = generation_model_args(name, {}, 0.0)  # the judge rates at temperature 0
-    server = model_server(name, args, option="--judge")
-    if server is not None:
-        check_server(
-            name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout), option="--judge"
-        )
-    attempt_timeout, retries = server_bounds(name, request_timeout, max_retries)
-    config = GenerateConfig(
-        attempt_timeout=attempt_timeout, max_retries=retries, max_tokens=max_tokens
-    )
-    if config.model_dump(exclude_none=True):  # only what was set (a local grader: nothing)
-        args = {**args, "config": config}
-    try:
-        with hub_kernel_setting():  # a local grader loads here (the command's flag holds)
-            return get_model(name, **args)
-    except PrerequisiteError as err:
-        fail(f"--judge {judge}: {one_line(err.message)}")
-
-
-def model_server_bound(model_name: str) -> bool:
-    """Whether ``model_name``'s requests go to a server (not generated in this process)."""
-    return model_name.split("/", 1)[0] not in IN_PROCESS_PROVIDERS
-
-
-def server_bounds(
-    model_name: str, request_timeout: int, max_retries: int
-) -> tuple[int | None, int | None]:
-    """Inspect's ``attempt_timeout`` and ``max_retries`` for a model behind a server (else None).
-
-    Inspect retries a failed request to a server without end by default (a body that is not a
-    chat completion was seen retried in silence for minutes); here each try has
-    ``request_timeout`` seconds and a request is tried at most ``max_retries + 1`` times, so a
-    server that stops answering fails its samples within about
-    ``(max_retries + 1) * request_timeout`` seconds plus Inspect's backoff (3 s, then more).
-    """
-    if not model_server_bound(model_name):
-        return None, None
-    return request_timeout, max_retries
-
-
-def limit_notes(names: list[str], limit: int | None, seed: int | None) -> list[str]:
-    """One line per case suite whose cases ``--limit`` or ``--seed`` changes.
-
-    A limit at or above a suite's size runs the whole suite (its pinned dataset: the task
-    builder never draws more cases than the suite has); a smaller limit or another seed draws
-    a case set whose dataset hash is not the pinned one, and the line says so.
-    """
-    from hat_eval.suites import case_suites, suite_recipe
-
-    out = []
-    for name in names:
-        if name not in case_suites():
-            continue
-        recipe = suite_recipe(name)
-        size = f"{recipe.cases:,}"
-        if limit is not None and limit >= recipe.cases:
-            if limit > recipe.cases:
-                out.append(
-                    f"{name} has {size} cases: --limit {limit} runs all of them (the suite's "
-                    "pinned dataset)"
-                )
-        elif limit is not None:
-            out.append(
-                f"{name}: --limit {limit} runs {limit:,} of its {size} cases, a subset whose "
-                "dataset hash is not the suite's pinned one"
-            )
-        if seed is not None and seed != recipe.seed:
-            out.append(
-                f"{name}: --seed {seed} draws other cases than the suite's (seed {recipe.seed}): "
-                "its dataset hash is not the pinned one"
-            )
-    return out
-
-
-@contextmanager
-def run_progress(
-    tasks: list[Task], log_dir: Path, epochs: int, max_retries: int | None
-) -> Iterator[None]:
-    """Progress lines while the run lasts, when its output is not a terminal (see ``_progress``).
-
-    A terminal shows Inspect's own progress display instead. ``HAT_EVAL_PROGRESS_S`` sets the
-    seconds between lines; samples a resumed run finished earlier count as done.
-    """
-    if os.isatty(2):
-        yield
-        return
-    from hat_eval.reports import finished_samples
-
-    from ._progress import Progress, every_s_from_env, watch
-
-    try:
-        every_s = every_s_from_env()
-    except ValueError as err:
-        fail(str(err))
-    expected = {t.name: len(t.dataset) * (epochs if epochs > 1 else t.epochs or 1) for t in tasks}
-    done = sum(
-        min(finished_samples(log), expected[log.eval.task])
-        for log in latest_logs(log_dir, expected)
-    )
-
-    def write(line: str) -> None:  # beside Inspect's plain status lines, on stdout
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
-
-    progress = Progress(
-        sum(expected.values()), done, every_s=every_s, write=write, max_retries=max_retries
-    )
-    with watch(progress):
-        yield
-
-
-def with_judge(tasks: list[Task], names: list[str]) -> list[Task]:
-    """The case suites' tasks scored through the judge (:func:`hat_eval.judge.judged`).
-
-    Each case suite's scorer is wrapped so the grader (the ``grader`` model role) decides the
-    parts its checks leave undecided; IFEval, which has none, is left as it is.
-    """
-    from inspect_ai import task_with
-
-    from hat_eval.judge import judged
-    from hat_eval.suites import IFEVAL
-
-    return [
-        t if name == IFEVAL else task_with(t, scorer=[judged(s) for s in t.scorer or []])
-        for t, name in zip(tasks, names, strict=True)
-    ]
-
-
-def check_checkpoint(path: Path) -> None:
-    """Fail with one line unless ``path`` is a checkpoint the suites can run.
-
-    It needs a config, weights, a tokenizer and a chat template that renders tools, tool calls
-    and tool results (:func:`hat_eval._checkpoint.check_tools_template`).
-    """
-    if not (path / "config.json").is_file():
-        fail(f"{path}: config.json is missing, expected a Hugging Face checkpoint directory")
-    if not any(path.glob("*.safetensors")) and not any(path.glob("pytorch_model*.bin")):
-        fail(
-            f"{path}: no weights, expected *.safetensors or pytorch_model*.bin beside config.json "
-            "(model.save_pretrained)"
-        )
-    tok_cfg = path / "tokenizer_config.json"
-    if not ((path / "tokenizer.json").is_file() or tok_cfg.is_file()):
-        fail(
-            f"{path}: no tokenizer (tokenizer.json or tokenizer_config.json), expected the "
-            "tokenizer saved beside the weights (tokenizer.save_pretrained)"
-        )
-    template = (path / "chat_template.jinja").is_file() or (path / "chat_template.json").is_file()
-    if not template and tok_cfg.is_file():
-        try:
-            template = bool(json.loads(tok_cfg.read_text(encoding="utf-8")).get("chat_template"))
-        except ValueError:
-            fail(f"{tok_cfg}: not valid JSON, expected the tokenizer config")
-    if not template:
-        fail(
-            f"{path}: the tokenizer has no chat template, expected chat_template.jinja or a "
-            "chat_template entry in tokenizer_config.json"
-        )
-    from hat_eval._checkpoint import CheckpointError, check_tools_template
-
-    try:  # the suites need tools, tool calls and tool results rendered
-        check_tools_template(path)
-    except CheckpointError as err:
-        fail(str(err))
-
-
-INTERRUPTED = 130
-"""Exit code of a run stopped by Ctrl-C (128 + SIGINT, the shell's convention)."""
-TERMINATED = 143
-"""Exit code of a run stopped by SIGTERM (128 + SIGTERM: ``timeout``, a scheduler, ``kill``)."""
-
-
-def latest_logs(log_dir: Path, tasks: Iterable[str]) -> list[EvalLog]:
-    """The newest readable log header in ``log_dir`` of each task named in ``tasks``, in order."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    newest: dict[str, EvalLog] = {}
-    if log_dir.is_dir():
-        for info in list_eval_logs(str(log_dir), recursive=False):  # newest first
-            try:
-                log = read_eval_log(info, header_only=True)
-            except Exception:  # one cut short as the run stopped: named by set_aside_unreadable
-                continue
-            newest.setdefault(log.eval.task, log)
-    return [newest[name] for name in tasks if name in newest]
-
-
-UNREADABLE = ".unreadable"
-"""Suffix given to a log that cannot be read, so Inspect's listing of the folder skips it."""
-
-
-def set_aside_unreadable(log_dir: Path) -> list[tuple[Path, Path, str]]:
-    """Rename each log in ``log_dir`` that Inspect cannot read to ``NAME.unreadable``.
-
-    A log cut short (a run killed while writing it) stops Inspect's resume with an error that
-    names no file; renamed, it is kept for a look and no longer listed. Returns ``(log, new
-    name, why)`` for each log set aside.
-    """
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    from hat_eval.reports import unreadable_reason
-
-    moved = []
-    for info in list_eval_logs(str(log_dir), recursive=True):
-        try:
-            read_eval_log(info, header_only=True)
-        except Exception as err:  # Inspect raises several kinds for a file that is not a log
-            path = Path(_log_path(info.name))
-            target = path.with_name(path.name + UNREADABLE)
-            n = 1
-            while target.exists():
-                n += 1
-                target = path.with_name(f"{path.name}{UNREADABLE}.{n}")
-            path.rename(target)
-            moved.append((path, target, unreadable_reason(err)))
-    return moved
-
-
-def prepare_log_dir(log_dir: Path) -> None:
-    """Check ``--log-dir`` before any work, and set its unreadable logs aside (one line each).
-
-    One line and exit 2 when it is a file, cannot be created or written (see
-    :func:`hat_eval._outputs.check_output_dir`).
-    """
-    from ._common import output_dir
-
-    output_dir(log_dir, option="--log-dir")
-    for path, target, why in set_aside_unreadable(log_dir):
-        err_console.print(
-            f"warning: {path}: not a readable Inspect eval log ({why}); moved aside to "
-            f"{target.name} so this run can resume from the others",
-            markup=False,
-            highlight=False,
+    """:func:`hat_eval.runner._prepare.resolve_judge`, failing as a command does."""
+    with input_errors():
+        return _prepare.resolve_judge(
+            judge, request_timeout=request_timeout, max_retries=max_retries, max_tokens=max_tokens
         )
 
 
-def dirty_log_dir_line(message: object, log_dir: Path) -> str | None:
-    """Inspect's refusal of a log folder holding another run's logs, said the hat-eval way.
-
-    None when ``message`` is not that refusal. Inspect's own advice (``--log-dir-allow-dirty``)
-    is an option of ``inspect eval-set``, which ``hat-eval run`` does not take.
-    """
-    text = one_line(message)
-    if "log-dir-allow-dirty" not in text:
-        return None
-    name = text.split("'", 2)[1] if text.count("'") >= 2 else "a log"
-    return (
-        f"--log-dir {log_dir}: holds {name}, a log of another run (another suite, model, limit "
-        "or option); resume that run with its own command, or give this run a new --log-dir"
-    )
-
-
-class Interrupt:
-    """The first stop signal a run received (SIGINT or SIGTERM), or None."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-
-    def note(self, signum: int) -> None:
-        """Remember ``signum`` unless a signal came first."""
-        if self.signum is None:
-            self.signum = signum
-
-    @property
-    def code(self) -> int:
-        """The exit code: 143 after SIGTERM, otherwise 130."""
-        import signal
-
-        return TERMINATED if self.signum == signal.SIGTERM else INTERRUPTED
-
-    @property
-    def what(self) -> str:
-        """``interrupted`` (Ctrl-C) or ``stopped by SIGTERM``."""
-        import signal
-
-        return "stopped by SIGTERM" if self.signum == signal.SIGTERM else "interrupted"
-
-
-@contextmanager
-def stop_signals() -> Iterator[Interrupt]:
-    """While it lasts, SIGTERM stops a run as Ctrl-C does, and the first of them is recorded.
-
-    Ctrl-C is left to the event loop (:class:`asyncio.Runner` cancels the run, and Inspect
-    writes the logs as cancelled); its handler is wrapped to record the signal, so the run
-    exits 130 even when the cancellation lands after the last sample. SIGTERM goes to the same
-    handler, so a ``timeout`` or a scheduler gets the same summary, resume line and logs, and
-    the exit code 143.
-    """
-    import asyncio
-    import signal
-    import threading
-
-    record = Interrupt()
-    if threading.current_thread() is not threading.main_thread():
-        yield record
-        return
-    runner = asyncio.Runner
-    original = getattr(runner, "_on_sigint", None)
-
-    def on_sigint(self: Any, signum: int, frame: Any, main_task: Any) -> None:
-        record.note(signal.SIGINT)
-        assert original is not None
-        original(self, signum, frame, main_task)
-
-    def on_sigterm(signum: int, frame: Any) -> None:
-        record.note(signal.SIGTERM)
-        handler = signal.getsignal(signal.SIGINT)
-        if not callable(handler):
-            raise KeyboardInterrupt
-        handler(signal.SIGINT, frame)
-
-    previous = signal.signal(signal.SIGTERM, on_sigterm)
-    if original is not None:
-        runner._on_sigint = on_sigint  # type: ignore[attr-defined]
-    try:
-        yield record
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        if original is not None:
-            runner._on_sigint = original  # type: ignore[attr-defined]
-
-
-@contextmanager
-def no_eval_set_verdict() -> Iterator[None]:
-    """While it lasts, Inspect's eval set does not print its verdict on the run.
-
-    Inspect prints "Completed all tasks ... successfully" when an interrupted eval set returns
-    no logs (``inspect_ai._eval.evalset``); the run's summary and last line say what finished.
-    """
-    try:
-        from inspect_ai._eval import evalset
-    except ImportError:  # another Inspect layout: its display is left as it is
-        yield
-        return
-    original = getattr(evalset, "status_msg", None)
-
-    def silent(msg: str) -> str:
-        return "" if msg.startswith(("Completed all tasks", "Did not successfully")) else msg
-
-    if original is not None:
-        evalset.status_msg = silent
-    try:
-        yield
-    finally:
-        if original is not None:
-            evalset.status_msg = original
+# Options `run` and `score` share (one owner each).
+RequestTimeoutOption = Annotated[
+    int, typer.Option(min=1, envvar=REQUEST_TIMEOUT_VAR, help=option_help("request_timeout"))
+]
+MaxRetriesOption = Annotated[
+    int, typer.Option(min=0, envvar=MAX_RETRIES_VAR, help=option_help("max_retries"))
+]
+JudgeMaxTokensOption = Annotated[
+    int | None, typer.Option(min=1, help=option_help("judge_max_tokens"))
+]
 
 
 def resume_command(ctx: typer.Context) -> str:
@@ -597,15 +117,6 @@ def resume_command(ctx: typer.Context) -> str:
         for item in value if isinstance(value, list | tuple) else [value]:
             words += [max(param.opts, key=len), str(item)]
     return shlex.join(words)
-
-
-def one_line(message: object) -> str:
-    """A message from Inspect (text with rich markup, or any renderable) as one plain line."""
-    from rich.text import Text
-
-    text = Text.from_markup(message).plain if isinstance(message, str) else str(message)
-    text = " ".join(text.split())
-    return text.removeprefix("ERROR: ")
 
 
 def error_kind(message: str, traceback: str | None) -> str:
@@ -642,7 +153,7 @@ def error_lines(logs: Iterable[EvalLog]) -> list[str]:
             and results.completed_samples >= results.total_samples
         ):
             continue  # every sample scored: nothing failed
-        where = _log_path(log.location)
+        where = log_path(log.location)
         kinds: dict[str, list[Any]] = {}
         for summary in read_eval_log_sample_summaries(log.location):
             if summary.error is not None and not is_cancelled(summary.error):
@@ -671,107 +182,6 @@ def is_cancelled(message: str) -> bool:
     return message.lstrip().startswith(("CancelledError", "Cancelled("))
 
 
-def _log_path(location: str) -> str:
-    """A log's location as an absolute path (Inspect may give a ``file://`` URI)."""
-    from urllib.parse import unquote, urlsplit
-
-    if location.startswith("file://"):
-        location = unquote(urlsplit(location).path)
-    return str(Path(location).resolve()) if "://" not in location else location
-
-
-@contextmanager
-def tracebacks_in_log_only() -> Iterator[None]:
-    """While it lasts, Inspect's panel for a failed task shows one line, not the traceback.
-
-    Inspect renders a task error as a rich traceback (``inspect_ai._display.core.results``);
-    the traceback stays in the log, and :func:`error_lines` names the errors after the run.
-    """
-    from rich.text import Text
-
-    try:
-        from inspect_ai._display.core import results
-    except ImportError:  # another Inspect layout: its display is left as it is
-        yield
-        return
-    original = getattr(results, "rich_traceback", None)
-
-    def pointer(*_args: Any, **_kwargs: Any) -> Text:
-        return Text(
-            "stopped on an error: it is named after the results, its traceback is in the log"
-        )
-
-    if original is not None:
-        results.rich_traceback = pointer
-    try:
-        yield
-    finally:
-        if original is not None:
-            results.rich_traceback = original
-
-
-def describe_run(
-    model: str,
-    agent: str,
-    harness: str | None,
-    suites: list[str],
-    judge: str | None = None,
-    *,
-    disclosure: str | None = None,
-) -> str:
-    """One line naming what ran: the model, the agent, harness and judge of each kind of suite.
-
-    ``disclosure`` (``--disclosure``) names which default harness ran when no file was given.
-    """
-    from hat_eval.suites import IFEVAL
-
-    parts = [f"model {model}"]
-    if any(name != IFEVAL for name in suites):
-        default = f"default {disclosure}" if disclosure else "default"
-        parts += [f"agent {agent}", f"harness {harness or default + ' (embedded)'}"]
-        if judge is not None:
-            parts.append(f"judge {judge} for undecided parts")
-    if IFEVAL in suites:
-        parts.append(f"ifeval under the harness {harness}" if harness else "ifeval on bare prompts")
-    return "ran: " + ", ".join(parts)
-
-
-EVOLUTION = "evolution"
-"""The suite that runs a harness changelog (``--harness-version``, ``--changelog``)."""
-
-
-def check_changelog_options(
-    names: list[str], version: str | None, changelog: Path | None
-) -> str | None:
-    """Validate ``--harness-version`` and ``--changelog`` before anything runs.
-
-    Returns the changelog file to run (None: the suite's own). Exits 2 with one line naming
-    the file and field when the changelog or a version's harness is invalid, or the version
-    is not in the changelog; a usage error when the options are given without the suite.
-    """
-    if version is None and changelog is None:
-        return None
-    if EVOLUTION not in names:
-        raise typer.BadParameter(
-            f"--harness-version and --changelog apply to the {EVOLUTION} suite, not "
-            f"{', '.join(names)}",
-            param_hint="--harness-version" if version is not None else "--changelog",
-        )
-    from hat_eval.episode import check_changelog
-    from hat_eval.harness import HarnessError, load_changelog
-
-    from ._harness import default_changelog
-
-    path = changelog.resolve() if changelog is not None else default_changelog()
-    try:
-        loaded = load_changelog(path)
-        check_changelog(loaded)
-        loaded.select(version)
-    except HarnessError as err:
-        fail(str(err))
-    return str(path) if changelog is not None else None
-
-
 def print_evolution(logs: list[Any]) -> None:
     """The evolution report of each evolution log (after the summary; ``logs`` are headers)."""
     from inspect_ai.log import read_eval_log
@@ -785,135 +195,37 @@ def print_evolution(logs: list[Any]) -> None:
                 console.print(evolution_table(log_evolution_report(log)))
 
 
+def _opt(name: str, *decls: str, **kwargs: Any) -> Any:
+    """A typer option whose help is the :class:`~hat_eval.runner.RunOptions` field's (one owner)."""
+    return typer.Option(*decls, help=option_help(name), **kwargs)
+
+
 def run(
     ctx: typer.Context,
     suite: Annotated[str, typer.Option(help="A suite (see `hat-eval suites`) or all.")] = "variant",
-    model: Annotated[
-        str | None,
-        typer.Option(
-            help="Checkpoint directory or Inspect model string (openai-api/..., vllm/..., "
-            "hf/...). Default: the embedded reference policy (scripted, offline)."
-        ),
-    ] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Cases per suite.")] = None,
-    harness: Annotated[Path | None, typer.Option(help="Harness file to run under.")] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            help="Case seed (the suite's fixed seed if omitted); also the generation seed."
-        ),
-    ] = None,
-    log_dir: Annotated[
-        Path,
-        typer.Option(
-            help="Where the .eval logs go: one folder per run (the same command resumes it; a "
-            "log that cannot be read is renamed NAME.unreadable first)."
-        ),
-    ] = Path("logs"),
-    max_connections: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help=f"Concurrent model calls. Default: {LOCAL_CPU_CONNECTIONS} for a checkpoint on "
-            f"the CPU (concurrent requests are padded into one batch), {LOCAL_GPU_CONNECTIONS} "
-            f"on a GPU, {SERVER_CONNECTIONS} for a server.",
-        ),
-    ] = None,
-    engine: Annotated[str, typer.Option(help="hf or vllm, for a checkpoint directory.")] = "hf",
-    agent: Annotated[
-        str, typer.Option(help="harness (harness-driven agent) or react.")
-    ] = "harness",
-    ifeval_data: Annotated[
-        Path | None,
-        typer.Option("--ifeval-data", help="IFEval input_data.jsonl (offline runs need it)."),
-    ] = None,
-    max_tokens: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Most tokens per model turn. Default: for the case suites a cap derived from the "
-            "harness's answer limit (its most words, 2 tokens a word, 64 more); for IFEval the "
-            "model's.",
-        ),
-    ] = None,
+    model: Annotated[str | None, _opt("model")] = None,
+    limit: Annotated[int | None, _opt("limit", min=1)] = None,
+    harness: Annotated[Path | None, _opt("harness")] = None,
+    seed: Annotated[int | None, _opt("seed")] = None,
+    log_dir: Annotated[Path, _opt("log_dir")] = Path("logs"),
+    max_connections: Annotated[int | None, _opt("max_connections", min=1)] = None,
+    engine: Annotated[str, _opt("engine")] = "hf",
+    agent: Annotated[str, _opt("agent")] = "harness",
+    ifeval_data: Annotated[Path | None, _opt("ifeval_data", "--ifeval-data")] = None,
+    max_tokens: Annotated[int | None, _opt("max_tokens", min=1)] = None,
     request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
     max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
-    temperature: Annotated[
-        float | None,
-        typer.Option(
-            min=0.0,
-            help="Sampling temperature (the suite's default if omitted; IFEval's is 0). "
-            "hf/ checkpoints decode greedily unless it is above 0.",
-        ),
-    ] = None,
-    model_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--model-arg",
-            "-M",
-            help="key=value passed to the model provider, as `inspect eval -M` "
-            "(repeatable; e.g. -M do_sample=true).",
-        ),
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(
-            help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
-            "decides the parts the checks leave undecided (the grader model role).",
-        ),
-    ] = None,
+    temperature: Annotated[float | None, _opt("temperature", min=0.0)] = None,
+    model_arg: Annotated[list[str] | None, _opt("model_args", "--model-arg", "-M")] = None,
+    judge: Annotated[str | None, _opt("judge")] = None,
     judge_max_tokens: JudgeMaxTokensOption = None,
-    disclosure: Annotated[
-        str | None,
-        typer.Option(
-            help="inline or progressive skills for the case suites: the default harness of that "
-            "form (inline if omitted); with --harness, that file's own skill_disclosure.",
-        ),
-    ] = None,
-    harness_version: Annotated[
-        str | None,
-        typer.Option(
-            help="The evolution suite's harness version to run: vK, or a range vA..vB "
-            "(all versions of the changelog if omitted).",
-        ),
-    ] = None,
-    changelog: Annotated[
-        Path | None,
-        typer.Option(
-            help="A harness changelog for the evolution suite to run (its own if omitted); "
-            "see `hat-eval harness log`.",
-        ),
-    ] = None,
-    epochs: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Trials per case (Inspect's epochs; each kept in the log): `hat-eval report` "
-            "shows pass^k and the cases whose verdict flips between trials.",
-        ),
-    ] = 1,
-    no_hub_kernels: Annotated[
-        bool,
-        typer.Option(
-            "--no-hub-kernels",
-            help="Load checkpoints without transformers' kernels from the Hugging Face Hub "
-            "(always so while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES).",
-        ),
-    ] = False,
-    shop: Annotated[
-        Path | None,
-        typer.Option(
-            help="A shop folder (data pack, see `hat-eval shop`): the case suites draw their cases "
-            "from it, and the tools, checks and judge read it; the cases go to LOG_DIR/cases/.",
-        ),
-    ] = None,
-    cases: Annotated[
-        Path | None,
-        typer.Option(
-            help="A cases file: the team's viewer messages with their gold, one case a line (the "
-            "case schema, docs/shop.md), run instead of generated cases (about --shop's products).",
-        ),
-    ] = None,
+    disclosure: Annotated[str | None, _opt("disclosure")] = None,
+    harness_version: Annotated[str | None, _opt("harness_version")] = None,
+    changelog: Annotated[Path | None, _opt("changelog")] = None,
+    epochs: Annotated[int, _opt("epochs", min=1)] = 1,
+    no_hub_kernels: Annotated[bool, _opt("no_hub_kernels", "--no-hub-kernels")] = False,
+    shop: Annotated[Path | None, _opt("shop")] = None,
+    cases: Annotated[Path | None, _opt("cases")] = None,
 ) -> None:
     """Run suites on a model; print a summary and write Inspect logs (`inspect view` opens them).
 
@@ -922,199 +234,69 @@ def run(
     how to resume), 2 bad input (nothing ran), 130 Ctrl-C, 143 SIGTERM (both after the summary
     and the resume line; the logs are marked cancelled).
     """
-    from hat_eval.suites import (
-        AGENTS,
-        IFEVAL,
-        RunOptions,
-        check_suite,
-        disclosure_harness,
-        make_task,
-        suite_names,
-    )
+    from hat_eval.runner import RunError, RunOptions, run_suites
+    from hat_eval.suites import suite_names
 
-    names = list(suite_names()) if suite == "all" else [suite]
     try:
-        for name in names:
-            check_suite(name)
-    except ValueError as err:
-        raise typer.BadParameter(f"{err} (or all)", param_hint="--suite") from None
-    if agent not in AGENTS:
-        raise typer.BadParameter(
-            f"{agent!r} is not an agent, expected one of {', '.join(AGENTS)}", param_hint="--agent"
-        )
-    if judge is not None and names == [IFEVAL]:
-        raise typer.BadParameter(
-            "ifeval has no undecided parts to judge; --judge applies to the case suites "
-            f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
-            param_hint="--judge",
-        )
-    extra_model_args = parse_model_args(model_arg)
-    harness_file = None
-    if harness is not None:
-        from hat_eval.harness import HarnessError, load_harness
-
-        try:
-            load_harness(harness)
-        except HarnessError as err:
-            fail(str(err))
-        harness_file = str(harness.resolve())
-    if disclosure is not None:
-        if names == [EVOLUTION]:
-            raise typer.BadParameter(
-                f"{EVOLUTION} runs the harness versions of its changelog, in their own form; "
-                "--disclosure applies to livestream, variant and robustness",
-                param_hint="--disclosure",
-            )
-        if names == [IFEVAL]:
-            raise typer.BadParameter(
-                "ifeval has no skills to disclose; --disclosure applies to the case suites "
-                f"({', '.join(n for n in suite_names() if n != IFEVAL)})",
-                param_hint="--disclosure",
-            )
-        try:
-            disclosure_harness(harness_file, disclosure)
-        except ValueError as err:
-            raise typer.BadParameter(str(err), param_hint="--disclosure") from None
-    changelog_file = check_changelog_options(names, harness_version, changelog)
-    shop_dir = None
-    if shop is not None:
-        from ._world import shop_option
-
-        shop_dir = shop_option(shop, names)
-    cases_text = None
-    if cases is not None:
-        from ._world import cases_option
-
-        cases_text = cases_option(cases, names, shop_dir, judge)
-    model_name = resolve_model(model, engine)
-    check_mock_model(model_name)
-    model_args = generation_model_args(model_name, extra_model_args, temperature)
-    if model_name.startswith("hf/"):  # what Inspect's hf provider hands from_pretrained
-        check_load_args(model_args)
-    from hat_eval._hub import hub_kernel_setting
-
-    # every load below, the judge's too
-    ctx.with_resource(hub_kernel_setting(False if no_hub_kernels else None))
-    from ._preflight import check_server, model_server
-
-    server = model_server(model_name, model_args)
-    if server is not None:  # before any task is built or sample starts
-        check_server(model_name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout))
-    prepare_log_dir(log_dir)  # after the checks of the input, before any model loads
-    cases_file = None
-    if cases_text is not None:  # the suites read the cases complete (see cases_option)
-        from hat_eval._outputs import write_text_atomic
-
-        given = log_dir / "cases" / "given.jsonl"
-        given.parent.mkdir(parents=True, exist_ok=True)
-        cases_file = str(write_text_atomic(given, cases_text))
-    grader = (
-        resolve_judge(
-            judge,
+        options = RunOptions(
+            suites=tuple(suite_names()) if suite == "all" else (suite,),
+            model=model,
+            limit=limit,
+            harness=harness,
+            seed=seed,
+            log_dir=log_dir,
+            max_connections=max_connections,
+            engine=engine,
+            agent=agent,
+            ifeval_data=ifeval_data,
+            max_tokens=max_tokens,
             request_timeout=request_timeout,
             max_retries=max_retries,
-            max_tokens=judge_max_tokens,
+            temperature=temperature,
+            model_args=parse_model_args(model_arg),
+            judge=judge,
+            judge_max_tokens=judge_max_tokens,
+            disclosure=disclosure,
+            harness_version=harness_version,
+            changelog=changelog,
+            epochs=epochs,
+            no_hub_kernels=no_hub_kernels,
+            shop=shop,
+            cases=cases,
         )
-        if judge is not None
-        else None
-    )
-    if max_connections is None:
-        from hat_eval._device import default_connections
-
-        max_connections = default_connections(model_name)[0]
-    for line in limit_notes(names, limit, seed):
-        console.print(line, markup=False, highlight=False)
-    from inspect_ai import Epochs, eval_set
-
-    import hat_eval._registry  # noqa: F401  (registers the reference policy model)
-    from hat_eval.suites import part_mean
-
-    options = RunOptions(
-        limit=limit,
-        harness=harness_file,
-        seed=seed,
-        agent=agent,
-        ifeval_data=ifeval_data,
-        disclosure=disclosure,
-        harness_version=harness_version,
-        changelog=changelog_file,
-        shop=shop_dir,
-        cases=cases_file,
-    )
-    try:  # every task is built (and its data read) before any sample runs
-        tasks = [make_task(name, options) for name in names]
-    except (FileNotFoundError, ValueError) as err:
+        result = run_suites(options, progress=_line, warn=_warning)
+    except RunOptionError as err:
+        raise bad_parameter(err) from None
+    except (RunInputError, RunError) as err:
         fail(str(err))
-    if shop_dir is not None or cases_file is not None:
-        from ._world import write_cases
-
-        write_cases(tasks, log_dir)
-    if grader is not None:
-        tasks = with_judge(tasks, names)
-    attempt_timeout, retries = server_bounds(model_name, request_timeout, max_retries)
-    ctx.with_resource(run_progress(tasks, log_dir, epochs, retries))
-    from inspect_ai._util.error import PrerequisiteError
-
-    try:
-        with tracebacks_in_log_only(), no_eval_set_verdict(), stop_signals() as stop:
-            eval_set(
-                tasks,
-                model=model_name,
-                model_args=model_args,
-                log_dir=str(log_dir),
-                max_connections=max_connections,
-                model_roles={"grader": grader} if grader is not None else None,
-                seed=seed,
-                max_tokens=max_tokens,
-                attempt_timeout=attempt_timeout,
-                max_retries=retries,
-                epochs=Epochs(epochs, part_mean()) if epochs > 1 else None,
-                temperature=temperature,
-                log_format="eval",
-                retry_attempts=1,
-                display="rich" if os.isatty(2) else "plain",
-                # Inspect's live score is recomputed at most every 0.9 s and its last frame can
-                # stop samples short of the end (35.00 shown, 33.25 final): the progress bar
-                # shows progress, the summary table the scores.
-                score_display=False,
-            )
-    except KeyboardInterrupt:  # after Ctrl-C Inspect raises this or returns: the logs decide
-        stop.note(signal.SIGINT)
-    except PrerequisiteError as err:  # a missing package or variable of a model provider
-        fail(dirty_log_dir_line(err.message, log_dir) or one_line(err.message))
-    trials = epochs if epochs > 1 else None
-    expected = {task.name: len(task.dataset) * (trials or task.epochs or 1) for task in tasks}
-    described = describe_run(
-        model_name,
-        agent,
-        harness_file,
-        names,
-        str(grader) if grader else None,
-        disclosure=disclosure,
-    )
-    print_summary(ctx, log_dir, expected, stop, described)
+    print_summary(ctx, log_dir, result)
 
 
-def print_summary(
-    ctx: typer.Context, log_dir: Path, expected: dict[str, int], stop: Interrupt, described: str
-) -> None:
+def _line(line: str) -> None:  # a progress line, beside Inspect's plain status lines
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _warning(line: str) -> None:
+    err_console.print(line, markup=False, highlight=False)
+
+
+def print_summary(ctx: typer.Context, log_dir: Path, result: RunResult) -> None:
     """The end of a run, however it ended: the table, what ran, the logs, the errors, the verdict.
 
-    ``expected`` is the samples of each task. One count of finished samples
-    (:func:`hat_eval.reports.finished_samples`) is used in the table and the last line; one
-    line per kind of error (a sample cancelled by the interrupt is not an error: it remains);
-    the last line says what finished, what remains and the command that resumes, and exits 1,
-    or 130 / 143 when a signal stopped the run.
+    One count of finished samples (:attr:`~hat_eval.runner.RunResult.finished`) is used in the
+    table and the last line; one line per kind of error (a sample cancelled by the interrupt is
+    not an error: it remains); the last line says what finished, what remains and the command
+    that resumes, and exits 1, or 130 / 143 when a signal stopped the run.
     """
-    from hat_eval.reports import finished_samples, instrument_lines, summary_rows, summary_table
+    from hat_eval.reports import instrument_lines, summary_rows, summary_table
 
-    logs = latest_logs(log_dir, expected)
+    logs = list(result.logs)
     console.print(summary_table(summary_rows(logs)))
     print_evolution(logs)
     suites = [log.eval.task.rsplit("/", 1)[-1] for log in logs]
     for line in instrument_lines(s for s in dict.fromkeys(suites) if s != "ifeval"):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
-    console.print(described, markup=False)
+    console.print(result.described, markup=False)
     where = str(log_dir.resolve())
     console.print(
         f"logs: {where}/  (open with `{shlex.join(['inspect', 'view', '--log-dir', where])}`)",
@@ -1124,12 +306,11 @@ def print_summary(
     )
     for line in error_lines(logs):
         err_console.print(line, markup=False, highlight=False, soft_wrap=True)
-    total = sum(expected.values())
-    finished = sum(min(finished_samples(log), expected[log.eval.task]) for log in logs)
-    cancelled = any(log.status == "cancelled" for log in logs)
-    if stop.signum is None and cancelled:  # stopped by a Ctrl-C the handler did not see
-        stop.note(signal.SIGINT)
-    if stop.signum is not None or finished < total or any(log.status != "success" for log in logs):
+    if result.status != "success":
+        stop = Interrupt()
+        if result.signum is not None:
+            stop.note(result.signum)
+        total, finished = result.total, result.done
         fail(
             f"{stop.what + ': ' if stop.signum is not None else ''}{finished} of {total} "
             f"samples finished, {total - finished} remain; resume with: {resume_command(ctx)}",

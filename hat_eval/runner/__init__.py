@@ -1,0 +1,36 @@
+"""Run the suites from Python: ``run_suites(RunOptions(...))`` is what ``hat-eval run`` does.
+
+    from hat_eval.runner import RunOptions, run_suites
+    options = RunOptions(suites=("variant",), limit=5, log_dir=Path("logs/v"))
+    result = run_suites(options, progress=print)  # progress: the notes and progress lines
+    result.status, result.done, result.total  # "success", 5, 5; the same call resumes
+
+``hat-eval run`` is this call plus its summary table and exit code.
+
+:class:`RunOptions` is checked when made (:class:`RunOptionError`); :func:`run_suites` checks
+what needs a file or the machine before any sample runs and returns a :class:`RunResult`.
+"""
+
+from ._options import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_REQUEST_TIMEOUT_S,
+    PROBE_TIMEOUT_S,
+    RunInputError,
+    RunOptionError,
+    RunOptions,
+    option_help,
+)
+from ._run import RunError, RunResult, run_suites
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_REQUEST_TIMEOUT_S",
+    "PROBE_TIMEOUT_S",
+    "RunError",
+    "RunInputError",
+    "RunOptionError",
+    "RunOptions",
+    "RunResult",
+    "option_help",
+    "run_suites",
+]

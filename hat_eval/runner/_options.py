@@ -1,0 +1,247 @@
+"""What one run of the suites is asked to do: :class:`RunOptions`, checked when it is made."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from hat_eval._device import LOCAL_CPU_CONNECTIONS, LOCAL_GPU_CONNECTIONS, SERVER_CONNECTIONS
+
+PROBE_TIMEOUT_S = 15.0
+"""Seconds the pre-flight waits at most to connect, and then for the response headers (a
+shorter ``request_timeout`` shortens it)."""
+DEFAULT_REQUEST_TIMEOUT_S = 300
+"""Seconds one request to a model server may take (each try) unless ``request_timeout``."""
+DEFAULT_MAX_RETRIES = 2
+"""Retries of a failed request to a model server unless ``max_retries``."""
+ENGINES = ("hf", "vllm")
+"""What runs a checkpoint folder."""
+
+
+class RunOptionError(ValueError):
+    """One option of a run is wrong: the value, the rule and the fix, in one line.
+
+    ``option`` is the :class:`RunOptions` field it is about (``hat-eval run`` names the flag).
+    """
+
+    def __init__(self, message: str, option: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+class RunInputError(ValueError):
+    """An input of a run that cannot be read or used (a file, the model, a server).
+
+    One line with the value, the rule and the fix; nothing has run (``hat-eval run`` exits 2).
+    """
+
+
+def _help(text: str) -> dict[str, str]:
+    return {"help": text}
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Everything ``hat-eval run`` is asked (one owner: the command's help is read from here).
+
+    Checked when made: a field that cannot run raises :class:`RunOptionError` naming it. What
+    needs a file, the machine or a server read (the harness, the model, the changelog) is
+    checked by :func:`~hat_eval.runner.run_suites` before anything runs.
+    """
+
+    suites: tuple[str, ...] = field(
+        default=("variant",), metadata=_help("The suites to run (see `hat-eval suites`).")
+    )
+    model: str | None = field(
+        default=None,
+        metadata=_help(
+            "Checkpoint directory or Inspect model string (openai-api/..., vllm/..., "
+            "hf/...). Default: the embedded reference policy (scripted, offline)."
+        ),
+    )
+    limit: int | None = field(default=None, metadata=_help("Cases per suite."))
+    harness: Path | None = field(default=None, metadata=_help("Harness file to run under."))
+    seed: int | None = field(
+        default=None,
+        metadata=_help("Case seed (the suite's fixed seed if omitted); also the generation seed."),
+    )
+    log_dir: Path = field(
+        default=Path("logs"),
+        metadata=_help(
+            "Where the .eval logs go: one folder per run (the same command resumes it; a "
+            "log that cannot be read is renamed NAME.unreadable first)."
+        ),
+    )
+    max_connections: int | None = field(
+        default=None,
+        metadata=_help(
+            f"Concurrent model calls. Default: {LOCAL_CPU_CONNECTIONS} for a checkpoint on "
+            f"the CPU (concurrent requests are padded into one batch), {LOCAL_GPU_CONNECTIONS} "
+            f"on a GPU, {SERVER_CONNECTIONS} for a server."
+        ),
+    )
+    engine: str = field(default="hf", metadata=_help("hf or vllm, for a checkpoint directory."))
+    agent: str = field(
+        default="harness", metadata=_help("harness (harness-driven agent) or react.")
+    )
+    ifeval_data: Path | None = field(
+        default=None, metadata=_help("IFEval input_data.jsonl (offline runs need it).")
+    )
+    max_tokens: int | None = field(
+        default=None,
+        metadata=_help(
+            "Most tokens per model turn. Default: for the case suites a cap derived from the "
+            "harness's answer limit (its most words, 2 tokens a word, 64 more); for IFEval the "
+            "model's."
+        ),
+    )
+    request_timeout: int = field(
+        default=DEFAULT_REQUEST_TIMEOUT_S,
+        metadata=_help(
+            "Seconds a model server has to answer one request (each try; the pre-flight "
+            f"waits at most {PROBE_TIMEOUT_S:g} s). A request past it is retried --max-retries "
+            "times with a line saying so, then its sample fails with the error named."
+        ),
+    )
+    max_retries: int = field(
+        default=DEFAULT_MAX_RETRIES,
+        metadata=_help(
+            "Retries of a failed or timed-out request to a model server (Inspect's own "
+            "default is to retry without end)."
+        ),
+    )
+    temperature: float | None = field(
+        default=None,
+        metadata=_help(
+            "Sampling temperature (the suite's default if omitted; IFEval's is 0). "
+            "hf/ checkpoints decode greedily unless it is above 0."
+        ),
+    )
+    model_args: Mapping[str, Any] = field(
+        default_factory=dict,
+        metadata=_help(
+            "key=value passed to the model provider, as `inspect eval -M` "
+            "(repeatable; e.g. -M do_sample=true)."
+        ),
+    )
+    judge: str | None = field(
+        default=None,
+        metadata=_help(
+            "Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
+            "decides the parts the checks leave undecided (the grader model role)."
+        ),
+    )
+    judge_max_tokens: int | None = field(
+        default=None,
+        metadata=_help(
+            "Most tokens per grader turn. Default: what the judge's reply format needs "
+            "(a share per rubric dimension and per claim)."
+        ),
+    )
+    disclosure: str | None = field(
+        default=None,
+        metadata=_help(
+            "inline or progressive skills for the case suites: the default harness of that "
+            "form (inline if omitted); with --harness, that file's own skill_disclosure."
+        ),
+    )
+    harness_version: str | None = field(
+        default=None,
+        metadata=_help(
+            "The evolution suite's harness version to run: vK, or a range vA..vB "
+            "(all versions of the changelog if omitted)."
+        ),
+    )
+    changelog: Path | None = field(
+        default=None,
+        metadata=_help(
+            "A harness changelog for the evolution suite to run (its own if omitted); "
+            "see `hat-eval harness log`."
+        ),
+    )
+    epochs: int = field(
+        default=1,
+        metadata=_help(
+            "Trials per case (Inspect's epochs; each kept in the log): `hat-eval report` "
+            "shows pass^k and the cases whose verdict flips between trials."
+        ),
+    )
+    no_hub_kernels: bool = field(
+        default=False,
+        metadata=_help(
+            "Load checkpoints without transformers' kernels from the Hugging Face Hub "
+            "(always so while the Hub is offline, HF_HUB_OFFLINE=1, unless USE_HUB_KERNELS=YES)."
+        ),
+    )
+    shop: Path | None = field(
+        default=None,
+        metadata=_help(
+            "A shop folder (data pack, see `hat-eval shop`): the case suites draw their cases "
+            "from it, and the tools, checks and judge read it; the cases go to LOG_DIR/cases/."
+        ),
+    )
+    cases: Path | None = field(
+        default=None,
+        metadata=_help(
+            "A cases file: the team's viewer messages with their gold, one case a line (the "
+            "case schema, docs/shop.md), run instead of generated cases (about --shop's products)."
+        ),
+    )
+
+    def __post_init__(self) -> None:
+        from hat_eval.suites import AGENTS, IFEVAL, check_suite, suite_names
+
+        if isinstance(self.suites, str):  # one suite name given as a string
+            object.__setattr__(self, "suites", (self.suites,))
+        if not self.suites:
+            raise RunOptionError(
+                f"suites=(): no suite to run, expected one of {', '.join(suite_names())}",
+                "suites",
+            )
+        for name in self.suites:
+            try:
+                check_suite(name)
+            except ValueError as err:
+                raise RunOptionError(str(err), "suites") from None
+        for name in ("limit", "max_connections", "max_tokens", "judge_max_tokens", "epochs"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise RunOptionError(f"{name}={value}: expected 1 or more", name)
+        if self.request_timeout < 1:
+            raise RunOptionError(
+                f"request_timeout={self.request_timeout}: expected 1 second or more",
+                "request_timeout",
+            )
+        if self.max_retries < 0:
+            raise RunOptionError(
+                f"max_retries={self.max_retries}: expected 0 or more", "max_retries"
+            )
+        if self.temperature is not None and self.temperature < 0:
+            raise RunOptionError(
+                f"temperature={self.temperature}: expected 0 or more", "temperature"
+            )
+        if self.agent not in AGENTS:
+            raise RunOptionError(
+                f"{self.agent!r} is not an agent, expected one of {', '.join(AGENTS)}", "agent"
+            )
+        if self.engine not in ENGINES:
+            raise RunOptionError(
+                f"{self.engine!r} is not an engine, expected {' or '.join(ENGINES)}", "engine"
+            )
+        others = ", ".join(n for n in suite_names() if n != IFEVAL)
+        if self.judge is not None and list(self.suites) == [IFEVAL]:
+            raise RunOptionError(
+                "ifeval has no undecided parts to judge; --judge applies to the case suites "
+                f"({others})",
+                "judge",
+            )
+
+
+def option_help(name: str) -> str:
+    """The help text of the :class:`RunOptions` field ``name`` (``hat-eval run`` shows it)."""
+    for item in fields(RunOptions):
+        if item.name == name:
+            return str(item.metadata["help"])
+    raise KeyError(name)

@@ -1,0 +1,112 @@
+"""``run_suites(RunOptions(...))``: what ``hat-eval run`` does, called from Python."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from hat_eval.runner import RunOptionError, RunOptions, RunResult, option_help, run_suites
+
+
+def test_every_option_has_help_and_the_command_shows_it() -> None:
+    from typer.testing import CliRunner
+
+    from hat_eval.cli import app
+
+    for item in dataclasses.fields(RunOptions):
+        assert item.metadata["help"].strip(), item.name
+    shown = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "300"}).output
+    assert " ".join(option_help("limit").split()) in " ".join(shown.split())
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "option", "said"),
+    [
+        ({"suites": ("nosuch",)}, "suites", "nosuch"),
+        ({"suites": ()}, "suites", "no suite to run"),
+        ({"agent": "robot"}, "agent", "'robot' is not an agent"),
+        ({"engine": "tgi"}, "engine", "'tgi' is not an engine, expected hf or vllm"),
+        ({"suites": ("ifeval",), "judge": "hat/reference"}, "judge", "no undecided parts"),
+        ({"limit": 0}, "limit", "limit=0: expected 1 or more"),
+        ({"epochs": 0}, "epochs", "epochs=0"),
+        ({"max_retries": -1}, "max_retries", "max_retries=-1"),
+        ({"temperature": -0.5}, "temperature", "temperature=-0.5"),
+    ],
+)
+def test_options_that_cannot_run_are_refused_when_made(
+    kwargs: dict[str, object], option: str, said: str
+) -> None:
+    with pytest.raises(RunOptionError) as caught:
+        RunOptions(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.option == option
+    assert said in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_options_are_frozen_and_one_suite_name_is_a_tuple() -> None:
+    options = RunOptions(suites="livestream")  # type: ignore[arg-type]
+    assert options.suites == ("livestream",)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.limit = 3  # type: ignore[misc]
+
+
+def test_disclosure_for_the_evolution_suite_is_refused_before_anything_runs(
+    tmp_path: Path,
+) -> None:
+    options = RunOptions(suites=("evolution",), disclosure="inline", log_dir=tmp_path / "logs")
+    with pytest.raises(RunOptionError) as caught:
+        run_suites(options, interrupt=False)
+    assert caught.value.option == "disclosure"
+    assert not (tmp_path / "logs").exists()  # nothing written
+
+
+def test_run_suites_runs_the_reference_policy_and_resumes(tmp_path: Path) -> None:
+    options = RunOptions(suites=("livestream",), limit=2, log_dir=tmp_path / "logs")
+    result = run_suites(options, interrupt=False)
+    assert isinstance(result, RunResult)
+    assert result.status == "success"
+    assert result.total == 2 and result.done == 2
+    [log] = result.logs
+    assert log.status == "success"
+    assert result.finished == {log.eval.task: 2}
+    assert result.described.startswith("ran: ")
+    again = run_suites(options, interrupt=False)  # the same options resume
+    assert again.status == "success" and again.done == 2
+    assert [x.location for x in again.logs] == [log.location]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "said"),
+    [
+        ({"model": "nosuchmodel"}, "--model nosuchmodel: no such directory"),
+        ({"model": "nosuchprovider/x"}, "'nosuchprovider' is not an Inspect model provider"),
+        ({"harness": Path("missing-harness.yaml")}, "missing-harness.yaml"),
+        ({"suites": ("variant",), "changelog": Path("x.yaml")}, "apply to the evolution suite"),
+    ],
+)
+def test_bad_inputs_are_typed_errors_and_nothing_is_printed_or_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kwargs: dict[str, object], said: str
+) -> None:
+    from hat_eval.runner import RunInputError
+
+    options = RunOptions(log_dir=tmp_path / "logs", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises((RunInputError, RunOptionError)) as caught:
+        run_suites(options, interrupt=False)
+    assert said in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert capsys.readouterr().err == ""
+    assert not (tmp_path / "logs").exists()
+
+
+def test_an_unreadable_log_is_set_aside_with_a_warning_to_the_caller(tmp_path: Path) -> None:
+    log_dir = tmp_path / "logs"
+    log_dir.mkdir()
+    (log_dir / "2026-01-01T00-00-00+00-00_livestream_cut.eval").write_bytes(b"not a zip")
+    warned: list[str] = []
+    options = RunOptions(suites=("livestream",), limit=1, log_dir=log_dir)
+    result = run_suites(options, warn=warned.append, interrupt=False)
+    assert result.status == "success"
+    [line] = warned
+    assert "not a readable Inspect eval log" in line and ".unreadable" in line
