@@ -196,10 +196,28 @@ def _mode_for(out: Path) -> int:
         return 0o666 & ~_umask()
 
 
-def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
-    out = Path(path)
+def _replace_atomically(out: Path, fill: Callable[[int, str], object]) -> Path:
+    """Create a temporary file beside ``out``, let ``fill(fd, name)`` write it, rename it.
+
+    On any failure the temporary file is removed and ``out`` is left as it was.
+    """
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
     try:
+        fill(fd, tmp)
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return out
+
+
+def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
+    out = Path(path)
+
+    def fill(fd: int, _name: str) -> None:
         os.fchmod(fd, _mode_for(out))
         if encoding is None:
             with os.fdopen(fd, "wb") as fb:
@@ -211,14 +229,8 @@ def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Pa
                 f.write(data)  # type: ignore[arg-type]
                 f.flush()
                 os.fsync(f.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return out
+
+    return _replace_atomically(out, fill)
 
 
 def _write_any(path: Path, data: str | bytes) -> Path:
@@ -294,20 +306,14 @@ def save_with(path: PathLike, write: Callable[[Path], object], *, option: str = 
     writes a new file in the system's temporary folder and :class:`OutputError` names it.
     """
     out = Path(path)
+
+    def fill(fd: int, name: str) -> None:
+        os.close(fd)
+        write(Path(name))
+
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent or ".")
-        os.close(fd)
-        try:
-            write(Path(tmp))
-            os.replace(tmp, out)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        return out
+        return _replace_atomically(out, fill)
     except OSError as err:
         reason = err.strerror or str(err)
     try:
