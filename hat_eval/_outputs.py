@@ -24,6 +24,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = [
     "OutputError",
@@ -239,6 +240,25 @@ def _write_any(path: Path, data: str | bytes) -> Path:
     return write_text_atomic(path, data)
 
 
+def _kept_elsewhere(option: str, target: object, reason: str, keep: Callable[[], str]) -> NoReturn:
+    """Raise :class:`OutputError`: ``target`` failed for ``reason``; ``keep()`` saved a copy.
+
+    ``keep`` writes the fallback copy and returns where it is; if it fails too, the message
+    says that instead.
+    """
+    try:
+        fallback = keep()
+    except OSError as err:
+        raise OutputError(
+            f"{option} {target}: could not be written ({reason}), nor a fallback copy "
+            f"({err.strerror or err}); free some space and rerun"
+        ) from None
+    raise OutputError(
+        f"{option} {target}: could not be written ({reason}); the results were saved to "
+        f"{fallback} instead"
+    )
+
+
 def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
     """Write ``text`` to ``path`` atomically; on failure keep it in a fallback file and say where.
 
@@ -251,22 +271,15 @@ def save_text(path: PathLike, text: str, *, option: str = "--out") -> Path:
         return write_text_atomic(path, text)
     except OSError as err:
         reason = err.strerror or str(err)
-    name = Path(path).name or "output"
-    try:
-        fd, fallback = tempfile.mkstemp(
-            prefix=f"hat-eval-{Path(name).stem}-", suffix=Path(name).suffix
-        )
+    name = Path(Path(path).name or "output")
+
+    def keep() -> str:
+        fd, fallback = tempfile.mkstemp(prefix=f"hat-eval-{name.stem}-", suffix=name.suffix)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
-    except OSError as err2:
-        raise OutputError(
-            f"{option} {path}: could not be written ({reason}), nor a fallback copy "
-            f"({err2.strerror or err2}); free some space and rerun"
-        ) from None
-    raise OutputError(
-        f"{option} {path}: could not be written ({reason}); the results were saved to "
-        f"{fallback} instead"
-    )
+        return fallback
+
+    _kept_elsewhere(option, path, reason, keep)
 
 
 def save_files(
@@ -284,19 +297,14 @@ def save_files(
         return [_write_any(target / name, data) for name, data in files.items()]
     except OSError as err:
         reason = f"{err.strerror or err}" + (f": {err.filename}" if err.filename else "")
-    try:
+
+    def keep() -> str:
         fallback = Path(tempfile.mkdtemp(prefix=f"hat-eval-{target.name or 'out'}-"))
         for name, data in files.items():
             _write_any(fallback / name, data)
-    except OSError as err2:
-        raise OutputError(
-            f"{option} {target}: could not be written ({reason}), nor a fallback copy "
-            f"({err2.strerror or err2}); free some space and rerun"
-        ) from None
-    raise OutputError(
-        f"{option} {target}: could not be written ({reason}); the results were saved to "
-        f"{fallback}/ instead"
-    )
+        return f"{fallback}/"
+
+    _kept_elsewhere(option, target, reason, keep)
 
 
 def save_with(path: PathLike, write: Callable[[Path], object], *, option: str = "--out") -> Path:
@@ -316,16 +324,11 @@ def save_with(path: PathLike, write: Callable[[Path], object], *, option: str = 
         return _replace_atomically(out, fill)
     except OSError as err:
         reason = err.strerror or str(err)
-    try:
+
+    def keep() -> str:
         fd, fallback = tempfile.mkstemp(prefix=f"hat-eval-{out.stem}-", suffix=out.suffix)
         os.close(fd)
         write(Path(fallback))
-    except OSError as err2:
-        raise OutputError(
-            f"{option} {path}: could not be written ({reason}), nor a fallback copy "
-            f"({err2.strerror or err2}); free some space and rerun"
-        ) from None
-    raise OutputError(
-        f"{option} {path}: could not be written ({reason}); the results were saved to "
-        f"{fallback} instead"
-    )
+        return fallback
+
+    _kept_elsewhere(option, path, reason, keep)
