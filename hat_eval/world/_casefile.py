@@ -22,11 +22,12 @@ reviewed it and set ``"reviewed": true``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from hat_eval._jsonl import JsonlError, read_jsonl
 
 from ._cases import INTENTS, SKILL_OF, STYLES, Case
 from ._cases._draft import BASE_CONSTRAINTS
@@ -155,25 +156,14 @@ def read_case_file(
             a drafted line not yet reviewed; one line per problem (``FILE:LINE (ID): FIELD: ...``).
     """
     source = Path(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        what = f"{source}: cannot be read ({err}), expected a UTF-8 JSONL file"
-        raise CaseFileError([what]) from None
     problems: list[str] = []
     cases: list[Case] = []
     seen: set[str] = set()
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except ValueError as err:
-            problems.append(f"{source}:{n}: not valid JSON ({err}), expected one case a line")
-            continue
-        if not isinstance(raw, dict):
-            problems.append(f"{source}:{n}: a JSON {type(raw).__name__}, expected an object")
-            continue
+    try:
+        rows = list(read_jsonl(source, what="cases", on_error=lambda e: problems.append(str(e))))
+    except JsonlError as err:  # the file itself: missing or unreadable
+        raise CaseFileError([str(err)]) from None
+    for n, raw in rows:
         if not any(k in raw for k in _GOLD) and "reviewed" not in raw:
             raw = judge_only_fields(raw, n, read_intent)
         if raw.get("reviewed") is True:  # a reviewed draft: its gold is the team's now

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
+from hat_eval._jsonl import JsonlError, read_jsonl
+
 from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, IntentReader, judge_only_fields
 from ._cases._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS, Draft
 from ._cases._gold import attribute_facts, price_fact, spec_labels, stock_state_fact
@@ -139,22 +141,15 @@ def draft_gold(
             (``product_on_screen`` a product of the shop, ``now``); one line per problem.
     """
     source = Path(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise CaseFileError([f"{source}: cannot be read ({err}), expected UTF-8 JSONL"]) from None
     problems: list[str] = []
     out = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except ValueError as err:
-            problems.append(f"{source}:{n}: not valid JSON ({err}), expected one message a line")
-            continue
-        session = raw.get("session") if isinstance(raw, dict) else None
-        if not isinstance(raw, dict) or not isinstance(raw.get("message"), str):
+    try:
+        rows = list(read_jsonl(source, what="messages", on_error=lambda e: problems.append(str(e))))
+    except JsonlError as err:  # the file itself: missing or unreadable
+        raise CaseFileError([str(err)]) from None
+    for n, raw in rows:
+        session = raw.get("session")
+        if not isinstance(raw.get("message"), str):
             problems.append(f"{source}:{n}: message: missing, expected {{message, session}}")
             continue
         if not isinstance(session, dict) or "now" not in session:
