@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hat_eval.episode import (
-    LABELLED_PARTS,
     AnswerCheck,
     CorpusEntry,
     agreement,
+    answer_agreement,
     check_entry,
     read_corpus,
     verdict,
@@ -40,17 +40,9 @@ HELD_OUT = sorted(HERE.glob("heldout_*.jsonl"))
 
 def targets(entries: Sequence[CorpusEntry], checks: Sequence[AnswerCheck]) -> list[str]:
     """The issue's four agreement targets, each as a printed line with its verdict."""
-    decided_answers = agree_answers = judged = false_pass = undecided_answers = 0
-    for e, c in zip(entries, checks, strict=True):
-        verdicts = {p: verdict(c, p) for p in LABELLED_PARTS}
-        if any(v is None for v in verdicts.values()):
-            undecided_answers += 1
-        decided = {p: v for p, v in verdicts.items() if v is not None}
-        if decided:
-            decided_answers += 1
-            agree_answers += all(v == e.labels[p] for p, v in decided.items())
-        judged += len(decided)
-        false_pass += sum(v and not e.labels[p] for p, v in decided.items())
+    a = answer_agreement(entries, checks)
+    decided_answers, agree_answers, judged = a.decided, a.agree, a.judged_parts
+    false_pass, undecided_answers = a.false_passes, a.undecided
     kinds = [r for r in agreement(entries, checks, by="kind") if not math.isnan(r.rate)]
     low = [f"{r.part}/{r.group} {r.rate:.1%}" for r in kinds if r.rate < 0.90]
     answer_rate = agree_answers / decided_answers if decided_answers else math.nan

@@ -151,6 +151,42 @@ def verdict(check: AnswerCheck, part: str) -> bool | None:
     return value >= 1.0
 
 
+@dataclass(frozen=True)
+class AnswerAgreement:
+    """Answer-level agreement of the checks with the human labels over a set of answers.
+
+    An answer is *decided* when the checks decided at least one labelled part, and *agrees*
+    when every part they decided equals the human label ("answer level over decided parts",
+    the validation targets' measure); it is *undecided* when any labelled part is undecided.
+    """
+
+    answers: int
+    decided: int
+    agree: int
+    undecided: int
+    judged_parts: int
+    """Labelled parts the checks decided."""
+    false_passes: int
+    """Parts the checks passed and the humans failed."""
+
+
+def answer_agreement(
+    entries: Sequence[CorpusEntry], checks: Sequence[AnswerCheck]
+) -> AnswerAgreement:
+    """:class:`AnswerAgreement` of ``checks`` (one per entry) with the entries' labels."""
+    decided = agree = undecided = judged = false_passes = 0
+    for entry, check in zip(entries, checks, strict=True):
+        verdicts = {p: verdict(check, p) for p in LABELLED_PARTS}
+        made = {p: v for p, v in verdicts.items() if v is not None}
+        undecided += len(made) < len(verdicts)
+        judged += len(made)
+        false_passes += sum(v and not entry.labels[p] for p, v in made.items())
+        if made:
+            decided += 1
+            agree += all(v == entry.labels[p] for p, v in made.items())
+    return AnswerAgreement(len(entries), decided, agree, undecided, judged, false_passes)
+
+
 def agreement(
     entries: Sequence[CorpusEntry], checks: Sequence[AnswerCheck], by: str = "part"
 ) -> list[Agreement]:

@@ -11,9 +11,10 @@ The numbers are measured from the corpus by :func:`measure_instrument` and shipp
 can print them; ``python bench/corpus_agreement.py --write-instrument`` rewrites that file and a
 test keeps it equal to what the corpus gives today.
 
-Agreement is answer-level over decided parts: an answer agrees when every part the checks decided
-(accuracy, safety) equals the human label; an answer with an undecided part counts as undecided
-(it is decided by the Agent-as-Judge when one is given).
+Agreement is answer-level over decided parts, as the validation targets measure it
+(:func:`hat_eval.episode.answer_agreement`): an answer is decided when the checks decided one of
+its labelled parts (accuracy, safety), and agrees when every part they decided equals the human
+label; the undecided share is the answers with a part left undecided (for the Agent-as-Judge).
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ class InstrumentRow:
         set: ``corpus`` (developed on) or ``held-out`` (never tuned on).
         files: The labelled files measured.
         answers: Labelled answers.
-        decided: Answers whose every labelled part the checks decided.
-        agree: Decided answers whose every part equals the human label.
+        decided: Answers with a labelled part the checks decided.
+        agree: Decided answers whose every decided part equals the human label.
+        undecided: Answers with a labelled part the checks left undecided.
         low, high: The Wilson 95% interval of ``agree / decided`` (None when nothing was decided).
         false_passes: Parts the checks passed and the humans failed.
         judged_parts: Parts the checks decided.
@@ -64,6 +66,7 @@ class InstrumentRow:
     answers: int
     decided: int
     agree: int
+    undecided: int
     low: float | None
     high: float | None
     false_passes: int
@@ -77,7 +80,7 @@ class InstrumentRow:
     @property
     def undecided_share(self) -> float:
         """Share of labelled answers with a part the checks left undecided."""
-        return 1 - self.decided / self.answers if self.answers else 0.0
+        return self.undecided / self.answers if self.answers else 0.0
 
 
 def _suite_of(case_id: str) -> str:
@@ -89,7 +92,7 @@ def measure_instrument(paths: Iterable[Path]) -> list[InstrumentRow]:
 
     A file belongs to the set its name's prefix gives (:data:`SETS`); other files are ignored.
     """
-    from hat_eval.episode import LABELLED_PARTS, check_entry, read_corpus, verdict
+    from hat_eval.episode import answer_agreement, check_entry, read_corpus
     from hat_eval.stats import wilson_interval
 
     groups: dict[tuple[str, str], list[Any]] = {}
@@ -104,16 +107,8 @@ def measure_instrument(paths: Iterable[Path]) -> list[InstrumentRow]:
             files.setdefault(key, set()).add(path.name)
     rows = []
     for (suite, kind), entries in sorted(groups.items()):
-        decided = agree = false_passes = judged = 0
-        for entry in entries:
-            check = check_entry(entry)
-            verdicts = {p: verdict(check, p) for p in LABELLED_PARTS}
-            judged += sum(v is not None for v in verdicts.values())
-            false_passes += sum(v is True and not entry.labels[p] for p, v in verdicts.items())
-            if any(v is None for v in verdicts.values()):
-                continue
-            decided += 1
-            agree += all(v == entry.labels[p] for p, v in verdicts.items())
+        a = answer_agreement(entries, [check_entry(e) for e in entries])
+        decided, agree = a.decided, a.agree
         interval = wilson_interval(agree, decided)
         rows.append(
             InstrumentRow(
@@ -123,10 +118,11 @@ def measure_instrument(paths: Iterable[Path]) -> list[InstrumentRow]:
                 answers=len(entries),
                 decided=decided,
                 agree=agree,
+                undecided=a.undecided,
                 low=None if interval is None else round(interval[0], 4),
                 high=None if interval is None else round(interval[1], 4),
-                false_passes=false_passes,
-                judged_parts=judged,
+                false_passes=a.false_passes,
+                judged_parts=a.judged_parts,
             )
         )
     return rows
