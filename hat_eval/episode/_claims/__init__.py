@@ -19,10 +19,11 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
+from ._answer import known_values
 from ._commitments import PROMISE_KINDS, invented_commitments
 from ._declines import data_state, declines
 from ._extra import CHECKERS, unsupported_claims
-from ._gold import check_fact, check_facts, combine_verdicts, known_values
+from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, evasive
 from ._language import addresses_evaluator, hedged_at, negated_at
 from ._lexicon import ClaimWord, LexiconError, claim_words, groups, lexicon, words

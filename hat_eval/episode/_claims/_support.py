@@ -184,6 +184,89 @@ def _coupon_values(coupon: dict[str, Any]) -> tuple[list[float], list[float]]:
     return money, percents
 
 
+_SKU_WORDS = ("option", "option_zh", "colour", "colour_zh")
+
+
+def _coupons(kb: KnowledgeBase, category: object) -> tuple[set[str], list[float], list[float]]:
+    """Every coupon code; the amounts and percentages of those that apply to ``category``."""
+    codes: set[str] = set()
+    money: list[float] = []
+    percents: list[float] = []
+    for coupon in kb.coupons():
+        codes.add(str(coupon["code"]).upper())
+        if coupon.get("category") in (None, category):
+            m, p = _coupon_values(coupon)
+            money += m
+            percents += p
+    return codes, money, percents
+
+
+@dataclass(frozen=True)
+class _Shipping:
+    """What a product's shipping rows give: fees and thresholds, delivery days, regions."""
+
+    money: list[float]
+    days: list[float]
+    spans: set[tuple[str, float, float]]
+    """("delivery", low, high) of each delivery time, and each end alone."""
+    regions: list[str]
+    free: bool
+    """Free somewhere: no fee, or the lowest list price over the free-shipping threshold."""
+    fastest: float | None
+
+
+def _shipping(rows: list[dict[str, Any]], lowest: float) -> _Shipping:
+    """The shipping rows of a product whose lowest list price is ``lowest``."""
+    money: list[float] = []
+    days: list[float] = []
+    spans: set[tuple[str, float, float]] = set()
+    regions: list[str] = []
+    free = False
+    fastest: float | None = None
+    for row in rows:
+        money += [float(x) for x in (row["fee"], row["free_shipping_over"]) if x is not None]
+        if row["available"] and row["delivery_days"]:
+            days += [float(v) for v in row["delivery_days"].values()]
+            low, high = (float(row["delivery_days"][k]) for k in ("min", "max"))
+            fastest = low if fastest is None else min(fastest, low)
+            spans |= {("delivery", low, high), ("delivery", low, low), ("delivery", high, high)}
+        if row["available"] and (
+            row["fee"] == 0
+            or (row["free_shipping_over"] is not None and lowest >= row["free_shipping_over"])
+        ):
+            free = True
+        regions += list(row["regions"])
+    return _Shipping(money, days, spans, regions, free, fastest)
+
+
+def _day_spans(
+    returns: dict[str, Any], specs: dict[str, Any]
+) -> tuple[list[float], set[tuple[str, float, float]]]:
+    """Days of the returns and exchange windows and of specs ("made to order in 3-5 days").
+
+    Each count, and (attribute, low, high) of each window or spec, each end alone too.
+    """
+    days = [float(v) for v in (returns["window_days"], returns["exchange_days"]) if v]
+    spans = {
+        (name, float(returns[key]), float(returns[key]))
+        for name, key in (("returns", "window_days"), ("exchange", "exchange_days"))
+        if returns.get(key)
+    }
+    for label, value in specs.items():
+        if isinstance(value, str) and re.search(r"\bdays?\b", value):
+            found = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", value)]
+            if found:
+                days += found
+                spans.add((str(label), min(found), max(found)))
+                spans |= {(str(label), v, v) for v in found}
+    return days, spans
+
+
+def _as_set(values: list[float]) -> frozenset[float]:
+    """``values`` gathered into a set in their order, then frozen: the order a reason iterates."""
+    return frozenset(set(values))
+
+
 @lru_cache(maxsize=2048)
 def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     """What the knowledge base says of one product.
@@ -199,84 +282,46 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         return EMPTY
     promotions = kb.promotions(product_id)
     session = LiveSession(product_on_screen=product_id, now=_ANY_TIME, deals=())
-    money: set[float] = set()
-    percents: set[float] = set()
-    days: set[float] = set()
-    counts: set[float] = set()
-    prices: set[float] = set()
     details = call_function(kb, session, "catalog.get_product", {"product_id": product_id})
     assert isinstance(details, dict)
-    texts: list[str] = list(_strings(details))
-    texts.append(str(product.get("ships_from") or ""))
-    for sku in kb.skus(product_id):
-        counts.add(float(sku["stock"]))
-        texts += [str(sku.get(k) or "") for k in ("option", "option_zh", "colour", "colour_zh")]
-        money.add(float(sku["list_price"]))
-        prices.add(float(sku["list_price"]))
+    specs = details.get("specs") or {}
+    skus = kb.skus(product_id)
+    prices = [float(s["list_price"]) for s in skus]
+    counts = [*(float(s["stock"]) for s in skus), float(sum(s["stock"] for s in skus))]
+    sku_words = [str(s.get(k) or "") for s in skus for k in _SKU_WORDS]
     deals = tuple(_deal(kb, product_id, promo) for promo in promotions)
-    counts.add(float(sum(s["stock"] for s in kb.skus(product_id))))
-    for promo in promotions:
-        texts.append(str(promo.get("label") or ""))
-    codes = set()
-    for coupon in kb.coupons():
-        codes.add(str(coupon["code"]).upper())
-        if coupon.get("category") in (None, product["category"]):
-            m, p = _coupon_values(coupon)
-            money.update(m)
-            percents.update(p)
+    codes, coupon_money, percents = _coupons(kb, product["category"])
     policy = call_function(kb, session, "policy.shipping_returns", {"product_id": product_id})
     assert isinstance(policy, dict)
-    free = False
-    fastest: float | None = None
-    lowest = min((float(s["list_price"]) for s in kb.skus(product_id)), default=0.0)
-    for row in policy["shipping"]:
-        money.update(float(x) for x in (row["fee"], row["free_shipping_over"]) if x is not None)
-        if row["available"] and row["delivery_days"]:
-            days.update(float(v) for v in row["delivery_days"].values())
-            low = float(row["delivery_days"]["min"])
-            fastest = low if fastest is None else min(fastest, low)
-        if row["available"] and (
-            row["fee"] == 0
-            or (row["free_shipping_over"] is not None and lowest >= row["free_shipping_over"])
-        ):
-            free = True
-        texts += list(row["regions"])
+    shipping = _shipping(policy["shipping"], lowest=min(prices, default=0.0))
     returns = policy["returns"]
-    days.update(float(v) for v in (returns["window_days"], returns["exchange_days"]) if v)
-    spans: set[tuple[str, float, float]] = set()
-    for name, key in (("returns", "window_days"), ("exchange", "exchange_days")):
-        if returns.get(key):
-            spans.add((name, float(returns[key]), float(returns[key])))
-    for row in policy["shipping"]:
-        if row["available"] and row["delivery_days"]:
-            low, high = (float(row["delivery_days"][k]) for k in ("min", "max"))
-            spans |= {("delivery", low, high), ("delivery", low, low), ("delivery", high, high)}
-    for label, value in (details.get("specs") or {}).items():  # "made to order in 3-5 days"
-        if isinstance(value, str) and re.search(r"\bdays?\b", value):
-            found = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", value)]
-            if found:
-                days.update(found)
-                spans.add((str(label), min(found), max(found)))
-                spans |= {(str(label), v, v) for v in found}
-    texts += list(_strings(returns))
-    days.update(numbers_in(str(returns.get("warranty") or "")))
+    days, spans = _day_spans(returns, specs)
+    warranty = str(returns.get("warranty") or "")
+    texts = [
+        *_strings(details),
+        str(product.get("ships_from") or ""),
+        *sku_words,
+        *(str(promo.get("label") or "") for promo in promotions),
+        *shipping.regions,
+        *_strings(returns),
+    ]
     return Support(
-        frozenset(money),
-        frozenset(percents),
-        frozenset(days),
-        frozenset(counts),
-        frozenset(codes),
-        prepare("\n".join(t for t in texts if t)),
-        free,
-        fastest,
-        "buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
-        frozenset(prices),
-        frozenset(_materials(details.get("specs") or {}, str(product["category"]), every=True)),
-        catalogue_materials(kb),
-        deals,
-        frozenset(_warranty_months(str(returns.get("warranty") or ""))),
-        frozenset({str(product.get("ships_from") or "").lower()} - {""}),
-        frozenset(spans),
+        money=_as_set([*prices, *coupon_money, *shipping.money]),
+        percents=_as_set(percents),
+        days=_as_set([*shipping.days, *days, *numbers_in(warranty)]),
+        counts=_as_set(counts),
+        codes=frozenset(codes),
+        text=prepare("\n".join(t for t in texts if t)),
+        free_shipping=shipping.free,
+        fastest_days=shipping.fastest,
+        free_returns="buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
+        prices=_as_set(prices),
+        materials=frozenset(_materials(specs, str(product["category"]), every=True)),
+        catalogue_materials=catalogue_materials(kb),
+        deals=deals,
+        warranty_months=frozenset(_warranty_months(warranty)),
+        ships_from=frozenset({str(product.get("ships_from") or "").lower()} - {""}),
+        attribute_days=frozenset(spans | shipping.spans),
     )
 
 
@@ -451,14 +496,4 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
 
 
 def _money_only(values: set[float]) -> Support:
-    return Support(
-        frozenset(values),
-        frozenset(),
-        frozenset(),
-        frozenset(),
-        frozenset(),
-        "",
-        False,
-        None,
-        False,
-    )
+    return Support(money=frozenset(values))

@@ -1,0 +1,126 @@
+"""The answer as the fact and claim checks read it.
+
+Its prepared text, clauses and scopes, the products each clause names, its numbers, and what the
+world supports for the products it speaks of.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from hat_eval.world import Case, KnowledgeBase
+
+from ._language import negated_at
+from ._quantities import Number, numbers
+from ._subjects import Subject, clause_products, names_variant, variant_conflict
+from ._support import Support, case_support, support
+from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
+
+_BOTH = re.compile(
+    r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
+    r"两款都|两个都|两者都|二者都|它们都"
+)
+
+
+def known_values(case: Case, kb: KnowledgeBase | None) -> frozenset[float]:
+    """Every number the case's own lookups give (and the viewer's message holds).
+
+    A price the agent saw there (the list price, the price before a coupon, a coupon's
+    threshold, a subtotal on the way to the final price) may be mentioned beside the final one
+    without hedging; a number found nowhere in them is the answer's own.
+    """
+    if kb is None:
+        return frozenset()
+    own = case_support(kb, case)
+    return own.money | own.counts
+
+
+@dataclass
+class _Answer:
+    text: str
+    original: str
+    clauses: list[Span]
+    scopes: list[Span]
+    products: list[frozenset[str] | None]
+    numbers: list[Number]
+    kb: KnowledgeBase | None
+    case: Case
+
+    @cached_property
+    def world(self) -> Support:
+        """What the world supports for the products the answer speaks of."""
+        if self.kb is None:
+            return Support()
+        # a name of one product (not a brand, which names many) brings it into scope
+        named = {pid for about in self.products if about and len(about) == 1 for pid in about}
+        return support(self.kb, self.case, sorted(named))
+
+    @cached_property
+    def known(self) -> frozenset[float]:
+        """The numbers of the knowledge base's answers (looked up on first need)."""
+        return known_values(self.case, self.kb)
+
+    def conflict(self, subject: Subject, pos: int) -> bool:
+        """Whether the words at ``pos`` are about another product, option or colour."""
+        for i, clause in enumerate(self.clauses):
+            if clause.start <= pos < clause.end:
+                about = self.products[i]
+                if _BOTH.search(self.text[clause.start : clause.end]):
+                    return False  # "both are PP plastic": said of every product of the case
+                if about is not None and subject.product_id is not None:
+                    if subject.product_id not in about:
+                        return True
+                return variant_conflict(self.kb, subject, self._variant_segment(subject, i))
+        return False
+
+    def _variant_segment(self, subject: Subject, i: int) -> str:
+        """The words that say which option or colour clause ``i`` is about.
+
+        A clause naming none is said of the list just before it in the same sentence ("EU 42
+        and EU 44, are both in stock"; "黑色和鼠尾草绿都有货"): back to the nearest clause that
+        names one.
+        """
+        clause = self.clauses[i]
+        start = clause.start
+        sentence = clause_of(_sentences(self.text), clause.start).start
+        j = i
+        while (
+            j > 0
+            and self.clauses[j - 1].start >= sentence
+            and not names_variant(self.kb, subject, self.text[start : clause.end])
+        ):
+            j -= 1
+            start = self.clauses[j].start
+        return self.text[start : clause.end]
+
+    def negated(self, pos: int, window: int = 4) -> bool:
+        """Whether a negation governs the words at ``pos``."""
+        return negated_at(self.text, clause_of(self.scopes, pos), pos, window)
+
+
+def _sentences(text: str) -> list[Span]:
+    return _spans(text, _SENTENCE_BREAK)
+
+
+def _this_one(case: Case) -> str:
+    """The product 这款 or "ours" means: the case's own, or in a comparison the one on screen."""
+    ids = set(case.product_ids)
+    return next(iter(ids)) if len(ids) == 1 else case.session.product_on_screen
+
+
+def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
+    """The answer as the fact and claim checks read it (prepared text, clauses, numbers)."""
+    text = prepare(answer)
+    clauses = _spans(text, _CLAUSE_BREAK)
+    return _Answer(
+        text,
+        answer,
+        clauses,
+        _spans(text, _SCOPE_BREAK),
+        clause_products(kb, text, clauses, _this_one(case)),
+        numbers(text),
+        kb,
+        case,
+    )

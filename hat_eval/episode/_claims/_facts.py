@@ -1,0 +1,409 @@
+"""One gold fact checked in the answer, by its kind.
+
+A price or count, a stock status, days, a text value; and the honest decline that stands in for
+a fact when its tool gave nothing usable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache, partial
+
+from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
+
+from ._answer import _Answer, _sentences
+from ._declines import CallRecordLike, data_state
+from ._language import _NEGATORS, _NOT_NEGATING, hedged_at
+from ._lexicon import groups, words
+from ._mentions import (
+    _MEASURE,
+    _STOP,
+    _difference,
+    _mention_ok,
+    _phrase_mentions,
+    _rivals,
+    _said_as,
+    _same_subject,
+    _stock_statements,
+    _word_forms,
+)
+from ._quantities import Number, same_quantity
+from ._subjects import Subject, _size_token, _variant_words, fact_subject, variant_conflict
+from ._support import numeric_leaves
+from ._text import _norm_phrase, clause_of, find_phrase
+from ._verdict import Verdict
+
+
+@lru_cache(maxsize=4)
+def _spec_values(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
+    """Spec label -> every value it takes in the catalogue (prepared), for competing claims."""
+    values: dict[str, set[str]] = {}
+    for p in kb.products():
+        for label, value in p["specs"].items():
+            if isinstance(value, str) and len(value) <= 24:
+                values.setdefault(label, set()).add(_norm_phrase(value))
+    return {k: frozenset(v) for k, v in values.items()}
+
+
+_SIZES = r"xxxl|xxl|xl|xs|s|m|l|2xl|3xl"
+_SIZE_CHOICE = re.compile(
+    rf"(?<![a-z0-9'-])({_SIZES})(?:码)?(?![a-z0-9'-])\s*(?:or|/|或|或者|to|到|-)\s*"
+    rf"(?<![a-z0-9'-])({_SIZES})(?![a-z0-9'-])"
+)
+
+
+def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) -> Verdict:
+    assert isinstance(fact.value, float)
+    kind = "price" if fact.kind == "price" else "count"
+    value = fact.value
+    good = [n for n in a.numbers if n.low == n.high and _said_as(a, n, value, kind)]
+    good = [n for n in good if n.kind in (kind, "plain")]
+    why = [_mention_ok(a, subject, n.start, n.end) for n in good]
+    stated = any(w is None for w in why)
+    rival = [
+        n
+        for n in a.numbers
+        if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
+        and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
+        and not n.context
+        and (n.low != n.high or not _said_as(a, n, value, kind))
+        and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
+        and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
+        and _same_subject(a, subject, n.start)
+    ]
+    if rival:
+        shown = a.text[rival[0].start : rival[0].end]
+        return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
+    if kind == "count":
+        for start, _, in_stock in _stock_statements(a.text, a.scopes):
+            if not in_stock and _same_subject(a, subject, start):
+                return Verdict(0.0, f"{value:g} left, but the answer also says it is sold out")
+    if stated:
+        return Verdict(1.0)
+    reason = next((w for w in why if w), "not stated")
+    return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
+    want = fact.value == "in stock"
+    statements = [s for s in _stock_statements(a.text, a.scopes) if _same_subject(a, subject, s[0])]
+    if any(in_stock != want for _, _, in_stock in statements):
+        return Verdict(0.0, f"{fact.value}: the answer also says the opposite")
+    counts = [
+        n
+        for n in a.numbers
+        if n.kind == "count"
+        and _same_subject(a, subject, n.start)
+        and n.low not in a.world.counts  # a real stock of another option is the extras' to judge
+    ]
+    if counts and (not want or all(n.low < 10 for n in counts)):
+        return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")
+    own = _sku_stock(a.kb, subject)
+    for n in a.numbers:  # "EU 39 beige: 348 left" when 348 is the navy's
+        if n.kind == "count" and own is not None and n.low != own and _names_own(a, subject, n):
+            clause = clause_of(a.clauses, n.start)
+            if variant_conflict(a.kb, subject, a.text[clause.start : clause.end]):
+                continue
+            shown = a.text[n.start : n.end]
+            return Verdict(0.0, f"{fact.value}: gives {shown!r}, another option's stock")
+    if any(in_stock == want for _, _, in_stock in statements):
+        return Verdict(1.0)
+    return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
+    """The stock of the fact's SKU (None when the fact is not about one SKU)."""
+    if kb is None or subject.product_id is None or subject.option is None:
+        return None
+    for s in kb.skus(subject.product_id):
+        if s["option"] == subject.option and s.get("colour") == subject.colour:
+            return float(s["stock"])
+    return None
+
+
+def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
+    """Whether the clause of number ``n`` names the fact's own option or colour."""
+    if a.kb is None or subject.product_id is None:
+        return False
+    clause = clause_of(a.clauses, n.start)
+    segment = a.text[clause.start : clause.end]
+    for s in a.kb.skus(subject.product_id):
+        if s["option"] == subject.option and s.get("colour") == subject.colour:
+            words = [s.get(f) for f in ("option", "option_zh", "colour", "colour_zh")]
+            return any(w and _size_token(_norm_phrase(str(w)), segment) for w in words)
+    return False
+
+
+_OTHER_WINDOW = re.compile(
+    r"[- ]?(?:days?|天)?\s?(?:[a-z]+ )?(?:exchange|warranty|price protection|换货|保修|价保|保价)"
+)
+"""Days of a window the fact is not about, right after the number (its support is the
+extras' to judge)."""
+
+
+_ATTRIBUTE_OF_SOURCE = {
+    "window_days": "returns",
+    "exchange_days": "exchange",
+    "delivery_days": "delivery",
+}
+"""The attribute (a group of the lexicon's ``attributes``) a days fact's source field holds."""
+
+
+def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
+    """Whether the clause at ``pos`` speaks of another attribute than ``fact``'s, not its own.
+
+    "7 days to return, exchanges within 15 days": the 15 days are the exchange window's, a value
+    of another attribute (true or false by the extras' checks), not a second returns window.
+    """
+    own = next((v for k, v in _ATTRIBUTE_OF_SOURCE.items() if k in fact.source), None)
+    if own is None:
+        return False
+    span = clause_of(a.scopes, pos)
+    clause = a.text[span.start : span.end]
+    named = {name for name, form in groups("attributes").items() if form.search(clause)}
+    return bool(named) and own not in named
+
+
+def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
+    if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
+        low, high = (float(x) for x in fact.value.split("-"))
+    else:
+        low = high = float(fact.value)
+    known = {(low, high)}
+    for o in others:
+        if isinstance(o.value, str) and re.fullmatch(r"\d+-\d+", o.value):
+            lo, hi = (float(x) for x in o.value.split("-"))
+            known.add((lo, hi))
+        elif isinstance(o.value, float):
+            known.add((o.value, o.value))
+    good = [n for n in a.numbers if (n.low, n.high) == (low, high) and n.kind in ("days", "plain")]
+    why = [_mention_ok(a, subject, n.start, n.end, approx=low == high) for n in good]
+    rival = [
+        n
+        for n in a.numbers
+        if n.kind == "days"
+        and (n.low, n.high) not in known
+        and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
+        and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
+    ]
+    rival += [
+        n
+        for n in a.numbers
+        if n.kind == "plain"
+        and (n.low, n.high) not in known
+        and re.search(r"\b(?:could|might|may) (?:be|take)\b[^.!?]{0,12}$", a.text[: n.start])
+    ]
+    if rival:
+        shown = a.text[rival[0].start : rival[0].end]
+        return Verdict(0.0, f"{fact.value}: another number of days {shown!r}")
+    if any(w is None for w in why):
+        return Verdict(1.0)
+    phrases = _phrase_mentions(a, fact)
+    if any(_mention_ok(a, subject, s, e) is None for s, e in phrases):
+        return Verdict(1.0)
+    reason = next((w for w in why if w), "not stated")
+    return Verdict(0.0, f"{fact.value} days: {reason}", missing=not why)
+
+
+def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
+    mentions = _phrase_mentions(a, fact)
+    if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
+        for form in zh_forms(fact.value, _category(a.kb, subject)):
+            mentions += list(find_phrase(form, a.text))
+    why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
+    label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
+    if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
+        own = _norm_phrase(fact.value)
+        for other in _spec_values(a.kb)[label] - {own}:
+            if other in own or own in other or other == _norm_phrase(label):
+                continue  # "stackable: foldable" names the label, not a rival value
+            for start, end in find_phrase(other, a.text):
+                if _difference(a.text, start, end):
+                    continue  # "轻了130g", "130 g lighter": how far apart, not a value
+                if not a.negated(start) and _same_subject(a, subject, start):
+                    return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
+    if isinstance(fact.value, str) and fact.value.startswith("size "):
+        size = fact.value.removeprefix("size ").lower()
+        for m in _SIZE_CHOICE.finditer(a.text):
+            if size in (m.group(1), m.group(2)) and m.group(1) != m.group(2):
+                return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
+    negative = _NEGATORS.search(_norm_phrase(str(fact.value))) is not None  # "not valid yet"
+    for word in [] if negative else _norm_phrase(str(fact.value)).split():
+        if len(word) > 3 and not word.isdigit() and word not in _STOP:
+            for start, _ in find_phrase(word, a.text):
+                if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
+                    return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
+    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", _norm_phrase(str(fact.value)))
+    if measured:  # the same quantity in another unit states it; another quantity contradicts it
+        value, unit = float(measured.group(1)), measured.group(2)
+        for m in _MEASURE.finditer(a.text):
+            same = same_quantity(value, unit, float(m.group(1)), m.group(2))
+            if same is None or not _same_subject(a, subject, m.start()) or a.negated(m.start()):
+                continue
+            if same:
+                why.append(_mention_ok(a, subject, m.start(), m.end()))
+            elif (
+                _rivals(unit, m.group(2))
+                and not _difference(a.text, m.start(), m.end())
+                and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
+            ):
+                return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
+    if any(w is None for w in why):
+        return Verdict(1.0)
+    if mentions:
+        return Verdict(0.0, f"{fact.value}: {next(w for w in why if w)}")
+    named = groups("label_words").get(label)  # "made of" speaks of the material
+    words = (label,) if len(label) > 3 and label.isalpha() else ()
+    spoken = [m.start() for m in named.finditer(a.text)] if named is not None else []
+    spoken += [  # "super absorbent" speaks of the absorbency
+        m.start()
+        for w in words
+        for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
+    ]
+    if any(_same_subject(a, subject, start) for start in spoken):  # of this product, unread
+        return Verdict(
+            None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
+        )
+    if CJK.search(a.text) and _partly_said(a, fact, subject):
+        return Verdict(  # "天然橡胶底加PU面层" for "natural rubber with PU top layer": unread
+            None, f"{fact.value}: said in Chinese in part, no Chinese form known", missing=True
+        )
+    unread = _spoken_of_unread(a, fact)
+    if unread:
+        return Verdict(None, f"{fact.value}: {unread}", missing=True)
+    return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+_CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+_JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
+
+
+def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
+    """Why a coupon reason at ``pos`` is said of another coupon than the fact's (None: it is not).
+
+    The codes of the case named last before the reason in its sentence, a few words before it
+    ("FLASH5 and SHINE30 have expired"), are the ones it is said of. It counts against the
+    fact only when none of them is the fact's coupon and their own reason differs (a reason
+    two coupons share may be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
+    """
+    own = _CODE_OF.search(fact.source)
+    if own is None:
+        return None
+    reasons = {
+        m.group(1).lower(): str(f.value)
+        for f in a.case.facts
+        if (m := _CODE_OF.search(f.source)) is not None
+    }
+    sentence = clause_of(_sentences(a.text), pos)
+    head = a.text[sentence.start : pos]
+    named = sorted((end, start, code) for code in reasons for start, end in find_phrase(code, head))
+    run: list[str] = []
+    tail = len(head)
+    for end, start, code in reversed(named):  # the last run of codes joined by "and", ","
+        gap = head[end:tail]
+        if run and not _JOINS.match(gap):
+            break
+        if not run and (len(gap.split()) > 4 or len(CJK.findall(gap)) > 6):
+            break  # "SNACK10 needs ¥79 and the shop does not recognise LIVE99": not of SNACK10
+        run.append(code)
+        tail = start
+    code = own.group(1).lower()
+    if run and code not in run and all(reasons[c] != str(fact.value) for c in run):
+        return f"said of {run[0].upper()}, not {own.group(1)}"
+    return None
+
+
+def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
+    """Why the answer may state ``fact`` in words the checks do not read (None: it does not).
+
+    A coupon the answer names in a clause that denies it ("LIVE99 won't go through on this
+    one") gives a reason in other words; a viewer sent to customer service or a colleague
+    ("our after-sales team will sort it out") is offered a follow-up. Neither is a fail on
+    evidence: the judge decides.
+    """
+    code = _CODE_OF.search(fact.source)
+    if code is not None:
+        for start, _ in find_phrase(code.group(1).lower(), a.text):
+            span = clause_of(a.scopes, start)
+            clause = a.text[span.start : span.end]
+            if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
+                return f"the answer says {code.group(1)} does not apply, in words not known"
+    if fact.value == "follow up" and words("handoff_words").search(a.text):
+        return "the answer sends the viewer on, in words not known"
+    return None
+
+
+_UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
+
+
+def _an_option(a: _Answer, said: str) -> bool:
+    """Whether ``said`` ("54 mm") is an option label of a SKU of the case's products."""
+    if a.kb is None:
+        return False
+    said = _norm_phrase(said)
+    return any(said in _variant_words(a.kb, pid)["option"] for pid in a.case.product_ids)
+
+
+def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
+    """Whether a word or number of a latin ``fact`` sits in the answer, of its subject (PU, 304)."""
+    value = _norm_phrase(str(fact.value))
+    if value.startswith("size "):
+        return False  # a size, which the checks read in any language
+    words = [w for w in re.findall(r"[a-z]+|\d+(?:\.\d+)?", value) if w not in _UNIT_WORDS]
+    if not any(len(w) > 2 and w.isalpha() for w in words):
+        return False  # a number or a code, which the checks read in any language
+    for w in {w for w in words if (len(w) > 1 or w.isdigit()) and w not in _STOP}:
+        for m in re.finditer(rf"(?<![a-z0-9.]){re.escape(w)}(?![a-z0-9])", a.text):
+            if _same_subject(a, subject, m.start()) and not a.negated(m.start()):
+                return True
+    return False
+
+
+def _category(kb: KnowledgeBase | None, subject: Subject) -> str | None:
+    product = kb.product(subject.product_id) if kb and subject.product_id else None
+    return str(product["category"]) if product else None
+
+
+def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:
+    """Whether the case's call of ``function`` returns ``fact``'s value (a number) too."""
+    if a.kb is None or not isinstance(fact.value, float):
+        return False
+    from hat_eval.world import ToolInputError, call_function
+
+    for call in a.case.expected_calls:
+        if call.function == function:
+            try:
+                result = call_function(a.kb, a.case.session, function, call.args)
+            except ToolInputError:
+                continue
+            if any(abs(v - fact.value) < 0.005 for v in numeric_leaves(result)):
+                return True
+    return False
+
+
+def _fact_verdict(
+    a: _Answer, fact: Fact, declined: bool, records: Sequence[CallRecordLike]
+) -> Verdict:
+    """Whether the answer states ``fact`` (or honestly declines it when the data was not there)."""
+    case = a.case
+    subject = fact_subject(case, fact, a.kb)
+    others = [f for f in case.facts if f is not fact]
+    if fact.kind in ("price", "count") and isinstance(fact.value, float):
+        values = {o.value for o in others if isinstance(o.value, float)}
+        verdict = _check_number(a, fact, subject, values)
+    elif fact.kind == "stock":
+        verdict = _check_stock(a, fact, subject)
+    elif fact.kind == "days":
+        verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
+    else:
+        verdict = _check_text(a, fact, subject)
+    # "SNACK10 won't go through": a reason in unread words, not a decline
+    unread = verdict.value is None and _spoken_of_unread(a, fact) is not None
+    if verdict.missing and declined and not fact.optional and not unread:
+        state = data_state(case, fact, records, partial(_holds, a, fact=fact))
+        if state == "unusable":
+            return Verdict(1.0)
+        why = "the tool's data came back usable" if state == "usable" else "never looked"
+        return Verdict(0.0, f"{fact.value}: declines, but {why}")
+    return verdict

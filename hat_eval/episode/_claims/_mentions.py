@@ -1,0 +1,236 @@
+"""Where an answer states a value, and why a mention does not count.
+
+Phrases and their inflections, numbers said exactly or rounded, stock status phrases, quantities
+and the differences between them; a mention negated, hedged or said of another product states
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hat_eval.world import Fact
+
+from ._answer import _Answer, _sentences
+from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, unsure_at
+from ._lexicon import groups, words
+from ._quantities import Number
+from ._subjects import Subject
+from ._text import Span, _norm_phrase, clause_of, find_phrase
+
+_IN_STOCK = (
+    "in stock",
+    "available",
+    "still available",
+    "have stock",
+    "have it",
+    "got it",
+    "plenty",
+    "有货",
+    "有库存",
+    "现货",
+    "还有",
+)
+_OUT_OF_STOCK = (
+    "sold out",
+    "out of stock",
+    "no stock",
+    "none left",
+    "unavailable",
+    "not available",
+    "no longer available",
+    "售罄",
+    "卖完",
+    "卖光",
+    "没货",
+    "缺货",
+    "卖空",
+    "库存是0",
+    "库存为0",
+    "没有库存",
+    "没有货",
+    "断货",
+)
+
+_DELIVERY = re.compile(
+    r"\b(?:ship|ships|shipping|deliver|delivery|delivered)\b|发货|配送|送达|快递"
+)
+
+
+def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
+    """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
+    # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
+    taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]
+    out = []
+    for phrases, status in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
+        for phrase in sorted(phrases, key=len, reverse=True):
+            for start, end in find_phrase(phrase, text):
+                if any(a <= start < b or a < end <= b for a, b in taken):
+                    continue
+                taken.append((start, end))
+                if text[max(0, start - 1) : start] == "有" and phrase.startswith("没"):
+                    continue  # 有没有货: a question, not a status
+                clause = clause_of(spans, start)
+                if _DELIVERY.search(text[clause.start : start]):
+                    continue  # "delivery there is not available" is about shipping, not stock
+                flip = negated_at(text, clause, start, window=3)
+                out.append((start, end, status != flip))
+    return out
+
+
+def _mention_ok(
+    a: _Answer, subject: Subject, start: int, end: int, approx: bool = True
+) -> str | None:
+    """Why a mention at ``start:end`` does not state the fact (None: it does)."""
+    if a.negated(start):
+        return "negated"
+    if approx and (
+        unsure_at(a.text, start, end)
+        or (approximated_at(a.text, start, end) and _RANGE_END.search(a.text[:start]))
+    ):  # "roughly 9 to 12 months": a range; "about ¥150" alone is the checks' to round
+        return "hedged"
+    if a.conflict(subject, start):
+        return "stated of another product, size or colour"
+    return None
+
+
+_RANGE_END = re.compile(r"\d(?:\.\d+)?\s?[a-z]*\s?(?:to|-|–|~|到|至)\s?[¥$]?$")
+"""The text before a value that makes it the end of a range ("6 to 9 months")."""
+
+
+def _same_subject(a: _Answer, subject: Subject, pos: int) -> bool:
+    return not a.conflict(subject, pos)
+
+
+def _phrases(fact: Fact) -> list[str]:
+    phrases = [fact.value] if isinstance(fact.value, str) else []
+    phrases += [p for p in fact.aliases if p]
+    if isinstance(fact.value, str) and fact.value.startswith("size "):
+        phrases.append(fact.value.removeprefix("size "))
+    # "starts on" also reads "starts Dec 1": a trailing preposition is optional
+    phrases += [p.rsplit(" ", 1)[0] for p in phrases if re.search(r" (?:on|at|in|from)$", p)]
+    return [p.lower() for p in phrases]
+
+
+_MEASURE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?([a-z]+|°c|%)(?![a-z])")
+"""A number with a unit word after it (``0.22 kg``, ``12 months``, ``1 year``)."""
+_TIME_UNITS = frozenset({"month", "months", "year", "years"})
+
+
+def _rivals(unit: str, other: str) -> bool:
+    """Whether a different quantity in ``other`` contradicts one in ``unit``.
+
+    The same unit, or units of one measure; among times only months and years ("9 months"
+    and "a year"): "9 months ... finish within 5 days" states two different times.
+    """
+    if unit == other:
+        return True
+    time = {unit, other} & {"day", "days", "hour", "hours", "week", "weeks", *_TIME_UNITS}
+    return not time or {unit, other} <= _TIME_UNITS
+
+
+_COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
+    r"(?: ?\([^()]{1,12}\))? ?(?:更|还)?(?:lighter|heavier|more|less|longer|shorter|bigger|"
+    r"smaller|wider|narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
+)
+_DIFFERENCE_BEFORE = re.compile(
+    r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低)了?(?:约|大约)?$|"
+    r"\b(?:more|less|extra|by|difference of|differ by|apart by) (?:about |around |just )?$"
+)
+
+
+def _difference(text: str, start: int, end: int) -> bool:
+    """Whether the quantity at ``start:end`` is how far two values are apart, not a value.
+
+    A quantity in brackets just after another is its gloss ("60克（0.06 kg）更轻"): a
+    difference when that one is.
+    """
+    if _COMPARED.match(text, end) or _DIFFERENCE_BEFORE.search(text[max(0, start - 24) : start]):
+        return True
+    gloss = _GLOSSED.search(text[max(0, start - 24) : start])
+    close = text.find(")", end, end + 4)
+    if gloss is None or close < 0:
+        return False
+    first = max(0, start - 24) + gloss.start(1)
+    return bool(
+        _COMPARED.match(text, close + 1)
+        or _DIFFERENCE_BEFORE.search(text[max(0, first - 24) : first])
+    )
+
+
+_GLOSSED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?[a-z]* ?\( ?$")
+
+
+_STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
+
+
+_SUFFIX = re.compile(r"(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)$")
+
+
+def _word_forms(word: str) -> str:
+    """A pattern of ``word`` and its inflections: plated, plating, plate; absorbency, absorbent.
+
+    A word of five letters or more loses one common suffix (a stem of four letters or more
+    stays) and takes any of them back; shorter words take a plural only.
+    """
+    stem = _SUFFIX.sub("", word) if len(word) >= 5 and word.isalpha() else word
+    if len(stem) < 4 or stem == word:
+        return rf"{re.escape(word)}(?:s|es)?"
+    return rf"{re.escape(stem)}(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)?"
+
+
+def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    form = groups("value_forms").get(str(fact.value))  # wordings the aliases miss
+    if form is not None:
+        out += [(m.start(), m.end()) for m in form.finditer(a.text)]
+    for phrase in _phrases(fact):
+        if len(phrase) <= 3 and phrase.isalpha() and phrase.isascii():
+            out += [
+                (m.start(), m.end())
+                for m in re.finditer(rf"(?<![a-z0-9'-]){re.escape(phrase)}(?![a-z0-9'-])", a.text)
+            ]
+        else:
+            out += list(find_phrase(phrase, a.text))
+    if not out and isinstance(fact.value, str):  # all words of a short phrase, in one sentence
+        words = [
+            w
+            for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", _norm_phrase(fact.value))
+            if (len(w) > 1 or w.isdigit()) and w not in _STOP
+        ]
+        if 2 <= len(words) <= 5:
+            for clause in _sentences(a.text):  # "45 cm, adjustable"; "machine wash，水温30°C"
+                seg = a.text[clause.start : clause.end]
+                hits = [
+                    re.search(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg) for w in words
+                ]
+                if all(hits):
+                    starts = [clause.start + h.start() for h in hits if h]
+                    ends = [clause.start + h.end() for h in hits if h]
+                    inside = a.text[min(starts) : max(ends)]
+                    own = _NEGATORS.search(_norm_phrase(fact.value))  # "no added sugar"
+                    if own or not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
+                        out.append((min(starts), max(ends)))
+    return sorted(set(out))
+
+
+def rounds_to(said: float, value: float, kind: str) -> bool:
+    """Whether a viewer takes ``said`` for ``value``: the same, or money to the whole yuan.
+
+    "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer;
+    "about ¥140" is another. Counts and days round to nothing but themselves.
+    """
+    if abs(said - value) < 0.005:
+        return True
+    return kind == "price" and said == round(said) and abs(said - value) < 1.0
+
+
+def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:
+    """Whether number ``n`` states ``value``: exactly, or approximated and rounding to it."""
+    if abs(n.low - value) < 0.005:
+        return True
+    return (
+        rounds_to(n.low, value, kind)
+        and approximated_at(a.text, n.start, n.end)
+        and not unsure_at(a.text, n.start, n.end)
+    )
