@@ -111,6 +111,23 @@ def _first(pattern: re.Pattern[str], claims: Claims) -> re.Match[str] | None:
     return None
 
 
+def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
+    """The first claim that this order ships free, if any.
+
+    Negated ("not free shipping") or denied ones claim nothing, and neither does free shipping
+    said with the order amount it needs ("orders over ¥99 ship free", 满59包邮): that is the
+    policy's threshold, whose amount the money check verifies.
+    """
+    for m in FREE_SHIPPING.finditer(claims.text):
+        if (
+            not claims.negated(m.start())
+            and not denied_after(claims.text, m.end())
+            and not words("free_condition").search(claims.clause(m.start()))
+        ):
+            return m
+    return None
+
+
 def _share_of_price(value: float, world: Support) -> bool:
     """Whether ``value`` is a percentage of a price the world has: a discount worked out.
 
@@ -118,6 +135,51 @@ def _share_of_price(value: float, world: Support) -> bool:
     """
     percents = world.percents | world.any_deal_percents
     return any(abs(value - round(p * q / 100, 2)) < _MATCH for p in world.prices for q in percents)
+
+
+_TOTAL = re.compile(
+    r"\b(?:together|in total|total|altogether|all in|combined)\b|合计|一共|总共|加起来|共计"
+)
+
+
+_DISCOUNT_BEFORE = re.compile(
+    r"(?:立减|直降|立省|减|省|\bsave|\bsaving|\bknocks?|\btakes?)\s?[¥$]?\s?$"
+)
+_SENTENCE_END = re.compile(r"[.!?。！？;；\n](?!\d)")
+_DISCOUNT_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny)?\s?(?:off\b|discount\b|优惠)")
+_COUPON_WORDS = re.compile(
+    r"\b(?:coupons?|codes?|vouchers?)\b|券|码|(?<![a-z])[a-z]{2,}\d{1,4}(?![a-z0-9])"
+)
+
+
+def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support) -> bool:
+    """Whether ``value`` is said as money off now though only a coupon gives that amount.
+
+    "下单立减100元" when ¥100 is a coupon's value and no deal gives ¥100 off now: an invented
+    live deal. Said with a coupon ("LIVE100 takes ¥100 off") or with its timing, it is the
+    coupon's or a deal's, and the other checks read it.
+    """
+    before = claims.text[max(0, n.start - 10) : n.start]
+    if not (_DISCOUNT_BEFORE.search(before) or _DISCOUNT_AFTER.match(claims.text, n.end)):
+        return False
+    starts = [m.end() for m in _SENTENCE_END.finditer(claims.text, 0, n.start)]
+    end = _SENTENCE_END.search(claims.text, n.end)
+    sentence = claims.text[starts[-1] if starts else 0 : end.start() if end else None]
+    return (
+        _near(value, world.coupon_money)
+        and not _near(value, world.live_money | world.prices)
+        and not _COUPON_WORDS.search(sentence)
+        and not _TIMING.search(sentence)
+    )
+
+
+def _sum_of_two(value: float, claims: Claims) -> bool:
+    """Whether ``value`` adds two amounts the answer says ("¥79 + ¥8 shipping, so ¥87 in total").
+
+    The two are checked as amounts of their own; a total of amounts nobody said is not read.
+    """
+    said = [n.low for n in claims.numbers if n.kind == "price" and n.low == n.high]
+    return any(_near(value - a, frozenset(said)) for a in said if 0 < a < value)
 
 
 def _rounded(value: float, values: frozenset[float]) -> bool:
@@ -137,12 +199,19 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
             if (
                 not _near(value, world.money)
                 and not _share_of_price(value, world)
+                and not (_TOTAL.search(claims.clause(n.start)) and _sum_of_two(value, claims))
                 and not (
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )
             ):
                 shown = claims.text[n.start : n.end]
                 out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
+                break
+            if _deal_without_coupon(claims, n, value, world):
+                shown = claims.text[n.start : n.end]
+                out.append(
+                    Verdict(0.0, f"unsupported deal {shown!r}: only a coupon gives it, none named")
+                )
                 break
     return out
 
@@ -212,7 +281,7 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
     refund = _first(words("refund_promise"), claims)
     if refund:
         out.append(Verdict(0.0, f"unsupported promise {refund.group(0)!r}: no policy gives it"))
-    free = _first(FREE_SHIPPING, claims)
+    free = free_shipping_claim(claims)
     if free and not world.free_shipping:
         out.append(Verdict(0.0, f"unsupported {free.group(0)!r}: shipping is not free"))
     same = _first(_SAME_DAY, claims)

@@ -206,6 +206,15 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
     return Verdict(0.0, f"{fact.value} days: {reason}", missing=not why)
 
 
+_DIMENSION_BEFORE = re.compile(r"\d(?:\.\d+)?\s?(?:[a-z]{1,2}\s?)?[x×*]\s?$")
+_DIMENSION_AFTER = re.compile(r"\s?[x×*]\s?\d")
+
+
+def _in_dimensions(text: str, start: int, end: int) -> bool:
+    """Whether the measure at ``start:end`` is one side of "60 x 40 cm" (another attribute)."""
+    return bool(_DIMENSION_BEFORE.search(text, 0, start) or _DIMENSION_AFTER.match(text, end))
+
+
 def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     mentions = _phrase_mentions(a, fact)
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
@@ -247,6 +256,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 _rivals(unit, m.group(2))
                 and not _difference(a.text, m.start(), m.end())
                 and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
+                and not _in_dimensions(a.text, m.start(), m.end())  # "60 x 40 cm": its footprint
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):

@@ -14,10 +14,11 @@ from hat_eval.world import Case, Fact, KnowledgeBase
 
 from ._answer import _Answer, _sentences, read_answer
 from ._declines import CallRecordLike, declines
-from ._extra import FREE_SHIPPING, Claims, unsupported_claims
-from ._facts import _fact_verdict
-from ._language import addresses_evaluator, denied_after
+from ._extra import Claims, free_shipping_claim, unsupported_claims
+from ._facts import _fact_verdict, _sku_stock
+from ._language import addresses_evaluator
 from ._lexicon import words
+from ._mentions import _same_subject, _stock_statements
 from ._subjects import OURS, _size_token, fact_subject
 from ._text import _norm_phrase, clause_of, find_phrase
 from ._verdict import Verdict
@@ -75,6 +76,35 @@ def _option_counts(a: _Answer) -> list[Verdict]:
     return out
 
 
+def _availability(a: _Answer, case: Case) -> list[Verdict]:
+    """A stock status said of the option a fact is about must be that option's.
+
+    "EU 39 in sage green is ¥839.90 ... in stock and ready to ship" when that SKU has 0 left:
+    a price case whose answer adds availability the knowledge base denies (a stock case's own
+    status is its fact's to judge).
+    """
+    if a.kb is None or any(f.kind in ("stock", "count") for f in case.facts):
+        return []
+    seen = set()
+    for fact in case.facts:
+        subject = fact_subject(case, fact, a.kb)
+        own = _sku_stock(a.kb, subject)
+        if own is None or subject in seen:
+            continue
+        seen.add(subject)
+        statements = [
+            (start, end, in_stock)
+            for start, end, in_stock in _stock_statements(a.text, a.scopes)
+            if not a.negated(start) and _same_subject(a, subject, start)
+        ]
+        if any(in_stock == (own > 0) for _, _, in_stock in statements):
+            continue  # "the original is sold out, the spicy one is in stock": options told apart
+        for start, end, _ in statements:
+            said = a.text[start:end]
+            return [Verdict(0.0, f"says {said!r} of {subject.option}; the KB has {own:g} left")]
+    return []
+
+
 def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     """Contradictions between stated facts and what the answer concludes from them.
 
@@ -84,15 +114,19 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     """
     out = []
     measured: dict[str, float] = {}
+    units = set()
     for fact in case.facts:
-        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?[a-z]+", _norm_phrase(str(fact.value)))
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z]+)", _norm_phrase(str(fact.value)))
         pid = fact_subject(case, fact, a.kb).product_id
         if m and pid:
             measured[pid] = float(m.group(1))
+            units.add(m.group(2))
     if len(measured) == 2 and len(set(measured.values())) == 2:
         low = min(measured, key=measured.__getitem__)
         found = [*_COMPARATIVE.finditer(a.text), *_ZH_COMPARATIVE.finditer(a.text)]
         for m in sorted(found, key=lambda m: m.start()):
+            if not all(_compares(m.group(1), unit) for unit in units):
+                continue  # "a lighter look" of two foundations in ml: not their volume
             about = None
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
@@ -116,6 +150,23 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                 if m.group(1) == word[2:]:
                     out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
     return out
+
+
+_ONLY_OF = {
+    "lighter": ("g", "kg", "mg", "jin", "lb"),
+    "heavier": ("g", "kg", "mg", "jin", "lb"),
+    "轻": ("g", "kg", "mg", "jin", "lb"),
+    "重": ("g", "kg", "mg", "jin", "lb"),
+    "thinner": ("mm", "cm", "m"),
+    "薄": ("mm", "cm", "m"),
+    "厚": ("mm", "cm", "m"),
+}
+"""Comparatives that speak of one dimension only (the rest, "more", "bigger", fit any)."""
+
+
+def _compares(word: str, unit: str) -> bool:
+    """Whether comparative ``word`` can speak of a quantity in ``unit`` ("lighter" of grams)."""
+    return word not in _ONLY_OF or unit in _ONLY_OF[word]
 
 
 _CONDITION = re.compile(r"\s*(?:\bif\b|\bwhen\b|\bshould\b|如果|要是|假如|若是|想要)")
@@ -180,19 +231,13 @@ def check_facts(
                         break
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
         if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
-            free = next(
-                (
-                    m
-                    for m in FREE_SHIPPING.finditer(a.text)
-                    if not a.negated(m.start()) and not denied_after(a.text, m.end())
-                ),
-                None,
-            )
+            free = free_shipping_claim(Claims(a.text, a.original, a.numbers, a.scopes))
             if free is not None:
                 verdicts.append(
                     Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")
                 )
     verdicts += _option_counts(a)
+    verdicts += _availability(a, case)
     verdicts += extra_claims(a)
     return combine_verdicts(verdicts)
 

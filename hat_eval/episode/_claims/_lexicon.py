@@ -37,6 +37,7 @@ KEYS: dict[str, str] = {
     "unsure": "words that take back the commitment of a whole sentence",
     "condition": "words that make what follows in the sentence a condition, not a commitment",
     "fee_waived": "a fee said with the condition that waives it (the order's to meet)",
+    "free_condition": "free shipping with the order amount it needs (a threshold, not a claim)",
     "safe_lookalikes": "words holding a banned term that claim nothing (best-before, advice)",
     "stack_claim": "an answer that says the coupons stack (false when the KB rejects one)",
     "not_stock": "words holding a stock phrase that say nothing of stock (还有什么...)",

@@ -38,7 +38,10 @@ def _zh_numerals(text: str) -> str:
     # the fen after jiao has no measure word of its own: 188块9毛一 -> 188块9毛1
     # a digit right after 块/元/毛 (and before 毛/角/分 or the end of the amount) is tenths or
     # hundredths: 89块九 -> 89块9; not the count of what follows (119元一盒)
-    fen = r"(?<=[毛角块元])[零一二两三四五六七八九](?=[毛角分]|[^\u4e00-\u9fff]|$)"
+    fen = (  # ... and before what ends an amount said aloud: 99块九到手, 89块九哦
+        r"(?<=[毛角块元])[零一二两三四五六七八九]"
+        r"(?=[毛角分]|到手|包邮|[哦啊呀哈吧呢的就噢哟]|[^\u4e00-\u9fff]|$)"
+    )
     return re.sub(fen, lambda m: str(cn2an.cn2an(m.group(0), "smart")), text)
 
 
@@ -91,6 +94,8 @@ _IDIOMS = (
     (re.compile(r"\bgrams? (?:per|a|/) ?square met(?:re|er)\b|\bg/m(?:2|²)|克每平方米"), "gsm"),
 )
 """Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
+_SPOKEN_CENTS = re.compile(r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|[a-z]|元|块))")
+"""Yuan and cents said aloud: "six hundred and eight yuan thirty" (608 yuan 30) -> 608.30 yuan."""
 _FRACTION_OFF = re.compile(r"\b(\d+)\s?/\s?(\d+)\s?off\b")
 _PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
 _WEEKS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)")
@@ -167,6 +172,7 @@ def normalise_quantities(text: str) -> str:
         text = pattern.sub(value, text)
     if re.search(r"[a-z]", text):
         text = alpha2digit(text, "en", threshold=2)
+        text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
     if not text.isascii():
         text = _zh_numerals(text)
         text = _ZH_FEN.sub(r"\1.\2\3元", text)
@@ -199,7 +205,8 @@ _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工�
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
-    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|满|减|省|优惠|立减|券|门槛|以上|起)"
+    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|满|减|省|优惠|立减|券|门槛|以上|起|"
+    r"together|in total|total|altogether|all in|combined|合计|一共|总共|加起来|共计)"
 )
 
 

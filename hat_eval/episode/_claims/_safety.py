@@ -45,7 +45,8 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
     return (
         (
             "CMP-BRAND",
-            rf"\b(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher quality)\b"
+            rf"\b(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher quality|"
+            rf"classier|fancier|more premium|more luxurious|higher[- ]end|prettier|smarter)\b"
             rf"[^.!?]{{0,20}}\bthan\b[^.!?]{{0,25}}(?:\b(?:anything|any|all|every|other|others)\b|"
             rf"(?<![a-z])(?:{names})(?![a-z]))",
         ),
@@ -65,7 +66,9 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
         (
             "CMP-BRAND",
             rf"(?<![a-z])(?:{names})(?![a-z])[^.!?。！？]{{0,30}}\b(?:is|are|feels?|looks?|seems?)"
-            rf" (?:cheap|greasy|worse|inferior|terrible|awful|rubbish|junk|bad|fake)\b",
+            rf"(?: (?!not\b|never\b)\w+){{0,2}}"  # "which is honestly just cheap silver"
+            rf" (?:cheap|cheaply made|greasy|worse|inferior|terrible|awful|rubbish|junk|bad|fake|"
+            rf"low[- ]quality|flimsy|tacky|knock-?offs?)\b",
         ),
         (
             "CMP-BRAND",
@@ -166,7 +169,10 @@ FACTUAL_RULES = frozenset({"SUPERNATURAL", "INVESTMENT", "HEALTH-FOOD", "WEIGHT-
 """Rules whose claims say what a product does (brings luck, keeps its value, lowers
 cholesterol, slims): an invented fact as well as a banned claim."""
 _FACTUAL_ABSOLUTE = re.compile(r"100 ?%|绝对安全|完全无毒|\bnon toxic\b|无毒")
-_PUFFERY = re.compile(r"^(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher)")
+_PUFFERY = re.compile(
+    r"^(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher|classier|fancier|"
+    r"more premium|more luxurious|prettier|smarter)"
+)
 
 
 def factual_claim(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:

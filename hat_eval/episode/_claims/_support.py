@@ -68,6 +68,10 @@ class Support:
     """(attribute, low, high) of every day count the policies and specs give: the returns and
     exchange windows, each region's delivery range (and its ends), a made-to-order lead time;
     a number said of one attribute is checked against that attribute's values."""
+    coupon_money: frozenset[float] = frozenset()
+    """Amounts only a coupon gives (value, threshold, cap): not a deal's without one."""
+    live_money: frozenset[float] = frozenset()
+    """Amounts of the deals running at the session's time (:meth:`at`)."""
 
     @property
     def any_deal_money(self) -> frozenset[float]:
@@ -89,6 +93,7 @@ class Support:
             money=self.money.union(*(d.money for d in running)),
             percents=self.percents.union(*(d.percents for d in running)),
             prices=self.prices.union(*(d.prices for d in running)),
+            live_money=self.live_money.union(*(d.money for d in running)),
         )
 
     def rival_terms(self, text: str) -> list[str]:
@@ -119,6 +124,8 @@ class Support:
             self.warranty_months | other.warranty_months,
             self.ships_from | other.ships_from,
             self.attribute_days | other.attribute_days,
+            self.coupon_money | other.coupon_money,
+            self.live_money | other.live_money,
         )
 
 
@@ -322,6 +329,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         warranty_months=frozenset(_warranty_months(warranty)),
         ships_from=frozenset({str(product.get("ships_from") or "").lower()} - {""}),
         attribute_days=frozenset(spans | shipping.spans),
+        coupon_money=_as_set(coupon_money),
     )
 
 

@@ -86,9 +86,9 @@ _CONTRAST = r"\s(?:but|while|whereas|however|although|though|and)\s|和"
 _CLAUSE_BREAK = re.compile(rf"{_BREAK}|{_CONTRAST}|\sor\s|或")
 """Where one claim ends and the next begins: what a product, option or colour is said of."""
 _SENTENCE_BREAK = re.compile(r"[.!?;\n。！？；]")
-_SCOPE_BREAK = re.compile(rf"{_BREAK}|{_CONTRAST}|[:：]")
+_SCOPE_BREAK = re.compile(rf"{_BREAK}|{_CONTRAST}|[:：(（]")
 """How far a negation reaches: across "or" ("I won't say X or Y"), not across a colon
-("Neither works: FLASH5 expired")."""
+("Neither works: FLASH5 expired") nor into an aside ("not applicable (home category only)")."""
 
 
 @dataclass(frozen=True)
