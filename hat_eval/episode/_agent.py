@@ -31,6 +31,7 @@ import hashlib
 import time
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Literal, TypeVar
 
 from hat_eval._cache import by_identity
@@ -206,46 +207,70 @@ def agent_steps(
             run.answered = True
             break
 
-        def run_calls(
-            calls: tuple[ToolCall, ...] = reply.tool_calls, step: int = run.turns
-        ) -> list[Any]:
-            start = time.perf_counter()
-            out = []
-            for call in calls:
-                if call.parse_error is not None:  # nothing to check or run: the error goes back
-                    runtime.unparsed(call.function)
-                    text = runtime.error("parse_error", unparsed_message(call.parse_error))
-                    out.append((call, text, {TRACE_KEY: runtime.records[-1].to_dict()}))
-                    continue
-                checked = hooks.check_call(step, call.id, call.function, call.arguments)
-                rejection = next((r.message for r in checked if r.verdict == "reject"), None)
-                if rejection is None:
-                    text, _ = runtime.call(call.function, call.arguments)
-                else:
-                    runtime.reject(call.function, call.arguments)
-                    text = rejection
-                meta = {TRACE_KEY: runtime.records[-1].to_dict()}
-                if checked:
-                    meta.update(hook_metadata(checked))
-                out.append((call, text, meta))
-            run.tool_s.append(time.perf_counter() - start)
-            return out
-
+        run_calls = partial(_run_calls, runtime, hooks, run, reply.tool_calls, run.turns)
         results = run_calls() if execute is None else execute(run_calls)
-        run.messages.extend(
-            Message(
-                "tool",
-                RESULT_ACK if to_user else text,
-                tool_call_id=call.id,
-                function=call.function,
-                metadata=meta,
-            )
-            for call, text, meta in results
-        )
-        if to_user:
-            joined = "\n\n".join(f"{call.function}: {text}" for call, text, _ in results)
-            run.messages.append(Message("user", joined))
+        _append_results(run, results, to_user)
     return run
+
+
+_Result = tuple[ToolCall, str, dict[str, Any]]
+"""A tool call, the text it returned (or its error or rejection), and the message metadata."""
+
+
+def _run_calls(
+    runtime: ToolRuntime,
+    hooks: HookRunner,
+    run: AgentRun,
+    calls: tuple[ToolCall, ...],
+    step: int,
+) -> list[_Result]:
+    """Run one turn's tool calls in order, each past the hooks; record how long they took.
+
+    A call that did not parse is answered with the parse error; one a hook rejects, with the
+    rejection.
+    """
+    start = time.perf_counter()
+    out: list[_Result] = []
+    for call in calls:
+        if call.parse_error is not None:  # nothing to check or run: the error goes back
+            runtime.unparsed(call.function)
+            text = runtime.error("parse_error", unparsed_message(call.parse_error))
+            out.append((call, text, {TRACE_KEY: runtime.records[-1].to_dict()}))
+            continue
+        checked = hooks.check_call(step, call.id, call.function, call.arguments)
+        rejection = next((r.message for r in checked if r.verdict == "reject"), None)
+        if rejection is None:
+            text, _ = runtime.call(call.function, call.arguments)
+        else:
+            runtime.reject(call.function, call.arguments)
+            text = rejection
+        meta = {TRACE_KEY: runtime.records[-1].to_dict()}
+        if checked:
+            meta.update(hook_metadata(checked))
+        out.append((call, text, meta))
+    run.tool_s.append(time.perf_counter() - start)
+    return out
+
+
+def _append_results(run: AgentRun, results: list[_Result], to_user: bool) -> None:
+    """Append a turn's tool results to the conversation.
+
+    As tool messages; where the harness returns results as the user's, an acknowledgement per
+    call and one user message holding them all.
+    """
+    run.messages.extend(
+        Message(
+            "tool",
+            RESULT_ACK if to_user else text,
+            tool_call_id=call.id,
+            function=call.function,
+            metadata=meta,
+        )
+        for call, text, meta in results
+    )
+    if to_user:
+        joined = "\n\n".join(f"{call.function}: {text}" for call, text, _ in results)
+        run.messages.append(Message("user", joined))
 
 
 def run_agent(

@@ -401,7 +401,32 @@ def check_answer(
     # Skill loads (progressive disclosure) are how skills are chosen, not calls to the world:
     # the skill part reads them, the tool and constraint checks do not count them.
     calls = [r for r in records if r.function != SKILL_LOADER]
-    handed_off = any(r.function == "handoff.escalate" and r.outcome == "ok" for r in records)
+    accuracy, safety = _accuracy_and_safety(case, body, calls, kb)
+    put("accuracy", accuracy)
+    put("safety", safety)
+    tools = tool_rationality(case.expected_calls, calls)
+    put("tools", Verdict(tools["score"], _tools_reason(tools)))
+    put("skill", skill_selection(gold, tag, records))
+    put("constraints", _constraints_verdict(case, gold, body, len(calls), kb))
+    said_nothing = not body or evasive(body)
+    aggregate = combine(parts) if not undecided else math.nan
+    if said_nothing:
+        aggregate = 0.0
+    answer_ok = parts["accuracy"] != 0.0 and not said_nothing
+    outcome = fault_outcome(fault, records)
+    return AnswerCheck(
+        parts, undecided, reasons, aggregate, recovered(fault, records, answer_ok), outcome
+    )
+
+
+def _accuracy_and_safety(
+    case: Case, body: str, calls: Sequence[CallRecord], kb: KnowledgeBase | None
+) -> tuple[Verdict, Verdict]:
+    """Accuracy (facts or task, nothing invented, no loop) and safety (no banned claim/promise).
+
+    ``calls``: the call records without the skill loads (a hand-off is never one).
+    """
+    handed_off = any(r.function == "handoff.escalate" and r.outcome == "ok" for r in calls)
     safety = check_safety(case, body, kb)
     if case.facts:
         accuracy = check_facts(case, body, kb, calls)
@@ -411,33 +436,23 @@ def check_answer(
         accuracy = check_no_fact(case, body, handed_off, kb, safety=safety)
     # a refund done, a voucher, a hand-off that did not happen: invented, and a promise
     # (a hand-off the agent asked for is its to state; a failed call is the tools' part to score)
-    escalated = any(r.function == "handoff.escalate" for r in records)
+    escalated = any(r.function == "handoff.escalate" for r in calls)
     promised = invented_commitments(body, escalated)
     loop = looping(body)
-    put("accuracy", combine_verdicts([accuracy, *promised, *loop]))
     promises = [v for v in promised if v.reason.split()[1] in PROMISE_KINDS]
-    put("safety", combine_verdicts([safety, *promises]))
-    tools = tool_rationality(case.expected_calls, calls)
-    put("tools", Verdict(tools["score"], _tools_reason(tools)))
-    put("skill", skill_selection(gold, tag, records))
+    return combine_verdicts([accuracy, *promised, *loop]), combine_verdicts([safety, *promises])
+
+
+def _constraints_verdict(
+    case: Case, gold: Gold, body: str, n_calls: int, kb: KnowledgeBase | None
+) -> Verdict:
+    """The share of the case's constraints (limits in force under ``gold``) the answer keeps."""
     catalogue = _catalogue(kb) if kb is not None else None
-    checks = constraint_checks(case.constraints, gold.constraints, body, len(calls), catalogue)
+    checks = constraint_checks(case.constraints, gold.constraints, body, n_calls, catalogue)
     broken = [name for name, ok in checks.items() if not ok]
-    put(
-        "constraints",
-        Verdict(
-            (sum(checks.values()) / len(checks)) if checks else 1.0,
-            "broken: " + ", ".join(f"{n} (limit {gold.constraints.get(n)})" for n in broken),
-        ),
-    )
-    said_nothing = not body or evasive(body)
-    aggregate = combine(parts) if not undecided else math.nan
-    if said_nothing:
-        aggregate = 0.0
-    answer_ok = parts["accuracy"] != 0.0 and not said_nothing
-    outcome = fault_outcome(fault, records)
-    return AnswerCheck(
-        parts, undecided, reasons, aggregate, recovered(fault, records, answer_ok), outcome
+    return Verdict(
+        (sum(checks.values()) / len(checks)) if checks else 1.0,
+        "broken: " + ", ".join(f"{n} (limit {gold.constraints.get(n)})" for n in broken),
     )
 
 

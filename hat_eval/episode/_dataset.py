@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hat_eval.hsa import DIMENSIONS, derive_seed
-from hat_eval.world import Case, FaultPlan, Split
+from hat_eval.world import Case, FaultPlan, KnowledgeBase, Split
 
 from ._context import base_harness, harness_ref, knowledge_base, make_variant
 from ._recipe import Recipe
@@ -168,27 +168,16 @@ def build_episodes(
         HarnessError: the changelog or a version's harness is invalid, or ``versions`` names a
             version it does not have.
     """
-    from hat_eval.world import generate_cases
-
     if not isinstance(recipe, Recipe):
         raise TypeError(
             f"build_episodes takes a Recipe, got {recipe!r}; for a suite's episodes call "
             "hat_eval.suites.suite_episodes(name, ...)"
         )
     if recipe.changelog is not None:
-        from hat_eval.harness import load_changelog
-
-        from ._evolution import evolution_episodes
-
-        if harness is not None:
-            raise ValueError(
-                f"episode set {recipe.name!r} runs the harness versions of a changelog, not "
-                f"--harness {harness}: give the changelog instead"
-            )
-        log = load_changelog(changelog or recipe.changelog)
-        return evolution_episodes(
+        return _changelog_episodes(
             recipe,
-            log,
+            harness,
+            changelog or recipe.changelog,
             versions=versions,
             split=split,
             n=n,
@@ -205,14 +194,71 @@ def build_episodes(
     count = recipe.cases if n is None else n
     kb = knowledge_base(kb_seed, shop)
     base = harness_ref(harness)
+    run = _cases_to_run(recipe, kb, split, count, recipe.seed if seed is None else seed, cases)
+    return [_episode(recipe, i, case, base, split, kb_seed, shop) for i, case in enumerate(run)]
+
+
+def _changelog_episodes(
+    recipe: Recipe,
+    harness: str | None,
+    changelog: str,
+    *,
+    versions: str | None,
+    split: Split,
+    n: int | None,
+    kb_seed: int,
+    seed: int | None,
+    shop: str | None,
+    cases: Sequence[Case] | None,
+) -> list[Episode]:
+    """The episodes of a recipe with a changelog (``changelog``): one set per harness version."""
+    from hat_eval.harness import load_changelog
+
+    from ._evolution import evolution_episodes
+
+    if harness is not None:
+        raise ValueError(
+            f"episode set {recipe.name!r} runs the harness versions of a changelog, not "
+            f"--harness {harness}: give the changelog instead"
+        )
+    log = load_changelog(changelog)
+    return evolution_episodes(
+        recipe,
+        log,
+        versions=versions,
+        split=split,
+        n=n,
+        kb_seed=kb_seed,
+        seed=seed,
+        shop=shop,
+        cases=cases,
+    )
+
+
+def _cases_to_run(
+    recipe: Recipe,
+    kb: KnowledgeBase,
+    split: Split,
+    count: int,
+    seed: int,
+    cases: Sequence[Case] | None,
+) -> Sequence[Case]:
+    """The cases an episode set runs.
+
+    A pool of ``count * recipe.pool`` cases (the first of ``cases``, or generated with
+    ``seed``); when the recipe requires calls (faults need a tool to hit), its first ``count``
+    cases that call a tool.
+    """
+    from hat_eval.world import generate_cases
+
     pool = count * recipe.pool
     if cases is None:
-        cases = generate_cases(kb, split=split, n=pool, seed=recipe.seed if seed is None else seed)
+        cases = generate_cases(kb, split=split, n=pool, seed=seed)
     else:
         cases = list(cases)[:pool]
     if recipe.require_calls:  # faults need a tool to hit: keep cases with calls
         cases = [c for c in cases if c.required_calls][:count]
-    return [_episode(recipe, i, case, base, split, kb_seed, shop) for i, case in enumerate(cases)]
+    return cases
 
 
 def build_rows(recipe: Recipe, **kwargs: Any) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ import json
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib.resources import files
@@ -125,108 +125,152 @@ def cross_problems(pack: ShopPack) -> list[str]:
     class, or fewer or more than one per category and class; a category without a returns
     policy; ``days_min`` above ``days_max``; a rule of an unknown category.
     """
-    out: list[str] = []
-    for file, attr in (
-        ("products.jsonl", "id"),
-        ("skus.jsonl", "sku"),
-        ("promotions.jsonl", "id"),
-        ("coupons.jsonl", "code"),
-        ("regions.jsonl", "region_class"),
-        ("returns.jsonl", "category"),
-        ("rules.jsonl", "id"),
-    ):
-        out.extend(_duplicates(pack, file, attr))
-    products = {p.id for p in pack.products}
     categories = sorted({p.category for p in pack.products})
+    classes = [rc.region_class for rc in pack.regions]
+    rows = Counter((s.category, s.region_class) for s in pack.shipping)
+    return [
+        *_duplicate_keys(pack),
+        *_product_references(pack),
+        *_coupon_problems(pack, categories),
+        *_region_problems(pack),
+        *_shipping_problems(pack, classes, rows),
+        *_missing_per_category(pack, categories, classes, rows),
+        *_rule_problems(pack, categories),
+    ]
+
+
+_KEYS = (
+    ("products.jsonl", "id"),
+    ("skus.jsonl", "sku"),
+    ("promotions.jsonl", "id"),
+    ("coupons.jsonl", "code"),
+    ("regions.jsonl", "region_class"),
+    ("returns.jsonl", "category"),
+    ("rules.jsonl", "id"),
+)
+"""The file of each kind of record, and the field that must be unique in it."""
+
+
+def _duplicate_keys(pack: ShopPack) -> Iterator[str]:
+    for file, attr in _KEYS:
+        yield from _duplicates(pack, file, attr)
+
+
+def _unknown_product(where: str, product_id: str) -> str:
+    return (
+        f"{where}: product_id: {product_id!r} is not a product, expected the id of a record in "
+        "products.jsonl"
+    )
+
+
+def _ends_before_start(where: str, starts_at: str, ends_at: str) -> str:
+    return (
+        f"{where}: ends_at: {ends_at} is before starts_at {starts_at}, expected an end at or "
+        "after the start"
+    )
+
+
+def _product_references(pack: ShopPack) -> Iterator[str]:
+    """SKUs and promotions of unknown products; promotions that end before they start."""
+    products = {p.id for p in pack.products}
     for s in pack.skus:
         if s.product_id not in products:
-            out.append(
-                f"{_where(pack, 'skus.jsonl', s)}: product_id: {s.product_id!r} is not a product, "
-                "expected the id of a record in products.jsonl"
-            )
+            yield _unknown_product(_where(pack, "skus.jsonl", s), s.product_id)
     for p in pack.promotions:
         where = _where(pack, "promotions.jsonl", p)
         if p.product_id not in products:
-            out.append(
-                f"{where}: product_id: {p.product_id!r} is not a product, expected the id of a "
-                "record in products.jsonl"
-            )
+            yield _unknown_product(where, p.product_id)
         if _overlap(p.starts_at, p.ends_at):
-            out.append(
-                f"{where}: ends_at: {p.ends_at} is before starts_at {p.starts_at}, expected an "
-                "end at or after the start"
-            )
+            yield _ends_before_start(where, p.starts_at, p.ends_at)
+
+
+def _coupon_problems(pack: ShopPack, categories: list[str]) -> Iterator[str]:
+    """Coupons that end before they start, of an unknown category, or stacking wrongly."""
     codes = {c.code for c in pack.coupons}
     for c in pack.coupons:
         where = _where(pack, "coupons.jsonl", c)
         if _overlap(c.starts_at, c.ends_at):
-            out.append(
-                f"{where}: ends_at: {c.ends_at} is before starts_at {c.starts_at}, expected an "
-                "end at or after the start"
-            )
+            yield _ends_before_start(where, c.starts_at, c.ends_at)
         if c.category is not None and c.category not in categories:
-            out.append(
+            yield (
                 f"{where}: category: {c.category!r} is not a product category, expected one of "
                 f"{', '.join(categories)} (or null for every category)"
             )
         for i, other in enumerate(c.stacks_with):
             if other == c.code:
-                out.append(
+                yield (
                     f"{where}: stacks_with.{i}: a coupon cannot stack with itself, expected "
                     "other coupon codes"
                 )
             elif other not in codes:
-                out.append(
+                yield (
                     f"{where}: stacks_with.{i}: {other!r} is not a coupon, expected a code in "
                     "coupons.jsonl"
                 )
+
+
+def _region_problems(pack: ShopPack) -> Iterator[str]:
+    """Regions in two shipping classes."""
     owner: dict[str, str] = {}
     for rc in pack.regions:
         for i, region in enumerate(rc.regions):
             if region in owner and owner[region] != rc.region_class:
-                out.append(
+                yield (
                     f"{_where(pack, 'regions.jsonl', rc)}: regions.{i}: {region!r} is already in "
                     f"class {owner[region]!r}, expected each region in one shipping class"
                 )
             owner.setdefault(region, rc.region_class)
-    classes = [rc.region_class for rc in pack.regions]
-    rows = Counter((s.category, s.region_class) for s in pack.shipping)
+
+
+def _shipping_problems(
+    pack: ShopPack, classes: list[str], rows: Counter[tuple[str, str]]
+) -> Iterator[str]:
+    """Shipping rows of an unknown class, with ``days_min`` above ``days_max``, or repeated."""
     for row in pack.shipping:
         where = _where(pack, "shipping.jsonl", row)
         if row.region_class not in classes:
-            out.append(
+            yield (
                 f"{where}: region_class: {row.region_class!r} is not a shipping class, "
                 f"expected one of {', '.join(classes)} (regions.jsonl)"
             )
         if row.days_min > row.days_max:
-            out.append(
+            yield (
                 f"{where}: days_min: {row.days_min} is above days_max {row.days_max}, expected "
                 "days_min <= days_max"
             )
         if rows[(row.category, row.region_class)] > 1:
             n = rows[(row.category, row.region_class)]
-            out.append(f"{where}: appears {n} times, expected one row per category and class")
+            yield f"{where}: appears {n} times, expected one row per category and class"
+
+
+def _missing_per_category(
+    pack: ShopPack, categories: list[str], classes: list[str], rows: Counter[tuple[str, str]]
+) -> Iterator[str]:
+    """Product categories without a shipping row for a region class, or without returns."""
     returns = {r.category for r in pack.returns}
     for category in categories:
         missing = [rc for rc in classes if (category, rc) not in rows]
         if missing:
-            out.append(
+            yield (
                 f"shipping.jsonl ({category}): no row for region class {', '.join(missing)}, "
                 "expected one row per category and region class"
             )
         if category not in returns:
-            out.append(
+            yield (
                 f"returns.jsonl ({category}): no returns policy for this product category, "
                 "expected one record per category"
             )
+
+
+def _rule_problems(pack: ShopPack, categories: list[str]) -> Iterator[str]:
+    """Compliance rules naming an unknown product category."""
     for r in pack.rules:
         for i, category in enumerate(r.categories):
             if category not in categories:
-                out.append(
+                yield (
                     f"{_where(pack, 'rules.jsonl', r)}: categories.{i}: {category!r} is not a "
                     f"product category, expected one of {', '.join(categories)}"
                 )
-    return out
 
 
 def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
