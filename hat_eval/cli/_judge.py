@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -108,17 +109,13 @@ def _grader(name: str) -> Any:
 
 
 def _judge_labelled(
-    human: list[Label],
-    labels: Path,
-    log_path: Path,
-    judge: str,
-    rubric: Path | None,
-    k: int,
-    cache_dir: Path,
+    human: list[Label], options: CalibrateOptions, cache_dir: Path
 ) -> tuple[list[Label], list[JudgeScore]]:
     """Run the judge on the log's labelled samples (after the bad-input checks)."""
     from hat_eval.judge import RubricError, agent_judge, judge_log, load_rubric, log_sample_ids
 
+    assert options.log is not None and options.judge is not None
+    labels, log_path, rubric = options.labels, options.log, options.rubric
     try:
         spec = load_rubric(str(rubric) if rubric else None)
     except RubricError as err:
@@ -144,9 +141,9 @@ def _judge_labelled(
             markup=False,
         )
     scorer = agent_judge(
-        model=_grader(judge),
+        model=_grader(options.judge),
         rubric=str(rubric) if rubric else None,
-        k=k,
+        k=options.k,
         cache_dir=str(cache_dir),
     )
     wanted = sorted({label.dimension for label in human})
@@ -170,33 +167,25 @@ def _judge_labelled(
 
 
 def _scored_labels(
-    labels: Path,
-    out: Path,
-    log: Path | None,
-    judge: str | None,
-    scores: Path | None,
-    rubric: Path | None,
-    k: int,
-    cache_dir: Path | None,
+    options: CalibrateOptions, out: Path
 ) -> tuple[list[Label], list[JudgeScore], str]:
-    """The human labels, the judge's raw scores (read, or judged on ``log``) and their file.
+    """The human labels, the judge's raw scores (read, or judged on the log) and their file.
 
     A judge run's scores are saved to ``out/judge_scores.jsonl`` first (the grader's work kept).
     """
     from hat_eval.judge import LabelError, read_judge_scores, read_labels, scores_jsonl
 
     try:
-        human = read_labels(labels)
+        human = read_labels(options.labels)
     except LabelError as err:
         fail(str(err))
-    if scores is not None:
+    if options.scores is not None:
         try:
-            raw = read_judge_scores(scores)
+            raw = read_judge_scores(options.scores)
         except LabelError as err:
             fail(str(err))
-        return human, raw, str(scores)
-    assert log is not None and judge is not None
-    human, raw = _judge_labelled(human, labels, log, judge, rubric, k, cache_dir or out / "cache")
+        return human, raw, str(options.scores)
+    human, raw = _judge_labelled(human, options, options.cache_dir or out / "cache")
     save(out / "judge_scores.jsonl", scores_jsonl(raw))
     return human, raw, str(out / "judge_scores.jsonl")
 
@@ -247,11 +236,54 @@ def calibrate(
     cross-validation on items; the report gives the held-out agreement before and after it.
     Give --log and --judge to run the judge, or --scores to reuse scores.
     """
+    calibrate_labels(
+        CalibrateOptions(
+            labels=labels,
+            out=out,
+            log=log,
+            judge=judge,
+            scores=scores,
+            rubric=rubric,
+            k=k,
+            cache_dir=cache_dir,
+            folds=folds,
+            n_boot=n_boot,
+            seed=seed,
+            alpha_threshold=alpha_threshold,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class CalibrateOptions:
+    """What ``hat-eval judge calibrate`` was asked to do: its options as typed values."""
+
+    labels: Path
+    out: Path
+    log: Path | None = None
+    judge: str | None = None
+    scores: Path | None = None
+    rubric: Path | None = None
+    k: int = 1
+    cache_dir: Path | None = None
+    folds: int = 5
+    n_boot: int = 1000
+    seed: int = 0
+    alpha_threshold: float = 0.667
+
+
+def calibrate_labels(options: CalibrateOptions) -> None:
+    """Fit and write the calibration (see :func:`calibrate`): agreement.json, calibration.json.
+
+    The option pairs are checked and the output folder claimed before any label is read; the
+    judge's raw scores come from ``--scores`` or a judge run on ``--log``.
+    """
     from hat_eval.judge import AgreementError, LabelError, as_labels, rating_data
     from hat_eval.judge import agreement as compute
     from hat_eval.judge import calibrate as fit
 
-    if scores is None and (log is None or judge is None):
+    labels, scores, log = options.labels, options.scores, options.log
+    if scores is None and (log is None or options.judge is None):
         raise typer.BadParameter(
             "give --log and --judge to run the judge, or --scores with cached judge scores",
             param_hint="--scores",
@@ -260,12 +292,17 @@ def calibrate(
         raise typer.BadParameter(
             "--scores and --log exclude each other: cached scores need no log", param_hint="--log"
         )
-    out = _outputs(out, cache_dir, ("--labels", labels), ("--log", log), ("--scores", scores))
-    human, raw, source = _scored_labels(labels, out, log, judge, scores, rubric, k, cache_dir)
-    grader_name = judge if scores is None else None
+    out = _outputs(
+        options.out, options.cache_dir, ("--labels", labels), ("--log", log), ("--scores", scores)
+    )
+    human, raw, source = _scored_labels(options, out)
     try:
         report = compute(
-            human, as_labels(raw), n_boot=n_boot, seed=seed, alpha_threshold=alpha_threshold
+            human,
+            as_labels(raw),
+            n_boot=options.n_boot,
+            seed=options.seed,
+            alpha_threshold=options.alpha_threshold,
         )
         data = rating_data(human, raw)
     except (LabelError, AgreementError) as err:
@@ -273,17 +310,17 @@ def calibrate(
     _warn_unmatched(report, labels, Path(source))
     save(out / "agreement.json", json.dumps(report.to_json(), indent=2) + "\n")
     meta = {
-        "judge": grader_name,
-        "rubric": str(rubric) if rubric else "packaged",
+        "judge": options.judge if scores is None else None,
+        "rubric": str(options.rubric) if options.rubric else "packaged",
         "labels": str(labels),
         "scores": source,
     }
     result = fit(
         data,
-        n_folds=folds,
-        seed=seed,
-        n_boot=n_boot,
-        alpha_threshold=alpha_threshold,
+        n_folds=options.folds,
+        seed=options.seed,
+        n_boot=options.n_boot,
+        alpha_threshold=options.alpha_threshold,
         meta=meta,
     )
     save(out / "calibration.json", json.dumps(result.to_json(), indent=2) + "\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -79,43 +80,89 @@ def build(
     every part against the baseline logs and exits 1 on a regression (no --out needed).
     A log in a folder that cannot be read is named in one warning line and skipped.
     """
-    from hat_eval._outputs import OutputError
-    from hat_eval.reports import ReportError, build_report, run_gate
+    build_reports(
+        BuildOptions(
+            log_dirs=tuple(log_dirs),
+            out=out,
+            baseline=baseline,
+            calibration=calibration,
+            loadtest=tuple(loadtest or ()),
+            gate=tuple(gate or ()),
+            margin=margin,
+            allow_mixed=allow_mixed,
+            n_boot=n_boot,
+        )
+    )
 
-    if out is None and not gate:
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What ``hat-eval report`` (``build``) was asked to do: its options as typed values."""
+
+    log_dirs: tuple[Path, ...]
+    out: Path | None = None
+    baseline: str | None = None
+    calibration: Path | None = None
+    loadtest: tuple[str, ...] = ()
+    gate: tuple[Path, ...] = ()
+    margin: float = 0.02
+    allow_mixed: bool = False
+    n_boot: int = 2000
+
+
+def build_reports(options: BuildOptions) -> None:
+    """Write the comparison page and/or run the gate (see :func:`build`), printing what it did.
+
+    The output folder is claimed before any log is read; a bad input exits 2, a page that was
+    built but could not be written exits 1 (kept elsewhere), a failed gate exits 1.
+    """
+    from hat_eval._outputs import OutputError
+    from hat_eval.reports import ReportError, run_gate
+
+    if options.out is None and not options.gate:
         raise typer.BadParameter("give --out DIR for the page (or --gate LOGS to only check)")
-    if out is not None:  # before any log is read
-        out = output_dir(out)
+    out = output_dir(options.out) if options.out is not None else None  # before any log is read
     try:
         if out is not None:
-            page, files = build_report(
-                log_dirs,
-                out,
-                baseline=baseline,
-                allow_mixed=allow_mixed,
-                calibration=calibration,
-                loadtest=loadtest or (),
-                n_boot=n_boot,
+            _write_page(options, out)
+        if options.gate:
+            failures = run_gate(
+                options.log_dirs,
+                options.gate,
+                margin=options.margin,
+                n_boot=options.n_boot,
                 warn=_warn,
             )
-            typer.echo(
-                f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}"
-            )
-            typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
-            for note in page.notes:
-                typer.echo(f"note: {note}")
-        if gate:
-            failures = run_gate(log_dirs, gate, margin=margin, n_boot=n_boot, warn=_warn)
     except ReportError as err:
         fail(str(err))
     except OutputError as err:  # the page was built, then could not be written: kept elsewhere
         fail(str(err), code=FAILED)
-    if gate:
+    if options.gate:
         if failures:
             for line in failures:
                 typer.echo(f"regression: {line}", err=True)
             fail(f"gate failed: {len(failures)} part(s) regressed", code=1)
         typer.echo("gate passed: no part regressed beyond the margin")
+
+
+def _write_page(options: BuildOptions, out: Path) -> None:
+    """Build the candidates' page into ``out`` and print its candidates, files and notes."""
+    from hat_eval.reports import build_report
+
+    page, files = build_report(
+        options.log_dirs,
+        out,
+        baseline=options.baseline,
+        allow_mixed=options.allow_mixed,
+        calibration=options.calibration,
+        loadtest=options.loadtest,
+        n_boot=options.n_boot,
+        warn=_warn,
+    )
+    typer.echo(f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}")
+    typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
+    for note in page.notes:
+        typer.echo(f"note: {note}")
 
 
 def _warn(line: str) -> None:

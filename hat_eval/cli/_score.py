@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -79,50 +80,47 @@ def score(
     not applicable), recovery and the fault's outcome, the undecided parts and a reason per
     failed part; with --judge, the parts the judge decided and its rating of each.
     """
-    from hat_eval._jsonl import jsonl_text
-    from hat_eval._outputs import OutputError, check_output_file, save_text
-    from hat_eval.episode import AnswerFileError, read_answer_file, score_answers
-    from hat_eval.suites import case_suites, suite_episodes
-
-    if suite not in case_suites():
-        raise typer.BadParameter(
-            f"{suite!r} is not a case suite, expected one of {', '.join(case_suites())}",
-            param_hint="--suite",
-        )
-    try:
-        target = check_output_file(out, option="--out", inputs=[("--answers", answers)])
-    except OutputError as err:
-        fail(str(err))
-    shop_dir = None
-    if shop is not None:
-        from ._world import shop_option
-
-        shop_dir = shop_option(shop, [suite])
-    grader = None
-    if judge is not None:
-        from ._run import resolve_judge
-
-        grader = resolve_judge(  # before any answer is read or scored
-            judge,
+    score_file(
+        ScoreOptions(
+            suite=suite,
+            answers=answers,
+            out=out,
+            judge=judge,
+            skip_bad=skip_bad,
+            judge_max_tokens=judge_max_tokens,
             request_timeout=request_timeout,
             max_retries=max_retries,
-            max_tokens=judge_max_tokens,
+            shop=shop,
         )
-    skipped: list[str] = []
+    )
 
-    def report(err: AnswerFileError) -> None:
-        skipped.append(str(err))
-        err_console.print(f"skipped: {err}", markup=False)
 
-    episodes = {e.id: e for e in suite_episodes(suite, shop=shop_dir)}
-    try:
-        parsed = read_answer_file(answers, case_ids=episodes, on_bad=report if skip_bad else None)
-        results = list(score_answers(parsed, episodes))
-    except AnswerFileError as err:
-        fail(str(err))
-    if not results:
-        what = f"all {len(skipped)} lines bad" if skipped else "no answers"
-        fail(f"{answers}: {what}; expected one JSON object a line")
+@dataclass(frozen=True)
+class ScoreOptions:
+    """What ``hat-eval score`` was asked to do: its options as typed values (see :func:`score`)."""
+
+    suite: str
+    answers: Path
+    out: Path
+    judge: str | None = None
+    skip_bad: bool = False
+    judge_max_tokens: int | None = None
+    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S
+    max_retries: int = DEFAULT_MAX_RETRIES
+    shop: Path | None = None
+
+
+def score_file(options: ScoreOptions) -> None:
+    """Score the answers file, judge what the checks left undecided, write and print the result.
+
+    Every option is checked, and the grader resolved, before any answer is read or scored; a
+    bad input is one line and exit 2, a failed write exit 1.
+    """
+    from hat_eval._jsonl import jsonl_text
+    from hat_eval._outputs import OutputError, save_text
+
+    target, shop_dir, grader = _checked(options)
+    episodes, parsed, results, skipped = _scored(options, shop_dir)
     judged_line = None
     if grader is not None:
         judged_line = judge_results(results, parsed, episodes, grader)
@@ -130,12 +128,76 @@ def score(
         save_text(target, jsonl_text(results), option="--out")
     except OutputError as err:
         fail(str(err), code=1)
-    typer.echo(f"wrote {out}")
+    typer.echo(f"wrote {options.out}")
     if judged_line is not None:
         typer.echo(judged_line)
     if skipped:
         typer.echo(f"skipped {len(skipped)} bad lines (listed above)")
     typer.echo(aggregate_line(results))
+
+
+def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
+    """The output file, the shop folder and the grader, each checked before any answer is read."""
+    from hat_eval._outputs import OutputError, check_output_file
+    from hat_eval.suites import case_suites
+
+    if options.suite not in case_suites():
+        raise typer.BadParameter(
+            f"{options.suite!r} is not a case suite, expected one of {', '.join(case_suites())}",
+            param_hint="--suite",
+        )
+    try:
+        target = check_output_file(
+            options.out, option="--out", inputs=[("--answers", options.answers)]
+        )
+    except OutputError as err:
+        fail(str(err))
+    shop_dir = None
+    if options.shop is not None:
+        from ._world import shop_option
+
+        shop_dir = shop_option(options.shop, [options.suite])
+    grader = None
+    if options.judge is not None:
+        from ._run import resolve_judge
+
+        grader = resolve_judge(
+            options.judge,
+            request_timeout=options.request_timeout,
+            max_retries=options.max_retries,
+            max_tokens=options.judge_max_tokens,
+        )
+    return target, shop_dir, grader
+
+
+def _scored(
+    options: ScoreOptions, shop_dir: str | None
+) -> tuple[dict[str, Episode], list[ExternalAnswer], list[dict[str, Any]], list[str]]:
+    """The suite's episodes, the answers read, their scores and the bad lines skipped.
+
+    Without ``--skip-bad`` the first bad line fails the command (one line, exit 2); with it,
+    each bad line is reported on stderr and left out. No answer at all fails too.
+    """
+    from hat_eval.episode import AnswerFileError, read_answer_file, score_answers
+    from hat_eval.suites import suite_episodes
+
+    skipped: list[str] = []
+
+    def report(err: AnswerFileError) -> None:
+        skipped.append(str(err))
+        err_console.print(f"skipped: {err}", markup=False)
+
+    episodes = {e.id: e for e in suite_episodes(options.suite, shop=shop_dir)}
+    on_bad = report if options.skip_bad else None
+    try:
+        parsed = read_answer_file(options.answers, case_ids=episodes, on_bad=on_bad)
+        results = list(score_answers(parsed, episodes))
+    except AnswerFileError as err:
+        fail(str(err))
+    if not results:
+        what = f"all {len(skipped)} lines bad" if skipped else "no answers"
+        fail(f"{options.answers}: {what}; expected one JSON object a line")
+    return episodes, parsed, results, skipped
 
 
 def aggregate_line(results: Sequence[Mapping[str, Any]]) -> str:

@@ -95,6 +95,10 @@ from ._study_export import (
 )
 
 if TYPE_CHECKING:
+    from ._answer_judge import (  # noqa: F401 (exported through *_LAZY)
+        Judgement,
+        answer_judge,
+    )
     from ._audit import (  # noqa: F401 (exported through *_LAZY)
         INJECTIONS,
         AuditReport,
@@ -103,6 +107,10 @@ if TYPE_CHECKING:
         inject,
         pad,
         wrong_answer,
+    )
+    from ._grader import (  # noqa: F401 (exported through *_LAZY)
+        JUDGE_SEED,
+        judge_max_tokens,
     )
     from ._judge_cache import (  # noqa: F401 (exported through *_LAZY)
         cache_key,
@@ -137,14 +145,10 @@ if TYPE_CHECKING:
         write_pairwise,
     )
     from ._scorer import (  # noqa: F401 (exported through *_LAZY)
-        JUDGE_SEED,
         PART_DIMENSIONS,
-        Judgement,
         agent_judge,
-        answer_judge,
         decide_parts,
         injection_shift,
-        judge_max_tokens,
         judge_metrics,
     )
     from ._tools import (  # noqa: F401 (exported through *_LAZY)
@@ -158,17 +162,15 @@ _LAZY = {  # the judge's scorer, tools, pairwise mode and audit bring Inspect: i
         for name in ("CorpusReport", "Tally", "corpus_agreement", "judge_log", "log_sample_ids")
     },
     **{name: "._judged" for name in ("JUDGED_KEYS", "judge_decisions", "judged", "settle")},
+    **dict.fromkeys(("Judgement", "answer_judge"), "._answer_judge"),
+    **dict.fromkeys(("JUDGE_SEED", "judge_max_tokens"), "._grader"),
     **{
         name: "._scorer"
         for name in (
-            "JUDGE_SEED",
             "PART_DIMENSIONS",
-            "Judgement",
             "agent_judge",
-            "answer_judge",
             "decide_parts",
             "injection_shift",
-            "judge_max_tokens",
             "judge_metrics",
         )
     },

@@ -37,6 +37,7 @@ from hat_eval._aio import run_blocking
 from hat_eval.episode import Episode, episode_context, word_count
 from hat_eval.world import reference_answer
 
+from ._answer_judge import Judgement, answer_judge
 from ._judge_cache import (
     JudgeCosts,
 )
@@ -45,11 +46,7 @@ from ._judge_prompt import (
     JudgeMode,
 )
 from ._pairwise import PairVerdict, pairwise_judge, position_consistency
-from ._scorer import (
-    Judgement,
-    answer_judge,
-    injection_shift,
-)
+from ._scorer import injection_shift
 from ._statistics import (
     spearman,
 )

@@ -31,6 +31,13 @@ from inspect_ai.model import GenerateConfig, Model
 from hat_eval._jsonl import write_jsonl
 from hat_eval.episode import Episode
 
+from ._grader import (
+    check_settings,
+    generate_config,
+    grader_facts,
+    judge_max_tokens,
+    resolve_grader,
+)
 from ._judge_cache import (
     JudgeCosts,
 )
@@ -44,13 +51,6 @@ from ._judge_prompt import (
 )
 from ._labels import Preference
 from ._rubric import PairwiseChoice, Rubric, Winner, load_rubric, pairwise_schema, parse_preferences
-from ._scorer import (
-    check_settings,
-    generate_config,
-    grader_facts,
-    judge_max_tokens,
-    resolve_grader,
-)
 from ._study import PREFERENCE_NAME, majority_preference
 from ._tools import DEFAULT_TOOL_TURNS, Conversation, KbTools, converse
 

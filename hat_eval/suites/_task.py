@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspect_ai import Epochs, Task
@@ -12,6 +13,7 @@ from inspect_ai.scorer import Scorer
 from hat_eval.episode import (
     DATASET_VERSION,
     Episode,
+    Recipe,
     base_harness,
     dataset_sha256,
     harness_sha256,
@@ -153,50 +155,105 @@ def build_case_task(
     """
     if agent not in AGENTS:
         raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
-    harness = disclosure_harness(harness, disclosure)
-    recipe = suite_recipe(suite)
-    if split == "test" and n is not None and n >= recipe.cases:
-        n = None  # the whole suite: its pinned dataset, never more cases drawn past its size
-    episodes = suite_episodes(
-        suite,
+    spec = _CaseTaskSpec(
+        suite=suite,
         split=split,
+        harness=disclosure_harness(harness, disclosure),
+        agent=agent,
         n=n,
-        harness=harness,
-        kb_seed=kb_seed,
         seed=seed,
-        versions=harness_version,
+        kb_seed=kb_seed,
+        max_turns=max_turns,
+        harness_version=harness_version,
         changelog=changelog,
         shop=shop,
-        **({"cases": _read_cases(cases, kb_seed, shop)} if cases is not None else {}),
+        cases=cases,
     )
-    check_harness_functions(episodes)
-    extra: dict[str, Any] = {}
-    if recipe.changelog is not None:
-        meta = changelog_metadata(changelog or recipe.changelog)
-        run = {str(e.labels["version"]) for e in episodes}
-        extra["changelog"] = {**meta, "run": [v for v in meta["versions"] if v in run]}
-    return Task(
-        name=suite,
-        dataset=MemoryDataset([to_sample(e) for e in episodes], name=f"hat-eval-{suite}-{split}"),
-        solver=harness_agent(max_turns=max_turns) if agent == "harness" else react_baseline(),
-        scorer=scorer,
-        epochs=Epochs(1, part_mean()),
-        config=GenerateConfig(max_tokens=turn_token_cap([e.harness.path for e in episodes])),
-        version=DATASET_VERSION,
-        metadata={
-            "suite": suite,
-            "split": split,
+    return spec.task(scorer)
+
+
+@dataclass(frozen=True)
+class _CaseTaskSpec:
+    """:func:`build_case_task`'s arguments, the harness resolved: what its task runs and records."""
+
+    suite: str
+    split: Split
+    harness: str | None
+    agent: Agent
+    n: int | None
+    seed: int | None
+    kb_seed: int
+    max_turns: int
+    harness_version: str | None
+    changelog: str | None
+    shop: str | None
+    cases: str | None
+
+    def task(self, scorer: Scorer) -> Task:
+        """The Inspect task: the episodes as samples, the agent, ``scorer`` and the metadata."""
+        recipe = suite_recipe(self.suite)
+        episodes = self.episodes(recipe)
+        return Task(
+            name=self.suite,
+            dataset=MemoryDataset(
+                [to_sample(e) for e in episodes], name=f"hat-eval-{self.suite}-{self.split}"
+            ),
+            solver=(
+                harness_agent(max_turns=self.max_turns)
+                if self.agent == "harness"
+                else react_baseline()
+            ),
+            scorer=scorer,
+            epochs=Epochs(1, part_mean()),
+            config=GenerateConfig(max_tokens=turn_token_cap([e.harness.path for e in episodes])),
+            version=DATASET_VERSION,
+            metadata=self.metadata(recipe, episodes),
+        )
+
+    def episodes(self, recipe: Recipe) -> list[Episode]:
+        """The suite's episodes, checked against their harnesses' tools."""
+        n = self.n
+        if self.split == "test" and n is not None and n >= recipe.cases:
+            n = None  # the whole suite: its pinned dataset, never more cases drawn past its size
+        episodes = suite_episodes(
+            self.suite,
+            split=self.split,
+            n=n,
+            harness=self.harness,
+            kb_seed=self.kb_seed,
+            seed=self.seed,
+            versions=self.harness_version,
+            changelog=self.changelog,
+            shop=self.shop,
+            **(
+                {"cases": _read_cases(self.cases, self.kb_seed, self.shop)}
+                if self.cases is not None
+                else {}
+            ),
+        )
+        check_harness_functions(episodes)
+        return episodes
+
+    def metadata(self, recipe: Recipe, episodes: list[Episode]) -> dict[str, Any]:
+        """What the log records of the run: dataset, seeds, shop, cases, agent, harness."""
+        extra: dict[str, Any] = {}
+        if recipe.changelog is not None:
+            meta = changelog_metadata(self.changelog or recipe.changelog)
+            run = {str(e.labels["version"]) for e in episodes}
+            extra["changelog"] = {**meta, "run": [v for v in meta["versions"] if v in run]}
+        return {
+            "suite": self.suite,
+            "split": self.split,
             "cases": len(episodes),
             "dataset_sha256": dataset_sha256([e.to_row() for e in episodes]),
             "dataset_version": DATASET_VERSION,
-            "case_seed": recipe.seed if seed is None else seed,
-            "kb_seed": kb_seed,
-            **({"shop": shop} if shop is not None else {}),
-            **({"cases": cases} if cases is not None else {}),
-            "agent": agent,
-            "harness": harness or str(default_harness_path()),
-            "harness_sha256": harness_sha256(harness),
-            "disclosure": base_harness(harness).skill_disclosure,
+            "case_seed": recipe.seed if self.seed is None else self.seed,
+            "kb_seed": self.kb_seed,
+            **({"shop": self.shop} if self.shop is not None else {}),
+            **({"cases": self.cases} if self.cases is not None else {}),
+            "agent": self.agent,
+            "harness": self.harness or str(default_harness_path()),
+            "harness_sha256": harness_sha256(self.harness),
+            "disclosure": base_harness(self.harness).skill_disclosure,
             **extra,
-        },
-    )
+        }

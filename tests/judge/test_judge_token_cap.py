@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai.model import GenerateConfig, get_model
 
 from hat_eval.judge import judge_max_tokens
-from hat_eval.judge._scorer import (
+from hat_eval.judge._grader import (
     CLAIM_TOKENS,
     JUSTIFICATION_TOKENS,
     MAX_CLAIMS,
