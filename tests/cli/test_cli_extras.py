@@ -118,3 +118,10 @@ def test_the_cli_registers_every_command_without_importing_an_extra() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert out == ["['loadtest', 'repro', 'train']", "[]"]
+
+
+def test_the_install_docs_name_every_extra_and_its_command() -> None:
+    text = (REPO / "docs" / "running.md").read_text(encoding="utf-8")
+    for area, extra in EXTRAS.items():
+        assert f'pip install "hat-eval[{extra.name}]"' in text, extra.name
+        assert f"`{extra.command}`" in text and f"`hat_eval/{area}/`" in text, area
