@@ -2,10 +2,16 @@
 
 Run: ``python bench/code_size.py [--root hat_eval] [--max-file 500] [--max-function 80]``.
 
+The core package is what ``pip install hat-eval`` imports without extras: ``hat_eval/`` minus
+the areas an optional extra serves (``hat_eval/trainers`` for ``[train]``, ``hat_eval/loadtest``
+for ``[load]``, ``hat_eval/repro`` for ``[repro]``), read from the one declaration of them,
+``hat_eval._extras.EXTRAS`` (a ``--root`` package without ``_extras.py`` has no extra areas).
+
 Prints, for the ``.py`` files under the package:
 
-- lines in total and per top-level area (``hat_eval/judge``, ``hat_eval/cli``, ...; modules at
-  the package root count as ``(root)``);
+- the core package's lines and its lines per top-level area (``hat_eval/judge``,
+  ``hat_eval/cli``, ...; modules at the package root count as ``(root)``); then each extra
+  area's lines labelled with its extra, and all of the package;
 - files over ``--max-file`` lines;
 - functions over ``--max-function`` lines (from the ``def`` line to the last line of the body,
   decorators excluded), with the share that is the parameter block (a typer command restates
@@ -89,8 +95,26 @@ def _all_names(tree: ast.Module, module: str) -> int | None:
     return None
 
 
-def measure(root: Path, max_file: int, max_function: int) -> dict[str, object]:
-    """The numbers this script prints, for ``root`` (a package folder)."""
+def extra_areas(root: Path) -> dict[str, str]:
+    """Area -> extra name, from ``<root>._extras.EXTRAS`` (none if the package has no such module).
+
+    ``root``'s parent must be on ``sys.path``.
+    """
+    if not (root / "_extras.py").is_file():
+        return {}
+    extras = importlib.import_module(f"{root.name}._extras").EXTRAS
+    return {area: extra.name for area, extra in extras.items()}
+
+
+def measure(
+    root: Path, max_file: int, max_function: int, extras: dict[str, str] | None = None
+) -> dict[str, object]:
+    """The numbers this script prints, for ``root`` (a package folder).
+
+    ``extras`` (area -> extra name) are the areas left out of the core package's ``core``
+    count; ``total`` counts every file.
+    """
+    extras = extras or {}
     base = root.parent
     per_area: Counter[str] = Counter()
     long_files: list[tuple[str, int]] = []
@@ -116,6 +140,8 @@ def measure(root: Path, max_file: int, max_function: int) -> dict[str, object]:
                 exports[rel] = count
     return {
         "total": sum(per_area.values()),
+        "core": sum(n for area, n in per_area.items() if area not in extras),
+        "extras": extras,
         "per_area": per_area,
         "long_files": long_files,
         "long_functions": long_functions,
@@ -130,11 +156,19 @@ def main() -> None:
     parser.add_argument("--max-function", type=int, default=80)
     args = parser.parse_args()
     sys.path.insert(0, str(args.root.resolve().parent))
-    m = measure(args.root, args.max_file, args.max_function)
+    extras = extra_areas(args.root)
+    m = measure(args.root, args.max_file, args.max_function, extras)
     per_area: Counter[str] = m["per_area"]  # type: ignore[assignment]
-    print(f"core package lines: {m['total']}")
-    for area, n in sorted(per_area.items(), key=lambda kv: -kv[1]):
-        print(f"  {area:<12} {n:>6}")
+    by_size = sorted(per_area.items(), key=lambda kv: -kv[1])
+    print(f"core package lines: {m['core']}")
+    for area, n in by_size:
+        if area not in extras:
+            print(f"  {area:<12} {n:>6}")
+    print("\nextra areas' lines (outside the core package):")
+    for area, n in by_size:
+        if area in extras:
+            print(f"  {area:<12} {n:>6}  [{extras[area]}]")
+    print(f"\nall of {args.root.name}/: {m['total']}")
     long_files: list[tuple[str, int]] = m["long_files"]  # type: ignore[assignment]
     print(f"\nfiles over {args.max_file} lines: {len(long_files)}")
     for rel, n in sorted(long_files, key=lambda x: -x[1]):

@@ -35,3 +35,29 @@ def test_long_files_functions_and_exports_are_found(tmp_path: Path) -> None:
     [fn] = m["long_functions"]
     assert (fn.name, fn.lines, fn.params) == ("long", 16, 3)
     assert m["exports"] == {"sizepkg/__init__.py": 2}
+
+
+def test_the_core_package_leaves_out_the_extras_areas(tmp_path: Path, monkeypatch) -> None:
+    pkg = tmp_path / "xpkg"
+    for area in ("core", "heavy"):
+        (pkg / area).mkdir(parents=True)
+        (pkg / area / "__init__.py").write_text("x = 1\ny = 2\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "_extras.py").write_text(
+        "from types import SimpleNamespace\nEXTRAS = {'heavy': SimpleNamespace(name='big')}\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    size = _code_size()
+    extras = size.extra_areas(pkg)
+    assert extras == {"heavy": "big"}
+    m = size.measure(pkg, max_file=500, max_function=80, extras=extras)
+    assert (m["total"], m["core"]) == (2 + 2 + 2, 2 + 2)
+
+
+def test_hat_evals_extra_areas_come_from_its_one_declaration(monkeypatch) -> None:
+    from hat_eval._extras import EXTRAS
+
+    monkeypatch.syspath_prepend(str(REPO))
+    areas = _code_size().extra_areas(REPO / "hat_eval")
+    assert areas == {area: extra.name for area, extra in EXTRAS.items()}
+    assert areas == {"trainers": "train", "loadtest": "load", "repro": "repro"}

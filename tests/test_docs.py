@@ -1,7 +1,7 @@
 """The documentation names only what exists: repository paths, links, commands and options.
 
 Every repository path written in README.md, CHANGELOG.md, docs/*.md, the suites' READMEs and
-the READMEs of judge/, trainers/ and reports/
+the READMEs of judge/, trainers/, reports/ and loadtest/
 must exist, every relative link must reach a file (and a heading, when it names one), and every
 ``hat-eval ...`` command shown must name real commands and real options of the typer app (read
 with ``typer.main.get_command``; nothing is run). The README's install and test commands must be
@@ -25,7 +25,7 @@ from hat_eval.cli import app
 REPO = Path(__file__).resolve().parents[1]
 DOCS = sorted(
     [REPO / "README.md", REPO / "CHANGELOG.md"]
-    + [REPO / area / "README.md" for area in ("judge", "trainers", "reports")]
+    + [REPO / area / "README.md" for area in ("judge", "trainers", "reports", "loadtest")]
     + list((REPO / "docs").glob("*.md"))
     + list((REPO / "hat_eval" / "suites").glob("*/README.md"))
 )

@@ -1,4 +1,9 @@
-"""The root ``hat-eval`` app: it only wires the command groups together."""
+"""The root ``hat-eval`` app: it only wires the command groups together.
+
+The commands of the optional extras' areas (``loadtest``, ``train``, ``repro``) come from those
+areas; their modules import no extra's package, so every command is listed by ``--help`` and
+each checks its extra when it runs (:mod:`hat_eval._extras`).
+"""
 
 from __future__ import annotations
 
@@ -8,18 +13,19 @@ from typing import Annotated
 import typer
 
 from hat_eval import __version__
+from hat_eval.loadtest._cli import loadtest_app
+from hat_eval.repro._cli import repro
+from hat_eval.trainers._cli import train_app
 
+from ._common import extra_help
 from ._harness import harness_app
 from ._ifeval import ifeval_app
 from ._judge import judge_app
-from ._loadtest import loadtest_app
 from ._report import report_app
-from ._repro import repro
 from ._run import run
 from ._score import score
 from ._study import study_app
 from ._suites import suites_app
-from ._train import train_app
 from ._world import shop_app, world_app
 
 app = typer.Typer(
@@ -54,7 +60,7 @@ app.add_typer(ifeval_app, name="ifeval")
 app.add_typer(judge_app, name="judge")
 app.add_typer(loadtest_app, name="loadtest")
 app.add_typer(report_app, name="report")
-app.command()(repro)
+app.command(help=f"{repro.__doc__} {extra_help('repro')}")(repro)
 app.command()(run)
 app.add_typer(suites_app, name="suites")
 app.command()(score)

@@ -1,4 +1,4 @@
-"""Helpers every command shares: one-line errors with exit code 2, outputs, progress bars."""
+"""Helpers every command shares: one-line errors (exit 2), outputs, progress bars, extras."""
 
 from __future__ import annotations
 
@@ -25,6 +25,28 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     """Print one error line to stderr and exit with ``code``."""
     err_console.print(f"error: {message}", markup=False)
     raise typer.Exit(code)
+
+
+def need_extra(area: str) -> None:
+    """Exit 2 in one line unless the optional extra ``area`` needs is installed.
+
+    The line names the missing packages and the install command (:data:`hat_eval._extras.EXTRAS`).
+    """
+    from hat_eval._extras import missing_extra
+
+    message = missing_extra(area)
+    if message is not None:
+        fail(message)
+
+
+def extra_help(area: str) -> str:
+    """The sentence a command's ``--help`` ends with: which extra it needs, how to install it."""
+    from rich.markup import escape
+
+    from hat_eval._extras import EXTRAS
+
+    extra = EXTRAS[area]
+    return f"Needs the {extra.name} extra: {escape(extra.install)}."
 
 
 def output_dir(

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import importlib.util
 import json
 import platform
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hat_eval._extras import EXTRAS, missing_extra
 from hat_eval._hub import apply_hub_kernels
 from hat_eval._outputs import write_text_atomic
 
@@ -24,8 +24,8 @@ from ._tiny import TINY_BASE, build_tiny_model
 
 RUN_FILE = "hat_eval_train.json"
 """Written beside every checkpoint: the stage, its full config, seed, base and what it measured."""
-TRAIN_PACKAGES = ("trl", "datasets", "accelerate", "peft")
-"""Import names the ``train`` extra brings."""
+TRAIN_PACKAGES = EXTRAS["trainers"].imports
+"""Import names the ``train`` extra brings (:data:`hat_eval._extras.EXTRAS`)."""
 
 
 class TrainError(ValueError):
@@ -38,12 +38,9 @@ class MissingExtraError(TrainError):
 
 def require_train_extra() -> None:
     """Raise :class:`MissingExtraError` unless every package of the ``train`` extra imports."""
-    missing = [name for name in TRAIN_PACKAGES if importlib.util.find_spec(name) is None]
-    if missing:
-        raise MissingExtraError(
-            f"hat-eval train needs the train extra ({', '.join(missing)} not installed): "
-            "pip install 'hat-eval[train]'"
-        )
+    message = missing_extra("trainers")
+    if message is not None:
+        raise MissingExtraError(message)
 
 
 def device_defaults(config: Any) -> None:

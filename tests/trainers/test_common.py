@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -25,11 +26,9 @@ runner = CliRunner()
 
 
 def test_missing_extra_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    import hat_eval.trainers._common as common
-
-    real = common.importlib.util.find_spec
+    real = importlib.util.find_spec
     monkeypatch.setattr(
-        common.importlib.util, "find_spec", lambda name: None if name == "trl" else real(name)
+        importlib.util, "find_spec", lambda name, *a: None if name == "trl" else real(name, *a)
     )
     with pytest.raises(
         MissingExtraError, match=r"trl not installed.*pip install 'hat-eval\[train\]'"
@@ -40,11 +39,9 @@ def test_missing_extra_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -
 def test_cli_without_the_extra_fails_in_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import hat_eval.trainers._common as common
-
-    real = common.importlib.util.find_spec
+    real = importlib.util.find_spec
     monkeypatch.setattr(
-        common.importlib.util, "find_spec", lambda name: None if name == "trl" else real(name)
+        importlib.util, "find_spec", lambda name, *a: None if name == "trl" else real(name, *a)
     )
     cfg = tmp_path / "c.yaml"
     cfg.write_text("max_steps: 1\n")

@@ -2,28 +2,41 @@
 
 Each option is a field of :class:`~hat_eval.loadtest.ClientConfig`,
 :class:`~hat_eval.loadtest.SweepConfig` or :class:`~hat_eval.loadtest.MtpConfig`: its flag, help,
-lower bound and default come from the field (:func:`_opt`), and each command builds its config
-once from them.
+lower bound and default come from the field (:func:`_opt`), each is declared once below as an
+``Annotated`` type the commands' parameters name, and each command builds its configs from its
+parameters by field name (:func:`_config`). Both commands need the ``load`` extra
+(:mod:`hat_eval._extras`); this module imports no Locust.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.progress import TaskID
 
-from hat_eval.loadtest._config import (
+from hat_eval.cli._common import (
+    FAILED,
+    console,
+    extra_help,
+    fail,
+    need_extra,
+    output_dir,
+    progress,
+)
+
+from ._config import (
     API_KEY_ENV,
     ClientConfig,
     MtpConfig,
     SweepConfig,
 )
-from hat_eval.loadtest._option_fields import (
+from ._option_fields import (
     ConfigError,
     option_default,
     option_flag,
@@ -31,13 +44,12 @@ from hat_eval.loadtest._option_fields import (
     option_min,
 )
 
-from ._common import FAILED, console, fail, output_dir, progress
-
 if TYPE_CHECKING:
-    from hat_eval.loadtest import LevelSummary, Prompt, PromptSet
+    from . import LevelSummary, Prompt, PromptSet
 
 loadtest_app = typer.Typer(
-    help="Load-test an OpenAI-compatible deployment with Locust: latency, TTFT, throughput, SLO.",
+    help="Load-test an OpenAI-compatible deployment with Locust: latency, TTFT, throughput, "
+    "SLO. " + extra_help("loadtest"),
 )
 
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?$")
@@ -49,11 +61,18 @@ def _opt(cls: type, name: str, extra: str = "", **kw: Any) -> Any:
     return typer.Option(option_flag(name), help=option_help(cls, name) + extra, **kw)
 
 
-def _default(cls: type, name: str) -> Any:
-    return option_default(cls, name)
+def _defaults(cls: type) -> dict[str, Any]:
+    """Field name -> default, for each field of config class ``cls`` that has one."""
+    out = {}
+    for f in fields(cls):
+        with suppress(KeyError):  # a required field
+            out[f.name] = option_default(cls, f.name)
+    return out
 
 
-_DEFAULT_OUT: Path = _default(SweepConfig, "out")
+_CLIENT = _defaults(ClientConfig)
+_SWEEP = _defaults(SweepConfig)
+_MTP = _defaults(MtpConfig)
 
 
 def parse_users(text: str) -> tuple[int, ...]:
@@ -85,7 +104,7 @@ def parse_duration(text: str) -> float:
 
 
 def _check_url(option: str, url: str | None) -> str:
-    from hat_eval.loadtest import Endpoint, EndpointError
+    from . import Endpoint, EndpointError
 
     if not url:
         fail(f"{option} is required: the server's base URL, e.g. http://127.0.0.1:8000")
@@ -98,7 +117,8 @@ def _check_url(option: str, url: str | None) -> str:
 def _prompts(build: Callable[[], PromptSet]) -> PromptSet:
     """Build the prompt set; a bad harness, prompts file or source is one error line."""
     from hat_eval.harness import HarnessError
-    from hat_eval.loadtest import PromptError
+
+    from . import PromptError
 
     try:
         return build()
@@ -108,7 +128,7 @@ def _prompts(build: Callable[[], PromptSet]) -> PromptSet:
 
 def _preflight(option: str, config: ClientConfig, prompt: Prompt, auto_usage: bool) -> ClientConfig:
     """One short request; drop ``stream_options`` if the server refuses it and we may."""
-    from hat_eval.loadtest import probe
+    from . import probe
 
     rec = probe(config, prompt)
     if rec.ok:
@@ -129,100 +149,117 @@ def _preflight(option: str, config: ClientConfig, prompt: Prompt, auto_usage: bo
     )
 
 
+T = TypeVar("T")
+_USERS = ",".join(map(str, _SWEEP["users"]))
+_DURATION_DEFAULT = f"{_SWEEP['duration_s']:g}s"
+
+# Each option once, as typer reads it: flag, help and bounds from its config field (_opt).
+HostOpt = Annotated[str | None, _opt(ClientConfig, "host")]
+ModelOpt = Annotated[str | None, _opt(ClientConfig, "model")]
+MaxTokensOpt = Annotated[int, _opt(ClientConfig, "max_tokens")]
+TemperatureOpt = Annotated[float, _opt(ClientConfig, "temperature")]
+StreamUsageOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--stream-usage/--no-stream-usage",
+        help=option_help(ClientConfig, "stream_usage")
+        + " By default on, and off when the server refuses it.",
+    ),
+]
+StallTimeoutOpt = Annotated[float, _opt(ClientConfig, "stall_timeout_s")]
+RequestTimeoutOpt = Annotated[float, _opt(ClientConfig, "request_timeout_s")]
+ApiKeyOpt = Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)]
+UsersOpt = Annotated[str, _opt(SweepConfig, "users", " Comma-separated.")]
+DurationOpt = Annotated[
+    str, _opt(SweepConfig, "duration_s", " Or with units: 90s, 2m, 1h30m.", min=None)
+]
+SpawnRateOpt = Annotated[float | None, _opt(SweepConfig, "spawn_rate")]
+WorkersOpt = Annotated[int, _opt(SweepConfig, "workers")]
+SloOpt = Annotated[float, _opt(SweepConfig, "slo_p95_s")]
+HarnessOpt = Annotated[Path | None, _opt(SweepConfig, "harness")]
+PromptsOpt = Annotated[Path | None, _opt(SweepConfig, "prompts")]
+MessagesSourceOpt = Annotated[str | None, _opt(SweepConfig, "messages_source")]
+NPromptsOpt = Annotated[int, _opt(SweepConfig, "n_prompts")]
+MaxRequestsOpt = Annotated[int, _opt(SweepConfig, "max_requests")]
+TokenizerOpt = Annotated[str | None, _opt(SweepConfig, "tokenizer")]
+StopTimeoutOpt = Annotated[float, _opt(SweepConfig, "stop_timeout_s")]
+OutOpt = Annotated[Path, _opt(SweepConfig, "out")]
+ModeOpt = Annotated[str, _opt(SweepConfig, "mode")]
+MaxTurnsOpt = Annotated[int, _opt(SweepConfig, "max_turns")]
+BaselineOpt = Annotated[str, typer.Option(help=option_help(MtpConfig, "baseline") + " Base URL.")]
+CandidateOpt = Annotated[str, typer.Option(help=option_help(MtpConfig, "candidate") + " Base URL.")]
+BothModelOpt = Annotated[str, _opt(ClientConfig, "model", " Both servers.")]
+CandidateModelOpt = Annotated[
+    str | None, typer.Option(help="Model name on the candidate, if it differs.")
+]
+RequestsOpt = Annotated[int, _opt(MtpConfig, "requests")]
+WarmupOpt = Annotated[int, _opt(MtpConfig, "warmup")]
+DecodeTokensOpt = Annotated[
+    int, _opt(ClientConfig, "max_tokens", " At least 2: decode needs two tokens.", min=2)
+]
+ConfidenceOpt = Annotated[float, _opt(MtpConfig, "confidence", max=0.999)]
+ResamplesOpt = Annotated[int, _opt(MtpConfig, "resamples")]
+SeedOpt = Annotated[int, _opt(MtpConfig, "seed")]
+MtpOutOpt = Annotated[Path, typer.Option(help="Output folder.")]
+MtpModeOpt = Annotated[str, _opt(MtpConfig, "mode")]
+MtpMaxTurnsOpt = Annotated[int, _opt(MtpConfig, "max_turns")]
+
+
+def _config(cls: type[T], options: Mapping[str, Any], **values: Any) -> T:
+    """``cls`` from the command's ``options`` that are its fields, ``values`` over them.
+
+    A command's parameters are named as the config fields they fill, so each config is built
+    from them without restating them; a broken rule (:class:`ConfigError`) is one line, exit 2.
+    """
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    kwargs = {name: value for name, value in options.items() if name in names} | values
+    try:
+        return cls(**kwargs)
+    except ConfigError as err:
+        fail(str(err))
+
+
 @loadtest_app.callback(invoke_without_command=True)
 def sweep(
     ctx: typer.Context,
-    host: Annotated[str | None, _opt(ClientConfig, "host")] = None,
-    model: Annotated[str | None, _opt(ClientConfig, "model")] = None,
-    users: Annotated[str, _opt(SweepConfig, "users", " Comma-separated.")] = ",".join(
-        map(str, _default(SweepConfig, "users"))
-    ),
-    duration: Annotated[
-        str, _opt(SweepConfig, "duration_s", " Or with units: 90s, 2m, 1h30m.", min=None)
-    ] = f"{_default(SweepConfig, 'duration_s'):g}s",
-    spawn_rate: Annotated[float | None, _opt(SweepConfig, "spawn_rate")] = _default(
-        SweepConfig, "spawn_rate"
-    ),
-    workers: Annotated[int, _opt(SweepConfig, "workers")] = _default(SweepConfig, "workers"),
-    slo_p95_s: Annotated[float, _opt(SweepConfig, "slo_p95_s")] = _default(
-        SweepConfig, "slo_p95_s"
-    ),
-    harness: Annotated[Path | None, _opt(SweepConfig, "harness")] = None,
-    prompts: Annotated[Path | None, _opt(SweepConfig, "prompts")] = None,
-    messages_source: Annotated[str | None, _opt(SweepConfig, "messages_source")] = None,
-    n_prompts: Annotated[int, _opt(SweepConfig, "n_prompts")] = _default(SweepConfig, "n_prompts"),
-    max_tokens: Annotated[int, _opt(ClientConfig, "max_tokens")] = _default(
-        ClientConfig, "max_tokens"
-    ),
-    temperature: Annotated[float, _opt(ClientConfig, "temperature")] = _default(
-        ClientConfig, "temperature"
-    ),
-    max_requests: Annotated[int, _opt(SweepConfig, "max_requests")] = _default(
-        SweepConfig, "max_requests"
-    ),
-    stream_usage: Annotated[
-        bool | None,
-        typer.Option(
-            "--stream-usage/--no-stream-usage",
-            help=option_help(ClientConfig, "stream_usage")
-            + " By default on, and off when the server refuses it.",
-        ),
-    ] = None,
-    tokenizer: Annotated[str | None, _opt(SweepConfig, "tokenizer")] = None,
-    stall_timeout_s: Annotated[float, _opt(ClientConfig, "stall_timeout_s")] = _default(
-        ClientConfig, "stall_timeout_s"
-    ),
-    request_timeout_s: Annotated[float, _opt(ClientConfig, "request_timeout_s")] = _default(
-        ClientConfig, "request_timeout_s"
-    ),
-    stop_timeout_s: Annotated[float, _opt(SweepConfig, "stop_timeout_s")] = _default(
-        SweepConfig, "stop_timeout_s"
-    ),
-    api_key: Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)] = None,
-    out: Annotated[Path, _opt(SweepConfig, "out")] = _DEFAULT_OUT,
-    mode: Annotated[str, _opt(SweepConfig, "mode")] = _default(SweepConfig, "mode"),
-    max_turns: Annotated[int, _opt(SweepConfig, "max_turns")] = _default(SweepConfig, "max_turns"),
+    host: HostOpt = None,
+    model: ModelOpt = None,
+    users: UsersOpt = _USERS,
+    duration: DurationOpt = _DURATION_DEFAULT,
+    spawn_rate: SpawnRateOpt = _SWEEP["spawn_rate"],
+    workers: WorkersOpt = _SWEEP["workers"],
+    slo_p95_s: SloOpt = _SWEEP["slo_p95_s"],
+    harness: HarnessOpt = None,
+    prompts: PromptsOpt = None,
+    messages_source: MessagesSourceOpt = None,
+    n_prompts: NPromptsOpt = _SWEEP["n_prompts"],
+    max_tokens: MaxTokensOpt = _CLIENT["max_tokens"],
+    temperature: TemperatureOpt = _CLIENT["temperature"],
+    max_requests: MaxRequestsOpt = _SWEEP["max_requests"],
+    stream_usage: StreamUsageOpt = None,
+    tokenizer: TokenizerOpt = None,
+    stall_timeout_s: StallTimeoutOpt = _CLIENT["stall_timeout_s"],
+    request_timeout_s: RequestTimeoutOpt = _CLIENT["request_timeout_s"],
+    stop_timeout_s: StopTimeoutOpt = _SWEEP["stop_timeout_s"],
+    api_key: ApiKeyOpt = None,
+    out: OutOpt = _SWEEP["out"],
+    mode: ModeOpt = _SWEEP["mode"],
+    max_turns: MaxTurnsOpt = _SWEEP["max_turns"],
 ) -> None:
     """Sweep concurrency levels (one headless Locust run each); `mtp` compares MTP on/off."""
+    options = dict(locals())  # the parameters, named as the config fields they fill
     if ctx.invoked_subcommand is not None:
         return
-    from hat_eval.loadtest import prompts_for, slo_verdict
+    need_extra("loadtest")
+    from . import prompts_for, slo_verdict
 
     levels_users = parse_users(users)
     seconds = parse_duration(duration)
     url = _check_url("--host", host)
     if not model:
         fail("--model is required: the model name the server serves")
-    try:
-        cfg = SweepConfig(
-            client=ClientConfig(
-                host=url,
-                model=model,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                stream_usage=stream_usage is not False,
-                stall_timeout_s=stall_timeout_s,
-                request_timeout_s=request_timeout_s,
-                api_key=api_key,
-            ),
-            users=levels_users,
-            duration_s=seconds,
-            out=out,
-            spawn_rate=spawn_rate,
-            workers=workers,
-            slo_p95_s=slo_p95_s,
-            harness=harness,
-            prompts=prompts,
-            messages_source=messages_source,
-            n_prompts=n_prompts,
-            tokenizer=tokenizer,
-            max_requests=max_requests,
-            stop_timeout_s=stop_timeout_s,
-            mode=mode,
-            max_turns=max_turns,
-        )
-    except ConfigError as err:
-        fail(str(err))
+    client = _config(ClientConfig, options, host=url, stream_usage=stream_usage is not False)
+    cfg = _config(SweepConfig, options, client=client, users=levels_users, duration_s=seconds)
     output_dir(out, inputs=_inputs(harness, prompts))  # before any request
     prompt_set = _prompts(lambda: prompts_for(cfg))
     client = _preflight("--host", cfg.client, prompt_set[0], auto_usage=stream_usage is None)
@@ -238,7 +275,7 @@ def _sweep_levels(
     cfg: SweepConfig, prompt_set: PromptSet, levels_users: Sequence[int], seconds: float
 ) -> list[LevelSummary]:
     """Run the sweep's levels with a progress bar per level; a failed run exits 1."""
-    from hat_eval.loadtest import LoadTestError, run_sweep
+    from . import LoadTestError, run_sweep
 
     total = max(1, round(seconds))
     with progress(f"users={levels_users[0]}", total) as bar:
@@ -261,7 +298,7 @@ def _sweep_levels(
 
 def _write_sweep_report(levels: list[LevelSummary], cfg: SweepConfig) -> None:
     """Write ``report.md``; if it cannot be, exit saying where the levels' summaries are."""
-    from hat_eval.loadtest import write_sweep_report
+    from . import write_sweep_report
 
     out = cfg.out
     try:
@@ -333,42 +370,30 @@ def _print_level(lv: LevelSummary) -> None:
 
 @loadtest_app.command()
 def mtp(
-    baseline: Annotated[str, typer.Option(help=option_help(MtpConfig, "baseline") + " Base URL.")],
-    candidate: Annotated[
-        str, typer.Option(help=option_help(MtpConfig, "candidate") + " Base URL.")
-    ],
-    model: Annotated[str, _opt(ClientConfig, "model", " Both servers.")],
-    candidate_model: Annotated[
-        str | None, typer.Option(help="Model name on the candidate, if it differs.")
-    ] = None,
-    requests: Annotated[int, _opt(MtpConfig, "requests")] = _default(MtpConfig, "requests"),
-    warmup: Annotated[int, _opt(MtpConfig, "warmup")] = _default(MtpConfig, "warmup"),
-    harness: Annotated[Path | None, _opt(SweepConfig, "harness")] = None,
-    prompts: Annotated[Path | None, _opt(SweepConfig, "prompts")] = None,
-    max_tokens: Annotated[
-        int, _opt(ClientConfig, "max_tokens", " At least 2: decode needs two tokens.", min=2)
-    ] = _default(ClientConfig, "max_tokens"),
-    temperature: Annotated[float, _opt(ClientConfig, "temperature")] = _default(
-        ClientConfig, "temperature"
-    ),
-    confidence: Annotated[float, _opt(MtpConfig, "confidence", max=0.999)] = _default(
-        MtpConfig, "confidence"
-    ),
-    resamples: Annotated[int, _opt(MtpConfig, "resamples")] = _default(MtpConfig, "resamples"),
-    seed: Annotated[int, _opt(MtpConfig, "seed")] = _default(MtpConfig, "seed"),
-    stall_timeout_s: Annotated[float, _opt(ClientConfig, "stall_timeout_s")] = _default(
-        ClientConfig, "stall_timeout_s"
-    ),
-    request_timeout_s: Annotated[float, _opt(ClientConfig, "request_timeout_s")] = _default(
-        ClientConfig, "request_timeout_s"
-    ),
-    api_key: Annotated[str | None, _opt(ClientConfig, "api_key", envvar=API_KEY_ENV)] = None,
-    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("mtp-out"),
-    mode: Annotated[str, _opt(MtpConfig, "mode")] = _default(MtpConfig, "mode"),
-    max_turns: Annotated[int, _opt(MtpConfig, "max_turns")] = _default(MtpConfig, "max_turns"),
+    baseline: BaselineOpt,
+    candidate: CandidateOpt,
+    model: BothModelOpt,
+    candidate_model: CandidateModelOpt = None,
+    requests: RequestsOpt = _MTP["requests"],
+    warmup: WarmupOpt = _MTP["warmup"],
+    harness: HarnessOpt = None,
+    prompts: PromptsOpt = None,
+    max_tokens: DecodeTokensOpt = _CLIENT["max_tokens"],
+    temperature: TemperatureOpt = _CLIENT["temperature"],
+    confidence: ConfidenceOpt = _MTP["confidence"],
+    resamples: ResamplesOpt = _MTP["resamples"],
+    seed: SeedOpt = _MTP["seed"],
+    stall_timeout_s: StallTimeoutOpt = _CLIENT["stall_timeout_s"],
+    request_timeout_s: RequestTimeoutOpt = _CLIENT["request_timeout_s"],
+    api_key: ApiKeyOpt = None,
+    out: MtpOutOpt = Path("mtp-out"),
+    mode: MtpModeOpt = _MTP["mode"],
+    max_turns: MtpMaxTurnsOpt = _MTP["max_turns"],
 ) -> None:
     """Decode tokens/s with MTP over without, at concurrency 1, with a bootstrap CI."""
-    from hat_eval.loadtest import build_prompts, compare_mtp, load_episodes
+    options = dict(locals())  # the parameters, named as the config fields they fill
+    need_extra("loadtest")
+    from . import build_prompts, compare_mtp, load_episodes
 
     urls = {
         "--baseline": _check_url("--baseline", baseline),
@@ -378,32 +403,13 @@ def mtp(
     if mode == "episode" and prompts is not None:
         fail("--prompts does not apply to --mode episode: it plays the livestream test cases")
     output_dir(out, inputs=_inputs(harness, prompts))  # before any request
-    configs = {}
+    clients = {}
     for option, name in (("--baseline", model), ("--candidate", candidate_model or model)):
-        c = ClientConfig(
-            host=urls[option],
-            model=name,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            stall_timeout_s=stall_timeout_s,
-            request_timeout_s=request_timeout_s,
-            api_key=api_key,
-        )
-        configs[option] = _preflight(option, c, prompt_set[0], auto_usage=True)
-    try:
-        cfg = MtpConfig(
-            configs["--baseline"],
-            configs["--candidate"],
-            requests=requests,
-            warmup=warmup,
-            confidence=confidence,
-            resamples=resamples,
-            seed=seed,
-            mode=mode,
-            max_turns=max_turns,
-        )
-    except ConfigError as err:
-        fail(str(err))
+        client = _config(ClientConfig, options, host=urls[option], model=name)
+        clients[option] = _preflight(option, client, prompt_set[0], auto_usage=True)
+    cfg = _config(
+        MtpConfig, options, baseline=clients["--baseline"], candidate=clients["--candidate"]
+    )
     episodes = load_episodes(warmup + requests, harness) if mode == "episode" else None
     with progress("MTP pairs", requests) as bar:
         result = compare_mtp(

@@ -1,4 +1,8 @@
-"""``hat-eval repro``: re-test the reference's claims at a budget, print the tables and verdicts."""
+"""``hat-eval repro``: re-test the reference's claims at a budget, print the tables and verdicts.
+
+The command checks the ``repro`` extra first (:mod:`hat_eval._extras`); this module imports no
+TRL.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +16,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ._common import console, fail
+from hat_eval.cli._common import console, fail, need_extra
 
 if TYPE_CHECKING:
-    from hat_eval.repro import ClaimVerdict, E2EResults, ReproResults
+    from . import ClaimVerdict, E2EResults, ReproResults
 
 BudgetOpt = Annotated[
     str,
@@ -121,7 +125,7 @@ COLUMNS_SHOWN = (
 
 def print_e2e_results(results: E2EResults) -> None:
     """Each model's headlines, each claim's contrast, and the verdicts, as tables."""
-    from hat_eval.repro import E2E_ARM_IDS
+    from . import E2E_ARM_IDS
 
     several = results.seeds > 1
     over = "; each case averaged over seeds, ± the sd over seeds" if several else ""
@@ -186,7 +190,10 @@ def repro(
     general_data: GeneralDataOpt = None,
 ) -> None:
     """Re-test the reference's claims: train, measure, and give each claim a verdict."""
-    from hat_eval.repro import (
+    need_extra("repro")
+    from hat_eval.trainers import TrainError
+
+    from . import (
         RESULTS_FILE,
         E2EBudget,
         ReproError,
@@ -198,7 +205,6 @@ def repro(
         run_e2e,
         run_repro,
     )
-    from hat_eval.trainers import TrainError, require_train_extra
 
     # bound to the stream stderr is now: the run sends the trainers' and Inspect's output to
     # log files by redirecting sys.stderr, and its progress lines must still reach the terminal
@@ -223,7 +229,6 @@ def repro(
         import torch
 
         spec = get_budget(budget, cuda=torch.cuda.is_available())
-        require_train_extra()
         if isinstance(spec, E2EBudget):
             e2e = run_e2e(
                 spec,

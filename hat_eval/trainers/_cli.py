@@ -1,4 +1,8 @@
-"""``hat-eval train sft|opd|rl``: the three HAT stages on TRL, each from a YAML config."""
+"""``hat-eval train sft|opd|rl``: the three HAT stages on TRL, each from a YAML config.
+
+Each command checks the ``train`` extra first (:mod:`hat_eval._extras`); this module imports no
+TRL.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,11 @@ from typing import Annotated
 
 import typer
 
-from ._common import console, fail, output_dir
+from hat_eval.cli._common import console, extra_help, fail, need_extra, output_dir
 
 train_app = typer.Typer(
     help="Train a HAT candidate with TRL: sft (HSA-SFT), opd (general on-policy distillation), "
-    "rl (HSA-RL with GRPO). Needs the train extra: pip install 'hat-eval\\[train]'.",
+    "rl (HSA-RL with GRPO). " + extra_help("trainers"),
     no_args_is_help=True,
 )
 
@@ -51,9 +55,11 @@ def _train(
     no_hub_kernels: bool = False,
     **overrides: object,
 ) -> None:
+    need_extra("trainers")
     from hat_eval._hub import hub_kernel_setting, kernel_error_line
-    from hat_eval.trainers import RUN_FILE, TrainError, load_config, require_train_extra
-    from hat_eval.trainers._stages import run_stage, stage_config
+
+    from . import RUN_FILE, TrainError, load_config
+    from ._stages import run_stage, stage_config
 
     if (out / RUN_FILE).is_file():
         fail(
@@ -64,7 +70,6 @@ def _train(
         fail(f"--config {config}: no such file, expected a YAML file (e.g. trainers/{stage}.yaml)")
     output_dir(out, inputs=[("--config", config)])  # before any model loads
     try:
-        require_train_extra()
         cls = stage_config(stage)
         cfg = load_config(cls, config, model_name_or_path=model, output_dir=str(out), **overrides)
         with hub_kernel_setting(False if no_hub_kernels else None):
