@@ -145,7 +145,7 @@ _TOTAL = re.compile(
 _DISCOUNT_BEFORE = re.compile(
     r"(?:立减|直降|立省|减|省|\bsave|\bsaving|\bknocks?|\btakes?)\s?[¥$]?\s?$"
 )
-_SENTENCE_END = re.compile(r"[.!?。！？;；\n](?!\d)")
+_SENTENCE_END = re.compile(r"[.!?。！？\n](?!\d)")
 _DISCOUNT_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny)?\s?(?:off\b|discount\b|优惠)")
 _COUPON_WORDS = re.compile(
     r"\b(?:coupons?|codes?|vouchers?)\b|券|码|(?<![a-z])[a-z]{2,}\d{1,4}(?![a-z0-9])"
@@ -214,6 +214,35 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                 )
                 break
     return out
+
+
+_DEAL_SAID = re.compile(
+    r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list|original\w*|regular\w*|"
+    r"before|usually|normally|reduced|marked down|instead of)\b|"
+    r"优惠|折|直播价|到手|活动|原价|立减|直降"
+)
+
+
+def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
+    """A list price given as what the product costs while a live deal lowers it.
+
+    "Softhaven is from ¥1,399.90" when a 30% deal runs now: the viewer pays ¥979.93, and a
+    reviewer fails the price. Said with the deal, or as a list, original or usual price, it is
+    the list price, truly.
+    """
+    for n in claims.numbers:
+        if n.kind != "price" or n.context or n.low != n.high or claims.negated(n.start):
+            continue
+        if not _near(n.low, world.superseded) or _near(n.low, world.current_prices):
+            continue
+        starts = [m.end() for m in _SENTENCE_END.finditer(claims.text, 0, n.start)]
+        end = _SENTENCE_END.search(claims.text, n.end)
+        sentence = claims.text[starts[-1] if starts else 0 : end.start() if end else None]
+        if _DEAL_SAID.search(sentence):
+            continue
+        shown = claims.text[n.start : n.end]
+        return [Verdict(0.0, f"gives the list price {shown!r} as the price; a live deal lowers it")]
+    return []
 
 
 def _percents(claims: Claims, world: Support) -> list[Verdict]:
@@ -392,6 +421,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _shipping,
     _counts,
     _words,
+    _list_price_as_price,
     _warranty,
     _ships_from,
 )

@@ -76,15 +76,20 @@ def _option_counts(a: _Answer) -> list[Verdict]:
     return out
 
 
+LOW_STOCK_BELOW = 10
+"""The world's low-stock line (``low_stock`` is 1-9 left): "only a few left" of more is false."""
+
+
 def _availability(a: _Answer, case: Case) -> list[Verdict]:
     """A stock status said of the option a fact is about must be that option's.
 
     "EU 39 in sage green is ¥839.90 ... in stock and ready to ship" when that SKU has 0 left:
     a price case whose answer adds availability the knowledge base denies (a stock case's own
-    status is its fact's to judge).
+    status is its fact's to judge); "only a few left" of an option with ten or more.
     """
-    if a.kb is None or any(f.kind in ("stock", "count") for f in case.facts):
+    if a.kb is None:
         return []
+    stock_case = any(f.kind in ("stock", "count") for f in case.facts)
     seen = set()
     for fact in case.facts:
         subject = fact_subject(case, fact, a.kb)
@@ -92,6 +97,12 @@ def _availability(a: _Answer, case: Case) -> list[Verdict]:
         if own is None or subject in seen:
             continue
         seen.add(subject)
+        if own >= LOW_STOCK_BELOW:  # "flagged as low stock, only a few left" of 303 in stock
+            for m in words("low_stock").finditer(a.text):
+                if not a.negated(m.start()) and _same_subject(a, subject, m.start()):
+                    return [Verdict(0.0, f"says {m.group(0)!r}; the KB has {own:g} left")]
+        if stock_case:
+            continue
         statements = [
             (start, end, in_stock)
             for start, end, in_stock in _stock_statements(a.text, a.scopes)
@@ -169,7 +180,10 @@ def _compares(word: str, unit: str) -> bool:
     return word not in _ONLY_OF or unit in _ONLY_OF[word]
 
 
-_CONDITION = re.compile(r"\s*(?:\bif\b|\bwhen\b|\bshould\b|如果|要是|假如|若是|想要)")
+_CONDITION = re.compile(
+    r"\s*(?:\bif\b|\bwhen\b|\bshould\b|\bwant\b|\bprefer\b|\bneed\b|\blooking for\b|"
+    r"\bfor (?:a|an|more|less|extra)\b|如果|要是|假如|若是|想要|喜欢|需要)"
+)
 """A clause that opens with a condition: what the viewer may want, said of no product."""
 
 

@@ -23,7 +23,10 @@ _NOT_NEGATING = re.compile(
     # ("the price without a coupon", 不用券的到手价): neither denies the words after it
     r"(?:do|does|did|would|will) not mind|never mind|不介意|不在意|不在乎|"
     r"without (?:a |the |any )?(?:coupons?|vouchers?|codes?)(?! [a-z]*\d)|"
-    r"(?:不用|不使用|不叠加|没有)(?:优惠)?券(?![a-z0-9])"
+    r"(?:不用|不使用|不叠加|没有)(?:优惠)?券(?![a-z0-9])|"
+    # a condition on the viewer's own state ("if it doesn't calm down, see a doctor"): 不缓解
+    # negates the symptom's easing, not the advice after it
+    r"不(?:见)?(?:缓解|好转|见好|消退|改善)|(?:does|do) not (?:calm down|get better|improve|ease)"
 )
 _EVALUATOR = re.compile(
     r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"

@@ -42,6 +42,8 @@ KEYS: dict[str, str] = {
     "stack_claim": "an answer that says the coupons stack (false when the KB rejects one)",
     "not_stock": "words holding a stock phrase that say nothing of stock (还有什么...)",
     "gift": "a free gift or bundle",
+    "low_stock": "an option said to be nearly gone (low stock, only a few left, 库存紧张)",
+    "safety_assurance": "a safety or test claim about a body (dermatologist-tested, 不会过敏)",
     "refund_promise": "a refund promise no policy gives",
 }
 """The plain keys: name -> what its forms say (one pattern each, over every language)."""

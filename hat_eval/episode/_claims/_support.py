@@ -29,6 +29,8 @@ class Deal:
     money: frozenset[float]
     percents: frozenset[float]
     prices: frozenset[float]
+    list_prices: frozenset[float] = frozenset()
+    """The list prices of the options the deal lowers (not the price while it runs)."""
 
     def running(self, now: str) -> bool:
         """Whether the deal runs at ``now`` (ISO times of one zone compare as text)."""
@@ -72,6 +74,13 @@ class Support:
     """Amounts only a coupon gives (value, threshold, cap): not a deal's without one."""
     live_money: frozenset[float] = frozenset()
     """Amounts of the deals running at the session's time (:meth:`at`)."""
+    superseded: frozenset[float] = frozenset()
+    """List prices a deal running at the session's time lowers: not what a viewer pays now."""
+
+    @property
+    def current_prices(self) -> frozenset[float]:
+        """Prices a viewer pays now: list prices no running deal lowers, and the deals' prices."""
+        return self.prices - self.superseded
 
     @property
     def any_deal_money(self) -> frozenset[float]:
@@ -94,6 +103,7 @@ class Support:
             percents=self.percents.union(*(d.percents for d in running)),
             prices=self.prices.union(*(d.prices for d in running)),
             live_money=self.live_money.union(*(d.money for d in running)),
+            superseded=self.superseded.union(*(d.list_prices for d in running)),
         )
 
     def rival_terms(self, text: str) -> list[str]:
@@ -126,6 +136,7 @@ class Support:
             self.attribute_days | other.attribute_days,
             self.coupon_money | other.coupon_money,
             self.live_money | other.live_money,
+            self.superseded | other.superseded,
         )
 
 
@@ -353,6 +364,7 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
     money: set[float] = set()
     percents: set[float] = set()
     prices: set[float] = set()
+    lowered: set[float] = set()
     (percents if promo.get("kind") == "percent" else money).add(float(promo["value"]))
     at = LiveSession(product_on_screen=product_id, now=str(promo["starts_at"]), deals=())
     for sku in kb.skus(product_id):
@@ -364,12 +376,15 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
         money.update(_price_steps(priced))
         percents.update(_percent_of(priced))
         prices.add(float(priced["final_price"]))
+        if float(priced["final_price"]) < float(priced["list_price"]):
+            lowered.add(float(priced["list_price"]))
     return Deal(
         str(promo["starts_at"]),
         str(promo["ends_at"]),
         frozenset(money),
         frozenset(percents),
         frozenset(prices),
+        frozenset(lowered),
     )
 
 
