@@ -76,11 +76,9 @@ class Support:
     """Amounts of the deals running at the session's time (:meth:`at`)."""
     superseded: frozenset[float] = frozenset()
     """List prices a deal running at the session's time lowers: not what a viewer pays now."""
-
-    @property
-    def current_prices(self) -> frozenset[float]:
-        """Prices a viewer pays now: list prices no running deal lowers, and the deals' prices."""
-        return self.prices - self.superseded
+    current_prices: frozenset[float] = frozenset()
+    """What a viewer pays now for some option (:meth:`at`): list prices no running deal lowers,
+    and the running deals' prices."""
 
     @property
     def any_deal_money(self) -> frozenset[float]:
@@ -95,15 +93,18 @@ class Support:
     def at(self, now: str) -> Support:
         """This support with the amounts of the deals running at ``now`` added."""
         running = [d for d in self.deals if d.running(now)]
+        lowered = frozenset().union(*(d.list_prices for d in running))
+        current = (self.prices - lowered).union(*(d.prices for d in running))
         if not running:
-            return self
+            return replace(self, current_prices=self.current_prices | current)
         return replace(
             self,
             money=self.money.union(*(d.money for d in running)),
             percents=self.percents.union(*(d.percents for d in running)),
             prices=self.prices.union(*(d.prices for d in running)),
             live_money=self.live_money.union(*(d.money for d in running)),
-            superseded=self.superseded.union(*(d.list_prices for d in running)),
+            superseded=self.superseded | lowered,
+            current_prices=self.current_prices | current,
         )
 
     def rival_terms(self, text: str) -> list[str]:
@@ -137,6 +138,7 @@ class Support:
             self.coupon_money | other.coupon_money,
             self.live_money | other.live_money,
             self.superseded | other.superseded,
+            self.current_prices | other.current_prices,
         )
 
 
