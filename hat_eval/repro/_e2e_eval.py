@@ -1,7 +1,7 @@
 """Every model of an end-to-end re-test run on the suites, as ``hat-eval run`` runs them.
 
 Each model runs ``livestream``, ``variant``, ``evolution`` and ``ifeval`` through the suites'
-catalogue (:func:`~hat_eval.suites.make_task` of :class:`~hat_eval.suites.RunOptions`, with the
+catalogue (:func:`~hat_eval.suites.make_task` of :class:`~hat_eval.suites.TaskOptions`, with the
 budget's case limit per suite) and Inspect's ``eval_set``, with what ``hat-eval run`` gives a
 checkpoint folder: Inspect's ``hf/`` provider decoding greedily, the harness agent, the default
 harness, Inspect ``.eval`` logs in a folder of its own. The logs are read back through the
@@ -56,11 +56,11 @@ def suite_tasks(size: EvalSize, ifeval_data: Path | None) -> list[Task]:
     from inspect_ai import task_with
     from inspect_ai.model import GenerateConfig
 
-    from hat_eval.suites import IFEVAL, RunOptions, make_task
+    from hat_eval.suites import IFEVAL, TaskOptions, make_task
 
     tasks = []
     for name, limit in suite_limits(size).items():
-        options = RunOptions(limit=limit, ifeval_data=ifeval_data)
+        options = TaskOptions(limit=limit, ifeval_data=ifeval_data)
         try:
             task = make_task(name, options)
         except (FileNotFoundError, ValueError) as err:

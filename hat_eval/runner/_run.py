@@ -208,8 +208,7 @@ def _check_disclosure(names: list[str], harness_file: str | None, disclosure: st
 
 def _build_tasks(options: RunOptions, inputs: _Inputs, *, judged: bool) -> list[Task]:
     """Every task built (and its data read) before any sample runs; the cases written."""
-    from hat_eval.suites import RunOptions as TaskOptions
-    from hat_eval.suites import make_task
+    from hat_eval.suites import TaskOptions, make_task
 
     from ._session import with_judge
 
