@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ._common import err_console, fail, progress
+from ._preflight import input_errors
 from ._run import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
@@ -95,9 +96,10 @@ def score(
         fail(str(err))
     shop_dir = None
     if shop is not None:
-        from ._world import shop_option
+        from hat_eval.runner import check_shop
 
-        shop_dir = shop_option(shop, [suite])
+        with input_errors():
+            shop_dir = check_shop(shop, [suite])
     grader = None
     if judge is not None:
         from ._run import resolve_judge
