@@ -25,6 +25,7 @@ from ._options import (
     RunOptions,
     option_help,
 )
+from ._prepare import checkpoint_model, generation_model_args
 from ._run import RunError, RunResult, run_suites
 
 __all__ = [
@@ -38,6 +39,8 @@ __all__ = [
     "RunOptions",
     "RunResult",
     "check_shop",
+    "checkpoint_model",
+    "generation_model_args",
     "option_help",
     "read_cases",
     "run_suites",
