@@ -67,7 +67,8 @@ def run_suites(
 
     Every input is checked (harness, model, server pre-flight, changelog, shop, cases) and every
     task built before any sample runs; a rerun with the same ``log_dir`` resumes. ``progress``
-    gets the limit notes and, off a terminal, the progress lines (None: none); ``warn`` a line
+    gets the limit notes, a line per cases file written (with ``shop`` or ``cases``) and, off a
+    terminal, the progress lines (None: none); ``warn`` a line
     for each unreadable log set aside; ``interrupt`` handles SIGINT / SIGTERM so the logs are
     marked cancelled and the result says so.
 
