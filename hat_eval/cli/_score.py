@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ._common import err_console, fail, progress
+from ._preflight import input_errors
 from ._run import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
@@ -154,9 +155,10 @@ def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
         fail(str(err))
     shop_dir = None
     if options.shop is not None:
-        from ._world import shop_option
+        from hat_eval.runner import check_shop
 
-        shop_dir = shop_option(options.shop, [options.suite])
+        with input_errors():
+            shop_dir = check_shop(options.shop, [options.suite])
     grader = None
     if options.judge is not None:
         from ._run import resolve_judge

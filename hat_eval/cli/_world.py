@@ -6,19 +6,15 @@ the generator's shops and the suites' frozen split files (``world validate`` = `
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from ._common import err_console, fail
 
 if TYPE_CHECKING:
-    from inspect_ai import Task
-
     from hat_eval.world import ShopPack
 
 world_app = typer.Typer(
@@ -121,7 +117,7 @@ shop_app = typer.Typer(
 shop_app.command("validate")(validate)
 
 
-def _problem_lines(problems: list[str]) -> None:
+def _problem_lines(problems: Sequence[object]) -> NoReturn:
     for line in problems:
         err_console.print(f"error: {line}", markup=False, soft_wrap=True)
     raise typer.Exit(2)
@@ -354,107 +350,3 @@ def import_gold_command(
         fail(f"{export}: no annotated task, expected the export of reviewed draft-gold tasks")
     save_text(out, _jsonl(rows))
     typer.echo(f"wrote {out}: {len(rows)} reviewed cases")
-
-
-def shop_option(folder: Path, suites: Sequence[str]) -> str:
-    """``run --shop``/``score --shop``: the shop folder checked (one line and exit 2 if bad).
-
-    The shop must validate, its products be of the generators' product types, and every intent
-    of the suites be askable about it (the suites draw every intent); ``suites`` must hold a
-    case suite.
-    """
-    from hat_eval.suites import case_suites
-    from hat_eval.world import check_pack, shop_coverage
-
-    if not set(suites) & set(case_suites()):
-        raise typer.BadParameter(
-            f"{', '.join(suites)} has no cases drawn from a shop; --shop applies to the case "
-            f"suites ({', '.join(case_suites())})",
-            param_hint="--shop",
-        )
-
-    problems = check_pack(folder)
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        fail(f"--shop {problems[0]}{more}; list them with: hat-eval shop validate {folder}")
-    from hat_eval.episode import knowledge_base
-
-    shop = folder.as_posix()
-    cover = shop_coverage(knowledge_base(0, shop), tries=4)  # the runs' own (cached) load
-    if cover.problems:
-        fail(f"--shop {folder}: {cover.problems[0]}")
-    cannot = [i for i in cover.intents if i.reason is not None]
-    if cannot:
-        fail(
-            f"--shop {folder}: {cannot[0].reason}, expected a shop the suites can ask every "
-            f"intent about; see: hat-eval shop show {folder}"
-        )
-    return shop
-
-
-def cases_option(
-    path: Path, suites: Sequence[str], shop: str | None, judge: str | None = None
-) -> str:
-    """``run --cases``: the cases file read against the shop (one line and exit 2 if bad).
-
-    A judge-only case (a message with no gold) needs ``--judge``: refused without it. Returns
-    the cases as the suites read them (JSONL, every line complete: a gold-less line's intent
-    read here, by the reference policy's reader, since the suites sit below the policies);
-    ``run`` writes it to ``LOG_DIR/cases/given.jsonl`` and runs that.
-    """
-    from hat_eval.episode import knowledge_base
-    from hat_eval.suites import case_suites
-    from hat_eval.world import CaseFileError, is_judge_only, read_case_file
-
-    if not set(suites) & set(case_suites()):
-        raise typer.BadParameter(
-            f"{', '.join(suites)} runs no viewer cases; --cases applies to the case suites "
-            f"({', '.join(case_suites())})",
-            param_hint="--cases",
-        )
-    try:
-        from hat_eval.baselines import read_intent
-
-        cases = read_case_file(path, knowledge_base(0, shop), read_intent=read_intent)
-    except CaseFileError as err:
-        fail(f"--cases {err}")
-    only = [c for c in cases if is_judge_only(c)]
-    if only and judge is None:
-        fail(
-            f"--cases {path}: {len(only)} of its {len(cases)} cases have no gold (first "
-            f"{only[0].id!r}), which only the Agent-as-Judge can score; add --judge MODEL, or "
-            "give them gold (`hat-eval shop draft-gold`)"
-        )
-    return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in cases)
-
-
-def write_cases(tasks: Sequence[Task], log_dir: Path) -> None:
-    """Write each case suite's cases (its dataset rows) to ``LOG_DIR/cases/SUITE.jsonl``.
-
-    The bytes are the ones whose sha256 the task's log records as ``dataset_sha256``: review
-    them, and pin that hash. Each line names its shop.
-    """
-    from hat_eval._outputs import write_text_atomic
-    from hat_eval.episode import rows_jsonl
-    from hat_eval.suites._samples import episode_of
-    from hat_eval.world import JUDGE_ONLY
-
-    folder = log_dir / "cases"
-    folder.mkdir(parents=True, exist_ok=True)
-    for task in tasks:
-        meta = task.metadata or {}
-        if not meta.get("shop") and not meta.get("cases"):
-            continue
-        rows = [
-            episode_of(s.id or "", s.metadata or {}, str(s.target)).to_row() for s in task.dataset
-        ]
-        data = rows_jsonl(rows)
-        path = folder / f"{task.name}.jsonl"
-        write_text_atomic(path, data.decode("utf-8"))
-        sha = hashlib.sha256(data).hexdigest()
-        typer.echo(f"cases: {path} ({len(rows)} cases, sha256 {sha})")
-        only = sum(1 for r in rows if r["metadata"]["case"].get("details", {}).get(JUDGE_ONLY))
-        if only:
-            typer.echo(
-                f"{task.name}: {only} samples judge-only (no gold: the judge decides accuracy)"
-            )

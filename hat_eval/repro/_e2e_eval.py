@@ -1,7 +1,7 @@
 """Every model of an end-to-end re-test run on the suites, as ``hat-eval run`` runs them.
 
 Each model runs ``livestream``, ``variant``, ``evolution`` and ``ifeval`` through the suites'
-catalogue (:func:`~hat_eval.suites.make_task` of :class:`~hat_eval.suites.RunOptions`, with the
+catalogue (:func:`~hat_eval.suites.make_task` of :class:`~hat_eval.suites.TaskOptions`, with the
 budget's case limit per suite) and Inspect's ``eval_set``, with what ``hat-eval run`` gives a
 checkpoint folder: Inspect's ``hf/`` provider decoding greedily, the harness agent, the default
 harness, Inspect ``.eval`` logs in a folder of its own. The logs are read back through the
@@ -56,11 +56,11 @@ def suite_tasks(size: EvalSize, ifeval_data: Path | None) -> list[Task]:
     from inspect_ai import task_with
     from inspect_ai.model import GenerateConfig
 
-    from hat_eval.suites import IFEVAL, RunOptions, make_task
+    from hat_eval.suites import IFEVAL, TaskOptions, make_task
 
     tasks = []
     for name, limit in suite_limits(size).items():
-        options = RunOptions(limit=limit, ifeval_data=ifeval_data)
+        options = TaskOptions(limit=limit, ifeval_data=ifeval_data)
         try:
             task = make_task(name, options)
         except (FileNotFoundError, ValueError) as err:
@@ -73,7 +73,9 @@ def suite_tasks(size: EvalSize, ifeval_data: Path | None) -> list[Task]:
 
 def model_name(checkpoint: Path) -> str:
     """The Inspect model string of a checkpoint folder, as ``hat-eval run --model DIR`` makes it."""
-    return f"hf/{checkpoint.resolve()}"
+    from hat_eval.runner import checkpoint_model
+
+    return checkpoint_model(checkpoint)
 
 
 def evaluate(
@@ -98,6 +100,7 @@ def evaluate(
     from inspect_ai import eval_set
 
     from hat_eval._hub import hub_kernel_setting
+    from hat_eval.runner import generation_model_args
 
     from ._e2e_arms import free_accelerator
 
@@ -105,6 +108,7 @@ def evaluate(
         shutil.rmtree(log_dir)
     started = time.monotonic()
     tasks = suite_tasks(budget.eval, ifeval_data)
+    models = [model_name(c) for c in checkpoints]
     with (
         log.open("a", encoding="utf-8", buffering=1) as f,
         redirect_stdout(f),
@@ -113,9 +117,9 @@ def evaluate(
     ):
         _, logs = eval_set(
             tasks,
-            model=[model_name(c) for c in checkpoints],
-            # what `hat-eval run` gives hf/ checkpoints: greedy unless a temperature is asked
-            model_args={"do_sample": False},
+            model=models,
+            # what `hat-eval run` gives an hf/ checkpoint (every model here is one): greedy
+            model_args=generation_model_args(models[0], {}, None),
             log_dir=str(log_dir),
             max_tasks=len(tasks) * len(checkpoints),
             max_connections=budget.eval.max_connections,

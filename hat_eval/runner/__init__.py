@@ -8,29 +8,41 @@
 ``hat-eval run`` is this call plus its summary table and exit code.
 
 :class:`RunOptions` is checked when made (:class:`RunOptionError`); :func:`run_suites` checks
-what needs a file or the machine before any sample runs and returns a :class:`RunResult`.
+what needs a file or the machine before any sample runs and returns a :class:`RunResult`. A shop
+or cases file that does not read raises :class:`InputFileError` (one line, and each typed
+problem: file, line, record, field, what is wrong, what was expected); :func:`check_shop` and
+:func:`read_cases` are those checks alone.
 """
 
+from ._inputs import check_shop, read_cases, write_cases
 from ._options import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
     PROBE_TIMEOUT_S,
+    InputFileError,
     RunInputError,
     RunOptionError,
     RunOptions,
     option_help,
 )
+from ._prepare import checkpoint_model, generation_model_args
 from ._run import RunError, RunResult, run_suites
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_REQUEST_TIMEOUT_S",
     "PROBE_TIMEOUT_S",
+    "InputFileError",
     "RunError",
     "RunInputError",
     "RunOptionError",
     "RunOptions",
     "RunResult",
+    "check_shop",
+    "checkpoint_model",
+    "generation_model_args",
     "option_help",
+    "read_cases",
     "run_suites",
+    "write_cases",
 ]

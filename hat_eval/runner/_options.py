@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hat_eval._device import LOCAL_CPU_CONNECTIONS, LOCAL_GPU_CONNECTIONS, SERVER_CONNECTIONS
+
+if TYPE_CHECKING:
+    from hat_eval.world import Problem
 
 PROBE_TIMEOUT_S = 15.0
 """Seconds the pre-flight waits at most to connect, and then for the response headers (a
@@ -36,6 +39,59 @@ class RunInputError(ValueError):
 
     One line with the value, the rule and the fix; nothing has run (``hat-eval run`` exits 2).
     """
+
+
+class InputFileError(RunInputError):
+    """A file a run reads (``shop``, ``cases``) that does not read, or cannot be run.
+
+    ``str()`` is the one line ``hat-eval run`` prints; :attr:`problems` has every problem found
+    as a typed :class:`~hat_eval.world.Problem`, and :attr:`file`, :attr:`line`,
+    :attr:`record`, :attr:`field`, :attr:`what` and :attr:`expected` are the first one's.
+
+    Attributes:
+        option: The :class:`RunOptions` field whose file it is (``shop`` or ``cases``).
+        problems: Every problem found, the first the one the message names.
+    """
+
+    def __init__(self, message: str, option: str, problems: Sequence[Problem]) -> None:
+        super().__init__(message)
+        self.option = option
+        self.problems = tuple(problems)
+
+    @property
+    def problem(self) -> Problem:
+        """The first problem (the one the message names)."""
+        return self.problems[0]
+
+    @property
+    def file(self) -> str:
+        """The file the first problem is in."""
+        return self.problem.file
+
+    @property
+    def line(self) -> int | None:
+        """Its line (None: the whole file)."""
+        return self.problem.line
+
+    @property
+    def record(self) -> str | None:
+        """Its record's key (a case id, a product id), or None."""
+        return self.problem.record
+
+    @property
+    def field(self) -> str | None:
+        """Its field, or None."""
+        return self.problem.field
+
+    @property
+    def what(self) -> str:
+        """What is wrong."""
+        return self.problem.what
+
+    @property
+    def expected(self) -> str:
+        """What was expected."""
+        return self.problem.expected
 
 
 def _help(text: str) -> dict[str, str]:

@@ -83,8 +83,15 @@ def resolve_model(model: str | None, engine: str, option: str = "--model") -> st
                 "--enable-auto-tool-choice --tool-call-parser hermes` and export "
                 "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
             )
-        return f"vllm/{path.resolve()}"
-    return f"hf/{path.resolve()}"
+    return checkpoint_model(path, engine)
+
+
+def checkpoint_model(path: Path, engine: str = "hf") -> str:
+    """The Inspect model string of the checkpoint folder ``path``: ``ENGINE/ABSOLUTE_PATH``.
+
+    What ``--model DIR`` runs, and the model name its logs carry.
+    """
+    return f"{engine}/{path.resolve()}"
 
 
 def check_mock_model(model_name: str) -> None:

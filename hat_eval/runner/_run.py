@@ -67,12 +67,15 @@ def run_suites(
 
     Every input is checked (harness, model, server pre-flight, changelog, shop, cases) and every
     task built before any sample runs; a rerun with the same ``log_dir`` resumes. ``progress``
-    gets the limit notes and, off a terminal, the progress lines (None: none); ``warn`` a line
+    gets the limit notes, a line per cases file written (with ``shop`` or ``cases``) and, off a
+    terminal, the progress lines (None: none); ``warn`` a line
     for each unreadable log set aside; ``interrupt`` handles SIGINT / SIGTERM so the logs are
     marked cancelled and the result says so.
 
     Raises:
         RunOptionError: an option that cannot run (``.option`` names the field).
+        InputFileError: the shop or cases file does not read or cannot be run (a
+            :class:`RunInputError` carrying each typed problem; nothing has run).
         RunInputError: an input that cannot be read or used (nothing has run).
         RunError: a model provider's package or variable is missing.
     """
@@ -109,7 +112,7 @@ def run_suites(
         if progress is not None:
             for line in session.limit_notes(names, options.limit, options.seed):
                 progress(line)
-        tasks = _build_tasks(options, inputs, judged=grader is not None)
+        tasks = _build_tasks(options, inputs, judged=grader is not None, progress=progress)
         _, retries = prep.server_bounds(model_name, options.request_timeout, options.max_retries)
         if progress is not None:
             stack.enter_context(
@@ -140,7 +143,7 @@ class _Inputs:
     changelog_file: str | None
     shop_dir: str | None
     cases_text: str | None
-    """The ``--cases`` file's cases, complete (``cli._world.cases_option``)."""
+    """The ``cases`` file's cases, complete (:func:`~hat_eval.runner._inputs.read_cases`)."""
     model_name: str
     model_args: dict[str, Any]
 
@@ -164,14 +167,14 @@ def _check_inputs(options: RunOptions) -> _Inputs:
     changelog_file = prep.check_changelog_options(names, options.harness_version, options.changelog)
     shop_dir = None
     if options.shop is not None:
-        from hat_eval.cli._world import shop_option
+        from ._inputs import check_shop
 
-        shop_dir = shop_option(options.shop, names)
+        shop_dir = check_shop(options.shop, names)
     cases_text = None
     if options.cases is not None:
-        from hat_eval.cli._world import cases_option
+        from ._inputs import read_cases
 
-        cases_text = cases_option(options.cases, names, shop_dir, options.judge)
+        cases_text = read_cases(options.cases, names, shop_dir, options.judge)
     model_name = prep.resolve_model(options.model, options.engine)
     prep.check_mock_model(model_name)
     model_args = prep.generation_model_args(
@@ -206,15 +209,20 @@ def _check_disclosure(names: list[str], harness_file: str | None, disclosure: st
         raise RunOptionError(str(err), "disclosure") from None
 
 
-def _build_tasks(options: RunOptions, inputs: _Inputs, *, judged: bool) -> list[Task]:
+def _build_tasks(
+    options: RunOptions,
+    inputs: _Inputs,
+    *,
+    judged: bool,
+    progress: Callable[[str], None] | None,
+) -> list[Task]:
     """Every task built (and its data read) before any sample runs; the cases written."""
-    from hat_eval.suites import RunOptions as TaskOptions
-    from hat_eval.suites import make_task
+    from hat_eval.suites import TaskOptions, make_task
 
     from ._session import with_judge
 
     cases_file = None
-    if inputs.cases_text is not None:  # the suites read the cases complete (see cases_option)
+    if inputs.cases_text is not None:  # the suites read the cases complete (see read_cases)
         from hat_eval._outputs import write_text_atomic
 
         given = options.log_dir / "cases" / "given.jsonl"
@@ -238,9 +246,9 @@ def _build_tasks(options: RunOptions, inputs: _Inputs, *, judged: bool) -> list[
     except (FileNotFoundError, ValueError) as err:
         raise RunInputError(str(err)) from None
     if inputs.shop_dir is not None or cases_file is not None:
-        from hat_eval.cli._world import write_cases
+        from ._inputs import write_cases
 
-        write_cases(tasks, options.log_dir)
+        write_cases(tasks, options.log_dir, progress)
     return with_judge(tasks, names) if judged else tasks
 
 

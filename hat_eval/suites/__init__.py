@@ -18,9 +18,9 @@ from hat_eval._lazy import lazy_getattr
 
 from ._catalog import (
     IFEVAL,
-    RunOptions,
     SuiteInfo,
     SuiteMeta,
+    TaskOptions,
     check_suite,
     disclosure_harness,
     make_task,
@@ -91,7 +91,7 @@ __all__ = [
     "IFEVAL",
     "RECIPE_KEY",
     "Agent",
-    "RunOptions",
+    "TaskOptions",
     "SuiteFileError",
     "FROZEN_SPLITS",
     "REGENERATE",

@@ -26,7 +26,7 @@ IFEVAL = "ifeval"
 
 
 @dataclass(frozen=True)
-class RunOptions:
+class TaskOptions:
     """What a user chooses for a run; each suite takes the options its ``eval.yaml`` names.
 
     Attributes:
@@ -68,7 +68,7 @@ class SuiteMeta:
     order: int
     task: str
     run_options: Mapping[str, str]
-    """RunOptions field -> the task argument it sets."""
+    """TaskOptions field -> the task argument it sets."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def suite_task(name: str, **task_args: Any) -> Task:
     return task_function(name)(**task_args)
 
 
-def make_task(name: str, options: RunOptions) -> Task:
+def make_task(name: str, options: TaskOptions) -> Task:
     """The Inspect task of suite ``name`` under ``options``.
 
     Raises:

@@ -3,7 +3,9 @@
 - ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 640 products, 8 categories):
   the built-in shop (a data pack in ``hat_eval/world/shop``, :class:`ShopPack`) for seed 0,
   ``generate_pack(seed)`` for another; ``load_kb(folder)`` loads any pack, ``check_pack(folder)``
-  lists its problems. ``split_products(kb, split)`` gives the fixed train/dev/test product ids.
+  lists its problems (``pack_problems(folder)``: each a typed :class:`Problem`, the file,
+  line, record, field, what is wrong and what was expected). ``split_products(kb, split)``
+  gives the fixed train/dev/test product ids.
 - ``call_function(kb, session, function_id, args)`` runs the implementation of a harness
   function id (``IMPLEMENTATIONS``); bad arguments raise :class:`ToolInputError`.
 - ``inject_fault(kind, result, rng)`` / :class:`FaultPlan` / :class:`FaultInjector` simulate a
@@ -76,8 +78,17 @@ from ._functions import (
 )
 from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb, money
 from ._oracle import CJK, reference_answer
-from ._pack import PackError, ShopPack, builtin_pack_dir, check_pack, read_pack, write_pack
+from ._pack import (
+    PackError,
+    ShopPack,
+    builtin_pack_dir,
+    check_pack,
+    pack_problems,
+    read_pack,
+    write_pack,
+)
 from ._pricing import active_promotions
+from ._problems import Problem
 from ._session import Deal, LiveSession
 from ._splits import SPLITS, Split, split_of, split_products
 from ._vocab import CATEGORIES, zh_forms
@@ -110,6 +121,7 @@ __all__ = [
     "KnowledgeBase",
     "LiveSession",
     "PackError",
+    "Problem",
     "CSV_TABLES",
     "CaseFileError",
     "INTENT_READ",
@@ -135,6 +147,7 @@ __all__ = [
     "builtin_pack",
     "builtin_pack_dir",
     "check_pack",
+    "pack_problems",
     "generate_pack",
     "kb_from_pack",
     "load_kb",

@@ -34,6 +34,7 @@ from ._cases._draft import BASE_CONSTRAINTS
 from ._facts import FACT_KINDS
 from ._functions import IMPLEMENTATIONS
 from ._kb import KnowledgeBase
+from ._problems import Problem, jsonl_problem
 
 _REQUIRED = ("id", "message", "session", "intent", "style", "language", "expected_skill")
 _GOLD = ("facts", "expected_calls", "forbidden", "should_escalate")
@@ -93,51 +94,65 @@ def judge_only_fields(
 
 
 class CaseFileError(ValueError):
-    """A cases file that does not read; ``problems`` has one line per problem."""
+    """A cases file that does not read; ``problems`` has one :class:`Problem` each."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         super().__init__(f"{problems[0]}{more}")
 
 
-def _problems(raw: dict[str, Any], kb: KnowledgeBase) -> list[str]:
-    out = []
+def _problems(raw: dict[str, Any], kb: KnowledgeBase) -> list[tuple[str | None, str, str]]:
+    """The line's problems as ``(field, what is wrong, what was expected)``."""
+    out: list[tuple[str | None, str, str]] = []
     missing = [k for k in _REQUIRED if k not in raw]
     if missing:
-        return [f"{', '.join(missing)}: missing, expected the fields {', '.join(_REQUIRED)}"]
+        return [(", ".join(missing), "missing", f"the fields {', '.join(_REQUIRED)}")]
     if raw.get("reviewed") is False:
         return [
-            'reviewed: false, a drafted gold not yet reviewed, expected "reviewed": true '
-            "once a person has checked its gold against the shop (set it on the line)"
+            (
+                "reviewed",
+                "false, a drafted gold not yet reviewed",
+                '"reviewed": true once a person has checked its gold against the shop '
+                "(set it on the line)",
+            )
         ]
     if raw["intent"] not in INTENTS:
-        out.append(f"intent: {raw['intent']!r} is unknown, expected one of {', '.join(INTENTS)}")
+        out.append(("intent", f"{raw['intent']!r} is unknown", f"one of {', '.join(INTENTS)}"))
     if raw["style"] not in STYLES:
-        out.append(f"style: {raw['style']!r} is unknown, expected one of {', '.join(STYLES)}")
+        out.append(("style", f"{raw['style']!r} is unknown", f"one of {', '.join(STYLES)}"))
     session = raw["session"]
     screen = session.get("product_on_screen") if isinstance(session, dict) else None
     if kb.product(str(screen)) is None:
         out.append(
-            f"session.product_on_screen: {screen!r} is not a product of the shop, expected a "
-            "product id of its products.jsonl"
+            (
+                "session.product_on_screen",
+                f"{screen!r} is not a product of the shop",
+                "a product id of its products.jsonl",
+            )
         )
     for i, pid in enumerate(raw.get("product_ids", [])):
         if kb.product(str(pid)) is None:
-            out.append(f"product_ids.{i}: {pid!r} is not a product of the shop, expected an id")
+            out.append((f"product_ids.{i}", f"{pid!r} is not a product of the shop", "an id"))
     for i, call in enumerate(raw.get("expected_calls", [])):
         fn = call.get("function") if isinstance(call, dict) else None
         if fn not in IMPLEMENTATIONS:
             out.append(
-                f"expected_calls.{i}.function: {fn!r} is unknown, expected one of "
-                f"{', '.join(IMPLEMENTATIONS)}"
+                (
+                    f"expected_calls.{i}.function",
+                    f"{fn!r} is unknown",
+                    f"one of {', '.join(IMPLEMENTATIONS)}",
+                )
             )
     for i, fact in enumerate(raw.get("facts", [])):
         kind = fact.get("kind") if isinstance(fact, dict) else None
         if kind not in FACT_KINDS or "value" not in fact:
             out.append(
-                f"facts.{i}: {fact!r:.60} is not a fact, expected {{kind: one of "
-                f"{', '.join(FACT_KINDS)}, value: ...}}"
+                (
+                    f"facts.{i}",
+                    f"{fact!r:.60} is not a fact",
+                    f"{{kind: one of {', '.join(FACT_KINDS)}, value: ...}}",
+                )
             )
     return out
 
@@ -156,31 +171,36 @@ def read_case_file(
             a drafted line not yet reviewed; one line per problem (``FILE:LINE (ID): FIELD: ...``).
     """
     source = Path(path)
-    problems: list[str] = []
+    problems: list[Problem] = []
     cases: list[Case] = []
     seen: set[str] = set()
     try:
-        rows = list(read_jsonl(source, what="cases", on_error=lambda e: problems.append(str(e))))
+        rows = list(
+            read_jsonl(source, what="cases", on_error=lambda e: problems.append(jsonl_problem(e)))
+        )
     except JsonlError as err:  # the file itself: missing or unreadable
-        raise CaseFileError([str(err)]) from None
+        raise CaseFileError([jsonl_problem(err)]) from None
     for n, raw in rows:
         if not any(k in raw for k in _GOLD) and "reviewed" not in raw:
             raw = judge_only_fields(raw, n, read_intent)
         if raw.get("reviewed") is True:  # a reviewed draft: its gold is the team's now
             raw = {k: v for k, v in raw.items() if k != "reviewed"}
-        where = f"{source}:{n} ({raw.get('id', f'row {n}')})"
+        record = str(raw.get("id", f"row {n}"))
         found = _problems(raw, kb)
         if str(raw.get("id")) in seen:
-            found.append(f"id: {raw['id']!r} appears twice, expected each case once")
+            found.append(("id", f"{raw['id']!r} appears twice", "each case once"))
         seen.add(str(raw.get("id")))
         if not found:
             try:
                 cases.append(Case.from_dict({"split": "test", **raw}))
             except (KeyError, TypeError, ValueError) as err:
-                found.append(f"not a case ({err}), expected the case schema (docs/shop.md)")
-        problems.extend(f"{where}: {p}" for p in found)
+                found.append((None, f"not a case ({err})", "the case schema (docs/shop.md)"))
+        problems.extend(
+            Problem(str(source), what, expected, line=n, record=record, field=field)
+            for field, what, expected in found
+        )
     if problems:
         raise CaseFileError(problems)
     if not cases:
-        raise CaseFileError([f"{source}: no cases, expected one JSON object a line"])
+        raise CaseFileError([Problem(str(source), "no cases", "one JSON object a line")])
     return cases

@@ -17,6 +17,7 @@ from datetime import datetime
 from ._cases import INTENTS, generate_cases
 from ._kb import KnowledgeBase
 from ._pack import ShopPack
+from ._problems import Problem
 from ._splits import SPLITS, Split, split_products
 from ._vocab import CATEGORIES, TYPES
 
@@ -24,35 +25,47 @@ SEASON = ("2026-11-02T19:00:00+08:00", "2026-11-29T23:59:00+08:00")
 """The moments the case generators draw a viewer's message from (``_cases._draft._now``)."""
 
 
-def generator_problems(pack: ShopPack) -> list[str]:
+def generator_problems(pack: ShopPack) -> list[Problem]:
     """Why the case generators cannot run on ``pack`` (empty: they can), one line each.
 
     A product of a category or product type the vocabulary does not know (the generators need
     its noun and the split rule its place among the category's types), or a season that does
     not cover the moments the generators draw.
     """
-    out = []
+    out: list[Problem] = []
     known = {c: [t.key for t in TYPES[c]] for c in CATEGORIES}
     for p in pack.products:
         if p.category not in known:
             out.append(
-                f"products.jsonl ({p.id}): category: {p.category!r} is not a category of the case "
-                f"generators' vocabulary, expected one of {', '.join(CATEGORIES)} "
-                "(hat_eval/world/vocab/)"
+                Problem(
+                    "products.jsonl",
+                    f"{p.category!r} is not a category of the case generators' vocabulary",
+                    f"one of {', '.join(CATEGORIES)} (hat_eval/world/vocab/)",
+                    record=p.id,
+                    field="category",
+                )
             )
         elif p.type_key not in known[p.category]:
             out.append(
-                f"products.jsonl ({p.id}): type_key: {p.type_key!r} is not a {p.category} "
-                f"product type of the case generators' vocabulary, expected one of "
-                f"{', '.join(known[p.category])}"
+                Problem(
+                    "products.jsonl",
+                    f"{p.type_key!r} is not a {p.category} product type of the case generators' "
+                    "vocabulary",
+                    f"one of {', '.join(known[p.category])}",
+                    record=p.id,
+                    field="type_key",
+                )
             )
     m = pack.manifest
     start, end = (datetime.fromisoformat(x) for x in SEASON)
     if datetime.fromisoformat(m.season_start) > start or datetime.fromisoformat(m.season_end) < end:
         out.append(
-            f"shop.yaml: season_start/season_end: {m.season_start} .. {m.season_end} does not "
-            f"cover {SEASON[0]} .. {SEASON[1]}, expected a season covering the moments the case "
-            "generators draw viewer messages from"
+            Problem(
+                "shop.yaml",
+                f"{m.season_start} .. {m.season_end} does not cover {SEASON[0]} .. {SEASON[1]}",
+                "a season covering the moments the case generators draw viewer messages from",
+                field="season_start/season_end",
+            )
         )
     return out
 
@@ -91,7 +104,7 @@ class ShopCoverage:
     splits: dict[Split, int]
     """Split -> products in it (the split rule holds out up to 2 + 2 listings per type)."""
     intents: tuple[IntentCoverage, ...]
-    problems: tuple[str, ...]
+    problems: tuple[Problem, ...]
     """:func:`generator_problems` (when any, no intent is tried)."""
 
 

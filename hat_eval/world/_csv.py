@@ -25,7 +25,8 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from ._pack import PackError, ShopPack, _error_lines, cross_problems, read_pack
+from ._pack import PackError, ShopPack, cross_problems, read_pack, validation_problems
+from ._problems import Problem
 from ._schema import RECORD_FILES, Product, Promotion, Sku, record_key
 
 CSV_TABLES: dict[str, type[BaseModel]] = {
@@ -61,19 +62,20 @@ def _cell(name: str, text: str, annotation: Any) -> Any:
 
 
 def _rows(
-    path: Path, model: type[BaseModel], problems: list[str]
+    path: Path, model: type[BaseModel], problems: list[Problem]
 ) -> list[tuple[int, dict[str, str]]]:
+    file = str(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
-        problems.append(f"{path}: cannot be read ({err}), expected a UTF-8 CSV file")
+        problems.append(Problem(file, f"cannot be read ({err})", "a UTF-8 CSV file"))
         return []
     columns = csv_columns(model)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
         if header is None:
-            problems.append(f"{path}: empty, expected a header row of {', '.join(columns)}")
+            problems.append(Problem(file, "empty", f"a header row of {', '.join(columns)}"))
             return []
         header = [h.strip() for h in header]
         unknown = [h for h in header if h not in columns]
@@ -87,7 +89,9 @@ def _rows(
                 )
                 if x
             )
-            problems.append(f"{path}:1: header: {what}, expected the columns {', '.join(columns)}")
+            problems.append(
+                Problem(file, what, f"the columns {', '.join(columns)}", line=1, field="header")
+            )
             return []
         out = []
         start = reader.line_num + 1
@@ -97,20 +101,27 @@ def _rows(
                 continue
             if len(row) != len(header):
                 problems.append(
-                    f"{path}:{start} (row {start}): {len(row)} cells, expected {len(header)} "
-                    "(one per header column; quote a cell that holds a comma)"
+                    Problem(
+                        file,
+                        f"{len(row)} cells",
+                        f"{len(header)} (one per header column; quote a cell that holds a comma)",
+                        line=start,
+                        record=f"row {start}",
+                    )
                 )
             else:
                 out.append((start, dict(zip(header, row, strict=True))))
             start = reader.line_num + 1
     except csv.Error as err:
-        problems.append(f"{path}:{reader.line_num}: not valid CSV ({err}), expected RFC 4180 CSV")
+        problems.append(
+            Problem(file, f"not valid CSV ({err})", "RFC 4180 CSV", line=reader.line_num)
+        )
         return []
     return out
 
 
 def read_csv_records(
-    path: str | Path, model: type[BaseModel], problems: list[str]
+    path: str | Path, model: type[BaseModel], problems: list[Problem]
 ) -> tuple[list[Any], dict[str, int]]:
     """The records of one CSV table and each record's row (key -> line); problems appended."""
     source = Path(path)
@@ -121,16 +132,23 @@ def read_csv_records(
     positions: dict[str, int] = {}
     for line, row in _rows(source, model, problems):
         key = row.get(keys[0], "") if keys else ""
-        where = f"{source}:{line} ({key or f'row {line}'})"
+        row_key = key or f"row {line}"
         raw: dict[str, Any] = {}
         bad = False
         for name, text in row.items():
             try:
                 raw[name] = _cell(name, text.strip(), fields[name].annotation)
             except ValueError as err:
+                kind = "object" if "dict" in str(fields[name].annotation) else "list"
                 problems.append(
-                    f"{where}: {name}: not valid JSON ({err}), expected a JSON "
-                    f"{'object' if 'dict' in str(fields[name].annotation) else 'list'}"
+                    Problem(
+                        str(source),
+                        f"not valid JSON ({err})",
+                        f"a JSON {kind}",
+                        line=line,
+                        record=row_key,
+                        field=name,
+                    )
                 )
                 bad = True
         if model is Sku and raw.get("position") in (None, ""):
@@ -141,7 +159,7 @@ def read_csv_records(
         try:
             record = model.model_validate(raw)
         except ValidationError as err:
-            problems.extend(_error_lines(where, err))
+            problems.extend(validation_problems(str(source), err, line=line, record=row_key))
             continue
         if isinstance(record, Sku):
             positions[record.product_id] = record.position + 1
@@ -166,7 +184,7 @@ def import_csv(tables: Mapping[str, str | Path], base: str | Path | ShopPack) ->
         raise ValueError(f"tables {unknown} cannot come from CSV, expected {list(CSV_TABLES)}")
     pack = base if isinstance(base, ShopPack) else read_pack(base)
     base_dir = None if isinstance(base, ShopPack) else Path(base)
-    problems: list[str] = []
+    problems: list[Problem] = []
     replaced: dict[str, tuple[Any, ...]] = {}
     lines = {k: v for k, v in pack.lines.items() if k[0] not in tables}
     sources = {}
@@ -182,16 +200,8 @@ def import_csv(tables: Mapping[str, str | Path], base: str | Path | ShopPack) ->
     merged = replace(pack, **replaced, lines=lines, sources=sources)  # type: ignore[arg-type]
     found = cross_problems(merged)
     if found:
-        raise PackError(_named(found, sources))
+        raise PackError(found)  # each naming its file's source (pack.sources)
     return merged
-
-
-def _named(problems: Iterable[str], sources: Mapping[str, str]) -> list[str]:
-    out = []
-    for p in problems:
-        head = p.split(" ", 1)[0].split(":", 1)[0]
-        out.append(sources[head] + p[len(head) :] if head in sources else p)
-    return out
 
 
 def csv_text(records: Iterable[BaseModel], model: type[BaseModel]) -> str:

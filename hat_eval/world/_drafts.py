@@ -31,6 +31,7 @@ from ._cases._gold import attribute_facts, price_fact, spec_labels, stock_state_
 from ._cases.shipping_returns import _return_facts as return_facts
 from ._functions import call_function
 from ._kb import KnowledgeBase
+from ._problems import Problem, jsonl_problem
 from ._session import LiveSession
 
 GOLD_FIELD = "gold"
@@ -141,34 +142,45 @@ def draft_gold(
             (``product_on_screen`` a product of the shop, ``now``); one line per problem.
     """
     source = Path(path)
-    problems: list[str] = []
+    file = str(source)
+    problems: list[Problem] = []
     out = []
     try:
-        rows = list(read_jsonl(source, what="messages", on_error=lambda e: problems.append(str(e))))
+        rows = list(
+            read_jsonl(
+                source, what="messages", on_error=lambda e: problems.append(jsonl_problem(e))
+            )
+        )
     except JsonlError as err:  # the file itself: missing or unreadable
-        raise CaseFileError([str(err)]) from None
+        raise CaseFileError([jsonl_problem(err)]) from None
     for n, raw in rows:
         session = raw.get("session")
         if not isinstance(raw.get("message"), str):
-            problems.append(f"{source}:{n}: message: missing, expected {{message, session}}")
+            problems.append(Problem(file, "missing", "{message, session}", line=n, field="message"))
             continue
         if not isinstance(session, dict) or "now" not in session:
             problems.append(
-                f"{source}:{n}: session: {session!r:.60}, expected {{product_on_screen, now}}"
+                Problem(
+                    file, f"{session!r:.60}", "{product_on_screen, now}", line=n, field="session"
+                )
             )
             continue
         if kb.product(str(session.get("product_on_screen"))) is None:
             problems.append(
-                f"{source}:{n}: session.product_on_screen: "
-                f"{session.get('product_on_screen')!r} is not a product of the shop, expected "
-                "a product id of its products.jsonl"
+                Problem(
+                    file,
+                    f"{session.get('product_on_screen')!r} is not a product of the shop",
+                    "a product id of its products.jsonl",
+                    line=n,
+                    field="session.product_on_screen",
+                )
             )
             continue
         out.append(draft_case(raw, n, kb, read_intent))
     if problems:
         raise CaseFileError(problems)
     if not out:
-        raise CaseFileError([f"{source}: no messages, expected one JSON object a line"])
+        raise CaseFileError([Problem(file, "no messages", "one JSON object a line")])
     return out
 
 
@@ -202,18 +214,19 @@ def read_reviewed(path: str | Path) -> list[dict[str, Any]]:
             not a JSON object; one line per problem naming the task.
     """
     source = Path(path)
+    file = str(source)
     try:
         tasks = json.loads(source.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise CaseFileError(
-            [f"{source}: cannot be read ({err}), expected Label Studio's JSON export"]
+            [Problem(file, f"cannot be read ({err})", "Label Studio's JSON export")]
         ) from None
     if not isinstance(tasks, list):
-        raise CaseFileError([f"{source}: a JSON {type(tasks).__name__}, expected a list of tasks"])
-    problems: list[str] = []
+        raise CaseFileError([Problem(file, f"a JSON {type(tasks).__name__}", "a list of tasks")])
+    problems: list[Problem] = []
     out = []
     for i, task in enumerate(tasks):
-        where = f"{source}: task {i}"
+        field = f"task {i}: {GOLD_FIELD}"  # the task's place in the export, then its field
         done = [
             a
             for a in (task.get("annotations") or [] if isinstance(task, dict) else [])
@@ -230,10 +243,10 @@ def read_reviewed(path: str | Path) -> list[dict[str, Any]]:
         try:
             row = json.loads(text) if isinstance(text, str) else None
         except ValueError as err:
-            problems.append(f"{where}: {GOLD_FIELD}: not valid JSON ({err}), expected the line")
+            problems.append(Problem(file, f"not valid JSON ({err})", "the line", field=field))
             continue
         if not isinstance(row, dict):
-            problems.append(f"{where}: {GOLD_FIELD}: {text!r:.60}, expected the case's JSON object")
+            problems.append(Problem(file, f"{text!r:.60}", "the case's JSON object", field=field))
             continue
         out.append({**row, "reviewed": True})
     if problems:

@@ -22,8 +22,8 @@ import json
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from ._problems import Problem, split_rule
 from ._schema import (
     MANIFEST_FILE,
     POLICY_FILE,
@@ -58,9 +59,9 @@ def builtin_pack_dir() -> Path:
 
 
 class PackError(ValueError):
-    """A shop folder that does not validate; ``problems`` has one line per problem."""
+    """A shop folder that does not validate; ``problems`` has one :class:`Problem` each."""
 
-    def __init__(self, problems: Sequence[str]) -> None:
+    def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = list(problems)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         super().__init__(f"{problems[0]}{more}; check the shop with: hat-eval shop validate DIR")
@@ -91,18 +92,28 @@ class ShopPack:
         return value
 
 
-def _where(pack: ShopPack, file: str, record: BaseModel) -> str:
+def _problem(
+    pack: ShopPack,
+    file: str,
+    record: BaseModel,
+    field: str | None,
+    what: str,
+    expected: str,
+) -> Problem:
+    """A problem of ``record`` of ``file`` (its line and the file it came from, when known)."""
     key = record_key(record)
     line = pack.lines.get((file, key))
     name = pack.sources.get(file, file)
-    return f"{name}:{line} ({key})" if line else f"{name} ({key})"
+    return Problem(name, what, expected, line=line or None, record=key, field=field)
 
 
 def _overlap(a0: str, a1: str) -> bool:
     return datetime.fromisoformat(a1) < datetime.fromisoformat(a0)
 
 
-def _duplicates(pack: ShopPack, file: str, attr: str, expected: str = "each once") -> Iterable[str]:
+def _duplicates(
+    pack: ShopPack, file: str, attr: str, expected: str = "each once"
+) -> Iterable[Problem]:
     records = pack.records(file)
     counts = Counter(str(getattr(r, attr)) for r in records)
     seen: set[str] = set()
@@ -110,13 +121,10 @@ def _duplicates(pack: ShopPack, file: str, attr: str, expected: str = "each once
         key = str(getattr(r, attr))
         if counts[key] > 1 and key not in seen:
             seen.add(key)
-            yield (
-                f"{_where(pack, file, r)}: {attr}: {key!r} appears {counts[key]} times, "
-                f"expected {expected}"
-            )
+            yield _problem(pack, file, r, attr, f"{key!r} appears {counts[key]} times", expected)
 
 
-def cross_problems(pack: ShopPack) -> list[str]:
+def cross_problems(pack: ShopPack) -> list[Problem]:
     """The problems of rules that span records (each record alone already validated).
 
     A duplicate id; a SKU or promotion of an unknown product; a promotion or coupon ending
@@ -125,152 +133,188 @@ def cross_problems(pack: ShopPack) -> list[str]:
     class, or fewer or more than one per category and class; a category without a returns
     policy; ``days_min`` above ``days_max``; a rule of an unknown category.
     """
-    categories = sorted({p.category for p in pack.products})
-    classes = [rc.region_class for rc in pack.regions]
-    rows = Counter((s.category, s.region_class) for s in pack.shipping)
-    return [
-        *_duplicate_keys(pack),
-        *_product_references(pack),
-        *_coupon_problems(pack, categories),
-        *_region_problems(pack),
-        *_shipping_problems(pack, classes, rows),
-        *_missing_per_category(pack, categories, classes, rows),
-        *_rule_problems(pack, categories),
-    ]
-
-
-_KEYS = (
-    ("products.jsonl", "id"),
-    ("skus.jsonl", "sku"),
-    ("promotions.jsonl", "id"),
-    ("coupons.jsonl", "code"),
-    ("regions.jsonl", "region_class"),
-    ("returns.jsonl", "category"),
-    ("rules.jsonl", "id"),
-)
-"""The file of each kind of record, and the field that must be unique in it."""
-
-
-def _duplicate_keys(pack: ShopPack) -> Iterator[str]:
-    for file, attr in _KEYS:
-        yield from _duplicates(pack, file, attr)
-
-
-def _unknown_product(where: str, product_id: str) -> str:
-    return (
-        f"{where}: product_id: {product_id!r} is not a product, expected the id of a record in "
-        "products.jsonl"
-    )
-
-
-def _ends_before_start(where: str, starts_at: str, ends_at: str) -> str:
-    return (
-        f"{where}: ends_at: {ends_at} is before starts_at {starts_at}, expected an end at or "
-        "after the start"
-    )
-
-
-def _product_references(pack: ShopPack) -> Iterator[str]:
-    """SKUs and promotions of unknown products; promotions that end before they start."""
+    out: list[Problem] = []
+    for file, attr in (
+        ("products.jsonl", "id"),
+        ("skus.jsonl", "sku"),
+        ("promotions.jsonl", "id"),
+        ("coupons.jsonl", "code"),
+        ("regions.jsonl", "region_class"),
+        ("returns.jsonl", "category"),
+        ("rules.jsonl", "id"),
+    ):
+        out.extend(_duplicates(pack, file, attr))
     products = {p.id for p in pack.products}
+    categories = sorted({p.category for p in pack.products})
     for s in pack.skus:
         if s.product_id not in products:
-            yield _unknown_product(_where(pack, "skus.jsonl", s), s.product_id)
+            out.append(
+                _problem(
+                    pack,
+                    "skus.jsonl",
+                    s,
+                    "product_id",
+                    f"{s.product_id!r} is not a product",
+                    "the id of a record in products.jsonl",
+                )
+            )
     for p in pack.promotions:
-        where = _where(pack, "promotions.jsonl", p)
         if p.product_id not in products:
-            yield _unknown_product(where, p.product_id)
+            out.append(
+                _problem(
+                    pack,
+                    "promotions.jsonl",
+                    p,
+                    "product_id",
+                    f"{p.product_id!r} is not a product",
+                    "the id of a record in products.jsonl",
+                )
+            )
         if _overlap(p.starts_at, p.ends_at):
-            yield _ends_before_start(where, p.starts_at, p.ends_at)
-
-
-def _coupon_problems(pack: ShopPack, categories: list[str]) -> Iterator[str]:
-    """Coupons that end before they start, of an unknown category, or stacking wrongly."""
+            out.append(
+                _problem(
+                    pack,
+                    "promotions.jsonl",
+                    p,
+                    "ends_at",
+                    f"{p.ends_at} is before starts_at {p.starts_at}",
+                    "an end at or after the start",
+                )
+            )
     codes = {c.code for c in pack.coupons}
     for c in pack.coupons:
-        where = _where(pack, "coupons.jsonl", c)
         if _overlap(c.starts_at, c.ends_at):
-            yield _ends_before_start(where, c.starts_at, c.ends_at)
+            out.append(
+                _problem(
+                    pack,
+                    "coupons.jsonl",
+                    c,
+                    "ends_at",
+                    f"{c.ends_at} is before starts_at {c.starts_at}",
+                    "an end at or after the start",
+                )
+            )
         if c.category is not None and c.category not in categories:
-            yield (
-                f"{where}: category: {c.category!r} is not a product category, expected one of "
-                f"{', '.join(categories)} (or null for every category)"
+            out.append(
+                _problem(
+                    pack,
+                    "coupons.jsonl",
+                    c,
+                    "category",
+                    f"{c.category!r} is not a product category",
+                    f"one of {', '.join(categories)} (or null for every category)",
+                )
             )
         for i, other in enumerate(c.stacks_with):
             if other == c.code:
-                yield (
-                    f"{where}: stacks_with.{i}: a coupon cannot stack with itself, expected "
-                    "other coupon codes"
+                out.append(
+                    _problem(
+                        pack,
+                        "coupons.jsonl",
+                        c,
+                        f"stacks_with.{i}",
+                        "a coupon cannot stack with itself",
+                        "other coupon codes",
+                    )
                 )
             elif other not in codes:
-                yield (
-                    f"{where}: stacks_with.{i}: {other!r} is not a coupon, expected a code in "
-                    "coupons.jsonl"
+                out.append(
+                    _problem(
+                        pack,
+                        "coupons.jsonl",
+                        c,
+                        f"stacks_with.{i}",
+                        f"{other!r} is not a coupon",
+                        "a code in coupons.jsonl",
+                    )
                 )
-
-
-def _region_problems(pack: ShopPack) -> Iterator[str]:
-    """Regions in two shipping classes."""
     owner: dict[str, str] = {}
     for rc in pack.regions:
         for i, region in enumerate(rc.regions):
             if region in owner and owner[region] != rc.region_class:
-                yield (
-                    f"{_where(pack, 'regions.jsonl', rc)}: regions.{i}: {region!r} is already in "
-                    f"class {owner[region]!r}, expected each region in one shipping class"
+                out.append(
+                    _problem(
+                        pack,
+                        "regions.jsonl",
+                        rc,
+                        f"regions.{i}",
+                        f"{region!r} is already in class {owner[region]!r}",
+                        "each region in one shipping class",
+                    )
                 )
             owner.setdefault(region, rc.region_class)
-
-
-def _shipping_problems(
-    pack: ShopPack, classes: list[str], rows: Counter[tuple[str, str]]
-) -> Iterator[str]:
-    """Shipping rows of an unknown class, with ``days_min`` above ``days_max``, or repeated."""
+    classes = [rc.region_class for rc in pack.regions]
+    rows = Counter((s.category, s.region_class) for s in pack.shipping)
     for row in pack.shipping:
-        where = _where(pack, "shipping.jsonl", row)
         if row.region_class not in classes:
-            yield (
-                f"{where}: region_class: {row.region_class!r} is not a shipping class, "
-                f"expected one of {', '.join(classes)} (regions.jsonl)"
+            out.append(
+                _problem(
+                    pack,
+                    "shipping.jsonl",
+                    row,
+                    "region_class",
+                    f"{row.region_class!r} is not a shipping class",
+                    f"one of {', '.join(classes)} (regions.jsonl)",
+                )
             )
         if row.days_min > row.days_max:
-            yield (
-                f"{where}: days_min: {row.days_min} is above days_max {row.days_max}, expected "
-                "days_min <= days_max"
+            out.append(
+                _problem(
+                    pack,
+                    "shipping.jsonl",
+                    row,
+                    "days_min",
+                    f"{row.days_min} is above days_max {row.days_max}",
+                    "days_min <= days_max",
+                )
             )
         if rows[(row.category, row.region_class)] > 1:
             n = rows[(row.category, row.region_class)]
-            yield f"{where}: appears {n} times, expected one row per category and class"
-
-
-def _missing_per_category(
-    pack: ShopPack, categories: list[str], classes: list[str], rows: Counter[tuple[str, str]]
-) -> Iterator[str]:
-    """Product categories without a shipping row for a region class, or without returns."""
+            out.append(
+                _problem(
+                    pack,
+                    "shipping.jsonl",
+                    row,
+                    None,
+                    f"appears {n} times",
+                    "one row per category and class",
+                )
+            )
     returns = {r.category for r in pack.returns}
     for category in categories:
         missing = [rc for rc in classes if (category, rc) not in rows]
         if missing:
-            yield (
-                f"shipping.jsonl ({category}): no row for region class {', '.join(missing)}, "
-                "expected one row per category and region class"
+            out.append(
+                Problem(
+                    pack.sources.get("shipping.jsonl", "shipping.jsonl"),
+                    f"no row for region class {', '.join(missing)}",
+                    "one row per category and region class",
+                    record=category,
+                )
             )
         if category not in returns:
-            yield (
-                f"returns.jsonl ({category}): no returns policy for this product category, "
-                "expected one record per category"
+            out.append(
+                Problem(
+                    pack.sources.get("returns.jsonl", "returns.jsonl"),
+                    "no returns policy for this product category",
+                    "one record per category",
+                    record=category,
+                )
             )
-
-
-def _rule_problems(pack: ShopPack, categories: list[str]) -> Iterator[str]:
-    """Compliance rules naming an unknown product category."""
     for r in pack.rules:
         for i, category in enumerate(r.categories):
             if category not in categories:
-                yield (
-                    f"{_where(pack, 'rules.jsonl', r)}: categories.{i}: {category!r} is not a "
-                    f"product category, expected one of {', '.join(categories)}"
+                out.append(
+                    _problem(
+                        pack,
+                        "rules.jsonl",
+                        r,
+                        f"categories.{i}",
+                        f"{category!r} is not a product category",
+                        f"one of {', '.join(categories)}",
+                    )
                 )
+    return out
 
 
 def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
@@ -283,7 +327,10 @@ def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
     return f"row {line_no}"
 
 
-def _error_lines(where: str, err: ValidationError) -> list[str]:
+def validation_problems(
+    file: str, err: ValidationError, *, line: int | None = None, record: str | None = None
+) -> list[Problem]:
+    """One :class:`Problem` per field pydantic refused (the value given shown after the rule)."""
     out = []
     for e in err.errors():
         loc = ".".join(str(x) for x in e["loc"]) or "record"
@@ -296,12 +343,13 @@ def _error_lines(where: str, err: ValidationError) -> list[str]:
         elif e["type"] == "extra_forbidden":
             msg = "unknown field, expected only the fields of the schema"
             given = ""
-        out.append(f"{where}: {loc}: {msg}{given}")
+        what, expected = split_rule(msg)
+        out.append(Problem(file, what, expected, line=line, record=record, field=loc, given=given))
     return out
 
 
 def _read_records(
-    path: Path, model: type[R], problems: list[str], lines: dict[tuple[str, str], int]
+    path: Path, model: type[R], problems: list[Problem], lines: dict[tuple[str, str], int]
 ) -> list[R]:
     out: list[R] = []
     fields = set(model.model_fields)
@@ -314,7 +362,7 @@ def _read_records(
             try:  # pydantic parses the JSON itself: the common, valid line costs one call
                 record = model.model_validate_json(text)
             except ValidationError as err:
-                problems.extend(_line_problems(f"{name}:{line_no}", text, keys, line_no, err))
+                problems.extend(_line_problems(name, text, keys, line_no, err))
                 continue
             key = (
                 f"{record.category}/{record.region_class}"
@@ -327,46 +375,57 @@ def _read_records(
 
 
 def _line_problems(
-    where: str, text: str, keys: tuple[str, ...], line_no: int, err: ValidationError
-) -> list[str]:
+    name: str, text: str, keys: tuple[str, ...], line_no: int, err: ValidationError
+) -> list[Problem]:
     """The problems of a line that did not validate: bad JSON, not an object, or bad fields."""
+    row = f"row {line_no}"
     try:
         raw = json.loads(text)
     except ValueError as bad:
-        return [f"{where} (row {line_no}): not valid JSON ({bad}), expected one JSON object a line"]
+        return [
+            Problem(
+                name, f"not valid JSON ({bad})", "one JSON object a line", line=line_no, record=row
+            )
+        ]
     if not isinstance(raw, dict):
         return [
-            f"{where} (row {line_no}): a JSON {type(raw).__name__}, expected one JSON object a line"
+            Problem(
+                name,
+                f"a JSON {type(raw).__name__}",
+                "one JSON object a line",
+                line=line_no,
+                record=row,
+            )
         ]
-    return _error_lines(f"{where} ({_raw_key(raw, keys, line_no)})", err)
+    return validation_problems(name, err, line=line_no, record=_raw_key(raw, keys, line_no))
 
 
-def _read_yaml(path: Path, model: type[R], problems: list[str]) -> R | None:
+def _read_yaml(path: Path, model: type[R], problems: list[Problem]) -> R | None:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as err:
         first = str(err).splitlines()[0]
-        problems.append(f"{path.name}: not valid YAML ({first}), expected a mapping of fields")
+        problems.append(Problem(path.name, f"not valid YAML ({first})", "a mapping of fields"))
         return None
     if not isinstance(raw, dict):
-        problems.append(f"{path.name}: a {type(raw).__name__}, expected a mapping of fields")
+        problems.append(Problem(path.name, f"a {type(raw).__name__}", "a mapping of fields"))
         return None
     try:
         return model.model_validate(raw)
     except ValidationError as err:
-        problems.extend(_error_lines(path.name, err))
+        problems.extend(validation_problems(path.name, err))
         return None
 
 
-def _load(folder: Path) -> tuple[ShopPack | None, list[str]]:
+def _load(folder: Path) -> tuple[ShopPack | None, list[Problem]]:
     if not folder.is_dir():
-        return None, [f"{folder}: not a folder, expected a shop folder with {MANIFEST_FILE}"]
-    problems: list[str] = []
+        return None, [Problem(str(folder), "not a folder", f"a shop folder with {MANIFEST_FILE}")]
+    problems: list[Problem] = []
     expected = [MANIFEST_FILE, POLICY_FILE, *RECORD_FILES]
     for name in expected:
         if not (folder / name).is_file():
             problems.append(
-                f"{name}: missing, expected every record kind of a shop ({', '.join(expected)})"
+                Problem(name, "missing", f"every record kind of a shop ({', '.join(expected)})")
             )
     if problems:
         return None, problems
@@ -388,19 +447,29 @@ def _load(folder: Path) -> tuple[ShopPack | None, list[str]]:
     return pack, cross_problems(pack)
 
 
-def _named(folder: Path, problems: list[str]) -> list[str]:
-    return [p if p.startswith(str(folder)) else f"{folder / p}" for p in problems]
+def _named(folder: Path, problems: list[Problem]) -> list[Problem]:
+    inside = {MANIFEST_FILE, POLICY_FILE, *RECORD_FILES}
+    return [replace(p, file=str(folder / p.file)) if p.file in inside else p for p in problems]
 
 
-def check_pack(folder: str | Path) -> list[str]:
-    """Every problem of the shop at ``folder``, one line each (empty: it validates).
+def pack_problems(folder: str | Path) -> list[Problem]:
+    """Every problem of the shop at ``folder`` (empty: it validates).
 
-    Each line starts with the file's path (and ``:LINE (RECORD)`` where one record is at fault),
-    then the field, what is wrong and what was expected. Record-level problems (a missing file,
-    a malformed JSON line, a wrong or missing field) come first; the cross-record rules run only
+    Each names the file's path (and the line and record where one record is at fault), the
+    field, what is wrong and what was expected. Record-level problems (a missing file, a
+    malformed JSON line, a wrong or missing field) come first; the cross-record rules run only
     on a pack whose records all parse.
     """
     return _named(Path(folder), _load(Path(folder))[1])
+
+
+def check_pack(folder: str | Path) -> list[str]:
+    """:func:`pack_problems` as the lines ``hat-eval shop validate`` prints (empty: it validates).
+
+    Each line starts with the file's path (and ``:LINE (RECORD)`` where one record is at fault),
+    then the field, what is wrong and what was expected.
+    """
+    return [str(p) for p in pack_problems(folder)]
 
 
 def read_pack(folder: str | Path) -> ShopPack:

@@ -7,7 +7,7 @@ from importlib.resources import files
 import pytest
 
 from hat_eval.suites import (
-    RunOptions,
+    TaskOptions,
     case_suites,
     disclosure_harness,
     make_task,
@@ -31,9 +31,9 @@ def test_the_suites_are_the_folders_with_an_eval_yaml() -> None:
         assert callable(task_function(name))
 
 
-def test_run_options_reach_each_suite_as_its_own_arguments(shared_dir) -> None:
+def test_task_options_reach_each_suite_as_its_own_arguments(shared_dir) -> None:
     data = shared_dir / "data" / "ifeval" / "input_data.jsonl"
-    options = RunOptions(limit=3, seed=5, agent="react", ifeval_data=data)
+    options = TaskOptions(limit=3, seed=5, agent="react", ifeval_data=data)
     for name in suite_names():
         task = make_task(name, options)
         versions = 7 if name == "evolution" else 1  # each case under each harness version
@@ -63,10 +63,10 @@ def test_disclosure_chooses_the_default_harness_of_that_form() -> None:
     for name in case_suites():
         if "disclosure" not in suite_meta(name).run_options:
             continue  # evolution runs its changelog's harnesses, in their own form
-        task = make_task(name, RunOptions(limit=2, disclosure="progressive"))
+        task = make_task(name, TaskOptions(limit=2, disclosure="progressive"))
         assert task.metadata["disclosure"] == "progressive", name
         assert task.metadata["harness"] == progressive, name
-        assert make_task(name, RunOptions(limit=2)).metadata["disclosure"] == "inline", name
+        assert make_task(name, TaskOptions(limit=2)).metadata["disclosure"] == "inline", name
 
 
 def test_every_suite_is_registered_for_inspect() -> None:

@@ -13,7 +13,7 @@ from hat_eval.harness import (
     load_harness,
     parse_harness,
 )
-from hat_eval.suites import RunOptions, make_task, suite_info, turn_token_cap
+from hat_eval.suites import TaskOptions, make_task, suite_info, turn_token_cap
 from hat_eval.suites._task import DEFAULT_TURN_TOKENS, TOKENS_PER_WORD, TURN_OVERHEAD_TOKENS
 
 
@@ -33,12 +33,12 @@ def test_the_cap_comes_from_the_harness_answer_limit(tmp_path: Path) -> None:
 
 
 def test_a_suite_task_caps_tokens_per_turn() -> None:
-    task = make_task("livestream", RunOptions(limit=2))
+    task = make_task("livestream", TaskOptions(limit=2))
     assert task.config.max_tokens == turn_token_cap([None])
 
 
 def test_a_limit_above_the_suite_size_runs_the_pinned_suite() -> None:
-    task = make_task("livestream", RunOptions(limit=99_999_999))  # seconds, not minutes of memory
+    task = make_task("livestream", TaskOptions(limit=99_999_999))  # seconds, not minutes of memory
     info = suite_info("livestream")
     assert len(task.dataset) == info.cases == 1500
     assert task.metadata is not None and task.metadata["dataset_sha256"] == info.sha256

@@ -22,6 +22,7 @@ from hat_eval.world import (
     generate_pack,
     kb_from_pack,
     load_kb,
+    pack_problems,
     read_pack,
     write_pack,
 )
@@ -171,6 +172,30 @@ def test_read_pack_raises_with_the_problems(small_pack):
     with pytest.raises(PackError, match=r"product_id: 'P9999'.*hat-eval shop validate") as err:
         read_pack(small_pack)
     assert len(err.value.problems) == 1
+
+
+def test_each_problem_is_a_typed_record_that_prints_as_its_line(small_pack):
+    sku = _edit(small_pack, "skus.jsonl", 0, stock="many")
+    (problem,) = pack_problems(small_pack)
+    assert (problem.file, problem.line, problem.record, problem.field) == (
+        str(small_pack / "skus.jsonl"),
+        1,
+        sku,
+        "stock",
+    )
+    assert problem.what == "" and problem.expected.startswith("a valid integer")
+    assert problem.given == " (got 'many')"
+    assert check_pack(small_pack) == [str(problem)]
+    assert str(problem).startswith(f"{small_pack / 'skus.jsonl'}:1 ({sku}): stock: expected a")
+
+
+def test_a_problem_of_shop_yaml_names_a_folder_called_shop(small_pack, tmp_path, monkeypatch):
+    folder = small_pack.rename(tmp_path / "shop")
+    manifest = folder / MANIFEST_FILE
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "colour: red\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    (problem,) = pack_problems("shop")
+    assert (problem.file, problem.field) == ("shop/shop.yaml", "colour")
 
 
 def test_every_file_is_required():
