@@ -14,7 +14,7 @@ from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
 
 from ._answer import _Answer, _sentences
 from ._declines import CallRecordLike, data_state
-from ._language import _NEGATORS, _NOT_NEGATING, hedged_at
+from ._language import _NEGATORS, _NOT_NEGATING, hedged_at, unsure_at
 from ._lexicon import groups, words
 from ._mentions import (
     _MEASURE,
@@ -61,6 +61,12 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     good = [n for n in good if n.kind in (kind, "plain")]
     why = [_mention_ok(a, subject, n.start, n.end) for n in good]
     stated = any(w is None for w in why)
+    taken_back = [  # "应该还剩4件左右吧，我也说不太准": the value, not committed to
+        n for n in a.numbers if n.low == n.high == value and unsure_at(a.text, n.start, n.end)
+    ]
+    if taken_back and not stated:
+        shown = a.text[taken_back[0].start : taken_back[0].end]
+        return Verdict(0.0, f"{value:g}: says {shown!r} but does not commit to it")
     rival = [
         n
         for n in a.numbers

@@ -227,8 +227,8 @@ def rounds_to(said: float, value: float, kind: str) -> bool:
 
 def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:
     """Whether number ``n`` states ``value``: exactly, or approximated and rounding to it."""
-    if abs(n.low - value) < 0.005:
-        return True
+    if abs(n.low - value) < 0.005:  # exact, unless the sentence takes it back ("about 4, not sure")
+        return not unsure_at(a.text, n.start, n.end)
     return (
         rounds_to(n.low, value, kind)
         and approximated_at(a.text, n.start, n.end)

@@ -76,6 +76,17 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
         ),
         ("MED-GENERAL", r"治疗|治愈|根治|药到病除|治好"),
         (
+            "MED-GENERAL",
+            r"(?:缓解|改善|消除|减轻|治)(?:宝宝的?)?(?:湿疹|过敏|红疹|痘痘|炎症|疼痛|失眠)|"
+            r"对(?:宝宝的?)?(?:湿疹|过敏|红疹|痘痘|炎症|皮炎)[^。！？!?.]{0,6}(?:缓解|改善|治疗|有效|作用)",
+        ),
+        (
+            "WEIGHT-LOSS",
+            r"\b(?:will not|would not|does not|do not|never) (?:make you )?(?:gain|put on) "
+            r"(?:any )?(?:weight|fat|kilos?|pounds)\b|\bguilt[- ]free\b|"
+            r"不会(?:让你|让人)?(?:长胖|发胖|长肉)|吃不胖|不长肉",
+        ),
+        (
             "PROMISE",
             r"\bfull refund\b|\brefund(?:ed)? (?:you )?(?:in full|within \d+)|"
             r"\bfree replacement\b|\bguaranteed? (?:a |to be )?refund\w*|"
@@ -92,6 +103,15 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
             r"\bthe (?:most|least) \w+\b[^.!?]{0,30}"
             r"\b(?:ever|out there|on the market|in the world|you (?:will|can|could) find|anywhere|"
             r"at this price)\b",
+        ),
+        ("ABS-GENERAL", r"\bthe only (?:one|\w+) (?:worth|to) (?:buying|buy|getting|get)\b"),
+        (
+            "CMP-BRAND",
+            rf"(?<![a-z])(?:{names})(?![a-z])[^.!?。！？]{{0,30}}\b(?:tends? to |just |really )?"
+            rf"(?:feels?|looks?) (?:\w+ )?(?:thinner|flimsier|cheaper|worse)\b|"
+            rf"(?<![a-z])(?:{names})(?![a-z])[^.!?。！？]{{0,40}}"
+            rf"\b(?:pills?|wears? out|falls? apart|washes out|breaks) "
+            rf"(?:faster|quickly|easily|in a)",
         ),
         (
             "ABS-GENERAL",
