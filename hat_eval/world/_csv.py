@@ -25,7 +25,8 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from ._pack import PackError, ShopPack, cross_problems, read_pack, validation_problems
+from ._pack import PackError, ShopPack, read_pack, validation_problems
+from ._pack_checks import cross_problems
 from ._problems import Problem
 from ._schema import RECORD_FILES, Product, Promotion, Sku, record_key
 

@@ -11,7 +11,8 @@ Layout (every file required; a record file may be empty)::
 
 :func:`check_pack` returns one line per problem (``FILE:LINE (RECORD): FIELD: what is wrong,
 expected what``), from each record's schema and from the rules that span records
-(:func:`cross_problems`); :func:`read_pack` raises :class:`PackError` with the first ones.
+(:func:`~hat_eval.world._pack_checks.cross_problems`); :func:`read_pack` raises
+:class:`PackError` with the first ones.
 :func:`write_pack` writes a :class:`ShopPack` so that reading it back gives the same pack and
 writing that again the same bytes. The built-in shop is :func:`builtin_pack_dir`.
 """
@@ -21,10 +22,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +31,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from ._pack_checks import cross_problems
 from ._problems import Problem, split_rule
 from ._schema import (
     MANIFEST_FILE,
@@ -47,7 +47,6 @@ from ._schema import (
     ShopManifest,
     ShopPolicy,
     Sku,
-    record_key,
 )
 
 R = TypeVar("R", bound=BaseModel)
@@ -90,231 +89,6 @@ class ShopPack:
         """The records of one record file (a :data:`RECORD_FILES` name)."""
         value: tuple[BaseModel, ...] = getattr(self, file.removesuffix(".jsonl"))
         return value
-
-
-def _problem(
-    pack: ShopPack,
-    file: str,
-    record: BaseModel,
-    field: str | None,
-    what: str,
-    expected: str,
-) -> Problem:
-    """A problem of ``record`` of ``file`` (its line and the file it came from, when known)."""
-    key = record_key(record)
-    line = pack.lines.get((file, key))
-    name = pack.sources.get(file, file)
-    return Problem(name, what, expected, line=line or None, record=key, field=field)
-
-
-def _overlap(a0: str, a1: str) -> bool:
-    return datetime.fromisoformat(a1) < datetime.fromisoformat(a0)
-
-
-def _duplicates(
-    pack: ShopPack, file: str, attr: str, expected: str = "each once"
-) -> Iterable[Problem]:
-    records = pack.records(file)
-    counts = Counter(str(getattr(r, attr)) for r in records)
-    seen: set[str] = set()
-    for r in records:
-        key = str(getattr(r, attr))
-        if counts[key] > 1 and key not in seen:
-            seen.add(key)
-            yield _problem(pack, file, r, attr, f"{key!r} appears {counts[key]} times", expected)
-
-
-def cross_problems(pack: ShopPack) -> list[Problem]:
-    """The problems of rules that span records (each record alone already validated).
-
-    A duplicate id; a SKU or promotion of an unknown product; a promotion or coupon ending
-    before it starts; a coupon of an unknown category, or whose ``stacks_with`` names an unknown
-    coupon or itself; a region in two shipping classes; a shipping row of an unknown region
-    class, or fewer or more than one per category and class; a category without a returns
-    policy; ``days_min`` above ``days_max``; a rule of an unknown category.
-    """
-    out: list[Problem] = []
-    for file, attr in (
-        ("products.jsonl", "id"),
-        ("skus.jsonl", "sku"),
-        ("promotions.jsonl", "id"),
-        ("coupons.jsonl", "code"),
-        ("regions.jsonl", "region_class"),
-        ("returns.jsonl", "category"),
-        ("rules.jsonl", "id"),
-    ):
-        out.extend(_duplicates(pack, file, attr))
-    products = {p.id for p in pack.products}
-    categories = sorted({p.category for p in pack.products})
-    for s in pack.skus:
-        if s.product_id not in products:
-            out.append(
-                _problem(
-                    pack,
-                    "skus.jsonl",
-                    s,
-                    "product_id",
-                    f"{s.product_id!r} is not a product",
-                    "the id of a record in products.jsonl",
-                )
-            )
-    for p in pack.promotions:
-        if p.product_id not in products:
-            out.append(
-                _problem(
-                    pack,
-                    "promotions.jsonl",
-                    p,
-                    "product_id",
-                    f"{p.product_id!r} is not a product",
-                    "the id of a record in products.jsonl",
-                )
-            )
-        if _overlap(p.starts_at, p.ends_at):
-            out.append(
-                _problem(
-                    pack,
-                    "promotions.jsonl",
-                    p,
-                    "ends_at",
-                    f"{p.ends_at} is before starts_at {p.starts_at}",
-                    "an end at or after the start",
-                )
-            )
-    codes = {c.code for c in pack.coupons}
-    for c in pack.coupons:
-        if _overlap(c.starts_at, c.ends_at):
-            out.append(
-                _problem(
-                    pack,
-                    "coupons.jsonl",
-                    c,
-                    "ends_at",
-                    f"{c.ends_at} is before starts_at {c.starts_at}",
-                    "an end at or after the start",
-                )
-            )
-        if c.category is not None and c.category not in categories:
-            out.append(
-                _problem(
-                    pack,
-                    "coupons.jsonl",
-                    c,
-                    "category",
-                    f"{c.category!r} is not a product category",
-                    f"one of {', '.join(categories)} (or null for every category)",
-                )
-            )
-        for i, other in enumerate(c.stacks_with):
-            if other == c.code:
-                out.append(
-                    _problem(
-                        pack,
-                        "coupons.jsonl",
-                        c,
-                        f"stacks_with.{i}",
-                        "a coupon cannot stack with itself",
-                        "other coupon codes",
-                    )
-                )
-            elif other not in codes:
-                out.append(
-                    _problem(
-                        pack,
-                        "coupons.jsonl",
-                        c,
-                        f"stacks_with.{i}",
-                        f"{other!r} is not a coupon",
-                        "a code in coupons.jsonl",
-                    )
-                )
-    owner: dict[str, str] = {}
-    for rc in pack.regions:
-        for i, region in enumerate(rc.regions):
-            if region in owner and owner[region] != rc.region_class:
-                out.append(
-                    _problem(
-                        pack,
-                        "regions.jsonl",
-                        rc,
-                        f"regions.{i}",
-                        f"{region!r} is already in class {owner[region]!r}",
-                        "each region in one shipping class",
-                    )
-                )
-            owner.setdefault(region, rc.region_class)
-    classes = [rc.region_class for rc in pack.regions]
-    rows = Counter((s.category, s.region_class) for s in pack.shipping)
-    for row in pack.shipping:
-        if row.region_class not in classes:
-            out.append(
-                _problem(
-                    pack,
-                    "shipping.jsonl",
-                    row,
-                    "region_class",
-                    f"{row.region_class!r} is not a shipping class",
-                    f"one of {', '.join(classes)} (regions.jsonl)",
-                )
-            )
-        if row.days_min > row.days_max:
-            out.append(
-                _problem(
-                    pack,
-                    "shipping.jsonl",
-                    row,
-                    "days_min",
-                    f"{row.days_min} is above days_max {row.days_max}",
-                    "days_min <= days_max",
-                )
-            )
-        if rows[(row.category, row.region_class)] > 1:
-            n = rows[(row.category, row.region_class)]
-            out.append(
-                _problem(
-                    pack,
-                    "shipping.jsonl",
-                    row,
-                    None,
-                    f"appears {n} times",
-                    "one row per category and class",
-                )
-            )
-    returns = {r.category for r in pack.returns}
-    for category in categories:
-        missing = [rc for rc in classes if (category, rc) not in rows]
-        if missing:
-            out.append(
-                Problem(
-                    pack.sources.get("shipping.jsonl", "shipping.jsonl"),
-                    f"no row for region class {', '.join(missing)}",
-                    "one row per category and region class",
-                    record=category,
-                )
-            )
-        if category not in returns:
-            out.append(
-                Problem(
-                    pack.sources.get("returns.jsonl", "returns.jsonl"),
-                    "no returns policy for this product category",
-                    "one record per category",
-                    record=category,
-                )
-            )
-    for r in pack.rules:
-        for i, category in enumerate(r.categories):
-            if category not in categories:
-                out.append(
-                    _problem(
-                        pack,
-                        "rules.jsonl",
-                        r,
-                        f"categories.{i}",
-                        f"{category!r} is not a product category",
-                        f"one of {', '.join(categories)}",
-                    )
-                )
-    return out
 
 
 def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
