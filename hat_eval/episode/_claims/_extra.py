@@ -128,6 +128,22 @@ def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     return None
 
 
+def _claims_of(pattern: re.Pattern[str], claims: Claims) -> list[re.Match[str]]:
+    return [
+        m
+        for m in pattern.finditer(claims.text)
+        if not claims.negated(m.start()) and not denied_after(claims.text, m.end())
+    ]
+
+
+_WISH = re.compile(r"\bif you(?: would|'d)? (?:like|want|prefer|wish|need) to (?:go )?$")
+
+
+def _wished(text: str, m: re.Match[str]) -> bool:
+    """Whether the claim is the viewer's wish ("M is in stock if you'd like to size up")."""
+    return _WISH.search(text[max(0, m.start() - 40) : m.start()]) is not None
+
+
 def _share_of_price(value: float, world: Support) -> bool:
     """Whether ``value`` is a percentage of a price the world has: a discount worked out.
 
@@ -359,7 +375,7 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     if not _any_word().search(claims.text):
         return out
     for word in claim_words():
-        m = _first(word.said, claims)
+        m = next((m for m in _claims_of(word.said, claims) if not _wished(claims.text, m)), None)
         if m and not word.supported_by.search(world.text):
             out.append(Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}"))
     for m in re.finditer(r"\bmade in ([a-z]+(?: [a-z]+)?)", claims.text):

@@ -113,6 +113,15 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             shown = a.text[n.start : n.end]
             return Verdict(0.0, f"{fact.value}: gives {shown!r}, another option's stock")
+    if own == 0:  # "out of stock, though the system still shows 7 pairs left" (7: another size's)
+        for n in a.numbers:
+            if n.kind != "count" or n.low <= 0 or a.negated(n.start):
+                continue
+            sentence = clause_of(_sentences(a.text), n.start)
+            said = a.text[sentence.start : sentence.end]
+            if _same_subject(a, subject, n.start) and not variant_conflict(a.kb, subject, said):
+                shown = a.text[n.start : n.end]
+                return Verdict(0.0, f"{fact.value}: also gives {shown!r} left")
     if any(in_stock == want for _, _, in_stock in statements):
         return Verdict(1.0)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)

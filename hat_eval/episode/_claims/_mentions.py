@@ -210,7 +210,12 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                     inside = a.text[min(starts) : max(ends)]
                     own = _NEGATORS.search(_norm_phrase(fact.value))  # "no added sugar"
                     if own or not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
-                        out.append((min(starts), max(ends)))
+                        number = [  # "A is 300 thread count, B is 400": the number is B's
+                            (clause.start + h.start(), clause.start + h.end())
+                            for w, h in zip(words, hits, strict=True)
+                            if h and w.isdigit() and min(starts) < clause.start + h.start()
+                        ]
+                        out.append(number[0] if number else (min(starts), max(ends)))
     return sorted(set(out))
 
 
