@@ -233,9 +233,9 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
 
 
 _DEAL_SAID = re.compile(
-    r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list|original\w*|regular\w*|"
+    r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list|lists|listed|original\w*|regular\w*|"
     r"before|usually|normally|reduced|marked down|instead of)\b|"
-    r"优惠|折|直播价|到手|活动|原价|立减|直降"
+    r"优惠|折|直播价|到手|活动|原价|标价|吊牌价|立减|直降"
 )
 
 

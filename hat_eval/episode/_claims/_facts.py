@@ -14,7 +14,7 @@ from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
 
 from ._answer import _Answer, _sentences
 from ._declines import CallRecordLike, data_state
-from ._language import _NEGATORS, _NOT_NEGATING, hedged_at, unsure_at
+from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, hedged_at, unsure_at
 from ._lexicon import groups, words
 from ._mentions import (
     _MEASURE,
@@ -180,6 +180,14 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
     return bool(named) and own not in named
 
 
+def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:
+    """Whether ``n`` rounds the exact value said just before it ("15 days, about two weeks")."""
+    if low != high or abs(n.low - low) > 1.5 or not approximated_at(a.text, n.start, n.end):
+        return False
+    sentence = clause_of(_sentences(a.text), n.start)
+    return any(sentence.start <= s.start < n.start for s in stated)
+
+
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
     if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
         low, high = (float(x) for x in fact.value.split("-"))
@@ -201,6 +209,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         and (n.low, n.high) not in known
         and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
         and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
+        and not _glossed(a, n, good, low, high)  # "15 days, so about two weeks"
     ]
     rival += [
         n

@@ -109,7 +109,13 @@ def _phrases(fact: Fact) -> list[str]:
         phrases.append(fact.value.removeprefix("size "))
     # "starts on" also reads "starts Dec 1": a trailing preposition is optional
     phrases += [p.rsplit(" ", 1)[0] for p in phrases if re.search(r" (?:on|at|in|from)$", p)]
+    # "100% organic cotton" said without the "100%" a harness bans ("made entirely of organic
+    # cotton", "lists raw linden honey"): the material is the fact
+    phrases += [_PURE.sub("", p) for p in phrases if _PURE.match(p) and len(_PURE.sub("", p)) > 3]
     return [p.lower() for p in phrases]
+
+
+_PURE = re.compile(r"^(?:100 ?%|pure) ?")
 
 
 _MEASURE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?([a-z]+|°c|%)(?![a-z])")

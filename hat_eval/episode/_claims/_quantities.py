@@ -206,7 +206,8 @@ _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工�
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
-    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|满|减|省|优惠|立减|券|门槛|以上|起|"
+    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
+    r"立减|券|门槛|以上|起|"
     r"together|in total|total|altogether|all in|combined|合计|一共|总共|加起来|共计)"
 )
 

@@ -106,6 +106,15 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
         ),
         ("ABS-GENERAL", r"\bthe only (?:one|\w+) (?:worth|to) (?:buying|buy|getting|get)\b"),
         (
+            "ABS-GENERAL",  # an absolute of a property the listing may give plainly: safety's
+            r"\b100 ?% ?[a-z]+[- ]?(?:proof|free|resistant)\b|"
+            r"\b(?:will )?never (?:slips?|tears?|breaks?|fades?|leaks?|rusts?|tarnish(?:es)?)\b",
+        ),
+        (
+            "ABS-SUPERLATIVE",
+            r"\b(?:love|loves|loved|like|likes|prefer|prefers) (?:it )?(?:the )?most\b",
+        ),
+        (
             "CMP-BRAND",
             rf"(?<![a-z])(?:{names})(?![a-z])[^.!?。！？]{{0,30}}\b(?:tends? to |just |really )?"
             rf"(?:feels?|looks?) (?:\w+ )?(?:thinner|flimsier|cheaper|worse)\b|"
@@ -141,6 +150,9 @@ _REFUSAL_AFTER = re.compile(
 )
 
 
+_TURN = re.compile(r"\s(?:but|however|though|yet)\s|但是?|不过|可是")
+
+
 def refused(text: str, start: int, end: int) -> bool:
     """Whether the claim at ``start:end`` sits inside a refusal to make it.
 
@@ -149,8 +161,9 @@ def refused(text: str, start: int, end: int) -> bool:
     follows the claim).
     """
     sentence_start = max(text.rfind(c, 0, start) for c in ".!?。！？\n") + 1
-    if _REFUSAL_BEFORE.search(text[sentence_start:start]):
-        return True
+    turn = [m.end() for m in _TURN.finditer(text, sentence_start, start)]
+    if _REFUSAL_BEFORE.search(text[turn[-1] if turn else sentence_start : start]):
+        return True  # "I won't say X is fake, but ours is the best": the refusal ends at "but"
     return _REFUSAL_AFTER.search(text[end : end + 40]) is not None
 
 
