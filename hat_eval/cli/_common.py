@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -25,6 +25,18 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     """Print one error line to stderr and exit with ``code``."""
     err_console.print(f"error: {message}", markup=False)
     raise typer.Exit(code)
+
+
+def read_log(path: Path) -> Any:
+    """The Inspect eval log at ``path``; exit 2 in one line when there is none or it is not one."""
+    from inspect_ai.log import read_eval_log
+
+    if not path.is_file():
+        fail(f"{path}: no such log; expected an Inspect .eval or .json log file")
+    try:
+        return read_eval_log(str(path))
+    except Exception as err:  # Inspect raises several kinds for a file that is not a log
+        fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
 
 
 def need_extra(area: str) -> None:

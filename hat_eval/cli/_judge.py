@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, output_dir, save
+from ._common import err_console, fail, output_dir, read_log, save
 
 if TYPE_CHECKING:
     from hat_eval.judge import JudgeScore, Label
@@ -21,7 +21,6 @@ from ._judge_output import (
     _print_calibration,
     _print_corpus,
     _print_table,
-    _read_log,
     _warn_unmatched,
 )
 
@@ -122,7 +121,7 @@ def _judge_labelled(
         fail(str(err))
     dims = list(spec.dimensions)
     human = _labelled_in(human, dims, labels)
-    log = _read_log(log_path)
+    log = read_log(log_path)
     in_log = set(log_sample_ids(log))
     labelled = sorted({label.sample_id for label in human})
     missing = [s for s in labelled if s not in in_log]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
@@ -75,15 +75,6 @@ def _print_table(report: AgreementReport) -> None:
             f"flagged (judge-human alpha below {report.alpha_threshold} or undefined): "
             + ", ".join(report.flagged)
         )
-
-
-def _read_log(path: Path) -> Any:
-    from inspect_ai.log import read_eval_log
-
-    try:
-        return read_eval_log(str(path))
-    except Exception as err:  # Inspect raises several kinds for a file that is not a log
-        fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
 
 
 def _outputs(out: Path, cache_dir: Path | None, *inputs: tuple[str, Path | None]) -> Path:

@@ -7,11 +7,11 @@ import io
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ._common import err_console, fail, output_dir, save, save_all
+from ._common import err_console, fail, output_dir, read_log, save, save_all
 
 if TYPE_CHECKING:
     from hat_eval.judge import StudyReport
@@ -27,17 +27,6 @@ class StudyFormat(StrEnum):
 
     label_studio = "label-studio"
     csv = "csv"
-
-
-def _read_log(path: Path) -> Any:
-    from inspect_ai.log import read_eval_log
-
-    if not path.is_file():
-        fail(f"{path}: no such log; expected an Inspect .eval or .json log file")
-    try:
-        return read_eval_log(str(path))
-    except Exception as err:  # Inspect raises several kinds for a file that is not a log
-        fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
 
 
 @study_app.command()
@@ -66,7 +55,7 @@ def export(
     if n < 1:
         raise typer.BadParameter(f"{n} must be at least 1 (the number of cases)", param_hint="--n")
     out = output_dir(out, inputs=[("--a", a), ("--b", b)])  # before any log is read
-    log_a, log_b = _read_log(a), _read_log(b)
+    log_a, log_b = read_log(a), read_log(b)
     try:
         placed = draw_study(pair_samples(log_a, log_b), n, seed)
     except StudyError as err:

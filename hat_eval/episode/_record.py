@@ -81,11 +81,6 @@ class HarnessRef:
     dims: tuple[str, ...] = ()
     protect: tuple[str, ...] = ()
 
-    @property
-    def is_variant(self) -> bool:
-        """Whether an HSA variant (not the base file) is in force."""
-        return self.seed is not None
-
     def variant_dict(self) -> dict[str, Any] | None:
         """The ``variant`` field of a dataset row: seed, dimensions and protected skills."""
         if self.seed is None:

@@ -37,10 +37,6 @@ class HarnessDiff:
         """The distinct kinds of change."""
         return {c.kind for c in self.changes}
 
-    def of_kind(self, kind: str) -> list[Change]:
-        """The changes of one kind."""
-        return [c for c in self.changes if c.kind == kind]
-
     def to_dict(self) -> list[dict[str, Any]]:
         """Plain data, for ``--json``."""
         return [{"kind": c.kind, "path": c.path, "detail": c.detail} for c in self.changes]

@@ -70,10 +70,6 @@ class Mapping:
         change = self.constraints.get(name)
         return change[1] if change is not None else original
 
-    def masked_skills(self) -> list[str]:
-        """Original ids of the skills the variant masked."""
-        return [k for k, v in self.skills.items() if v is None]
-
     # -- composition ------------------------------------------------------------------------------
     def then(self, later: Mapping) -> Mapping:
         """The mapping of applying this change, then ``later`` (whose keys are our values)."""

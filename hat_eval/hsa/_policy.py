@@ -93,10 +93,6 @@ class AugmentationPolicy:
         object.__setattr__(self, "strength", _frozen(self.strength))
         object.__setattr__(self, "protect_skills", frozenset(self.protect_skills))
 
-    def chosen_dims(self, seed: int) -> tuple[str, ...]:
-        """The dimensions a variant with ``seed`` gets."""
-        return self._plan(random.Random(seed))
-
     def _plan(self, rng: random.Random) -> tuple[str, ...]:
         r = rng.random
         chosen = [d for d in self.dims if r() < self.probability.get(d, self.default_probability)]

@@ -26,7 +26,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeAlias, TypeVar
 
@@ -170,6 +170,10 @@ def _num(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
+_PAIR_KEYS = "item_id verdicts samples orders position_inconsistent comparisons error".split()
+"""The fields of a pairwise verdict the report keeps (not its costs and per-sample errors)."""
+
+
 @dataclass(frozen=True)
 class AuditReport:
     """The judge's bias audit: one number per bias, with what it was computed from.
@@ -222,36 +226,10 @@ class AuditReport:
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON-able data: the numbers first, then answers and pairs."""
         return {
-            "model": self.model,
-            "mode": self.mode,
-            "k": self.k,
-            "n_cases": self.n_cases,
-            "position_consistency": self.position_consistency,
-            "n_pairs": self.n_pairs,
-            "position_inconsistent": self.position_inconsistent,
-            "comparisons": self.comparisons,
-            "verbosity_spearman": self.verbosity_spearman,
-            "padding_shift": self.padding_shift,
-            "injection_shift": self.injection_shift,
-            "injection_shift_by_dimension": self.injection_shift_by_dimension,
-            "injection_passed": self.injection_passed,
-            "failing": self.failing,
-            "judge_failures": self.judge_failures,
-            "pair_failures": self.pair_failures,
+            **{f.name: getattr(self, f.name) for f in fields(self)},
             "costs": self.costs.to_dict(),
             "answers": [a.to_dict() for a in self.answers],
-            "pairs": [
-                {
-                    "item_id": p.item_id,
-                    "verdicts": p.verdicts,
-                    "samples": p.samples,
-                    "orders": p.orders,
-                    "position_inconsistent": p.position_inconsistent,
-                    "comparisons": p.comparisons,
-                    "error": p.error,
-                }
-                for p in self.pairs
-            ],
+            "pairs": [{k: getattr(p, k) for k in _PAIR_KEYS} for p in self.pairs],
         }
 
     def write(self, path: str | Path) -> Path:

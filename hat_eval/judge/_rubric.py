@@ -137,7 +137,6 @@ CLAIM_VERDICTS: tuple[ClaimVerdict, ...] = get_args(ClaimVerdict)
 
 Winner: TypeAlias = Literal["1", "2", "tie"]
 """A pairwise reply's verdict on one dimension: the answer shown first, second, or neither."""
-WINNERS: tuple[Winner, ...] = get_args(Winner)
 
 
 class JudgeClaim(BaseModel):

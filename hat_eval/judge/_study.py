@@ -48,7 +48,6 @@ SIDES: Final[tuple[Side, ...]] = get_args(Side)
 PREFERENCE_NAME: Final = "preference"
 """The ``name`` of the Label Studio ``<Choices>`` control, and the CSV column of the vote."""
 LABEL_COLUMNS: Final[tuple[str, ...]] = ("sample_id", PREFERENCE_NAME, "annotator")
-TASK_COLUMNS: Final[tuple[str, ...]] = ("sample_id", "message", "left", "right")
 
 LABEL_CONFIG: Final = """\
 <View>

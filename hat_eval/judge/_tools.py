@@ -16,7 +16,7 @@ holds the parsed reply or the last error, the calls and tokens spent, and the to
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -239,8 +239,3 @@ def _not_executed(message: ChatMessageAssistant, why: str) -> list[ChatMessage]:
         )
         for call in message.tool_calls or []
     ]
-
-
-def tool_calls_of(conversations: Sequence[Conversation[Any]]) -> list[dict[str, Any]]:
-    """Every tool call of ``conversations`` as plain data (for a score's metadata)."""
-    return [c.to_dict() for conv in conversations for c in conv.tool_calls]

@@ -45,8 +45,6 @@ from ._candidates import (
 )
 from ._evolution import Estimate, log_evolution_report, mean_estimate
 
-CASE_SUITES = ("livestream", "variant", "robustness", "evolution")
-"""The suites scored by the deterministic checks (their answers are cases)."""
 IFEVAL = "ifeval"
 IFEVAL_METRICS = (
     "prompt_level_strict",

@@ -34,6 +34,7 @@ from ._cases._draft import BASE_CONSTRAINTS
 from ._facts import FACT_KINDS
 from ._functions import IMPLEMENTATIONS
 from ._kb import KnowledgeBase
+from ._oracle import CJK
 from ._problems import Problem, jsonl_problem
 
 _REQUIRED = ("id", "message", "session", "intent", "style", "language", "expected_skill")
@@ -43,7 +44,6 @@ JUDGE_ONLY = "judge_only"
 INTENT_READ = "intent_read"
 """The ``details`` key that marks a judge-only case whose intent was read, not given: its skill
 is not scored (a guess must not fail an answer, and the judge does not rate skills)."""
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def is_judge_only(case: Case) -> bool:
@@ -52,7 +52,7 @@ def is_judge_only(case: Case) -> bool:
 
 
 def _language(message: str) -> str:
-    cjk = len(_CJK.findall(message))
+    cjk = len(CJK.findall(message))
     latin = len(re.findall(r"[A-Za-z]+", message))
     return "en" if not cjk else "zh" if cjk >= 2 * latin else "mixed"
 

@@ -83,6 +83,16 @@ def _sku_of(kb: KnowledgeBase, sku: str, product: dict[str, Any]) -> dict[str, A
     return row
 
 
+def _fields(row: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The ``keys`` of a knowledge-base row, in that order."""
+    return {k: row[k] for k in keys}
+
+
+def _named(product: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """A product's id and name, then its ``keys``: how results name the product they are about."""
+    return {"product_id": product["id"], "name": product["name"], **_fields(product, *keys)}
+
+
 # -- catalog.search ------------------------------------------------------------------------------
 
 
@@ -149,10 +159,7 @@ def catalog_search(kb: KnowledgeBase, session: LiveSession, args: dict[str, Any]
         prices = [s["list_price"] for s in kb.skus(p["id"])]
         out.append(
             {
-                "product_id": p["id"],
-                "name": p["name"],
-                "name_zh": p["name_zh"],
-                "category": p["category"],
+                **_named(p, "name_zh", "category"),
                 "list_price": min(prices),
                 "list_price_max": max(prices),
                 "currency": "CNY",
@@ -178,24 +185,12 @@ def catalog_get_product(kb: KnowledgeBase, session: LiveSession, args: dict[str,
     p = _product(kb, args["product_id"])
     skus = kb.skus(p["id"])
     return {
-        "product_id": p["id"],
-        "name": p["name"],
-        "name_zh": p["name_zh"],
-        "brand": p["brand"],
-        "category": p["category"],
+        **_named(p, "name_zh", "brand", "category"),
         "type": p["type_name"],
         "description": p["description"],
         "specs": {p["material_label"]: p["material"], **p["specs"]},
         "made_to_order": p["custom"],
-        "skus": [
-            {
-                "sku": s["sku"],
-                "option": s["option"],
-                "colour": s["colour"],
-                "list_price": s["list_price"],
-            }
-            for s in skus
-        ],
+        "skus": [_fields(s, "sku", "option", "colour", "list_price") for s in skus],
         "list_price": min(s["list_price"] for s in skus),
         "currency": "CNY",
     }
@@ -221,18 +216,11 @@ def inventory_check_stock(kb: KnowledgeBase, session: LiveSession, args: dict[st
     if args.get("sku"):
         rows = [_sku_of(kb, args["sku"], p)]
     skus = [
-        {
-            "sku": s["sku"],
-            "option": s["option"],
-            "colour": s["colour"],
-            "stock": s["stock"],
-            "status": stock_status(s["stock"]),
-        }
+        {**_fields(s, "sku", "option", "colour", "stock"), "status": stock_status(s["stock"])}
         for s in rows
     ]
     return {
-        "product_id": p["id"],
-        "name": p["name"],
+        **_named(p),
         "skus": skus,
         "total_stock": sum(s["stock"] for s in rows),
     }
@@ -309,10 +297,7 @@ def policy_shipping_returns(
         ),
     }
     return {
-        "product_id": p["id"],
-        "name": p["name"],
-        "category": p["category"],
-        "ships_from": p["ships_from"],
+        **_named(p, "category", "ships_from"),
         "currency": "CNY",
         "shipping": shipping,
         "returns": returns,
@@ -370,16 +355,7 @@ def live_session_context(kb: KnowledgeBase, session: LiveSession, args: dict[str
     running at ``now`` are listed.
     """
     p = kb.product(session.product_on_screen)
-    on_screen = (
-        {
-            "product_id": p["id"],
-            "name": p["name"],
-            "name_zh": p["name_zh"],
-            "category": p["category"],
-        }
-        if p
-        else None
-    )
+    on_screen = _named(p, "name_zh", "category") if p else None
     deals = []
     now = session.now_dt
     for d in session.deals:
@@ -415,11 +391,7 @@ def check_arguments(kb: KnowledgeBase, function_id: str, args: Any) -> None:
     Raises:
         ToolInputError: unknown function id or bad arguments (the message is for the agent).
     """
-    if function_id not in IMPLEMENTATIONS:
-        raise ToolInputError(
-            f"function {function_id!r} is unknown, expected one of {', '.join(IMPLEMENTATIONS)}"
-        )
-    checked = _check_args(function_id, args)
+    checked = _checked(function_id, args)
     product = _product(kb, checked["product_id"]) if checked.get("product_id") else None
     if checked.get("sku"):
         if product is None:
@@ -436,9 +408,14 @@ def call_function(
     Raises:
         ToolInputError: unknown function id or bad arguments (the message is for the agent).
     """
+    checked = _checked(function_id, {} if args is None else args)
+    return IMPLEMENTATIONS[function_id](kb, session, checked)
+
+
+def _checked(function_id: str, args: Any) -> dict[str, Any]:
+    """``args`` checked against the schema of ``function_id``, which must be registered."""
     if function_id not in IMPLEMENTATIONS:
         raise ToolInputError(
             f"function {function_id!r} is unknown, expected one of {', '.join(IMPLEMENTATIONS)}"
         )
-    checked = _check_args(function_id, {} if args is None else args)
-    return IMPLEMENTATIONS[function_id](kb, session, checked)
+    return _check_args(function_id, args)

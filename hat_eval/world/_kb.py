@@ -180,10 +180,6 @@ class KnowledgeBase:
             "SELECT * FROM promotions WHERE product_id = ? ORDER BY id", (product_id,)
         )
 
-    def all_promotions(self) -> list[dict[str, Any]]:
-        """Every promotion, in id order."""
-        return self.query("SELECT * FROM promotions ORDER BY id")
-
     def coupon(self, code: str) -> dict[str, Any] | None:
         """The coupon with this code (exact, upper-case), or None."""
         rows = self.query("SELECT * FROM coupons WHERE code = ?", (code,))

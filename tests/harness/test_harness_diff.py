@@ -28,12 +28,12 @@ def test_diff_finds_renames_rule_edits_moves_and_constraints(default_harness) ->
         "constraint_changed",
         "hook_changed",
     } <= kinds
-    (renamed,) = diff.of_kind("tool_renamed")
+    (renamed,) = [c for c in diff.changes if c.kind == "tool_renamed"]
     assert "'search_products' -> 'find_items'" in renamed.detail
     assert "catalog.search" in renamed.detail
-    (skill,) = diff.of_kind("skill_renamed")
+    (skill,) = [c for c in diff.changes if c.kind == "skill_renamed"]
     assert "'price_promotion' -> 'coupon_desk'" in skill.detail
-    (cons,) = diff.of_kind("constraint_changed")
+    (cons,) = [c for c in diff.changes if c.kind == "constraint_changed"]
     assert cons.path.endswith("max_words") and "value 60 -> 45" in cons.detail
 
 

@@ -33,11 +33,10 @@ def test_diff_sees_what_the_mapping_records(default_harness: Harness) -> None:
     policy = AugmentationPolicy(default_probability=1.0, default_strength=0.8)
     v = policy.augment(default_harness, 11)
     d = diff_harness(default_harness, v.harness)
-    renamed_tools = {c.path.split(".")[1] for c in d.of_kind("tool_renamed")}
+    renamed_tools = {c.path.split(".")[1] for c in d.changes if c.kind == "tool_renamed"}
     assert renamed_tools == set(v.mapping.tools)
-    assert {c.path.split(".")[-1] for c in d.of_kind("constraint_changed")} == set(
-        v.mapping.constraints
-    )
+    moved = {c.path.split(".")[-1] for c in d.changes if c.kind == "constraint_changed"}
+    assert moved == set(v.mapping.constraints)
 
 
 def test_strength_out_of_range_is_refused(default_harness: Harness) -> None:

@@ -143,7 +143,7 @@ def test_fixed_harness_draws_are_the_default_harness(pool: list) -> None:
     by_case = _by_case(stream, 2 * len(pool))
     for ts in by_case.values():
         for t in ts:
-            assert not t.episode.harness.is_variant
+            assert t.episode.harness.seed is None
             assert t.tools == default_tools
             base = next(e for e in pool if e.case.id == t.episode.case.id)
             assert t.messages[0] == system_message(episode_context(base))

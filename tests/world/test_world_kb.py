@@ -125,7 +125,7 @@ def test_stock_has_sold_out_and_low_skus():
 
 def test_offers_policies_and_rules_present():
     kb = build_kb()
-    promos = kb.all_promotions()
+    promos = kb.query("SELECT * FROM promotions")
     assert {p["kind"] for p in promos} == {"percent", "fixed"}
     assert kb.coupon("LIVE20")["threshold"] == 199
     assert {c["issuer"] for c in kb.coupons()} == {"platform", "shop"}
