@@ -12,28 +12,15 @@ The policies sit above the suites (the oracle reads the running sample's episode
 Inspect.
 """
 
-from ._oracle import (
-    RETRIES,
-    NoSampleError,
-    OraclePolicy,
-    faulted_calls,
-)
-from ._provider import HAT_MODELS, hat_model, hat_provider
+from ._oracle import RETRIES, OraclePolicy
+from ._provider import hat_provider
 from ._read import read_intent
-from ._reference_policy import (
-    MODELS,
-    ReferencePolicy,
-)
+from ._reference_policy import ReferencePolicy
 
 __all__ = [
-    "HAT_MODELS",
-    "MODELS",
     "RETRIES",
-    "NoSampleError",
     "OraclePolicy",
     "ReferencePolicy",
-    "faulted_calls",
-    "hat_model",
     "hat_provider",
     "read_intent",
 ]

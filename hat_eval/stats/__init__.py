@@ -18,25 +18,23 @@ NumPy loads inside the functions that need it: ``import hat_eval.stats`` stays l
 """
 
 from ._bootstrap import bootstrap_indices, case_bootstrap, paired_bootstrap, percentile_interval
-from ._pass_k import pass_at_k, pass_hat_k
+from ._pass_k import pass_hat_k
 from ._power import min_detectable_difference
 from ._proportions import (
     sign_test,
     wilson_interval,
 )
-from ._stderr import clustered_stderr, mean_stderr, ratio_stderr
+from ._stderr import mean_stderr, ratio_stderr
 from ._tests import holm, paired_p_value
 
 __all__ = [
     "bootstrap_indices",
     "case_bootstrap",
-    "clustered_stderr",
     "holm",
     "mean_stderr",
     "min_detectable_difference",
     "paired_bootstrap",
     "paired_p_value",
-    "pass_at_k",
     "pass_hat_k",
     "percentile_interval",
     "ratio_stderr",

@@ -12,22 +12,11 @@
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
-from ._casefile import (
-    INTENT_READ,
-    JUDGE_ONLY,
-    CaseFileError,
-    is_judge_only,
-    judge_only_fields,
-    read_case_file,
-)
+from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, is_judge_only, read_case_file
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
-    INTENT_WEIGHTS,
     INTENTS,
     SINGLE_INTENTS,
-    SKILL_OF,
-    STYLE_WEIGHTS,
-    STYLES,
     Case,
     generate_cases,
     mark_unasked,
@@ -35,78 +24,39 @@ from ._cases import (
     skill_of,
     stock_state_fact,
 )
-from ._compliance import find_violations, negated, normalise
-from ._coverage import ShopCoverage, generator_problems, shop_coverage
-from ._csv import CSV_TABLES, csv_columns, csv_text, import_csv
+from ._compliance import normalise
+from ._coverage import shop_coverage
+from ._csv import CSV_TABLES, csv_text, import_csv
 from ._drafts import LABEL_CONFIG, draft_gold, label_studio_tasks, read_reviewed
 from ._errors import ToolInputError
-from ._facts import (
-    FACT_KINDS,
-    ExpectedCall,
-    Fact,
-    fact_mentioned,
-    forbidden_matches,
-    numbers_in,
-    phrase_in,
-    phrase_spans,
-    price_aliases,
-    price_pattern,
-    resolve_path,
-)
-from ._faults import (
-    DRIFT_RENAMES,
-    FAULT_KINDS,
-    RAISING_KINDS,
-    FaultInjector,
-    FaultPlan,
-    FaultText,
-    ToolFault,
-    drift,
-    inject_fault,
-    render_result,
-)
+from ._facts import ExpectedCall, Fact, numbers_in, phrase_spans
+from ._faults import FAULT_KINDS, FaultInjector, FaultPlan, ToolFault, drift, render_result
 from ._function_registry import (
     PARAMETERS,
 )
-from ._functions import (
-    IMPLEMENTATIONS,
-    call_function,
-    check_arguments,
-    stock_status,
-)
-from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb, money
+from ._functions import IMPLEMENTATIONS, call_function, check_arguments
+from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb
 from ._oracle import CJK, reference_answer
 from ._pack import PackError, ShopPack, builtin_pack_dir, check_pack, read_pack, write_pack
-from ._pricing import active_promotions
-from ._session import Deal, LiveSession
-from ._splits import SPLITS, Split, split_of, split_products
-from ._vocab import CATEGORIES, zh_forms
+from ._session import LiveSession
+from ._splits import SPLITS, Split
+from ._vocab import zh_forms
 
 __all__ = [
     "CJK",
     "ABSOLUTE_FORBIDDEN",
-    "CATEGORIES",
-    "DRIFT_RENAMES",
-    "FACT_KINDS",
     "FAULT_KINDS",
     "IMPLEMENTATIONS",
     "INTENTS",
-    "INTENT_WEIGHTS",
     "PARAMETERS",
-    "RAISING_KINDS",
     "SINGLE_INTENTS",
-    "SKILL_OF",
     "SPLITS",
-    "STYLES",
-    "STYLE_WEIGHTS",
     "Case",
     "mark_unasked",
-    "Deal",
     "ExpectedCall",
     "Fact",
     "FaultInjector",
     "FaultPlan",
-    "FaultText",
     "KnowledgeBase",
     "LiveSession",
     "PackError",
@@ -119,18 +69,13 @@ __all__ = [
     "label_studio_tasks",
     "read_reviewed",
     "is_judge_only",
-    "judge_only_fields",
-    "ShopCoverage",
     "ShopPack",
-    "csv_columns",
     "csv_text",
-    "generator_problems",
     "import_csv",
     "shop_coverage",
     "Split",
     "ToolFault",
     "ToolInputError",
-    "active_promotions",
     "build_kb",
     "builtin_pack",
     "builtin_pack_dir",
@@ -144,25 +89,12 @@ __all__ = [
     "call_function",
     "check_arguments",
     "drift",
-    "fact_mentioned",
-    "find_violations",
-    "forbidden_matches",
     "generate_cases",
-    "inject_fault",
-    "money",
-    "negated",
     "normalise",
     "numbers_in",
-    "phrase_in",
     "phrase_spans",
-    "price_aliases",
-    "price_pattern",
     "reference_answer",
     "render_result",
-    "resolve_path",
-    "split_of",
-    "split_products",
-    "stock_status",
     "return_window_fact",
     "skill_of",
     "stock_state_fact",

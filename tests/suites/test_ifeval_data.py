@@ -11,14 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hat_eval.suites.ifeval import (
-    NUM_PROMPTS,
-    IFEvalError,
-    instruction_ids,
-    load_ifeval,
-    suite_entry,
-)
-from hat_eval.suites.ifeval._data import parse_example
+from hat_eval.suites.ifeval import IFEvalError, instruction_ids, load_ifeval
+from hat_eval.suites.ifeval._data import NUM_PROMPTS, parse_example, suite_entry
 from hat_eval.suites.ifeval._task import VERSION
 
 SUITE = Path(__file__).resolve().parents[2] / "hat_eval" / "suites" / "ifeval"

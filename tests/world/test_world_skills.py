@@ -7,9 +7,10 @@ import sys
 
 import pytest
 
-from hat_eval.harness import Harness, HarnessError, harness_to_dict, parse_harness
-from hat_eval.world import INTENTS, SKILL_OF, build_kb, generate_cases
-from hat_eval.world._cases import SINGLE_INTENTS, skill_of
+from hat_eval.harness import Harness, HarnessError
+from hat_eval.harness._load import harness_to_dict, parse_harness
+from hat_eval.world import INTENTS, build_kb, generate_cases
+from hat_eval.world._cases import SINGLE_INTENTS, SKILL_OF, skill_of
 from hat_eval.world._cases.multi_intent import COMBOS
 
 
