@@ -1,8 +1,8 @@
 """The per-case core (``hat_eval.episode``): what one sample is, how it runs and how it is checked.
 
-An :class:`Episode` is a viewer case, the harness in force for it (:class:`HarnessRef`: the base
+An :class:`Episode` is a viewer case, the harness in force for it (a ``HarnessRef``: the base
 file by path and hash, plus an HSA variant's seed and dimensions), its fault plan and its
-knowledge-base seed, with the :class:`Gold` that harness puts in force. :func:`build_episodes`
+knowledge-base seed, with the ``Gold`` that harness puts in force. :func:`build_episodes`
 draws the episode set a :class:`Recipe` describes (each suite's recipe is in its ``eval.yaml``,
 read by :mod:`hat_eval.suites`; this package names no suite); :class:`ToolRuntime` runs
 an agent's tool calls against the world through the harness's hooks; :func:`score_answer` checks

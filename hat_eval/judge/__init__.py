@@ -4,7 +4,7 @@
 ``agreement`` computes, per dimension, Krippendorff's alpha, Cohen's kappa, Spearman's rho,
 accuracy and exact agreement with bootstrap intervals (``hat-eval judge agreement``).
 ``agent_judge`` is the judge as an Inspect scorer (``mode="agent"``: the grader calls read-only
-knowledge-base tools, ``kb_tools``, and checks each claim; ``mode="lookups"``: it is shown the
+knowledge-base tools and checks each claim; ``mode="lookups"``: it is shown the
 expected lookups); ``judged`` wraps a suite scorer so the judge decides the parts its checks
 left undecided; ``pairwise_judge`` compares two answers in both orders; ``audit`` measures
 position, verbosity and injection bias (``hat-eval judge audit``).

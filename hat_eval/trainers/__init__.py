@@ -5,7 +5,7 @@ Each stage is a dataclass config beside its trainer, extending TRL's own config:
 :class:`GeneralOPDConfig` (on-policy distillation to the frozen base on general instructions) and
 :class:`HSARLConfig` (``GRPOTrainer`` in the live-stream simulator, rewards from the episode's
 checks). The stage modules import TRL, so they load lazily: ``import hat_eval.trainers`` works
-without the ``train`` extra, and :func:`require_train_extra` says what to install.
+without the ``train`` extra, and a stage started without it says in one line what to install.
 """
 
 from hat_eval._lazy import lazy_getattr
@@ -14,7 +14,7 @@ from ._common import TrainError
 from ._mtp import write_mtp
 from ._tiny import build_tiny_model
 
-_LAZY: dict[str, str] = {
+_LAZY: dict[str, str] = {  # stage modules (they import trl): name -> module
     **dict.fromkeys(("HSASFTConfig", "train_sft"), "._sft"),
     **dict.fromkeys(("TrajectoryStream", "Trajectory"), "._trajectory"),
     **dict.fromkeys(("GeneralOPDConfig", "train_opd"), "._opd"),

@@ -1,8 +1,9 @@
 """IFEval (``hat_eval.suites.ifeval``): the reference's 541 prompts, checkers and four metrics.
 
-Scoring needs no Inspect (``load_ifeval``, ``check_response``, ``score_responses``,
-``summarize``); the tasks (``ifeval``, ``ifeval_harness``, ``ifeval_task``) and the scorer
-load Inspect on first access.
+Scoring needs no Inspect (:func:`load_ifeval`, :func:`score_responses`, :func:`summarize`,
+:func:`write_results`), and this package loads none. The tasks ``ifeval`` and ``ifeval_harness``
+live in ``task.py`` (Inspect finds them through ``hat_eval._registry``; ``hat-eval run`` through
+the suite catalogue) and load Inspect.
 """
 
 from __future__ import annotations
