@@ -37,7 +37,8 @@ def test_same_arguments_same_bytes(full) -> None:
 
 def test_hash_does_not_depend_on_pythonhashseed(full) -> None:
     code = (
-        "from hat_eval.episode import dataset_sha256; from hat_eval.suites import suite_rows;"
+        "from hat_eval.episode import dataset_sha256;"
+        "from hat_eval.suites._recipes import suite_rows;"
         "print(dataset_sha256(suite_rows('robustness', n=60)))"
     )
     hashes = {

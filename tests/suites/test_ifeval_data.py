@@ -91,7 +91,9 @@ try:
     raise SystemExit("punkt_tab already installed: not a fresh machine")
 except LookupError:
     pass
-from hat_eval.suites.ifeval import IFEvalExample, check_response, ensure_punkt
+from hat_eval.suites.ifeval._checks import check_response
+from hat_eval.suites.ifeval._data import IFEvalExample
+from hat_eval.suites.ifeval._punkt import ensure_punkt
 root = ensure_punkt()
 assert str(root).startswith({str(tmp_path)!r}), root
 e = IFEvalExample(1, "p", ("length_constraints:number_sentences",),
