@@ -5,7 +5,7 @@ an ``eval.yaml`` and a ``task.py``; a case suite's ``eval.yaml`` also holds the 
 episodes are drawn with (:func:`suite_recipe`, :func:`suite_episodes`). Importing the package
 loads nothing heavy: the catalogue (:func:`suite_names`, :func:`make_task`, :func:`suite_info`)
 needs no Inspect until a task is made, and every other public name is imported on first access
-(the tasks, agents and scorers bring Inspect). The per-case core the suites run on (episodes,
+(the agents, samples and scorers bring Inspect). The per-case core the suites run on (episodes,
 tool runtime, checks) is :mod:`hat_eval.episode`; the built-in ``hat/`` policies that play them
 are :mod:`hat_eval.baselines`.
 """

@@ -3,11 +3,10 @@
 - ``build_kb(seed)`` -> :class:`KnowledgeBase` (SQLite in memory, 640 products, 8 categories):
   the built-in shop (a data pack in ``hat_eval/world/shop``, :class:`ShopPack`) for seed 0,
   ``generate_pack(seed)`` for another; ``load_kb(folder)`` loads any pack, ``check_pack(folder)``
-  lists its problems. ``split_products(kb, split)`` gives the fixed train/dev/test product ids.
+  lists its problems. Products fall in fixed train/dev/test splits (``SPLITS``).
 - ``call_function(kb, session, function_id, args)`` runs the implementation of a harness
   function id (``IMPLEMENTATIONS``); bad arguments raise :class:`ToolInputError`.
-- ``inject_fault(kind, result, rng)`` / :class:`FaultPlan` / :class:`FaultInjector` simulate a
-  flaky backend (``FAULT_KINDS``).
+- :class:`FaultPlan` / :class:`FaultInjector` simulate a flaky backend (``FAULT_KINDS``).
 - ``generate_cases(kb, split=, n=, seed=)`` -> :class:`Case` list whose gold (facts, forbidden
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
