@@ -70,7 +70,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-RUN_FILE = "hat_eval_train.json"  # hat_eval.trainers.RUN_FILE, not imported: the parent stays light
+# hat_eval.trainers._common.RUN_FILE, not imported: the parent stays light
+RUN_FILE = "hat_eval_train.json"
 SUMMARY_RESERVE_S = 15.0
 """Seconds kept back from the budget to read the results and write the summary."""
 

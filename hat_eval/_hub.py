@@ -15,7 +15,7 @@ variable (so it also reaches a model TRL or Inspect's ``hf/`` provider loads, an
 process). Every command that loads a model wraps its work in :func:`hub_kernel_setting`
 (``hat-eval run`` with its ``--judge``, ``score --judge``, the ``judge`` commands' grader, the
 ``harness`` rewriter model, ``train``), and the trainers set it where each stage resolves its
-base (:func:`hat_eval.trainers.resolve_base`), so library callers get it too. (The load test
+base (:func:`hat_eval.trainers._common.resolve_base`), so library callers get it too. (The load test
 loads a tokenizer only: nothing to kernelize.) A kernel named explicitly (``attn_implementation:
 kernels-community/flash-attn3``, or ``flash_attention_2`` without the ``flash-attn`` package,
 which transformers then serves from the Hub) bypasses the switch, so

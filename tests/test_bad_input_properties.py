@@ -22,22 +22,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.episode import (
-    CALL_OUTCOMES,
-    AnswerFileError,
-    Episode,
-    read_answer_file,
-    read_answers,
-    score_answers,
-)
-from hat_eval.harness import (
-    FAULT_KINDS,
-    Harness,
-    HarnessError,
-    harness_to_dict,
-    load_harness,
-    parse_harness,
-)
+from hat_eval.episode import AnswerFileError, Episode, read_answer_file, score_answers
+from hat_eval.episode._external import read_answers
+from hat_eval.episode._runtime import CALL_OUTCOMES
+from hat_eval.harness import FAULT_KINDS, Harness, HarnessError, load_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.judge import LabelError, read_labels
 from hat_eval.suites import suite_episodes
 from tests._cli import one_error_line

@@ -24,7 +24,7 @@ import math
 import pytest
 
 from hat_eval.episode import dataset_sha256
-from hat_eval.suites import suite_rows
+from hat_eval.suites._recipes import suite_rows
 
 DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
     "livestream/test": "973a079a908b7acdd9d32ee5c1c7de5f7fcae80a883b681bd85ec70a81668367",

@@ -13,8 +13,8 @@ A harness that declares checking hooks (``hooks.checks``) has them judge each st
 (:mod:`._hooks`): a call a hook rejects is not run and its ``tool`` message is the hook's
 message; a reply a hook rejects is followed by the hook's message (a ``user`` or ``system``
 message) and the agent takes another turn, while the hook's rejection budget lasts. Each
-verdict is recorded under :data:`~hat_eval.episode.HOOK_KEY` in the metadata of the message it
-concerns. Without checks the loop is exactly as above.
+verdict is recorded under :data:`~hat_eval.episode._hooks.HOOK_KEY` in the metadata of the message
+it concerns. Without checks the loop is exactly as above.
 
 The loop is a generator (:func:`agent_steps`) that yields each model call and is sent the
 assistant's reply, so the transport decides how a turn is generated and whether it waits

@@ -5,12 +5,12 @@ edit. Each case runs under each version asked for; its gold is the version's (th
 intents map to there, its limits and tools) plus what every edit in force asks of it: an edit
 that adds a fact to price answers adds that fact and its lookup to a price case's gold; one that
 forbids exact stock counts turns a low-stock count into a state. Every edit of the changelog that
-applies to the case is also carried as an :class:`~hat_eval.episode.EditRequirement`, in force
-or not yet, so one answer can be checked against each: did the agent already do it before the
+applies to the case is also carried as an :class:`~hat_eval.episode._record.EditRequirement`, in
+force or not yet, so one answer can be checked against each: did the agent already do it before the
 edit, does it where the edit lands, does it keep doing it after later edits.
 
-The names of the checks are :data:`hat_eval.harness.REQUIREMENT_CHECKS` (the changelog file
-writes them); :func:`check_requirement` reads each off an answer.
+The names of the checks are :data:`hat_eval.harness._changelog.REQUIREMENT_CHECKS` (the changelog
+file writes them); :func:`check_requirement` reads each off an answer.
 """
 
 from __future__ import annotations

@@ -84,8 +84,8 @@ def oracle_body(case: Case, ctx: EpisodeContext) -> str:
 
     Whether it states a fact is the checks' own reading (:func:`check_fact`).
     The reference answer words what a case's intent asks; a harness edit in force (the
-    ``evolution`` suite's changelog, :func:`~hat_eval.episode.edit_gold`) can add a fact to
-    the gold (the returns window with every price answer), which the oracle then states too.
+    ``evolution`` suite's changelog, :func:`~hat_eval.episode._evolution.edit_gold`) can add a fact
+    to the gold (the returns window with every price answer), which the oracle then states too.
     """
     body = reference_answer(case, ctx.kb)
     zh = case.language in ("zh", "mixed")

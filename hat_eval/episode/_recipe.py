@@ -41,7 +41,7 @@ class FaultRecipe:
     """The fault each case runs under: case ``i`` gets ``kinds[i % len(kinds)]``.
 
     A tool fault (:data:`FAULT_KINDS`) hits the case's first required call; ``hook_rejection``
-    (:data:`~hat_eval.episode.HOOK_FAULT`) makes a checking hook reject the agent's reply
+    (:data:`~hat_eval.episode._record.HOOK_FAULT`) makes a checking hook reject the agent's reply
     however good it is. How many calls fail (or replies are rejected) is drawn per case from
     ``times``, on the case's own seed stream.
     """
@@ -99,7 +99,7 @@ class Recipe:
     (case ``i`` takes ``perturbations[i % len]``, ``()`` being the default harness, as a variant
     seeded from ``seed`` and ``i``) says otherwise; ``faults`` adds a tool fault to each case.
     With a ``changelog`` (a harness changelog file), each case runs under each of its versions
-    instead (:func:`~hat_eval.episode.evolution_episodes`).
+    instead (:func:`~hat_eval.episode._evolution.evolution_episodes`).
     """
 
     name: str = field(metadata={"help": "the episode set: sample ids are '<name>-<case id>'"})

@@ -115,8 +115,8 @@ class EditRequirement:
 
     Attributes:
         edit: the version that made the edit (``v2``).
-        kind: the edit's kind (:data:`hat_eval.harness.EDIT_KINDS`).
-        check: the requirement's check (:data:`hat_eval.harness.REQUIREMENT_CHECKS`).
+        kind: the edit's kind (:data:`hat_eval.harness._changelog.EDIT_KINDS`).
+        check: the requirement's check (:data:`hat_eval.harness._changelog.REQUIREMENT_CHECKS`).
         target: the fact, constraint, skill id, function id or hook the check is about.
         in_force: whether the episode's harness already has the edit.
         limits: constraint name -> value the check holds the answer to (``constraint``, and a

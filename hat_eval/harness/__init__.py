@@ -1,15 +1,6 @@
 """The harness: system prompt blocks, skills, tools and hooks, loaded from YAML or JSON."""
 
-from ._changelog import (
-    EDIT_KINDS,
-    REQUIREMENT_CHECKS,
-    Changelog,
-    Edit,
-    Requirement,
-    Version,
-    changelog_lines,
-    load_changelog,
-)
+from ._changelog import Changelog, Requirement, Version, changelog_lines, load_changelog
 from ._diff import (
     diff_harness,
 )
@@ -18,20 +9,8 @@ from ._functions import (
     FUNCTIONS,
     SKILL_LOADER,
 )
-from ._hooks import (
-    REPLY_TRIGGERS,
-    HookCheck,
-    Hooks,
-    MessageStructure,
-    RetryPolicy,
-)
-from ._load import (
-    default_harness_path,
-    dump_harness,
-    harness_to_dict,
-    load_harness,
-    parse_harness,
-)
+from ._hooks import REPLY_TRIGGERS, HookCheck, MessageStructure, RetryPolicy
+from ._load import default_harness_path, dump_harness, load_harness
 from ._model import (
     Constraint,
     Harness,
@@ -42,29 +21,11 @@ from ._model import (
     SkillType,
     Tool,
 )
-from ._model_base import (
-    FAULT_KINDS,
-    FaultKind,
-    placeholders,
-)
-from ._render import (
-    render,
-    render_skill,
-    render_system_prompt,
-    render_tools,
-    skill_body,
-)
-from ._skills import (
-    parse_skill_text,
-    read_skill_file,
-    skill_file_text,
-)
+from ._model_base import FAULT_KINDS, FaultKind
+from ._render import render, render_system_prompt, render_tools, skill_body
 
 __all__ = [
-    "EDIT_KINDS",
-    "REQUIREMENT_CHECKS",
     "Changelog",
-    "Edit",
     "Requirement",
     "Version",
     "changelog_lines",
@@ -78,7 +39,6 @@ __all__ = [
     "Harness",
     "HarnessError",
     "HookCheck",
-    "Hooks",
     "MessageStructure",
     "PromptBlock",
     "RetryPolicy",
@@ -90,16 +50,9 @@ __all__ = [
     "default_harness_path",
     "diff_harness",
     "dump_harness",
-    "harness_to_dict",
     "load_harness",
-    "parse_harness",
-    "parse_skill_text",
-    "placeholders",
-    "read_skill_file",
     "render",
-    "render_skill",
     "render_system_prompt",
     "render_tools",
     "skill_body",
-    "skill_file_text",
 ]

@@ -10,14 +10,10 @@ Every transform returns the variant and a :class:`Mapping` that re-targets gold 
 """
 
 from ._io import write_variants
-from ._mapping import Mapping, RuleEdit
+from ._mapping import Mapping
 from ._policy import AugmentationPolicy, Variant, derive_seed
 from ._rewriter import ModelRewriter, rewrite_with_model
-from ._transforms import (
-    DIMENSIONS,
-    TRANSFORMS,
-    transform,
-)
+from ._transforms import DIMENSIONS, TRANSFORMS
 
 __all__ = [
     "DIMENSIONS",
@@ -25,10 +21,8 @@ __all__ = [
     "AugmentationPolicy",
     "Mapping",
     "ModelRewriter",
-    "RuleEdit",
     "Variant",
     "derive_seed",
     "rewrite_with_model",
-    "transform",
     "write_variants",
 ]

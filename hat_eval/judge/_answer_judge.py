@@ -5,9 +5,9 @@ agent made, the answer (as delimited untrusted content) and the rubric, and aske
 rating with a justification per rubric dimension as JSON. Two modes:
 
 - ``agent`` (the default): the grader gets read-only tools over the sample's knowledge base
-  and live session (:func:`~hat_eval.judge.kb_tools`: product and SKU lookup, stock, promotions
-  and final price, shipping and returns, compliance rules), may call them for a bounded number
-  of turns, and must list each claim of the answer with its verdict (supported, contradicted,
+  and live session (:func:`~hat_eval.judge._tools.kb_tools`: product and SKU lookup, stock,
+  promotions and final price, shipping and returns, compliance rules), may call them for a bounded
+  number of turns, and must list each claim of the answer with its verdict (supported, contradicted,
   unverifiable) and the tool whose result decided it;
 - ``lookups`` (the first version): the grader is shown the knowledge-base results of the
   case's expected lookups, computed beforehand, and calls no tool.
@@ -124,7 +124,7 @@ def answer_judge(
             grader); after that the sample is a recorded failure.
         k: judge samples per answer (seeds ``seed``, ``seed + 1``, ...), averaged (mean).
         config: generation settings for the grader; by default temperature 0 and seed
-            :data:`~hat_eval.judge.JUDGE_SEED`, under the grader model's own config and this
+            :data:`~hat_eval.judge._grader.JUDGE_SEED`, under the grader model's own config and this
             one.
         cache_dir: a folder for ``judge_cache.json``; a cached answer is not judged again.
         max_tool_turns: tool turns the grader gets before it must reply (``agent`` mode).

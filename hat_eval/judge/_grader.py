@@ -109,8 +109,8 @@ def grader_facts(
 ) -> tuple[KbTools | None, list[dict[str, Any]], list[str]]:
     """Where the grader finds the facts: (tools, lookups' results, tool names) for ``mode``.
 
-    ``agent`` mode gives the episode's :func:`~hat_eval.judge.kb_tools` and their names and no
-    lookups; ``lookups`` mode no tools and the results of :func:`lookups`.
+    ``agent`` mode gives the episode's :func:`~hat_eval.judge._tools.kb_tools` and their names and
+    no lookups; ``lookups`` mode no tools and the results of :func:`lookups`.
     """
     tools = kb_tools(episode) if mode == "agent" else None
     evidence = lookups(episode) if mode == "lookups" else []

@@ -6,7 +6,7 @@ back to ``A``/``B``/``tie``. Per dimension, a sample's verdict is the two orders
 when the orders disagree (a position-biased grader prefers whatever comes first) the verdict is
 a tie and the disagreement is counted (``position_inconsistent``). The pair's verdict is the
 majority over the samples (a tie when the top counts tie, as for human raters,
-:func:`~hat_eval.judge.majority_preference`).
+:func:`~hat_eval.judge._study.majority_preference`).
 
 The dimensions are :data:`OVERALL` (``preference``, the study's single question) and the
 rubric's. :func:`write_pairwise` writes verdicts as ``sample_id, dimension, rating, preference,

@@ -241,7 +241,7 @@ def majority_preference(votes: Sequence[Preference]) -> Preference:
     """An item's human verdict: its most frequent vote, ``tie`` when the top votes are tied.
 
     ``[A, A, B]`` gives A; ``[A, B]`` and ``[A, tie]`` give tie (the raters did not agree on a
-    winner; ``hat_eval.judge.majority`` for preferences).
+    winner; ``hat_eval.judge._statistics.majority`` for preferences).
 
     Raises:
         ValueError: ``votes`` is empty.

@@ -118,7 +118,7 @@ def _prompts(build: Callable[[], PromptSet]) -> PromptSet:
     """Build the prompt set; a bad harness, prompts file or source is one error line."""
     from hat_eval.harness import HarnessError
 
-    from . import PromptError
+    from ._prompts import PromptError
 
     try:
         return build()
@@ -251,7 +251,8 @@ def sweep(
     if ctx.invoked_subcommand is not None:
         return
     need_extra("loadtest")
-    from . import prompts_for, slo_verdict
+    from . import prompts_for
+    from ._report import slo_verdict
 
     levels_users = parse_users(users)
     seconds = parse_duration(duration)
@@ -275,7 +276,7 @@ def _sweep_levels(
     cfg: SweepConfig, prompt_set: PromptSet, levels_users: Sequence[int], seconds: float
 ) -> list[LevelSummary]:
     """Run the sweep's levels with a progress bar per level; a failed run exits 1."""
-    from . import LoadTestError, run_sweep
+    from ._runner import LoadTestError, run_sweep
 
     total = max(1, round(seconds))
     with progress(f"users={levels_users[0]}", total) as bar:
@@ -298,7 +299,7 @@ def _sweep_levels(
 
 def _write_sweep_report(levels: list[LevelSummary], cfg: SweepConfig) -> None:
     """Write ``report.md``; if it cannot be, exit saying where the levels' summaries are."""
-    from . import write_sweep_report
+    from ._report import write_sweep_report
 
     out = cfg.out
     try:
@@ -393,7 +394,9 @@ def mtp(
     """Decode tokens/s with MTP over without, at concurrency 1, with a bootstrap CI."""
     options = dict(locals())  # the parameters, named as the config fields they fill
     need_extra("loadtest")
-    from . import build_prompts, compare_mtp, load_episodes
+    from ._episode import load_episodes
+    from ._mtp import compare_mtp
+    from ._prompts import build_prompts
 
     urls = {
         "--baseline": _check_url("--baseline", baseline),

@@ -40,7 +40,8 @@ CONFIG_FILE = "config.json"
 PROMPTS_FILE = "prompts.jsonl"
 """The sweep's built prompts beside ``config.json``: one ``{"messages", "tools"}`` object a line."""
 SUMMARY_FILE = "summary.json"
-"""The sweep's per-level summaries (:func:`~hat_eval.loadtest.write_summary`), beside its config."""
+"""The sweep's per-level summaries (:func:`~hat_eval.loadtest._summary.write_summary`), beside
+its config."""
 API_KEY_ENV = "OPENAI_API_KEY"
 """The bearer token's environment variable; the token is never written into ``config.json``."""
 
@@ -282,7 +283,7 @@ class SweepConfig:
 
 @dataclass(frozen=True)
 class MtpConfig:
-    """One MTP on/off comparison (see :func:`~hat_eval.loadtest.compare_mtp`)."""
+    """One MTP on/off comparison (see :func:`~hat_eval.loadtest._mtp.compare_mtp`)."""
 
     baseline: ClientConfig = _opt(help="The server without MTP.")
     candidate: ClientConfig = _opt(help="The server with MTP.")

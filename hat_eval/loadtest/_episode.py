@@ -10,7 +10,7 @@ harness's hooks; the loop stops at the final answer or ``max_turns``.
 Per episode (:class:`EpisodeRecord`), all from the send of the first turn: the time to the
 first token of the final answer (what the viewer waits for), the end-to-end time (its last
 token), the number of model turns, the time spent running tools, and the output tokens. Each
-turn also gives the usual :class:`~hat_eval.loadtest.RequestRecord`.
+turn also gives the usual :class:`~hat_eval.loadtest._records.RequestRecord`.
 """
 
 from __future__ import annotations

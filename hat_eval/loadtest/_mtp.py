@@ -3,7 +3,7 @@
 Runs in the calling process with the blocking client (no Locust): prompt ``i`` goes to both servers,
 one request at a time, alternating which goes first so slow drifts (thermal, other tenants) hit both
 arms alike. Both servers' ``/metrics`` are scraped before and after for vLLM's speculative-decoding
-counters. See :func:`~hat_eval.loadtest.paired_ratio_bootstrap` for the statistics.
+counters. See :func:`~hat_eval.loadtest._stats.paired_ratio_bootstrap` for the statistics.
 
 In episode mode (``MtpConfig.mode``) episode ``i`` (a livestream test case, played by the
 suites' agent loop, :mod:`hat_eval.loadtest._episode`) is played on both servers instead: an

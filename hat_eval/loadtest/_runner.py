@@ -161,7 +161,7 @@ class _Tail:
 
 
 def run_level(cfg: SweepConfig, users: int, on_progress: ProgressFn | None = None) -> LevelSummary:
-    """Run one level and return its summary (see :func:`hat_eval.loadtest.summarize`).
+    """Run one level and return its summary (see :func:`hat_eval.loadtest._stats.summarize`).
 
     The run files must be written first (:func:`write_run_files`; :func:`run_sweep` does).
 

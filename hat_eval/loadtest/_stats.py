@@ -161,7 +161,8 @@ def summarize(
         records: The level's request records (in episode mode, every turn).
         users: The level's concurrency.
         slo_p95_s: The SLO's bound on P95 end-to-end time; ``None``: no verdict.
-        locust: Locust's own percentiles (:func:`~hat_eval.loadtest.read_locust_percentiles`),
+        locust: Locust's own percentiles
+            (:func:`~hat_eval.loadtest._runner.read_locust_percentiles`),
             keyed by their :class:`~hat_eval.loadtest.LevelSummary` field names.
         warmup_s: See above.
         episodes: In episode mode, the level's episode records: the summary adds

@@ -1,6 +1,6 @@
 """One concurrency level's summary as a typed record, and the sweep's ``summary.json``.
 
-:class:`LevelSummary` is what :func:`~hat_eval.loadtest.summarize` builds, what
+:class:`LevelSummary` is what :func:`~hat_eval.loadtest._stats.summarize` builds, what
 :func:`~hat_eval.loadtest.run_level` returns and what the report, the CLI and the readers of a
 finished sweep take. ``summary.json`` (:func:`write_summary`, :func:`read_summary`) is a list of
 :meth:`LevelSummary.to_dict` objects, one per level, in the order the levels ran; its keys are
@@ -49,7 +49,7 @@ def _shown_when(key: str | None = None) -> Any:
 class LevelSummary:
     """One concurrency level of a sweep: one object of ``summary.json``.
 
-    Built by :func:`~hat_eval.loadtest.summarize` (see it for how each figure is computed).
+    Built by :func:`~hat_eval.loadtest._stats.summarize` (see it for how each figure is computed).
     Latency percentiles are exact (linear interpolation over every successful request's own
     timing), in seconds; ``None`` where there is no sample. Counts are of requests that ended;
     the ``cancelled`` ones, cut off by the end of the run, count in nothing else. Fields with a
@@ -362,8 +362,8 @@ def level_latencies(folder: Path) -> dict[int, list[float]]:
     A successful request gives its ``e2e_s``; a failed one gives ``math.inf``, as the SLO counts
     it (infinitely slow); a cancelled one (cut off by the end of the run) gives nothing, and
     neither does a successful one without a token chunk (no ``e2e_s``), as in
-    :func:`~hat_eval.loadtest.summarize`. Each list is sorted, fastest first, infinities last;
-    in episode mode it holds the turns (each an ordinary request), not the episodes.
+    :func:`~hat_eval.loadtest._stats.summarize`. Each list is sorted, fastest first, infinities
+    last; in episode mode it holds the turns (each an ordinary request), not the episodes.
 
     Returns:
         ``users -> sorted seconds``, in the order of ``summary.json``.

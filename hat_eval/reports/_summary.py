@@ -32,7 +32,7 @@ HEADLINE = (
 UNDECIDED = "undecided_"
 """Prefix of a headline metric's undecided share (``undecided_accuracy``: the suites' scorers)."""
 JUDGE = ("judged", "judge_failed")
-"""The judge's counts the summary shows (``hat_eval.judge.judge_decisions``)."""
+"""The judge's counts the summary shows (``hat_eval.judge._judged.judge_decisions``)."""
 HOOK_REJECTIONS = "hook_rejections_"
 HOOK_RECOVERED = "hook_recovered"
 """Checking hooks' metrics (``hat_eval.episode.hook_summary``): rejections per hook, and the

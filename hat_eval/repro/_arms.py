@@ -40,7 +40,7 @@ class ArmSpec:
         base: the base checkpoint folder both arms start from.
         out: the folder the arm's checkpoint is written to.
         template: the chat template the probe renders with (training's, see
-            :func:`~hat_eval.repro.training_template`).
+            :func:`~hat_eval.repro._probe.training_template`).
         threads: torch threads of the process.
         log: the file the arm's output goes to.
     """

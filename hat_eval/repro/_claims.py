@@ -6,8 +6,8 @@ budget that measures it. Two claims are token-level readings of the variant clai
 ``cpu-30m`` budget measures teacher-forced (:mod:`._probe`); the end-to-end ones need the suites
 run on a model that answers (:mod:`._contrast`: the ``gpu`` and ``full`` budgets, and
 ``smoke-e2e``, whose handful of cases resolves nothing). An end-to-end contrast names the models
-by arm (:data:`~hat_eval.repro.E2E_ARM_IDS`): ``hsa_sft+opd+rl`` is HAT (HSA-SFT, then general
-OPD, then HSA-RL), ``fixed_sft`` plain SFT on the fixed harness.
+by arm (:data:`~hat_eval.repro._e2e_arms.E2E_ARM_IDS`): ``hsa_sft+opd+rl`` is HAT (HSA-SFT, then
+general OPD, then HSA-RL), ``fixed_sft`` plain SFT on the fixed harness.
 
 A verdict reads the measure's interval (:func:`judge`):
 
@@ -41,8 +41,8 @@ MIN_PAIRS = 10
 class Measured(Protocol):
     """What a verdict reads: a contrast's value and interval over ``n`` pairs.
 
-    The probe's :class:`~hat_eval.repro.MeasureResult` (pairs of transcripts) and the end-to-end
-    :class:`~hat_eval.repro.ContrastResult` (pairs of cases) both are.
+    The probe's :class:`~hat_eval.repro._probe.MeasureResult` (pairs of transcripts) and the
+    end-to-end :class:`~hat_eval.repro._contrast.ContrastResult` (pairs of cases) both are.
     """
 
     @property

@@ -19,7 +19,9 @@ from rich.table import Table
 from hat_eval.cli._common import console, fail, need_extra
 
 if TYPE_CHECKING:
-    from . import ClaimVerdict, E2EResults, ReproResults
+    from ._claims import ClaimVerdict
+    from ._e2e_results import E2EResults
+    from ._run import ReproResults
 
 BudgetOpt = Annotated[
     str,
@@ -125,7 +127,7 @@ COLUMNS_SHOWN = (
 
 def print_e2e_results(results: E2EResults) -> None:
     """Each model's headlines, each claim's contrast, and the verdicts, as tables."""
-    from . import E2E_ARM_IDS
+    from ._e2e_arms import E2E_ARM_IDS
 
     several = results.seeds > 1
     over = "; each case averaged over seeds, ± the sd over seeds" if several else ""
@@ -193,18 +195,9 @@ def repro(
     need_extra("repro")
     from hat_eval.trainers import TrainError
 
-    from . import (
-        RESULTS_FILE,
-        E2EBudget,
-        ReproError,
-        budget_spec,
-        check_base,
-        check_out,
-        get_budget,
-        resolve_seeds,
-        run_e2e,
-        run_repro,
-    )
+    from ._budget import E2EBudget, ReproError, budget_spec, get_budget, resolve_seeds
+    from ._e2e import run_e2e
+    from ._run import RESULTS_FILE, check_base, check_out, run_repro
 
     # bound to the stream stderr is now: the run sends the trainers' and Inspect's output to
     # log files by redirecting sys.stderr, and its progress lines must still reach the terminal

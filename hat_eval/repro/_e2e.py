@@ -1,14 +1,14 @@
 """An end-to-end re-test: every arm trained, every model run on the suites, the claims judged.
 
 :func:`run_e2e` builds the budget's random base once (or takes ``--base``) and runs it on the
-suites; then, per training seed, trains each arm of :data:`~hat_eval.repro.E2E_ARMS` with the
-project's own trainers and runs it on the same suites (:mod:`._e2e_eval`). The comparison is
+suites; then, per training seed, trains each arm of :data:`~hat_eval.repro._e2e_arms.E2E_ARMS` with
+the project's own trainers and runs it on the same suites (:mod:`._e2e_eval`). The comparison is
 ``hat-eval report``'s own (:func:`~hat_eval.reports.build_report` over every model's logs, the
 base as its baseline: ``DIR/report/report.html`` and ``report.md``); each claim's contrast is
-measured over the cases the models share (:func:`~hat_eval.repro.measure_contrast`) and judged
-(:func:`~hat_eval.repro.judge_all`); ``DIR/results.json`` holds the table (every model's
-headline per suite with its interval, and the spread over seeds), the contrasts, the verdicts,
-what each stage trained, timings and versions.
+measured over the cases the models share (:func:`~hat_eval.repro._contrast.measure_contrast`) and
+judged (:func:`~hat_eval.repro._claims.judge_all`); ``DIR/results.json`` holds the table (every
+model's headline per suite with its interval, and the spread over seeds), the contrasts, the
+verdicts, what each stage trained, timings and versions.
 """
 
 from __future__ import annotations
@@ -291,8 +291,8 @@ def run_e2e(
     """Run ``budget``'s end-to-end re-test into ``out`` and write its results.
 
     Args:
-        budget: an end-to-end budget (:func:`~hat_eval.repro.get_budget`).
-        out: the output folder (checked with :func:`~hat_eval.repro.check_out` first).
+        budget: an end-to-end budget (:func:`~hat_eval.repro._budget.get_budget`).
+        out: the output folder (checked with :func:`~hat_eval.repro._run.check_out` first).
         seeds: training seeds ``0..seeds-1``; each trains every arm again.
         base: a checkpoint folder every arm descends from; None builds the budget's random
             Qwen3 into ``out/base``.

@@ -5,7 +5,7 @@ row (:func:`~hat_eval.trainers.train_sft`), general OPD on each of them
 (:func:`~hat_eval.trainers.train_opd`, the teacher being the base their run records lead to),
 and HSA-RL after HSA-SFT + OPD (:func:`~hat_eval.trainers.train_rl`) with and without harness
 variants. The arms are data (:data:`E2E_ARMS`); each stage's sizes are the budget's
-(:class:`~hat_eval.repro.E2EBudget`), every other field the trainer's own default.
+(:class:`~hat_eval.repro._budget.E2EBudget`), every other field the trainer's own default.
 """
 
 from __future__ import annotations

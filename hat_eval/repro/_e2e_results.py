@@ -220,7 +220,7 @@ def table_cells(
 
     Columns keep the report's order (a row's cells come in its main table's column order); a
     column an end-to-end measure shows also gets the measure pooled over seeds
-    (:func:`~hat_eval.repro.arm_estimate`; the base's from its one run).
+    (:func:`~hat_eval.repro._contrast.arm_estimate`; the base's from its one run).
     """
     by_model = {model_name(Path(r.checkpoint)): r for r in runs}
     cells: dict[tuple[str, str], list[tuple[int | None, float, float, float, int]]] = {}

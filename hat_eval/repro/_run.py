@@ -3,9 +3,9 @@
 :func:`run_repro` builds the tiny random base once (or takes ``--base``), trains the two arms of
 each seed side by side in two worker processes (one core each on 2 cores: the same steps, batch
 and trajectory length for both), probes each checkpoint on the same test transcripts, pairs the
-arms transcript by transcript (:func:`~hat_eval.repro.compare`), judges every claim
-(:func:`~hat_eval.repro.judge_all`) and writes ``results.json`` (and the per-transcript scores
-to ``scores.jsonl``). An output folder that holds another run's ``results.json`` is refused
+arms transcript by transcript (:func:`~hat_eval.repro._probe.compare`), judges every claim
+(:func:`~hat_eval.repro._claims.judge_all`) and writes ``results.json`` (and the per-transcript
+scores to ``scores.jsonl``). An output folder that holds another run's ``results.json`` is refused
 (:func:`check_out`), so a run never overwrites one it is not.
 """
 
@@ -367,7 +367,7 @@ def run_repro(
     """Run ``budget``'s token-level re-test into ``out`` and write its results.
 
     Args:
-        budget: a runnable budget (:func:`~hat_eval.repro.get_budget`).
+        budget: a runnable budget (:func:`~hat_eval.repro._budget.get_budget`).
         out: the output folder (checked with :func:`check_out` first).
         seeds: training seeds ``0..seeds-1``; each trains both arms again.
         base: a checkpoint folder both arms start from; None builds the budget's tiny random

@@ -172,8 +172,8 @@ def resolve_judge(
     string. One that is not resolvable, a server that does not answer the pre-flight, or a
     provider whose package or variable is missing fails with one line naming ``--judge``. A
     grader behind a server has each request bounded as the model's are (:func:`server_bounds`);
-    its replies are capped by the judge itself (:func:`hat_eval.judge.judge_max_tokens` of the
-    reply format) unless ``max_tokens`` (``--judge-max-tokens``) says otherwise.
+    its replies are capped by the judge itself (:func:`hat_eval.judge._grader.judge_max_tokens` of
+    the reply format) unless ``max_tokens`` (``--judge-max-tokens``) says otherwise.
     """
     from inspect_ai._util.error import PrerequisiteError
     from inspect_ai.model import GenerateConfig, get_model

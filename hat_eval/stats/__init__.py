@@ -6,37 +6,34 @@
 - Tests: :func:`paired_p_value` (the paired bootstrap's two-sided p-value) and :func:`holm`
   (Holm–Bonferroni adjustment over several comparisons).
 - Standard errors: :func:`mean_stderr` (Inspect's ``stderr()``), :func:`ratio_stderr` (a ratio
-  of sums, prompts as clusters: IFEval's instruction-level accuracy) and
-  :func:`clustered_stderr` (a mean when samples share a cluster, as Inspect's
-  ``stderr(cluster=...)``).
+  of sums, prompts as clusters: IFEval's instruction-level accuracy); ``_stderr.clustered_stderr``
+  (a mean when samples share a cluster, as Inspect's ``stderr(cluster=...)``) is not exported.
 - Proportions: :func:`wilson_interval` (a binomial proportion's interval) and
   :func:`sign_test` (paired preferences, ties left out).
-- Planning and per-case estimators: :func:`min_detectable_difference`, :func:`pass_hat_k`,
-  :func:`pass_at_k`.
+- Planning and per-case estimators: :func:`min_detectable_difference`, :func:`pass_hat_k`
+  (``_pass_k.pass_at_k``, not exported, is its pass@k counterpart).
 
 NumPy loads inside the functions that need it: ``import hat_eval.stats`` stays light.
 """
 
 from ._bootstrap import bootstrap_indices, case_bootstrap, paired_bootstrap, percentile_interval
-from ._pass_k import pass_at_k, pass_hat_k
+from ._pass_k import pass_hat_k
 from ._power import min_detectable_difference
 from ._proportions import (
     sign_test,
     wilson_interval,
 )
-from ._stderr import clustered_stderr, mean_stderr, ratio_stderr
+from ._stderr import mean_stderr, ratio_stderr
 from ._tests import holm, paired_p_value
 
 __all__ = [
     "bootstrap_indices",
     "case_bootstrap",
-    "clustered_stderr",
     "holm",
     "mean_stderr",
     "min_detectable_difference",
     "paired_bootstrap",
     "paired_p_value",
-    "pass_at_k",
     "pass_hat_k",
     "percentile_interval",
     "ratio_stderr",

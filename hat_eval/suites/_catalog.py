@@ -189,7 +189,7 @@ def suite_info(name: str, ifeval_data: Path | None = None) -> SuiteInfo:
     """Case count and dataset sha256 of suite ``name`` (IFEval's hash needs ``ifeval_data``)."""
     meta = suite_meta(name)
     if name == IFEVAL:
-        from .ifeval import suite_entry
+        from .ifeval._data import suite_entry
 
         entry = suite_entry(ifeval_data)
         return SuiteInfo(name, entry["cases"], entry["sha256"], meta.description)

@@ -58,7 +58,8 @@ def _train(
     need_extra("trainers")
     from hat_eval._hub import hub_kernel_setting, kernel_error_line
 
-    from . import RUN_FILE, TrainError, load_config
+    from . import TrainError
+    from ._common import RUN_FILE, load_config
     from ._stages import run_stage, stage_config
 
     if (out / RUN_FILE).is_file():

@@ -215,7 +215,7 @@ def write_checkpoint(
     """Save the trained model where ``config.output_dir`` says, loadable by ``hat-eval run``.
 
     Writes the weights and tokenizer (chat template included), carries the base's ``mtp.*``
-    tensors (:func:`~hat_eval.trainers.carry_mtp`), and writes :data:`RUN_FILE`: the stage, the
+    tensors (:func:`~hat_eval.trainers._mtp.carry_mtp`), and writes :data:`RUN_FILE`: the stage, the
     full config (every field, defaults included), its seed, the base and ``info``.
     """
     out = Path(config.output_dir)

@@ -10,13 +10,13 @@ components read only that record, so HSA-RL optimises exactly what the suites me
   decide (e.g. chit-chat that is not evasive): the framework leaves it out for that rollout.
 - ``effectiveness``: whether the answer does its job, as the suites' headline says it: the
   checks' aggregate / 100 (accuracy, safety, tool rationality, skill and constraints weighted
-  as :data:`~hat_eval.episode.WEIGHTS`, safety and constraints earning only when the answer is
-  on task, 0 for an empty or evasive answer). A judge can replace this proxy: give
+  as :data:`~hat_eval.episode._checks.WEIGHTS`, safety and constraints earning only when the answer
+  is on task, 0 for an empty or evasive answer). A judge can replace this proxy: give
   :class:`Rewards` a ``judge`` (a callable from a :class:`Rollout` to a score in [0, 1] or
   ``None``; one with a ``many`` method is given a whole batch at once). The RL config's
   ``judge_model`` builds the Agent-as-Judge one (:mod:`hat_eval.trainers._judge_reward`).
-- ``tool_rationality``: :func:`~hat_eval.episode.tool_rationality`'s score (required calls made
-  with the right arguments, less a quarter per redundant or unexpected call).
+- ``tool_rationality``: :func:`~hat_eval.episode._checks.tool_rationality`'s score (required
+  calls made with the right arguments, less a quarter per redundant or unexpected call).
 - ``skill_selection``: 1 when the ``[skill: id]`` tag names a skill in force under the
   rollout's harness variant (the gold re-targeted through the variant's mapping), else 0.
 - ``overlong``: minus the share by which the thinking (the words inside ``<think>...</think>``

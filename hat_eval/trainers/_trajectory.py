@@ -28,8 +28,8 @@ it is kept then depends on ``min_aggregate``. Rejections are counted by reason.
 permutation per pass) and gives draw ``k`` the harness variant
 :func:`~hat_eval.episode.variant_for` assigns to the training index
 ``derive_seed(augment_seed, k)``: a seed and one or two dimensions
-(:data:`~hat_eval.episode.TRAIN_DIM_COMBOS`) from the training seed stream, so two draws of one
-case get different harnesses, nothing is pre-computed, and the same ``augment_seed`` replays the
+(:data:`~hat_eval.episode._dataset.TRAIN_DIM_COMBOS`) from the training seed stream, so two draws of
+one case get different harnesses, nothing is pre-computed, and the same ``augment_seed`` replays the
 same stream. With ``fixed_harness`` every draw runs under the base harness (the baseline).
 
 **Slots.** The stream's rows are numbered (slots). Slot ``j`` is draw ``j`` when that draw is

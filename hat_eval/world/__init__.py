@@ -4,32 +4,20 @@
   the built-in shop (a data pack in ``hat_eval/world/shop``, :class:`ShopPack`) for seed 0,
   ``generate_pack(seed)`` for another; ``load_kb(folder)`` loads any pack, ``check_pack(folder)``
   lists its problems (``pack_problems(folder)``: each a typed :class:`Problem`, the file,
-  line, record, field, what is wrong and what was expected). ``split_products(kb, split)``
-  gives the fixed train/dev/test product ids.
+  line, record, field, what is wrong and what was expected). Products fall in fixed
+  train/dev/test splits (``SPLITS``).
 - ``call_function(kb, session, function_id, args)`` runs the implementation of a harness
   function id (``IMPLEMENTATIONS``); bad arguments raise :class:`ToolInputError`.
-- ``inject_fault(kind, result, rng)`` / :class:`FaultPlan` / :class:`FaultInjector` simulate a
-  flaky backend (``FAULT_KINDS``).
+- :class:`FaultPlan` / :class:`FaultInjector` simulate a flaky backend (``FAULT_KINDS``).
 - ``generate_cases(kb, split=, n=, seed=)`` -> :class:`Case` list whose gold (facts, forbidden
   claims, expected calls, skill) is computed with the tools; ``reference_answer(case, kb)``.
 """
 
-from ._casefile import (
-    INTENT_READ,
-    JUDGE_ONLY,
-    CaseFileError,
-    is_judge_only,
-    judge_only_fields,
-    read_case_file,
-)
+from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, is_judge_only, read_case_file
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
-    INTENT_WEIGHTS,
     INTENTS,
     SINGLE_INTENTS,
-    SKILL_OF,
-    STYLE_WEIGHTS,
-    STYLES,
     Case,
     generate_cases,
     mark_unasked,
@@ -37,46 +25,18 @@ from ._cases import (
     skill_of,
     stock_state_fact,
 )
-from ._compliance import find_violations, negated, normalise
-from ._coverage import ShopCoverage, generator_problems, shop_coverage
-from ._csv import CSV_TABLES, csv_columns, csv_text, import_csv
+from ._compliance import normalise
+from ._coverage import shop_coverage
+from ._csv import CSV_TABLES, csv_text, import_csv
 from ._drafts import LABEL_CONFIG, draft_gold, label_studio_tasks, read_reviewed
 from ._errors import ToolInputError
-from ._facts import (
-    FACT_KINDS,
-    ExpectedCall,
-    Fact,
-    fact_mentioned,
-    forbidden_matches,
-    numbers_in,
-    phrase_in,
-    phrase_spans,
-    price_aliases,
-    price_pattern,
-    resolve_path,
-)
-from ._faults import (
-    DRIFT_RENAMES,
-    FAULT_KINDS,
-    RAISING_KINDS,
-    FaultInjector,
-    FaultPlan,
-    FaultText,
-    ToolFault,
-    drift,
-    inject_fault,
-    render_result,
-)
+from ._facts import ExpectedCall, Fact, numbers_in, phrase_spans
+from ._faults import FAULT_KINDS, FaultInjector, FaultPlan, ToolFault, drift, render_result
 from ._function_registry import (
     PARAMETERS,
 )
-from ._functions import (
-    IMPLEMENTATIONS,
-    call_function,
-    check_arguments,
-    stock_status,
-)
-from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb, money
+from ._functions import IMPLEMENTATIONS, call_function, check_arguments
+from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb
 from ._oracle import CJK, reference_answer
 from ._pack import (
     PackError,
@@ -87,37 +47,26 @@ from ._pack import (
     read_pack,
     write_pack,
 )
-from ._pricing import active_promotions
 from ._problems import Problem
-from ._session import Deal, LiveSession
-from ._splits import SPLITS, Split, split_of, split_products
-from ._vocab import CATEGORIES, zh_forms
+from ._session import LiveSession
+from ._splits import SPLITS, Split
+from ._vocab import zh_forms
 
 __all__ = [
     "CJK",
     "ABSOLUTE_FORBIDDEN",
-    "CATEGORIES",
-    "DRIFT_RENAMES",
-    "FACT_KINDS",
     "FAULT_KINDS",
     "IMPLEMENTATIONS",
     "INTENTS",
-    "INTENT_WEIGHTS",
     "PARAMETERS",
-    "RAISING_KINDS",
     "SINGLE_INTENTS",
-    "SKILL_OF",
     "SPLITS",
-    "STYLES",
-    "STYLE_WEIGHTS",
     "Case",
     "mark_unasked",
-    "Deal",
     "ExpectedCall",
     "Fact",
     "FaultInjector",
     "FaultPlan",
-    "FaultText",
     "KnowledgeBase",
     "LiveSession",
     "PackError",
@@ -131,18 +80,13 @@ __all__ = [
     "label_studio_tasks",
     "read_reviewed",
     "is_judge_only",
-    "judge_only_fields",
-    "ShopCoverage",
     "ShopPack",
-    "csv_columns",
     "csv_text",
-    "generator_problems",
     "import_csv",
     "shop_coverage",
     "Split",
     "ToolFault",
     "ToolInputError",
-    "active_promotions",
     "build_kb",
     "builtin_pack",
     "builtin_pack_dir",
@@ -157,25 +101,12 @@ __all__ = [
     "call_function",
     "check_arguments",
     "drift",
-    "fact_mentioned",
-    "find_violations",
-    "forbidden_matches",
     "generate_cases",
-    "inject_fault",
-    "money",
-    "negated",
     "normalise",
     "numbers_in",
-    "phrase_in",
     "phrase_spans",
-    "price_aliases",
-    "price_pattern",
     "reference_answer",
     "render_result",
-    "resolve_path",
-    "split_of",
-    "split_products",
-    "stock_status",
     "return_window_fact",
     "skill_of",
     "stock_state_fact",

@@ -3,8 +3,8 @@
 ``hat-eval shop draft-gold`` reads logged messages (one JSON object a line: ``message``,
 ``session`` with ``product_on_screen`` and ``now``; ``id`` optional) and proposes each one's
 gold the way the case generators make theirs: the intent its words read (the judge-only
-reading, :func:`~hat_eval.world.judge_only_fields`), the lookups that intent needs run on the
-shop (:func:`~hat_eval.world.call_function`), and the facts read off their results with the
+reading, :func:`~hat_eval.world._casefile.judge_only_fields`), the lookups that intent needs run on
+the shop (:func:`~hat_eval.world.call_function`), and the facts read off their results with the
 generators' own fact builders (the final price, the stock state, the returns window, the
 material or spec the message names). Every line is written ``"reviewed": false`` with what was
 guessed in ``details.draft``; ``run --cases`` refuses such a line until a person sets

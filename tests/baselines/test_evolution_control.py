@@ -12,7 +12,8 @@ from pathlib import Path
 from inspect_ai import eval as inspect_eval
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
-from hat_eval.reports import EvolutionReport, log_evolution_report
+from hat_eval.reports import log_evolution_report
+from hat_eval.reports._evolution import EvolutionReport
 from hat_eval.suites import suite_task
 
 N = 40

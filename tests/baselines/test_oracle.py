@@ -25,14 +25,9 @@ from inspect_ai.tool import ToolCall
 
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
 from hat_eval._aio import run_blocking
-from hat_eval.baselines import (
-    HAT_MODELS,
-    NoSampleError,
-    OraclePolicy,
-    ReferencePolicy,
-    faulted_calls,
-    hat_model,
-)
+from hat_eval.baselines import OraclePolicy, ReferencePolicy
+from hat_eval.baselines._oracle import NoSampleError, faulted_calls
+from hat_eval.baselines._provider import HAT_MODELS, hat_model
 from hat_eval.episode import TRACE_KEY, base_harness, records_in
 from hat_eval.suites import episode_of, suite_task
 

@@ -21,14 +21,8 @@ from inspect_ai.tool import ToolInfo, ToolParam, ToolParams
 import hat_eval._registry  # noqa: F401  (registers the hat/ models)
 from hat_eval.baselines._plan import skill_load
 from hat_eval.baselines._read import _default_surface, find_loader, read_prompt, read_turn
-from hat_eval.episode import (
-    base_harness,
-    episode_context,
-    oracle_answer,
-    oracle_calls,
-    records_in,
-    skill_loads,
-)
+from hat_eval.episode import base_harness, episode_context, oracle_answer, oracle_calls, records_in
+from hat_eval.episode._runtime import skill_loads
 from hat_eval.harness import SKILL_LOADER, default_harness_path
 from hat_eval.suites import episode_of, suite_episodes, suite_task
 

@@ -7,7 +7,8 @@ import yaml
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.harness import default_harness_path, harness_to_dict, load_harness
+from hat_eval.harness import default_harness_path, load_harness
+from hat_eval.harness._load import harness_to_dict
 
 runner = CliRunner()
 DEFAULT = str(default_harness_path())

@@ -23,7 +23,8 @@ def test_report_writes_the_page_with_a_load_test_table(
 ) -> None:
     from dataclasses import replace
 
-    from hat_eval.loadtest import summarize, write_summary
+    from hat_eval.loadtest._stats import summarize
+    from hat_eval.loadtest._summary import write_summary
 
     loadtest = tmp_path / "lt"
     raw = loadtest / "users-4" / "raw"
@@ -214,7 +215,8 @@ def test_paired_still_compares_two_logs(report_logs: dict[str, Path]) -> None:
 def test_a_calibration_file_adds_its_table_and_map(
     report_logs: dict[str, Path], tmp_path: Path
 ) -> None:
-    from hat_eval.judge import Calibration, CalibrationMap
+    from hat_eval.judge import Calibration
+    from hat_eval.judge._calibration_map import CalibrationMap
 
     # one point high everywhere: the map takes 2..5 back to 1..4
     fitted = CalibrationMap("factual_accuracy", "isotonic", x=(2.0, 5.0), y=(1.0, 4.0))

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from hat_eval.cli import app
 from hat_eval.cli._run import generation_model_args, parse_model_args, resolve_model
-from hat_eval.harness import harness_to_dict
+from hat_eval.harness._load import harness_to_dict
 
 runner = CliRunner()
 

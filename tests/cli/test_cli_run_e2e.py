@@ -136,7 +136,7 @@ def test_model_args_and_generation_settings_reach_the_eval(
 
 
 def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path) -> None:
-    from hat_eval.suites import suite_rows
+    from hat_eval.suites._recipes import suite_rows
 
     messages = [r["input"] for r in suite_rows("livestream", n=10)]
     FAIL_ON["message"] = messages[6]
@@ -173,7 +173,7 @@ def test_a_stopped_run_exits_non_zero_says_what_remains_and_the_rerun_resumes(
 ) -> None:
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    from hat_eval.suites import suite_rows
+    from hat_eval.suites._recipes import suite_rows
 
     messages = [r["input"] for r in suite_rows("livestream", n=10)]
     STOP_ON.update(message=messages[6], signal=signum)
@@ -205,7 +205,7 @@ def test_a_stopped_run_exits_non_zero_says_what_remains_and_the_rerun_resumes(
 
 
 def test_a_sample_failing_for_good_exits_non_zero_with_counts(tmp_path: Path) -> None:
-    from hat_eval.suites import suite_rows
+    from hat_eval.suites._recipes import suite_rows
 
     messages = [r["input"] for r in suite_rows("livestream", n=4)]
     FAIL_ON["always"] = messages[2]
@@ -303,7 +303,8 @@ def test_run_variant_under_progressive_disclosure(tmp_path: Path) -> None:
     assert "harness default progressive (embedded)" in res.output
     from inspect_ai.log import read_eval_log
 
-    from hat_eval.episode import records_in, skill_loads
+    from hat_eval.episode import records_in
+    from hat_eval.episode._runtime import skill_loads
     from hat_eval.harness import default_harness_path
 
     (log_file,) = tmp_path.glob("*.eval")

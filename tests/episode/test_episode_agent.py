@@ -22,7 +22,8 @@ from hat_eval.episode import (
     run_agent_async,
     stable_seed,
 )
-from hat_eval.harness import Tool, harness_to_dict, parse_harness
+from hat_eval.harness import Tool
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.suites import suite_episodes
 from tests.episode._helpers import scripted
 

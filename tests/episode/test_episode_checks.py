@@ -6,20 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.episode import (
+from hat_eval.episode import CallRecord, fault_outcome, score_answer, split_skill_tag, word_count
+from hat_eval.episode._checks import (
     WEIGHTS,
-    CallRecord,
-    Gold,
     constraint_checks,
     emoji_count,
-    fault_outcome,
     products_named,
     recovered,
-    score_answer,
-    split_skill_tag,
     tool_rationality,
-    word_count,
 )
+from hat_eval.episode._record import Gold
 from hat_eval.world import Case, ExpectedCall, Fact, FaultPlan, build_kb, generate_cases
 
 

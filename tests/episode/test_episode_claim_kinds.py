@@ -11,15 +11,11 @@ import math
 
 import pytest
 
-from hat_eval.episode import (
-    CallRecord,
-    Episode,
-    check_answer,
-    knowledge_base,
-    prepare,
-)
-from hat_eval.episode._claims import claim_words, normalise_quantities
+from hat_eval.episode import CallRecord, Episode, check_answer, knowledge_base
+from hat_eval.episode._claims import prepare
 from hat_eval.episode._claims._declines import data_state
+from hat_eval.episode._claims._lexicon import claim_words
+from hat_eval.episode._claims._quantities import normalise_quantities
 from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
 from tests.episode._helpers import ok_records

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hat_eval.episode import (
-    CallRecord,
-    Episode,
-    check_answer,
-    knowledge_base,
-    prepare,
-)
-from hat_eval.episode._claims import check_safety
+from hat_eval.episode import CallRecord, Episode, check_answer, knowledge_base
+from hat_eval.episode._claims import check_safety, prepare
 from hat_eval.suites import suite_episodes
 from hat_eval.world import call_function
 from tests.episode._helpers import ok_records

@@ -6,14 +6,11 @@ import sys
 
 import pytest
 
-from hat_eval.episode import (
-    HELD_OUT_DIM_COMBOS,
-    TRAIN_DIM_COMBOS,
-    dataset_sha256,
-    make_variant,
-    rows_jsonl,
-)
-from hat_eval.suites import case_suites, suite_rows
+from hat_eval.episode import dataset_sha256, rows_jsonl
+from hat_eval.episode._context import make_variant
+from hat_eval.episode._dataset import HELD_OUT_DIM_COMBOS, TRAIN_DIM_COMBOS
+from hat_eval.suites import case_suites
+from hat_eval.suites._recipes import suite_rows
 from hat_eval.world import FAULT_KINDS
 
 
@@ -40,7 +37,8 @@ def test_same_arguments_same_bytes(full) -> None:
 
 def test_hash_does_not_depend_on_pythonhashseed(full) -> None:
     code = (
-        "from hat_eval.episode import dataset_sha256; from hat_eval.suites import suite_rows;"
+        "from hat_eval.episode import dataset_sha256;"
+        "from hat_eval.suites._recipes import suite_rows;"
         "print(dataset_sha256(suite_rows('robustness', n=60)))"
     )
     hashes = {

@@ -10,7 +10,6 @@ import pytest
 
 from hat_eval.episode import (
     CallRecord,
-    EditRequirement,
     Episode,
     Recipe,
     RecipeError,
@@ -18,7 +17,9 @@ from hat_eval.episode import (
     check_requirement,
     knowledge_base,
 )
-from hat_eval.harness import REQUIREMENT_CHECKS, HarnessError, load_changelog
+from hat_eval.episode._record import EditRequirement
+from hat_eval.harness import HarnessError, load_changelog
+from hat_eval.harness._changelog import REQUIREMENT_CHECKS
 from hat_eval.suites import suite_episodes, suite_recipe
 
 SHIPPED = Path(str(suite_recipe("evolution").changelog))

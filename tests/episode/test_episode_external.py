@@ -20,9 +20,9 @@ from hat_eval.episode import (
     oracle_answer,
     oracle_calls,
     read_answer_file,
-    read_answers,
     score_answers,
 )
+from hat_eval.episode._external import read_answers
 from hat_eval.suites import suite_episodes
 from hat_eval.world import reference_answer
 

@@ -9,12 +9,10 @@ from typing import Any
 import pytest
 
 from hat_eval.episode import (
-    HOOK_KEY,
     TRACE_KEY,
     CallRecord,
     EpisodeContext,
     HookFault,
-    HookRecord,
     Message,
     ToolCall,
     hook_fault_values,
@@ -22,14 +20,9 @@ from hat_eval.episode import (
     knowledge_base,
     run_agent,
 )
-from hat_eval.harness import (
-    Harness,
-    default_harness_path,
-    dump_harness,
-    harness_to_dict,
-    load_harness,
-    parse_harness,
-)
+from hat_eval.episode._hooks import HOOK_KEY, HookRecord
+from hat_eval.harness import Harness, default_harness_path, dump_harness, load_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import TRANSFORMS
 from hat_eval.world import Case, generate_cases
 from tests.episode._helpers import context, scripted

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.episode._claims import LexiconError, _lexicon, claim_words, groups, words
+from hat_eval.episode._claims import _lexicon
+from hat_eval.episode._claims._lexicon import LexiconError, claim_words, groups, words
 
 
 def test_every_key_is_filled_and_matches_its_own_examples() -> None:

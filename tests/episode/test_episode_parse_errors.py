@@ -15,8 +15,8 @@ from hat_eval.episode import (
     ToolCall,
     episode_context,
     run_agent,
-    tool_rationality,
 )
+from hat_eval.episode._checks import tool_rationality
 from hat_eval.suites import suite_episodes
 from hat_eval.suites._agent import _InspectChat
 from tests.episode._helpers import scripted

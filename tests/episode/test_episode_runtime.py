@@ -5,7 +5,7 @@ import json
 import pytest
 
 from hat_eval.episode import ToolRuntime
-from hat_eval.harness import harness_to_dict, parse_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.world import FaultPlan, build_kb, generate_cases
 
 

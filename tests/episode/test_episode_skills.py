@@ -11,8 +11,6 @@ import pytest
 from hat_eval.episode import (
     TRACE_KEY,
     CallRecord,
-    Gold,
-    HarnessRef,
     Message,
     ToolCall,
     ToolRuntime,
@@ -21,17 +19,11 @@ from hat_eval.episode import (
     harness_sha256,
     knowledge_base,
     run_agent,
-    skill_loads,
 )
-from hat_eval.harness import (
-    SKILL_LOADER,
-    Harness,
-    default_harness_path,
-    harness_to_dict,
-    load_harness,
-    parse_harness,
-    skill_body,
-)
+from hat_eval.episode._record import Gold, HarnessRef
+from hat_eval.episode._runtime import skill_loads
+from hat_eval.harness import SKILL_LOADER, Harness, default_harness_path, load_harness, skill_body
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.world import Case, generate_cases
 from tests.episode._helpers import context, scripted
 

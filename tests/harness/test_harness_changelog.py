@@ -8,12 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hat_eval.harness import (
-    EDIT_KINDS,
-    HarnessError,
-    changelog_lines,
-    load_changelog,
-)
+from hat_eval.harness import HarnessError, changelog_lines, load_changelog
+from hat_eval.harness._changelog import EDIT_KINDS
 from hat_eval.suites import suite_recipe
 
 SHIPPED = Path(str(suite_recipe("evolution").changelog))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from hat_eval.harness import diff_harness, harness_to_dict, parse_harness
+from hat_eval.harness import diff_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
 
 
 def test_identical_harnesses_have_no_diff(default_harness) -> None:

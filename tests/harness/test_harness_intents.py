@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hat_eval.harness import Harness, HarnessError, harness_to_dict, parse_harness, render
+from hat_eval.harness import Harness, HarnessError, render
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import DIMENSIONS, TRANSFORMS, AugmentationPolicy
 
 

@@ -13,11 +13,10 @@ from hat_eval.harness import (
     HarnessError,
     RetryPolicy,
     dump_harness,
-    harness_to_dict,
     load_harness,
-    parse_harness,
     render,
 )
+from hat_eval.harness._load import harness_to_dict, parse_harness
 
 
 def write(tmp_path: Path, data: dict, name: str = "h.yaml") -> Path:

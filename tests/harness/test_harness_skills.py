@@ -16,15 +16,12 @@ from hat_eval.harness import (
     default_harness_path,
     diff_harness,
     dump_harness,
-    harness_to_dict,
     load_harness,
-    parse_harness,
-    parse_skill_text,
-    read_skill_file,
     render,
     skill_body,
-    skill_file_text,
 )
+from hat_eval.harness._load import harness_to_dict, parse_harness
+from hat_eval.harness._skills import parse_skill_text, read_skill_file, skill_file_text
 
 runner = CliRunner()
 PROGRESSIVE = default_harness_path("progressive")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hat_eval.harness import Harness, dump_harness, harness_to_dict, parse_harness
+from hat_eval.harness import Harness, dump_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import DIMENSIONS, TRANSFORMS, AugmentationPolicy, Mapping
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)

@@ -7,25 +7,24 @@ import pytest
 
 from hat_eval.episode import (
     EpisodeContext,
-    HarnessRef,
     Message,
     ToolCall,
     check_answer,
     gold_for,
     harness_sha256,
     knowledge_base,
-    make_variant,
     run_agent,
 )
+from hat_eval.episode._context import make_variant
+from hat_eval.episode._record import HarnessRef
 from hat_eval.harness import (
     SKILL_LOADER,
     default_harness_path,
-    harness_to_dict,
     load_harness,
-    parse_harness,
     render_system_prompt,
     skill_body,
 )
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import DIMENSIONS, AugmentationPolicy
 from hat_eval.world import Case, generate_cases
 from tests.episode._helpers import scripted

@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from hat_eval.harness import Harness, diff_harness
-from hat_eval.hsa import TRANSFORMS, AugmentationPolicy, Mapping, RuleEdit, rewrite_with_model
+from hat_eval.hsa import TRANSFORMS, AugmentationPolicy, Mapping, rewrite_with_model
+from hat_eval.hsa._mapping import RuleEdit
 
 
 def test_zero_strength_changes_nothing(default_harness: Harness) -> None:

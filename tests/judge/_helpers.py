@@ -16,7 +16,8 @@ from inspect_ai.solver import TaskState
 
 from hat_eval._aio import run_blocking
 from hat_eval.episode import Episode
-from hat_eval.judge import ANSWER_CLOSE, ANSWER_OPEN, load_rubric
+from hat_eval.judge import load_rubric
+from hat_eval.judge._judge_prompt import ANSWER_CLOSE, ANSWER_OPEN
 from hat_eval.suites import to_sample
 
 DIMS = list(load_rubric().dimensions)

@@ -7,20 +7,16 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from hat_eval.judge import (
-    Label,
-    LabelError,
-    agreement,
+from hat_eval.judge import Label, LabelError, agreement
+from hat_eval.judge._agreement import match
+from hat_eval.judge._statistics import (
+    AgreementError,
+    _kappa_from_confusion,
     bootstrap_intervals,
     cohen_kappa,
     confusion,
     krippendorff_alpha,
     majority,
-    match,
-)
-from hat_eval.judge._statistics import (
-    AgreementError,
-    _kappa_from_confusion,
 )
 
 

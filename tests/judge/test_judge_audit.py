@@ -16,16 +16,9 @@ from _helpers import grader as scripted
 from inspect_ai.model import ChatMessage, Model, ModelOutput
 
 from hat_eval.episode import Episode, word_count
-from hat_eval.judge import (
-    INJECTIONS,
-    OVERALL,
-    AuditReport,
-    audit,
-    correct_answer,
-    inject,
-    pad,
-    wrong_answer,
-)
+from hat_eval.judge import audit
+from hat_eval.judge._audit import INJECTIONS, AuditReport, correct_answer, inject, pad, wrong_answer
+from hat_eval.judge._pairwise import OVERALL
 from hat_eval.suites import suite_episodes
 
 PAIRWISE = [OVERALL, *RUBRIC]

@@ -18,18 +18,14 @@ from hat_eval.judge import (
     JudgeScore,
     Label,
     LabelError,
-    MethodCV,
     agent_judge,
     calibrate,
-    calibrate_dimension,
-    fit_isotonic,
-    fit_thresholds,
     load_calibration,
     rating_data,
     read_judge_scores,
-    select_method,
-    to_scale,
 )
+from hat_eval.judge._calibrate import MethodCV, calibrate_dimension, select_method
+from hat_eval.judge._calibration_map import fit_isotonic, fit_thresholds, to_scale
 from hat_eval.suites import suite_episodes
 
 ALPHA = "krippendorff_alpha_judge_humans"

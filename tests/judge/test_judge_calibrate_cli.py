@@ -16,7 +16,8 @@ import hat_eval.cli._judge as judge_cli
 from hat_eval.cli import app
 from hat_eval.episode import agreement as checks_agreement
 from hat_eval.episode import check_entry, read_corpus
-from hat_eval.judge import ANSWER_CLOSE, ANSWER_OPEN, load_rubric
+from hat_eval.judge import load_rubric
+from hat_eval.judge._judge_prompt import ANSWER_CLOSE, ANSWER_OPEN
 
 runner = CliRunner()
 DIMS = list(load_rubric().dimensions)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.judge import Label, LabelError, parse_rating, read_labels
+from hat_eval.judge import Label, LabelError, read_labels
+from hat_eval.judge._labels import parse_rating
 
 DATA = Path(__file__).parent / "data"
 

@@ -16,23 +16,20 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 import hat_eval._registry  # noqa: F401  (registers hat/reference)
 from hat_eval.episode import Episode
 from hat_eval.judge import (
-    JUDGE_SEED,
-    OVERALL,
-    PairVerdict,
-    Vote,
     analyze_study,
     draw_study,
     judge_logs,
     key_json,
     pair_samples,
     pairwise_judge,
-    position_consistency,
     read_judge,
     read_key,
     read_labels,
-    reconcile,
     write_pairwise,
 )
+from hat_eval.judge._grader import JUDGE_SEED
+from hat_eval.judge._pairwise import OVERALL, PairVerdict, position_consistency, reconcile
+from hat_eval.judge._study import Vote
 from hat_eval.suites import suite_task
 
 DIMS = [OVERALL, *RUBRIC]

@@ -6,7 +6,8 @@ import krippendorff
 import numpy as np
 import pytest
 
-from hat_eval.judge import PREFERENCES, Label, agreement
+from hat_eval.judge import Label, agreement
+from hat_eval.judge._labels import PREFERENCES
 
 N_ITEMS = 150
 N_HUMANS = 3

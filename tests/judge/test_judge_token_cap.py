@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from inspect_ai.model import GenerateConfig, get_model
 
-from hat_eval.judge import judge_max_tokens
 from hat_eval.judge._grader import (
     CLAIM_TOKENS,
     JUSTIFICATION_TOKENS,
     MAX_CLAIMS,
     REPLY_OVERHEAD_TOKENS,
     generate_config,
+    judge_max_tokens,
 )
 
 

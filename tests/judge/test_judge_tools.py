@@ -22,15 +22,10 @@ from inspect_ai.tool import ToolInfo
 
 from hat_eval.episode import Episode, episode_context, knowledge_base
 from hat_eval.harness import load_harness
-from hat_eval.judge import (
-    READ_ONLY_FUNCTIONS,
-    JudgeOutputError,
-    agent_judge,
-    cache_key,
-    kb_tools,
-    load_rubric,
-    parse_judgement,
-)
+from hat_eval.judge import agent_judge, load_rubric
+from hat_eval.judge._judge_cache import cache_key
+from hat_eval.judge._rubric import JudgeOutputError, parse_judgement
+from hat_eval.judge._tools import READ_ONLY_FUNCTIONS, kb_tools
 from hat_eval.world import call_function
 
 Reply = Callable[[list[ChatMessage], list[ToolInfo], Any, GenerateConfig], ModelOutput]

@@ -12,8 +12,9 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import registry_info
 
 from hat_eval.episode import Episode
-from hat_eval.judge import JUDGED_KEYS, agent_judge, judge_decisions, judged, settle
-from hat_eval.suites import livestream_scorer, suite_metrics
+from hat_eval.judge import agent_judge, judged, settle
+from hat_eval.judge._judged import JUDGED_KEYS, judge_decisions
+from hat_eval.suites._scorers import livestream_scorer, suite_metrics
 
 DECIDED = {"safety": 1.0, "tools": 1.0, "skill": 1.0, "constraints": 1.0}
 UNDECIDED_ACCURACY = {

@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.judge import majority_preference, sign_test, wilson_interval
+from hat_eval.judge._study import majority_preference
+from hat_eval.stats import sign_test, wilson_interval
 
 runner = CliRunner()
 

@@ -9,7 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.loadtest import FakeChatServer, SpecDecodeCounters, StreamPlan, read_records
+from hat_eval.loadtest import FakeChatServer, StreamPlan
+from hat_eval.loadtest._records import read_records
+from hat_eval.loadtest._server import SpecDecodeCounters
 
 runner = CliRunner()
 

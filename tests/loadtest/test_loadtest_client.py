@@ -2,15 +2,9 @@ import socket
 
 import pytest
 
-from hat_eval.loadtest import (
-    ChatStreamClient,
-    ClientConfig,
-    Endpoint,
-    EndpointError,
-    FakeChatServer,
-    StreamPlan,
-    build_prompts,
-)
+from hat_eval.loadtest import ClientConfig, Endpoint, EndpointError, FakeChatServer, StreamPlan
+from hat_eval.loadtest._client import ChatStreamClient
+from hat_eval.loadtest._prompts import build_prompts
 
 PROMPTS = build_prompts(n=4)
 

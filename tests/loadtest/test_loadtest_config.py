@@ -4,24 +4,16 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.loadtest import (
-    LOCUSTFILE,
-    ClientConfig,
-    ConfigError,
-    LoadTestError,
-    MtpConfig,
-    SweepConfig,
-    locust_command,
-    run_level,
-    write_run_files,
-)
+from hat_eval.loadtest import ClientConfig, MtpConfig, SweepConfig, run_level, write_run_files
 from hat_eval.loadtest._config import (
     locust_fields,
     with_overrides,
 )
 from hat_eval.loadtest._option_fields import (
+    ConfigError,
     option_flag,
 )
+from hat_eval.loadtest._runner import LOCUSTFILE, LoadTestError, locust_command
 
 
 def sweep(tmp_path, **kw):

@@ -18,21 +18,19 @@ from typer.testing import CliRunner
 from hat_eval.cli import app
 from hat_eval.episode import ToolRuntime, episode_context, stable_seed
 from hat_eval.loadtest import (
-    ChatStreamClient,
     ClientConfig,
-    ConfigError,
-    EpisodeRecord,
     FakeChatServer,
     StreamPlan,
     SweepConfig,
     episode_planner,
     episode_truths,
-    load_episodes,
-    play_episode,
     read_episode_records,
-    read_records,
-    summarize_episodes,
 )
+from hat_eval.loadtest._client import ChatStreamClient
+from hat_eval.loadtest._episode import EpisodeRecord, load_episodes, play_episode
+from hat_eval.loadtest._option_fields import ConfigError
+from hat_eval.loadtest._records import read_records
+from hat_eval.loadtest._stats import summarize_episodes
 
 ARGS = '{"query": "boots", "max_results": 2}'
 CALL = StreamPlan(ttft_s=0.03, n_tokens=4, token_gap_s=0.004, tool_call="", tool_arguments=ARGS)

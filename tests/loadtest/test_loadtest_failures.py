@@ -9,20 +9,18 @@ from pathlib import Path
 import pytest
 
 from hat_eval.loadtest import (
-    LOCUSTFILE,
-    ChatStreamClient,
     ClientConfig,
     FakeChatServer,
     Prompt,
     PromptSet,
-    RequestRecord,
     StreamPlan,
     SweepConfig,
-    read_records,
-    summarize,
-    unreachable_s,
     write_run_files,
 )
+from hat_eval.loadtest._client import ChatStreamClient
+from hat_eval.loadtest._records import RequestRecord, read_records
+from hat_eval.loadtest._runner import LOCUSTFILE
+from hat_eval.loadtest._stats import summarize, unreachable_s
 
 REPO = Path(__file__).resolve().parents[2]
 PROMPT = Prompt([{"role": "user", "content": "hi"}], [])

@@ -5,16 +5,11 @@ import time
 
 import pytest
 
-from hat_eval.loadtest import (
-    ChatStreamClient,
-    ClientConfig,
-    FakeChatServer,
-    StreamMeter,
-    StreamPlan,
-    build_prompts,
-)
-from hat_eval.loadtest._client import SENT_AT_HEADER
+from hat_eval.loadtest import ClientConfig, FakeChatServer, StreamPlan
+from hat_eval.loadtest._client import SENT_AT_HEADER, ChatStreamClient
 from hat_eval.loadtest._http import BodyFramer, ProtocolError
+from hat_eval.loadtest._prompts import build_prompts
+from hat_eval.loadtest._sse import StreamMeter
 from hat_eval.loadtest._watchdog import StallWatchdog
 
 PROMPTS = build_prompts(n=2)

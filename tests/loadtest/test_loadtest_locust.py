@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from hat_eval.loadtest import (
-    LOCUSTFILE,
     VIEWER_QUESTIONS,
     ClientConfig,
     FakeChatServer,
@@ -16,9 +15,10 @@ from hat_eval.loadtest import (
     PromptSet,
     StreamPlan,
     SweepConfig,
-    read_records,
     write_run_files,
 )
+from hat_eval.loadtest._records import read_records
+from hat_eval.loadtest._runner import LOCUSTFILE
 
 REPO = Path(__file__).resolve().parents[2]
 PLAN = StreamPlan(ttft_s=0.005, n_tokens=3, token_gap_s=0.002)

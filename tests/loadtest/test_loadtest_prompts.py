@@ -4,14 +4,11 @@ import pytest
 
 import hat_eval.suites
 from hat_eval.harness import load_harness, render
-from hat_eval.loadtest import (
-    VIEWER_QUESTIONS,
-    ClientConfig,
+from hat_eval.loadtest import VIEWER_QUESTIONS, ClientConfig, SweepConfig, prompts_for
+from hat_eval.loadtest._prompts import (
     PromptError,
-    SweepConfig,
     build_prompts,
     default_messages,
-    prompts_for,
     read_prompt_set,
     read_prompts_file,
     resolve_messages_source,

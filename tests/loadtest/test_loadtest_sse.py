@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from hat_eval.loadtest import StreamMeter
+from hat_eval.loadtest._sse import StreamMeter
 
 
 def chunk(delta=None, finish=None, usage=None, **extra):

@@ -3,15 +3,10 @@ import math
 import numpy as np
 import pytest
 
-from hat_eval.loadtest import (
-    RequestRecord,
-    locust_percentile,
-    paired_ratio_bootstrap,
-    parse_prometheus,
-    percentile,
-    spec_decode_delta,
-    summarize,
-)
+from hat_eval.loadtest._metrics import parse_prometheus, spec_decode_delta
+from hat_eval.loadtest._records import RequestRecord
+from hat_eval.loadtest._runner import locust_percentile
+from hat_eval.loadtest._stats import paired_ratio_bootstrap, percentile, summarize
 
 
 def ok(e2e, ttft, tokens=11, start=0.0):

@@ -6,25 +6,22 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-import hat_eval.loadtest as loadtest
 from hat_eval.cli import app
 from hat_eval.loadtest import (
-    EpisodeRecord,
     FakeChatServer,
     LevelSummary,
-    RequestRecord,
     StreamPlan,
     SummaryError,
     level_latencies,
-    raw_files,
-    read_locust_percentiles,
-    read_records,
     read_summary,
-    slo_verdict,
-    summarize,
-    write_summary,
-    write_sweep_report,
 )
+from hat_eval.loadtest._config import SUMMARY_FILE
+from hat_eval.loadtest._episode import EpisodeRecord
+from hat_eval.loadtest._records import RequestRecord, raw_files, read_records
+from hat_eval.loadtest._report import slo_verdict, write_sweep_report
+from hat_eval.loadtest._runner import read_locust_percentiles
+from hat_eval.loadtest._stats import summarize
+from hat_eval.loadtest._summary import write_summary
 
 # The keys of one level of summary.json, in order, as the dicts before LevelSummary wrote them.
 REQUEST_KEYS = [
@@ -273,7 +270,7 @@ def test_from_dict_needs_an_object_and_ignores_unknown_keys():
 def test_read_summary_reads_what_write_summary_wrote(tmp_path):
     levels = [summarize(RECORDS, users=u, slo_p95_s=2.0) for u in (1, 4)]
     path = write_summary(tmp_path, levels)
-    assert path == tmp_path / loadtest.SUMMARY_FILE == tmp_path / "summary.json"
+    assert path == tmp_path / SUMMARY_FILE == tmp_path / "summary.json"
     assert json.loads(path.read_text()) == [lv.to_dict() for lv in levels]
     assert read_summary(tmp_path) == levels
 

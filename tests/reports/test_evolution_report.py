@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from hat_eval.reports import EditInfo, EvolutionAnswer, evolution_report, evolution_table
+from hat_eval.reports import evolution_table
+from hat_eval.reports._evolution import EditInfo, EvolutionAnswer, evolution_report
 
 NAN = math.nan
 EDITS = [EditInfo("v2", "skill_rule", "states_fact"), EditInfo("v3", "constraint", "constraint")]

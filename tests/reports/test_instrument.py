@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hat_eval.reports import instrument_lines, instrument_rows, measure_instrument
-from hat_eval.reports._instrument import INSTRUMENT_FILE, rows_to_json
+from hat_eval.reports import instrument_lines, measure_instrument
+from hat_eval.reports._instrument import INSTRUMENT_FILE, instrument_rows, rows_to_json
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "judge" / "corpus"
@@ -54,7 +54,7 @@ def test_lines_name_each_suite_with_interval_and_undecided_share() -> None:
 
 
 def test_the_report_table_has_a_row_per_labelled_set_and_says_when_none() -> None:
-    from hat_eval.reports import instrument_table
+    from hat_eval.reports._instrument import instrument_table
 
     title, header, rows = instrument_table(["variant", "evolution", "ifeval", "variant"])
     assert "human labels" in title and header[3] == "agreement [95% CI]"

@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log
 
-from hat_eval.reports import Page, ReportFiles, build_report, gate, read_logs
-from hat_eval.reports._page import main_rows
+from hat_eval.reports import build_report, read_logs
+from hat_eval.reports._build import ReportFiles
+from hat_eval.reports._compare import gate
+from hat_eval.reports._page import Page, main_rows
 
 N_BOOT = 999
 """Resamples per interval: the smallest p-value is then 1 / (999 + 1) = 0.001."""

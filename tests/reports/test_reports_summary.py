@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 from rich.console import Console
 
-from hat_eval.reports import SummaryRow, summary_rows, summary_table
+from hat_eval.reports import summary_rows, summary_table
+from hat_eval.reports._summary import SummaryRow
 
 
 def _render(rows: list[SummaryRow]) -> str:

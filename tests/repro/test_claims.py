@@ -6,26 +6,20 @@ import math
 
 import pytest
 
-from hat_eval.repro import (
+from hat_eval.repro._budget import E2E_BUDGETS
+from hat_eval.repro._claims import (
     CLAIMS,
     CONTRADICTED,
-    CONTRAST,
-    E2E_ARM_IDS,
-    E2E_BUDGETS,
-    E2E_MEASURES,
-    E2E_SPLIT,
-    MEASURES,
     MIN_PAIRS,
     SUPPORTED,
     UNRESOLVED,
     Claim,
-    ContrastResult,
-    MeasureResult,
-    contrast_arms,
     judge,
     judge_all,
-    measure_splits,
 )
+from hat_eval.repro._contrast import E2E_MEASURES, E2E_SPLIT, ContrastResult, contrast_arms
+from hat_eval.repro._e2e_arms import E2E_ARM_IDS
+from hat_eval.repro._probe import CONTRAST, MEASURES, MeasureResult, measure_splits
 
 HIGHER = Claim(
     id="up",

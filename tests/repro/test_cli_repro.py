@@ -11,18 +11,11 @@ import torch
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.repro import (
-    BUDGETS,
-    CLAIMS,
-    RESULTS_FILE,
-    SCHEMA,
-    SCORES_FILE,
-    VERDICTS,
-    ReproError,
-    arm_progress,
-    check_out,
-    measure_splits,
-)
+from hat_eval.repro._arms import arm_progress
+from hat_eval.repro._budget import BUDGETS, ReproError
+from hat_eval.repro._claims import CLAIMS, VERDICTS
+from hat_eval.repro._probe import measure_splits
+from hat_eval.repro._run import RESULTS_FILE, SCHEMA, SCORES_FILE, check_out
 from tests._cli import one_error_line
 
 runner = CliRunner()

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from hat_eval.repro import (
+from hat_eval.repro._budget import ReproError
+from hat_eval.repro._contrast import (
     E2E_MEASURES,
-    ReproError,
     arm_estimate,
     contrast_arms,
     contrast_terms,

@@ -6,20 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.repro import (
-    BASE,
+from hat_eval.repro._budget import (
     BUDGET_NAMES,
-    E2E_ARM_IDS,
-    E2E_ARMS,
     E2E_BUDGETS,
-    MIN_PAIRS,
     E2EBudget,
     ReproError,
     get_budget,
     resolve_seeds,
-    stage_config,
-    suite_limits,
 )
+from hat_eval.repro._claims import MIN_PAIRS
+from hat_eval.repro._e2e_arms import BASE, E2E_ARM_IDS, E2E_ARMS, stage_config
+from hat_eval.repro._e2e_eval import suite_limits
 
 
 # ids not "gpu": a test with that keyword is skipped without --gpu (tests/conftest.py)
@@ -101,8 +98,7 @@ def test_every_stage_of_every_budget_is_a_config_its_trainer_accepts(
 
 def test_rl_on_the_fixed_harness_draws_no_variant() -> None:
     """The hook the fixed-harness RL arm uses: rollouts under the base harness, faults kept."""
-    from hat_eval.trainers import Simulator
-    from hat_eval.trainers._rollout import train_pool
+    from hat_eval.trainers._rollout import Simulator, train_pool
 
     pool = train_pool(2)
     fixed = Simulator(pool, fault_share=1.0, fixed_harness=True)

@@ -10,21 +10,12 @@ import torch
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.repro import (
-    BASE,
-    CLAIMS,
-    E2E_ARM_IDS,
-    E2E_ARMS,
-    E2E_BUDGETS,
-    E2E_MEASURES,
-    E2E_SUITES,
-    MIN_PAIRS,
-    RESULTS_FILE,
-    SCHEMA,
-    UNRESOLVED,
-    arm_folder,
-    suite_limits,
-)
+from hat_eval.repro._budget import E2E_BUDGETS
+from hat_eval.repro._claims import CLAIMS, MIN_PAIRS, UNRESOLVED
+from hat_eval.repro._contrast import E2E_MEASURES
+from hat_eval.repro._e2e_arms import BASE, E2E_ARM_IDS, E2E_ARMS, arm_folder
+from hat_eval.repro._e2e_eval import E2E_SUITES, suite_limits
+from hat_eval.repro._run import RESULTS_FILE, SCHEMA
 from tests._cli import one_error_line
 
 runner = CliRunner()
@@ -160,12 +151,8 @@ def test_progress_lines_come_while_long_work_runs() -> None:
 
 def test_the_error_pairs_give_the_evolution_reports_error_reduction() -> None:
     """What an error-reduction contrast reads is the report's own reduction, case by case."""
-    from hat_eval.reports import (
-        EvolutionAnswer,
-        error_pairs,
-        error_reduction,
-        evolution_report,
-    )
+    from hat_eval.reports import error_pairs, error_reduction
+    from hat_eval.reports._evolution import EvolutionAnswer, evolution_report
 
     order = ["v1", "v2", "v3"]
     answers = []

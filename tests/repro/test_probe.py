@@ -11,17 +11,15 @@ from typing import Any
 import pytest
 import torch
 
-from hat_eval.repro import (
+from hat_eval.repro._budget import ReproError
+from hat_eval.repro._claims import MIN_PAIRS, SUPPORTED, judge_all
+from hat_eval.repro._probe import (
     CONTRAST,
-    MIN_PAIRS,
-    SUPPORTED,
     NameTarget,
     ProbeText,
-    ReproError,
     Tally,
     TranscriptScore,
     compare,
-    judge_all,
     measure_splits,
     probe_transcripts,
     render,

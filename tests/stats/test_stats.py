@@ -15,17 +15,17 @@ from inspect_ai.scorer import SampleScore, Score, stderr
 from hat_eval.stats import (
     bootstrap_indices,
     case_bootstrap,
-    clustered_stderr,
     holm,
     mean_stderr,
     min_detectable_difference,
     paired_bootstrap,
     paired_p_value,
-    pass_at_k,
     pass_hat_k,
     percentile_interval,
     ratio_stderr,
 )
+from hat_eval.stats._pass_k import pass_at_k
+from hat_eval.stats._stderr import clustered_stderr
 
 
 def test_importing_the_package_loads_no_numpy() -> None:

@@ -8,18 +8,16 @@ import statistics
 
 import pytest
 
-from hat_eval.suites.ifeval import (
-    IFEvalError,
-    IFEvalExample,
+from hat_eval.stats import ratio_stderr
+from hat_eval.suites.ifeval import IFEvalError, instruction_ids, summarize
+from hat_eval.suites.ifeval._checks import (
     Verdict,
+    check_all,
     check_response,
-    instruction_ids,
     loose_variants,
-    ratio_stderr,
-    summarize,
     validate_examples,
 )
-from hat_eval.suites.ifeval._checks import check_all
+from hat_eval.suites.ifeval._data import IFEvalExample
 
 
 @pytest.fixture(scope="module")

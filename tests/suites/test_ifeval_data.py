@@ -11,14 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hat_eval.suites.ifeval import (
-    NUM_PROMPTS,
-    IFEvalError,
-    instruction_ids,
-    load_ifeval,
-    suite_entry,
-)
-from hat_eval.suites.ifeval._data import parse_example
+from hat_eval.suites.ifeval import IFEvalError, instruction_ids, load_ifeval
+from hat_eval.suites.ifeval._data import NUM_PROMPTS, parse_example, suite_entry
 from hat_eval.suites.ifeval._task import VERSION
 
 SUITE = Path(__file__).resolve().parents[2] / "hat_eval" / "suites" / "ifeval"
@@ -97,7 +91,9 @@ try:
     raise SystemExit("punkt_tab already installed: not a fresh machine")
 except LookupError:
     pass
-from hat_eval.suites.ifeval import IFEvalExample, check_response, ensure_punkt
+from hat_eval.suites.ifeval._checks import check_response
+from hat_eval.suites.ifeval._data import IFEvalExample
+from hat_eval.suites.ifeval._punkt import ensure_punkt
 root = ensure_punkt()
 assert str(root).startswith({str(tmp_path)!r}), root
 e = IFEvalExample(1, "p", ("length_constraints:number_sentences",),

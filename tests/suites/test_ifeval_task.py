@@ -8,14 +8,10 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageSystem, ModelOutput, get_model
 
-from hat_eval.suites.ifeval import (
-    METRICS,
-    build_ifeval,
-    check_response,
-    ifeval_task,
-    load_ifeval,
-    summarize,
-)
+from hat_eval.suites.ifeval import load_ifeval, summarize
+from hat_eval.suites.ifeval._checks import check_response
+from hat_eval.suites.ifeval._report import METRICS
+from hat_eval.suites.ifeval._task import build_ifeval, ifeval_task
 
 REPO = Path(__file__).resolve().parents[2]
 N = 6

@@ -13,13 +13,8 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 from inspect_ai.tool import ToolInfo
 
 from hat_eval.episode import Message, episode_context, hook_records_in, run_agent
-from hat_eval.harness import (
-    Harness,
-    harness_to_dict,
-    parse_harness,
-    render_system_prompt,
-    render_tools,
-)
+from hat_eval.harness import Harness, render_system_prompt, render_tools
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import AugmentationPolicy
 from hat_eval.suites import suite_episodes, suite_task
 from hat_eval.suites._agent import ToolSpec, _InspectChat, rendered, tool_infos

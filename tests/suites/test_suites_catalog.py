@@ -6,15 +6,8 @@ from importlib.resources import files
 
 import pytest
 
-from hat_eval.suites import (
-    TaskOptions,
-    case_suites,
-    disclosure_harness,
-    make_task,
-    suite_meta,
-    suite_names,
-    task_function,
-)
+from hat_eval.suites import TaskOptions, case_suites, disclosure_harness, make_task, suite_names
+from hat_eval.suites._catalog import suite_meta, task_function
 
 
 def test_the_suites_are_the_folders_with_an_eval_yaml() -> None:

@@ -11,7 +11,8 @@ from inspect_ai.model import ModelOutput, get_model
 
 import hat_eval._registry  # noqa: F401  (registers hat/reference)
 from hat_eval.episode import dataset_sha256, records_in
-from hat_eval.suites import suite_rows, suite_task
+from hat_eval.suites import suite_task
+from hat_eval.suites._recipes import suite_rows
 
 
 def _metrics(log) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -98,7 +99,7 @@ def test_harness_agent_uses_the_variant_names_and_hooks(tmp_path: Path) -> None:
 def test_user_role_hooks_put_results_in_a_user_message(tmp_path: Path, default_harness) -> None:
     import yaml
 
-    from hat_eval.harness import harness_to_dict
+    from hat_eval.harness._load import harness_to_dict
 
     data = harness_to_dict(default_harness)
     data["hooks"]["messages"].update(

@@ -9,17 +9,14 @@ import pytest
 
 import hat_eval.suites._frozen as frozen
 from hat_eval.episode import DATASET_VERSION, build_episodes
-from hat_eval.suites import (
+from hat_eval.suites import case_suites, suite_episodes, suite_info, suite_recipe
+from hat_eval.suites._frozen import (
     FROZEN_SPLITS,
     REGENERATE,
     SplitFile,
     SplitFileError,
-    case_suites,
     generated_split,
     split_files,
-    suite_episodes,
-    suite_info,
-    suite_recipe,
 )
 
 PAIRS = [

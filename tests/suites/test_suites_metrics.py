@@ -176,7 +176,7 @@ def test_the_suites_report_every_parts_undecided_share() -> None:
     from inspect_ai.util import registry_info
 
     from hat_eval.episode import PARTS
-    from hat_eval.suites import livestream_scorer
+    from hat_eval.suites._scorers import livestream_scorer
 
     (metric,) = registry_info(livestream_scorer()).metadata["metrics"]
     value = {p: 1.0 for p in PARTS} | {f"undecided_{p}": 0.0 for p in PARTS}

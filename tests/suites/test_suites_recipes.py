@@ -7,14 +7,8 @@ from pathlib import Path
 import pytest
 
 from hat_eval.episode import FaultRecipe, Recipe, build_rows, dataset_sha256
-from hat_eval.suites import (
-    SuiteFileError,
-    case_suites,
-    read_recipe_file,
-    suite_recipe,
-    suite_rows,
-    viewer_messages,
-)
+from hat_eval.suites import case_suites, suite_recipe, viewer_messages
+from hat_eval.suites._recipes import SuiteFileError, read_recipe_file, suite_rows
 from hat_eval.world import FAULT_KINDS
 
 

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from hat_eval.episode import Episode, HarnessMismatchError, episode_context
+from hat_eval.episode import Episode, episode_context
+from hat_eval.episode._record import HarnessMismatchError
 from hat_eval.suites import episode_of, suite_episodes, to_sample
 from hat_eval.suites._samples import GOLD_FIELDS, sample_gold
 
@@ -34,7 +35,8 @@ def test_a_foreign_target_is_one_clear_error() -> None:
 
 def test_a_sample_built_under_another_harness_file_is_an_error(tmp_path, default_harness) -> None:
     """The gold was computed for the harness the sample names; a changed file cannot run it."""
-    from hat_eval.harness import dump_harness, harness_to_dict, parse_harness
+    from hat_eval.harness import dump_harness
+    from hat_eval.harness._load import harness_to_dict, parse_harness
 
     path = tmp_path / "h.yaml"
     path.write_text(dump_harness(default_harness), encoding="utf-8")
@@ -56,7 +58,8 @@ def test_a_sample_built_under_another_harness_file_is_an_error(tmp_path, default
 
 
 def test_a_harness_without_a_tool_the_cases_call_is_one_clear_error(tmp_path, default_harness):
-    from hat_eval.harness import dump_harness, harness_to_dict, parse_harness
+    from hat_eval.harness import dump_harness
+    from hat_eval.harness._load import harness_to_dict, parse_harness
     from hat_eval.suites import suite_task
 
     d = harness_to_dict(default_harness)

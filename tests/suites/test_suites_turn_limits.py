@@ -5,16 +5,17 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from hat_eval.episode import HookRecord, hook_summary
-from hat_eval.harness import (
-    default_harness_path,
-    dump_harness,
-    harness_to_dict,
-    load_harness,
-    parse_harness,
+from hat_eval.episode import hook_summary
+from hat_eval.episode._hooks import HookRecord
+from hat_eval.harness import default_harness_path, dump_harness, load_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
+from hat_eval.suites import TaskOptions, make_task, suite_info
+from hat_eval.suites._task import (
+    DEFAULT_TURN_TOKENS,
+    TOKENS_PER_WORD,
+    TURN_OVERHEAD_TOKENS,
+    turn_token_cap,
 )
-from hat_eval.suites import TaskOptions, make_task, suite_info, turn_token_cap
-from hat_eval.suites._task import DEFAULT_TURN_TOKENS, TOKENS_PER_WORD, TURN_OVERHEAD_TOKENS
 
 
 def test_the_cap_comes_from_the_harness_answer_limit(tmp_path: Path) -> None:

@@ -11,16 +11,15 @@ import torch
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.trainers import (
+from hat_eval.trainers import TrainError
+from hat_eval.trainers._common import (
     RUN_FILE,
     MissingExtraError,
-    TrainError,
-    carry_mtp,
     load_config,
-    mtp_tensors,
     require_train_extra,
     resolve_base,
 )
+from hat_eval.trainers._mtp import carry_mtp, mtp_tensors
 
 runner = CliRunner()
 

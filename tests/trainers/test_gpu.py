@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 import hat_eval._hub as hub
 from hat_eval.cli import app
-from hat_eval.trainers import RUN_FILE, resolve_base
+from hat_eval.trainers._common import RUN_FILE, resolve_base
 from tests._kernels import spy_kernels
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from hat_eval.episode import AgentRun, Episode, Message, episode_context, oracle_answer
-from hat_eval.judge import Calibration, CalibrationMap
+from hat_eval.judge import Calibration
+from hat_eval.judge._calibration_map import CalibrationMap
 from hat_eval.trainers import TrainError
 from hat_eval.trainers._judge_reward import JudgeReward, unit_score
 from hat_eval.trainers._rewards import ROLLOUT_KEY, Rewards, Rollout, trl_reward_funcs

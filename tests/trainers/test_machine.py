@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import hat_eval._hub as hub
 from hat_eval.cli import app
-from hat_eval.trainers import device_defaults
+from hat_eval.trainers._common import device_defaults
 from tests._cli import one_error_line
 from tests._kernels import spy_kernels
 

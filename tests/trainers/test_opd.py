@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 import torch
 
-from hat_eval.trainers import RUN_FILE, TINY_BASE, TrainError, build_tiny_model
+from hat_eval.trainers import TrainError, build_tiny_model
+from hat_eval.trainers._common import RUN_FILE
 from hat_eval.trainers._opd import GeneralOPDConfig, prepare_opd, train_opd
+from hat_eval.trainers._tiny import TINY_BASE
 
 pytestmark = [
     # TRL's unwrap_model_for_generation reads the deprecated `is_gradient_checkpointing` (theirs)
@@ -218,7 +220,7 @@ def test_the_default_teacher_is_the_base_the_stages_recorded(tmp_path: Path) -> 
     """sft wrote runs/sft from base/, a later stage wrote runs/rl from runs/sft: base/ teaches."""
     import json
 
-    from hat_eval.trainers import RUN_FILE
+    from hat_eval.trainers._common import RUN_FILE
     from hat_eval.trainers._opd import pretrained_base
 
     base, sft, rl = tmp_path / "base", tmp_path / "sft", tmp_path / "rl"

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import torch
 
-from hat_eval.trainers import RUN_FILE, TrainError
+from hat_eval.trainers import TrainError
+from hat_eval.trainers._common import RUN_FILE
 from hat_eval.trainers._judge_reward import JudgeReward
 from hat_eval.trainers._rewards import COMPONENTS, DEFAULT_WEIGHTS, trl_reward_funcs
 from hat_eval.trainers._rl import HSARLConfig, train_rl

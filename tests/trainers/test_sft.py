@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from hat_eval.trainers import RUN_FILE, TrainError, _trajectory
+from hat_eval.trainers import TrainError, _trajectory
+from hat_eval.trainers._common import RUN_FILE
 from hat_eval.trainers._sft import (
     HSASFTConfig,
     build_dataset,

@@ -8,14 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from hat_eval.episode import (
-    base_harness,
-    check_answer,
-    episode_context,
-    records_in,
-    resolve_harness,
-    system_message,
-)
+from hat_eval.episode import base_harness, check_answer, episode_context, records_in, system_message
+from hat_eval.episode._context import resolve_harness
 from hat_eval.harness import render_tools
 from hat_eval.suites import suite_episodes
 from hat_eval.trainers import _trajectory

@@ -9,19 +9,17 @@ from hat_eval.harness import FUNCTIONS, load_harness
 from hat_eval.world import (
     INTENTS,
     PARAMETERS,
-    STYLES,
     Case,
     Fact,
     KnowledgeBase,
     build_kb,
     call_function,
-    fact_mentioned,
-    forbidden_matches,
     generate_cases,
     reference_answer,
-    resolve_path,
-    split_products,
 )
+from hat_eval.world._cases import STYLES
+from hat_eval.world._facts import fact_mentioned, forbidden_matches, resolve_path
+from hat_eval.world._splits import split_products
 from hat_eval.world._vocab import SIZE_CHART
 
 EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hat_eval.world import Fact, fact_mentioned
+from hat_eval.world import Fact
 from hat_eval.world._compliance import normalise
-from hat_eval.world._facts import phrase_in
+from hat_eval.world._facts import fact_mentioned, phrase_in
 
 
 def _regex_rule(phrase: str, text: str) -> bool:

@@ -5,18 +5,15 @@ import pytest
 
 from hat_eval import harness
 from hat_eval.world import (
-    DRIFT_RENAMES,
     FAULT_KINDS,
-    RAISING_KINDS,
     FaultInjector,
     FaultPlan,
-    FaultText,
     LiveSession,
     ToolFault,
     build_kb,
     call_function,
-    inject_fault,
 )
+from hat_eval.world._faults import DRIFT_RENAMES, RAISING_KINDS, FaultText, inject_fault
 
 SESSION = LiveSession("P0001", "2026-11-10T20:00:00+08:00")
 

@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from hat_eval.harness import FUNCTIONS, Harness, harness_to_dict, load_harness, parse_harness
+from hat_eval.harness import FUNCTIONS, Harness, load_harness
+from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.world import (
-    CATEGORIES,
     IMPLEMENTATIONS,
     PARAMETERS,
     KnowledgeBase,
@@ -18,6 +18,7 @@ from hat_eval.world._function_registry import (
     implementation,
     parameters_of,
 )
+from hat_eval.world._vocab import CATEGORIES
 
 NOW = "2026-11-10T20:00:00+08:00"
 

@@ -11,16 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from hat_eval.world import (
-    CATEGORIES,
-    SPLITS,
-    Deal,
-    LiveSession,
-    build_kb,
-    generate_cases,
-    split_of,
-    split_products,
-)
+from hat_eval.world import SPLITS, LiveSession, build_kb, generate_cases
+from hat_eval.world._session import Deal
+from hat_eval.world._splits import split_of, split_products
+from hat_eval.world._vocab import CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hat_eval.episode import Episode, episode_context, episode_kb, make_variant
-from hat_eval.suites import suite_episodes, suite_rows
-from hat_eval.world import (
-    builtin_pack,
-    call_function,
-    generator_problems,
-    load_kb,
-    read_pack,
-    shop_coverage,
-)
+from hat_eval.episode import Episode, episode_context, episode_kb
+from hat_eval.episode._context import make_variant
+from hat_eval.suites import suite_episodes
+from hat_eval.suites._recipes import suite_rows
+from hat_eval.world import builtin_pack, call_function, load_kb, read_pack, shop_coverage
+from hat_eval.world._coverage import generator_problems
 
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "shop").as_posix()
 

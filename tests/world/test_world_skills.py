@@ -7,9 +7,10 @@ import sys
 
 import pytest
 
-from hat_eval.harness import Harness, HarnessError, harness_to_dict, parse_harness
-from hat_eval.world import INTENTS, SKILL_OF, build_kb, generate_cases
-from hat_eval.world._cases import SINGLE_INTENTS, skill_of
+from hat_eval.harness import Harness, HarnessError
+from hat_eval.harness._load import harness_to_dict, parse_harness
+from hat_eval.world import INTENTS, build_kb, generate_cases
+from hat_eval.world._cases import SINGLE_INTENTS, SKILL_OF, skill_of
 from hat_eval.world._cases.multi_intent import COMBOS
 
 
@@ -69,7 +70,8 @@ def test_inconsistent_intents_name_the_field(
 
 def test_the_harness_is_read_on_first_use_only() -> None:
     code = (
-        "import hat_eval.world as w; from hat_eval.world._cases._skills import default_skill_of; "
+        "import hat_eval.world, hat_eval.world._cases as w; "
+        "from hat_eval.world._cases._skills import default_skill_of; "
         "assert default_skill_of.cache_info().currsize == 0; w.SKILL_OF['price']; "
         "assert default_skill_of.cache_info().currsize == 1"
     )

@@ -19,42 +19,19 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
-from ._answer import known_values
 from ._commitments import PROMISE_KINDS, invented_commitments
-from ._declines import data_state, declines
-from ._extra import CHECKERS, unsupported_claims
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, evasive
-from ._language import addresses_evaluator, hedged_at, negated_at
-from ._lexicon import ClaimWord, LexiconError, claim_words, groups, lexicon, words
-from ._quantities import Number, normalise_quantities, numbers
-from ._safety import COMPLIANCE_INTENTS, FACTUAL_RULES, check_safety, compliance_risk, factual_claim
-from ._subjects import Subject, fact_subject
-from ._support import Support, support
-from ._text import find_phrase, prepare
+from ._language import negated_at
+from ._quantities import numbers
+from ._safety import check_safety, compliance_risk, factual_claim
+from ._text import prepare
 from ._verdict import Verdict
 
 __all__ = [
-    "CHECKERS",
     "PROMISE_KINDS",
-    "LexiconError",
-    "claim_words",
-    "groups",
-    "lexicon",
-    "words",
-    "COMPLIANCE_INTENTS",
-    "FACTUAL_RULES",
-    "ClaimWord",
-    "Support",
-    "data_state",
-    "declines",
     "invented_commitments",
-    "support",
-    "unsupported_claims",
-    "Number",
-    "Subject",
     "Verdict",
-    "addresses_evaluator",
     "check_fact",
     "check_facts",
     "check_no_fact",
@@ -63,12 +40,7 @@ __all__ = [
     "factual_claim",
     "compliance_risk",
     "evasive",
-    "fact_subject",
-    "find_phrase",
-    "hedged_at",
-    "known_values",
     "negated_at",
-    "normalise_quantities",
     "numbers",
     "prepare",
 ]

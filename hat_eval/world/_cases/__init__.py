@@ -13,35 +13,23 @@
 
 from ._asked import mark_unasked
 from ._case import Case
-from ._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS
-from ._generate import generate_cases, message_key
+from ._draft import ABSOLUTE_FORBIDDEN
+from ._generate import generate_cases
 from ._gold import stock_state_fact
-from ._intents import (
-    INTENT_WEIGHTS,
-    INTENTS,
-    MULTI_PARTS,
-    SINGLE_INTENTS,
-    STYLE_WEIGHTS,
-    STYLES,
-)
+from ._intents import INTENTS, SINGLE_INTENTS, STYLES
 from ._skills import SKILL_OF, skill_of
 from .shipping_returns import return_window_fact
 
 __all__ = [
     "ABSOLUTE_FORBIDDEN",
-    "BASE_CONSTRAINTS",
     "INTENTS",
-    "INTENT_WEIGHTS",
-    "MULTI_PARTS",
     "SINGLE_INTENTS",
     "SKILL_OF",
     "STYLES",
-    "STYLE_WEIGHTS",
     "Case",
     "mark_unasked",
     "generate_cases",
     "return_window_fact",
     "stock_state_fact",
-    "message_key",
     "skill_of",
 ]
