@@ -14,7 +14,7 @@ problem: file, line, record, field, what is wrong, what was expected); :func:`ch
 :func:`read_cases` are those checks alone.
 """
 
-from ._inputs import check_shop, read_cases, write_cases
+from ._inputs import check_shop, read_cases
 from ._options import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
@@ -44,5 +44,4 @@ __all__ = [
     "option_help",
     "read_cases",
     "run_suites",
-    "write_cases",
 ]
