@@ -5,7 +5,10 @@
     result = run_suites(options, progress=print)  # progress: the notes and progress lines
     result.status, result.done, result.total  # "success", 5, 5; the same call resumes
 
-``hat-eval run`` is this call plus its summary table and exit code.
+``hat-eval run`` is this call plus its summary table and exit code. ``models=(a, b)`` runs
+several models side by side in one eval set (``result.runs``: one :class:`TaskRun` per model
+and task); ``limit_per_suite`` and ``max_tokens_per_suite`` give a suite its own case limit and
+reply cap; ``display`` and ``output_log`` choose Inspect's display and where its output goes.
 
 :class:`RunOptions` is checked when made (:class:`RunOptionError`); :func:`run_suites` checks
 what needs a file or the machine before any sample runs and returns a :class:`RunResult`. A shop
@@ -26,7 +29,7 @@ from ._options import (
     option_help,
 )
 from ._prepare import checkpoint_model, generation_model_args
-from ._run import RunError, RunResult, run_suites
+from ._run import RunError, RunResult, TaskRun, run_suites
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -38,6 +41,7 @@ __all__ = [
     "RunOptionError",
     "RunOptions",
     "RunResult",
+    "TaskRun",
     "check_shop",
     "checkpoint_model",
     "generation_model_args",
