@@ -11,7 +11,8 @@
 - The token-level run: :func:`run_repro` (both arms per seed side by side, then the probe) and
   ``results.json`` (:func:`check_out` refuses a folder holding another run's).
 - The end-to-end run: :data:`E2E_ARMS` trained by the project's trainers (:func:`train_arm`),
-  every model on :data:`E2E_SUITES` as ``hat-eval run`` runs them (:func:`evaluate`), the
+  every model on :data:`E2E_SUITES` through ``hat-eval run``'s library call (:func:`evaluate`, one
+  :func:`~hat_eval.runner.run_suites` of :func:`eval_options`), the
   comparison through ``hat-eval report``, :data:`E2E_MEASURES` contrasted between arms with
   paired case intervals (:func:`measure_contrast`), :func:`run_e2e` for the whole.
 
@@ -71,6 +72,7 @@ from ._e2e_arms import (
 )
 from ._e2e_eval import (
     E2E_SUITES,
+    eval_options,
     evaluate,
     model_name,
     suite_limits,
@@ -155,6 +157,7 @@ __all__ = [
     "contrast_arms",
     "contrast_terms",
     "contrasts",
+    "eval_options",
     "evaluate",
     "get_budget",
     "judge",

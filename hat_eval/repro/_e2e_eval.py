@@ -101,7 +101,10 @@ def eval_options(
 
     return RunOptions(
         suites=E2E_SUITES,
-        models=tuple(str(c) for c in checkpoints),
+        # Inspect model strings (what --model DIR resolves to), so run_suites passes them on
+        # without its checkpoint checks: the tiny base's Qwen3 template does not render a tool
+        # call as Inspect's hf/ gives it (its checkpoints never make one), which they refuse
+        models=tuple(model_name(c) for c in checkpoints),
         limit_per_suite=suite_limits(size),
         max_tokens_per_suite=suite_max_tokens(size),
         ifeval_data=ifeval_data,

@@ -118,7 +118,9 @@ def run_suites(
     gets the limit notes, a line per cases file written (with ``shop`` or ``cases``) and, off a
     terminal, the progress lines (None: none); ``warn`` a line
     for each unreadable log set aside; ``interrupt`` handles SIGINT / SIGTERM so the logs are
-    marked cancelled and the result says so.
+    marked cancelled and the result says so. Several ``models`` run in one eval set, every
+    model's tasks at once (:attr:`RunResult.runs` has each model's); with ``output_log``,
+    whatever prints while the suites run is appended to that file.
 
     Raises:
         RunOptionError: an option that cannot run (``.option`` names the field).
@@ -176,6 +178,7 @@ def run_suites(
             session.stop_signals() if interrupt else nullcontext(session.Interrupt())
         )
         if options.output_log is not None:
+            options.output_log.parent.mkdir(parents=True, exist_ok=True)
             f = stack.enter_context(options.output_log.open("a", encoding="utf-8", buffering=1))
             stack.enter_context(redirect_stdout(f))
             stack.enter_context(redirect_stderr(f))
@@ -192,11 +195,11 @@ def run_suites(
 
 
 def _check_output_log(path: Path) -> None:
-    """``output_log`` names a file that can be appended to (its folder is made when missing)."""
+    """``output_log`` names a file that can be appended to (its folder made when it runs)."""
     from hat_eval._outputs import OutputError, check_output_file
 
     try:
-        check_output_file(path, option="output_log")
+        check_output_file(path, option="output_log", create=False)
     except OutputError as err:
         raise RunInputError(str(err)) from None
 

@@ -218,3 +218,13 @@ def test_per_suite_limits_and_token_caps_reach_each_suites_log(tmp_path: Path) -
     }
     assert caps == {"livestream": 200, "variant": 300}
     assert result.run("hat/reference", "variant").finished == 1
+
+
+def test_an_output_log_that_is_a_folder_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    from hat_eval.runner import RunInputError
+
+    options = RunOptions(limit=1, log_dir=tmp_path / "logs", output_log=tmp_path)
+    with pytest.raises(RunInputError) as caught:
+        run_suites(options, interrupt=False)
+    assert f"output_log {tmp_path}: a folder, expected a file path" in str(caught.value)
+    assert not (tmp_path / "logs").exists()
