@@ -325,7 +325,7 @@ def _build_tasks(
         tasks = [
             _with_max_tokens(
                 make_task(name, replace(task_options, limit=options.suite_limit(name))),
-                options.suite_max_tokens(name),
+                options.suite_max_tokens(name) if options.max_tokens_per_suite else None,
             )
             for name in names
         ]
@@ -341,7 +341,9 @@ def _build_tasks(
 def _with_max_tokens(task: Task, max_tokens: int | None) -> Task:
     """``task`` with its turns capped at ``max_tokens`` (None: its own cap), its config kept.
 
-    The same as Inspect's eval-level ``max_tokens``, which overrides the task's, but per task.
+    What Inspect's eval-level ``max_tokens`` does to every task (it overrides the task's), for
+    one task: with ``max_tokens_per_suite`` each task gets its suite's cap (or ``max_tokens``)
+    this way and the eval level none, since it would override them.
     """
     if max_tokens is None:
         return task
@@ -394,7 +396,8 @@ def _eval(
                 max_connections=max_connections,
                 model_roles={"grader": grader} if grader is not None else None,
                 seed=options.seed,
-                # max_tokens: on each task (its suite's, see _with_max_tokens)
+                # with caps per suite, each task carries its own (see _with_max_tokens)
+                max_tokens=None if options.max_tokens_per_suite else options.max_tokens,
                 attempt_timeout=attempt_timeout,
                 max_retries=retries,
                 epochs=Epochs(epochs, part_mean()) if epochs > 1 else None,
