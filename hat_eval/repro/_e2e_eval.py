@@ -1,8 +1,8 @@
 """Every model of an end-to-end re-test run on the suites, as ``hat-eval run`` runs them.
 
-Each model runs ``livestream``, ``variant``, ``evolution`` and ``ifeval`` through the suites'
-catalogue (:func:`~hat_eval.suites.make_task` of :class:`~hat_eval.suites.TaskOptions`, with the
-budget's case limit per suite) and Inspect's ``eval_set``, with what ``hat-eval run`` gives a
+Every model runs ``livestream``, ``variant``, ``evolution`` and ``ifeval`` through
+:func:`~hat_eval.runner.run_suites`, the library call under ``hat-eval run`` (the budget's case
+limit and reply budget per suite, every model side by side in one eval set), with what it gives a
 checkpoint folder: Inspect's ``hf/`` provider decoding greedily, the harness agent, the default
 harness, Inspect ``.eval`` logs in a folder of its own. The logs are read back through the
 report's own reader (:func:`~hat_eval.reports.read_logs`) into each model's values per case
@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     from inspect_ai import Task
 
     from hat_eval.reports import SuiteLog
+    from hat_eval.runner import RunOptions
 
 _LIMITS: dict[str, str] = {
     "livestream": "cases",
@@ -43,31 +43,36 @@ def suite_limits(size: EvalSize) -> dict[str, int]:
     return {suite: int(getattr(size, field)) for suite, field in _LIMITS.items()}
 
 
-def suite_tasks(size: EvalSize, ifeval_data: Path | None) -> list[Task]:
-    """The Inspect task of each suite of :data:`E2E_SUITES` at this size.
+def suite_max_tokens(size: EvalSize) -> dict[str, int]:
+    """Most tokens per reply in each suite at this size (the case suites' or IFEval's)."""
+    from hat_eval.suites import IFEVAL
 
-    Each carries its reply budget (``max_tokens``: the case suites' or IFEval's). Building them
-    reads every suite's data, so a run builds them once before anything trains.
+    return {
+        suite: size.ifeval_max_tokens if suite == IFEVAL else size.max_tokens
+        for suite in E2E_SUITES
+    }
+
+
+def suite_tasks(size: EvalSize, ifeval_data: Path | None) -> list[Task]:
+    """The Inspect task of each suite of :data:`E2E_SUITES` at this size (its data read).
+
+    Building them reads every suite's data, so a run builds them once before anything trains
+    (:func:`evaluate` builds them again, through :func:`~hat_eval.runner.run_suites`).
 
     Raises:
         ReproError: a suite's data cannot be read (IFEval from the Hub while offline, a
             ``--ifeval-data`` file that is missing or malformed); the message names it.
     """
-    from inspect_ai import task_with
-    from inspect_ai.model import GenerateConfig
-
     from hat_eval.suites import IFEVAL, TaskOptions, make_task
 
     tasks = []
     for name, limit in suite_limits(size).items():
         options = TaskOptions(limit=limit, ifeval_data=ifeval_data)
         try:
-            task = make_task(name, options)
+            tasks.append(make_task(name, options))
         except (FileNotFoundError, ValueError) as err:
             where = f"suite {name}" + (" (--ifeval-data)" if name == IFEVAL else "")
             raise ReproError(f"{where}: {err}") from None
-        tokens = size.ifeval_max_tokens if name == IFEVAL else size.max_tokens
-        tasks.append(task_with(task, config=GenerateConfig(max_tokens=tokens)))
     return tasks
 
 
@@ -76,6 +81,38 @@ def model_name(checkpoint: Path) -> str:
     from hat_eval.runner import checkpoint_model
 
     return checkpoint_model(checkpoint)
+
+
+def eval_options(
+    checkpoints: Sequence[Path],
+    log_dir: Path,
+    size: EvalSize,
+    *,
+    ifeval_data: Path | None,
+    log: Path,
+) -> RunOptions:
+    """What :func:`evaluate` asks :func:`~hat_eval.runner.run_suites`: every checkpoint at once.
+
+    Every suite of :data:`E2E_SUITES` with its own case limit and reply budget, the default
+    harness and agent, greedy decoding (what ``hat-eval run`` gives an ``hf/`` checkpoint),
+    Inspect's plain display appended to ``log``.
+    """
+    from hat_eval.runner import RunOptions
+
+    return RunOptions(
+        suites=E2E_SUITES,
+        # Inspect model strings (what --model DIR resolves to), so run_suites passes them on
+        # without its checkpoint checks: the tiny base's Qwen3 template does not render a tool
+        # call as Inspect's hf/ gives it (its checkpoints never make one), which they refuse
+        models=tuple(model_name(c) for c in checkpoints),
+        limit_per_suite=suite_limits(size),
+        max_tokens_per_suite=suite_max_tokens(size),
+        ifeval_data=ifeval_data,
+        max_connections=size.max_connections,
+        log_dir=log_dir,
+        display="plain",
+        output_log=log,
+    )
 
 
 def evaluate(
@@ -88,56 +125,41 @@ def evaluate(
 ) -> float:
     """Run every suite on every checkpoint, in one Inspect eval set into ``log_dir``.
 
-    All the models run side by side (every model's tasks at once), so their calls batch
-    together; each model is loaded once. The folder is emptied first: logs already there scored
-    earlier checkpoints of the same paths, so they are replaced, not resumed. Inspect's output
-    goes to ``log``. Returns the wall seconds.
+    One :func:`~hat_eval.runner.run_suites` of :func:`eval_options`: all the models run side
+    by side (every model's tasks at once), so their calls batch together; each model is loaded
+    once. The folder is emptied first: logs already there scored earlier checkpoints of the
+    same paths, so they are replaced, not resumed. Inspect's output goes to ``log``. Returns
+    the wall seconds.
 
     Raises:
-        ReproError: a suite did not finish every sample on some model (the message names the
-            model, the suite, the error and the log to read).
+        ReproError: an input the run refuses, or a suite that did not finish every sample on
+            some model (the message names the model, the suite, the error and the log to read).
     """
-    from inspect_ai import eval_set
-
-    from hat_eval._hub import hub_kernel_setting
-    from hat_eval.runner import generation_model_args
+    from hat_eval.runner import RunError, RunInputError, RunOptionError, run_suites
 
     from ._e2e_arms import free_accelerator
 
     if log_dir.exists():
         shutil.rmtree(log_dir)
     started = time.monotonic()
-    tasks = suite_tasks(budget.eval, ifeval_data)
-    models = [model_name(c) for c in checkpoints]
-    with (
-        log.open("a", encoding="utf-8", buffering=1) as f,
-        redirect_stdout(f),
-        redirect_stderr(f),
-        hub_kernel_setting(),
-    ):
-        _, logs = eval_set(
-            tasks,
-            model=models,
-            # what `hat-eval run` gives an hf/ checkpoint (every model here is one): greedy
-            model_args=generation_model_args(models[0], {}, None),
-            log_dir=str(log_dir),
-            max_tasks=len(tasks) * len(checkpoints),
-            max_connections=budget.eval.max_connections,
-            log_format="eval",
-            retry_attempts=1,
-            display="plain",
-            score_display=False,
-        )
+    options = eval_options(checkpoints, log_dir, budget.eval, ifeval_data=ifeval_data, log=log)
+    try:
+        result = run_suites(options, interrupt=False)
+    except (RunOptionError, RunInputError, RunError) as err:
+        raise ReproError(f"the suites' run: {err}") from None
     free_accelerator()
-    for result in logs:
-        finished = result.results.completed_samples if result.results else 0
-        total = result.results.total_samples if result.results else 0
-        if result.status != "success" or finished < total:
-            error = result.error.message.strip().splitlines()[0] if result.error else ""
+    for run in result.runs:
+        if run.log is None:
             raise ReproError(
-                f"{result.eval.model}: the {result.eval.task} suite stopped ({result.status}, "
-                f"{finished} of {total} samples{': ' + error if error else ''}); read "
-                f"{result.location} (inspect view) and the output in {log}"
+                f"{run.model}: the {run.task} suite left no log in {log_dir}; read the output "
+                f"in {log}"
+            )
+        if run.log.status != "success" or run.finished < run.expected:
+            error = run.log.error.message.strip().splitlines()[0] if run.log.error else ""
+            raise ReproError(
+                f"{run.model}: the {run.task} suite stopped ({run.log.status}, "
+                f"{run.finished} of {run.expected} samples{': ' + error if error else ''}); read "
+                f"{run.log.location} (inspect view) and the output in {log}"
             )
     return time.monotonic() - started
 

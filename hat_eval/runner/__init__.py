@@ -5,7 +5,10 @@
     result = run_suites(options, progress=print)  # progress: the notes and progress lines
     result.status, result.done, result.total  # "success", 5, 5; the same call resumes
 
-``hat-eval run`` is this call plus its summary table and exit code.
+``hat-eval run`` is this call plus its summary table and exit code. ``models=(a, b)`` runs
+several models side by side in one eval set (``result.runs``: one ``TaskRun`` record per model
+and task); ``limit_per_suite`` and ``max_tokens_per_suite`` give a suite its own case limit and
+reply cap; ``display`` and ``output_log`` choose Inspect's display and where its output goes.
 
 :class:`RunOptions` is checked when made (:class:`RunOptionError`); :func:`run_suites` checks
 what needs a file or the machine before any sample runs and returns a :class:`RunResult`. A shop
@@ -25,7 +28,7 @@ from ._options import (
     RunOptions,
     option_help,
 )
-from ._prepare import checkpoint_model, generation_model_args
+from ._prepare import checkpoint_model
 from ._run import RunError, RunResult, run_suites
 
 __all__ = [
@@ -40,7 +43,6 @@ __all__ = [
     "RunResult",
     "check_shop",
     "checkpoint_model",
-    "generation_model_args",
     "option_help",
     "read_cases",
     "run_suites",

@@ -21,6 +21,8 @@ DEFAULT_MAX_RETRIES = 2
 """Retries of a failed request to a model server unless ``max_retries``."""
 ENGINES = ("hf", "vllm")
 """What runs a checkpoint folder."""
+DISPLAYS = ("auto", "plain", "rich", "none")
+"""Inspect's displays a run can ask for (``auto``: ``rich`` on a terminal, else ``plain``)."""
 
 
 class RunOptionError(ValueError):
@@ -117,7 +119,19 @@ class RunOptions:
             "hf/...). Default: the embedded reference policy (scripted, offline)."
         ),
     )
+    models: tuple[str, ...] = field(
+        default=(),
+        metadata=_help(
+            "Several models (each as --model) run side by side in one eval set instead of "
+            "--model: every model's tasks at once, each model loaded once, every log in "
+            "--log-dir (one provider for all)."
+        ),
+    )
     limit: int | None = field(default=None, metadata=_help("Cases per suite."))
+    limit_per_suite: Mapping[str, int] = field(
+        default_factory=dict,
+        metadata=_help("Cases of the suites named (suite -> cases), instead of --limit."),
+    )
     harness: Path | None = field(default=None, metadata=_help("Harness file to run under."))
     seed: int | None = field(
         default=None,
@@ -151,6 +165,13 @@ class RunOptions:
             "Most tokens per model turn. Default: for the case suites a cap derived from the "
             "harness's answer limit (its most words, 2 tokens a word, 64 more); for IFEval the "
             "model's."
+        ),
+    )
+    max_tokens_per_suite: Mapping[str, int] = field(
+        default_factory=dict,
+        metadata=_help(
+            "Most tokens per model turn in the suites named (suite -> tokens), instead of "
+            "--max-tokens."
         ),
     )
     request_timeout: int = field(
@@ -245,6 +266,20 @@ class RunOptions:
             "case schema, docs/shop.md), run instead of generated cases (about --shop's products)."
         ),
     )
+    display: str = field(
+        default="auto",
+        metadata=_help(
+            "Inspect's display: auto (rich on a terminal, plain lines otherwise), plain, rich "
+            "or none."
+        ),
+    )
+    output_log: Path | None = field(
+        default=None,
+        metadata=_help(
+            "A file that Inspect's output (and whatever else prints while the suites run) is "
+            "appended to instead of the terminal; the display is then plain."
+        ),
+    )
 
     def __post_init__(self) -> None:
         from hat_eval.suites import AGENTS, IFEVAL, check_suite, suite_names
@@ -261,6 +296,9 @@ class RunOptions:
                 check_suite(name)
             except ValueError as err:
                 raise RunOptionError(str(err), "suites") from None
+        self._check_models()
+        for name in ("limit_per_suite", "max_tokens_per_suite"):
+            self._check_per_suite(name)
         for name in ("limit", "max_connections", "max_tokens", "judge_max_tokens", "epochs"):
             value = getattr(self, name)
             if value is not None and value < 1:
@@ -286,6 +324,18 @@ class RunOptions:
             raise RunOptionError(
                 f"{self.engine!r} is not an engine, expected {' or '.join(ENGINES)}", "engine"
             )
+        if self.display not in DISPLAYS:
+            raise RunOptionError(
+                f"display={self.display!r}: not a display, expected one of {', '.join(DISPLAYS)}",
+                "display",
+            )
+        if self.output_log is not None and self.display == "rich":
+            raise RunOptionError(
+                f"display='rich' with output_log={self.output_log}: the rich display draws on a "
+                "terminal, not a file; leave display as auto (or plain) to write plain lines "
+                "to output_log",
+                "display",
+            )
         others = ", ".join(n for n in suite_names() if n != IFEVAL)
         if self.judge is not None and list(self.suites) == [IFEVAL]:
             raise RunOptionError(
@@ -293,6 +343,74 @@ class RunOptions:
                 f"({others})",
                 "judge",
             )
+
+    def _check_models(self) -> None:
+        """``models``: a tuple of distinct names, not given with ``model``."""
+        if isinstance(self.models, str):  # one model name given as a string
+            object.__setattr__(self, "models", (self.models,))
+        else:
+            object.__setattr__(self, "models", tuple(self.models))
+        if self.models and self.model is not None:
+            raise RunOptionError(
+                f"model={self.model!r} and models={self.models!r}: give one model as model or "
+                "several as models, not both",
+                "models",
+            )
+        for i, name in enumerate(self.models):
+            if not isinstance(name, str) or not name.strip():
+                raise RunOptionError(
+                    f"models[{i}]={name!r}: expected a checkpoint directory or an Inspect model "
+                    "string",
+                    "models",
+                )
+            if name in self.models[:i]:
+                raise RunOptionError(
+                    f"models[{i}]={name!r}: given twice, expected each model once (a model "
+                    "runs once per run; use epochs for more trials)",
+                    "models",
+                )
+
+    def _check_per_suite(self, name: str) -> None:
+        """A per-suite mapping names suites this run runs, each with a value of 1 or more."""
+        from hat_eval.suites import suite_names
+
+        mapping = getattr(self, name)
+        if not isinstance(mapping, Mapping):
+            raise RunOptionError(
+                f"{name}={mapping!r}: expected a mapping of suite name to a number "
+                f"(e.g. {{{self.suites[0]!r}: 10}})",
+                name,
+            )
+        for suite, value in mapping.items():
+            if suite not in suite_names():
+                raise RunOptionError(
+                    f"{name}[{suite!r}]: not a suite, expected one of {', '.join(suite_names())}",
+                    name,
+                )
+            if suite not in self.suites:
+                raise RunOptionError(
+                    f"{name}[{suite!r}]: {suite} is not run (suites: {', '.join(self.suites)}); "
+                    f"add it to suites or leave it out of {name}",
+                    name,
+                )
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise RunOptionError(
+                    f"{name}[{suite!r}]={value!r}: expected a whole number, 1 or more", name
+                )
+        object.__setattr__(self, name, dict(mapping))
+
+    @property
+    def all_models(self) -> tuple[str | None, ...]:
+        """The models this run runs: ``models``, or ``(model,)`` (None: the reference policy)."""
+        return self.models or (self.model,)
+
+    def suite_limit(self, suite: str) -> int | None:
+        """Cases ``suite`` runs: its ``limit_per_suite`` entry, else ``limit`` (None: all)."""
+        return self.limit_per_suite.get(suite, self.limit)
+
+    def suite_max_tokens(self, suite: str) -> int | None:
+        """Most tokens per turn in ``suite``: ``max_tokens_per_suite``, else ``max_tokens``."""
+        return self.max_tokens_per_suite.get(suite, self.max_tokens)
 
 
 def option_help(name: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -77,17 +77,27 @@ TERMINATED = 143
 
 def latest_logs(log_dir: Path, tasks: Iterable[str]) -> list[EvalLog]:
     """The newest readable log header in ``log_dir`` of each task named in ``tasks``, in order."""
+    newest = newest_logs(log_dir)
+    return [newest[(None, name)] for name in tasks if (None, name) in newest]
+
+
+def newest_logs(log_dir: Path) -> dict[tuple[str | None, str], EvalLog]:
+    """The newest readable log header in ``log_dir`` of each (model, task), and of each task.
+
+    Keyed ``(model, task)`` by the model the log names, and ``(None, task)`` whatever its model.
+    """
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    newest: dict[str, EvalLog] = {}
+    newest: dict[tuple[str | None, str], EvalLog] = {}
     if log_dir.is_dir():
         for info in list_eval_logs(str(log_dir), recursive=False):  # newest first
             try:
                 log = read_eval_log(info, header_only=True)
             except Exception:  # one cut short as the run stopped: named by set_aside_unreadable
                 continue
-            newest.setdefault(log.eval.task, log)
-    return [newest[name] for name in tasks if name in newest]
+            newest.setdefault((log.eval.model, log.eval.task), log)
+            newest.setdefault((None, log.eval.task), log)
+    return newest
 
 
 UNREADABLE = ".unreadable"
@@ -273,7 +283,7 @@ def tracebacks_in_log_only() -> Iterator[None]:
 
 
 def describe_run(
-    model: str,
+    models: Sequence[str],
     agent: str,
     harness: str | None,
     suites: list[str],
@@ -281,13 +291,13 @@ def describe_run(
     *,
     disclosure: str | None = None,
 ) -> str:
-    """One line naming what ran: the model, the agent, harness and judge of each kind of suite.
+    """One line naming what ran: the model(s), the agent, harness and judge of each kind of suite.
 
     ``disclosure`` (``--disclosure``) names which default harness ran when no file was given.
     """
     from hat_eval.suites import IFEVAL
 
-    parts = [f"model {model}"]
+    parts = [f"model{'s' if len(models) > 1 else ''} {', '.join(models)}"]
     if any(name != IFEVAL for name in suites):
         default = f"default {disclosure}" if disclosure else "default"
         parts += [f"agent {agent}", f"harness {harness or default + ' (embedded)'}"]
@@ -300,34 +310,21 @@ def describe_run(
 
 @contextmanager
 def run_progress(
-    tasks: list[Task],
-    log_dir: Path,
-    epochs: int,
-    max_retries: int | None,
-    write: Callable[[str], None],
+    total: int, done: int, max_retries: int | None, write: Callable[[str], None]
 ) -> Iterator[None]:
     """Progress lines to ``write`` while the run lasts, off a terminal (see ``_progress``).
 
-    A terminal shows Inspect's own progress display instead. ``HAT_EVAL_PROGRESS_S`` sets the
-    seconds between lines (:func:`check_progress_setting` reads it first); samples a resumed run
-    finished earlier count as done.
+    ``total`` samples, ``done`` of them finished by a resumed run earlier. A terminal shows
+    Inspect's own progress display instead. ``HAT_EVAL_PROGRESS_S`` sets the seconds between
+    lines (:func:`check_progress_setting` reads it first).
     """
     if os.isatty(2):
         yield
         return
-    from hat_eval.reports import finished_samples
-
     from ._progress import Progress, watch
 
     every_s = check_progress_setting()
-    expected = {t.name: len(t.dataset) * (epochs if epochs > 1 else t.epochs or 1) for t in tasks}
-    done = sum(
-        min(finished_samples(log), expected[log.eval.task])
-        for log in latest_logs(log_dir, expected)
-    )
-    progress = Progress(
-        sum(expected.values()), done, every_s=every_s, write=write, max_retries=max_retries
-    )
+    progress = Progress(total, done, every_s=every_s, write=write, max_retries=max_retries)
     with watch(progress):
         yield
 

@@ -110,3 +110,121 @@ def test_an_unreadable_log_is_set_aside_with_a_warning_to_the_caller(tmp_path: P
     assert result.status == "success"
     [line] = warned
     assert "not a readable Inspect eval log" in line and ".unreadable" in line
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "option", "said"),
+    [
+        ({"limit_per_suite": {"nosuch": 3}}, "limit_per_suite", "limit_per_suite['nosuch']: not"),
+        (
+            {"max_tokens_per_suite": {"livestream": 64}},
+            "max_tokens_per_suite",
+            "livestream is not run (suites: variant); add it to suites or leave it out",
+        ),
+        ({"limit_per_suite": {"variant": 0}}, "limit_per_suite", "['variant']=0: expected"),
+        ({"limit_per_suite": {"variant": "3"}}, "limit_per_suite", "expected a whole number"),
+        ({"max_tokens_per_suite": [("variant", 3)]}, "max_tokens_per_suite", "expected a mapping"),
+        ({"model": "hat/reference", "models": ("a/b",)}, "models", "not both"),
+        ({"models": ("a/b", "a/b")}, "models", "models[1]='a/b': given twice"),
+        ({"display": "fancy"}, "display", "display='fancy': not a display"),
+        ({"display": "rich", "output_log": Path("x.log")}, "display", "not a file"),
+    ],
+)
+def test_new_options_that_cannot_run_are_one_line_naming_the_field(
+    kwargs: dict[str, object], option: str, said: str
+) -> None:
+    with pytest.raises(RunOptionError) as caught:
+        RunOptions(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.option == option
+    assert said in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_suite_override_wins_over_the_run_wide_value() -> None:
+    options = RunOptions(
+        suites=("livestream", "variant"),
+        limit=4,
+        limit_per_suite={"variant": 2},
+        max_tokens_per_suite={"livestream": 50},
+    )
+    assert (options.suite_limit("variant"), options.suite_limit("livestream")) == (2, 4)
+    assert (options.suite_max_tokens("livestream"), options.suite_max_tokens("variant")) == (
+        50,
+        None,
+    )
+    assert options.all_models == (None,)  # the reference policy, as before
+    assert RunOptions(models="hat/reference").all_models == ("hat/reference",)  # type: ignore[arg-type]
+
+
+def test_models_of_two_providers_are_refused_before_anything_runs(tmp_path: Path) -> None:
+    options = RunOptions(models=("hat/reference", "mockllm/model"), log_dir=tmp_path / "logs")
+    with pytest.raises(RunOptionError) as caught:
+        run_suites(options, interrupt=False)
+    assert caught.value.option == "models"
+    assert "providers hat, mockllm" in str(caught.value)
+    assert not (tmp_path / "logs").exists()
+
+
+def test_several_models_run_side_by_side_and_are_reported_per_model(tmp_path: Path) -> None:
+    models = ("hat/reference", "hat/oracle")  # two models of the hat/ provider
+    log = tmp_path / "suites.log"
+    options = RunOptions(
+        suites=("livestream", "variant"),
+        models=models,
+        limit=2,
+        log_dir=tmp_path / "logs",
+        display="plain",
+        output_log=log,
+    )
+    result = run_suites(options, interrupt=False)
+    assert result.status == "success"
+    assert result.models == models
+    assert [(r.model, r.task) for r in result.runs] == [
+        (m, t) for m in models for t in ("livestream", "variant")
+    ]
+    for run in result.runs:  # each run's own log, of its own model
+        assert run.log is not None and run.log.eval.model == run.model
+        assert (run.expected, run.finished) == (2, 2)
+    assert len({r.log.location for r in result.runs if r.log}) == 4
+    assert result.expected == {"livestream": 4, "variant": 4}  # summed over the models
+    assert result.total == 8 and result.done == 8
+    assert result.described.startswith("ran: models hat/reference, hat/oracle")
+    assert log.read_text(encoding="utf-8").strip()  # Inspect's output went to the file
+    again = run_suites(options, interrupt=False)  # the same options resume (nothing to redo)
+    assert again.status == "success"
+    assert {r.log.location for r in again.runs if r.log} == {
+        r.log.location for r in result.runs if r.log
+    }
+
+
+def test_per_suite_limits_and_token_caps_reach_each_suites_log(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    options = RunOptions(
+        suites=("livestream", "variant"),
+        limit=3,
+        limit_per_suite={"variant": 1},
+        max_tokens=300,
+        max_tokens_per_suite={"livestream": 200},
+        log_dir=tmp_path / "logs",
+    )
+    result = run_suites(options, interrupt=False)
+    assert result.status == "success"
+    assert result.expected == {"livestream": 3, "variant": 1}
+    assert result.finished == result.expected and result.total == 4
+    caps = {
+        log.eval.task: read_eval_log(log.location, header_only=True).plan.config.max_tokens
+        for log in result.logs
+    }
+    assert caps == {"livestream": 200, "variant": 300}
+    assert result.run("hat/reference", "variant").finished == 1
+
+
+def test_an_output_log_that_is_a_folder_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    from hat_eval.runner import RunInputError
+
+    options = RunOptions(limit=1, log_dir=tmp_path / "logs", output_log=tmp_path)
+    with pytest.raises(RunInputError) as caught:
+        run_suites(options, interrupt=False)
+    assert f"output_log {tmp_path}: a folder, expected a file path" in str(caught.value)
+    assert not (tmp_path / "logs").exists()
