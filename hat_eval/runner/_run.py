@@ -133,35 +133,20 @@ def run_suites(
 
     from . import _prepare as prep
     from . import _session as session
-    from ._preflight import check_server, model_server
 
     inputs = _check_inputs(options)
     names, models, log_dir = list(options.suites), inputs.model_names, options.log_dir
     with ExitStack() as stack:
         # every load below, the judge's too
         stack.enter_context(hub_kernel_setting(False if options.no_hub_kernels else None))
-        for model_name in models:  # before any task is built or sample starts
-            server = model_server(model_name, inputs.model_args)
-            if server is not None:
-                check_server(
-                    model_name, server, timeout_s=min(PROBE_TIMEOUT_S, options.request_timeout)
-                )
+        _check_servers(options, inputs)  # before any task is built or sample starts
         if progress is not None:
             session.check_progress_setting()
         if options.output_log is not None:
             _check_output_log(options.output_log)
         # after the checks of the input, before any model loads
         session.prepare_log_dir(log_dir, warn)
-        grader = (
-            prep.resolve_judge(
-                options.judge,
-                request_timeout=options.request_timeout,
-                max_retries=options.max_retries,
-                max_tokens=options.judge_max_tokens,
-            )
-            if options.judge is not None
-            else None
-        )
+        grader = _grader(options)
         if progress is not None:
             for name in names:
                 for line in session.limit_notes([name], options.suite_limit(name), options.seed):
@@ -192,6 +177,32 @@ def run_suites(
         disclosure=options.disclosure,
     )
     return _result(log_dir, models, expected, stop.signum, described)
+
+
+def _check_servers(options: RunOptions, inputs: _Inputs) -> None:
+    """One test request to each model's server (a server that does not answer is one line)."""
+    from ._preflight import check_server, model_server
+
+    for model_name in inputs.model_names:
+        server = model_server(model_name, inputs.model_args)
+        if server is not None:
+            check_server(
+                model_name, server, timeout_s=min(PROBE_TIMEOUT_S, options.request_timeout)
+            )
+
+
+def _grader(options: RunOptions) -> Any:
+    """The judge's grader model, resolved before any sample runs (None without ``judge``)."""
+    from . import _prepare as prep
+
+    if options.judge is None:
+        return None
+    return prep.resolve_judge(
+        options.judge,
+        request_timeout=options.request_timeout,
+        max_retries=options.max_retries,
+        max_tokens=options.judge_max_tokens,
+    )
 
 
 def _check_output_log(path: Path) -> None:

@@ -70,3 +70,19 @@ def test_a_form_added_in_yaml_is_read(tmp_path: Path, monkeypatch: pytest.Monkey
         assert not words("redirect").search("anything at all")  # a key no file fills
     finally:
         _lexicon.lexicon.cache_clear()
+
+
+def test_the_general_compliance_rules_are_data_and_a_bad_one_is_one_line(tmp_path) -> None:
+    from hat_eval._datafile import DataFileError, load_model
+    from hat_eval.episode._claims._safety import GeneralRules, general_rules
+
+    rules = general_rules().rules
+    assert rules and all(r.rule and r.pattern for r in rules)
+    assert any("{brands}" in r.pattern for r in rules)  # the catalogue's brands fill it in
+    bad = tmp_path / "general_rules.yaml"
+    bad.write_text("rules:\n  - rule: ABS-X\n    pattern: '(unclosed'\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"rules\[0\]\.pattern: is not a regular expression"):
+        load_model(bad, GeneralRules)
+    bad.write_text("rules:\n  - rule: ABS-X\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"rules\[0\]\.pattern: missing"):
+        load_model(bad, GeneralRules)
