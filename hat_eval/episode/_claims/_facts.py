@@ -230,6 +230,11 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
     return Verdict(0.0, f"{fact.value} days: {reason}", missing=not why)
 
 
+_CAPACITY_BEFORE = re.compile(
+    r"\b(?:up to|max(?:imum)?(?: load)?(?: of)?|holds?|supports?|carries|capacity(?: of)?|"
+    r"load(?: of)?)\s?$|承重|最大"
+)
+"""A measure said as what the product holds ("takes a child up to 22 kg"): another attribute."""
 _DIMENSION_BEFORE = re.compile(r"\d(?:\.\d+)?\s?(?:[a-z]{1,2}\s?)?[x×*]\s?$")
 _DIMENSION_AFTER = re.compile(r"\s?[x×*]\s?\d")
 
@@ -281,6 +286,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _difference(a.text, m.start(), m.end())
                 and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
                 and not _in_dimensions(a.text, m.start(), m.end())  # "60 x 40 cm": its footprint
+                and not _CAPACITY_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):

@@ -57,6 +57,11 @@ _DELIVERY = re.compile(
 )
 
 
+_ZERO_BEFORE = re.compile(
+    r"(?<![\d.])0 ?(?:units?|pieces?|pcs|items?|pairs?|left)? ?$|\bzero (?:\w+ )?$"
+)
+
+
 def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
@@ -74,6 +79,8 @@ def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool
                 if _DELIVERY.search(text[clause.start : start]):
                     continue  # "delivery there is not available" is about shipping, not stock
                 flip = negated_at(text, clause, start, window=3)
+                if status and _ZERO_BEFORE.search(text, max(0, start - 16), start):
+                    flip = True  # "0 units in stock", 库存0件: none in stock
                 out.append((start, end, status != flip))
     return out
 
