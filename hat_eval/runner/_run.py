@@ -205,6 +205,23 @@ def _grader(options: RunOptions) -> Any:
     )
 
 
+def _fresh_display(display: str) -> None:
+    """Let a plain run print plainly, whatever display an earlier run made in this process.
+
+    Inspect makes its display object once per process and keeps it (``display()`` in
+    ``inspect_ai._display.core.active``), so a run asking for ``plain`` after one that made a
+    rich or silent display would print nothing into ``output_log``. Dropping the kept object
+    makes the next eval build the display this run asks for.
+    """
+    if display != "plain":
+        return
+    from inspect_ai._display.core import active
+    from inspect_ai._display.plain.display import PlainDisplay
+
+    if not isinstance(active.active_display(), PlainDisplay | None):
+        active._active_display = None
+
+
 def _check_output_log(path: Path) -> None:
     """``output_log`` names a file that can be appended to (its folder made when it runs)."""
     from hat_eval._outputs import OutputError, check_output_file
@@ -390,6 +407,7 @@ def _eval(
     display = options.display
     if display == "auto":
         display = "rich" if options.output_log is None and os.isatty(2) else "plain"
+    _fresh_display(display)
     # several models: every model's tasks at once, so each model loads once and their calls
     # batch together (Inspect's default runs one task per model at a time)
     several: dict[str, Any] = (

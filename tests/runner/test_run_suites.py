@@ -228,3 +228,21 @@ def test_an_output_log_that_is_a_folder_is_refused_before_anything_runs(tmp_path
         run_suites(options, interrupt=False)
     assert f"output_log {tmp_path}: a folder, expected a file path" in str(caught.value)
     assert not (tmp_path / "logs").exists()
+
+
+def test_a_plain_run_prints_to_its_output_log_after_a_silent_run(tmp_path: Path) -> None:
+    """Inspect keeps the first display it makes in a process; a later plain run still prints."""
+    run_suites(
+        RunOptions(suites=("livestream",), limit=1, log_dir=tmp_path / "a", display="none"),
+        interrupt=False,
+    )
+    log = tmp_path / "out.log"
+    options = RunOptions(
+        suites=("livestream",),
+        limit=1,
+        log_dir=tmp_path / "b",
+        display="plain",
+        output_log=log,
+    )
+    assert run_suites(options, interrupt=False).status == "success"
+    assert log.read_text(encoding="utf-8").strip()
