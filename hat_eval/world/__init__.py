@@ -35,7 +35,7 @@ from ._faults import FAULT_KINDS, FaultInjector, FaultPlan, ToolFault, drift, re
 from ._function_registry import (
     PARAMETERS,
 )
-from ._functions import IMPLEMENTATIONS, call_function, check_arguments
+from ._functions import IMPLEMENTATIONS, call_function, check_arguments, stock_status
 from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb
 from ._oracle import CJK, reference_answer
 from ._pack import (
@@ -110,5 +110,6 @@ __all__ = [
     "return_window_fact",
     "skill_of",
     "stock_state_fact",
+    "stock_status",
     "zh_forms",
 ]

@@ -28,13 +28,13 @@ failed :class:`Verdict` whose reason names it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from ._language import approximated_at, denied_after, negated_at
 from ._lexicon import claim_words, groups, words
-from ._quantities import Number
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
 from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase
 from ._verdict import Verdict
@@ -104,11 +104,15 @@ class Claims:
         return self.text[span.start : span.end]
 
 
-def _first(pattern: re.Pattern[str], claims: Claims) -> re.Match[str] | None:
+def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` the answer claims: neither negated nor denied after."""
     for m in pattern.finditer(claims.text):
         if not claims.negated(m.start()) and not denied_after(claims.text, m.end()):
-            return m
-    return None
+            yield m
+
+
+def _first(pattern: re.Pattern[str], claims: Claims) -> re.Match[str] | None:
+    return next(_claims_of(pattern, claims), None)
 
 
 def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
@@ -118,22 +122,14 @@ def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     said with the order amount it needs ("orders over ¥99 ship free", 满59包邮): that is the
     policy's threshold, whose amount the money check verifies.
     """
-    for m in FREE_SHIPPING.finditer(claims.text):
-        if (
-            not claims.negated(m.start())
-            and not denied_after(claims.text, m.end())
-            and not words("free_condition").search(claims.clause(m.start()))
-        ):
-            return m
-    return None
-
-
-def _claims_of(pattern: re.Pattern[str], claims: Claims) -> list[re.Match[str]]:
-    return [
-        m
-        for m in pattern.finditer(claims.text)
-        if not claims.negated(m.start()) and not denied_after(claims.text, m.end())
-    ]
+    return next(
+        (
+            m
+            for m in _claims_of(FREE_SHIPPING, claims)
+            if not words("free_condition").search(claims.clause(m.start()))
+        ),
+        None,
+    )
 
 
 _WISH = re.compile(r"\bif you(?: would|'d)? (?:like|want|prefer|wish|need) to (?:go )?$")
@@ -153,9 +149,7 @@ def _share_of_price(value: float, world: Support) -> bool:
     return any(abs(value - round(p * q / 100, 2)) < _MATCH for p in world.prices for q in percents)
 
 
-_TOTAL = re.compile(
-    r"\b(?:together|in total|total|altogether|all in|combined)\b|合计|一共|总共|加起来|共计"
-)
+_TOTAL = re.compile(rf"\b(?:{TOTAL_WORDS_EN})\b|{TOTAL_WORDS_ZH}")
 
 
 _DISCOUNT_BEFORE = re.compile(
@@ -168,6 +162,13 @@ _COUPON_WORDS = re.compile(
 )
 
 
+def _sentence_of(text: str, n: Number) -> str:
+    """The sentence holding number ``n`` (a ";" does not end it, nor a decimal point)."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, n.start)]
+    end = _SENTENCE_END.search(text, n.end)
+    return text[starts[-1] if starts else 0 : end.start() if end else None]
+
+
 def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support) -> bool:
     """Whether ``value`` is said as money off now though only a coupon gives that amount.
 
@@ -178,9 +179,7 @@ def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support
     before = claims.text[max(0, n.start - 10) : n.start]
     if not (_DISCOUNT_BEFORE.search(before) or _DISCOUNT_AFTER.match(claims.text, n.end)):
         return False
-    starts = [m.end() for m in _SENTENCE_END.finditer(claims.text, 0, n.start)]
-    end = _SENTENCE_END.search(claims.text, n.end)
-    sentence = claims.text[starts[-1] if starts else 0 : end.start() if end else None]
+    sentence = _sentence_of(claims.text, n)
     return (
         _near(value, world.coupon_money)
         and not _near(value, world.live_money | world.prices)
@@ -251,10 +250,7 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if not _near(n.low, world.superseded) or _near(n.low, world.current_prices):
             continue
-        starts = [m.end() for m in _SENTENCE_END.finditer(claims.text, 0, n.start)]
-        end = _SENTENCE_END.search(claims.text, n.end)
-        sentence = claims.text[starts[-1] if starts else 0 : end.start() if end else None]
-        if _DEAL_SAID.search(sentence):
+        if _DEAL_SAID.search(_sentence_of(claims.text, n)):
             continue
         shown = claims.text[n.start : n.end]
         return [Verdict(0.0, f"gives the list price {shown!r} as the price; a live deal lowers it")]

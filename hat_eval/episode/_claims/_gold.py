@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hat_eval.world import Case, Fact, KnowledgeBase
+from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
 from ._answer import _Answer, _sentences, read_answer
 from ._declines import CallRecordLike, declines
@@ -76,10 +76,6 @@ def _option_counts(a: _Answer) -> list[Verdict]:
     return out
 
 
-LOW_STOCK_BELOW = 10
-"""The world's low-stock line (``low_stock`` is 1-9 left): "only a few left" of more is false."""
-
-
 def _availability(a: _Answer, case: Case) -> list[Verdict]:
     """A stock status said of the option a fact is about must be that option's.
 
@@ -97,7 +93,7 @@ def _availability(a: _Answer, case: Case) -> list[Verdict]:
         if own is None or subject in seen:
             continue
         seen.add(subject)
-        if own >= LOW_STOCK_BELOW:  # "flagged as low stock, only a few left" of 303 in stock
+        if stock_status(int(own)) == "in_stock":  # "only a few left" of 303: not low stock
             for m in words("low_stock").finditer(a.text):
                 if not a.negated(m.start()) and _same_subject(a, subject, m.start()):
                     return [Verdict(0.0, f"says {m.group(0)!r}; the KB has {own:g} left")]

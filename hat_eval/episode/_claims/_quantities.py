@@ -203,12 +203,14 @@ _COUNT_AFTER = re.compile(
 )
 _COUNT_BEFORE = re.compile(r"(?:only|just|last|剩下?|还剩|仅剩|最后|还有)\s?$")
 _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")
+TOTAL_WORDS_EN = "together|in total|total|altogether|all in|combined"
+TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
+"""Words that make an amount a total of others ("¥79 + ¥8 shipping, so ¥87 together")."""
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
     r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
-    r"立减|券|门槛|以上|起|"
-    r"together|in total|total|altogether|all in|combined|合计|一共|总共|加起来|共计)"
+    rf"立减|券|门槛|以上|起|{TOTAL_WORDS_EN}|{TOTAL_WORDS_ZH})"
 )
 
 
