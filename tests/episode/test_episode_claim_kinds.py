@@ -189,6 +189,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "hypoallergenic": "hypoallergenic",
         "non-comedogenic": "non-comedogenic",
         "recycled": "made of recycled fibres",
+        "biodegradable": "biodegradable",
         "machine washable": "machine-washable",
         "clinically tested": "dermatologist tested",
         "certified": "certified",

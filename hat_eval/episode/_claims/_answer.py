@@ -18,8 +18,11 @@ from ._subjects import Subject, clause_products, names_variant, variant_conflict
 from ._support import Support, case_support, support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
 
-_BOTH_AND = re.compile(r"\s*(?:both|两款|两个)\b[^.!?。！？,，]{0,40}?\s(?:and|和|跟|与)\s?")
-"""A first clause "both the X" that the next one ("and the Y are ...") completes."""
+_BOTH_AND = re.compile(
+    r"(?:^|[:：;；]|\s)\s*(?:both|两款|两个)\b[^.!?。！？,，:：]{0,40}?\s(?:and|和|跟|与)\s?$"
+)
+"""A first clause "both the X" that the next one ("and the Y are ...") completes (after an
+opening such as "no difference in material:")."""
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|of them|products|options)\b|\bthey both\b|\beach of them\b|"
     r"两款都|两个都|两者都|二者都|它们都"
@@ -72,7 +75,7 @@ class _Answer:
                 if _BOTH.search(self.text[clause.start : clause.end]):
                     return False  # "both are PP plastic": said of every product of the case
                 lead = self.text[self.clauses[i - 1].start : clause.start] if i else ""
-                if _BOTH_AND.fullmatch(lead):
+                if _BOTH_AND.search(lead):
                     return False  # "both the Muse and the Eden are 316L steel": of the two
                 if about is not None and subject.product_id is not None:
                     if subject.product_id not in about:

@@ -381,6 +381,21 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
+def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to end tonight ("ends tonight", 今晚结束) must end on the session's date."""
+    if not world.now:
+        return []
+    running = [d for d in world.deals if d.running(world.now)]
+    if any(d.ends_at[:10] == world.now[:10] for d in running):
+        return []
+    m = _first(words("ends_today"), claims)
+    if m is None:
+        return []
+    ends = min((d.ends_at[:10] for d in running), default=None)
+    truth = f"the deal runs until {ends}" if ends else "no deal runs now"
+    return [Verdict(0.0, f"says {m.group(0)!r}; {truth}")]
+
+
 def _warranty(claims: Claims, world: Support) -> list[Verdict]:
     """A warranty term ("2-year warranty", 保修2年) must be the products' own, in any unit."""
     out: list[Verdict] = []
@@ -435,6 +450,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _words,
     _list_price_as_price,
     _warranty,
+    _deadlines,
     _ships_from,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""

@@ -315,6 +315,9 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
+_CANNOT_TELL = re.compile(
+    r"\b(?:can not|could not|unable to|not able to) (?:yet )?(?:confirm|check|verify|tell|say)\b"
+)
 _CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
 _JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
 
@@ -367,6 +370,8 @@ def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
         for start, _ in find_phrase(code.group(1).lower(), a.text):
             span = clause_of(a.scopes, start)
             clause = a.text[span.start : span.end]
+            if _CANNOT_TELL.search(clause):
+                continue  # "I can't confirm yet whether HOME15 and NEST10 stack": a decline
             if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
                 return f"the answer says {code.group(1)} does not apply, in words not known"
     if fact.value == "follow up" and words("handoff_words").search(a.text):

@@ -112,6 +112,89 @@ def _availability(a: _Answer, case: Case) -> list[Verdict]:
     return []
 
 
+def _listed_statuses(a: _Answer) -> list[Verdict]:
+    """A stock status said of one option in named colours must hold for each colour named.
+
+    "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left. Only a
+    sentence with one status phrase (and no count) that names exactly one option of a product
+    in scope (or exactly one colour, with options) is read; the SKUs it names are that option
+    in each colour named (or that colour in each option named).
+    """
+    if a.kb is None:
+        return []
+    sentences = _sentences(a.text)
+    statements = [s for s in _stock_statements(a.text, a.scopes) if not a.negated(s[0])]
+    for start, end, in_stock in statements:
+        sentence = clause_of(sentences, start)
+        if sum(sentence.start <= s[0] < sentence.end for s in statements) != 1 or any(
+            n.kind == "count" and sentence.start <= n.start < sentence.end for n in a.numbers
+        ):  # "S in black is sold out, and only 6 are left in sage green": two statuses
+            continue
+        said = a.text[sentence.start : sentence.end]
+        for pid in a.case.product_ids:
+            skus = [s for s in a.kb.skus(pid) if s.get("colour")]
+            options = {s["option"] for s in skus if _names(said, s, "option")}
+            colours = {s["colour"] for s in skus if _names(said, s, "colour")}
+            if not options or not colours or min(len(options), len(colours)) != 1:
+                continue
+            named = [s for s in skus if s["option"] in options and s["colour"] in colours]
+            wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
+            if wrong:
+                label = f"{wrong[0]['option']} {wrong[0]['colour']}"
+                shown = a.text[start:end]
+                return [
+                    Verdict(0.0, f"says {shown!r} of {label}, whose stock is {wrong[0]['stock']}")
+                ]
+    return []
+
+
+_CHART_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)\s?(cm|kg)")
+_RANGE_UNIT = re.compile(r"\s?(cm|kg|厘米|公斤)")
+_ZH_UNITS = {"厘米": "cm", "公斤": "kg"}
+
+
+def _chart_ranges(a: _Answer) -> list[Verdict]:
+    """A height or weight range said of one size must be that size's row of the size chart.
+
+    "Our chart has M for 160-170 cm" when the chart gives M as 165-172 cm. Only a sentence that
+    names exactly one size of a product in scope with a size chart is read.
+    """
+    if a.kb is None:
+        return []
+    sentences = _sentences(a.text)
+    for pid in a.case.product_ids:
+        chart = (a.kb.product(pid) or {}).get("specs", {}).get("size chart")
+        if not isinstance(chart, dict):
+            continue
+        for n in a.numbers:
+            unit = _RANGE_UNIT.match(a.text, n.end)
+            if n.low == n.high or unit is None or a.negated(n.start):
+                continue
+            sentence = clause_of(sentences, n.start)
+            said = a.text[sentence.start : sentence.end]
+            sizes = [size for size in chart if _size_token(_norm_phrase(size), said)]
+            if len(sizes) != 1:
+                continue
+            rows = {
+                (float(lo), float(hi), u) for lo, hi, u in _CHART_RANGE.findall(chart[sizes[0]])
+            }
+            said_unit = _ZH_UNITS.get(unit.group(1), unit.group(1))
+            if rows and (n.low, n.high, said_unit) not in rows:
+                shown = a.text[n.start : unit.end()]
+                return [
+                    Verdict(0.0, f"gives {shown!r} for {sizes[0]}; the chart: {chart[sizes[0]]}")
+                ]
+    return []
+
+
+def _names(sentence: str, sku: dict[str, object], key: str) -> bool:
+    """Whether ``sentence`` names the SKU's option or colour (English or Chinese)."""
+    return any(
+        w and _size_token(_norm_phrase(str(w)), sentence)
+        for w in (sku.get(key), sku.get(f"{key}_zh"))
+    )
+
+
 def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     """Contradictions between stated facts and what the answer concludes from them.
 
@@ -248,6 +331,8 @@ def check_facts(
                 )
     verdicts += _option_counts(a)
     verdicts += _availability(a, case)
+    verdicts += _listed_statuses(a)
+    verdicts += _chart_ranges(a)
     verdicts += extra_claims(a)
     return combine_verdicts(verdicts)
 

@@ -96,6 +96,8 @@ _IDIOMS = (
 """Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
 _SPOKEN_CENTS = re.compile(r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|[a-z]|元|块))")
 """Yuan and cents said aloud: "six hundred and eight yuan thirty" (608 yuan 30) -> 608.30 yuan."""
+_ONE_IN_RANGE = re.compile(r"\bone(?=\s?(?:-|–|to|or)\s?\d)")
+"""The lone "one" ``alpha2digit`` keeps as a word, when it opens a range ("one to 2 days")."""
 _FRACTION_OFF = re.compile(r"\b(\d+)\s?/\s?(\d+)\s?off\b")
 _PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
 _WEEKS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)")
@@ -171,7 +173,7 @@ def normalise_quantities(text: str) -> str:
     for pattern, value in _IDIOMS:
         text = pattern.sub(value, text)
     if re.search(r"[a-z]", text):
-        text = alpha2digit(text, "en", threshold=2)
+        text = _ONE_IN_RANGE.sub("1", alpha2digit(text, "en", threshold=2))
         text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
     if not text.isascii():
         text = _zh_numerals(text)

@@ -80,6 +80,8 @@ class Support:
     current_prices: frozenset[float] = frozenset()
     """What a viewer pays now for some option (:meth:`at`): list prices no running deal lowers,
     and the running deals' prices."""
+    now: str = ""
+    """The session's time (ISO), when the support is a case's: deals' end dates are read at it."""
 
     @property
     def any_deal_money(self) -> frozenset[float]:
@@ -140,6 +142,7 @@ class Support:
             self.live_money | other.live_money,
             self.superseded | other.superseded,
             self.current_prices | other.current_prices,
+            self.now or other.now,
         )
 
 
@@ -474,7 +477,7 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
     if len(prices) == 2:
         diffs = {round(abs(a - b), 2) for a in prices[0] for b in prices[1]}
         out = out | _money_only(diffs)
-    return out
+    return replace(out, now=case.session.now)
 
 
 def _money_only(values: set[float]) -> Support:
