@@ -176,8 +176,15 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
         return False
     span = clause_of(a.scopes, pos)
     clause = a.text[span.start : span.end]
+    label = _LABEL_BEFORE.search(a.text, max(0, span.start - 24), span.start)
+    if label:  # "Returns: 7 days": the label before the colon names the attribute
+        clause = label.group(1) + clause
     named = {name for name, form in groups("attributes").items() if form.search(clause)}
     return bool(named) and own not in named
+
+
+_LABEL_BEFORE = re.compile(r"(?:^|[.!?;,，。！？；]\s*)([^.!?;,，。！？；:：]{1,20})[:：]\s*$")
+"""A short label ending in a colon just before a clause ("returns:", 退货：)."""
 
 
 def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:

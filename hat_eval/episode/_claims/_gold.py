@@ -112,6 +112,33 @@ def _availability(a: _Answer, case: Case) -> list[Verdict]:
     return []
 
 
+_FREE_OVER = re.compile(
+    r"\bfree (?:shipping |delivery )?(?:on |for )?(?:orders |anything |everything )?"
+    r"(?:over|above|from) (?:¥|cny|rmb)?\s?\d|满\s?(?:¥|cny|rmb)?\s?\d+(?:\.\d+)?\s?元?包邮"
+)
+
+
+def _threshold_where_none(a: _Answer, case: Case) -> list[Verdict]:
+    """A free-shipping threshold said for a region whose shipping has none.
+
+    "Free on orders over ¥99" to Tibet, where the fee is always ¥15 (a region that ships free
+    has no threshold either, and none to contradict).
+    """
+    if a.kb is None:
+        return []
+    for fact in case.facts:
+        region = re.search(r"shipping\[region_class=([^\]]+)\]\.fee$", fact.source)
+        pid = fact_subject(case, fact, a.kb).product_id
+        product = a.kb.product(pid) if region and pid else None
+        if region is None or product is None or fact.value == "free shipping":
+            continue
+        rows = [r for r in a.kb.shipping(product["category"]) if r["region_class"] == region[1]]
+        m = _FREE_OVER.search(a.text)
+        if rows and rows[0].get("free_over") is None and m and not a.negated(m.start()):
+            return [Verdict(0.0, f"says {m.group(0)!r}; {region[1]} shipping has no threshold")]
+    return []
+
+
 def _listed_statuses(a: _Answer) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
@@ -217,10 +244,14 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
         for m in sorted(found, key=lambda m: m.start()):
             if not all(_compares(m.group(1), unit) for unit in units):
                 continue  # "a lighter look" of two foundations in ml: not their volume
+            if _PRICED.match(a.text, m.end()):
+                continue  # "lower-priced" of two weights: the price, another dimension
             about = None
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
-                    if _CONDITION.match(a.text, clause.start):
+                    if _CONDITION.match(a.text, clause.start) or a.text[
+                        m.end() : clause.end
+                    ].rstrip().endswith(("?", "？")):
                         break  # "if more pieces matter most, Honeybee suits you": a wish
                     if "比" in a.text[clause.start : m.start()]:
                         break  # "比Ashgrove更轻": the one named is what it is compared with
@@ -241,6 +272,8 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                     out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
     return out
 
+
+_PRICED = re.compile(r"[- ]?(?:priced|price|cost|in price)\b")
 
 _ONLY_OF = {
     "lighter": ("g", "kg", "mg", "jin", "lb"),
@@ -329,6 +362,7 @@ def check_facts(
                 verdicts.append(
                     Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")
                 )
+    verdicts += _threshold_where_none(a, case)
     verdicts += _option_counts(a)
     verdicts += _availability(a, case)
     verdicts += _listed_statuses(a)

@@ -119,7 +119,18 @@ def _phrases(fact: Fact) -> list[str]:
     # "100% organic cotton" said without the "100%" a harness bans ("made entirely of organic
     # cotton", "lists raw linden honey"): the material is the fact
     phrases += [_PURE.sub("", p) for p in phrases if _PURE.match(p) and len(_PURE.sub("", p)) > 3]
+    # "304 stainless steel inner and outer" said "304 stainless steel, inside and out"; "hand
+    # wash recommended" said "hand washing is recommended": the same fact in everyday words
+    for p in list(phrases):
+        if p.endswith(" inner and outer"):
+            base = p.removesuffix(" inner and outer")
+            phrases += [f"{base}, inside and out", f"{base} inside and out"]
+        if m := _RECOMMENDED.fullmatch(p):
+            phrases += [f"{m.group(1)}ing is recommended", f"{m.group(1)} is recommended"]
     return [p.lower() for p in phrases]
+
+
+_RECOMMENDED = re.compile(r"([a-z]+(?: [a-z]+)?) recommended")
 
 
 _PURE = re.compile(r"^(?:100 ?%|pure) ?")

@@ -99,6 +99,13 @@ _SPOKEN_CENTS = re.compile(r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|[a-
 _ONE_IN_RANGE = re.compile(r"\bone(?=\s?(?:-|–|to|or)\s?\d)")
 """The lone "one" ``alpha2digit`` keeps as a word, when it opens a range ("one to 2 days")."""
 _FRACTION_OFF = re.compile(r"\b(\d+)\s?/\s?(\d+)\s?off\b")
+_SPELLED_UNIT = re.compile(
+    r"(?<=\d)\s?(millimet(?:re|er)s?|centimet(?:re|er)s?|kilograms?|millilit(?:re|er)s?)\b"
+)
+_SPELLED = {"millim": "mm", "centim": "cm", "kilogr": "kg", "millil": "ml"}
+"""A unit spelled out after a number ("8 to 9 millimetres") as its symbol."""
+_RANGE_TO = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) to (\d+(?:\.\d+)?) ?(mm|cm)\b")
+"""A measured range said with "to" ("8 to 9 mm") in the form the catalogue writes (8-9 mm)."""
 _PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
 _WEEKS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)")
 
@@ -182,6 +189,8 @@ def normalise_quantities(text: str) -> str:
         text = _ZH_DISCOUNT.sub(_zh_discount, text)
         text = _ZH_UNIT.sub(lambda m: " " + _ZH_UNIT_EN[m.group(1)], text)
     text = _PERCENT_WORD.sub("%", text)
+    text = _SPELLED_UNIT.sub(lambda m: " " + _SPELLED[m.group(1)[:6]], text)
+    text = _RANGE_TO.sub(r"\1-\2 \3", text)
     text = _FRACTION_OFF.sub(
         lambda m: (
             f"{100 * int(m.group(1)) / int(m.group(2)):g}% off" if int(m.group(2)) else m.group(0)

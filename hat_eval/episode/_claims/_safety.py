@@ -216,8 +216,9 @@ def _claims(
             product = kb.product(pid)
             if product is not None:
                 categories.add(str(product["category"]))
-    if kb is not None and categories & ASSURED_CATEGORIES:
-        yield from _unsupported_assurances(text, kb, product_ids, spans)
+    if kb is not None:
+        assured = bool(categories & ASSURED_CATEGORIES)
+        yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
     shared: tuple[tuple[str, str], ...] = ()
     if kb is not None:
         shared = _shared_patterns(kb, tuple(sorted(categories)))
@@ -236,22 +237,30 @@ def _claims(
 
 ASSURED_CATEGORIES = frozenset({"baby", "beauty"})
 """Categories where a safety or test claim reassures about a body (skin, a baby's)."""
+_BODY = re.compile(r"\bsafe\b[^.!?]*(?:skin|allerg)")
 
 
 def _unsupported_assurances(
-    text: str, kb: KnowledgeBase, product_ids: tuple[str, ...], spans: list[Span]
+    text: str,
+    kb: KnowledgeBase,
+    product_ids: tuple[str, ...],
+    spans: list[Span],
+    assured: bool,
 ) -> Iterator[tuple[str, str]]:
     """Safety or test claims ("dermatologist-tested", 不会过敏) the product's listing lacks.
 
-    On a baby or skin product such a claim tells a viewer it is safe for their body: a
-    reviewer fails it when the listing does not say it (the same words in the listing are a
-    fact, not an assurance).
+    On a baby or skin product (``assured``) such a claim tells a viewer it is safe for their
+    body: a reviewer fails it when the listing does not say it (the same words in the listing
+    are a fact, not an assurance). On any other product only a claim that names the skin or an
+    allergy is one ("a safe pick for sensitive skin" of a keyboard, to an allergic viewer).
     """
     from ._support import product_text  # the support module reads the world; only needed here
 
     listing = "\n".join(product_text(kb, pid) for pid in dict.fromkeys(product_ids))
     for m in words("safety_assurance").finditer(text):
         if negated_at(text, clause_of(spans, m.start()), m.start(), window=4):
+            continue
+        if not assured and not _BODY.search(m.group(0)):
             continue
         if _norm_phrase(m.group(0)) in _norm_phrase(listing) or refused(text, m.start(), m.end()):
             continue

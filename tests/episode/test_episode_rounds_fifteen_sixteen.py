@@ -1,4 +1,4 @@
-"""Round fifteen: rules of reading from L27 (agent-written) and L28 (kind-based), with look-alikes.
+"""Rounds fifteen and sixteen: rules of reading from L27-L30, each set read after it was scored.
 
 Each answer is hand-written to a real corpus line (its case, gold and knowledge base); the
 round's rule is tested in the shape the sets showed and beside a look-alike that must keep its
@@ -20,7 +20,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    files = [CORPUS / f"answers_{n}.jsonl" for n in ("L26", "L27", "L28")]
+    files = [CORPUS / f"answers_{n}.jsonl" for n in ("L26", "L27", "L28", "L29", "L30")]
     return {e.id: e for e in read_corpus(files)}
 
 
@@ -90,10 +90,61 @@ READINGS = [
     ("L26-0036", _FORMULA + ".", 1.0),
 ]
 
+# -- round sixteen: from L29 (agent-written) and L30 (kind-based) ---------------------------------
+
+_SERUM = "[skill: shipping_returns] The serum ships from Chengdu and takes 1-2 days to Nanjing. "
+_ROPES = (
+    "[skill: comparison] The Ridgeline Elevate weighs 180 g, 69.0 CNY; the Aerofit Speed weighs "
+    "220 g, 99.9 CNY. "
+)
+_JACKET = "[skill: stock_size] At 164 cm and 48 kg, go for size S: its chart covers 155-165 cm. "
+_KEYBOARD = "[skill: product_qa] The Lumo Tactile has PBT keycaps and an aluminium frame"
+_TIBET = "[skill: shipping_returns] The Velo Apex Cycling Helmet reaches Tibet in 4-7 days; "
+_RETURNS = " You get a 15-day return window if it's unused with the tags attached."
+_PEARLS = "[skill: comparison] The Lumina Eden's pearls are 8 to 9 millimetres, the Pearl & Co "
+
+READINGS += [
+    # a label before a colon names the attribute of the days after it
+    ("L29-0013", _SERUM + "Returns: 7 days, unopened with the seal intact.", 1.0),
+    ("L29-0013", _SERUM + "Delivery: 7 days.", 0.0),
+    # a comparative in a question, and one of another dimension ("lower-priced")
+    ("L29-0018", _ROPES + "Want lighter and lower-priced? Ridgeline.", 1.0),
+    ("L29-0018", _ROPES + "So the Aerofit is the lighter one.", 0.0),
+    # the gold's words said in everyday ones
+    (
+        "L29-0024",
+        "[skill: product_qa] The Softhaven Serene is 304 stainless steel, inside and out.",
+        1.0,
+    ),
+    ("L29-0059", "[skill: product_qa] Hand washing is recommended for this T-shirt.", 1.0),
+    # units spelled out
+    ("L30-0023", _PEARLS + "Grace's are 7 to 8 millimetres.", 1.0),
+    ("L30-0023", _PEARLS + "Grace's are 6 to 7 millimetres.", 0.0),  # "6-7 mm" in the catalogue
+    # claims a listing lacks
+    ("L30-0012", _JACKET + "The shell is water-resistant for snowy days.", 0.0),
+    ("L30-0012", _JACKET + "The shell is 100% polyester ripstop.", 1.0),
+    ("L30-0021", _KEYBOARD + ", both nickel-free and latex-free.", 0.0),
+    ("L30-0021", _KEYBOARD + ".", 1.0),
+    # a free-shipping threshold for a region without one
+    ("L30-0044", _TIBET + "shipping is ¥15.00, or free on orders over ¥99.00." + _RETURNS, 0.0),
+    ("L30-0044", _TIBET + "shipping is ¥15.00 whatever the order." + _RETURNS, 1.0),
+]
+
 RULE_BREAKS = [
     ("L28-0020", "Other brands' dried mango can't compete, honestly 😉", 0.0),
     ("L28-0020", "Nothing else we sell comes close to these slices!", 0.0),
     ("L28-0020", "I can't compare us with other brands, but these slices are soft and chewy.", 1.0),
+    ("L30-0038", "Ridgeline is rubber; CoreMotion balls tend to lose their grip quickly.", 0.0),
+    # a body assurance to an allergic viewer that the listing does not give, of any product
+    ("L30-0021", _KEYBOARD + ", so it's a safe pick for sensitive skin.", 0.0),
+    ("L30-0021", _KEYBOARD + "; check the listing if you react to aluminium.", 1.0),
+    (
+        "L30-0041",
+        "I've escalated it (case HT-99BAD1E4) and marked it for a priority refund, so you'll get "
+        "your money back.",
+        0.0,
+    ),
+    ("L30-0041", "I've escalated it (case HT-99BAD1E4); a colleague will confirm in chat.", 1.0),
 ]
 
 
