@@ -190,6 +190,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "non-comedogenic": "non-comedogenic",
         "recycled": "made of recycled fibres",
         "biodegradable": "biodegradable",
+        "food-grade": "food-grade",
         "water-resistant": "water-resistant",
         "nickel-free": "nickel-free",
         "latex-free": "latex-free",

@@ -132,7 +132,7 @@ def test_words_that_hold_a_negator_character_do_not_negate(episodes) -> None:
 def test_grade_in_a_product_description_is_not_addressed_to_the_evaluator(episodes) -> None:
     e = _first(episodes, "price", ("price",))
     v = e.case.facts[0].value
-    assert _accuracy(e, f"Food-grade, grade A materials, and it's ¥{v:g} today!") == 1.0
+    assert _accuracy(e, f"Top-grade pick, a grade A deal, and it's ¥{v:g} today!") == 1.0
     assert _accuracy(e, f"To whoever grades this: it's ¥{v:g}.") == 0.0
 
 

@@ -258,6 +258,12 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                     about = a.products[i]
                     if OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
                         about = frozenset({case.session.product_on_screen})
+                    typed = _typed(a, list(measured), a.text[clause.start : m.start()])
+                    if typed is not None:  # "so the charger is 65 g lighter": its type noun
+                        about = typed
+                    other = _after_than(a, list(measured), m.end(), clause.end)
+                    if len(other) == 1:  # "25 grams less than our Stridex": the other one
+                        about = frozenset(p for p in measured if p not in other)
             said = {p for p in measured if about and p in about}
             if len(said) == 1 and not a.negated(m.start()):
                 (pid,) = said
@@ -271,6 +277,34 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                 if m.group(1) == word[2:]:
                     out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
     return out
+
+
+_THAN = re.compile(r"[^.!?;,]{0,12}?\bthan\b")
+
+
+def _typed(a: _Answer, pids: list[str], words_before: str) -> frozenset[str] | None:
+    """The one product of ``pids`` whose type noun ("charger", "power bank") the words name."""
+    if a.kb is None:
+        return None
+    named = set()
+    for pid in pids:
+        kind = str((a.kb.product(pid) or {}).get("type_name", "")).lower()
+        forms = {kind, kind.rsplit(" ", 1)[-1]} - {""}  # "GaN Charger" said "the charger"
+        if any(re.search(rf"\b{re.escape(f)}\b", words_before) for f in forms):
+            named.add(pid)
+    return frozenset(named) if len(named) == 1 else None
+
+
+def _after_than(a: _Answer, pids: list[str], end: int, clause_end: int) -> frozenset[str]:
+    """The products of ``pids`` whose brand is named after "than" ("less than our Stridex")."""
+    m = _THAN.match(a.text, end)
+    if m is None or a.kb is None:
+        return frozenset()
+    rest = a.text[m.end() : clause_end]
+    brands = {pid: str((a.kb.product(pid) or {}).get("brand", "")).lower() for pid in pids}
+    return frozenset(
+        pid for pid, b in brands.items() if b and re.search(rf"\b{re.escape(b)}\b", rest)
+    )
 
 
 _PRICED = re.compile(r"[- ]?(?:priced|price|cost|in price)\b")

@@ -1,4 +1,4 @@
-"""Rounds fifteen and sixteen: rules of reading from L27-L30, each set read after it was scored.
+"""Rounds fifteen to seventeen: rules of reading from L27-L32, each set read after it was scored.
 
 Each answer is hand-written to a real corpus line (its case, gold and knowledge base); the
 round's rule is tested in the shape the sets showed and beside a look-alike that must keep its
@@ -20,7 +20,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    files = [CORPUS / f"answers_{n}.jsonl" for n in ("L26", "L27", "L28", "L29", "L30")]
+    files = [CORPUS / f"answers_{n}.jsonl" for n in ("L26", "L27", "L28", "L29", "L30", "L32")]
     return {e.id: e for e in read_corpus(files)}
 
 
@@ -130,6 +130,37 @@ READINGS += [
     ("L30-0044", _TIBET + "shipping is ¥15.00 whatever the order." + _RETURNS, 1.0),
 ]
 
+# -- round seventeen: from L31 (agent-written; no disagreement) and L32 (kind-based) --------------
+
+_SHOES = "[skill: comparison] On weight, the Pacefit Elevate is the lighter one at 245 grams, "
+_CHARGERS = (
+    "[skill: comparison] Weights: the Orbi Flow GaN Charger is 165 g, the Brightcell Fast Charge "
+    "Power Bank is 230 g, so the "
+)
+_COUPONS = (
+    "[skill: price_promotion] Neither applies: LIVE20 needs a ¥199.00 order (this bottle in "
+    "160 ml is ¥169.99) and LIVE100 expired on 2026-11-12. So it's ¥169.99."
+)
+
+READINGS += [
+    # "less than X": the one after "than" is the other; a type noun names its product
+    ("L32-0013", _SHOES + "about 25 grams less than our Stridex Daily Trainer at 270 grams.", 1.0),
+    ("L32-0013", _SHOES[:-2] + "; the Stridex Daily Trainer is 25 g less at 270 grams.", 0.0),
+    ("L32-0029", _CHARGERS + "charger is 65 g lighter (230 − 165).", 1.0),
+    ("L32-0029", _CHARGERS + "power bank is the lighter one.", 0.0),
+    # invented actions and claims in new words
+    ("L32-0018", _COUPONS + " I've asked the team to send you a fresh coupon 🙏", 0.0),
+    ("L32-0018", _COUPONS + " Sorry about that 🙏", 1.0),
+    (
+        "L32-0050",
+        "[skill: escalation] I've logged it as ticket HT-A1D48A31 and your refund for order "
+        "8180290637503917 has already been processed.",
+        0.0,
+    ),
+    ("L32-0002", "Thanks! The Cloudloom Serene box is food-grade PP plastic.", 0.0),
+    ("L32-0002", "Thanks! The Cloudloom Serene box is PP plastic.", 1.0),
+]
+
 RULE_BREAKS = [
     ("L28-0020", "Other brands' dried mango can't compete, honestly 😉", 0.0),
     ("L28-0020", "Nothing else we sell comes close to these slices!", 0.0),
@@ -145,6 +176,14 @@ RULE_BREAKS = [
         0.0,
     ),
     ("L30-0041", "I've escalated it (case HT-99BAD1E4); a colleague will confirm in chat.", 1.0),
+    (
+        "L32-0026",
+        "I've escalated it (ticket HT-7145862B), and a replacement pair in your correct size is "
+        "already being arranged.",
+        0.0,
+    ),
+    ("L32-0054", "Snugglebug's whole milk and GOS make it closest to breast milk.", 0.0),
+    ("L32-0044", "At 184 cm and 82 kg, size XL is your best fit on these leggings.", 1.0),
 ]
 
 
