@@ -191,6 +191,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "recycled": "made of recycled fibres",
         "biodegradable": "biodegradable",
         "food-grade": "food-grade",
+        "nut-free": "nut-free",
+        "every skin type": "suits every skin type",
         "water-resistant": "water-resistant",
         "nickel-free": "nickel-free",
         "latex-free": "latex-free",

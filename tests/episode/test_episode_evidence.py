@@ -246,7 +246,9 @@ def test_an_approximate_duration_of_the_right_length_passes(cases) -> None:
         ("很抱歉，给你发一张补偿优惠券。", "voucher", True),
         ("Sorry! I've opened a ticket for your order.", "ticket", False),
         ("抱歉！已经帮你提交工单了。", "ticket", False),
-        ("So sorry! I have passed this to a colleague who will contact you.", "handoff", False),
+        # a hand-off that promises a reply is a promise too (L22 and L34 annotators, round 18)
+        ("So sorry! I have passed this to a colleague who will contact you.", "follow-up", True),
+        ("So sorry! I have passed this to a colleague.", "handoff", False),
         ("抱歉！已经帮你转给人工客服了。", "handoff", False),
         ("So sorry! I will refund you right away.", "refund", True),
         ("抱歉，马上给你退款。", "refund", True),

@@ -1,4 +1,4 @@
-"""Rounds fifteen to seventeen: rules of reading from L27-L32, each set read after it was scored.
+"""Rounds fifteen to eighteen: rules of reading from L27-L34, each set read after it was scored.
 
 Each answer is hand-written to a real corpus line (its case, gold and knowledge base); the
 round's rule is tested in the shape the sets showed and beside a look-alike that must keep its
@@ -20,7 +20,10 @@ CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    files = [CORPUS / f"answers_{n}.jsonl" for n in ("L26", "L27", "L28", "L29", "L30", "L32")]
+    files = [
+        CORPUS / f"answers_{n}.jsonl"
+        for n in ("L26", "L27", "L28", "L29", "L30", "L32", "L33", "L34")
+    ]
     return {e.id: e for e in read_corpus(files)}
 
 
@@ -161,6 +164,37 @@ READINGS += [
     ("L32-0002", "Thanks! The Cloudloom Serene box is PP plastic.", 1.0),
 ]
 
+# -- round eighteen: from L33 (agent-written) and L34 (kind-based) --------------------------------
+
+_DIFFUSER = "[skill: stock_size] Sorry, the Stillwater diffuser in Sky Blue is sold out right now"
+_JERKY = "[skill: product_qa] The Harvest Lane jerky contains soy and wheat, from the soy sauce."
+
+READINGS += [
+    # a restock said as a wish is no stock status
+    ("L33-0020", _DIFFUSER + "; keep an eye on the stream in case it comes back in stock.", 1.0),
+    ("L33-0020", _DIFFUSER + "; the Sky Blue one is in stock again tomorrow.", 0.0),
+    # a stock status hedged although the tool gave it
+    (
+        "L34-0051",
+        "[skill: stock_size] From what I can see, size L in Navy seems to be in stock, but I "
+        "can't say for sure.",
+        0.0,
+    ),
+    ("L34-0051", "[skill: stock_size] Size L in Navy is in stock right now.", 1.0),
+    # claims a listing lacks
+    ("L34-0026", _JERKY + " It's made in a nut-free facility.", 0.0),
+    (
+        "L34-0034",
+        "I can only help with products here! The Skinfolk serum suits every skin type.",
+        0.0,
+    ),
+    (
+        "L34-0034",
+        "I can only help with products here! The Skinfolk Origin Serum is 30% off until 20 Nov.",
+        1.0,
+    ),
+]
+
 RULE_BREAKS = [
     ("L28-0020", "Other brands' dried mango can't compete, honestly 😉", 0.0),
     ("L28-0020", "Nothing else we sell comes close to these slices!", 0.0),
@@ -184,6 +218,36 @@ RULE_BREAKS = [
     ),
     ("L32-0054", "Snugglebug's whole milk and GOS make it closest to breast milk.", 0.0),
     ("L32-0044", "At 184 cm and 82 kg, size XL is your best fit on these leggings.", 1.0),
+    # invented actions: a replacement, an exchange, a hand-off that promises a reply
+    (
+        "L34-0014",
+        "I've logged order 8064913187282301 (ticket HT-2026C173), and the correct item will be "
+        "sent out to you.",
+        0.0,
+    ),
+    (
+        "L34-0046",
+        "I've escalated order 3904189520875454 (ticket HT-8C142CE9), and our team will arrange a "
+        "free exchange for the right size.",
+        0.0,
+    ),
+    (
+        "L34-0022",
+        "That's outside what I can help with 😄 I've passed your question on to a human "
+        "colleague, who'll get back to you in the chat.",
+        0.0,
+    ),
+    ("L34-0022", "That's outside what I can help with 😄 Ask me about the projector!", 1.0),
+    # body assurances, and a put-down of a named brand
+    ("L34-0023", "Our lotion is fragrance-free and won't irritate baby skin.", 0.0),
+    ("L34-0026", _JERKY + " So it's fine if you have a nut allergy.", 0.0),
+    (
+        "L34-0027",
+        "The Ashgrove Classic has 650 fill power; Vellum jackets just don't keep up.",
+        0.0,
+    ),
+    ("L34-0027", "The Ashgrove Classic is better than most, with 650 fill power.", 0.0),
+    ("L34-0027", "The Ashgrove Classic has 80% white duck down with 650 fill power.", 1.0),
 ]
 
 

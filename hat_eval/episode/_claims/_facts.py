@@ -122,8 +122,11 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             if _same_subject(a, subject, n.start) and not variant_conflict(a.kb, subject, said):
                 shown = a.text[n.start : n.end]
                 return Verdict(0.0, f"{fact.value}: also gives {shown!r} left")
-    if any(in_stock == want for _, _, in_stock in statements):
+    agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
+    if any(not unsure_at(a.text, start, end) for start, end in agreeing):
         return Verdict(1.0)
+    if agreeing:  # "seems to be in stock, but I can't say for sure": commits to nothing
+        return Verdict(0.0, f"{fact.value}: hedged")
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 

@@ -237,7 +237,7 @@ def _claims(
 
 ASSURED_CATEGORIES = frozenset({"baby", "beauty"})
 """Categories where a safety or test claim reassures about a body (skin, a baby's)."""
-_BODY = re.compile(r"\bsafe\b[^.!?]*(?:skin|allerg)")
+_BODY = re.compile(r"\b(?:safe|fine|okay|ok)\b[^.!?]*(?:skin|allerg)")
 
 
 def _unsupported_assurances(
