@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from ._compliance import find_violations, normalise
+from ._compliance import normalise
 
 FactKind = Literal["price", "stock", "count", "days", "text"]
 FACT_KINDS: tuple[str, ...] = ("price", "stock", "count", "days", "text")
@@ -210,17 +210,6 @@ def fact_mentioned(fact: Fact, text: str) -> bool:
                 re.search(rf"(?<!\d){m.group(1)}{_RANGE_SEP}{m.group(2)}(?!\d)", norm) is not None
             )
     return False
-
-
-def forbidden_matches(
-    patterns: tuple[str, ...] | list[str], text: str, *, allow_negated: bool = False
-) -> list[str]:
-    """The forbidden patterns that match ``text`` (lower-cased, NFKC-normalised).
-
-    With ``allow_negated`` a match inside a negated clause ("it does not cure eczema", "I can't
-    say it is the best") does not count; plain ``re.search`` semantics otherwise.
-    """
-    return [p for p, _ in find_violations(text, patterns, allow_negated=allow_negated)]
 
 
 def price_aliases(value: float) -> tuple[str, ...]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .._compliance import normalise
 from .._kb import KnowledgeBase
 from .._splits import SPLITS, split_products
 from . import (
@@ -95,8 +94,3 @@ def generate_cases(
             raise RuntimeError(f"could not build a {intent} case for split {split}")
         cases.append(case)
     return cases
-
-
-def message_key(case: Case) -> str:
-    """The message, normalised, for diversity counts."""
-    return normalise(case.message)
