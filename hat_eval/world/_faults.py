@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from hat_eval.harness import FAULT_KINDS, FUNCTIONS, FaultKind
@@ -251,12 +251,7 @@ class FaultPlan:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict."""
-        return {
-            "kind": self.kind,
-            "function": self.function,
-            "times": self.times,
-            "after": self.after,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FaultPlan:
