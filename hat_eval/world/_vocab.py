@@ -71,7 +71,7 @@ class Colour(DataModel):
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Everything in ``vocab/``; the module-level tables are its fields."""
+    """Everything in ``vocab/``; the module-level tables are its fields, upper-cased."""
 
     categories: tuple[str, ...]
     """The eight product categories of the stream, in generation order."""
@@ -96,9 +96,9 @@ class Vocabulary:
     region_aliases: dict[str, tuple[str, ...]]
     """Other names viewers use for a place (abbreviations, Chinese)."""
     warehouses: tuple[str, ...]
-    units: dict[str, tuple[str, ...]]
+    units_zh: dict[str, tuple[str, ...]]
     """Chinese forms of the units attribute values are measured in ("months" -> 个月)."""
-    terms: dict[str, dict[str, tuple[str, ...]]]
+    terms_zh: dict[str, dict[str, tuple[str, ...]]]
     """Chinese forms of attribute values and policy terms: category -> English term -> forms
     (the first is the one an answer uses); category ``""`` holds the shared terms of
     ``common.yaml``."""
@@ -120,29 +120,11 @@ if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers
     UNITS_ZH: dict[str, tuple[str, ...]]
     TERMS_ZH: dict[str, dict[str, tuple[str, ...]]]
 
-_TABLES = {
-    "CATEGORIES": "categories",
-    "CATEGORY_ZH": "category_zh",
-    "COLOURS": "colours",
-    "SIZE_CHART": "size_chart",
-    "TYPES": "types",
-    "BRANDS": "brands",
-    "FIRST_BRANDS": "first_brands",
-    "ROUNDS": "rounds",
-    "PRODUCTS_PER_TYPE": "products_per_type",
-    "REGIONS": "regions",
-    "REGION_ALIASES": "region_aliases",
-    "WAREHOUSES": "warehouses",
-    "UNITS_ZH": "units",
-    "TERMS_ZH": "terms",
-}
-"""Module-level table name -> :class:`Vocabulary` field."""
-
 
 def __getattr__(name: str) -> Any:
-    """The vocabulary tables, read from ``vocab/`` on first use (PEP 562)."""
-    if name in _TABLES:
-        return getattr(vocabulary(), _TABLES[name])
+    """The vocabulary tables (``TYPES`` is ``vocabulary().types``), read on first use (PEP 562)."""
+    if name.isupper() and name.lower() in Vocabulary.__dataclass_fields__:
+        return getattr(vocabulary(), name.lower())
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -241,8 +223,8 @@ def vocabulary() -> Vocabulary:
         regions=_tuples(places.regions),
         region_aliases=_tuples(places.region_aliases),
         warehouses=tuple(places.warehouses),
-        units=units,
-        terms=terms,
+        units_zh=units,
+        terms_zh=terms,
     )
 
 
@@ -294,7 +276,7 @@ def zh_forms(value: str, category: str | None = None) -> tuple[str, ...]:
     forms ("24 months" -> 24个月). Empty when the vocabulary has none.
     """
     v = vocabulary()
-    return _zh_forms(value, v.terms.get(category or "", {}), v.terms[""], v.units)
+    return _zh_forms(value, v.terms_zh.get(category or "", {}), v.terms_zh[""], v.units_zh)
 
 
 # -- the files ------------------------------------------------------------------------------------
