@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 __all__ = [
-    "ErrorKind",
     "FAULT_KINDS",
     "FaultKind",
     "IDENTIFIER",
     "one_of",
     "placeholders",
-    "slug",
 ]
 
 
@@ -33,9 +30,6 @@ the world's fault injector and the suites' datasets derive theirs from :data:`FA
 
 FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
 """The fault kinds in their fixed order (the order datasets cycle through them)."""
-
-ErrorKind = FaultKind
-"""The tool faults hooks can react to (an alias of :data:`FaultKind`)."""
 
 _FORMATTER = string.Formatter()
 
@@ -75,8 +69,3 @@ def _fmt_number(value: int | float) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def slug(text: str) -> str:
-    """A lower-case identifier made from free text (used by rewrites and diffs)."""
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
