@@ -12,6 +12,7 @@ __all__ = [
     "FaultKind",
     "IDENTIFIER",
     "one_of",
+    "only_placeholders",
     "placeholders",
 ]
 
@@ -37,6 +38,21 @@ _FORMATTER = string.Formatter()
 def placeholders(text: str) -> list[str]:
     """The ``{name}`` placeholders in a block text, in order of appearance."""
     return [field for _, field, _, _ in _FORMATTER.parse(text) if field]
+
+
+def only_placeholders(value: str, *allowed: str) -> str:
+    """``value`` when it is a template using only the ``allowed`` placeholders, else the error."""
+    names = [f"{{{name}}}" for name in allowed]
+    try:
+        used = set(placeholders(value))
+    except ValueError as err:
+        raise ValueError(f"{err}, expected text with {', '.join(names)}") from None
+    if not used <= set(allowed):
+        raise ValueError(
+            f"placeholders {sorted(used - set(allowed))} are unknown, expected only "
+            f"{', '.join(names[:-1])} and {names[-1]}"
+        )
+    return value
 
 
 class _Frozen(BaseModel):
