@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -44,15 +44,9 @@ class Fact:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``optional`` only when set, so required facts keep their form)."""
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "value": self.value,
-            "unit": self.unit,
-            "aliases": list(self.aliases),
-            "source": self.source,
-        }
-        if self.optional:
-            out["optional"] = True
+        out = {**asdict(self), "aliases": list(self.aliases)}
+        if not self.optional:
+            del out["optional"]
         return out
 
     @classmethod
@@ -105,13 +99,9 @@ class ExpectedCall:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``free`` only when set, so other calls keep their form)."""
-        out: dict[str, Any] = {
-            "function": self.function,
-            "args": dict(self.args),
-            "optional": self.optional,
-        }
-        if self.free:
-            out["free"] = list(self.free)
+        out = {**asdict(self), "free": list(self.free)}
+        if not self.free:
+            del out["free"]
         return out
 
     @classmethod
