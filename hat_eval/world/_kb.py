@@ -84,19 +84,6 @@ class KnowledgeBase:
         """The SQL statements that recreate the database (``sqlite3`` ``iterdump``)."""
         return self._db.iterdump()
 
-    def save(self, path: str | Path) -> Path:
-        """Write the database to a SQLite file at ``path`` (overwritten) and return the path."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.exists():
-            target.unlink()
-        out = sqlite3.connect(target)
-        try:
-            self._db.backup(out)
-        finally:
-            out.close()
-        return target
-
     def insert(self, table: str, row: dict[str, Any]) -> None:
         """Add one row to ``table`` (e.g. a hand-made product for a test) and drop the caches.
 

@@ -2,7 +2,6 @@ import hashlib
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 import time
@@ -138,16 +137,6 @@ def test_offers_policies_and_rules_present():
         assert "medical" in {r["kind"] for r in kb.rules(cat)}
     assert "medical" not in {r["kind"] for r in kb.rules("electronics")}
     assert any(p["custom"] for p in kb.products() if p["category"] == "jewellery")
-
-
-def test_save_writes_a_readable_sqlite_file(tmp_path):
-    kb = build_kb()
-    path = kb.save(tmp_path / "kb" / "world.sqlite")
-    db = sqlite3.connect(path)
-    try:
-        assert db.execute("SELECT COUNT(*) FROM products").fetchone()[0] == len(kb.products())
-    finally:
-        db.close()
 
 
 def test_splits_disjoint_fixed_and_cover_categories():
