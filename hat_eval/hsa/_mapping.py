@@ -58,6 +58,10 @@ class Mapping:
     """Dotted hook field (``retry.max_retries``) -> (original value, variant value)."""
 
     # -- re-targeting gold labels ----------------------------------------------------------------
+    def tool_name(self, original: str) -> str:
+        """The variant's name for the tool originally called ``original``."""
+        return self.tools.get(original, original)
+
     def skill_id(self, original: str) -> str | None:
         """The variant's id for skill ``original``, or None when the variant masked it."""
         return self.skills.get(original, original)
