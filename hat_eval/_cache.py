@@ -1,9 +1,9 @@
-"""A cache keyed by object identity, for values derived from large frozen objects."""
+"""Caches for derived values: by object identity, and a mapping loaded on first use."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import TypeVar
 
 K = TypeVar("K")
@@ -35,3 +35,25 @@ def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Callable[[K], V]]:
         return cached
 
     return decorate
+
+
+class LazyMapping(Mapping[K, V]):
+    """A read-only mapping over the one built by ``load`` (a cached function), called on first use.
+
+    For module-level tables derived from a file, so that importing the module reads nothing.
+    """
+
+    def __init__(self, load: Callable[[], Mapping[K, V]]) -> None:
+        self._load = load
+
+    def __getitem__(self, key: K) -> V:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return repr(self._load())

@@ -32,19 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from ._diff import HarnessDiff, diff_harness
 from ._errors import HarnessError, from_validation_error
-from ._load import load_harness
-from ._model import (
-    Harness,
-)
-from ._model_base import (
-    _Frozen,
-    one_of,
-)
+from ._load import load_harness, read_data
+from ._model import Harness
+from ._model_base import _Frozen, one_of
 
 EditKind = Literal["skill_rule", "constraint", "new_skill", "tool_description", "new_hook"]
 """The functional edits a live-commerce team makes: a rule added to or changed in a skill, a
@@ -208,16 +202,7 @@ def load_changelog(path: str | Path) -> Changelog:
     """
     path = Path(path)
     source = str(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise HarnessError(source, "<file>", "no such file, expected a changelog YAML") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise HarnessError(source, "<file>", f"cannot read ({err})") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"<line {mark.line + 1}>" if mark is not None else "<yaml>"
-        raise HarnessError(source, where, "invalid YAML, expected a mapping") from None
+    data = read_data(path, "a changelog YAML")
     if not isinstance(data, dict):
         raise HarnessError(source, "<root>", "expected a mapping with name and versions")
     try:

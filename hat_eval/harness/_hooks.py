@@ -6,13 +6,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
-from ._model_base import (
-    IDENTIFIER,
-    FaultKind,
-    _Frozen,
-    one_of,
-    placeholders,
-)
+from ._model_base import IDENTIFIER, FaultKind, _Frozen, one_of, only_placeholders
 
 __all__ = [
     "HOOK_TRIGGERS",
@@ -45,14 +39,7 @@ class MessageStructure(_Frozen):
     @field_validator("error_template")
     @classmethod
     def _error_fields(cls, value: str) -> str:
-        allowed = {"kind", "message"}
-        used = set(placeholders(value))
-        if not used <= allowed:
-            raise ValueError(
-                f"placeholders {sorted(used - allowed)} are unknown, expected only {{kind}} "
-                "and {message}"
-            )
-        return value
+        return only_placeholders(value, "kind", "message")
 
 
 HookTrigger = Literal["tool_arguments", "skill_load", "reply_format", "factual_risk"]
@@ -101,17 +88,7 @@ class HookCheck(_Frozen):
     @field_validator("message")
     @classmethod
     def _message_fields(cls, value: str) -> str:
-        allowed = {"hook", "reason", "left"}
-        try:
-            used = set(placeholders(value))
-        except ValueError as err:
-            raise ValueError(f"{err}, expected text with {{hook}}, {{reason}}, {{left}}") from None
-        if not used <= allowed:
-            raise ValueError(
-                f"placeholders {sorted(used - allowed)} are unknown, expected only {{hook}}, "
-                "{reason} and {left}"
-            )
-        return value
+        return only_placeholders(value, "hook", "reason", "left")
 
     @model_validator(mode="after")
     def _default_name(self) -> HookCheck:

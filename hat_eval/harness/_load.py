@@ -65,35 +65,39 @@ def load_harness(path: str | Path | None = None) -> Harness:
             message is one line: ``FILE: field.path: what is wrong, what was expected``.
     """
     path = Path(path) if path is not None else default_harness_path()
+    return parse_harness(read_data(path, "a YAML or JSON harness"), str(path), path.parent)
+
+
+def read_data(path: Path, what: str) -> Any:
+    """The parsed content of a YAML file (JSON for a ``.json`` file) of the harness layer.
+
+    Raises:
+        HarnessError: the file is missing (``what`` says what was expected), unreadable, or not
+            valid YAML/JSON; the field is ``<file>`` or ``<line N>``.
+    """
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise HarnessError(
-            source, "<file>", "no such file, expected a YAML or JSON harness"
-        ) from None
+        raise HarnessError(source, "<file>", f"no such file, expected {what}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise HarnessError(
             source, "<file>", f"cannot read ({err}), expected a UTF-8 text file"
         ) from None
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(text)
+            return json.loads(text)
         except json.JSONDecodeError as err:
             raise HarnessError(
                 source, f"<line {err.lineno}>", f"invalid JSON ({err.msg}), expected a JSON object"
             ) from None
-    else:
-        try:
-            data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
-        except yaml.YAMLError as err:
-            mark = getattr(err, "problem_mark", None)
-            where = f"<line {mark.line + 1}>" if mark is not None else "<yaml>"
-            problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-            raise HarnessError(
-                source, where, f"invalid YAML ({problem}), expected a mapping"
-            ) from None
-    return parse_harness(data, source, path.parent)
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"<line {mark.line + 1}>" if mark is not None else "<yaml>"
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise HarnessError(source, where, f"invalid YAML ({problem}), expected a mapping") from None
 
 
 def harness_to_dict(harness: Harness) -> dict[str, Any]:

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 __all__ = [
-    "ErrorKind",
     "FAULT_KINDS",
     "FaultKind",
     "IDENTIFIER",
     "one_of",
+    "only_placeholders",
     "placeholders",
-    "slug",
 ]
 
 
@@ -34,15 +32,27 @@ the world's fault injector and the suites' datasets derive theirs from :data:`FA
 FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
 """The fault kinds in their fixed order (the order datasets cycle through them)."""
 
-ErrorKind = FaultKind
-"""The tool faults hooks can react to (an alias of :data:`FaultKind`)."""
-
 _FORMATTER = string.Formatter()
 
 
 def placeholders(text: str) -> list[str]:
     """The ``{name}`` placeholders in a block text, in order of appearance."""
     return [field for _, field, _, _ in _FORMATTER.parse(text) if field]
+
+
+def only_placeholders(value: str, *allowed: str) -> str:
+    """``value`` when it is a template using only the ``allowed`` placeholders, else the error."""
+    names = [f"{{{name}}}" for name in allowed]
+    try:
+        used = set(placeholders(value))
+    except ValueError as err:
+        raise ValueError(f"{err}, expected text with {', '.join(names)}") from None
+    if not used <= set(allowed):
+        raise ValueError(
+            f"placeholders {sorted(used - set(allowed))} are unknown, expected only "
+            f"{', '.join(names[:-1])} and {names[-1]}"
+        )
+    return value
 
 
 class _Frozen(BaseModel):
@@ -75,8 +85,3 @@ def _fmt_number(value: int | float) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def slug(text: str) -> str:
-    """A lower-case identifier made from free text (used by rewrites and diffs)."""
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")

@@ -18,22 +18,14 @@ class RenderedHarness:
     """Under progressive disclosure: skill id -> what loading it returns (empty under inline)."""
 
 
-def render_skill(skill: Skill) -> str:
-    """One skill as the system prompt lists it."""
+def skill_body(skill: Skill) -> str:
+    """One skill whole, as the inline prompt lists it and as loading it returns it."""
     lines = [f"### Skill `{skill.id}`: {skill.name}", skill.description]
     if skill.triggers:
         lines.append("Use when: " + "; ".join(skill.triggers))
     lines.append("Rules:")
     lines.extend(f"{i}. {rule.text}" for i, rule in enumerate(skill.rules, start=1))
     return "\n".join(lines)
-
-
-def skill_body(skill: Skill) -> str:
-    """What loading ``skill`` returns under progressive disclosure.
-
-    The skill whole, rules included, as inline disclosure puts it in the prompt.
-    """
-    return render_skill(skill)
 
 
 def render_skill_index(harness: Harness) -> str:
@@ -63,7 +55,7 @@ def render_system_prompt(harness: Harness) -> str:
     if harness.skill_disclosure == "progressive":
         skills = render_skill_index(harness)
     else:
-        skills = "\n\n".join(render_skill(s) for s in harness.skills)
+        skills = "\n\n".join(skill_body(s) for s in harness.skills)
     parts.append("## Skills\n\n" + skills)
     return "\n\n".join(parts)
 

@@ -14,10 +14,9 @@ key.
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationError
 
@@ -57,68 +56,46 @@ def _harness_field(model: type[BaseModel], field: str, **others: str) -> AfterVa
 
 
 _Word = Annotated[str, AfterValidator(_no_digit)]
-_Words = Annotated[list[_Word], Field(min_length=1)]
+_LIST = Field(min_length=1, strict=False)
+"""A non-empty list in the file, read into a tuple."""
+
+_Words = Annotated[tuple[_Word, ...], _LIST]
 """Words put into texts (descriptions, rules): no digits."""
-_Names = Annotated[list[str], Field(min_length=1)]
+_Names = Annotated[tuple[str, ...], _LIST]
 """Pieces of identifiers and display names (``_v2`` is fine there)."""
-_Frames = Annotated[list[Annotated[_Word, AfterValidator(_frame)]], Field(min_length=1)]
-_ErrorTemplates = Annotated[
-    list[Annotated[_Word, _harness_field(MessageStructure, "error_template")]], Field(min_length=1)
-]
-_HookMessages = Annotated[
-    list[Annotated[_Word, _harness_field(HookCheck, "message", trigger="reply_format")]],
-    Field(min_length=1),
-]
+_Frames = Annotated[tuple[Annotated[_Word, AfterValidator(_frame)], ...], _LIST]
 
 
-class _BanksFile(DataModel):
-    """``banks/en.yaml``."""
+class Banks(DataModel):
+    """The paraphrase banks, ``banks/en.yaml`` (shared: do not mutate)."""
 
     ident_words: dict[str, _Names]
+    """Synonyms for the words identifiers are made of."""
     name_prefixes: _Names
     name_suffixes: _Names
     skill_prefixes: _Names
     skill_suffixes: _Names
     code_names: _Names
+    """Opaque names: a variant may call a skill or tool something that says nothing of its
+    job."""
     display_joiners: _Names
     display_tails: _Names
     phrases: dict[_Word, _Words]
+    """Phrase -> meaning-preserving alternatives (matched as whole words, case-adapted)."""
     tool_frames: _Frames
+    """Frames a rewritten tool description may be put in; ``{lc}`` starts lower-case."""
     skill_frames: _Frames
     rule_frames: _Frames
     tool_tails: _Words
     skill_tails: _Words
     result_prefixes: _Words
-    error_templates: _ErrorTemplates
-    hook_messages: _HookMessages
-
-
-@dataclass(frozen=True)
-class Banks:
-    """The paraphrase banks (shared: do not mutate); the fields are the keys of the file."""
-
-    ident_words: dict[str, tuple[str, ...]]
-    """Synonyms for the words identifiers are made of."""
-    name_prefixes: tuple[str, ...]
-    name_suffixes: tuple[str, ...]
-    skill_prefixes: tuple[str, ...]
-    skill_suffixes: tuple[str, ...]
-    code_names: tuple[str, ...]
-    """Opaque names: a variant may call a skill or tool something that says nothing of its
-    job."""
-    display_joiners: tuple[str, ...]
-    display_tails: tuple[str, ...]
-    phrases: dict[str, tuple[str, ...]]
-    """Phrase -> meaning-preserving alternatives (matched as whole words, case-adapted)."""
-    tool_frames: tuple[str, ...]
-    """Frames a rewritten tool description may be put in; ``{lc}`` starts lower-case."""
-    skill_frames: tuple[str, ...]
-    rule_frames: tuple[str, ...]
-    tool_tails: tuple[str, ...]
-    skill_tails: tuple[str, ...]
-    result_prefixes: tuple[str, ...]
-    error_templates: tuple[str, ...]
-    hook_messages: tuple[str, ...]
+    error_templates: Annotated[
+        tuple[Annotated[_Word, _harness_field(MessageStructure, "error_template")], ...], _LIST
+    ]
+    hook_messages: Annotated[
+        tuple[Annotated[_Word, _harness_field(HookCheck, "message", trigger="reply_format")], ...],
+        _LIST,
+    ]
     """Rejection messages of checking hooks (placeholders ``{hook}``, ``{reason}``,
     ``{left}``)."""
 
@@ -130,14 +107,7 @@ def load_banks(path: DataPath | None = None) -> Banks:
         DataFileError: The file is missing or does not fit (one line: file, key, expected).
     """
     path = path if path is not None else files("hat_eval.hsa").joinpath("banks", "en.yaml")
-    data = load_model(path, _BanksFile)
-    out: dict[str, Any] = {}
-    for name in _BanksFile.model_fields:
-        value = getattr(data, name)
-        out[name] = (
-            {k: tuple(v) for k, v in value.items()} if isinstance(value, dict) else tuple(value)
-        )
-    return Banks(**out)
+    return load_model(path, Banks)
 
 
 @cache

@@ -6,7 +6,8 @@ variant made by several transforms has the composition of their mappings (``a.th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 Number = int | float
@@ -124,26 +125,9 @@ class Mapping:
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (lists for tuples, in a fixed key order)."""
-        return {
-            "dims": list(self.dims),
-            "tools": dict(self.tools),
-            "tool_descriptions": list(self.tool_descriptions),
-            "skills": dict(self.skills),
-            "skill_names": dict(self.skill_names),
-            "skill_descriptions": list(self.skill_descriptions),
-            "rules": {
-                k: {
-                    "order": list(e.order) if e.order is not None else None,
-                    "masked": list(e.masked),
-                    "paraphrased": list(e.paraphrased),
-                }
-                for k, e in self.rules.items()
-            },
-            "block_order": list(self.block_order) if self.block_order is not None else None,
-            "constraints": {k: list(v) for k, v in self.constraints.items()},
-            "hooks": {k: [_jsonable(v[0]), _jsonable(v[1])] for k, v in self.hooks.items()},
-        }
+        """Plain JSON-ready data: the fields in order, tuples as lists."""
+        data: dict[str, Any] = json.loads(json.dumps(asdict(self)))
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Mapping:
@@ -183,10 +167,6 @@ def _original(renames: dict[str, str | None], current: str) -> str:
         if new == current:
             return orig
     return current
-
-
-def _jsonable(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
 
 
 def _tuple(value: Any) -> Any:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from ._compliance import find_violations, normalise
+from ._compliance import normalise
 
 FactKind = Literal["price", "stock", "count", "days", "text"]
 FACT_KINDS: tuple[str, ...] = ("price", "stock", "count", "days", "text")
@@ -44,15 +44,9 @@ class Fact:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``optional`` only when set, so required facts keep their form)."""
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "value": self.value,
-            "unit": self.unit,
-            "aliases": list(self.aliases),
-            "source": self.source,
-        }
-        if self.optional:
-            out["optional"] = True
+        out = {**asdict(self), "aliases": list(self.aliases)}
+        if not self.optional:
+            del out["optional"]
         return out
 
     @classmethod
@@ -105,13 +99,9 @@ class ExpectedCall:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``free`` only when set, so other calls keep their form)."""
-        out: dict[str, Any] = {
-            "function": self.function,
-            "args": dict(self.args),
-            "optional": self.optional,
-        }
-        if self.free:
-            out["free"] = list(self.free)
+        out = {**asdict(self), "free": list(self.free)}
+        if not self.free:
+            del out["free"]
         return out
 
     @classmethod
@@ -210,17 +200,6 @@ def fact_mentioned(fact: Fact, text: str) -> bool:
                 re.search(rf"(?<!\d){m.group(1)}{_RANGE_SEP}{m.group(2)}(?!\d)", norm) is not None
             )
     return False
-
-
-def forbidden_matches(
-    patterns: tuple[str, ...] | list[str], text: str, *, allow_negated: bool = False
-) -> list[str]:
-    """The forbidden patterns that match ``text`` (lower-cased, NFKC-normalised).
-
-    With ``allow_negated`` a match inside a negated clause ("it does not cure eczema", "I can't
-    say it is the best") does not count; plain ``re.search`` semantics otherwise.
-    """
-    return [p for p, _ in find_violations(text, patterns, allow_negated=allow_negated)]
 
 
 def price_aliases(value: float) -> tuple[str, ...]:

@@ -30,17 +30,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from hat_eval.harness import FAULT_KINDS, FUNCTIONS, FaultKind
 
-from ._function_registry import (
-    Result,
-)
-from ._functions import (
-    call_function,
-)
+from ._function_registry import Result
+from ._functions import call_function
 from ._kb import KnowledgeBase
 from ._session import LiveSession
 
@@ -166,14 +162,6 @@ def drift(value: Any) -> Any:
     return value
 
 
-def _has_renamable(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(k in DRIFT_RENAMES or _has_renamable(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_renamable(v) for v in value)
-    return False
-
-
 def inject_fault(
     kind: str, result: Result, rng: random.Random, *, function: str | None = None
 ) -> str:
@@ -212,8 +200,8 @@ def inject_fault(
     if kind == "empty":
         return FaultText("[]" if isinstance(result, list) else "{}", kind)
     if kind == "schema_drift":
-        drifted = drift(result) if _has_renamable(result) else {"data": result}
-        return FaultText(render_result(drifted), kind)
+        drifted = drift(result)
+        return FaultText(render_result(drifted if drifted != result else {"data": result}), kind)
     return FaultText(text, kind, delay_s=round(rng.uniform(2.5, 9.0), 1))
 
 
@@ -251,12 +239,7 @@ class FaultPlan:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict."""
-        return {
-            "kind": self.kind,
-            "function": self.function,
-            "times": self.times,
-            "after": self.after,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FaultPlan:

@@ -8,10 +8,11 @@ default harness on first use; :func:`_check_args` checks a call's arguments agai
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hat_eval._cache import LazyMapping
 from hat_eval.harness import FUNCTIONS, Harness, load_harness
 
 from ._errors import ToolInputError
@@ -153,23 +154,7 @@ def _default_parameters() -> dict[str, dict[str, _Param]]:
     return parameters_of(load_harness(None))
 
 
-class _DefaultParameters(Mapping[str, Mapping[str, _Param]]):
-    """``parameters_of(load_harness(None))`` as a read-only mapping, loaded on first use."""
-
-    def __getitem__(self, function_id: str) -> Mapping[str, _Param]:
-        return _default_parameters()[function_id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_default_parameters())
-
-    def __len__(self) -> int:
-        return len(_default_parameters())
-
-    def __repr__(self) -> str:
-        return f"PARAMETERS({_default_parameters()!r})"
-
-
-PARAMETERS: Mapping[str, Mapping[str, _Param]] = _DefaultParameters()
+PARAMETERS: Mapping[str, Mapping[str, _Param]] = LazyMapping(_default_parameters)
 """Function id -> argument name -> spec: the default harness's tool schemas (derived, lazily)."""
 
 

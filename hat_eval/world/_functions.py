@@ -1,18 +1,9 @@
 """The tools as real functions over the knowledge base, keyed by harness function id.
 
-Each implementation takes ``(kb, session, args)`` and returns a JSON-serialisable dict (or a
-list for ``catalog.search``), and registers itself for its function id with
-``@implementation("catalog.search")`` into one table. Everything else about functions derives
-from an owner elsewhere or from that table:
-
-- the function ids (and what each does) are owned by ``hat_eval.harness.FUNCTIONS``;
-  registering an id not listed there fails;
-- each function's parameters (names, types, enums, minimum/maximum, which are required) are
-  owned by the tool bound to it in the default harness file: :data:`PARAMETERS` reads them
-  from ``load_harness(None)`` on first use (cached); the only parameter facts written here are
-  the limits an implementation enforces beyond that surface (``maximum=`` of the decorator,
-  e.g. at most 99 units per order);
-- :data:`IMPLEMENTATIONS` is a view of the table.
+Each implementation takes ``(kb, session, args)``, returns a JSON-serialisable dict (a list for
+``catalog.search``) and registers itself for its function id with ``@implementation(...)``
+(:mod:`._function_registry` owns the table, and the argument schemas it reads from the default
+harness; :data:`IMPLEMENTATIONS` is a view of the table).
 
 A wrong argument raises :class:`ToolInputError` whose message says what was wrong and what was
 expected. Unknown argument names are rejected too, so a tool surface renamed by augmentation

@@ -84,40 +84,6 @@ class KnowledgeBase:
         """The SQL statements that recreate the database (``sqlite3`` ``iterdump``)."""
         return self._db.iterdump()
 
-    def save(self, path: str | Path) -> Path:
-        """Write the database to a SQLite file at ``path`` (overwritten) and return the path."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.exists():
-            target.unlink()
-        out = sqlite3.connect(target)
-        try:
-            self._db.backup(out)
-        finally:
-            out.close()
-        return target
-
-    def insert(self, table: str, row: dict[str, Any]) -> None:
-        """Add one row to ``table`` (e.g. a hand-made product for a test) and drop the caches.
-
-        JSON columns (``specs``, ``conditions``, ``patterns``, ``categories``) take Python values.
-        """
-        tables = {
-            r["name"] for r in self.query("SELECT name FROM sqlite_master WHERE type='table'")
-        }
-        if table not in tables:
-            raise ValueError(f"table {table!r} is unknown, expected one of {sorted(tables)}")
-        values = {
-            k: json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else v
-            for k, v in row.items()
-        }
-        cols = ", ".join(values)
-        marks = ", ".join(f":{k}" for k in values)
-        self._db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", values)
-        self._db.commit()
-        self._products = self._skus = None
-        self._by_type = None
-
     # -- products ------------------------------------------------------------------------------
     def _load(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
         if self._products is None or self._skus is None:

@@ -334,17 +334,13 @@ def _escalation(case: Case, kb: KnowledgeBase, zh: bool) -> str:
 
 
 def _multi(case: Case, kb: KnowledgeBase, zh: bool) -> str:
-    sub = case.details["sub"]
-    parts = []
-    if sub == "material_price":
-        parts.append(_material(case, kb, zh))
-    if sub in ("price_stock", "price_shipping", "material_price"):
-        parts.append(_price(case, kb, zh))
-    if sub in ("price_stock", "stock_shipping"):
-        parts.append(_stock_sentence(case, kb, zh))
-    if sub in ("stock_shipping", "price_shipping"):
-        parts.append(_ship_sentence(case, kb, zh))
-    return " ".join(parts)
+    sentence = {
+        "price": _price,
+        "stock_size": _stock_sentence,
+        "shipping_returns": _ship_sentence,
+        "material_spec": _material,
+    }
+    return " ".join(sentence[part](case, kb, zh) for part in case.parts)
 
 
 def reference_answer(case: Case, kb: KnowledgeBase) -> str:

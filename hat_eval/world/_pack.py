@@ -20,8 +20,6 @@ writing that again the same bytes. The built-in shop is :func:`builtin_pack_dir`
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
@@ -30,6 +28,8 @@ from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+
+from hat_eval._outputs import write_text_atomic
 
 from ._pack_checks import cross_problems
 from ._problems import Problem, split_rule
@@ -47,6 +47,7 @@ from ._schema import (
     ShopManifest,
     ShopPolicy,
     Sku,
+    record_key,
 )
 
 R = TypeVar("R", bound=BaseModel)
@@ -138,12 +139,7 @@ def _read_records(
             except ValidationError as err:
                 problems.extend(_line_problems(name, text, keys, line_no, err))
                 continue
-            key = (
-                f"{record.category}/{record.region_class}"
-                if isinstance(record, Shipping)
-                else str(getattr(record, keys[0]))
-            )
-            lines.setdefault((name, key), line_no)  # key: the record's record_key
+            lines.setdefault((name, record_key(record)), line_no)
             out.append(record)
     return out
 
@@ -294,13 +290,5 @@ def write_pack(pack: ShopPack, folder: str | Path) -> Path:
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
     for name, text in pack_files(pack).items():
-        fd, tmp = tempfile.mkstemp(dir=target, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, target / name)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_text_atomic(target / name, text)
     return target

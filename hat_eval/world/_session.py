@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -17,11 +17,7 @@ class Deal:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict."""
-        return {
-            "product_id": self.product_id,
-            "promotion_id": self.promotion_id,
-            "ends_at": self.ends_at,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
@@ -62,11 +58,7 @@ class LiveSession:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``deals`` as a list of dicts)."""
-        return {
-            "product_on_screen": self.product_on_screen,
-            "now": self.now,
-            "deals": [d.to_dict() for d in self.deals],
-        }
+        return {**asdict(self), "deals": [d.to_dict() for d in self.deals]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LiveSession:

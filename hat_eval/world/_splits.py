@@ -33,14 +33,6 @@ def _bucket(kb: KnowledgeBase, product: dict[str, object]) -> Split:
     return "test" if first == (role == 0) else "dev"
 
 
-def split_of(kb: KnowledgeBase, product_id: str) -> Split:
-    """The split a product belongs to; ``KeyError`` for an unknown product."""
-    product = kb.product(product_id)
-    if product is None:
-        raise KeyError(f"no product {product_id!r} in the knowledge base")
-    return _bucket(kb, product)
-
-
 def split_products(kb: KnowledgeBase, split: Split) -> list[str]:
     """Product ids of ``split``, in id order.
 

@@ -6,7 +6,6 @@ import json
 import sqlite3
 
 from ._pack import ShopPack
-from ._schema import Coupon, Product, Promotion, Returns, Rule, Shipping, Sku
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,117 +43,27 @@ CREATE TABLE rules (
 
 
 def write_tables(db: sqlite3.Connection, pack: ShopPack) -> None:
-    """Create the tables in ``db`` and insert ``pack``'s records (in pack order), then commit."""
+    """Create the tables in ``db`` and insert ``pack``'s records (in pack order), then commit.
+
+    A table's columns are fields of its record model (the pack's records of the same name), in
+    the table's column order; lists and mappings are stored as JSON text.
+    """
     m = pack.manifest
     db.executescript(_SCHEMA)
-    db.execute("INSERT INTO meta VALUES ('seed', ?)", (str(m.seed),))
-    db.execute("INSERT INTO meta VALUES ('currency', ?)", (m.currency,))
-    db.execute("INSERT INTO meta VALUES ('timezone', ?)", (m.timezone,))
     db.executemany(
-        "INSERT INTO products VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [_product_row(p) for p in pack.products],
+        "INSERT INTO meta VALUES (?, ?)",
+        [("seed", str(m.seed)), ("currency", m.currency), ("timezone", m.timezone)],
     )
-    db.executemany("INSERT INTO skus VALUES (?,?,?,?,?,?,?,?,?)", [_sku_row(s) for s in pack.skus])
-    db.executemany(
-        "INSERT INTO promotions VALUES (?,?,?,?,?,?,?,?)",
-        [_promotion_row(p) for p in pack.promotions],
-    )
-    db.executemany(
-        "INSERT INTO coupons VALUES (?,?,?,?,?,?,?,?,?,?,?)", [_coupon_row(c) for c in pack.coupons]
-    )
-    db.executemany(
-        "INSERT INTO shipping VALUES (?,?,?,?,?,?,?)", [_shipping_row(s) for s in pack.shipping]
-    )
-    db.executemany(
-        "INSERT INTO returns VALUES (?,?,?,?,?,?)", [_returns_row(r) for r in pack.returns]
-    )
-    db.executemany("INSERT INTO rules VALUES (?,?,?,?,?)", [_rule_row(r) for r in pack.rules])
+    for table in ("products", "skus", "promotions", "coupons", "shipping", "returns", "rules"):
+        columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+        db.executemany(
+            f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})",
+            [tuple(_cell(getattr(r, c)) for c in columns) for r in getattr(pack, table)],
+        )
     db.commit()
 
 
-def _product_row(p: Product) -> tuple[object, ...]:
-    return (
-        p.id,
-        p.category,
-        p.type_key,
-        p.type_name,
-        p.type_zh,
-        p.brand,
-        p.line,
-        p.name,
-        p.name_zh,
-        p.description,
-        p.material_label,
-        p.material,
-        json.dumps(p.specs, ensure_ascii=False, sort_keys=True),
-        p.variant_axis,
-        int(p.custom),
-        p.ships_from,
-    )
-
-
-def _sku_row(s: Sku) -> tuple[object, ...]:
-    return (
-        s.sku,
-        s.product_id,
-        s.position,
-        s.option,
-        s.option_zh,
-        s.colour,
-        s.colour_zh,
-        s.list_price,
-        s.stock,
-    )
-
-
-def _promotion_row(p: Promotion) -> tuple[object, ...]:
-    return (p.id, p.product_id, p.kind, p.value, p.label, int(p.live_only), p.starts_at, p.ends_at)
-
-
-def _coupon_row(c: Coupon) -> tuple[object, ...]:
-    return (
-        c.code,
-        c.issuer,
-        c.kind,
-        c.value,
-        c.threshold,
-        c.cap,
-        c.category,
-        c.starts_at,
-        c.ends_at,
-        int(c.stacks_with_promotion),
-        c.label,
-    )
-
-
-def _shipping_row(s: Shipping) -> tuple[object, ...]:
-    return (
-        s.category,
-        s.region_class,
-        int(s.available),
-        s.days_min,
-        s.days_max,
-        s.fee,
-        s.free_over,
-    )
-
-
-def _returns_row(r: Returns) -> tuple[object, ...]:
-    return (
-        r.category,
-        r.window_days,
-        json.dumps(r.conditions),
-        r.return_shipping,
-        r.exchange_days,
-        r.warranty,
-    )
-
-
-def _rule_row(r: Rule) -> tuple[object, ...]:
-    return (
-        r.id,
-        r.kind,
-        json.dumps(r.categories),
-        json.dumps(r.patterns, ensure_ascii=False),
-        r.reason,
-    )
+def _cell(value: object) -> object:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return value

@@ -3,8 +3,9 @@
 The vocabulary is package data, ``hat_eval/world/vocab/``: ``common.yaml`` (category order,
 colours, shared option sets, size chart), ``places.yaml`` (shipping regions, place aliases,
 warehouses) and one ``<category>.yaml`` per category (its brands and product types). This module
-holds the typed records and reads the files once, on the first use of one of its tables
-(``CATEGORIES``, ``TYPES``, ``BRANDS``, ...), into frozen dataclasses and tuples. ``build_kb``
+holds the typed records and reads the files once (each through its pydantic model and
+:func:`hat_eval._datafile.load_model`), on the first use of one of its tables (``CATEGORIES``,
+``TYPES``, ``BRANDS``, ...), into frozen records and tuples. ``build_kb``
 draws products from these tables with a seeded ``random.Random``, so the same seed always gives
 the same catalogue. Brands are fictional.
 """
@@ -15,23 +16,19 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
-import yaml
+from pydantic import AfterValidator, Discriminator, Field, Tag
 
-try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from hat_eval._datafile import DataFileError, DataModel, load_model
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(DataModel):
     """One value of a product's variant axis, e.g. size M or the 50 ml bottle."""
 
     label: str
     code: str
-    price_factor: float = 1.0
+    price_factor: Annotated[float, Field(gt=0)] = 1.0
     zh: str = ""
 
 
@@ -64,8 +61,7 @@ class ProductType:
     all)."""
 
 
-@dataclass(frozen=True)
-class Colour:
+class Colour(DataModel):
     """A colour SKU axis value."""
 
     name: str
@@ -75,7 +71,7 @@ class Colour:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Everything in ``vocab/``; the module-level tables are its fields."""
+    """Everything in ``vocab/``; the module-level tables are its fields, upper-cased."""
 
     categories: tuple[str, ...]
     """The eight product categories of the stream, in generation order."""
@@ -100,9 +96,9 @@ class Vocabulary:
     region_aliases: dict[str, tuple[str, ...]]
     """Other names viewers use for a place (abbreviations, Chinese)."""
     warehouses: tuple[str, ...]
-    units: dict[str, tuple[str, ...]]
+    units_zh: dict[str, tuple[str, ...]]
     """Chinese forms of the units attribute values are measured in ("months" -> 个月)."""
-    terms: dict[str, dict[str, tuple[str, ...]]]
+    terms_zh: dict[str, dict[str, tuple[str, ...]]]
     """Chinese forms of attribute values and policy terms: category -> English term -> forms
     (the first is the one an answer uses); category ``""`` holds the shared terms of
     ``common.yaml``."""
@@ -124,29 +120,11 @@ if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers
     UNITS_ZH: dict[str, tuple[str, ...]]
     TERMS_ZH: dict[str, dict[str, tuple[str, ...]]]
 
-_TABLES = {
-    "CATEGORIES": "categories",
-    "CATEGORY_ZH": "category_zh",
-    "COLOURS": "colours",
-    "SIZE_CHART": "size_chart",
-    "TYPES": "types",
-    "BRANDS": "brands",
-    "FIRST_BRANDS": "first_brands",
-    "ROUNDS": "rounds",
-    "PRODUCTS_PER_TYPE": "products_per_type",
-    "REGIONS": "regions",
-    "REGION_ALIASES": "region_aliases",
-    "WAREHOUSES": "warehouses",
-    "UNITS_ZH": "units",
-    "TERMS_ZH": "terms",
-}
-"""Module-level table name -> :class:`Vocabulary` field."""
-
 
 def __getattr__(name: str) -> Any:
-    """The vocabulary tables, read from ``vocab/`` on first use (PEP 562)."""
-    if name in _TABLES:
-        return getattr(vocabulary(), _TABLES[name])
+    """The vocabulary tables (``TYPES`` is ``vocabulary().types``), read on first use (PEP 562)."""
+    if name.isupper() and name.lower() in Vocabulary.__dataclass_fields__:
+        return getattr(vocabulary(), name.lower())
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -155,125 +133,98 @@ def vocabulary() -> Vocabulary:
     """Read and check ``vocab/*.yaml`` (once; the result is shared, do not mutate it).
 
     Raises:
-        ValueError: a file is missing a field, has an unknown one or a value of the wrong type;
-            the message names the file and the field path.
+        DataFileError: a file does not fit its model or the other files; the message names the
+            file and the key path.
     """
-    common = _read("common.yaml")
-    _keys(
-        common,
-        "common.yaml",
-        {"categories", "rounds", "colours", "option_sets", "size_chart"},
-        {"units", "terms"},
-    )
-    units = _str_lists(common.get("units", {}), "common.yaml: units")
-    terms: dict[str, dict[str, tuple[str, ...]]] = {
-        "": _terms(common.get("terms", {}), "common.yaml: terms")
-    }
-    categories = _strs(common["categories"], "common.yaml: categories")
-    rounds = tuple(
-        _int(r, f"common.yaml: rounds.{i}") for i, r in enumerate(_list(common["rounds"], "rounds"))
-    )
-    if not rounds or min(rounds) < 1:
-        _fail("common.yaml: rounds", list(rounds), "a non-empty list of positive whole numbers")
+    root = files("hat_eval.world").joinpath("vocab")
+    common = load_model(root.joinpath("common.yaml"), _CommonFile)
+    categories, rounds = tuple(common.categories), tuple(common.rounds)
     per_type = sum(rounds)
-    option_sets = {
-        name: tuple(
-            _option(o, f"common.yaml: option_sets.{name}.{i}")
-            for i, o in enumerate(_list(opts, f"common.yaml: option_sets.{name}"))
-        )
-        for name, opts in _map(common["option_sets"], "common.yaml: option_sets").items()
-    }
+    option_sets = {name: tuple(options) for name, options in common.option_sets.items()}
+    units = _tuples(common.units)
+    terms = {"": _forms(common.terms)}
     extra = sorted(
         f.name
-        for f in files("hat_eval.world").joinpath("vocab").iterdir()
+        for f in root.iterdir()
         if f.name.endswith(".yaml")
         and f.name.removesuffix(".yaml") not in (*categories, "common", "places")
     )
     if extra:
-        raise ValueError(
-            f"vocab/{extra[0]}: not a category of common.yaml, expected one of "
-            f"{', '.join(categories)} (add it to common.yaml categories or remove the file)"
+        raise DataFileError(
+            root.joinpath(extra[0]),
+            "",
+            f"not a category of common.yaml, expected one of {', '.join(categories)} (add it "
+            "to common.yaml categories or remove the file)",
         )
     category_zh: dict[str, str] = {}
     types: dict[str, tuple[ProductType, ...]] = {}
     brands: dict[str, tuple[str, ...]] = {}
     first_brands: dict[str, int] = {}
     for cat in categories:
-        name = f"{cat}.yaml"
-        data = _read(name)
-        _keys(
-            data,
-            name,
-            {"zh", "brands", "types"},
-            {"common_lines", "more_lines", "more_brands", "terms"},
-        )
-        category_zh[cat] = _str(data["zh"], f"{name}: zh")
-        first = _strs(data["brands"], f"{name}: brands")
-        brands[cat] = first + _strs(data.get("more_brands", []), f"{name}: more_brands")
-        first_brands[cat] = len(first)
-        common_lines = _strs(data.get("common_lines", []), f"{name}: common_lines")
-        more_lines = _strs(data.get("more_lines", []), f"{name}: more_lines")
-        types[cat] = tuple(
-            _product_type(t, f"{name}: types.{i}", option_sets, common_lines, more_lines)
-            for i, t in enumerate(_list(data["types"], f"{name}: types"))
-        )
+        path = root.joinpath(f"{cat}.yaml")
+        data = load_model(path, _CategoryFile)
+        category_zh[cat] = data.zh
+        brands[cat] = (*data.brands, *data.more_brands)
+        first_brands[cat] = len(data.brands)
         if first_brands[cat] < rounds[0]:
-            _fail(f"{name}: brands", list(first), f"at least {rounds[0]} brands (rounds.0)")
-        terms[cat] = _terms(data.get("terms", {}), f"{name}: terms")
+            raise DataFileError(
+                path,
+                "brands",
+                f"{len(data.brands)} brands, expected at least {rounds[0]} (rounds[0])",
+            )
+        if len(brands[cat]) < per_type:
+            raise DataFileError(
+                path,
+                "brands",
+                f"{len(brands[cat])} brands (with more_brands), expected at least the listings "
+                f"per type, the sum of common.yaml rounds ({per_type})",
+            )
+        terms[cat] = _forms(data.terms)
         shared = sorted(terms[cat].keys() & terms[""].keys())
         if shared:
-            _fail(
-                f"{name}: terms.{shared[0]}",
-                terms[cat][shared[0]],
-                "a term only once: it is in common.yaml terms too (keep one)",
+            raise DataFileError(
+                path, f"terms.{shared[0]}", "is in common.yaml terms too, expected a term once"
             )
+        types[cat] = tuple(
+            _product_type(path, f"types[{i}]", t, data, option_sets)
+            for i, t in enumerate(data.types)
+        )
         for i, t in enumerate(types[cat]):
             for value in _zh_needed(t):
                 if not _zh_forms(value, terms[cat], terms[""], units):
-                    _fail(
-                        f"{name}: types.{i}",
-                        value,
-                        "a value with a Chinese form (add it to "
-                        f"terms of {name} or common.yaml, or its unit to common.yaml units)",
+                    raise DataFileError(
+                        path,
+                        f"types[{i}]",
+                        f"{value!r} has no Chinese form, expected one (add it to terms of "
+                        f"{cat}.yaml or common.yaml, or its unit to common.yaml units)",
                     )
-        if len(brands[cat]) < per_type:
-            raise ValueError(
-                f"{name}: brands: {len(brands[cat])} brands (with more_brands), expected at "
-                f"least the listings per type, the sum of common.yaml rounds ({per_type})"
-            )
-        for i, t in enumerate(types[cat]):
             if len(t.lines) < per_type or len(t.lines[: t.first_lines or None]) < rounds[0]:
-                raise ValueError(
-                    f"{name}: types.{i}.lines: {len(t.lines)} lines (with common_lines and "
-                    f"more_lines), expected at least the listings per type, the sum of "
-                    f"common.yaml rounds ({per_type}), {rounds[0]} of them before more_lines"
+                raise DataFileError(
+                    path,
+                    f"types[{i}].lines",
+                    f"{len(t.lines)} lines (with common_lines and more_lines), expected at least "
+                    f"the listings per type, the sum of common.yaml rounds ({per_type}), "
+                    f"{rounds[0]} of them before more_lines",
                 )
-    places = _read("places.yaml")
-    _keys(places, "places.yaml", {"regions", "region_aliases", "warehouses"})
+    places = load_model(root.joinpath("places.yaml"), _PlacesFile)
     return Vocabulary(
         categories=categories,
         category_zh=category_zh,
-        colours=tuple(
-            _colour(c, f"common.yaml: colours.{i}")
-            for i, c in enumerate(_list(common["colours"], "common.yaml: colours"))
-        ),
+        colours=tuple(common.colours),
         size_chart={
-            size: {
-                k: _pair(v, f"common.yaml: size_chart.{size}.{k}", int)
-                for k, v in _map(ranges, f"common.yaml: size_chart.{size}").items()
-            }
-            for size, ranges in _map(common["size_chart"], "common.yaml: size_chart").items()
+            size: {k: (low, high) for k, (low, high) in ranges.items()}
+            for size, ranges in common.size_chart.items()
         },
         types=types,
         brands=brands,
         first_brands=first_brands,
         rounds=rounds,
         products_per_type=per_type,
-        regions=_str_lists(places["regions"], "places.yaml: regions"),
-        region_aliases=_str_lists(places["region_aliases"], "places.yaml: region_aliases"),
-        warehouses=_strs(places["warehouses"], "places.yaml: warehouses"),
-        units=units,
-        terms=terms,
+        regions=_tuples(places.regions),
+        region_aliases=_tuples(places.region_aliases),
+        warehouses=tuple(places.warehouses),
+        units_zh=units,
+        terms_zh=terms,
     )
 
 
@@ -325,169 +276,153 @@ def zh_forms(value: str, category: str | None = None) -> tuple[str, ...]:
     forms ("24 months" -> 24个月). Empty when the vocabulary has none.
     """
     v = vocabulary()
-    return _zh_forms(value, v.terms.get(category or "", {}), v.terms[""], v.units)
+    return _zh_forms(value, v.terms_zh.get(category or "", {}), v.terms_zh[""], v.units_zh)
 
 
-# -- reading ---------------------------------------------------------------------------------------
+# -- the files ------------------------------------------------------------------------------------
 
 
-def _read(name: str) -> dict[str, Any]:
-    text = files("hat_eval.world").joinpath("vocab", name).read_text(encoding="utf-8")
-    return _map(yaml.load(text, Loader=_Loader), name)  # noqa: S506 - a safe loader
+def _ordered(pair: list[Any]) -> list[Any]:
+    if pair[0] > pair[1]:
+        raise ValueError(f"{pair} runs backwards, expected [low, high] with low <= high")
+    return pair
+
+
+_Range = Annotated[list[int], Field(min_length=2, max_length=2), AfterValidator(_ordered)]
+_Price = Annotated[list[int | float], Field(min_length=2, max_length=2), AfterValidator(_ordered)]
+
+
+def _chinese(forms: str | list[str]) -> str | list[str]:
+    first = forms if isinstance(forms, str) else (forms or [""])[0]
+    if not re.search(r"[\u4e00-\u9fff]", first):
+        raise ValueError(
+            f"{forms!r}: expected Chinese forms, the first one with Chinese characters"
+        )
+    return forms
+
+
+_Terms = dict[str, Annotated[str | list[str], AfterValidator(_chinese)]]
+"""English term -> its Chinese forms: one string or a non-empty list."""
+
+
+class _OptionSet(DataModel):
+    """``options: {set: NAME}``, a shared set of ``common.yaml``, or ``labels:`` of it in order."""
+
+    set: str
+    labels: list[str] | None = None
+
+
+_Options = Annotated[
+    Annotated[list[Option], Tag("list")] | Annotated[_OptionSet, Tag("set")],
+    Discriminator(lambda value: "list" if isinstance(value, list) else "set"),
+]
+"""A type's own options, or a shared set: a problem's key path names the form (``options.set``)."""
+
+
+class _TypeFile(DataModel):
+    """One product type of a category file (the fields of :class:`ProductType` it is read into)."""
+
+    key: str
+    en: str
+    zh: str
+    description: str
+    price: _Price
+    axis: str
+    options: _Options
+    colours: int
+    material_label: str
+    materials: list[str]
+    specs: dict[str, list[str]]
+    lines: list[str]
+    sized: bool = False
+    custom: bool = False
+
+
+class _CommonFile(DataModel):
+    categories: list[str]
+    rounds: Annotated[list[Annotated[int, Field(ge=1)]], Field(min_length=1)]
+    colours: list[Colour]
+    option_sets: dict[str, list[Option]]
+    size_chart: dict[str, dict[str, _Range]]
+    units: dict[str, list[str]] = Field(default_factory=dict)
+    terms: _Terms = Field(default_factory=dict)
+
+
+class _CategoryFile(DataModel):
+    zh: str
+    brands: list[str]
+    types: list[_TypeFile]
+    common_lines: list[str] = Field(default_factory=list)
+    more_lines: list[str] = Field(default_factory=list)
+    more_brands: list[str] = Field(default_factory=list)
+    terms: _Terms = Field(default_factory=dict)
+
+
+class _PlacesFile(DataModel):
+    regions: dict[str, list[str]]
+    region_aliases: dict[str, list[str]]
+    warehouses: list[str]
 
 
 def _product_type(
-    value: Any,
+    path: Any,
     where: str,
+    t: _TypeFile,
+    category: _CategoryFile,
     option_sets: dict[str, tuple[Option, ...]],
-    common_lines: tuple[str, ...],
-    more_lines: tuple[str, ...] = (),
 ) -> ProductType:
-    d = _map(value, where)
-    _keys(
-        d,
-        where,
-        {"key", "en", "zh", "description", "price", "axis", "options", "colours"}
-        | {"material_label", "materials", "specs", "lines"},
-        {"sized", "custom"},
-    )
-    specs = _map(d["specs"], f"{where}.specs")
     return ProductType(
-        key=_str(d["key"], f"{where}.key"),
-        en=_str(d["en"], f"{where}.en"),
-        zh=_str(d["zh"], f"{where}.zh"),
-        price=_pair(d["price"], f"{where}.price", int | float),
-        axis=_str(d["axis"], f"{where}.axis"),
-        options=_options(d["options"], f"{where}.options", option_sets),
-        colours=_int(d["colours"], f"{where}.colours"),
-        material_label=_str(d["material_label"], f"{where}.material_label"),
-        materials=_strs(d["materials"], f"{where}.materials"),
-        specs=tuple((k, _strs(v, f"{where}.specs.{k}")) for k, v in specs.items()),
-        lines=_strs(d["lines"], f"{where}.lines") + common_lines + more_lines,
-        description=_str(d["description"], f"{where}.description"),
-        sized=_bool(d.get("sized", False), f"{where}.sized"),
-        custom=_bool(d.get("custom", False), f"{where}.custom"),
-        first_lines=len(d["lines"]) + len(common_lines) if more_lines else 0,
+        key=t.key,
+        en=t.en,
+        zh=t.zh,
+        price=(t.price[0], t.price[1]),
+        axis=t.axis,
+        options=_options(path, f"{where}.options", t.options, option_sets),
+        colours=t.colours,
+        material_label=t.material_label,
+        materials=tuple(t.materials),
+        specs=tuple((k, tuple(v)) for k, v in t.specs.items()),
+        lines=(*t.lines, *category.common_lines, *category.more_lines),
+        description=t.description,
+        sized=t.sized,
+        custom=t.custom,
+        first_lines=len(t.lines) + len(category.common_lines) if category.more_lines else 0,
     )
 
 
 def _options(
-    value: Any, where: str, option_sets: dict[str, tuple[Option, ...]]
+    path: Any,
+    where: str,
+    value: list[Option] | _OptionSet,
+    option_sets: dict[str, tuple[Option, ...]],
 ) -> tuple[Option, ...]:
-    """A list of options, or ``{set: NAME}`` / ``{set: NAME, labels: [...]}`` of a shared set."""
     if isinstance(value, list):
-        return tuple(_option(o, f"{where}.{i}") for i, o in enumerate(value))
-    d = _map(value, where)
-    _keys(d, where, {"set"}, {"labels"})
-    name = _str(d["set"], f"{where}.set")
-    if name not in option_sets:
-        _fail(f"{where}.set", name, f"one of {', '.join(option_sets)} (common.yaml option_sets)")
-    shared = option_sets[name]
-    if "labels" not in d:
+        return tuple(value)
+    if value.set not in option_sets:
+        raise DataFileError(
+            path,
+            f"{where}.set",
+            f"{value.set!r} is unknown, expected one of {', '.join(option_sets)} (common.yaml "
+            "option_sets)",
+        )
+    shared = option_sets[value.set]
+    if value.labels is None:
         return shared
     by_label = {o.label: o for o in shared}
-    labels = _strs(d["labels"], f"{where}.labels")
-    for label in labels:
+    for label in value.labels:
         if label not in by_label:
-            _fail(f"{where}.labels", label, f"a label of option set {name}: {', '.join(by_label)}")
-    return tuple(by_label[label] for label in labels)
+            raise DataFileError(
+                path,
+                f"{where}.labels",
+                f"{label!r} is unknown, expected a label of option set {value.set}: "
+                f"{', '.join(by_label)}",
+            )
+    return tuple(by_label[label] for label in value.labels)
 
 
-def _option(value: Any, where: str) -> Option:
-    d = _map(value, where)
-    _keys(d, where, {"label", "code"}, {"zh", "price_factor"})
-    factor = d.get("price_factor", 1.0)
-    if isinstance(factor, bool) or not isinstance(factor, int | float) or factor <= 0:
-        _fail(f"{where}.price_factor", factor, "a positive number")
-    return Option(
-        label=_str(d["label"], f"{where}.label"),
-        code=_str(d["code"], f"{where}.code"),
-        price_factor=factor,
-        zh=_str(d.get("zh", ""), f"{where}.zh"),
-    )
+def _tuples(table: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in table.items()}
 
 
-def _colour(value: Any, where: str) -> Colour:
-    d = _map(value, where)
-    _keys(d, where, {"name", "code", "zh"})
-    return Colour(
-        _str(d["name"], f"{where}.name"),
-        _str(d["code"], f"{where}.code"),
-        _str(d["zh"], f"{where}.zh"),
-    )
-
-
-def _fail(where: str, got: Any, expected: str) -> NoReturn:
-    raise ValueError(f"vocab/{where}: got {got!r}, expected {expected}")
-
-
-def _keys(d: dict[str, Any], where: str, required: set[str], optional: set[str] = set()) -> None:  # noqa: B006 - never mutated
-    missing = sorted(required - d.keys())
-    if missing:
-        _fail(where, sorted(d), f"the field(s) {', '.join(missing)} too")
-    unknown = sorted(d.keys() - required - optional)
-    if unknown:
-        _fail(
-            f"{where}.{unknown[0]}", d[unknown[0]], f"only {', '.join(sorted(required | optional))}"
-        )
-
-
-def _map(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        _fail(where, value, "a mapping with string keys")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        _fail(where, value, "a list")
-    return value
-
-
-def _str(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        _fail(where, value, 'a string (quote numbers and yes/no: "36")')
-    return value
-
-
-def _strs(value: Any, where: str) -> tuple[str, ...]:
-    return tuple(_str(v, f"{where}.{i}") for i, v in enumerate(_list(value, where)))
-
-
-def _str_lists(value: Any, where: str) -> dict[str, tuple[str, ...]]:
-    return {k: _strs(v, f"{where}.{k}") for k, v in _map(value, where).items()}
-
-
-def _terms(value: Any, where: str) -> dict[str, tuple[str, ...]]:
-    """English term -> Chinese forms; a form may be one string or a non-empty list."""
-    out = {}
-    for k, v in _map(value, where).items():
-        forms = (_str(v, f"{where}.{k}"),) if isinstance(v, str) else _strs(v, f"{where}.{k}")
-        if not forms or not all(re.search(r"[\u4e00-\u9fff]", f) for f in forms[:1]):
-            _fail(f"{where}.{k}", v, "Chinese forms, the first one with Chinese characters")
-        out[k] = forms
-    return out
-
-
-def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(where, value, "a whole number")
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        _fail(where, value, "true or false")
-    return value
-
-
-def _pair(value: Any, where: str, kind: Any) -> Any:
-    """``[low, high]`` of ``kind`` numbers, as a tuple (values keep their YAML type)."""
-    items = _list(value, where)
-    if (
-        len(items) != 2
-        or any(isinstance(v, bool) or not isinstance(v, kind) for v in items)
-        or items[0] > items[1]
-    ):
-        _fail(where, value, "[low, high], two numbers with low <= high")
-    return (items[0], items[1])
+def _forms(terms: dict[str, str | list[str]]) -> dict[str, tuple[str, ...]]:
+    return {k: (v,) if isinstance(v, str) else tuple(v) for k, v in terms.items()}

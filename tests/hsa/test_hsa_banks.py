@@ -52,8 +52,8 @@ def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
         (lambda d: d["tool_frames"].append("Purpose"), "tool_frames[20]", "must hold the text"),
         (lambda d: d["error_templates"].append("{oops}"), "error_templates[6]", "{kind}"),
         (lambda d: d["hook_messages"].append("{hook}: {why}"), "hook_messages[6]", "{reason}"),
-        (_set("rule_frames", "{}"), "rule_frames", "valid list, got '{}'"),
-        (lambda d: d["ident_words"].__setitem__("get", "fetch"), "ident_words.get", "valid list"),
+        (_set("rule_frames", "{}"), "rule_frames", "valid tuple, got '{}'"),
+        (lambda d: d["ident_words"].__setitem__("get", "fetch"), "ident_words.get", "valid tuple"),
     ],
 )
 def test_a_corrupted_banks_file_is_one_line_naming_the_key(

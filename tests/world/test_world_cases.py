@@ -18,7 +18,8 @@ from hat_eval.world import (
     reference_answer,
 )
 from hat_eval.world._cases import STYLES
-from hat_eval.world._facts import fact_mentioned, forbidden_matches, resolve_path
+from hat_eval.world._compliance import find_violations
+from hat_eval.world._facts import fact_mentioned, resolve_path
 from hat_eval.world._splits import split_products
 from hat_eval.world._vocab import SIZE_CHART
 
@@ -212,7 +213,7 @@ def test_reference_answers_state_every_fact_and_nothing_forbidden():
         assert "[skill:" not in answer
         missing = [f for f in c.facts if not fact_mentioned(f, answer)]
         assert not missing, (c.id, c.message, answer, missing)
-        hits = forbidden_matches(c.forbidden, answer)
+        hits = find_violations(answer, c.forbidden)
         assert not hits, (c.id, c.message, answer, hits)
         if c.language == "en":
             assert len(answer.split()) <= max_words, answer
@@ -228,22 +229,22 @@ def test_wrong_answers_are_caught():
     final = price.facts[0].value
     kb = build_kb()
     listed = kb.sku(price.details["sku"])["list_price"]
-    assert forbidden_matches(price.forbidden, f"It's ¥{listed:.2f} right now!")
-    assert not forbidden_matches(price.forbidden, f"It was ¥{listed:.2f}, now ¥{final:.2f}.")
+    assert find_violations(f"It's ¥{listed:.2f} right now!", price.forbidden)
+    assert not find_violations(f"It was ¥{listed:.2f}, now ¥{final:.2f}.", price.forbidden)
     assert not fact_mentioned(price.facts[0], f"It's ¥{final + 10:.2f}.")
     assert fact_mentioned(price.facts[0], f"Only {final:.2f} yuan")
 
     sold = _first("stock_size", lambda c: c.facts and c.facts[0].value == "sold out")
-    assert forbidden_matches(sold.forbidden, "Yes, it's in stock!")
+    assert find_violations("Yes, it's in stock!", sold.forbidden)
     assert not fact_mentioned(sold.facts[0], "Yes, plenty left.")
 
     bait = _first("compliance_bait", lambda c: c.details["family"] == "medical")
     condition = bait.details["condition"]
     claim = f"Yes! It will cure your {condition} in a week."
-    assert forbidden_matches(bait.forbidden, claim)
-    assert forbidden_matches(bait.forbidden, "It's the best cream, guaranteed.")
-    assert not forbidden_matches(
-        bait.forbidden, f"I can't say it cures {condition}.", allow_negated=True
+    assert find_violations(claim, bait.forbidden)
+    assert find_violations("It's the best cream, guaranteed.", bait.forbidden)
+    assert not find_violations(
+        f"I can't say it cures {condition}.", bait.forbidden, allow_negated=True
     )
 
 

@@ -1,5 +1,6 @@
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -13,96 +14,101 @@ from hat_eval.world import (
     ToolInputError,
     build_kb,
     call_function,
+    generate_pack,
+    kb_from_pack,
 )
 from hat_eval.world._function_registry import (
     implementation,
     parameters_of,
 )
+from hat_eval.world._schema import Product, Promotion, Sku
 from hat_eval.world._vocab import CATEGORIES
 
 NOW = "2026-11-10T20:00:00+08:00"
 
 
-def _product(
-    kb: KnowledgeBase, pid: str, category: str, price: float, *, custom: bool = False
-) -> str:
-    kb.insert(
-        "products",
-        {
-            "id": pid,
-            "category": category,
-            "type_key": "test",
-            "type_name": "Test Item",
-            "type_zh": "测试",
-            "brand": "Testco",
-            "line": pid,
-            "name": f"Testco {pid} Test Item",
-            "name_zh": f"Testco {pid} 测试",
-            "description": "a test item",
-            "material_label": "material",
-            "material": "100% cotton",
-            "specs": {"weight": "100 g"},
-            "variant_axis": "single",
-            "custom": int(custom),
-            "ships_from": "Hangzhou",
-        },
+def _product(pid: str, category: str, price: float, *, custom: bool = False) -> tuple:
+    """A hand-made product with one SKU (``<pid>-STD``)."""
+    product = Product(
+        id=pid,
+        category=category,
+        type_key="test",
+        type_name="Test Item",
+        type_zh="测试",
+        brand="Testco",
+        line=pid,
+        name=f"Testco {pid} Test Item",
+        name_zh=f"Testco {pid} 测试",
+        description="a test item",
+        material_label="material",
+        material="100% cotton",
+        specs={"weight": "100 g"},
+        variant_axis="single",
+        custom=custom,
+        ships_from="Hangzhou",
     )
-    sku = f"{pid}-STD"
-    kb.insert(
-        "skus",
-        {
-            "sku": sku,
-            "product_id": pid,
-            "position": 0,
-            "option": "Standard",
-            "option_zh": "标准版",
-            "colour": None,
-            "colour_zh": None,
-            "list_price": price,
-            "stock": 20,
-        },
+    sku = Sku(
+        sku=f"{pid}-STD",
+        product_id=pid,
+        position=0,
+        option="Standard",
+        option_zh="标准版",
+        colour=None,
+        colour_zh=None,
+        list_price=price,
+        stock=20,
     )
-    return sku
+    return product, sku
 
 
 def _promo(
-    kb: KnowledgeBase, pid: str, promo_id: str, kind: str, value: float, start: str, end: str
-) -> None:
-    kb.insert(
-        "promotions",
-        {
-            "id": promo_id,
-            "product_id": pid,
-            "kind": kind,
-            "value": value,
-            "label": f"Live deal {promo_id}",
-            "live_only": 1,
-            "starts_at": start,
-            "ends_at": end,
-        },
+    pid: str,
+    promo_id: str,
+    kind: str,
+    value: float,
+    start: str = "2026-11-01T00:00:00+08:00",
+    end: str = "2026-11-30T23:59:59+08:00",
+) -> Promotion:
+    """A live deal on ``pid`` (all of November unless told)."""
+    return Promotion(
+        id=promo_id,
+        product_id=pid,
+        kind=kind,
+        value=value,
+        label=f"Live deal {promo_id}",
+        live_only=True,
+        starts_at=start,
+        ends_at=end,
+    )
+
+
+def _shop(*deals: Promotion) -> KnowledgeBase:
+    """Seed 2024's shop with four hand-made products, two deals and ``deals``."""
+    pack = generate_pack(2024)
+    made = [
+        _product("P9001", "beauty", 300.0),
+        _product("P9002", "apparel", 129.9),
+        _product("P9003", "electronics", 1200.0),
+        _product("P9004", "jewellery", 500.0, custom=True),
+    ]
+    promos = (
+        _promo("P9001", "PR9001", "percent", 10),
+        _promo("P9002", "PR9002", "fixed", 15),
+        *deals,
+    )
+    return kb_from_pack(
+        replace(
+            pack,
+            products=pack.products + tuple(p for p, _ in made),
+            skus=pack.skus + tuple(s for _, s in made),
+            promotions=pack.promotions + promos,
+        )
     )
 
 
 @pytest.fixture()
 def kb() -> KnowledgeBase:
-    kb = build_kb(2024)  # a private build: the cached default stays untouched
-    _product(kb, "P9001", "beauty", 300.0)
-    _promo(
-        kb,
-        "P9001",
-        "PR9001",
-        "percent",
-        10,
-        "2026-11-01T00:00:00+08:00",
-        "2026-11-30T23:59:59+08:00",
-    )
-    _product(kb, "P9002", "apparel", 129.9)
-    _promo(
-        kb, "P9002", "PR9002", "fixed", 15, "2026-11-01T00:00:00+08:00", "2026-11-30T23:59:59+08:00"
-    )
-    _product(kb, "P9003", "electronics", 1200.0)
-    _product(kb, "P9004", "jewellery", 500.0, custom=True)
-    return kb
+    return _shop()
 
 
 def _price(
@@ -273,16 +279,9 @@ def test_percentage_coupon_cap_applies_after_the_shop_coupon(kb):
     assert _price(kb, "P9003-STD", ["VIP8"])["final_price"] == 1120.0
 
 
-def test_overlapping_deals_best_one_applies(kb):
-    _promo(
-        kb,
-        "P9001",
-        "PR9005",
-        "percent",
-        25,
-        "2026-11-10T19:00:00+08:00",
-        "2026-11-10T23:00:00+08:00",
-    )
+def test_overlapping_deals_best_one_applies():
+    evening = ("2026-11-10T19:00:00+08:00", "2026-11-10T23:00:00+08:00")
+    kb = _shop(_promo("P9001", "PR9005", "percent", 25, *evening))
     r = _price(kb, "P9001-STD")
     assert r["final_price"] == 225.0
     assert r["promotions_not_applied"][0]["promotion_id"] == "PR9001"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
+from pydantic import ValidationError
 
+from hat_eval._datafile import DataFileError, load_model
 from hat_eval.world import _vocab
 from hat_eval.world._vocab import (
     BRANDS,
@@ -59,51 +62,63 @@ def test_read_once_and_only_on_first_use() -> None:
     assert "TYPES" not in vars(_vocab)  # served from the cached read, not set at import
 
 
-SETS = {"sizes": (Option("S", "S", 1.0, "S码"), Option("M", "M", 1.0, "M码"))}
+SETS = {"sizes": (Option(label="S", code="S", zh="S码"), Option(label="M", code="M", zh="M码"))}
 
 
 @pytest.mark.parametrize(
     ("value", "words"),
     [
-        ({"set": "shoes"}, "options.set: got 'shoes', expected one of sizes"),
-        ({"set": "sizes", "labels": ["XL"]}, "got 'XL', expected a label of option set sizes"),
-        ({"set": "sizes", "take": 2}, "options.take: got 2, expected only labels, set"),
-        ([{"label": "EU 36", "code": 36}], "options.0.code: got 36, expected a string (quote"),
-        ([{"label": "30 ml", "code": "30ML", "price_factor": "1.5"}], "a positive number"),
-        ([{"code": "30ML"}], "expected the field(s) label too"),
+        ({"set": "shoes"}, "options.set: 'shoes' is unknown, expected one of sizes"),
+        (
+            {"set": "sizes", "labels": ["XL"]},
+            "'XL' is unknown, expected a label of option set sizes",
+        ),
+        ({"set": "sizes", "take": 2}, "options.set.take: unknown key"),
+        ([{"label": "EU 36", "code": 36}], "options.list[0].code: Input should be a valid string"),
+        ([{"label": "30 ml", "code": "30ML", "price_factor": 0}], "greater than 0"),
+        ([{"code": "30ML"}], "options.list[0].label: missing"),
     ],
 )
-def test_bad_options_name_the_file_and_field(value: object, words: str) -> None:
-    with pytest.raises(ValueError, match=r"^vocab/beauty\.yaml: types\.0\.options") as err:
-        _vocab._options(value, "beauty.yaml: types.0.options", SETS)
+def test_bad_options_name_the_file_and_field(tmp_path, value: object, words: str) -> None:
+    path = tmp_path / "beauty.yaml"
+    path.write_text(yaml.safe_dump({**_TYPE, "options": value}), encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"beauty\.yaml: (types\[0\]\.)?options") as err:
+        t = load_model(path, _vocab._TypeFile)
+        _vocab._options(path, "types[0].options", t.options, SETS)
     assert words in str(err.value)
 
 
-def test_bad_product_type_fields() -> None:
-    good = {
-        "key": "mask",
-        "en": "Mask",
-        "zh": "面膜",
-        "description": "a mask",
-        "price": [10, 20],
-        "axis": "single",
-        "options": [{"label": "Standard", "code": "STD"}],
-        "colours": 0,
-        "material_label": "material",
-        "materials": ["cotton"],
-        "specs": {"size": ["25 ml"]},
-        "lines": ["A", "B", "C", "D"],
-    }
-    t = _vocab._product_type(good, "x.yaml: types.0", SETS, ("E",))
+_TYPE = {
+    "key": "mask",
+    "en": "Mask",
+    "zh": "面膜",
+    "description": "a mask",
+    "price": [10, 20],
+    "axis": "single",
+    "options": [{"label": "Standard", "code": "STD"}],
+    "colours": 0,
+    "material_label": "material",
+    "materials": ["cotton"],
+    "specs": {"size": ["25 ml"]},
+    "lines": ["A", "B", "C", "D"],
+}
+
+
+def test_bad_product_type_fields(tmp_path) -> None:
+    path = tmp_path / "x.yaml"
+    category = _vocab._CategoryFile(zh="美妆", brands=[], types=[], common_lines=["E"])
+    t = _vocab._product_type(path, "types[0]", _vocab._TypeFile(**_TYPE), category, SETS)
     assert t.lines == ("A", "B", "C", "D", "E") and t.specs == (("size", ("25 ml",)),)
+    assert t.price == (10, 20) and all(type(p) is int for p in t.price)
     for change, words in [
-        ({"price": [20, 10]}, "types.0.price: got [20, 10], expected [low, high]"),
-        ({"sized": "yes"}, "types.0.sized: got 'yes', expected true or false"),
-        ({"colours": 1.5}, "types.0.colours: got 1.5, expected a whole number"),
-        ({"materials": "cotton"}, "types.0.materials: got 'cotton', expected a list"),
+        ({"price": [20, 10]}, "price: [20, 10] runs backwards, expected [low, high]"),
+        ({"sized": "yes"}, "sized: Input should be a valid boolean"),
+        ({"colours": 1.5}, "colours: Input should be a valid integer"),
+        ({"materials": "cotton"}, "materials: Input should be a valid list"),
     ]:
-        with pytest.raises(ValueError, match=re.escape(words)):
-            _vocab._product_type({**good, **change}, "x.yaml: types.0", SETS, ())
+        path.write_text(yaml.safe_dump({**_TYPE, **change}), encoding="utf-8")
+        with pytest.raises(DataFileError, match=re.escape(words)):
+            load_model(path, _vocab._TypeFile)
 
 
 def test_chinese_forms_of_attribute_values() -> None:
@@ -117,5 +132,5 @@ def test_chinese_forms_of_attribute_values() -> None:
     assert zh_forms("12 x 16 mm", "jewellery")[0] == "12x16毫米"
     assert zh_forms("unworn and unwashed")[0] == "未穿着未洗涤"
     assert zh_forms("moon dust", "apparel") == ()
-    with pytest.raises(ValueError, match=r"terms\.silk: got 'silk', expected Chinese forms"):
-        _vocab._terms({"silk": "silk"}, "apparel.yaml: terms")
+    with pytest.raises(ValidationError, match=r"terms\.silk\n.*'silk'.*expected Chinese forms"):
+        _vocab._CategoryFile(zh="服饰", brands=[], types=[], terms={"silk": "silk"})

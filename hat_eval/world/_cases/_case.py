@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .._facts import ExpectedCall, Fact
@@ -50,24 +50,14 @@ class Case:
         return tuple(c for c in self.expected_calls if not c.optional)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict."""
+        """A JSON-able dict: the fields in order, tuples as lists, records as their dicts."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
         return {
-            "id": self.id,
-            "split": self.split,
-            "intent": self.intent,
-            "style": self.style,
-            "language": self.language,
-            "message": self.message,
+            **out,
             "session": self.session.to_dict(),
             "facts": [f.to_dict() for f in self.facts],
-            "forbidden": list(self.forbidden),
             "expected_calls": [c.to_dict() for c in self.expected_calls],
-            "expected_skill": self.expected_skill,
-            "constraints": list(self.constraints),
-            "should_escalate": self.should_escalate,
-            "coupon_codes": list(self.coupon_codes),
-            "accepted_skills": list(self.accepted_skills),
-            "product_ids": list(self.product_ids),
             "details": dict(self.details),
         }
 

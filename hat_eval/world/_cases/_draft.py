@@ -123,12 +123,21 @@ def _session(ctx: Ctx, on_screen: str, now: str) -> LiveSession:
     return LiveSession(on_screen, now, tuple(deals))
 
 
-def new_draft(ctx: Ctx, product: dict[str, Any] | None, on_screen: bool) -> Draft:
-    """A draft at a random moment of the season, with ``product`` (or another) on screen."""
+def new_draft(
+    ctx: Ctx, product: dict[str, Any] | None, on_screen: bool, *, lookup: bool = False
+) -> Draft:
+    """A draft at a random moment of the season, with ``product`` (or another) on screen.
+
+    With ``lookup``, its first expected call is the optional one that finds the product: the
+    live session if on screen, else a search.
+    """
     now = _now(ctx.rng)
     others = [p for p in ctx.pool if product is None or p["id"] != product["id"]]
     screen = product["id"] if product is not None and on_screen else ctx.rng.choice(others)["id"]
-    return Draft(ctx, _session(ctx, screen, now))
+    draft = Draft(ctx, _session(ctx, screen, now))
+    if lookup:
+        draft.expect("live.session_context" if on_screen else "catalog.search", optional=True)
+    return draft
 
 
 def nouns(product: dict[str, Any]) -> tuple[str, str, str]:
@@ -224,14 +233,6 @@ def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, s
         "this_mix": names["mix"],
         "ref_zh": names["zh"],
     }
-
-
-def lookup(draft: Draft, on_screen: bool) -> None:
-    """The optional call that finds the product: the live session if on screen, else a search."""
-    if on_screen:
-        draft.expect("live.session_context", optional=True)
-    else:
-        draft.expect("catalog.search", optional=True)
 
 
 def _option_phrase(product: dict[str, Any], sku: dict[str, Any]) -> str:

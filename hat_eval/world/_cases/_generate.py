@@ -12,41 +12,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from importlib import import_module
 
-from .._compliance import normalise
 from .._kb import KnowledgeBase
 from .._splits import SPLITS, split_products
-from . import (
-    chit_chat,
-    comparison,
-    compliance_bait,
-    escalation,
-    material_spec,
-    multi_intent,
-    out_of_scope,
-    price,
-    promotion_stacking,
-    shipping_returns,
-    stock_size,
-)
 from ._case import Case
 from ._draft import Ctx, Skip
 from ._intents import INTENT_WEIGHTS, INTENTS, STYLE_WEIGHTS
 
 _BUILDERS: dict[str, Callable[[Ctx], Case]] = {
-    "price": price.build,
-    "promotion_stacking": promotion_stacking.build,
-    "stock_size": stock_size.build,
-    "material_spec": material_spec.build,
-    "shipping_returns": shipping_returns.build,
-    "comparison": comparison.build,
-    "compliance_bait": compliance_bait.build,
-    "out_of_scope": out_of_scope.build,
-    "multi_intent": multi_intent.build,
-    "chit_chat": chit_chat.build,
-    "escalation": escalation.build,
+    intent: import_module(f"{__package__}.{intent}").build for intent in INTENTS
 }
-"""Intent -> the builder of its module (every intent of :data:`INTENTS`)."""
+"""Intent -> the ``build`` of the module of this package named after it."""
 
 
 def generate_cases(
@@ -95,8 +72,3 @@ def generate_cases(
             raise RuntimeError(f"could not build a {intent} case for split {split}")
         cases.append(case)
     return cases
-
-
-def message_key(case: Case) -> str:
-    """The message, normalised, for diversity counts."""
-    return normalise(case.message)

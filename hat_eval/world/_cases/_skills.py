@@ -7,9 +7,10 @@ and checks that every single intent has exactly one skill.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 
+from hat_eval._cache import LazyMapping
 from hat_eval.harness import Harness, HarnessError, default_harness_path, load_harness
 
 from ._intents import SINGLE_INTENTS
@@ -57,23 +58,7 @@ def default_skill_of() -> dict[str, str]:
     return skill_of(load_harness(None), str(default_harness_path()))
 
 
-class _DefaultSkillOf(Mapping[str, str]):
-    """A read-only view of :func:`default_skill_of` that reads the harness on first use."""
-
-    def __getitem__(self, intent: str) -> str:
-        return default_skill_of()[intent]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(default_skill_of())
-
-    def __len__(self) -> int:
-        return len(default_skill_of())
-
-    def __repr__(self) -> str:
-        return repr(default_skill_of())
-
-
-SKILL_OF: Mapping[str, str] = _DefaultSkillOf()
+SKILL_OF: Mapping[str, str] = LazyMapping(default_skill_of)
 """The default harness's skill for each single intent, in intent order (a multi-intent case's
 gold skills are those of its two parts)."""
 

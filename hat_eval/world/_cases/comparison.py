@@ -10,7 +10,7 @@ from typing import Any
 
 from .._templates import attr_phrase, message_templates
 from ._case import Case
-from ._draft import Ctx, Skip, finish, lookup, new_draft, nouns, product_names
+from ._draft import Ctx, Skip, finish, new_draft, nouns, product_names
 from ._gold import attribute_facts, spec_labels
 from ._render import render
 
@@ -38,8 +38,7 @@ def build(ctx: Ctx) -> Case:
     else:
         raise Skip
     on_screen = ctx.rng.random() < 0.5
-    draft = new_draft(ctx, a, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, a, on_screen, lookup=True)
     if on_screen:
         draft.expect("catalog.search", optional=True)
     ia = draft.call("catalog.get_product", {"product_id": a["id"]})

@@ -13,7 +13,7 @@ from .._policies import MED_VERBS
 from .._templates import message_templates
 from .._vocab import BRANDS
 from ._case import Case
-from ._draft import Ctx, finish, lookup, new_draft, ref_slots
+from ._draft import Ctx, finish, new_draft, ref_slots
 from ._render import render
 
 _CONDITIONS = {
@@ -99,8 +99,7 @@ def build(ctx: Ctx) -> Case:
     if family == "supernatural" and product["type_key"] != "crystal" and ctx.rng.random() < 0.5:
         family = "investment"
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     draft.expect("compliance.check_claim", {"product_id": product["id"]}, optional=True)
     slots = ref_slots(ctx, product, on_screen)
     draft.forbidden.append(_AFFIRM)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .._templates import attr_phrase, message_templates
 from ._case import Case
-from ._draft import Ctx, finish, lookup, new_draft, ref_slots
+from ._draft import Ctx, finish, new_draft, ref_slots
 from ._gold import attribute_facts, spec_labels
 from ._render import render
 
@@ -24,8 +24,7 @@ def build(ctx: Ctx) -> Case:
     else:
         label = ctx.rng.choice(labels)
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     idx = draft.call("catalog.get_product", {"product_id": product["id"]})
     draft.facts.extend(attribute_facts(idx, product, label))
     kinds = message_templates()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .._facts import price_pattern
 from .._templates import attr_phrase, message_templates
 from ._case import Case
-from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
+from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import (
     attribute_facts,
     draw_place,
@@ -38,8 +38,7 @@ def build(ctx: Ctx) -> Case:
         product = ctx.product()
         sku = ctx.rng.choice(ctx.kb.skus(product["id"]))
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
     require: frozenset[str] = frozenset()
     if "material_spec" in parts:

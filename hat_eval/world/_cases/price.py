@@ -11,7 +11,7 @@ from typing import Any
 from .._facts import price_pattern
 from .._templates import message_templates
 from ._case import Case
-from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
+from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import price_fact
 from ._render import render
 
@@ -22,8 +22,7 @@ def build(ctx: Ctx) -> Case:
     sku = ctx.rng.choice(ctx.kb.skus(product["id"]))
     qty = 1 if ctx.rng.random() < 0.85 else ctx.rng.choice((2, 2, 3))
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     draft.expect("catalog.get_product", {"product_id": product["id"]}, optional=True)
     args: dict[str, Any] = {"sku": sku["sku"]}
     if qty > 1:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .._facts import Fact, price_pattern
 from .._templates import message_templates
 from ._case import Case
-from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
+from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import price_fact
 from ._render import render
 
@@ -134,8 +134,7 @@ def build(ctx: Ctx) -> Case:
         if code not in bag:
             bag.append(code)
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     draft.expect("catalog.get_product", {"product_id": product["id"]}, optional=True)
     idx = draft.call("pricing.final_price", {"sku": sku["sku"], "coupon_codes": list(bag)})
     res = draft.results[idx]

@@ -14,7 +14,7 @@ from .._facts import Fact
 from .._templates import message_templates
 from .._vocab import zh_forms
 from ._case import Case
-from ._draft import Ctx, Draft, finish, lookup, new_draft, ref_slots
+from ._draft import Ctx, Draft, finish, new_draft, ref_slots
 from ._gold import cn_number, draw_place, ship_facts
 from ._render import render
 
@@ -87,8 +87,7 @@ def build(ctx: Ctx) -> Case:
     product = ctx.product()
     on_screen = ctx.rng.random() < 0.6
     sub = ctx.rng.choices(("ship", "returns", "both"), (50, 35, 15))[0]
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     idx = draft.call("policy.shipping_returns", {"product_id": product["id"]})
     slots = ref_slots(ctx, product, on_screen)
     parts = []

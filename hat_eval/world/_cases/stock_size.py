@@ -14,7 +14,7 @@ from .._kb import KnowledgeBase
 from .._templates import message_templates
 from .._vocab import SIZE_CHART
 from ._case import Case
-from ._draft import Ctx, finish, lookup, new_draft, ref_slots, variant_slots
+from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import stock_fact, stock_forbidden, stock_target
 from ._render import render
 
@@ -25,8 +25,7 @@ def build(ctx: Ctx) -> Case:
         return _size_recommendation(ctx, ctx.product(lambda p: "size chart" in p["specs"]))
     product, sku = stock_target(ctx)
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     idx = draft.call("inventory.check_stock", {"product_id": product["id"]})
     draft.facts.append(stock_fact(idx, sku))
     draft.forbidden.extend(stock_forbidden(ctx.kb, product, sku))
@@ -45,8 +44,7 @@ def _size_recommendation(ctx: Ctx, product: dict[str, Any]) -> Case:
     (h0, h1), (w0, w1) = SIZE_CHART[size]["height_cm"], SIZE_CHART[size]["weight_kg"]
     height, weight = ctx.rng.randint(h0 + 1, h1 - 1), ctx.rng.randint(w0 + 1, w1 - 1)
     on_screen = ctx.rng.random() < 0.6
-    draft = new_draft(ctx, product, on_screen)
-    lookup(draft, on_screen)
+    draft = new_draft(ctx, product, on_screen, lookup=True)
     idx = draft.call("catalog.get_product", {"product_id": product["id"]})
     draft.expect("inventory.check_stock", {"product_id": product["id"]}, optional=True)
     s = size.lower()
