@@ -21,14 +21,13 @@ and :meth:`AuditReport.write` writes it.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal, ParamSpec, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 from inspect_ai.model import GenerateConfig, Model
@@ -90,8 +89,6 @@ AnswerKind: TypeAlias = Literal["correct", "padded", "wrong", "injected"]
 """What an audited answer is."""
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def _language(episode: Episode) -> str:
@@ -359,7 +356,7 @@ class _AuditRun:
         )
 
 
-async def audit_async(
+def audit(
     episodes: Sequence[Episode],
     *,
     model: str | Model | None = None,
@@ -381,9 +378,8 @@ async def audit_async(
     :func:`correct_answer`), one padded version per count in ``padding``, the wrong answer
     (:func:`wrong_answer`) and one injected version per text in ``injections`` are rated; with
     ``pairwise``, (correct, wrong) and (correct, most padded) are compared in both orders.
-    Answers and pairs run one after another. Write the report's JSON with
-    :meth:`AuditReport.write`; :func:`audit` is the same, blocking (for callers outside an event
-    loop).
+    Answers and pairs run one after another, on a fresh event loop (call it outside one).
+    Write the report's JSON with :meth:`AuditReport.write`.
 
     Args:
         episodes: the cases to audit on.
@@ -416,22 +412,11 @@ async def audit_async(
         "max_tool_turns": max_tool_turns,
     }
     run = _AuditRun(answer_judge(**settings), pairwise_judge(**settings))
-    for ep in episodes:
-        right = answers[ep.id] if answers is not None and ep.id in answers else correct_answer(ep)
-        await run.episode(ep, right, injections, padding, pairwise=pairwise)
+
+    async def every_episode() -> None:
+        for ep in episodes:
+            right = answers[ep.id] if answers and ep.id in answers else correct_answer(ep)
+            await run.episode(ep, right, injections, padding, pairwise=pairwise)
+
+    run_blocking(every_episode())
     return run.report(mode=mode, k=k, n_cases=len(episodes))
-
-
-def _blocking(function: Callable[P, Coroutine[Any, Any, R]], name: str) -> Callable[P, R]:
-    """``function`` run to completion on a fresh event loop, as a plain function ``name``."""
-
-    @functools.wraps(function)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        return run_blocking(function(*args, **kwargs))
-
-    run.__name__ = run.__qualname__ = name
-    run.__doc__ = f":func:`{function.__name__}`, blocking (for callers outside an event loop)."
-    return run
-
-
-audit = _blocking(audit_async, "audit")

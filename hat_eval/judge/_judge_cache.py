@@ -6,20 +6,13 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, astuple, dataclass
 from pathlib import Path
 from typing import Any
 
-from ._judge_prompt import (
-    JudgeMode,
-)
-from ._rubric import (
-    Rubric,
-)
-from ._tools import (
-    DEFAULT_TOOL_TURNS,
-    Conversation,
-)
+from ._judge_prompt import JudgeMode
+from ._rubric import Rubric
+from ._tools import DEFAULT_TOOL_TURNS, Conversation
 
 __all__ = ["CACHE_FILE", "JudgeCache", "JudgeCosts", "cache_key"]
 
@@ -91,14 +84,7 @@ class JudgeCosts:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for a score's metadata."""
-        return {
-            "calls": self.calls,
-            "tool_calls": self.tool_calls,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "total_tokens": self.total_tokens,
-            "seconds": self.seconds,
-        }
+        return asdict(self)
 
     @classmethod
     def of(cls, conversations: Sequence[Conversation[Any]], seconds: float) -> JudgeCosts:
@@ -118,11 +104,4 @@ class JudgeCosts:
 
     def __add__(self, other: JudgeCosts) -> JudgeCosts:
         """The costs of both."""
-        return JudgeCosts(
-            self.calls + other.calls,
-            self.tool_calls + other.tool_calls,
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.total_tokens + other.total_tokens,
-            self.seconds + other.seconds,
-        )
+        return JudgeCosts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))

@@ -35,7 +35,7 @@ from hat_eval.stats import wilson_interval
 from hat_eval.suites import to_sample
 
 from ._calibrate import JudgeScore
-from ._scorer import PART_DIMENSIONS, decide_parts
+from ._scorer import FAIL_AT, PART_DIMENSIONS, PASS_AT, decide_parts
 
 SCORER_NAME = "agent_judge"
 """The name the judge's scores carry in a log (``EvalSample.scores``)."""
@@ -149,12 +149,12 @@ class CorpusJudgement:
         return None if part not in decided else decided[part] >= 1.0
 
 
-async def _judge_all(
-    entries: Sequence[CorpusEntry], scorer: Scorer, concurrency: int
+def judge_corpus(
+    entries: Sequence[CorpusEntry], scorer: Scorer, *, concurrency: int = 8
 ) -> list[CorpusJudgement]:
-    gate = asyncio.Semaphore(concurrency)
+    """Run ``scorer`` (an :func:`agent_judge`) on every corpus answer, ``concurrency`` at once."""
 
-    async def one(entry: CorpusEntry) -> CorpusJudgement:
+    async def one(entry: CorpusEntry, gate: asyncio.Semaphore) -> CorpusJudgement:
         state, target = corpus_state(entry)
         async with gate:
             result = await scorer(state, target)
@@ -163,14 +163,11 @@ async def _judge_all(
         ratings = {str(k): float(v) for k, v in value.items() if isinstance(v, int | float)}
         return CorpusJudgement(entry.id, ratings, (result.metadata or {}).get("judge_error"))
 
-    return list(await asyncio.gather(*(one(e) for e in entries)))
+    async def every_entry() -> list[CorpusJudgement]:
+        gate = asyncio.Semaphore(concurrency)  # made inside the loop that runs it
+        return list(await asyncio.gather(*(one(e, gate) for e in entries)))
 
-
-def judge_corpus(
-    entries: Sequence[CorpusEntry], scorer: Scorer, *, concurrency: int = 8
-) -> list[CorpusJudgement]:
-    """Run ``scorer`` (an :func:`agent_judge`) on every corpus answer, ``concurrency`` at once."""
-    return run_blocking(_judge_all(entries, scorer, concurrency))
+    return run_blocking(every_entry())
 
 
 @dataclass(frozen=True)
@@ -246,8 +243,8 @@ class CorpusReport:
             "judge_failures": self.judge_failures,
             "judge_rule": {
                 "dimensions": dict(PART_DIMENSIONS),
-                "pass_at_least": 4,
-                "fail_at_most": 2,
+                "pass_at_least": PASS_AT,
+                "fail_at_most": FAIL_AT,
                 "between": "undecided",
             },
             "combined": "the checks' verdict where they decide, else the judge's",

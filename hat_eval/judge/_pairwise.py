@@ -38,9 +38,7 @@ from ._grader import (
     judge_max_tokens,
     resolve_grader,
 )
-from ._judge_cache import (
-    JudgeCosts,
-)
+from ._judge_cache import JudgeCosts
 from ._judge_prompt import (
     ANSWER_CLOSE,
     ANSWER_OPEN,
@@ -52,7 +50,7 @@ from ._judge_prompt import (
 from ._labels import Preference
 from ._rubric import PairwiseChoice, Rubric, Winner, load_rubric, pairwise_schema, parse_preferences
 from ._study import PREFERENCE_NAME, majority_preference
-from ._tools import DEFAULT_TOOL_TURNS, Conversation, KbTools, converse
+from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse
 
 OVERALL = PREFERENCE_NAME
 """The overall pairwise dimension: the human study's question, under the study's name."""
@@ -210,64 +208,6 @@ JSON schema:
 Example: {example}, ...}}}}"""
 
 
-@dataclass(frozen=True)
-class _Asking:
-    """One pair's grader conversation settings: what every order of every sample shares."""
-
-    grader: Model
-    spec: Rubric
-    episode: Episode
-    dims: list[str]
-    mode: JudgeMode
-    evidence: list[dict[str, Any]]
-    names: list[str]
-    tools: KbTools | None
-    retries: int
-    max_tool_turns: int
-
-    async def both_orders(
-        self,
-        shown: dict[Order, tuple[str, str]],
-        cfg: GenerateConfig,
-        conversations: list[Conversation[dict[str, PairwiseChoice]]],
-        errors: list[str],
-    ) -> dict[Order, dict[str, Preference]]:
-        """One sample: the grader's preferences in each order, as far as its replies parse."""
-        raw: dict[Order, dict[str, Preference]] = {}
-        for order in ORDERS:
-            first, second = shown[order]
-            prompt = pairwise_prompt(
-                self.spec,
-                self.episode,
-                first,
-                second,
-                self.dims,
-                mode=self.mode,
-                evidence=self.evidence,
-                tools=self.names,
-                max_tool_turns=self.max_tool_turns,
-            )
-            conv = await converse(
-                self.grader,
-                prompt,
-                self.parse,
-                retries=self.retries,
-                config=cfg,
-                tools=self.tools,
-                max_tool_turns=self.max_tool_turns,
-            )
-            conversations.append(conv)
-            if conv.parsed is None:
-                errors.append(f"order {order}: {conv.error}")
-                break
-            raw[order] = {d: as_preference(c.winner, order) for d, c in conv.parsed.items()}
-        return raw
-
-    def parse(self, text: str) -> dict[str, PairwiseChoice]:
-        """The reply's choices per dimension (raises on a malformed reply)."""
-        return parse_preferences(text, self.dims)
-
-
 def _no_sample(k: int, retries: int, errors: list[str]) -> str:
     """The error of a pair no sample judged in both orders."""
     return (
@@ -311,14 +251,14 @@ def pairwise_judge(
     spec = load_rubric(rubric)
     dims = pairwise_dimensions(spec, dimensions)
 
+    def parse(text: str) -> dict[str, PairwiseChoice]:
+        return parse_preferences(text, dims)
+
     async def compare(
         episode: Episode, answer_a: str, answer_b: str, item_id: str | None = None
     ) -> PairVerdict:
         grader = resolve_grader(model, model_role)
         tools, evidence, names = grader_facts(episode, mode)
-        ask = _Asking(
-            grader, spec, episode, dims, mode, evidence, names, tools, retries, max_tool_turns
-        )
         shown: dict[Order, tuple[str, str]] = {
             "AB": (answer_a, answer_b),
             "BA": (answer_b, answer_a),
@@ -329,9 +269,42 @@ def pairwise_judge(
         orders: list[dict[Order, dict[str, Preference]]] = []
         errors: list[str] = []
         inconsistent = comparisons = 0
+
+        async def both_orders(cfg: GenerateConfig) -> dict[Order, dict[str, Preference]]:
+            """One sample: the grader's preferences in each order, as far as its replies parse."""
+            raw: dict[Order, dict[str, Preference]] = {}
+            for order in ORDERS:
+                first, second = shown[order]
+                prompt = pairwise_prompt(
+                    spec,
+                    episode,
+                    first,
+                    second,
+                    dims,
+                    mode=mode,
+                    evidence=evidence,
+                    tools=names,
+                    max_tool_turns=max_tool_turns,
+                )
+                conv = await converse(
+                    grader,
+                    prompt,
+                    parse,
+                    retries=retries,
+                    config=cfg,
+                    tools=tools,
+                    max_tool_turns=max_tool_turns,
+                )
+                conversations.append(conv)
+                if conv.parsed is None:
+                    errors.append(f"order {order}: {conv.error}")
+                    break
+                raw[order] = {d: as_preference(c.winner, order) for d, c in conv.parsed.items()}
+            return raw
+
         for i in range(k):
             cfg = generate_config(grader, config, i, judge_max_tokens(len(dims), claims=False))
-            raw = await ask.both_orders(shown, cfg, conversations, errors)
+            raw = await both_orders(cfg)
             if len(raw) < len(ORDERS):
                 continue
             sample = {d: reconcile(raw["AB"][d], raw["BA"][d]) for d in dims}

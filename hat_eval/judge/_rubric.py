@@ -280,16 +280,6 @@ def parse_judgement(
     return JudgeOutput(ratings={d: out.ratings[d] for d in dimensions}, claims=claims)
 
 
-def parse_ratings(text: str, dimensions: list[str]) -> dict[str, JudgeRating]:
-    """The ratings in a grader reply, one per rubric dimension (:func:`parse_judgement`).
-
-    Raises:
-        JudgeOutputError: no JSON object, an object that does not fit :class:`JudgeOutput`, or
-            a dimension missing or not in the rubric.
-    """
-    return parse_judgement(text, dimensions).ratings
-
-
 def parse_preferences(text: str, dimensions: list[str]) -> dict[str, PairwiseChoice]:
     """The verdicts in a pairwise reply, one per pairwise dimension, in ``dimensions`` order.
 

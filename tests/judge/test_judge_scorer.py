@@ -25,7 +25,7 @@ from hat_eval.episode import Episode
 from hat_eval.judge import RubricError, agent_judge, decide_parts, load_rubric
 from hat_eval.judge._grader import JUDGE_SEED
 from hat_eval.judge._judge_prompt import ANSWER_CLOSE, ANSWER_OPEN, judge_prompt, lookups
-from hat_eval.judge._rubric import JudgeOutputError, parse_ratings
+from hat_eval.judge._rubric import JudgeOutputError, parse_judgement
 from hat_eval.judge._scorer import injection_shift
 from hat_eval.suites import suite_episodes, suite_task
 
@@ -186,11 +186,11 @@ def test_chit_chat_accuracy_is_decided_by_the_judge() -> None:
 
 
 def test_parse_ratings_reports_the_problem() -> None:
-    assert parse_ratings(f"```json\n{ratings_json(3)}\n```", DIMS)["compliance"].score == 3
+    assert parse_judgement(f"```json\n{ratings_json(3)}\n```", DIMS).ratings["compliance"].score == 3
     with pytest.raises(JudgeOutputError, match="missing \\['output_reliability'\\]"):
-        parse_ratings(ratings_json(3, DIMS[:-1]), DIMS)
+        parse_judgement(ratings_json(3, DIMS[:-1]), DIMS)
     with pytest.raises(JudgeOutputError, match="ratings.compliance.score"):
-        parse_ratings(_six(), DIMS)
+        parse_judgement(_six(), DIMS)
 
 
 def _six() -> str:
