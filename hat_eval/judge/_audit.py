@@ -379,22 +379,10 @@ def audit(
     (:func:`wrong_answer`) and one injected version per text in ``injections`` are rated; with
     ``pairwise``, (correct, wrong) and (correct, most padded) are compared in both orders.
     Answers and pairs run one after another, on a fresh event loop (call it outside one).
-    Write the report's JSON with :meth:`AuditReport.write`.
-
-    Args:
-        episodes: the cases to audit on.
-        model: the grader; takes precedence over ``model_role``.
-        model_role: the model role that gives the grader (default ``grader``).
-        rubric: a rubric file (None: the packaged one).
-        mode: the judge's mode, ``agent`` or ``lookups``.
-        k: judge samples per answer (mean) and per pair (majority).
-        retries: retries of a malformed reply.
-        config: generation settings (default temperature 0, seeded).
-        max_tool_turns: the grader's tool turns (``agent`` mode).
-        answers: correct answers by episode id (default: the world's reference answers).
-        injections: the texts appended to wrong answers.
-        padding: the filler sentence counts.
-        pairwise: also measure position consistency.
+    Write the report's JSON with :meth:`AuditReport.write`. The arguments from ``model`` to
+    ``max_tool_turns`` are :func:`~hat_eval.judge.answer_judge`'s and
+    :func:`~hat_eval.judge.pairwise_judge`'s (``k``: samples per answer, averaged, and per pair,
+    by majority).
 
     Raises:
         ValueError: no episodes, no injections, a padding count below 1, or judge settings

@@ -230,18 +230,10 @@ def pairwise_judge(
 ) -> PairwiseJudge:
     """A judge of pairs: both orders per sample, ties on disagreement, majority over ``k``.
 
-    Args:
-        model: the grader; takes precedence over ``model_role``.
-        model_role: the model role that gives the grader (default ``grader``).
-        rubric: a rubric file (None: the packaged one); its dimensions' descriptions are shown.
-        dimensions: the pairwise dimensions (None: :data:`OVERALL` and the rubric's).
-        mode: ``agent`` (the grader may call read-only knowledge-base tools) or ``lookups``
-            (it is shown the expected lookups' results).
-        retries: retries of a malformed reply, per order; after that the sample fails.
-        k: samples per pair (seeds ``seed``, ``seed + 1``, ...; both orders of a sample share
-            the seed), combined by majority.
-        config: generation settings; by default temperature 0 and seed ``JUDGE_SEED``.
-        max_tool_turns: tool turns per conversation (``agent`` mode).
+    The arguments are :func:`~hat_eval.judge.answer_judge`'s (no cache), but ``retries`` count
+    per order, both orders of a sample share its seed, and ``k`` samples are combined by
+    majority. ``dimensions`` are the pairwise dimensions (None: :data:`OVERALL` and the
+    rubric's, whose descriptions are shown).
 
     Raises:
         ValueError: an unknown mode or dimension, ``retries`` below 0, ``k`` below 1, or no

@@ -29,7 +29,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ._labels import Label, LabelError, Preference, jsonl_rows
+from ._labels import Label, LabelError, Preference, jsonl_rows, read_text
 from ._statistics import (
     bootstrap_intervals,
 )
@@ -105,11 +105,7 @@ def _rows(path: Path, what: str = _VOTES) -> Iterable[tuple[str, dict[str, Any]]
     if path.suffix.lower() != ".json":
         yield from jsonl_rows(path, what)
         return
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
-    doc = json.loads(text)
+    doc = json.loads(read_text(path))
     if not isinstance(doc, list):
         raise LabelError(f"{path}: expected a JSON list of votes")
     for i, row in enumerate(doc):

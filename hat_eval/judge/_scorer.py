@@ -138,20 +138,10 @@ def agent_judge(
     ``judge_errors`` (the last error of each of the k samples that stayed malformed) and, when
     none gave a valid reply, ``judge_error``.
 
-    Args:
-        model: the grader (this and the arguments up to ``max_tool_turns``: as
-            :func:`answer_judge`).
-        model_role: the model role that gives the grader.
-        rubric: a rubric file.
-        mode: ``agent`` or ``lookups`` (above).
-        retries: how many times a malformed reply is retried.
-        k: judge samples per answer, averaged (mean).
-        config: generation settings for the grader.
-        cache_dir: a folder for ``judge_cache.json``.
-        max_tool_turns: tool turns the grader gets before it must reply (``agent`` mode).
-        calibration: a ``calibration.json`` (``hat-eval judge calibrate``): each dimension's
-            mean rating goes through its map to the human scale before the parts are
-            decided; the raw means are kept in the metadata as ``uncalibrated``.
+    The arguments from ``model`` to ``max_tool_turns`` are :func:`answer_judge`'s. With
+    ``calibration``, a ``calibration.json`` (``hat-eval judge calibrate``), each dimension's
+    mean rating goes through its map to the human scale before the parts are decided; the raw
+    means are kept in the metadata as ``uncalibrated``.
     """
     run = answer_judge(
         model=model,

@@ -14,7 +14,6 @@ several raters of one item do not count as independent trials.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections import Counter, defaultdict
@@ -27,7 +26,15 @@ import numpy as np
 
 from hat_eval.stats import sign_test, wilson_interval
 
-from ._labels import LabelError, Preference, label_studio_results, parse_rating, read_rows
+from ._labels import (
+    LabelError,
+    Preference,
+    csv_reader,
+    label_studio_results,
+    parse_rating,
+    read_rows,
+    read_text,
+)
 from ._statistics import (
     cohen_kappa,
     decode,
@@ -149,10 +156,7 @@ def read_votes(path: Path) -> list[Vote]:
             f"{path}: unknown labels format {path.suffix or '(no suffix)'!r} "
             f"(use a Label Studio JSON export .json, or .csv with {', '.join(LABEL_COLUMNS)})"
         )
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    text = read_text(path)
     votes = list(_csv_votes(text, str(path)) if suffix == ".csv" else _ls_votes(text, str(path)))
     if not votes:
         raise LabelError(f"{path}: no votes in the file")
@@ -166,16 +170,7 @@ def _shown_digest(row: Mapping[str, Any]) -> str | None:
 
 
 def _csv_votes(text: str, name: str) -> Iterable[Vote]:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [c.strip() for c in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [c for c in LABEL_COLUMNS if c not in header]
-    if missing:
-        found = ", ".join(header) or "nothing"
-        raise LabelError(
-            f"{name}: missing column {missing[0]!r} (the header has {found}; "
-            f"expected {', '.join(LABEL_COLUMNS)})"
-        )
+    reader = csv_reader(io.StringIO(text, newline=""), name, LABEL_COLUMNS, LABEL_COLUMNS)
     for row in reader:
         where = f"{name}:{reader.line_num}"
         if not (row.get(PREFERENCE_NAME) or "").strip():
