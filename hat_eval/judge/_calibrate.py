@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -43,8 +43,8 @@ from ._agreement import (
     DimensionData,
     by_annotator,
     dimension_agreement,
+    dimension_data,
     one_score_each,
-    reliability_matrices,
 )
 from ._calibration_map import (
     _HIGH,
@@ -78,39 +78,8 @@ class JudgeScore:
     where: str = field(default="", compare=False)
 
 
-@dataclass(frozen=True)
-class RatingData:
-    """One rating dimension's matched data: raw judge scores beside the human labels."""
-
-    dimension: str
-    sample_ids: tuple[str, ...]
-    annotators: tuple[str, ...]
-    humans: FloatArray
-    """Annotators x items, ``NaN`` where an annotator did not label the item."""
-    judge: FloatArray
-    """The judge's raw score per item."""
-
-    def pairs(self, items: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
-        """Every (judge score, human label) pair of the given items."""
-        sub = self.humans[:, items]
-        present = ~np.isnan(sub)
-        rows, cols = np.nonzero(present)
-        return self.judge[items][cols], sub[rows, cols]
-
-    def coded(self, judge: FloatArray) -> DimensionData:
-        """The input of ``dimension_agreement`` with ``judge`` (integer ratings) as the judge."""
-        return DimensionData(
-            dimension=self.dimension,
-            kind="rating",
-            sample_ids=self.sample_ids,
-            annotators=self.annotators,
-            humans=self.humans,
-            judge=judge,
-        )
-
-
-def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[RatingData]:
-    """Match human rating labels with raw judge scores, per dimension.
+def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[DimensionData]:
+    """Match human rating labels with raw judge scores, per dimension (``judge``: the raw scores).
 
     Preference labels (``A``/``B``/``tie``) are left out: a calibration map is for ratings.
     Only (sample, dimension) pairs present in both are kept.
@@ -128,16 +97,7 @@ def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[R
             "no rated sample and dimension is in both the labels and the judge's scores: "
             "the sample ids or dimension names do not match (or every score failed)"
         )
-    return [
-        RatingData(
-            dimension=dimension,
-            sample_ids=sample_ids,
-            annotators=annotators,
-            humans=matrix,
-            judge=np.array([judged[(s, dimension)].score for s in sample_ids]),
-        )
-        for dimension, sample_ids, annotators, matrix in reliability_matrices(human, common)
-    ]
+    return dimension_data(human, common, lambda _: "rating", lambda key: judged[key].score)
 
 
 @dataclass(frozen=True)
@@ -241,7 +201,7 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
 
 
 def _cross_validate(
-    data: RatingData, folds: Sequence[npt.NDArray[np.intp]], methods: Sequence[Method]
+    data: DimensionData, folds: Sequence[npt.NDArray[np.intp]], methods: Sequence[Method]
 ) -> tuple[dict[Method, FloatArray], list[MethodCV]]:
     """Each method's out-of-fold predictions and its held-out alpha per fold."""
     n = data.judge.size
@@ -263,7 +223,7 @@ def _cross_validate(
 
 
 def calibrate_dimension(
-    data: RatingData,
+    data: DimensionData,
     *,
     n_folds: int = 5,
     seed: int = 0,
@@ -303,7 +263,7 @@ def calibrate_dimension(
 
     def held_out(method: Method) -> DimensionAgreement:
         return dimension_agreement(
-            data.coded(predictions[method]),
+            replace(data, judge=predictions[method]),
             n_boot=n_boot,
             seed=seed,
             alpha_threshold=alpha_threshold,
@@ -372,7 +332,7 @@ class Calibration:
 
 
 def calibrate(
-    data: Sequence[RatingData],
+    data: Sequence[DimensionData],
     *,
     n_folds: int = 5,
     seed: int = 0,
