@@ -25,7 +25,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
@@ -142,25 +142,17 @@ class AuditAnswer:
     kind: AnswerKind
     variant: str
     """``""``, the padding count (``padded``) or the injection's index (``injected``)."""
-    answer: str
     words: int
     score: float
     """The mean over the rubric's dimensions (NaN when the judge failed)."""
     scores: dict[str, float]
-    error: str | None = None
+    error: str | None
+    answer: str
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (NaN as None) for the report's JSON."""
-        return {
-            "episode_id": self.episode_id,
-            "kind": self.kind,
-            "variant": self.variant,
-            "words": self.words,
-            "score": _num(self.score),
-            "scores": {d: _num(v) for d, v in self.scores.items()},
-            "error": self.error,
-            "answer": self.answer,
-        }
+        scores = {d: _num(v) for d, v in self.scores.items()}
+        return {**asdict(self), "score": _num(self.score), "scores": scores}
 
 
 def _num(value: float | None) -> float | None:
@@ -282,7 +274,7 @@ class _AuditRun:
         self.costs += result.costs
         self.grader, self.dims = result.model, list(result.means)
         item = AuditAnswer(
-            ep.id, kind, variant, text, word_count(text), result.overall, result.means, result.error
+            ep.id, kind, variant, word_count(text), result.overall, result.means, result.error, text
         )
         self.judged.append(item)
         return item

@@ -136,14 +136,14 @@ class DimensionCalibration:
     dimension: str
     map: CalibrationMap
     n_items: int
-    n_folds: int
-    candidates: tuple[MethodCV, ...]
-    before: DimensionAgreement | None
-    """Held-out agreement of the identity map (None when too few items to cross-validate)."""
-    after: DimensionAgreement | None
-    """Held-out agreement of the chosen kind of map."""
     flagged: bool
     notes: tuple[str, ...]
+    n_folds: int = 0
+    candidates: tuple[MethodCV, ...] = ()
+    before: DimensionAgreement | None = None
+    """Held-out agreement of the identity map (None when too few items to cross-validate)."""
+    after: DimensionAgreement | None = None
+    """Held-out agreement of the chosen kind of map."""
 
     def to_json(self) -> dict[str, Any]:
         """The dimension's entry in ``calibration.json``."""
@@ -242,18 +242,8 @@ def calibrate_dimension(
     folds_n = min(n_folds, n // 2)
     if folds_n < 2:
         notes.append(f"{n} item(s): too few to cross-validate (at least 4 needed); identity kept")
-        flagged = True
-        return DimensionCalibration(
-            data.dimension,
-            CalibrationMap(data.dimension, "identity"),
-            n,
-            0,
-            (),
-            None,
-            None,
-            flagged,
-            tuple(notes),
-        )
+        kept = CalibrationMap(data.dimension, "identity")
+        return DimensionCalibration(data.dimension, kept, n, True, tuple(notes))
     if folds_n < n_folds:
         notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
     predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed), methods)
@@ -283,15 +273,7 @@ def calibrate_dimension(
         )
     notes.extend(n for n in after.notes if n.startswith("human-human alpha undefined"))
     return DimensionCalibration(
-        data.dimension,
-        final,
-        n,
-        folds_n,
-        tuple(candidates),
-        before,
-        after,
-        flagged,
-        tuple(notes),
+        data.dimension, final, n, flagged, tuple(notes), folds_n, tuple(candidates), before, after
     )
 
 

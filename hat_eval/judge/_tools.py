@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, TypeVar
 
 from inspect_ai.model import (
@@ -63,15 +63,8 @@ class ToolCallRecord:
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for a score's metadata."""
-        out: dict[str, Any] = {
-            "tool": self.tool,
-            "function": self.function,
-            "arguments": self.arguments,
-        }
-        if self.error is not None:
-            out["error"] = self.error
-        return out
+        """Plain data for a score's metadata (no ``error`` key when there was none)."""
+        return {k: v for k, v in asdict(self).items() if k != "error" or v is not None}
 
 
 @dataclass
