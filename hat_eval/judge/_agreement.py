@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ._labels import Label, LabelError
+from ._labels import JudgeScore, Label, LabelError
 from ._statistics import (
     ALPHA_THRESHOLD,
     AgreementError,
@@ -234,26 +234,8 @@ Key = tuple[str, str]
 """A (sample id, dimension) pair."""
 
 
-class Keyed(Protocol):
-    """A label or a judge score: where it was read, and the sample and dimension it is of."""
-
-    @property
-    def sample_id(self) -> str:
-        """The sample."""
-        ...
-
-    @property
-    def dimension(self) -> str:
-        """The dimension."""
-        ...
-
-    @property
-    def where(self) -> str:
-        """Where it was read (``file:line``), for error messages."""
-        ...
-
-
-K = TypeVar("K", bound=Keyed)
+K = TypeVar("K", Label, JudgeScore)
+"""A record keyed by sample and dimension, with where it was read: a label or a judge score."""
 
 
 def by_annotator(labels: Sequence[Label]) -> dict[Key, dict[str, Label]]:

@@ -58,7 +58,7 @@ from ._calibration_map import (
     fit_map,
     to_scale,
 )
-from ._labels import RATING_SCALE, Label, LabelError, read_rows
+from ._labels import RATING_SCALE, JudgeScore, Label, LabelError, read_rows
 from ._statistics import (
     ALPHA_THRESHOLD,
     AgreementError,
@@ -66,16 +66,6 @@ from ._statistics import (
 )
 
 CALIBRATION_FILE: Final = "calibration.json"
-
-
-@dataclass(frozen=True)
-class JudgeScore:
-    """The judge's raw score of one sample on one dimension (a mean over k may be fractional)."""
-
-    sample_id: str
-    dimension: str
-    score: float
-    where: str = field(default="", compare=False)
 
 
 def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[DimensionData]:

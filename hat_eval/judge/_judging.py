@@ -34,7 +34,7 @@ from hat_eval.episode import (
 from hat_eval.stats import wilson_interval
 from hat_eval.suites import to_sample
 
-from ._calibrate import JudgeScore
+from ._labels import JudgeScore
 from ._scorer import FAIL_AT, PART_DIMENSIONS, PASS_AT, decide_parts
 
 SCORER_NAME = "agent_judge"

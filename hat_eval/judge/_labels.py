@@ -64,6 +64,16 @@ class Label:
     """Where the label was read (``file:line`` or ``file task N``), for error messages."""
 
 
+@dataclass(frozen=True)
+class JudgeScore:
+    """The judge's raw score of one sample on one dimension (a mean over k may be fractional)."""
+
+    sample_id: str
+    dimension: str
+    score: float
+    where: str = field(default="", compare=False)
+
+
 def parse_rating(raw: object, where: str) -> Rating:
     """Validate one rating: an integer on ``RATING_SCALE`` or one of ``A``, ``B``, ``tie``.
 

@@ -110,13 +110,6 @@ class PairVerdict:
     errors: list[str] = field(default_factory=list)
     error: str | None = None
 
-    @property
-    def position_consistency(self) -> float | None:
-        """The share of comparisons whose verdict survived the swap (None: none made)."""
-        if not self.comparisons:
-            return None
-        return 1.0 - self.position_inconsistent / self.comparisons
-
 
 def position_consistency(verdicts: Sequence[PairVerdict]) -> float | None:
     """The share of all (pair, sample, dimension) comparisons whose verdict survived the swap.
