@@ -38,6 +38,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from hat_eval.stats import mean_stderr
+
 from ._agreement import (
     DimensionAgreement,
     DimensionData,
@@ -112,7 +114,7 @@ class MethodCV:
     def stderr(self) -> float | None:
         """Standard error of that mean, ``sd / sqrt(n)`` (None with fewer than two folds)."""
         got = self.defined
-        return float(np.std(got, ddof=1) / math.sqrt(len(got))) if len(got) >= 2 else None
+        return mean_stderr(got) if len(got) >= 2 else None
 
     def to_json(self) -> dict[str, Any]:
         """The kind's entry in the report."""

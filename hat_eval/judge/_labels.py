@@ -115,7 +115,8 @@ def read_labels(path: Path, *, default_annotator: str | None = None) -> list[Lab
             f"(use .csv, .jsonl, or a Label Studio JSON export .json)"
         )
     if suffix == ".jsonl":
-        labels = _read_jsonl(path, default_annotator)
+        rows = jsonl_rows(path, f"labels with {', '.join(COLUMNS)}")
+        labels = [_row_label(row, where, default_annotator) for where, row in rows]
     elif suffix == ".csv":
         labels = _read_csv(read_text(path), str(path), default_annotator)
     else:
@@ -208,13 +209,6 @@ def _read_csv(text: str, name: str, default_annotator: str | None) -> list[Label
     required = [c for c in COLUMNS if not (c == "annotator" and default_annotator)]
     reader = csv_reader(text.splitlines(), name, required, COLUMNS)
     return [_row_label(row, f"{name}:{reader.line_num}", default_annotator) for row in reader]
-
-
-def _read_jsonl(path: Path, default_annotator: str | None) -> list[Label]:
-    return [
-        _row_label(row, where, default_annotator)
-        for where, row in jsonl_rows(path, f"labels with {', '.join(COLUMNS)}")
-    ]
 
 
 def jsonl_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:

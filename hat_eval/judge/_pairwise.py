@@ -48,7 +48,14 @@ from ._judge_prompt import (
     fence_answer,
 )
 from ._labels import Preference
-from ._rubric import PairwiseChoice, Rubric, Winner, load_rubric, pairwise_schema, parse_preferences
+from ._rubric import (
+    PairwiseChoice,
+    PairwiseOutput,
+    Rubric,
+    Winner,
+    load_rubric,
+    parse_preferences,
+)
 from ._study import PREFERENCE_NAME, majority_preference
 from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse
 
@@ -197,7 +204,7 @@ Answer 2:
 ## Reply
 Reply with only a JSON object with one verdict for each of {list(dimensions)}, matching this \
 JSON schema:
-{json.dumps(pairwise_schema(), separators=(",", ":"))}
+{json.dumps(PairwiseOutput.model_json_schema(), separators=(",", ":"))}
 Example: {example}, ...}}}}"""
 
 

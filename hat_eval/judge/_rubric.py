@@ -198,11 +198,6 @@ def output_schema(*, claims: bool = False) -> dict[str, Any]:
     return schema
 
 
-def pairwise_schema() -> dict[str, Any]:
-    """The JSON schema of :class:`PairwiseOutput` (shown to a pairwise grader)."""
-    return PairwiseOutput.model_json_schema()
-
-
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 

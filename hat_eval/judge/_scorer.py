@@ -18,6 +18,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 
 from hat_eval.episode import check_answer, episode_context, records_in
+from hat_eval.stats import mean_stderr
 from hat_eval.suites import episode_of
 
 from ._answer_judge import Judgement, answer_judge
@@ -53,7 +54,7 @@ def decide_parts(undecided: Mapping[str, str], ratings: Mapping[str, float]) -> 
 
 @metric
 def judge_metrics() -> Metric:
-    """Mean and stderr of each dimension's rating (NaN left out) and ``judge_failures``.
+    """Mean and stderr (``mean_stderr``) of each dimension's rating (NaN left out); failures.
 
     ``judge_failures`` is the share of samples with no rating at all (every dimension NaN).
     """
@@ -71,11 +72,8 @@ def judge_metrics() -> Metric:
                     per.setdefault(name, []).append(float(v))
         out: dict[str, float] = {"judge_failures": failed / len(scores) if scores else 0.0}
         for name, values in per.items():
-            n = len(values)
-            m = math.fsum(values) / n
-            out[name] = m
-            sd = math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-            out[f"{name}_stderr"] = sd / math.sqrt(n)
+            out[name] = math.fsum(values) / len(values)
+            out[f"{name}_stderr"] = mean_stderr(values)
         return out
 
     return compute
