@@ -16,20 +16,6 @@ import numpy.typing as npt
 
 from ._labels import RATING_SCALE
 
-__all__ = [
-    "CALIBRATION_VERSION",
-    "CalibrationError",
-    "CalibrationMap",
-    "FloatArray",
-    "METHODS",
-    "Method",
-    "fit_isotonic",
-    "fit_map",
-    "fit_thresholds",
-    "to_scale",
-]
-
-
 Method = Literal["identity", "thresholds", "isotonic"]
 
 METHODS: Final[tuple[Method, ...]] = get_args(Method)

@@ -14,9 +14,6 @@ from ._judge_prompt import JudgeMode
 from ._rubric import Rubric
 from ._tools import DEFAULT_TOOL_TURNS, Conversation
 
-__all__ = ["CACHE_FILE", "JudgeCache", "JudgeCosts", "cache_key"]
-
-
 CACHE_FILE = "judge_cache.json"
 """The cache's file name under ``cache_dir``."""
 

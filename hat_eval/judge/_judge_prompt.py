@@ -26,19 +26,6 @@ from ._tools import (
     DEFAULT_TOOL_TURNS,
 )
 
-__all__ = [
-    "ANSWER_CLOSE",
-    "ANSWER_OPEN",
-    "JUDGE_MODES",
-    "JudgeMode",
-    "case_section",
-    "facts_section",
-    "fence_answer",
-    "judge_prompt",
-    "lookups",
-]
-
-
 JudgeMode: TypeAlias = Literal["agent", "lookups"]
 """How the grader learns the facts: by calling knowledge-base tools, or from shown lookups."""
 
