@@ -196,13 +196,9 @@ def dimension_agreement(
     reference = np.array([m for m, _ in majorities], dtype=np.float64)
     n_ties = sum(tied for _, tied in majorities)
 
-    def statistic(idx: npt.NDArray[np.intp], *, fast: bool) -> dict[str, float | None]:
-        return _statistics(data, reference, idx, fast=fast)
-
-    everything = np.arange(n_items)
-    point = statistic(everything, fast=False)
+    point = _statistics(data, reference, np.arange(n_items), fast=False)
     intervals = bootstrap_intervals(
-        lambda idx: statistic(idx, fast=True),
+        lambda idx: _statistics(data, reference, idx, fast=True),
         n_items,
         n_boot=n_boot,
         seed=seed,

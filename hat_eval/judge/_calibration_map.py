@@ -187,14 +187,9 @@ def fit_thresholds(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationM
     points[-1] = int(np.argmin(best[-1]))
     for j in range(m - 1, 0, -1):
         points[j - 1] = came[j][points[j]]
-    edges = [
-        float((distinct[j] + distinct[j + 1]) / 2)
-        for j in range(m - 1)
-        if points[j + 1] != points[j]
-    ]
-    values = [float(scale[points[0]])] + [
-        float(scale[points[j + 1]]) for j in range(m - 1) if points[j + 1] != points[j]
-    ]
+    steps = [j for j in range(m - 1) if points[j + 1] != points[j]]
+    edges = [float((distinct[j] + distinct[j + 1]) / 2) for j in steps]
+    values = [float(scale[points[0]])] + [float(scale[points[j + 1]]) for j in steps]
     return CalibrationMap(dimension, "thresholds", edges=tuple(edges), values=tuple(values))
 
 

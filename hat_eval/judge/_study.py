@@ -414,10 +414,8 @@ def _to_preference(side: Side, a_side: Literal["left", "right"]) -> Preference:
 
 
 def _judge_verdict(
-    judge: Mapping[str, Preference] | None, item_id: str, entry: KeyEntry
+    judge: Mapping[str, Preference], item_id: str, entry: KeyEntry
 ) -> Preference | None:
-    if judge is None:
-        return None
     for ident in (item_id, entry.sample_id_a, entry.sample_id_b):
         if ident and ident in judge:
             return judge[ident]
