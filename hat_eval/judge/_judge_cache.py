@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, astuple, dataclass
 from pathlib import Path
 from typing import Any
+
+from hat_eval._outputs import write_text_atomic
 
 from ._judge_prompt import JudgeMode
 from ._rubric import Rubric
@@ -63,9 +64,7 @@ class JudgeCache:
         """Store ``entry`` and write the file (atomically)."""
         self._data[key] = entry
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self._data, ensure_ascii=False, indent=0), encoding="utf-8")
-        tmp.replace(self.path)
+        write_text_atomic(self.path, json.dumps(self._data, ensure_ascii=False, indent=0))
 
 
 @dataclass(frozen=True)
