@@ -187,17 +187,9 @@ async def _judge(
 ) -> dict[str, Any]:
     """Run ``settings.k`` judge samples: the cache entry (plain data) of their outcome."""
     dims = list(spec.dimensions)
-    tools, evidence, names = grader_facts(episode, settings.mode)
-    prompt = judge_prompt(
-        spec,
-        episode,
-        answer,
-        evidence,
-        records,
-        mode=settings.mode,
-        tools=names,
-        max_tool_turns=settings.max_tool_turns,
-    )
+    facts = grader_facts(episode, settings.mode, settings.max_tool_turns)
+    prompt = judge_prompt(spec, episode, answer, facts, records)
+    tools = facts.tools
 
     def parse(text: str) -> JudgeOutput:
         return parse_judgement(
