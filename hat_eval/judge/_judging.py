@@ -35,7 +35,7 @@ from hat_eval.stats import wilson_interval
 from hat_eval.suites import to_sample
 
 from ._labels import JudgeScore
-from ._scorer import FAIL_AT, PART_DIMENSIONS, PASS_AT, decide_parts
+from ._scorer import FAIL_AT, PART_DIMENSIONS, PASS_AT, decide_parts, score_numbers
 
 SCORER_NAME = "agent_judge"
 """The name the judge's scores carry in a log (``EvalSample.scores``)."""
@@ -81,13 +81,12 @@ def judge_log(
     failed: list[tuple[str, str]] = []
     for sample in scored.samples or []:
         result = (sample.scores or {}).get(SCORER_NAME)
-        values = result.value if result is not None and isinstance(result.value, dict) else {}
         got = 0
-        for dimension, value in values.items():
+        for dimension, value in score_numbers(result).items():
             if dimensions is not None and dimension not in dimensions:
                 continue
-            if isinstance(value, int | float) and not math.isnan(float(value)):
-                out.append(JudgeScore(str(sample.id), str(dimension), float(value), "judge"))
+            if not math.isnan(value):
+                out.append(JudgeScore(str(sample.id), dimension, value, "judge"))
                 got += 1
         if not got:
             error = (result.metadata or {}).get("judge_error") if result is not None else None
@@ -159,9 +158,8 @@ def judge_corpus(
         async with gate:
             result = await scorer(state, target)
         assert isinstance(result, Score)
-        value = result.value if isinstance(result.value, dict) else {}
-        ratings = {str(k): float(v) for k, v in value.items() if isinstance(v, int | float)}
-        return CorpusJudgement(entry.id, ratings, (result.metadata or {}).get("judge_error"))
+        error = (result.metadata or {}).get("judge_error")
+        return CorpusJudgement(entry.id, score_numbers(result), error)
 
     async def every_entry() -> list[CorpusJudgement]:
         gate = asyncio.Semaphore(concurrency)  # made inside the loop that runs it

@@ -34,6 +34,12 @@ FAIL_AT = 2
 """A deciding dimension rated at most this fails the part (0.0); between, it stays undecided."""
 
 
+def score_numbers(score: Score | None) -> dict[str, float]:
+    """The numeric entries of a dict-valued score, as floats (NaN kept; none for other values)."""
+    value = score.value if score is not None and isinstance(score.value, dict) else {}
+    return {str(k): float(v) for k, v in value.items() if isinstance(v, int | float)}
+
+
 def decide_parts(undecided: Mapping[str, str], ratings: Mapping[str, float]) -> dict[str, float]:
     """The undecided check parts the judge's ratings decide (:data:`PART_DIMENSIONS`).
 
@@ -63,13 +69,12 @@ def judge_metrics() -> Metric:
         per: dict[str, list[float]] = {}
         failed = 0
         for s in scores:
-            value = s.score.value if isinstance(s.score.value, dict) else {}
-            floats = [float(v) for v in value.values() if isinstance(v, int | float)]
-            if floats and all(math.isnan(v) for v in floats):
+            numbers = score_numbers(s.score)
+            if numbers and all(math.isnan(v) for v in numbers.values()):
                 failed += 1
-            for name, v in value.items():
-                if isinstance(v, int | float) and not math.isnan(v):
-                    per.setdefault(name, []).append(float(v))
+            for name, v in numbers.items():
+                if not math.isnan(v):
+                    per.setdefault(name, []).append(v)
         out: dict[str, float] = {"judge_failures": failed / len(scores) if scores else 0.0}
         for name, values in per.items():
             out[name] = math.fsum(values) / len(values)
