@@ -125,24 +125,19 @@ def agent_judge(
 ) -> Scorer:
     """Rubric ratings (1-5 per dimension) of a suite sample's answer by a grader model.
 
-    In ``agent`` mode (the default) the grader calls read-only tools over the sample's
-    knowledge base and live session, at most ``max_tool_turns`` turns, and lists each claim of
-    the answer with its verdict and evidence; in ``lookups`` mode it is shown the results of
-    the case's expected lookups instead and calls no tool.
-
-    The score's value holds each rubric dimension's mean rating over ``k`` samples (NaN when
-    no sample gave a valid reply). Its metadata holds ``ratings`` (per dimension, every
-    sample's score and justification), ``claims`` (every sample's claims: ``claim``,
-    ``verdict``, ``evidence``) and ``claim_counts`` (per verdict), ``decided`` (deterministic
-    check parts the ratings decide, :func:`decide_parts`), ``undecided`` (parts still
-    undecided, with reasons), ``judge`` (``calls``, ``tool_calls``, ``input_tokens``,
+    The judge, its modes and its arguments from ``model`` to ``max_tool_turns`` are
+    :func:`answer_judge`'s. The score's value holds each rubric dimension's mean rating over
+    ``k`` samples (NaN when no sample gave a valid reply). Its metadata holds ``ratings`` (per
+    dimension, every sample's score and justification), ``claims`` (every sample's claims:
+    ``claim``, ``verdict``, ``evidence``) and ``claim_counts`` (per verdict), ``decided``
+    (deterministic check parts the ratings decide, :func:`decide_parts`), ``undecided`` (parts
+    still undecided, with reasons), ``judge`` (``calls``, ``tool_calls``, ``input_tokens``,
     ``output_tokens``, ``total_tokens``, ``seconds``, ``cached``, ``model``, ``mode``),
     ``judge_tool_calls`` (each tool call the grader made: tool, function, arguments, error),
     ``judge_errors`` (the last error of each of the k samples that stayed malformed) and, when
     none gave a valid reply, ``judge_error``.
 
-    The arguments from ``model`` to ``max_tool_turns`` are :func:`answer_judge`'s. With
-    ``calibration``, a ``calibration.json`` (``hat-eval judge calibrate``), each dimension's
+    With ``calibration``, a ``calibration.json`` (``hat-eval judge calibrate``), each dimension's
     mean rating goes through its map to the human scale before the parts are decided; the raw
     means are kept in the metadata as ``uncalibrated``.
     """
