@@ -138,6 +138,18 @@ def read_text(path: Path) -> str:
         raise LabelError(f"{path}: cannot read the file ({err})") from err
 
 
+def read_json(text: str, name: str) -> Any:
+    """The JSON document ``text`` of the file ``name``.
+
+    Raises:
+        LabelError: Not valid JSON (the message names the line).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+
+
 def csv_reader(
     lines: Iterable[str], name: str, required: Sequence[str], expected: Sequence[str]
 ) -> csv.DictReader[str]:
@@ -248,10 +260,7 @@ def read_rows(path: Path, what: str, columns: str) -> list[tuple[str, Mapping[st
 
 
 def _read_json(text: str, name: str, default_annotator: str | None) -> list[Label]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    doc = read_json(text, name)
     if not isinstance(doc, list):
         raise LabelError(
             f"{name}: a .json file must be a Label Studio export (a list of tasks), "

@@ -18,7 +18,6 @@ on them. :func:`vote_agreement` is the paper's agreement statistic (its Table 5,
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ._labels import Label, LabelError, Preference, jsonl_rows, read_text
+from ._labels import Label, LabelError, Preference, jsonl_rows, read_json, read_text
 from ._statistics import (
     bootstrap_intervals,
 )
@@ -105,7 +104,7 @@ def _rows(path: Path, what: str = _VOTES) -> Iterable[tuple[str, dict[str, Any]]
     if path.suffix.lower() != ".json":
         yield from jsonl_rows(path, what)
         return
-    doc = json.loads(read_text(path))
+    doc = read_json(read_text(path), str(path))
     if not isinstance(doc, list):
         raise LabelError(f"{path}: expected a JSON list of votes")
     for i, row in enumerate(doc):

@@ -32,6 +32,7 @@ from ._labels import (
     csv_reader,
     label_studio_results,
     parse_rating,
+    read_json,
     read_rows,
     read_text,
 )
@@ -188,10 +189,7 @@ def _csv_votes(text: str, name: str) -> Iterable[Vote]:
 
 
 def _ls_votes(text: str, name: str) -> Iterable[Vote]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    doc = read_json(text, name)
     if not isinstance(doc, list):
         raise LabelError(f"{name}: not a Label Studio export (a list of tasks)")
     hint = "import the tasks.json that `hat-eval study export` wrote"
