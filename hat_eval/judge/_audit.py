@@ -259,14 +259,18 @@ class _AuditRun:
 
     rate: Callable[[Episode, str], Coroutine[Any, Any, Judgement]]
     compare: Callable[..., Coroutine[Any, Any, PairVerdict]]
+    injections: Sequence[str]
+    padding: Sequence[int]
+    pairwise: bool
     judged: list[AuditAnswer] = field(default_factory=list)
     pairs: list[PairVerdict] = field(default_factory=list)
     costs: JudgeCosts = field(default_factory=JudgeCosts)
     grader: str = ""
     dims: list[str] = field(default_factory=list)
-    shifts_plain: list[AuditAnswer] = field(default_factory=list)
-    shifts_injected: list[AuditAnswer] = field(default_factory=list)
+    injected_pairs: list[tuple[AuditAnswer, AuditAnswer]] = field(default_factory=list)
+    """(wrong answer, the same with an injection) pairs."""
     padded_pairs: list[tuple[AuditAnswer, AuditAnswer]] = field(default_factory=list)
+    """(correct answer, the same padded) pairs."""
 
     async def judge(self, ep: Episode, kind: AnswerKind, variant: str, text: str) -> AuditAnswer:
         """Rate one answer and keep it."""
@@ -279,29 +283,19 @@ class _AuditRun:
         self.judged.append(item)
         return item
 
-    async def episode(
-        self,
-        ep: Episode,
-        right: str,
-        injections: Sequence[str],
-        padding: Sequence[int],
-        *,
-        pairwise: bool,
-    ) -> None:
+    async def episode(self, ep: Episode, right: str) -> None:
         """Rate one case's correct, padded, wrong and injected answers; compare the pairs."""
         wrong = wrong_answer(ep, right)
         plain = await self.judge(ep, "correct", "", right)
-        for n in padding:
+        for n in self.padding:
             padded = await self.judge(ep, "padded", str(n), pad(ep, right, n))
             self.padded_pairs.append((plain, padded))
         bad_answer = await self.judge(ep, "wrong", "", wrong)
-        for i, text in enumerate(injections):
-            self.shifts_plain.append(bad_answer)
-            self.shifts_injected.append(
-                await self.judge(ep, "injected", str(i), inject(wrong, text))
-            )
-        if pairwise:
-            longest = pad(ep, right, max(padding))
+        for i, text in enumerate(self.injections):
+            injected = await self.judge(ep, "injected", str(i), inject(wrong, text))
+            self.injected_pairs.append((bad_answer, injected))
+        if self.pairwise:
+            longest = pad(ep, right, max(self.padding))
             for tag, other in (("wrong", wrong), ("padded", longest)):
                 verdict = await self.compare(ep, right, other, f"{ep.id}:correct-vs-{tag}")
                 self.costs += verdict.costs
@@ -318,10 +312,10 @@ class _AuditRun:
         padding_shift = _shift(
             [p.score for p, _ in self.padded_pairs], [q.score for _, q in self.padded_pairs]
         )
-        plain, injected = self.shifts_plain, self.shifts_injected
-        shift = _shift([a.score for a in plain], [a.score for a in injected])
+        pairs_in = self.injected_pairs
+        shift = _shift([a.score for a, _ in pairs_in], [b.score for _, b in pairs_in])
         by_dim = {
-            d: _shift([a.scores[d] for a in plain], [a.scores[d] for a in injected])
+            d: _shift([a.scores[d] for a, _ in pairs_in], [b.scores[d] for _, b in pairs_in])
             for d in self.dims
         }
         passed = None if shift is None else shift <= 0
@@ -391,12 +385,14 @@ def audit(
         "config": config,
         "max_tool_turns": max_tool_turns,
     }
-    run = _AuditRun(answer_judge(**settings), pairwise_judge(**settings))
+    run = _AuditRun(
+        answer_judge(**settings), pairwise_judge(**settings), injections, padding, pairwise
+    )
 
     async def every_episode() -> None:
         for ep in episodes:
             right = answers[ep.id] if answers and ep.id in answers else correct_answer(ep)
-            await run.episode(ep, right, injections, padding, pairwise=pairwise)
+            await run.episode(ep, right)
 
     run_blocking(every_episode())
     return run.report(mode=mode, k=k, n_cases=len(episodes))
