@@ -191,7 +191,7 @@ def test_chit_chat_accuracy_is_decided_by_the_judge() -> None:
     assert "accuracy" not in md["undecided"]
 
 
-def test_parse_ratings_reports_the_problem() -> None:
+def test_parse_judgement_reports_the_problem() -> None:
     assert (
         parse_judgement(f"```json\n{ratings_json(3)}\n```", DIMS).ratings["compliance"].score == 3
     )
