@@ -60,7 +60,7 @@ from ._calibration_map import (
     fit_map,
     to_scale,
 )
-from ._labels import RATING_SCALE, JudgeScore, Label, LabelError, read_rows
+from ._labels import RATING_SCALE, JudgeScore, Label, LabelError, read_rows, required_field
 from ._statistics import (
     ALPHA_THRESHOLD,
     AgreementError,
@@ -378,11 +378,8 @@ def read_judge_scores(path: Path) -> list[JudgeScore]:
     rows = read_rows(path, "scores", "sample_id, dimension, score")
     out = []
     for where, row in rows:
-        sample_id = str(row.get("sample_id") or "").strip()
-        dimension = str(row.get("dimension") or "").strip()
-        for name, value in (("sample_id", sample_id), ("dimension", dimension)):
-            if not value:
-                raise LabelError(f"{where}: field {name!r} is missing or empty")
+        sample_id = required_field(row, "sample_id", where)
+        dimension = required_field(row, "dimension", where)
         raw = row.get("score", row.get("rating"))
         try:
             score = math.nan if raw is None or str(raw).strip() == "" else float(raw)

@@ -138,6 +138,18 @@ def read_text(path: Path) -> str:
         raise LabelError(f"{path}: cannot read the file ({err})") from err
 
 
+def required_field(row: Mapping[str, Any], column: str, where: str) -> str:
+    """``row[column]`` as stripped text.
+
+    Raises:
+        LabelError: The field is missing or empty (naming ``where``).
+    """
+    text = str(row.get(column) or "").strip()
+    if not text:
+        raise LabelError(f"{where}: field {column!r} is missing or empty")
+    return text
+
+
 def read_json(text: str, name: str) -> Any:
     """The JSON document ``text`` of the file ``name``.
 

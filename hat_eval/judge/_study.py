@@ -35,6 +35,7 @@ from ._labels import (
     read_json,
     read_rows,
     read_text,
+    required_field,
 )
 from ._statistics import (
     cohen_kappa,
@@ -176,16 +177,10 @@ def _csv_votes(text: str, name: str) -> Iterable[Vote]:
         where = f"{name}:{reader.line_num}"
         if not (row.get(PREFERENCE_NAME) or "").strip():
             continue
-        for column in ("sample_id", "annotator"):
-            if not (row.get(column) or "").strip():
-                raise LabelError(f"{where}: field {column!r} is missing or empty")
-        yield Vote(
-            row["sample_id"].strip(),
-            parse_side(row[PREFERENCE_NAME], where),
-            row["annotator"].strip(),
-            where,
-            _shown_digest(row),
-        )
+        sample_id = required_field(row, "sample_id", where)
+        annotator = required_field(row, "annotator", where)
+        side = parse_side(row[PREFERENCE_NAME], where)
+        yield Vote(sample_id, side, annotator, where, _shown_digest(row))
 
 
 def _ls_votes(text: str, name: str) -> Iterable[Vote]:
@@ -218,9 +213,7 @@ def read_judge(path: Path) -> dict[str, Preference]:
     rows = read_rows(path, "judge verdicts", "sample_id, preference")
     out: dict[str, Preference] = {}
     for where, row in rows:
-        sample_id = str(row.get("sample_id") or "").strip()
-        if not sample_id:
-            raise LabelError(f"{where}: field 'sample_id' is missing or empty")
+        sample_id = required_field(row, "sample_id", where)
         verdict = parse_rating(row.get(PREFERENCE_NAME), where)
         if not isinstance(verdict, str):
             raise LabelError(f"{where}: preference {verdict!r} must be A, B or tie")
