@@ -21,8 +21,9 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import registry_info
 
 from hat_eval.episode import PARTS, combine
+from hat_eval.world import INTENT_READ
 
-from ._judge_only import decided_by, intent_read, judge_only_sample, open_for_judge
+from ._judge_only import decided_by, judge_only_sample, open_for_judge
 from ._scorer import PART_DIMENSIONS, agent_judge, decide_parts, score_numbers
 
 JUDGED = "judged"
@@ -141,7 +142,8 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
         undecided: dict[str, str] = dict(metadata.get("undecided") or {})
         values = score_numbers(base)
         if (case := judge_only_sample(state)) is not None:  # no gold: the judge decides accuracy
-            values, undecided = open_for_judge(values, undecided, intent_read=intent_read(case))
+            read = bool(case.details.get(INTENT_READ))
+            values, undecided = open_for_judge(values, undecided, intent_read=read)
             metadata["judge_only"] = True
             metadata["undecided"] = undecided
         if not any(p in PART_DIMENSIONS for p in undecided):
