@@ -300,10 +300,6 @@ class Calibration:
             },
         }
 
-    def write(self, path: Path) -> None:
-        """Write :meth:`to_json` to ``path``."""
-        path.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-
 
 def calibrate(
     data: Sequence[DimensionData],
