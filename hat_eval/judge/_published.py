@@ -214,15 +214,6 @@ class VoteAgreement:
         """``agree / total`` (None with no pair)."""
         return self.agree / self.total if self.total else None
 
-    def to_json(self) -> dict[str, Any]:
-        """``agree``, ``total``, ``rate``, ``rate_ci``."""
-        return {
-            "agree": self.agree,
-            "total": self.total,
-            "rate": self.rate,
-            "rate_ci": list(self.ci) if self.ci else None,
-        }
-
 
 def vote_agreement(
     humans: Sequence[Label],
