@@ -193,14 +193,14 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
 
 
 def _cross_validate(
-    data: DimensionData, folds: Sequence[npt.NDArray[np.intp]], methods: Sequence[Method]
+    data: DimensionData, folds: Sequence[npt.NDArray[np.intp]]
 ) -> tuple[dict[Method, FloatArray], list[MethodCV]]:
-    """Each method's out-of-fold predictions and its held-out alpha per fold."""
+    """Each kind of map's out-of-fold predictions and its held-out alpha per fold."""
     n = data.judge.size
     everything = np.arange(n, dtype=np.intp)
     predictions: dict[Method, FloatArray] = {}
     candidates = []
-    for method in methods:
+    for method in METHODS:
         predicted = np.full(n, np.nan)
         per_fold: list[float | None] = []
         for test in folds:
@@ -221,7 +221,6 @@ def calibrate_dimension(
     seed: int = 0,
     n_boot: int = 1000,
     alpha_threshold: float = ALPHA_THRESHOLD,
-    methods: Sequence[Method] = METHODS,
 ) -> DimensionCalibration:
     """Choose a dimension's map by cross-validation on items and fit it on all of them.
 
@@ -238,7 +237,7 @@ def calibrate_dimension(
         return DimensionCalibration(data.dimension, kept, n, True, tuple(notes))
     if folds_n < n_folds:
         notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
-    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed), methods)
+    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed))
     chosen = select_method(candidates)
     x, y = data.pairs(np.arange(n, dtype=np.intp))
     final = fit_map(data.dimension, chosen, x, y)
@@ -251,8 +250,7 @@ def calibrate_dimension(
             alpha_threshold=alpha_threshold,
         )
 
-    identity = predictions.get("identity")
-    before = held_out("identity") if identity is not None else None
+    before = held_out("identity")
     after = held_out(chosen)
     alpha = after.statistics.get("krippendorff_alpha_judge_humans")
     flagged = alpha is None or alpha < alpha_threshold

@@ -308,10 +308,7 @@ def pairwise_judge(
 
 
 def pairwise_rows(
-    verdicts: Sequence[PairVerdict],
-    dimensions: Sequence[str] | None = None,
-    *,
-    annotator: str = "judge",
+    verdicts: Sequence[PairVerdict], dimensions: Sequence[str] | None = None
 ) -> list[dict[str, str]]:
     """One row per (pair, dimension) with a verdict, for :func:`write_pairwise`.
 
@@ -329,7 +326,7 @@ def pairwise_rows(
                         "dimension": d,
                         "rating": pref,
                         "preference": pref,
-                        "annotator": annotator,
+                        "annotator": "judge",
                     }
                 )
     return rows
