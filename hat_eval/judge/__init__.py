@@ -17,7 +17,6 @@ from hat_eval._lazy import lazy_getattr
 from ._agreement import AgreementReport, agreement
 from ._calibrate import (
     Calibration,
-    JudgeScore,
     as_labels,
     calibrate,
     load_calibration,
@@ -26,7 +25,7 @@ from ._calibrate import (
     scores_jsonl,
 )
 from ._calibration_map import CalibrationError
-from ._labels import RATING_SCALE, Label, LabelError, read_labels
+from ._labels import RATING_SCALE, JudgeScore, Label, LabelError, read_labels
 from ._published import (
     mt_bench_labels,
     read_mt_bench,

@@ -13,14 +13,14 @@ Conventions shared by every function here:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ._labels import Label, LabelError
+from ._labels import JudgeScore, Label, LabelError
 from ._statistics import (
     ALPHA_THRESHOLD,
     AgreementError,
@@ -55,6 +55,13 @@ class DimensionData:
     humans: FloatArray
     """Annotators x items, ``NaN`` where an annotator did not label the item."""
     judge: FloatArray
+    """The judge's value per item (coded; a raw score before calibration may be fractional)."""
+
+    def pairs(self, items: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+        """Every (judge value, human label) pair of the given items."""
+        sub = self.humans[:, items]
+        rows, cols = np.nonzero(~np.isnan(sub))
+        return self.judge[items][cols], sub[rows, cols]
 
 
 @dataclass(frozen=True)
@@ -189,13 +196,9 @@ def dimension_agreement(
     reference = np.array([m for m, _ in majorities], dtype=np.float64)
     n_ties = sum(tied for _, tied in majorities)
 
-    def statistic(idx: npt.NDArray[np.intp], *, fast: bool) -> dict[str, float | None]:
-        return _statistics(data, reference, idx, fast=fast)
-
-    everything = np.arange(n_items)
-    point = statistic(everything, fast=False)
+    point = _statistics(data, reference, np.arange(n_items), fast=False)
     intervals = bootstrap_intervals(
-        lambda idx: statistic(idx, fast=True),
+        lambda idx: _statistics(data, reference, idx, fast=True),
         n_items,
         n_boot=n_boot,
         seed=seed,
@@ -227,26 +230,8 @@ Key = tuple[str, str]
 """A (sample id, dimension) pair."""
 
 
-class Keyed(Protocol):
-    """A label or a judge score: where it was read, and the sample and dimension it is of."""
-
-    @property
-    def sample_id(self) -> str:
-        """The sample."""
-        ...
-
-    @property
-    def dimension(self) -> str:
-        """The dimension."""
-        ...
-
-    @property
-    def where(self) -> str:
-        """Where it was read (``file:line``), for error messages."""
-        ...
-
-
-K = TypeVar("K", bound=Keyed)
+K = TypeVar("K", Label, JudgeScore)
+"""A record keyed by sample and dimension, with where it was read: a label or a judge score."""
 
 
 def by_annotator(labels: Sequence[Label]) -> dict[Key, dict[str, Label]]:
@@ -287,18 +272,22 @@ def one_score_each(scores: Sequence[K]) -> dict[Key, K]:
     return judged
 
 
-def reliability_matrices(
-    human: Mapping[Key, Mapping[str, Label]], keys: Sequence[Key]
-) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], FloatArray]]:
-    """Per dimension of ``keys`` (sorted): its sample ids, annotators and the humans' matrix.
+def dimension_data(
+    human: Mapping[Key, Mapping[str, Label]],
+    keys: Sequence[Key],
+    kind: Callable[[str], Kind],
+    judge: Callable[[Key], float],
+) -> list[DimensionData]:
+    """Per dimension of ``keys`` (sorted): its humans' matrix beside the ``judge`` values.
 
     The matrix is annotators x sample ids (both sorted) of the coded labels (``encode``) that
     ``human`` (from :func:`by_annotator`) holds for ``keys``, ``NaN`` where an annotator did not
-    label the sample.
+    label the sample; ``kind`` gives each dimension's kind.
     """
     by_dimension: defaultdict[str, list[str]] = defaultdict(list)
     for sample_id, dimension in sorted(keys):
         by_dimension[dimension].append(sample_id)
+    out = []
     for dimension, sample_ids in sorted(by_dimension.items()):
         annotators = sorted({a for s in sample_ids for a in human[(s, dimension)]})
         row = {a: i for i, a in enumerate(annotators)}
@@ -306,7 +295,13 @@ def reliability_matrices(
         for j, sample_id in enumerate(sample_ids):
             for annotator, label in human[(sample_id, dimension)].items():
                 matrix[row[annotator], j] = encode(label.rating)
-        yield dimension, tuple(sample_ids), tuple(annotators), matrix
+        values = np.array([judge((s, dimension)) for s in sample_ids])
+        out.append(
+            DimensionData(
+                dimension, kind(dimension), tuple(sample_ids), tuple(annotators), matrix, values
+            )
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -348,17 +343,9 @@ def match(labels: Sequence[Label], scores: Sequence[Label]) -> Matched:
             "no sample and dimension is in both files: the scores' sample ids or dimension "
             "names do not match the labels'"
         )
-    dimensions = [
-        DimensionData(
-            dimension=dimension,
-            kind=kinds[dimension][0],
-            sample_ids=sample_ids,
-            annotators=annotators,
-            humans=matrix,
-            judge=np.array([encode(judged[(s, dimension)].rating) for s in sample_ids]),
-        )
-        for dimension, sample_ids, annotators, matrix in reliability_matrices(human, common)
-    ]
+    dimensions = dimension_data(
+        human, common, lambda d: kinds[d][0], lambda key: encode(judged[key].rating)
+    )
     return Matched(
         dimensions=tuple(dimensions),
         unlabelled_scores=tuple(sorted(set(judged) - set(human))),

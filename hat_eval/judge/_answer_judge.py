@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -80,11 +81,8 @@ class Judgement:
 
     def claim_counts(self) -> dict[str, int]:
         """How many claims of each verdict, over the valid samples."""
-        counts: dict[str, int] = dict.fromkeys(CLAIM_VERDICTS, 0)
-        for sample in self.claims:
-            for c in sample:
-                counts[c.verdict] += 1
-        return counts
+        counts = Counter(c.verdict for sample in self.claims for c in sample)
+        return {verdict: counts[verdict] for verdict in CLAIM_VERDICTS}
 
 
 class AnswerJudge(Protocol):
@@ -189,17 +187,9 @@ async def _judge(
 ) -> dict[str, Any]:
     """Run ``settings.k`` judge samples: the cache entry (plain data) of their outcome."""
     dims = list(spec.dimensions)
-    tools, evidence, names = grader_facts(episode, settings.mode)
-    prompt = judge_prompt(
-        spec,
-        episode,
-        answer,
-        evidence,
-        records,
-        mode=settings.mode,
-        tools=names,
-        max_tool_turns=settings.max_tool_turns,
-    )
+    facts = grader_facts(episode, settings.mode, settings.max_tool_turns)
+    prompt = judge_prompt(spec, episode, answer, facts, records)
+    tools = facts.tools
 
     def parse(text: str) -> JudgeOutput:
         return parse_judgement(

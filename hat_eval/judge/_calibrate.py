@@ -31,20 +31,22 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from hat_eval.stats import mean_stderr
+
 from ._agreement import (
     DimensionAgreement,
     DimensionData,
     by_annotator,
     dimension_agreement,
+    dimension_data,
     one_score_each,
-    reliability_matrices,
 )
 from ._calibration_map import (
     _HIGH,
@@ -58,7 +60,7 @@ from ._calibration_map import (
     fit_map,
     to_scale,
 )
-from ._labels import RATING_SCALE, Label, LabelError, read_rows
+from ._labels import RATING_SCALE, JudgeScore, Label, LabelError, read_rows, required_field
 from ._statistics import (
     ALPHA_THRESHOLD,
     AgreementError,
@@ -68,49 +70,8 @@ from ._statistics import (
 CALIBRATION_FILE: Final = "calibration.json"
 
 
-@dataclass(frozen=True)
-class JudgeScore:
-    """The judge's raw score of one sample on one dimension (a mean over k may be fractional)."""
-
-    sample_id: str
-    dimension: str
-    score: float
-    where: str = field(default="", compare=False)
-
-
-@dataclass(frozen=True)
-class RatingData:
-    """One rating dimension's matched data: raw judge scores beside the human labels."""
-
-    dimension: str
-    sample_ids: tuple[str, ...]
-    annotators: tuple[str, ...]
-    humans: FloatArray
-    """Annotators x items, ``NaN`` where an annotator did not label the item."""
-    judge: FloatArray
-    """The judge's raw score per item."""
-
-    def pairs(self, items: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
-        """Every (judge score, human label) pair of the given items."""
-        sub = self.humans[:, items]
-        present = ~np.isnan(sub)
-        rows, cols = np.nonzero(present)
-        return self.judge[items][cols], sub[rows, cols]
-
-    def coded(self, judge: FloatArray) -> DimensionData:
-        """The input of ``dimension_agreement`` with ``judge`` (integer ratings) as the judge."""
-        return DimensionData(
-            dimension=self.dimension,
-            kind="rating",
-            sample_ids=self.sample_ids,
-            annotators=self.annotators,
-            humans=self.humans,
-            judge=judge,
-        )
-
-
-def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[RatingData]:
-    """Match human rating labels with raw judge scores, per dimension.
+def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[DimensionData]:
+    """Match human rating labels with raw judge scores, per dimension (``judge``: the raw scores).
 
     Preference labels (``A``/``B``/``tie``) are left out: a calibration map is for ratings.
     Only (sample, dimension) pairs present in both are kept.
@@ -128,16 +89,7 @@ def rating_data(labels: Sequence[Label], scores: Sequence[JudgeScore]) -> list[R
             "no rated sample and dimension is in both the labels and the judge's scores: "
             "the sample ids or dimension names do not match (or every score failed)"
         )
-    return [
-        RatingData(
-            dimension=dimension,
-            sample_ids=sample_ids,
-            annotators=annotators,
-            humans=matrix,
-            judge=np.array([judged[(s, dimension)].score for s in sample_ids]),
-        )
-        for dimension, sample_ids, annotators, matrix in reliability_matrices(human, common)
-    ]
+    return dimension_data(human, common, lambda _: "rating", lambda key: judged[key].score)
 
 
 @dataclass(frozen=True)
@@ -162,7 +114,7 @@ class MethodCV:
     def stderr(self) -> float | None:
         """Standard error of that mean, ``sd / sqrt(n)`` (None with fewer than two folds)."""
         got = self.defined
-        return float(np.std(got, ddof=1) / math.sqrt(len(got))) if len(got) >= 2 else None
+        return mean_stderr(got) if len(got) >= 2 else None
 
     def to_json(self) -> dict[str, Any]:
         """The kind's entry in the report."""
@@ -176,14 +128,14 @@ class DimensionCalibration:
     dimension: str
     map: CalibrationMap
     n_items: int
-    n_folds: int
-    candidates: tuple[MethodCV, ...]
-    before: DimensionAgreement | None
-    """Held-out agreement of the identity map (None when too few items to cross-validate)."""
-    after: DimensionAgreement | None
-    """Held-out agreement of the chosen kind of map."""
     flagged: bool
     notes: tuple[str, ...]
+    n_folds: int = 0
+    candidates: tuple[MethodCV, ...] = ()
+    before: DimensionAgreement | None = None
+    """Held-out agreement of the identity map (None when too few items to cross-validate)."""
+    after: DimensionAgreement | None = None
+    """Held-out agreement of the chosen kind of map."""
 
     def to_json(self) -> dict[str, Any]:
         """The dimension's entry in ``calibration.json``."""
@@ -241,14 +193,14 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
 
 
 def _cross_validate(
-    data: RatingData, folds: Sequence[npt.NDArray[np.intp]], methods: Sequence[Method]
+    data: DimensionData, folds: Sequence[npt.NDArray[np.intp]]
 ) -> tuple[dict[Method, FloatArray], list[MethodCV]]:
-    """Each method's out-of-fold predictions and its held-out alpha per fold."""
+    """Each kind of map's out-of-fold predictions and its held-out alpha per fold."""
     n = data.judge.size
     everything = np.arange(n, dtype=np.intp)
     predictions: dict[Method, FloatArray] = {}
     candidates = []
-    for method in methods:
+    for method in METHODS:
         predicted = np.full(n, np.nan)
         per_fold: list[float | None] = []
         for test in folds:
@@ -263,13 +215,12 @@ def _cross_validate(
 
 
 def calibrate_dimension(
-    data: RatingData,
+    data: DimensionData,
     *,
     n_folds: int = 5,
     seed: int = 0,
     n_boot: int = 1000,
     alpha_threshold: float = ALPHA_THRESHOLD,
-    methods: Sequence[Method] = METHODS,
 ) -> DimensionCalibration:
     """Choose a dimension's map by cross-validation on items and fit it on all of them.
 
@@ -282,35 +233,24 @@ def calibrate_dimension(
     folds_n = min(n_folds, n // 2)
     if folds_n < 2:
         notes.append(f"{n} item(s): too few to cross-validate (at least 4 needed); identity kept")
-        flagged = True
-        return DimensionCalibration(
-            data.dimension,
-            CalibrationMap(data.dimension, "identity"),
-            n,
-            0,
-            (),
-            None,
-            None,
-            flagged,
-            tuple(notes),
-        )
+        kept = CalibrationMap(data.dimension, "identity")
+        return DimensionCalibration(data.dimension, kept, n, True, tuple(notes))
     if folds_n < n_folds:
         notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
-    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed), methods)
+    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed))
     chosen = select_method(candidates)
     x, y = data.pairs(np.arange(n, dtype=np.intp))
     final = fit_map(data.dimension, chosen, x, y)
 
     def held_out(method: Method) -> DimensionAgreement:
         return dimension_agreement(
-            data.coded(predictions[method]),
+            replace(data, judge=predictions[method]),
             n_boot=n_boot,
             seed=seed,
             alpha_threshold=alpha_threshold,
         )
 
-    identity = predictions.get("identity")
-    before = held_out("identity") if identity is not None else None
+    before = held_out("identity")
     after = held_out(chosen)
     alpha = after.statistics.get("krippendorff_alpha_judge_humans")
     flagged = alpha is None or alpha < alpha_threshold
@@ -323,15 +263,7 @@ def calibrate_dimension(
         )
     notes.extend(n for n in after.notes if n.startswith("human-human alpha undefined"))
     return DimensionCalibration(
-        data.dimension,
-        final,
-        n,
-        folds_n,
-        tuple(candidates),
-        before,
-        after,
-        flagged,
-        tuple(notes),
+        data.dimension, final, n, flagged, tuple(notes), folds_n, tuple(candidates), before, after
     )
 
 
@@ -366,13 +298,9 @@ class Calibration:
             },
         }
 
-    def write(self, path: Path) -> None:
-        """Write :meth:`to_json` to ``path``."""
-        path.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-
 
 def calibrate(
-    data: Sequence[RatingData],
+    data: Sequence[DimensionData],
     *,
     n_folds: int = 5,
     seed: int = 0,
@@ -444,11 +372,8 @@ def read_judge_scores(path: Path) -> list[JudgeScore]:
     rows = read_rows(path, "scores", "sample_id, dimension, score")
     out = []
     for where, row in rows:
-        sample_id = str(row.get("sample_id") or "").strip()
-        dimension = str(row.get("dimension") or "").strip()
-        for name, value in (("sample_id", sample_id), ("dimension", dimension)):
-            if not value:
-                raise LabelError(f"{where}: field {name!r} is missing or empty")
+        sample_id = required_field(row, "sample_id", where)
+        dimension = required_field(row, "dimension", where)
         raw = row.get("score", row.get("rating"))
         try:
             score = math.nan if raw is None or str(raw).strip() == "" else float(raw)

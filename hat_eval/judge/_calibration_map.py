@@ -16,20 +16,6 @@ import numpy.typing as npt
 
 from ._labels import RATING_SCALE
 
-__all__ = [
-    "CALIBRATION_VERSION",
-    "CalibrationError",
-    "CalibrationMap",
-    "FloatArray",
-    "METHODS",
-    "Method",
-    "fit_isotonic",
-    "fit_map",
-    "fit_thresholds",
-    "to_scale",
-]
-
-
 Method = Literal["identity", "thresholds", "isotonic"]
 
 METHODS: Final[tuple[Method, ...]] = get_args(Method)
@@ -201,14 +187,9 @@ def fit_thresholds(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationM
     points[-1] = int(np.argmin(best[-1]))
     for j in range(m - 1, 0, -1):
         points[j - 1] = came[j][points[j]]
-    edges = [
-        float((distinct[j] + distinct[j + 1]) / 2)
-        for j in range(m - 1)
-        if points[j + 1] != points[j]
-    ]
-    values = [float(scale[points[0]])] + [
-        float(scale[points[j + 1]]) for j in range(m - 1) if points[j + 1] != points[j]
-    ]
+    steps = [j for j in range(m - 1) if points[j + 1] != points[j]]
+    edges = [float((distinct[j] + distinct[j + 1]) / 2) for j in steps]
+    values = [float(scale[points[0]])] + [float(scale[points[j + 1]]) for j in steps]
     return CalibrationMap(dimension, "thresholds", edges=tuple(edges), values=tuple(values))
 
 

@@ -9,14 +9,13 @@ lookups the grader is given in each mode.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from hat_eval.episode import Episode
 
-from ._judge_prompt import JUDGE_MODES, JudgeMode, lookups
-from ._tools import DEFAULT_TOOL_TURNS, KbTools, kb_tools
+from ._judge_prompt import JUDGE_MODES, GraderFacts, JudgeMode, lookups
+from ._tools import DEFAULT_TOOL_TURNS, kb_tools
 
 JUDGE_SEED = 20261203
 """The grader's seed unless configured (sample ``i`` of ``k`` uses ``seed + i``)."""
@@ -104,15 +103,12 @@ def generate_config(
     return base if base.seed is None else base.merge(GenerateConfig(seed=base.seed + sample))
 
 
-def grader_facts(
-    episode: Episode, mode: JudgeMode
-) -> tuple[KbTools | None, list[dict[str, Any]], list[str]]:
-    """Where the grader finds the facts: (tools, lookups' results, tool names) for ``mode``.
+def grader_facts(episode: Episode, mode: JudgeMode, max_tool_turns: int) -> GraderFacts:
+    """Where the grader finds the facts in ``mode``.
 
-    ``agent`` mode gives the episode's :func:`~hat_eval.judge._tools.kb_tools` and their names and
-    no lookups; ``lookups`` mode no tools and the results of :func:`lookups`.
+    ``agent`` mode gives the episode's :func:`~hat_eval.judge._tools.kb_tools` and no lookups;
+    ``lookups`` mode no tools and the results of :func:`lookups`.
     """
-    tools = kb_tools(episode) if mode == "agent" else None
-    evidence = lookups(episode) if mode == "lookups" else []
-    names = [t.name for t in tools.tools] if tools is not None else []
-    return tools, evidence, names
+    if mode == "agent":
+        return GraderFacts(mode, max_tool_turns, tools=kb_tools(episode))
+    return GraderFacts(mode, max_tool_turns, evidence=lookups(episode))

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, astuple, dataclass
 from pathlib import Path
 from typing import Any
 
-from ._judge_prompt import (
-    JudgeMode,
-)
-from ._rubric import (
-    Rubric,
-)
-from ._tools import (
-    DEFAULT_TOOL_TURNS,
-    Conversation,
-)
+from hat_eval._outputs import write_text_atomic
 
-__all__ = ["CACHE_FILE", "JudgeCache", "JudgeCosts", "cache_key"]
-
+from ._judge_prompt import JudgeMode
+from ._rubric import Rubric
+from ._tools import DEFAULT_TOOL_TURNS, Conversation
 
 CACHE_FILE = "judge_cache.json"
 """The cache's file name under ``cache_dir``."""
@@ -73,9 +64,7 @@ class JudgeCache:
         """Store ``entry`` and write the file (atomically)."""
         self._data[key] = entry
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self._data, ensure_ascii=False, indent=0), encoding="utf-8")
-        tmp.replace(self.path)
+        write_text_atomic(self.path, json.dumps(self._data, ensure_ascii=False, indent=0))
 
 
 @dataclass(frozen=True)
@@ -91,14 +80,7 @@ class JudgeCosts:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for a score's metadata."""
-        return {
-            "calls": self.calls,
-            "tool_calls": self.tool_calls,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "total_tokens": self.total_tokens,
-            "seconds": self.seconds,
-        }
+        return asdict(self)
 
     @classmethod
     def of(cls, conversations: Sequence[Conversation[Any]], seconds: float) -> JudgeCosts:
@@ -118,11 +100,4 @@ class JudgeCosts:
 
     def __add__(self, other: JudgeCosts) -> JudgeCosts:
         """The costs of both."""
-        return JudgeCosts(
-            self.calls + other.calls,
-            self.tool_calls + other.tool_calls,
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.total_tokens + other.total_tokens,
-            self.seconds + other.seconds,
-        )
+        return JudgeCosts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))

@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 
 from hat_eval.episode import PARTS, combine
 from hat_eval.suites import episode_of
-from hat_eval.world import INTENT_READ, Case, is_judge_only
+from hat_eval.world import Case, is_judge_only
 
 JUDGE_ONLY_REASON = "a judge-only case (no gold facts): the judge decides accuracy"
 NO_GOLD_PARTS = ("tools",)
@@ -32,18 +32,14 @@ def judge_only_sample(state: TaskState) -> Case | None:
     return case if is_judge_only(case) else None
 
 
-def intent_read(case: Case) -> bool:
-    """Whether a judge-only case's intent was read from its words rather than given."""
-    return bool(case.details.get(INTENT_READ))
-
-
 def open_for_judge(
     values: Mapping[str, float], undecided: Mapping[str, str], *, intent_read: bool = False
 ) -> tuple[dict[str, float], dict[str, str]]:
     """A judge-only sample's numbers: accuracy left to the judge unless the checks failed it.
 
     The parts of :data:`NO_GOLD_PARTS` become NaN (not applied), and the skill too when the
-    case's intent was read from its words (``intent_read``), not given; the aggregate is
+    case's intent was read from its words (``intent_read``: its ``details`` hold
+    :data:`~hat_eval.world.INTENT_READ`), not given; the aggregate is
     recomputed: NaN while a part is undecided, an evasive answer's decided 0 kept.
     """
     out = dict(values)

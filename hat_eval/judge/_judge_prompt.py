@@ -8,7 +8,8 @@ the instruction to call the read-only tools (``agent`` mode); the answer sits be
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, get_args
 
 from hat_eval.episode import (
@@ -22,22 +23,7 @@ from ._rubric import (
     Rubric,
     output_schema,
 )
-from ._tools import (
-    DEFAULT_TOOL_TURNS,
-)
-
-__all__ = [
-    "ANSWER_CLOSE",
-    "ANSWER_OPEN",
-    "JUDGE_MODES",
-    "JudgeMode",
-    "case_section",
-    "facts_section",
-    "fence_answer",
-    "judge_prompt",
-    "lookups",
-]
-
+from ._tools import DEFAULT_TOOL_TURNS, KbTools
 
 JudgeMode: TypeAlias = Literal["agent", "lookups"]
 """How the grader learns the facts: by calling knowledge-base tools, or from shown lookups."""
@@ -123,27 +109,36 @@ Limits the harness puts in force: {json.dumps(limits) if limits else "(none)"}
 Skills that fit this case: {", ".join(episode.gold.skills) or "(none in force)"}"""
 
 
-def facts_section(
-    mode: JudgeMode,
-    evidence: Sequence[Mapping[str, Any]] = (),
-    tools: Sequence[str] = (),
-    max_tool_turns: int = DEFAULT_TOOL_TURNS,
-) -> str:
-    """Where the grader finds the facts: the tools it may call, or the lookups' results."""
-    if mode == "agent":
-        return f"""## Knowledge base (read-only tools; the ground truth for facts)
+@dataclass(frozen=True)
+class GraderFacts:
+    """Where the grader finds the facts: its read-only tools (``agent``) or the lookups' results."""
+
+    mode: JudgeMode
+    max_tool_turns: int = DEFAULT_TOOL_TURNS
+    """The grader's tool turns (``agent`` mode)."""
+    tools: KbTools | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    """The results of :func:`lookups` (``lookups`` mode)."""
+
+    def section(self) -> str:
+        """The prompt's facts: the tools the grader may call, or the lookups' results."""
+        if self.mode == "agent":
+            names = [t.name for t in self.tools.tools] if self.tools is not None else []
+            return f"""## Knowledge base (read-only tools; the ground truth for facts)
 You can call these read-only tools over this case's knowledge base and live session: \
-{", ".join(tools)}. You have at most {max_tool_turns} tool turns (a turn may hold several \
+{", ".join(names)}. You have at most {self.max_tool_turns} tool turns (a turn may hold several \
 calls); then reply. Look up what the answer's claims depend on before you rate: do not rate \
 a fact you did not check."""
-    found = "\n".join(
-        f"- {e['function']}({json.dumps(e['args'], ensure_ascii=False)}): "
-        + _clip(
-            json.dumps(e["result"], ensure_ascii=False) if "result" in e else f"error: {e['error']}"
+        found = "\n".join(
+            f"- {e['function']}({json.dumps(e['args'], ensure_ascii=False)}): "
+            + _clip(
+                json.dumps(e["result"], ensure_ascii=False)
+                if "result" in e
+                else f"error: {e['error']}"
+            )
+            for e in self.evidence
         )
-        for e in evidence
-    )
-    return f"""## Knowledge base (read-only lookups; the ground truth for facts)
+        return f"""## Knowledge base (read-only lookups; the ground truth for facts)
 {found or "(none)"}"""
 
 
@@ -159,27 +154,15 @@ def judge_prompt(
     rubric: Rubric,
     episode: Episode,
     answer: str,
-    evidence: Sequence[Mapping[str, Any]],
+    facts: GraderFacts,
     records: Sequence[CallRecord] = (),
-    *,
-    mode: JudgeMode = "lookups",
-    tools: Sequence[str] = (),
-    max_tool_turns: int = DEFAULT_TOOL_TURNS,
 ) -> str:
-    """The grader's prompt: case, facts (lookups or tools), the agent's calls, answer, rubric.
+    """The grader's prompt: case, ``facts``, the agent's calls (``records``), answer, rubric.
 
-    Args:
-        rubric: the rubric.
-        episode: the case and what is in force for it.
-        answer: the answer to grade (fenced as untrusted content).
-        evidence: the lookups' results (``lookups`` mode; ignored in ``agent`` mode).
-        records: the tool calls the agent made.
-        mode: ``lookups`` shows ``evidence``; ``agent`` names ``tools`` and asks for claims.
-        tools: the grader's tool names (``agent`` mode).
-        max_tool_turns: the grader's tool turns (``agent`` mode).
+    The answer is fenced as untrusted content; in ``agent`` mode the reply must list claims.
     """
     dims = list(rubric.dimensions)
-    claims = mode == "agent"
+    claims = facts.mode == "agent"
     example = f'{{"ratings": {{"{dims[0]}": {{"score": 4, "justification": "..."}}, ...}}'
     example += (
         ', "claims": [{"claim": "...", "verdict": "supported", "evidence": "..."}]}'
@@ -190,7 +173,7 @@ def judge_prompt(
 
 {case_section(episode)}
 
-{facts_section(mode, evidence, tools, max_tool_turns)}
+{facts.section()}
 
 ## Tool calls the assistant made
 {_calls_made(records)}

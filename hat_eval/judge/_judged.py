@@ -21,9 +21,10 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import registry_info
 
 from hat_eval.episode import PARTS, combine
+from hat_eval.world import INTENT_READ
 
-from ._judge_only import decided_by, intent_read, judge_only_sample, open_for_judge
-from ._scorer import PART_DIMENSIONS, agent_judge, decide_parts
+from ._judge_only import decided_by, judge_only_sample, open_for_judge
+from ._scorer import PART_DIMENSIONS, agent_judge, decide_parts, score_numbers
 
 JUDGED = "judged"
 """Score key and metric: how many parts the judge decided (``judged_accuracy``, ...: per part)."""
@@ -84,11 +85,10 @@ def judge_decisions() -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
         totals = dict.fromkeys(JUDGED_KEYS, 0.0)
         for s in scores:
-            value = s.score.value if isinstance(s.score.value, dict) else {}
+            numbers = score_numbers(s.score)
             for key in JUDGED_KEYS:
-                v = value.get(key)
-                if isinstance(v, int | float) and not math.isnan(v):
-                    totals[key] += float(v)
+                if not math.isnan(v := numbers.get(key, math.nan)):
+                    totals[key] += v
         return totals
 
     return compute
@@ -140,9 +140,10 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
             )
         metadata: dict[str, Any] = dict(base.metadata or {})
         undecided: dict[str, str] = dict(metadata.get("undecided") or {})
-        values = {k: float(v) for k, v in base.value.items() if isinstance(v, int | float)}
+        values = score_numbers(base)
         if (case := judge_only_sample(state)) is not None:  # no gold: the judge decides accuracy
-            values, undecided = open_for_judge(values, undecided, intent_read=intent_read(case))
+            read = bool(case.details.get(INTENT_READ))
+            values, undecided = open_for_judge(values, undecided, intent_read=read)
             metadata["judge_only"] = True
             metadata["undecided"] = undecided
         if not any(p in PART_DIMENSIONS for p in undecided):
@@ -155,8 +156,7 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
             )
         verdict = await judge(state, target)
         judge_md: dict[str, Any] = dict(verdict.metadata or {}) if verdict else {}
-        raw = verdict.value if verdict and isinstance(verdict.value, dict) else {}
-        means = {d: float(v) for d, v in raw.items() if isinstance(v, int | float)}
+        means = score_numbers(verdict)
         # the parts the wrapped scorer left undecided, decided from the judge's (calibrated)
         # ratings; the judge's own ``decided``/``undecided`` (from its copy of the checks) go
         judge_md.pop("decided", None)

@@ -34,8 +34,8 @@ from hat_eval.episode import (
 from hat_eval.stats import wilson_interval
 from hat_eval.suites import to_sample
 
-from ._calibrate import JudgeScore
-from ._scorer import PART_DIMENSIONS, decide_parts
+from ._labels import JudgeScore
+from ._scorer import FAIL_AT, PART_DIMENSIONS, PASS_AT, decide_parts, score_numbers
 
 SCORER_NAME = "agent_judge"
 """The name the judge's scores carry in a log (``EvalSample.scores``)."""
@@ -81,13 +81,12 @@ def judge_log(
     failed: list[tuple[str, str]] = []
     for sample in scored.samples or []:
         result = (sample.scores or {}).get(SCORER_NAME)
-        values = result.value if result is not None and isinstance(result.value, dict) else {}
         got = 0
-        for dimension, value in values.items():
+        for dimension, value in score_numbers(result).items():
             if dimensions is not None and dimension not in dimensions:
                 continue
-            if isinstance(value, int | float) and not math.isnan(float(value)):
-                out.append(JudgeScore(str(sample.id), str(dimension), float(value), "judge"))
+            if not math.isnan(value):
+                out.append(JudgeScore(str(sample.id), dimension, value, "judge"))
                 got += 1
         if not got:
             error = (result.metadata or {}).get("judge_error") if result is not None else None
@@ -149,28 +148,24 @@ class CorpusJudgement:
         return None if part not in decided else decided[part] >= 1.0
 
 
-async def _judge_all(
-    entries: Sequence[CorpusEntry], scorer: Scorer, concurrency: int
-) -> list[CorpusJudgement]:
-    gate = asyncio.Semaphore(concurrency)
-
-    async def one(entry: CorpusEntry) -> CorpusJudgement:
-        state, target = corpus_state(entry)
-        async with gate:
-            result = await scorer(state, target)
-        assert isinstance(result, Score)
-        value = result.value if isinstance(result.value, dict) else {}
-        ratings = {str(k): float(v) for k, v in value.items() if isinstance(v, int | float)}
-        return CorpusJudgement(entry.id, ratings, (result.metadata or {}).get("judge_error"))
-
-    return list(await asyncio.gather(*(one(e) for e in entries)))
-
-
 def judge_corpus(
     entries: Sequence[CorpusEntry], scorer: Scorer, *, concurrency: int = 8
 ) -> list[CorpusJudgement]:
     """Run ``scorer`` (an :func:`agent_judge`) on every corpus answer, ``concurrency`` at once."""
-    return run_blocking(_judge_all(entries, scorer, concurrency))
+
+    async def one(entry: CorpusEntry, gate: asyncio.Semaphore) -> CorpusJudgement:
+        state, target = corpus_state(entry)
+        async with gate:
+            result = await scorer(state, target)
+        assert isinstance(result, Score)
+        error = (result.metadata or {}).get("judge_error")
+        return CorpusJudgement(entry.id, score_numbers(result), error)
+
+    async def every_entry() -> list[CorpusJudgement]:
+        gate = asyncio.Semaphore(concurrency)  # made inside the loop that runs it
+        return list(await asyncio.gather(*(one(e, gate) for e in entries)))
+
+    return run_blocking(every_entry())
 
 
 @dataclass(frozen=True)
@@ -246,8 +241,8 @@ class CorpusReport:
             "judge_failures": self.judge_failures,
             "judge_rule": {
                 "dimensions": dict(PART_DIMENSIONS),
-                "pass_at_least": 4,
-                "fail_at_most": 2,
+                "pass_at_least": PASS_AT,
+                "fail_at_most": FAIL_AT,
                 "between": "undecided",
             },
             "combined": "the checks' verdict where they decide, else the judge's",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Final, Literal, TypeAlias, get_args
@@ -62,6 +62,16 @@ class Label:
     annotator: str
     where: str = field(default="", compare=False)
     """Where the label was read (``file:line`` or ``file task N``), for error messages."""
+
+
+@dataclass(frozen=True)
+class JudgeScore:
+    """The judge's raw score of one sample on one dimension (a mean over k may be fractional)."""
+
+    sample_id: str
+    dimension: str
+    score: float
+    where: str = field(default="", compare=False)
 
 
 def parse_rating(raw: object, where: str) -> Rating:
@@ -105,19 +115,72 @@ def read_labels(path: Path, *, default_annotator: str | None = None) -> list[Lab
             f"(use .csv, .jsonl, or a Label Studio JSON export .json)"
         )
     if suffix == ".jsonl":
-        labels = _read_jsonl(path, default_annotator)
+        rows = jsonl_rows(path, f"labels with {', '.join(COLUMNS)}")
+        labels = [_row_label(row, where, default_annotator) for where, row in rows]
+    elif suffix == ".csv":
+        labels = _read_csv(read_text(path), str(path), default_annotator)
     else:
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as err:
-            raise LabelError(f"{path}: cannot read the file ({err})") from err
-        if suffix == ".csv":
-            labels = _read_csv(text, str(path), default_annotator)
-        else:
-            labels = _read_json(text, str(path), default_annotator)
+        labels = _read_json(read_text(path), str(path), default_annotator)
     if not labels:
         raise LabelError(f"{path}: no labels in the file")
     return labels
+
+
+def read_text(path: Path) -> str:
+    """The text of a labels, votes or scores file (UTF-8, a byte-order mark dropped).
+
+    Raises:
+        LabelError: The file cannot be read or is not UTF-8.
+    """
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise LabelError(f"{path}: cannot read the file ({err})") from err
+
+
+def required_field(row: Mapping[str, Any], column: str, where: str) -> str:
+    """``row[column]`` as stripped text.
+
+    Raises:
+        LabelError: The field is missing or empty (naming ``where``).
+    """
+    text = str(row.get(column) or "").strip()
+    if not text:
+        raise LabelError(f"{where}: field {column!r} is missing or empty")
+    return text
+
+
+def read_json(text: str, name: str) -> Any:
+    """The JSON document ``text`` of the file ``name``.
+
+    Raises:
+        LabelError: Not valid JSON (the message names the line).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+
+
+def csv_reader(
+    lines: Iterable[str], name: str, required: Sequence[str], expected: Sequence[str]
+) -> csv.DictReader[str]:
+    """A CSV reader over ``lines`` whose header (stripped) holds every ``required`` column.
+
+    Raises:
+        LabelError: A required column is missing (the message lists the ``expected`` ones).
+    """
+    reader = csv.DictReader(lines)
+    header = [c.strip() for c in reader.fieldnames or []]
+    reader.fieldnames = header
+    missing = [c for c in required if c not in header]
+    if missing:
+        found = ", ".join(header) or "nothing"
+        raise LabelError(
+            f"{name}: missing column {missing[0]!r} (the header has {found}; "
+            f"expected {', '.join(expected)})"
+        )
+    return reader
 
 
 def _whole_as_text(value: Any) -> Any:
@@ -167,25 +230,9 @@ def _row_label(row: Mapping[str, Any], where: str, default_annotator: str | None
 
 
 def _read_csv(text: str, name: str, default_annotator: str | None) -> list[Label]:
-    reader = csv.DictReader(text.splitlines())
-    header = [c.strip() for c in reader.fieldnames or []]
-    reader.fieldnames = header
     required = [c for c in COLUMNS if not (c == "annotator" and default_annotator)]
-    missing = [c for c in required if c not in header]
-    if missing:
-        found = ", ".join(header) or "nothing"
-        raise LabelError(
-            f"{name}: missing column {missing[0]!r} (the header has {found}; "
-            f"expected {', '.join(COLUMNS)})"
-        )
+    reader = csv_reader(text.splitlines(), name, required, COLUMNS)
     return [_row_label(row, f"{name}:{reader.line_num}", default_annotator) for row in reader]
-
-
-def _read_jsonl(path: Path, default_annotator: str | None) -> list[Label]:
-    return [
-        _row_label(row, where, default_annotator)
-        for where, row in jsonl_rows(path, f"labels with {', '.join(COLUMNS)}")
-    ]
 
 
 def jsonl_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -216,11 +263,7 @@ def read_rows(path: Path, what: str, columns: str) -> list[tuple[str, Mapping[st
     if suffix == ".jsonl":
         return list(jsonl_rows(path, f"{what} with {columns}"))
     if suffix == ".csv":
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as err:
-            raise LabelError(f"{path}: cannot read the file ({err})") from err
-        reader = csv.DictReader(io.StringIO(text, newline=""))
+        reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
         return [(f"{path}:{reader.line_num}", r) for r in reader]
     raise LabelError(
         f"{path}: unknown {what} format {path.suffix or '(no suffix)'!r} (use .csv or .jsonl "
@@ -229,10 +272,7 @@ def read_rows(path: Path, what: str, columns: str) -> list[tuple[str, Mapping[st
 
 
 def _read_json(text: str, name: str, default_annotator: str | None) -> list[Label]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    doc = read_json(text, name)
     if not isinstance(doc, list):
         raise LabelError(
             f"{name}: a .json file must be a Label Studio export (a list of tasks), "

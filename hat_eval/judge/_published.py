@@ -18,7 +18,6 @@ on them. :func:`vote_agreement` is the paper's agreement statistic (its Table 5,
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ._labels import Label, LabelError, Preference, jsonl_rows
+from ._labels import Label, LabelError, Preference, jsonl_rows, read_json, read_text
 from ._statistics import (
     bootstrap_intervals,
 )
@@ -105,11 +104,7 @@ def _rows(path: Path, what: str = _VOTES) -> Iterable[tuple[str, dict[str, Any]]
     if path.suffix.lower() != ".json":
         yield from jsonl_rows(path, what)
         return
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
-    doc = json.loads(text)
+    doc = read_json(read_text(path), str(path))
     if not isinstance(doc, list):
         raise LabelError(f"{path}: expected a JSON list of votes")
     for i, row in enumerate(doc):
@@ -218,15 +213,6 @@ class VoteAgreement:
     def rate(self) -> float | None:
         """``agree / total`` (None with no pair)."""
         return self.agree / self.total if self.total else None
-
-    def to_json(self) -> dict[str, Any]:
-        """``agree``, ``total``, ``rate``, ``rate_ci``."""
-        return {
-            "agree": self.agree,
-            "total": self.total,
-            "rate": self.rate,
-            "rate_ci": list(self.ci) if self.ci else None,
-        }
 
 
 def vote_agreement(

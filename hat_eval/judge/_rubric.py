@@ -198,11 +198,6 @@ def output_schema(*, claims: bool = False) -> dict[str, Any]:
     return schema
 
 
-def pairwise_schema() -> dict[str, Any]:
-    """The JSON schema of :class:`PairwiseOutput` (shown to a pairwise grader)."""
-    return PairwiseOutput.model_json_schema()
-
-
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
@@ -278,16 +273,6 @@ def parse_judgement(
             checked.append(c.model_copy(update={"evidence": tools[c.evidence]}))
         claims = checked
     return JudgeOutput(ratings={d: out.ratings[d] for d in dimensions}, claims=claims)
-
-
-def parse_ratings(text: str, dimensions: list[str]) -> dict[str, JudgeRating]:
-    """The ratings in a grader reply, one per rubric dimension (:func:`parse_judgement`).
-
-    Raises:
-        JudgeOutputError: no JSON object, an object that does not fit :class:`JudgeOutput`, or
-            a dimension missing or not in the rubric.
-    """
-    return parse_judgement(text, dimensions).ratings
 
 
 def parse_preferences(text: str, dimensions: list[str]) -> dict[str, PairwiseChoice]:

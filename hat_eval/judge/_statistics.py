@@ -18,28 +18,6 @@ from hat_eval.stats import bootstrap_indices, percentile_interval
 
 from ._labels import PREFERENCES, RATING_SCALE, Rating
 
-__all__ = [
-    "ALPHA_THRESHOLD",
-    "AgreementError",
-    "FloatArray",
-    "Kind",
-    "accuracy",
-    "bootstrap_intervals",
-    "cohen_kappa",
-    "confusion",
-    "decode",
-    "domain",
-    "encode",
-    "exact_agreement",
-    "judge_human_alpha",
-    "kind_of",
-    "krippendorff_alpha",
-    "majority",
-    "spearman",
-    "within_one_agreement",
-]
-
-
 Kind = Literal["rating", "preference"]
 
 FloatArray = npt.NDArray[np.float64]

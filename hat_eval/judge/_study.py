@@ -14,7 +14,6 @@ several raters of one item do not count as independent trials.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections import Counter, defaultdict
@@ -27,7 +26,17 @@ import numpy as np
 
 from hat_eval.stats import sign_test, wilson_interval
 
-from ._labels import LabelError, Preference, label_studio_results, parse_rating, read_rows
+from ._labels import (
+    LabelError,
+    Preference,
+    csv_reader,
+    label_studio_results,
+    parse_rating,
+    read_json,
+    read_rows,
+    read_text,
+    required_field,
+)
 from ._statistics import (
     cohen_kappa,
     decode,
@@ -149,10 +158,7 @@ def read_votes(path: Path) -> list[Vote]:
             f"{path}: unknown labels format {path.suffix or '(no suffix)'!r} "
             f"(use a Label Studio JSON export .json, or .csv with {', '.join(LABEL_COLUMNS)})"
         )
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise LabelError(f"{path}: cannot read the file ({err})") from err
+    text = read_text(path)
     votes = list(_csv_votes(text, str(path)) if suffix == ".csv" else _ls_votes(text, str(path)))
     if not votes:
         raise LabelError(f"{path}: no votes in the file")
@@ -166,37 +172,19 @@ def _shown_digest(row: Mapping[str, Any]) -> str | None:
 
 
 def _csv_votes(text: str, name: str) -> Iterable[Vote]:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [c.strip() for c in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [c for c in LABEL_COLUMNS if c not in header]
-    if missing:
-        found = ", ".join(header) or "nothing"
-        raise LabelError(
-            f"{name}: missing column {missing[0]!r} (the header has {found}; "
-            f"expected {', '.join(LABEL_COLUMNS)})"
-        )
+    reader = csv_reader(io.StringIO(text, newline=""), name, LABEL_COLUMNS, LABEL_COLUMNS)
     for row in reader:
         where = f"{name}:{reader.line_num}"
         if not (row.get(PREFERENCE_NAME) or "").strip():
             continue
-        for column in ("sample_id", "annotator"):
-            if not (row.get(column) or "").strip():
-                raise LabelError(f"{where}: field {column!r} is missing or empty")
-        yield Vote(
-            row["sample_id"].strip(),
-            parse_side(row[PREFERENCE_NAME], where),
-            row["annotator"].strip(),
-            where,
-            _shown_digest(row),
-        )
+        sample_id = required_field(row, "sample_id", where)
+        annotator = required_field(row, "annotator", where)
+        side = parse_side(row[PREFERENCE_NAME], where)
+        yield Vote(sample_id, side, annotator, where, _shown_digest(row))
 
 
 def _ls_votes(text: str, name: str) -> Iterable[Vote]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise LabelError(f"{name}: not valid JSON (line {err.lineno}: {err.msg})") from err
+    doc = read_json(text, name)
     if not isinstance(doc, list):
         raise LabelError(f"{name}: not a Label Studio export (a list of tasks)")
     hint = "import the tasks.json that `hat-eval study export` wrote"
@@ -225,9 +213,7 @@ def read_judge(path: Path) -> dict[str, Preference]:
     rows = read_rows(path, "judge verdicts", "sample_id, preference")
     out: dict[str, Preference] = {}
     for where, row in rows:
-        sample_id = str(row.get("sample_id") or "").strip()
-        if not sample_id:
-            raise LabelError(f"{where}: field 'sample_id' is missing or empty")
+        sample_id = required_field(row, "sample_id", where)
         verdict = parse_rating(row.get(PREFERENCE_NAME), where)
         if not isinstance(verdict, str):
             raise LabelError(f"{where}: preference {verdict!r} must be A, B or tie")
@@ -419,10 +405,8 @@ def _to_preference(side: Side, a_side: Literal["left", "right"]) -> Preference:
 
 
 def _judge_verdict(
-    judge: Mapping[str, Preference] | None, item_id: str, entry: KeyEntry
+    judge: Mapping[str, Preference], item_id: str, entry: KeyEntry
 ) -> Preference | None:
-    if judge is None:
-        return None
     for ident in (item_id, entry.sample_id_a, entry.sample_id_b):
         if ident and ident in judge:
             return judge[ident]

@@ -10,18 +10,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = [
-    "KeyEntry",
-    "PlacedItem",
-    "StudyError",
-    "StudyItem",
-    "draw_study",
-    "key_json",
-    "pair_samples",
-    "shown_digest",
-    "task_rows",
-]
-
 
 class StudyError(ValueError):
     """Nothing can be computed: the logs share no case, or the key does not match the labels."""

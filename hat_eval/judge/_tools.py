@@ -5,7 +5,7 @@ episode's ``kb_seed``) and live session (product on screen, time, deals), throug
 ``hat_eval.world.call_function``. Only the functions in :data:`READ_ONLY_FUNCTIONS` are offered
 (no hand-off to a human); their names, descriptions and parameter schemas are those of the
 default harness file, which owns them (the world's argument checker reads the same schemas).
-Every call is recorded in a :class:`ToolLog`.
+Every call is recorded in :attr:`KbTools.calls`.
 
 :func:`converse` runs one grader conversation: the grader may call the tools for at most
 ``max_tool_turns`` turns, then must reply; the reply is parsed, and a malformed one is shown
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, TypeVar
 
 from inspect_ai.model import (
@@ -63,22 +63,8 @@ class ToolCallRecord:
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for a score's metadata."""
-        out: dict[str, Any] = {
-            "tool": self.tool,
-            "function": self.function,
-            "arguments": self.arguments,
-        }
-        if self.error is not None:
-            out["error"] = self.error
-        return out
-
-
-@dataclass
-class ToolLog:
-    """The tool calls a grader made, in call order."""
-
-    calls: list[ToolCallRecord] = field(default_factory=list)
+        """Plain data for a score's metadata (no ``error`` key when there was none)."""
+        return {k: v for k, v in asdict(self).items() if k != "error" or v is not None}
 
 
 @dataclass(frozen=True)
@@ -88,7 +74,8 @@ class KbTools:
     tools: list[ToolDef]
     names: dict[str, str]
     """Tool name or world function id -> the tool's name (what a claim's evidence may say)."""
-    log: ToolLog
+    calls: list[ToolCallRecord]
+    """The tool calls the grader made, in call order."""
 
 
 def kb_tools(episode: Episode) -> KbTools:
@@ -101,7 +88,7 @@ def kb_tools(episode: Episode) -> KbTools:
     """
     ctx = episode_context(episode)
     harness = load_harness(None)
-    log = ToolLog()
+    calls: list[ToolCallRecord] = []
     tools: list[ToolDef] = []
     names: dict[str, str] = {}
     for function in READ_ONLY_FUNCTIONS:
@@ -117,9 +104,9 @@ def kb_tools(episode: Episode) -> KbTools:
                 try:
                     result = call_function(ctx.kb, ctx.session, function, dict(kwargs))
                 except ToolInputError as e:
-                    log.calls.append(ToolCallRecord(name, function, dict(kwargs), str(e)))
+                    calls.append(ToolCallRecord(name, function, dict(kwargs), str(e)))
                     raise ToolError(str(e)) from None
-                log.calls.append(ToolCallRecord(name, function, dict(kwargs)))
+                calls.append(ToolCallRecord(name, function, dict(kwargs)))
                 return json.dumps(result, ensure_ascii=False)
 
             return execute
@@ -134,7 +121,7 @@ def kb_tools(episode: Episode) -> KbTools:
         )
         names[bound.name] = bound.name
         names[function] = bound.name
-    return KbTools(tools=tools, names=names, log=log)
+    return KbTools(tools=tools, names=names, calls=calls)
 
 
 @dataclass
@@ -174,7 +161,7 @@ async def converse(
     out: Conversation[T] = Conversation()
     turns = 0
     failures = 0
-    start = len(tools.log.calls) if tools is not None else 0
+    start = len(tools.calls) if tools is not None else 0
     while True:
         may_call = tools is not None and turns < max_tool_turns
         output = await grader.generate(
@@ -226,7 +213,7 @@ async def converse(
             )
         )
     if tools is not None:
-        out.tool_calls = tools.log.calls[start:]
+        out.tool_calls = tools.calls[start:]
     return out
 
 

@@ -6,12 +6,10 @@
 - Tests: :func:`paired_p_value` (the paired bootstrap's two-sided p-value) and :func:`holm`
   (Holm–Bonferroni adjustment over several comparisons).
 - Standard errors: :func:`mean_stderr` (Inspect's ``stderr()``), :func:`ratio_stderr` (a ratio
-  of sums, prompts as clusters: IFEval's instruction-level accuracy); ``_stderr.clustered_stderr``
-  (a mean when samples share a cluster, as Inspect's ``stderr(cluster=...)``) is not exported.
+  of sums, prompts as clusters: IFEval's instruction-level accuracy).
 - Proportions: :func:`wilson_interval` (a binomial proportion's interval) and
   :func:`sign_test` (paired preferences, ties left out).
-- Planning and per-case estimators: :func:`min_detectable_difference`, :func:`pass_hat_k`
-  (``_pass_k.pass_at_k``, not exported, is its pass@k counterpart).
+- Planning and per-case estimators: :func:`min_detectable_difference`, :func:`pass_hat_k`.
 
 NumPy loads inside the functions that need it: ``import hat_eval.stats`` stays light.
 """

@@ -1,21 +1,8 @@
-"""Unbiased pass^k and pass@k from ``c`` successes in ``n`` trials of one case."""
+"""Unbiased pass^k from ``c`` successes in ``n`` trials of one case."""
 
 from __future__ import annotations
 
 import math
-
-
-def _check(n: int, c: int, k: int) -> None:
-    if n < 1 or not 0 <= c <= n:
-        raise ValueError(
-            f"need n >= 1 trials and 0 <= c <= n successes, got n={n}, c={c}: count the "
-            "successes among the case's own trials"
-        )
-    if not 1 <= k <= n:
-        raise ValueError(
-            f"k ({k}) must be between 1 and n ({n}): pass^k and pass@k choose k of the n "
-            "trials, so run at least k trials per case or lower k"
-        )
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
@@ -35,26 +22,14 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     Raises:
         ValueError: ``n < 1``, ``c`` is outside ``0..n``, or ``k`` is outside ``1..n``.
     """
-    _check(n, c, k)
+    if n < 1 or not 0 <= c <= n:
+        raise ValueError(
+            f"need n >= 1 trials and 0 <= c <= n successes, got n={n}, c={c}: count the "
+            "successes among the case's own trials"
+        )
+    if not 1 <= k <= n:
+        raise ValueError(
+            f"k ({k}) must be between 1 and n ({n}): pass^k chooses k of the n "
+            "trials, so run at least k trials per case or lower k"
+        )
     return math.comb(c, k) / math.comb(n, k)
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """pass@k: the chance that *at least one* of ``k`` trials of a case succeeds.
-
-    From ``c`` successes in ``n >= k`` trials of one case, the unbiased estimator is
-
-        pass@k = 1 - C(n - c, k) / C(n, k),
-
-    one minus the share of ``k``-subsets of the trials that hold only failures (Chen et al.,
-    "Evaluating Large Language Models Trained on Code", 2021). Computed from exact integer
-    binomials.
-
-    Edge cases: ``n - c < k`` (fewer failures than ``k``) gives 1, ``c = 0`` gives 0,
-    ``k = 1`` gives ``c / n``.
-
-    Raises:
-        ValueError: ``n < 1``, ``c`` is outside ``0..n``, or ``k`` is outside ``1..n``.
-    """
-    _check(n, c, k)
-    return 1.0 - math.comb(n - c, k) / math.comb(n, k)

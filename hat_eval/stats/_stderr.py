@@ -1,58 +1,9 @@
-"""Standard errors: of a mean, of a ratio of sums, and of a mean when samples share a cluster."""
+"""Standard errors: of a mean, and of a ratio of sums."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
-
-
-def clustered_stderr(values: Sequence[float], clusters: Sequence[Hashable]) -> float:
-    """Cluster-robust standard error of ``mean(values)``, as Inspect's ``stderr(cluster=...)``.
-
-    Samples sharing a cluster id (one case scored under several harness variants, say) are
-    not independent, so the plain ``sd / sqrt(N)`` understates the error. With ``N`` values,
-    their mean ``x̄``, and ``C`` clusters ``c`` holding the values ``x_i, i ∈ c``:
-
-        SE = sqrt( C / (C - 1) * Σ_c ( Σ_{i ∈ c} (x_i - x̄) )² ) / N.
-
-    This is the sandwich estimator of Miller, "Adding Error Bars to Evals" (arXiv 2411.00640,
-    appendix A) with the finite-cluster correction ``C / (C - 1)``, the formula of Inspect's
-    ``inspect_ai.scorer.stderr(cluster=...)``, computed the same way (NumPy means and sums), so
-    the two agree. With every sample in a cluster of its own it equals the ordinary
-    ``sd(ddof=1) / sqrt(N)``.
-
-    Edge cases: fewer than 2 clusters give ``0.0``, Inspect's convention (the between-cluster
-    spread cannot be estimated from one cluster: do not read it as certainty).
-
-    Raises:
-        ValueError: ``values`` is empty, the two sequences differ in length, a value is not
-            finite, or a cluster id is ``None`` or NaN.
-    """
-    import numpy as np  # loaded on use: importing hat_eval.stats stays light
-
-    if len(values) == 0 or len(values) != len(clusters):
-        raise ValueError(
-            f"clustered_stderr needs one cluster id per value and at least one value; got "
-            f"{len(values)} values and {len(clusters)} cluster ids"
-        )
-    groups: dict[Hashable, list[float]] = {}
-    for i, (value, cluster) in enumerate(zip(values, clusters, strict=True)):
-        if cluster is None or (isinstance(cluster, float) and math.isnan(cluster)):
-            raise ValueError(
-                f"cluster id {i} is {cluster!r}: every value needs a cluster id (its case id, say)"
-            )
-        if not math.isfinite(value):
-            raise ValueError(f"value {i} ({value}) must be finite; drop or impute it first")
-        groups.setdefault(cluster, []).append(float(value))
-    if len(groups) < 2:
-        return 0.0
-    arrays = [np.asarray(group, dtype=float) for group in groups.values()]
-    mean = float(np.mean(np.concatenate(arrays)))
-    between = 0.0
-    for array in arrays:
-        between += float((array - mean).sum()) ** 2
-    c = len(arrays)
-    return float(np.sqrt(between * c / (c - 1)) / len(values))
+from collections.abc import Sequence
 
 
 def ratio_stderr(followed: Sequence[float], totals: Sequence[float]) -> float:

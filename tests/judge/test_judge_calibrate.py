@@ -158,7 +158,7 @@ def test_the_calibration_file_round_trips(tmp_path: Path) -> None:
     fair = [JudgeScore(s.sample_id, "fair", s.score) for s in more_s]
     result = calibrate(rating_data([*labels, *renamed], [*scores, *fair]), n_boot=0)
     path = tmp_path / "calibration.json"
-    result.write(path)
+    path.write_text(json.dumps(result.to_json()), encoding="utf-8")
     loaded = load_calibration(path)
     assert loaded.maps == result.maps
     grid = [x / 4 for x in range(0, 25)]

@@ -148,7 +148,7 @@ def test_tools_do_not_change_the_world(episode: Episode) -> None:
         text = run_async(tool.tool(**calls[tool.name]))
         assert json.loads(text)
     assert list(kb.iterdump()) == before
-    assert [c.tool for c in tools.log.calls] == [t.name for t in tools.tools]
+    assert [c.tool for c in tools.calls] == [t.name for t in tools.tools]
 
 
 def test_a_bad_tool_call_shows_the_world_error(episode: Episode) -> None:

@@ -103,6 +103,13 @@ def test_a_bad_row_names_the_line(tmp_path: Path) -> None:
         read_mt_bench_votes(human)
 
 
+def test_a_broken_json_file_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    broken = tmp_path / "gpt4_pair_judgments.json"
+    broken.write_text('[{"question_id": 1,\n', encoding="utf-8")
+    with pytest.raises(LabelError, match=f"{broken}: not valid JSON \\(line 2"):
+        read_mt_bench_votes(broken)
+
+
 def test_the_sample_is_what_the_readme_says(mt_bench_sample: Path) -> None:
     items = read_mt_bench(mt_bench_sample)
     assert len(items) == 200

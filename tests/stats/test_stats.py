@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
@@ -24,8 +24,6 @@ from hat_eval.stats import (
     percentile_interval,
     ratio_stderr,
 )
-from hat_eval.stats._pass_k import pass_at_k
-from hat_eval.stats._stderr import clustered_stderr
 
 
 def test_importing_the_package_loads_no_numpy() -> None:
@@ -171,42 +169,7 @@ def test_holm_rejects_non_probabilities(bad: float) -> None:
         holm([0.1, bad])
 
 
-# --- clustered standard error ----------------------------------------------------------------
-
-
-def _inspect_clustered(values: Sequence[float], clusters: Sequence[Hashable]) -> float:
-    scores = [
-        SampleScore(score=Score(value=v), sample_id=i, sample_metadata={"case": c})
-        for i, (v, c) in enumerate(zip(values, clusters, strict=True))
-    ]
-    return float(stderr(cluster="case")(scores))  # type: ignore[arg-type]
-
-
-def test_clustered_stderr_by_hand() -> None:
-    # values 1, 1, 0, 0 in clusters a, a, b, b: mean 1/2; cluster deviation sums +1 and -1;
-    # SE = sqrt(2 * (1 + 1) / 1) / 4 = 1/2.
-    assert clustered_stderr([1, 1, 0, 0], ["a", "a", "b", "b"]) == pytest.approx(0.5)
-    # the same values, each its own cluster: sd(ddof=1) / sqrt(4) = sqrt(1/3) / 2.
-    assert clustered_stderr([1, 1, 0, 0], [1, 2, 3, 4]) == pytest.approx(math.sqrt(1 / 3) / 2)
-    assert clustered_stderr([1, 0, 1], ["a", "a", "a"]) == 0.0  # one cluster: Inspect's 0
-
-
-def test_clustered_stderr_equals_inspect() -> None:
-    rng = np.random.default_rng(11)
-    case_effect = rng.normal(size=15)
-    values, clusters = [], []
-    for case in range(15):  # each case under 1 to 4 harness variants, correlated within a case
-        for _ in range(int(rng.integers(1, 5))):
-            values.append(float(case_effect[case] + 0.3 * rng.normal()))
-            clusters.append(f"case-{case}")
-    ours = clustered_stderr(values, clusters)
-    assert ours == pytest.approx(_inspect_clustered(values, clusters), rel=1e-12)
-    # clustering matters here: the naive standard error is smaller
-    naive = float(np.std(values, ddof=1) / np.sqrt(len(values)))
-    assert ours > 1.2 * naive
-    binary = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]
-    ids = [0, 0, 1, 2, 2, 2, 3]
-    assert clustered_stderr(binary, ids) == pytest.approx(_inspect_clustered(binary, ids))
+# --- standard error of a mean ----------------------------------------------------------------
 
 
 def test_mean_stderr_equals_inspects_stderr() -> None:
@@ -217,23 +180,6 @@ def test_mean_stderr_equals_inspects_stderr() -> None:
     assert mean_stderr(values) == pytest.approx(inspect, rel=1e-12)
     assert mean_stderr(values) == pytest.approx(ratio_stderr(values, [1.0] * len(values)))
     assert mean_stderr([1.0]) == 0.0  # below two values: Inspect's 0
-
-
-@pytest.mark.parametrize(
-    ("values", "clusters", "message"),
-    [
-        ([], [], "at least one value"),
-        ([1.0, 2.0], ["a"], "2 values and 1 cluster ids"),
-        ([1.0, 2.0], ["a", None], "cluster id 1 is None"),
-        ([1.0, 2.0], ["a", math.nan], "cluster id 1 is nan"),
-        ([1.0, math.inf], ["a", "b"], "value 1 .* must be finite"),
-    ],
-)
-def test_clustered_stderr_bad_input(
-    values: list[float], clusters: list[Hashable], message: str
-) -> None:
-    with pytest.raises(ValueError, match=message):
-        clustered_stderr(values, clusters)
 
 
 # --- minimum detectable difference ------------------------------------------------------------
@@ -272,34 +218,28 @@ def test_min_detectable_difference_bad_input(kwargs: dict[str, float], message: 
         min_detectable_difference(**kwargs)  # type: ignore[arg-type]
 
 
-# --- pass^k and pass@k -------------------------------------------------------------------------
+# --- pass^k -------------------------------------------------------------------------------------
 
 
-def _enumerated(n: int, c: int, k: int) -> tuple[float, float]:
-    """Over every k-subset of n trials (the first c successes): share all-pass, share any-pass."""
+def _enumerated(n: int, c: int, k: int) -> float:
+    """Over every k-subset of n trials (the first c successes): the share where all pass."""
     subsets = list(combinations(range(n), k))
-    all_pass = sum(all(t < c for t in s) for s in subsets) / len(subsets)
-    any_pass = sum(any(t < c for t in s) for s in subsets) / len(subsets)
-    return all_pass, any_pass
+    return sum(all(t < c for t in s) for s in subsets) / len(subsets)
 
 
 @pytest.mark.parametrize("n", range(1, 7))
 def test_pass_k_against_enumeration(n: int) -> None:
     for c in range(n + 1):
         for k in range(1, n + 1):
-            all_pass, any_pass = _enumerated(n, c, k)
-            assert pass_hat_k(n, c, k) == pytest.approx(all_pass, abs=1e-12), (n, c, k)
-            assert pass_at_k(n, c, k) == pytest.approx(any_pass, abs=1e-12), (n, c, k)
+            assert pass_hat_k(n, c, k) == pytest.approx(_enumerated(n, c, k), abs=1e-12), (n, c, k)
 
 
 def test_pass_k_by_hand() -> None:
     # 4 trials, 2 successes, k = 2: one of the C(4, 2) = 6 pairs is both successes, one both
     # failures.
     assert pass_hat_k(4, 2, 2) == pytest.approx(1 / 6)
-    assert pass_at_k(4, 2, 2) == pytest.approx(5 / 6)
-    assert pass_hat_k(8, 3, 1) == pass_at_k(8, 3, 1) == 3 / 8
+    assert pass_hat_k(8, 3, 1) == 3 / 8
     assert pass_hat_k(5, 5, 5) == 1.0 and pass_hat_k(5, 4, 5) == 0.0
-    assert pass_at_k(5, 0, 3) == 0.0 and pass_at_k(5, 3, 3) == 1.0
 
 
 @pytest.mark.parametrize(
@@ -313,6 +253,5 @@ def test_pass_k_by_hand() -> None:
     ],
 )
 def test_pass_k_bad_input(n: int, c: int, k: int, message: str) -> None:
-    for fn in (pass_hat_k, pass_at_k):
-        with pytest.raises(ValueError, match=message):
-            fn(n, c, k)
+    with pytest.raises(ValueError, match=message):
+        pass_hat_k(n, c, k)

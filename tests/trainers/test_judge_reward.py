@@ -79,7 +79,7 @@ def test_the_calibration_maps_the_rating_before_the_reward(
     good = oracle_answer(episode, episode_context(episode))
     path = tmp_path / "calibration.json"
     harsh = CalibrationMap("effectiveness", "thresholds", edges=(4.5,), values=(2.0, 5.0))
-    Calibration(maps={"effectiveness": harsh}).write(path)
+    path.write_text(json.dumps(Calibration(maps={"effectiveness": harsh}).to_json()))
     raw = JudgeReward(_by_answer({good: 4}), mode="lookups")
     calibrated = JudgeReward(_by_answer({good: 4}), mode="lookups", calibration=str(path))
     rollout = _rollout(episode, good)
