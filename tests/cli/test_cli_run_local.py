@@ -19,8 +19,8 @@ from hat_eval._checkpoint import (
 )
 from hat_eval._device import default_connections
 from hat_eval.cli import app
-from hat_eval.cli._progress import Progress, Retry, duration, every_s_from_env
-from hat_eval.cli._run import limit_notes
+from hat_eval.runner._progress import Progress, Retry, duration, every_s_from_env
+from hat_eval.runner._session import limit_notes
 from tests._cli import one_error_line
 
 runner = CliRunner()

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.cli._preflight import Server, completion_problem
+from hat_eval.runner._preflight import Server, completion_problem
 
 runner = CliRunner()
 
