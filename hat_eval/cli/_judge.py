@@ -191,6 +191,7 @@ def _scored_labels(
 
 @judge_app.command()
 def calibrate(
+    ctx: typer.Context,
     labels: LabelsOpt,
     out: Annotated[
         Path,
@@ -235,27 +236,12 @@ def calibrate(
     cross-validation on items; the report gives the held-out agreement before and after it.
     Give --log and --judge to run the judge, or --scores to reuse scores.
     """
-    calibrate_labels(
-        CalibrateOptions(
-            labels=labels,
-            out=out,
-            log=log,
-            judge=judge,
-            scores=scores,
-            rubric=rubric,
-            k=k,
-            cache_dir=cache_dir,
-            folds=folds,
-            n_boot=n_boot,
-            seed=seed,
-            alpha_threshold=alpha_threshold,
-        )
-    )
+    calibrate_labels(CalibrateOptions(**ctx.params))
 
 
 @dataclass(frozen=True)
 class CalibrateOptions:
-    """What ``hat-eval judge calibrate`` was asked to do: its options as typed values."""
+    """What ``hat-eval judge calibrate`` was asked to do: its options (by name) as typed values."""
 
     labels: Path
     out: Path
