@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._paired import case_bootstrap
+from hat_eval.stats import case_bootstrap
 
 if TYPE_CHECKING:
     from rich.table import Table
