@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,6 +32,7 @@ report_app = typer.Typer(
 
 @report_app.command()
 def build(
+    ctx: typer.Context,
     log_dirs: Annotated[
         list[Path],
         typer.Argument(help="Folders of eval logs (each run's --log-dir) or .eval files."),
@@ -80,31 +82,19 @@ def build(
     every part against the baseline logs and exits 1 on a regression (no --out needed).
     A log in a folder that cannot be read is named in one warning line and skipped.
     """
-    build_reports(
-        BuildOptions(
-            log_dirs=tuple(log_dirs),
-            out=out,
-            baseline=baseline,
-            calibration=calibration,
-            loadtest=tuple(loadtest or ()),
-            gate=tuple(gate or ()),
-            margin=margin,
-            allow_mixed=allow_mixed,
-            n_boot=n_boot,
-        )
-    )
+    build_reports(BuildOptions(**ctx.params))
 
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """What ``hat-eval report`` (``build``) was asked to do: its options as typed values."""
+    """What ``hat-eval report`` (``build``) was asked: its options (by name) as typed values."""
 
-    log_dirs: tuple[Path, ...]
+    log_dirs: Sequence[Path]
     out: Path | None = None
     baseline: str | None = None
     calibration: Path | None = None
-    loadtest: tuple[str, ...] = ()
-    gate: tuple[Path, ...] = ()
+    loadtest: Sequence[str] | None = None
+    gate: Sequence[Path] | None = None
     margin: float = 0.02
     allow_mixed: bool = False
     n_boot: int = 2000
@@ -155,7 +145,7 @@ def _write_page(options: BuildOptions, out: Path) -> None:
         baseline=options.baseline,
         allow_mixed=options.allow_mixed,
         calibration=options.calibration,
-        loadtest=options.loadtest,
+        loadtest=options.loadtest or (),
         n_boot=options.n_boot,
         warn=_warn,
     )
