@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, output_dir, read_log, save
+from ._common import err_console, fail, output_dir, read_log, save, warn
 
 if TYPE_CHECKING:
     from hat_eval.judge import JudgeScore, Label
@@ -134,10 +134,9 @@ def _judge_labelled(
             + "); label the samples of this log"
         )
     if missing:
-        err_console.print(
-            f"warning: {len(missing)} labelled sample ids are not in {log_path} (e.g. "
-            f"{missing[0]!r}); they are left out",
-            markup=False,
+        warn(
+            f"{len(missing)} labelled sample ids are not in {log_path} (e.g. "
+            f"{missing[0]!r}); they are left out"
         )
     scorer = agent_judge(
         model=_grader(options.judge),
@@ -148,17 +147,15 @@ def _judge_labelled(
     wanted = sorted({label.dimension for label in human})
     judged = judge_log(log, [s for s in labelled if s in in_log], scorer, dimensions=wanted)
     if judged.extra_epochs:
-        err_console.print(
-            f"warning: {log_path} has several epochs; the judge rated the first epoch only "
-            f"({judged.extra_epochs} later samples left out)",
-            markup=False,
+        warn(
+            f"{log_path} has several epochs; the judge rated the first epoch only "
+            f"({judged.extra_epochs} later samples left out)"
         )
     if judged.failed:
         sample_id, error = judged.failed[0]
-        err_console.print(
-            f"warning: the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
-            f"{sample_id!r}: {error}); they are left out",
-            markup=False,
+        warn(
+            f"the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
+            f"{sample_id!r}: {error}); they are left out"
         )
     if not judged.scores:
         fail(f"the judge rated none of the labelled samples of {log_path}; see the warnings")
@@ -361,16 +358,13 @@ def corpus(
         fail(str(err))
     if not entries:
         fail(f"{', '.join(map(str, files))}: no answers in the corpus")
-    kwargs: dict[str, Any] = {}
-    if calibration is not None:
-        kwargs["calibration"] = str(calibration)
     try:
         scorer = agent_judge(
             model=_grader(judge),
             rubric=str(rubric) if rubric else None,
             k=k,
             cache_dir=str(cache_dir or out / "cache"),
-            **kwargs,
+            calibration=str(calibration) if calibration is not None else None,
         )
     except ValueError as err:  # a calibration or rubric file that does not fit
         fail(str(err))
