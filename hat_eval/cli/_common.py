@@ -27,6 +27,11 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     raise typer.Exit(code)
 
 
+def warn(message: str) -> None:
+    """Print one ``warning:`` line to stderr; the command goes on."""
+    err_console.print(f"warning: {message}", markup=False)
+
+
 def read_log(path: Path) -> Any:
     """The Inspect eval log at ``path``; exit 2 in one line when there is none or it is not one."""
     from inspect_ai.log import read_eval_log

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from ._common import FAILED, err_console, fail, output_dir
+from ._common import FAILED, fail, output_dir, warn
 
 
 class _BuildByDefault(TyperGroup):
@@ -121,7 +121,7 @@ def build_reports(options: BuildOptions) -> None:
                 options.gate,
                 margin=options.margin,
                 n_boot=options.n_boot,
-                warn=_warn,
+                warn=warn,
             )
     except ReportError as err:
         fail(str(err))
@@ -147,16 +147,12 @@ def _write_page(options: BuildOptions, out: Path) -> None:
         calibration=options.calibration,
         loadtest=options.loadtest or (),
         n_boot=options.n_boot,
-        warn=_warn,
+        warn=warn,
     )
     typer.echo(f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}")
     typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
     for note in page.notes:
         typer.echo(f"note: {note}")
-
-
-def _warn(line: str) -> None:
-    err_console.print(f"warning: {line}", markup=False, highlight=False)
 
 
 @report_app.command()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ._common import err_console, fail, output_dir, read_log, save, save_all
+from ._common import fail, output_dir, read_log, save, save_all, warn
 
 if TYPE_CHECKING:
     from hat_eval.judge import StudyReport
@@ -139,10 +139,9 @@ def analyze(
     except LabelError as err:
         fail(str(err))
     if report.unknown_items:
-        err_console.print(
-            f"warning: {len(report.unknown_items)} labelled items are not in {key} (e.g. "
-            f"{report.unknown_items[0]!r}); they are left out",
-            markup=False,
+        warn(
+            f"{len(report.unknown_items)} labelled items are not in {key} (e.g. "
+            f"{report.unknown_items[0]!r}); they are left out"
         )
     doc = json.dumps(report.to_json(), indent=2) + "\n"
     if out is None:
