@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from hat_eval._outputs import write_bytes_atomic
 
 from ._catalog import eval_files
 from ._recipes import SuiteFileError, case_suites, suite_recipe
@@ -210,18 +210,6 @@ def frozen_episodes(
     return [Episode.from_row(r, bases[r["metadata"].get("version")]) for r in rows]
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def generated_split(name: str, split: str) -> bytes:
     """The canonical JSONL the generator gives for suite ``name``'s ``split`` (files unread)."""
     from hat_eval.episode import build_rows, rows_jsonl
@@ -257,14 +245,14 @@ def write_split_files(names: tuple[str, ...] | None = None) -> list[SplitFile]:
         for split in FROZEN_SPLITS:
             file = f"{split}.jsonl"
             data = generated_split(name, split)
-            _atomic_write(yaml_path.parent / file, data)
+            write_bytes_atomic(yaml_path.parent / file, data)
             sha = hashlib.sha256(data).hexdigest()
             entries.append(_yaml_entry(split, file, sha, DATASET_VERSION))
             out.append(SplitFile(name, split, yaml_path.parent / file, sha, DATASET_VERSION))
         text = yaml_path.read_text(encoding="utf-8")
         cut = text.find(_HEADER.splitlines()[0])
         head = (text if cut < 0 else text[:cut]).rstrip("\n") + "\n"
-        _atomic_write(yaml_path, (head + _HEADER + "".join(entries)).encode("utf-8"))
+        write_bytes_atomic(yaml_path, (head + _HEADER + "".join(entries)).encode("utf-8"))
     eval_files.cache_clear()
     _pinned_bytes.cache_clear()
     return out
