@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, progress, save
+from ._common import err_console, fail, output_file, progress, save
 from ._preflight import input_errors
 from ._run import (
     DEFAULT_MAX_RETRIES,
@@ -124,7 +124,6 @@ def score_file(options: ScoreOptions) -> None:
 
 def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
     """The output file, the shop folder and the grader, each checked before any answer is read."""
-    from hat_eval._outputs import OutputError, check_output_file
     from hat_eval.suites import case_suites
 
     if options.suite not in case_suites():
@@ -132,12 +131,7 @@ def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
             f"{options.suite!r} is not a case suite, expected one of {', '.join(case_suites())}",
             param_hint="--suite",
         )
-    try:
-        target = check_output_file(
-            options.out, option="--out", inputs=[("--answers", options.answers)]
-        )
-    except OutputError as err:
-        fail(str(err))
+    target = output_file(options.out, inputs=[("--answers", options.answers)])
     shop_dir = None
     if options.shop is not None:
         from hat_eval.runner import check_shop
