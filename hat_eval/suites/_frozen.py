@@ -121,19 +121,18 @@ def _pinned_bytes(name: str, split: str) -> bytes | None:
     entry = split_files(name).get(split)
     if entry is None:
         return None
-    fix = _FIX
     try:
         data = entry.path.read_bytes()
     except OSError as err:
         raise SplitFileError(
             f"{entry.path}: cannot be read ({err.strerror}), expected the {split} split of "
-            f"{name}; {fix}"
+            f"{name}; {_FIX}"
         ) from None
     actual = hashlib.sha256(data).hexdigest()
     if actual != entry.sha256:
         raise SplitFileError(
             f"{entry.path}: sha256 {actual[:12]}... but eval.yaml pins {entry.sha256[:12]}...; "
-            f"the file was edited by hand or not regenerated: {fix}"
+            f"the file was edited by hand or not regenerated: {_FIX}"
         )
     return data
 
@@ -145,11 +144,6 @@ def split_count(name: str, split: str) -> int | None:
     """
     data = _pinned_bytes(name, split)
     return None if data is None else data.count(b"\n")
-
-
-def _lines(name: str, split: str) -> list[bytes] | None:
-    data = split_bytes(name, split)
-    return None if data is None else data.splitlines()
 
 
 def _bases(name: str) -> dict[str | None, dict[str, Any]]:
@@ -199,9 +193,10 @@ def frozen_episodes(
         return None
     if (n is not None and n > recipe.cases) or split not in split_files(name):
         return None
-    lines = _lines(name, split)
-    if lines is None:
+    data = split_bytes(name, split)
+    if data is None:
         return None
+    lines = data.splitlines()
     if n is not None:  # each block of the suite's cases (one per changelog version), cut to n
         size = recipe.cases
         lines = [x for b in range(len(lines) // size) for x in lines[b * size : b * size + n]]
