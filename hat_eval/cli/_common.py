@@ -44,6 +44,11 @@ def read_log(path: Path) -> Any:
         fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
 
 
+def input_file(help: str) -> Any:
+    """A typer option naming a file to read: typer refuses a missing path or a folder (exit 2)."""
+    return typer.Option(exists=True, dir_okay=False, help=help)
+
+
 def need_extra(area: str) -> None:
     """Exit 2 in one line unless the optional extra ``area`` needs is installed.
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, output_dir, read_log, save, warn
+from ._common import err_console, fail, input_file, output_dir, read_log, save, warn
 
 if TYPE_CHECKING:
     from hat_eval.judge import JudgeScore, Label
@@ -34,13 +34,8 @@ _FILE_HELP = (
     "for a pairwise dimension), or a Label Studio JSON export (.json)."
 )
 
-LabelsOpt = Annotated[
-    Path, typer.Option(exists=True, dir_okay=False, help=f"Human labels. {_FILE_HELP}")
-]
-RubricOpt = Annotated[
-    Path | None,
-    typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
-]
+LabelsOpt = Annotated[Path, input_file(f"Human labels. {_FILE_HELP}")]
+RubricOpt = Annotated[Path | None, input_file("Rubric file (default: the packaged one).")]
 SamplesOpt = Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")]
 CacheDirOpt = Annotated[
     Path | None,
@@ -59,11 +54,9 @@ def agreement(
     labels: LabelsOpt,
     scores: Annotated[
         Path,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="The judge's scores, one per sample and dimension, in the same formats "
-            "(the annotator column is optional).",
+        input_file(
+            "The judge's scores, one per sample and dimension, in the same formats "
+            "(the annotator column is optional)."
         ),
     ],
     out: Annotated[Path, typer.Option(help="Directory to write agreement.json into.")],
@@ -196,11 +189,7 @@ def calibrate(
     ],
     log: Annotated[
         Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Inspect eval log whose samples the humans labelled (the judge runs on them).",
-        ),
+        input_file("Inspect eval log whose samples the humans labelled (the judge runs on them)."),
     ] = None,
     judge: Annotated[
         str | None,
@@ -208,11 +197,9 @@ def calibrate(
     ] = None,
     scores: Annotated[
         Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Cached raw judge scores instead of running the judge: CSV or JSONL with "
-            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote).",
+        input_file(
+            "Cached raw judge scores instead of running the judge: CSV or JSONL with "
+            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote)."
         ),
     ] = None,
     rubric: RubricOpt = None,
@@ -334,9 +321,7 @@ def corpus(
     cache_dir: CacheDirOpt = None,
     calibration: Annotated[
         Path | None,
-        typer.Option(
-            exists=True, dir_okay=False, help="A calibration.json to apply to the judge's ratings."
-        ),
+        input_file("A calibration.json to apply to the judge's ratings."),
     ] = None,
 ) -> None:
     """The judge on the hand-labelled answer corpus, beside the deterministic checks, per part.
