@@ -9,12 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hat_eval.runner import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_REQUEST_TIMEOUT_S,
-    _prepare,
-    option_help,
-)
+from hat_eval.runner import DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_S, option_help
 from hat_eval.runner._prepare import EVOLUTION
 from hat_eval.runner._session import Interrupt, log_path
 
@@ -23,7 +18,6 @@ from ._preflight import input_errors
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
-    from inspect_ai.model import Model
 
     from hat_eval.runner import RunResult
 
@@ -55,20 +49,6 @@ def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
                 param_hint="-M",
             ) from None
     return args
-
-
-def resolve_judge(
-    judge: str,
-    *,
-    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
-    max_retries: int = DEFAULT_MAX_RETRIES,
-    max_tokens: int | None = None,
-) -> Model:
-    """:func:`hat_eval.runner._prepare.resolve_judge`, failing as a command does."""
-    with input_errors():
-        return _prepare.resolve_judge(
-            judge, request_timeout=request_timeout, max_retries=max_retries, max_tokens=max_tokens
-        )
 
 
 # Options `run` and `score` share (one owner each).

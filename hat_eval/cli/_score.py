@@ -140,14 +140,15 @@ def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
             shop_dir = check_shop(options.shop, [options.suite])
     grader = None
     if options.judge is not None:
-        from ._run import resolve_judge
+        from hat_eval.runner._prepare import resolve_judge
 
-        grader = resolve_judge(
-            options.judge,
-            request_timeout=options.request_timeout,
-            max_retries=options.max_retries,
-            max_tokens=options.judge_max_tokens,
-        )
+        with input_errors():
+            grader = resolve_judge(
+                options.judge,
+                request_timeout=options.request_timeout,
+                max_retries=options.max_retries,
+                max_tokens=options.judge_max_tokens,
+            )
     return target, shop_dir, grader
 
 
