@@ -72,18 +72,23 @@ def extra_help(area: str) -> str:
 
 
 def output_dir(
-    path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
+    path: Path,
+    option: str = "--out",
+    inputs: Iterable[tuple[str, Path | str]] = (),
+    *,
+    create: bool = False,
 ) -> Path:
     """``path`` checked as an output folder before any work, or one line and exit 2.
 
     A missing folder is not created yet (a command that stops on bad input leaves nothing);
-    the save functions create it. See :func:`hat_eval._outputs.check_output_dir`; ``inputs``
-    are the files the command reads.
+    the save functions create it. ``create``: made now, for a command that writes into it
+    without them. See :func:`hat_eval._outputs.check_output_dir`; ``inputs`` are the files
+    the command reads.
     """
     from hat_eval._outputs import OutputError, check_output_dir
 
     try:
-        return check_output_dir(path, option=option, inputs=inputs, create=False)
+        return check_output_dir(path, option=option, inputs=inputs, create=create)
     except OutputError as err:
         fail(str(err))
 

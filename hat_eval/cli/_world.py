@@ -77,17 +77,10 @@ def build(
             "build the shop alone with --out",
             param_hint="--seed",
         )
-    from hat_eval._outputs import OutputError, check_output_dir
-
-    target = None
     if out is not None:
-        try:
-            target = check_output_dir(out)
-        except OutputError as err:
-            fail(str(err))
-    if target is not None:
         from hat_eval.world import generate_pack, write_pack
 
+        target = output_dir(out, create=True)
         pack = generate_pack(seed)
         write_pack(pack, target)
         typer.echo(
@@ -228,14 +221,11 @@ def export_csv(
     out: Annotated[Path, typer.Option(help="The folder the CSV files go into.")],
 ) -> None:
     """Write a shop's products, SKUs and promotions as CSV (the columns import-csv reads)."""
-    from hat_eval._outputs import OutputError, check_output_dir, write_text_atomic
+    from hat_eval._outputs import write_text_atomic
     from hat_eval.world import CSV_TABLES, csv_text
 
     pack = _read_shop(folder)
-    try:
-        target = check_output_dir(out)
-    except OutputError as err:
-        fail(str(err))
+    target = output_dir(out, create=True)
     for name, model in CSV_TABLES.items():
         path = target / name.replace(".jsonl", ".csv")
         write_text_atomic(path, csv_text(pack.records(name), model))
