@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._options import RunInputError
+from ._options import RunInputError, RunOptions
 from ._prepare import one_line
 
 if TYPE_CHECKING:
@@ -270,27 +270,22 @@ def tracebacks_in_log_only() -> AbstractContextManager[None]:
 
 
 def describe_run(
-    models: Sequence[str],
-    agent: str,
-    harness: str | None,
-    suites: list[str],
-    judge: str | None = None,
-    *,
-    disclosure: str | None = None,
+    options: RunOptions, models: Sequence[str], harness: str | None, judge: str | None
 ) -> str:
     """One line naming what ran: the model(s), the agent, harness and judge of each kind of suite.
 
-    ``disclosure`` (``--disclosure``) names which default harness ran when no file was given.
+    ``harness`` is the harness file run (None: the default of ``options.disclosure``).
     """
     from hat_eval.suites import IFEVAL
 
     parts = [f"model{'s' if len(models) > 1 else ''} {', '.join(models)}"]
-    if any(name != IFEVAL for name in suites):
+    if any(name != IFEVAL for name in options.suites):
+        disclosure = options.disclosure
         default = f"default {disclosure}" if disclosure else "default"
-        parts += [f"agent {agent}", f"harness {harness or default + ' (embedded)'}"]
+        parts += [f"agent {options.agent}", f"harness {harness or default + ' (embedded)'}"]
         if judge is not None:
             parts.append(f"judge {judge} for undecided parts")
-    if IFEVAL in suites:
+    if IFEVAL in options.suites:
         parts.append(f"ifeval under the harness {harness}" if harness else "ifeval on bare prompts")
     return "ran: " + ", ".join(parts)
 
