@@ -166,14 +166,10 @@ def _scored_labels(
 
     try:
         human = read_labels(options.labels)
+        if options.scores is not None:
+            return human, read_judge_scores(options.scores), str(options.scores)
     except LabelError as err:
         fail(str(err))
-    if options.scores is not None:
-        try:
-            raw = read_judge_scores(options.scores)
-        except LabelError as err:
-            fail(str(err))
-        return human, raw, str(options.scores)
     human, raw = _judge_labelled(human, options, options.cache_dir or out / "cache")
     save(out / "judge_scores.jsonl", scores_jsonl(raw))
     return human, raw, str(out / "judge_scores.jsonl")
