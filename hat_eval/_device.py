@@ -28,13 +28,6 @@ def cuda_available() -> bool:
     return bool(torch.cuda.is_available())
 
 
-def bf16_supported() -> bool:
-    """Whether the CUDA device supports bfloat16 (False without CUDA)."""
-    import torch
-
-    return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
-
-
 def vllm_installed() -> bool:
     """Whether the ``vllm`` package can be imported."""
     return importlib.util.find_spec("vllm") is not None
@@ -70,24 +63,19 @@ def check_device(value: Any, *, where: str) -> None:
         )
 
 
-def gpu_name() -> str:
-    """The CUDA device's name (for messages)."""
-    import torch
-
-    return str(torch.cuda.get_device_name(0))
-
-
 def check_bf16(*, where: str) -> None:
     """Refuse bfloat16 on a CUDA device that lacks it (a CPU run is the caller's to decide).
 
     Raises:
         DeviceError: CUDA is available and ``torch.cuda.is_bf16_supported()`` is False.
     """
-    if cuda_available() and not bf16_supported():
+    import torch
+
+    if cuda_available() and not torch.cuda.is_bf16_supported():
         raise DeviceError(
-            f"{where} asks for bfloat16 but the GPU ({gpu_name()}) does not support it "
-            "(torch.cuda.is_bf16_supported() is False); use float16 or float32 (for training: "
-            "bf16: false, and fp16: true for mixed precision)"
+            f"{where} asks for bfloat16 but the GPU ({torch.cuda.get_device_name(0)}) does not "
+            "support it (torch.cuda.is_bf16_supported() is False); use float16 or float32 (for "
+            "training: bf16: false, and fp16: true for mixed precision)"
         )
 
 
@@ -141,18 +129,13 @@ SERVER_CONNECTIONS = 16
 """Concurrent requests to a model server (it batches them itself) or the in-process reference."""
 
 
-def default_connections(model_name: str) -> tuple[int, str]:
+def default_connections(model_name: str) -> int:
     """How many model calls ``hat-eval run`` makes at once when ``--max-connections`` is unset.
 
     ``model_name`` is an Inspect model string. A local checkpoint (``hf/``) generates in this
     process: :data:`LOCAL_CPU_CONNECTIONS` on a CPU, :data:`LOCAL_GPU_CONNECTIONS` on a GPU.
     Anything else (a server, the reference policy) gets :data:`SERVER_CONNECTIONS`.
-
-    Returns:
-        The number and why (for the run's header line).
     """
     if not model_name.startswith("hf/"):
-        return SERVER_CONNECTIONS, "a server or in-process model"
-    if cuda_available():
-        return LOCAL_GPU_CONNECTIONS, "a local checkpoint on a GPU"
-    return LOCAL_CPU_CONNECTIONS, "a local checkpoint on the CPU"
+        return SERVER_CONNECTIONS
+    return LOCAL_GPU_CONNECTIONS if cuda_available() else LOCAL_CPU_CONNECTIONS

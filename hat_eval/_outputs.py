@@ -60,15 +60,18 @@ def _refuse_inputs(path: Path, option: str, inputs: Iterable[tuple[str, PathLike
             )
 
 
+def _existing_parent(folder: Path, option: str, path: Path) -> Path | None:
+    """The nearest of ``folder`` and its parents that exists, refused unless it is a folder."""
+    parent = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        raise OutputError(
+            f"{option} {path}: {parent} is a file, expected a folder; choose another {option}"
+        )
+    return parent
+
+
 def _make_folder(folder: Path, option: str, path: Path) -> None:
-    for parent in (folder, *folder.parents):
-        if parent.exists():
-            if not parent.is_dir():
-                raise OutputError(
-                    f"{option} {path}: {parent} is a file, expected a folder; "
-                    f"choose another {option}"
-                )
-            break
+    _existing_parent(folder, option, path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -80,16 +83,9 @@ def _make_folder(folder: Path, option: str, path: Path) -> None:
 
 def _check_creatable(folder: Path, option: str, path: Path) -> None:
     """Refuse ``folder`` unless it exists or could be created, without creating it."""
-    for parent in (folder, *folder.parents):
-        if parent.exists():
-            if not parent.is_dir():
-                raise OutputError(
-                    f"{option} {path}: {parent} is a file, expected a folder; "
-                    f"choose another {option}"
-                )
-            if parent != folder:
-                _probe_writable(parent, option, path, creating=folder)
-            return
+    parent = _existing_parent(folder, option, path)
+    if parent is not None and parent != folder:
+        _probe_writable(parent, option, path, creating=folder)
 
 
 def _probe_writable(folder: Path, option: str, path: Path, creating: Path | None = None) -> None:

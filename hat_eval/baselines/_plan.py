@@ -33,7 +33,7 @@ def _named_product(turn: Turn) -> str | None:
     text = turn.message.casefold()
     for p in found:
         name = str(p.get("name") or p.get("title") or "").casefold()
-        words = [w for w in re.findall(r"[a-z]{4,}", name)]
+        words = re.findall(r"[a-z]{4,}", name)
         if words and sum(w in text for w in words) >= 2:
             return str(p.get("product_id") or p.get("productId"))
     return None
@@ -136,14 +136,11 @@ def next_calls(turn: Turn, intents: list[str]) -> list[Call]:
         and not ok_result(turn, "policy.shipping_returns")
     ):
         need.append(("policy.shipping_returns", {"product_id": pid}))
-    seen = set()
-    unique = []
+    unique: dict[tuple[str, str], Call] = {}  # the first of equal calls, in order
     for fn, args in need:
-        key = (fn, json.dumps(args, sort_keys=True))
-        if key not in seen and fn in turn.tools:
-            seen.add(key)
-            unique.append((fn, args))
-    return unique
+        if fn in turn.tools:
+            unique.setdefault((fn, json.dumps(args, sort_keys=True)), (fn, args))
+    return list(unique.values())
 
 
 def skill_load(turn: Turn, intents: list[str]) -> list[Call]:

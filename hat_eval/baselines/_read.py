@@ -133,7 +133,6 @@ def pick_skill(skills: dict[str, str], intent: str) -> str | None:
 
 
 # -- reading the viewer ------------------------------------------------------------------------
-# -- reading the viewer ------------------------------------------------------------------------
 
 
 def detect_intents(message: str) -> list[str]:

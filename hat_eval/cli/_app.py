@@ -30,7 +30,6 @@ from ._world import shop_app, world_app
 
 app = typer.Typer(
     name="hat-eval",
-    help="Evaluate harness-aware live-commerce agents: harnesses, augmentation, suites, load.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -27,6 +27,11 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     raise typer.Exit(code)
 
 
+def warn(message: str) -> None:
+    """Print one ``warning:`` line to stderr; the command goes on."""
+    err_console.print(f"warning: {message}", markup=False)
+
+
 def read_log(path: Path) -> Any:
     """The Inspect eval log at ``path``; exit 2 in one line when there is none or it is not one."""
     from inspect_ai.log import read_eval_log
@@ -37,6 +42,11 @@ def read_log(path: Path) -> Any:
         return read_eval_log(str(path))
     except Exception as err:  # Inspect raises several kinds for a file that is not a log
         fail(f"{path}: not an Inspect eval log ({type(err).__name__}: {err})")
+
+
+def input_file(help: str) -> Any:
+    """A typer option naming a file to read: typer refuses a missing path or a folder (exit 2)."""
+    return typer.Option(exists=True, dir_okay=False, help=help)
 
 
 def need_extra(area: str) -> None:
@@ -62,18 +72,23 @@ def extra_help(area: str) -> str:
 
 
 def output_dir(
-    path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
+    path: Path,
+    option: str = "--out",
+    inputs: Iterable[tuple[str, Path | str]] = (),
+    *,
+    create: bool = False,
 ) -> Path:
     """``path`` checked as an output folder before any work, or one line and exit 2.
 
     A missing folder is not created yet (a command that stops on bad input leaves nothing);
-    the save functions create it. See :func:`hat_eval._outputs.check_output_dir`; ``inputs``
-    are the files the command reads.
+    the save functions create it. ``create``: made now, for a command that writes into it
+    without them. See :func:`hat_eval._outputs.check_output_dir`; ``inputs`` are the files
+    the command reads.
     """
     from hat_eval._outputs import OutputError, check_output_dir
 
     try:
-        return check_output_dir(path, option=option, inputs=inputs, create=False)
+        return check_output_dir(path, option=option, inputs=inputs, create=create)
     except OutputError as err:
         fail(str(err))
 

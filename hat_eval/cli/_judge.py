@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, output_dir, read_log, save
+from ._common import err_console, fail, input_file, output_dir, read_log, save, warn
 
 if TYPE_CHECKING:
     from hat_eval.judge import JudgeScore, Label
@@ -34,13 +34,8 @@ _FILE_HELP = (
     "for a pairwise dimension), or a Label Studio JSON export (.json)."
 )
 
-LabelsOpt = Annotated[
-    Path, typer.Option(exists=True, dir_okay=False, help=f"Human labels. {_FILE_HELP}")
-]
-RubricOpt = Annotated[
-    Path | None,
-    typer.Option(exists=True, dir_okay=False, help="Rubric file (default: the packaged one)."),
-]
+LabelsOpt = Annotated[Path, input_file(f"Human labels. {_FILE_HELP}")]
+RubricOpt = Annotated[Path | None, input_file("Rubric file (default: the packaged one).")]
 SamplesOpt = Annotated[int, typer.Option(min=1, help="Judge samples per answer, averaged.")]
 CacheDirOpt = Annotated[
     Path | None,
@@ -59,11 +54,9 @@ def agreement(
     labels: LabelsOpt,
     scores: Annotated[
         Path,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="The judge's scores, one per sample and dimension, in the same formats "
-            "(the annotator column is optional).",
+        input_file(
+            "The judge's scores, one per sample and dimension, in the same formats "
+            "(the annotator column is optional)."
         ),
     ],
     out: Annotated[Path, typer.Option(help="Directory to write agreement.json into.")],
@@ -134,10 +127,9 @@ def _judge_labelled(
             + "); label the samples of this log"
         )
     if missing:
-        err_console.print(
-            f"warning: {len(missing)} labelled sample ids are not in {log_path} (e.g. "
-            f"{missing[0]!r}); they are left out",
-            markup=False,
+        warn(
+            f"{len(missing)} labelled sample ids are not in {log_path} (e.g. "
+            f"{missing[0]!r}); they are left out"
         )
     scorer = agent_judge(
         model=_grader(options.judge),
@@ -148,17 +140,15 @@ def _judge_labelled(
     wanted = sorted({label.dimension for label in human})
     judged = judge_log(log, [s for s in labelled if s in in_log], scorer, dimensions=wanted)
     if judged.extra_epochs:
-        err_console.print(
-            f"warning: {log_path} has several epochs; the judge rated the first epoch only "
-            f"({judged.extra_epochs} later samples left out)",
-            markup=False,
+        warn(
+            f"{log_path} has several epochs; the judge rated the first epoch only "
+            f"({judged.extra_epochs} later samples left out)"
         )
     if judged.failed:
         sample_id, error = judged.failed[0]
-        err_console.print(
-            f"warning: the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
-            f"{sample_id!r}: {error}); they are left out",
-            markup=False,
+        warn(
+            f"the judge gave no valid rating on {len(judged.failed)} sample(s) (e.g. "
+            f"{sample_id!r}: {error}); they are left out"
         )
     if not judged.scores:
         fail(f"the judge rated none of the labelled samples of {log_path}; see the warnings")
@@ -176,14 +166,10 @@ def _scored_labels(
 
     try:
         human = read_labels(options.labels)
+        if options.scores is not None:
+            return human, read_judge_scores(options.scores), str(options.scores)
     except LabelError as err:
         fail(str(err))
-    if options.scores is not None:
-        try:
-            raw = read_judge_scores(options.scores)
-        except LabelError as err:
-            fail(str(err))
-        return human, raw, str(options.scores)
     human, raw = _judge_labelled(human, options, options.cache_dir or out / "cache")
     save(out / "judge_scores.jsonl", scores_jsonl(raw))
     return human, raw, str(out / "judge_scores.jsonl")
@@ -191,6 +177,7 @@ def _scored_labels(
 
 @judge_app.command()
 def calibrate(
+    ctx: typer.Context,
     labels: LabelsOpt,
     out: Annotated[
         Path,
@@ -198,11 +185,7 @@ def calibrate(
     ],
     log: Annotated[
         Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Inspect eval log whose samples the humans labelled (the judge runs on them).",
-        ),
+        input_file("Inspect eval log whose samples the humans labelled (the judge runs on them)."),
     ] = None,
     judge: Annotated[
         str | None,
@@ -210,11 +193,9 @@ def calibrate(
     ] = None,
     scores: Annotated[
         Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="Cached raw judge scores instead of running the judge: CSV or JSONL with "
-            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote).",
+        input_file(
+            "Cached raw judge scores instead of running the judge: CSV or JSONL with "
+            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote)."
         ),
     ] = None,
     rubric: RubricOpt = None,
@@ -235,27 +216,12 @@ def calibrate(
     cross-validation on items; the report gives the held-out agreement before and after it.
     Give --log and --judge to run the judge, or --scores to reuse scores.
     """
-    calibrate_labels(
-        CalibrateOptions(
-            labels=labels,
-            out=out,
-            log=log,
-            judge=judge,
-            scores=scores,
-            rubric=rubric,
-            k=k,
-            cache_dir=cache_dir,
-            folds=folds,
-            n_boot=n_boot,
-            seed=seed,
-            alpha_threshold=alpha_threshold,
-        )
-    )
+    calibrate_labels(CalibrateOptions(**ctx.params))
 
 
 @dataclass(frozen=True)
 class CalibrateOptions:
-    """What ``hat-eval judge calibrate`` was asked to do: its options as typed values."""
+    """What ``hat-eval judge calibrate`` was asked to do: its options (by name) as typed values."""
 
     labels: Path
     out: Path
@@ -351,9 +317,7 @@ def corpus(
     cache_dir: CacheDirOpt = None,
     calibration: Annotated[
         Path | None,
-        typer.Option(
-            exists=True, dir_okay=False, help="A calibration.json to apply to the judge's ratings."
-        ),
+        input_file("A calibration.json to apply to the judge's ratings."),
     ] = None,
 ) -> None:
     """The judge on the hand-labelled answer corpus, beside the deterministic checks, per part.
@@ -375,16 +339,13 @@ def corpus(
         fail(str(err))
     if not entries:
         fail(f"{', '.join(map(str, files))}: no answers in the corpus")
-    kwargs: dict[str, Any] = {}
-    if calibration is not None:
-        kwargs["calibration"] = str(calibration)
     try:
         scorer = agent_judge(
             model=_grader(judge),
             rubric=str(rubric) if rubric else None,
             k=k,
             cache_dir=str(cache_dir or out / "cache"),
-            **kwargs,
+            calibration=str(calibration) if calibration is not None else None,
         )
     except ValueError as err:  # a calibration or rubric file that does not fit
         fail(str(err))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from ._common import err_console, fail, output_dir
+from ._common import fail, output_dir, warn
 
 if TYPE_CHECKING:
     from hat_eval.judge import (
@@ -33,10 +33,9 @@ def _warn_unmatched(report: AgreementReport, labels: Path, scores: Path) -> None
     ):
         if pairs:
             sample_id, dimension = pairs[0]
-            err_console.print(
-                f"warning: {len(pairs)} {what} (e.g. sample_id {sample_id!r}, dimension "
-                f"{dimension!r}); they are left out",
-                markup=False,
+            warn(
+                f"{len(pairs)} {what} (e.g. sample_id {sample_id!r}, dimension "
+                f"{dimension!r}); they are left out"
             )
 
 
@@ -90,10 +89,9 @@ def _labelled_in(labels: list[Label], rubric_dims: list[str], labels_path: Path)
     seen = sorted({label.dimension for label in labels})
     unknown = [d for d in seen if d not in rubric_dims]
     for dimension in unknown:
-        err_console.print(
-            f"warning: dimension {dimension!r} in {labels_path} is not in the rubric "
-            f"({', '.join(rubric_dims)}); its labels are left out",
-            markup=False,
+        warn(
+            f"dimension {dimension!r} in {labels_path} is not in the rubric "
+            f"({', '.join(rubric_dims)}); its labels are left out"
         )
     kept = [label for label in labels if label.dimension in rubric_dims]
     if not kept:

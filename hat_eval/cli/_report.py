@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from ._common import FAILED, err_console, fail, output_dir
+from ._common import FAILED, fail, output_dir, warn
 
 
 class _BuildByDefault(TyperGroup):
@@ -31,6 +32,7 @@ report_app = typer.Typer(
 
 @report_app.command()
 def build(
+    ctx: typer.Context,
     log_dirs: Annotated[
         list[Path],
         typer.Argument(help="Folders of eval logs (each run's --log-dir) or .eval files."),
@@ -80,31 +82,19 @@ def build(
     every part against the baseline logs and exits 1 on a regression (no --out needed).
     A log in a folder that cannot be read is named in one warning line and skipped.
     """
-    build_reports(
-        BuildOptions(
-            log_dirs=tuple(log_dirs),
-            out=out,
-            baseline=baseline,
-            calibration=calibration,
-            loadtest=tuple(loadtest or ()),
-            gate=tuple(gate or ()),
-            margin=margin,
-            allow_mixed=allow_mixed,
-            n_boot=n_boot,
-        )
-    )
+    build_reports(BuildOptions(**ctx.params))
 
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """What ``hat-eval report`` (``build``) was asked to do: its options as typed values."""
+    """What ``hat-eval report`` (``build``) was asked: its options (by name) as typed values."""
 
-    log_dirs: tuple[Path, ...]
+    log_dirs: Sequence[Path]
     out: Path | None = None
     baseline: str | None = None
     calibration: Path | None = None
-    loadtest: tuple[str, ...] = ()
-    gate: tuple[Path, ...] = ()
+    loadtest: Sequence[str] | None = None
+    gate: Sequence[Path] | None = None
     margin: float = 0.02
     allow_mixed: bool = False
     n_boot: int = 2000
@@ -131,7 +121,7 @@ def build_reports(options: BuildOptions) -> None:
                 options.gate,
                 margin=options.margin,
                 n_boot=options.n_boot,
-                warn=_warn,
+                warn=warn,
             )
     except ReportError as err:
         fail(str(err))
@@ -155,18 +145,14 @@ def _write_page(options: BuildOptions, out: Path) -> None:
         baseline=options.baseline,
         allow_mixed=options.allow_mixed,
         calibration=options.calibration,
-        loadtest=options.loadtest,
+        loadtest=options.loadtest or (),
         n_boot=options.n_boot,
-        warn=_warn,
+        warn=warn,
     )
     typer.echo(f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}")
     typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
     for note in page.notes:
         typer.echo(f"note: {note}")
-
-
-def _warn(line: str) -> None:
-    err_console.print(f"warning: {line}", markup=False, highlight=False)
 
 
 @report_app.command()

@@ -9,37 +9,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from hat_eval.runner import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_REQUEST_TIMEOUT_S,
-    RunInputError,
-    RunOptionError,
-    _prepare,
-    option_help,
-)
-from hat_eval.runner._prepare import (  # noqa: F401  (re-exported: what the commands share)
-    EVOLUTION,
-    REFERENCE_MODEL,
-    generation_model_args,
-    model_server_bound,
-    one_line,
-    server_bounds,
-)
-from hat_eval.runner._session import (  # noqa: F401  (re-exported: the tests' and summary's)
-    Interrupt,
-    latest_logs,
-    limit_notes,
-    log_path,
-    set_aside_unreadable,
-    stop_signals,
-)
+from hat_eval.runner import DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_S, option_help
+from hat_eval.runner._prepare import EVOLUTION
+from hat_eval.runner._session import Interrupt, log_path
 
 from ._common import console, err_console, fail
-from ._preflight import bad_parameter, input_errors
+from ._preflight import input_errors
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog
-    from inspect_ai.model import Model
 
     from hat_eval.runner import RunResult
 
@@ -71,26 +49,6 @@ def parse_model_args(pairs: list[str] | None) -> dict[str, Any]:
                 param_hint="-M",
             ) from None
     return args
-
-
-def resolve_model(model: str | None, engine: str, option: str = "--model") -> str:
-    """:func:`hat_eval.runner._prepare.resolve_model`, failing as a command does."""
-    with input_errors():
-        return _prepare.resolve_model(model, engine, option=option)
-
-
-def resolve_judge(
-    judge: str,
-    *,
-    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
-    max_retries: int = DEFAULT_MAX_RETRIES,
-    max_tokens: int | None = None,
-) -> Model:
-    """:func:`hat_eval.runner._prepare.resolve_judge`, failing as a command does."""
-    with input_errors():
-        return _prepare.resolve_judge(
-            judge, request_timeout=request_timeout, max_retries=max_retries, max_tokens=max_tokens
-        )
 
 
 # Options `run` and `score` share (one owner each).
@@ -237,38 +195,18 @@ def run(
     from hat_eval.runner import RunError, RunOptions, run_suites
     from hat_eval.suites import suite_names
 
-    try:
-        options = RunOptions(
-            suites=tuple(suite_names()) if suite == "all" else (suite,),
-            model=model,
-            limit=limit,
-            harness=harness,
-            seed=seed,
-            log_dir=log_dir,
-            max_connections=max_connections,
-            engine=engine,
-            agent=agent,
-            ifeval_data=ifeval_data,
-            max_tokens=max_tokens,
-            request_timeout=request_timeout,
-            max_retries=max_retries,
-            temperature=temperature,
-            model_args=parse_model_args(model_arg),
-            judge=judge,
-            judge_max_tokens=judge_max_tokens,
-            disclosure=disclosure,
-            harness_version=harness_version,
-            changelog=changelog,
-            epochs=epochs,
-            no_hub_kernels=no_hub_kernels,
-            shop=shop,
-            cases=cases,
-        )
-        result = run_suites(options, progress=_line, warn=_warning)
-    except RunOptionError as err:
-        raise bad_parameter(err) from None
-    except (RunInputError, RunError) as err:
-        fail(str(err))
+    # Every other option is the RunOptions field of its name (the field owns its help).
+    fields = {k: v for k, v in ctx.params.items() if k not in ("suite", "model_arg")}
+    with input_errors():
+        try:
+            options = RunOptions(
+                suites=tuple(suite_names()) if suite == "all" else (suite,),
+                model_args=parse_model_args(model_arg),
+                **fields,
+            )
+            result = run_suites(options, progress=_line, warn=_warning)
+        except RunError as err:
+            fail(str(err))
     print_summary(ctx, log_dir, result)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, progress
+from ._common import err_console, fail, output_file, progress, save
 from ._preflight import input_errors
 from ._run import (
     DEFAULT_MAX_RETRIES,
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 
 def score(
+    ctx: typer.Context,
     suite: Annotated[
         str, typer.Option(help="The case suite the answers answer (livestream, ...).")
     ],
@@ -81,24 +82,12 @@ def score(
     not applicable), recovery and the fault's outcome, the undecided parts and a reason per
     failed part; with --judge, the parts the judge decided and its rating of each.
     """
-    score_file(
-        ScoreOptions(
-            suite=suite,
-            answers=answers,
-            out=out,
-            judge=judge,
-            skip_bad=skip_bad,
-            judge_max_tokens=judge_max_tokens,
-            request_timeout=request_timeout,
-            max_retries=max_retries,
-            shop=shop,
-        )
-    )
+    score_file(ScoreOptions(**ctx.params))
 
 
 @dataclass(frozen=True)
 class ScoreOptions:
-    """What ``hat-eval score`` was asked to do: its options as typed values (see :func:`score`)."""
+    """What ``hat-eval score`` was asked to do: its options (by name) as typed values."""
 
     suite: str
     answers: Path
@@ -118,17 +107,13 @@ def score_file(options: ScoreOptions) -> None:
     bad input is one line and exit 2, a failed write exit 1.
     """
     from hat_eval._jsonl import jsonl_text
-    from hat_eval._outputs import OutputError, save_text
 
     target, shop_dir, grader = _checked(options)
     episodes, parsed, results, skipped = _scored(options, shop_dir)
     judged_line = None
     if grader is not None:
         judged_line = judge_results(results, parsed, episodes, grader)
-    try:
-        save_text(target, jsonl_text(results), option="--out")
-    except OutputError as err:
-        fail(str(err), code=1)
+    save(target, jsonl_text(results))
     typer.echo(f"wrote {options.out}")
     if judged_line is not None:
         typer.echo(judged_line)
@@ -139,7 +124,6 @@ def score_file(options: ScoreOptions) -> None:
 
 def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
     """The output file, the shop folder and the grader, each checked before any answer is read."""
-    from hat_eval._outputs import OutputError, check_output_file
     from hat_eval.suites import case_suites
 
     if options.suite not in case_suites():
@@ -147,12 +131,7 @@ def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
             f"{options.suite!r} is not a case suite, expected one of {', '.join(case_suites())}",
             param_hint="--suite",
         )
-    try:
-        target = check_output_file(
-            options.out, option="--out", inputs=[("--answers", options.answers)]
-        )
-    except OutputError as err:
-        fail(str(err))
+    target = output_file(options.out, inputs=[("--answers", options.answers)])
     shop_dir = None
     if options.shop is not None:
         from hat_eval.runner import check_shop
@@ -161,14 +140,15 @@ def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
             shop_dir = check_shop(options.shop, [options.suite])
     grader = None
     if options.judge is not None:
-        from ._run import resolve_judge
+        from hat_eval.runner._prepare import resolve_judge
 
-        grader = resolve_judge(
-            options.judge,
-            request_timeout=options.request_timeout,
-            max_retries=options.max_retries,
-            max_tokens=options.judge_max_tokens,
-        )
+        with input_errors():
+            grader = resolve_judge(
+                options.judge,
+                request_timeout=options.request_timeout,
+                max_retries=options.max_retries,
+                max_tokens=options.judge_max_tokens,
+            )
     return target, shop_dir, grader
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ._common import err_console, fail, output_dir, read_log, save, save_all
+from ._common import fail, input_file, output_dir, read_log, save, save_all, warn
 
 if TYPE_CHECKING:
     from hat_eval.judge import StudyReport
@@ -93,23 +93,15 @@ def export(
 def analyze(
     labels: Annotated[
         Path,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="The votes: a Label Studio JSON export, or CSV with sample_id, preference "
-            "(left, right or tie), annotator.",
+        input_file(
+            "The votes: a Label Studio JSON export, or CSV with sample_id, preference "
+            "(left, right or tie), annotator."
         ),
     ],
-    key: Annotated[
-        Path, typer.Option(exists=True, dir_okay=False, help="The key.json of the export.")
-    ],
+    key: Annotated[Path, input_file("The key.json of the export.")],
     judge: Annotated[
         Path | None,
-        typer.Option(
-            exists=True,
-            dir_okay=False,
-            help="The judge's verdicts: CSV or JSONL with sample_id, preference (A, B or tie).",
-        ),
+        input_file("The judge's verdicts: CSV or JSONL with sample_id, preference (A, B or tie)."),
     ] = None,
     out: Annotated[
         Path | None,
@@ -139,10 +131,9 @@ def analyze(
     except LabelError as err:
         fail(str(err))
     if report.unknown_items:
-        err_console.print(
-            f"warning: {len(report.unknown_items)} labelled items are not in {key} (e.g. "
-            f"{report.unknown_items[0]!r}); they are left out",
-            markup=False,
+        warn(
+            f"{len(report.unknown_items)} labelled items are not in {key} (e.g. "
+            f"{report.unknown_items[0]!r}); they are left out"
         )
     doc = json.dumps(report.to_json(), indent=2) + "\n"
     if out is None:

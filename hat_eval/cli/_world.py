@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from ._common import err_console, fail
+from ._common import err_console, fail, output_dir, output_file, save
 
 if TYPE_CHECKING:
     from hat_eval.world import ShopPack
@@ -34,17 +34,10 @@ def validate(
 
     Exit code 2 when there is any problem.
     """
-    from hat_eval.world import builtin_pack_dir, check_pack
+    from hat_eval.world import builtin_pack_dir
 
     target = folder if folder is not None else builtin_pack_dir()
-    problems = check_pack(target)
-    for line in problems:
-        err_console.print(f"error: {line}", markup=False)
-    if problems:
-        raise typer.Exit(2)
-    from hat_eval.world import read_pack
-
-    pack = read_pack(target)
+    pack = _read_shop(target)
     typer.echo(
         f"{target}: valid: {pack.manifest.name} v{pack.manifest.version}, "
         f"{len(pack.products)} products, {len(pack.skus)} SKUs, {len(pack.promotions)} "
@@ -84,17 +77,10 @@ def build(
             "build the shop alone with --out",
             param_hint="--seed",
         )
-    from hat_eval._outputs import OutputError, check_output_dir
-
-    target = None
     if out is not None:
-        try:
-            target = check_output_dir(out)
-        except OutputError as err:
-            fail(str(err))
-    if target is not None:
         from hat_eval.world import generate_pack, write_pack
 
+        target = output_dir(out, create=True)
         pack = generate_pack(seed)
         write_pack(pack, target)
         typer.echo(
@@ -208,17 +194,9 @@ def import_csv_command(
     checked before anything is written: one line per problem (file, row, record, field, what
     was expected) and exit 2.
     """
-    from hat_eval._outputs import OutputError, check_output_dir
     from hat_eval.world import PackError, import_csv, write_pack
 
-    try:
-        check_output_dir(
-            out,
-            inputs=[("products", products), ("skus", skus)],
-            create=False,
-        )
-    except OutputError as err:
-        fail(str(err))
+    output_dir(out, inputs=[("products", products), ("skus", skus)])
     tables: dict[str, Path] = {"products.jsonl": products, "skus.jsonl": skus}
     if promotions is not None:
         tables["promotions.jsonl"] = promotions
@@ -243,24 +221,15 @@ def export_csv(
     out: Annotated[Path, typer.Option(help="The folder the CSV files go into.")],
 ) -> None:
     """Write a shop's products, SKUs and promotions as CSV (the columns import-csv reads)."""
-    from hat_eval._outputs import OutputError, check_output_dir, write_text_atomic
+    from hat_eval._outputs import write_text_atomic
     from hat_eval.world import CSV_TABLES, csv_text
 
     pack = _read_shop(folder)
-    try:
-        target = check_output_dir(out)
-    except OutputError as err:
-        fail(str(err))
+    target = output_dir(out, create=True)
     for name, model in CSV_TABLES.items():
         path = target / name.replace(".jsonl", ".csv")
         write_text_atomic(path, csv_text(pack.records(name), model))
         typer.echo(f"wrote {path}")
-
-
-def _jsonl(rows: Sequence[dict]) -> str:
-    import json
-
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
 @shop_app.command("draft-gold")
@@ -289,16 +258,13 @@ def draft_gold_command(
     off them (docs/shop.md). Every line is written `"reviewed": false`; `run --cases` refuses
     it until a person has checked it and set `"reviewed": true`.
     """
-    from hat_eval._outputs import OutputError, check_output_file, save_text
+    from hat_eval._jsonl import jsonl_text
     from hat_eval.episode import knowledge_base
     from hat_eval.world import CaseFileError, draft_gold, label_studio_tasks
 
-    try:
-        check_output_file(out, inputs=[("messages", messages)], create=False)
-        if label_studio is not None:
-            check_output_file(label_studio, option="--label-studio", create=False)
-    except OutputError as err:
-        fail(str(err))
+    output_file(out, inputs=[("messages", messages)])
+    if label_studio is not None:
+        output_file(label_studio, option="--label-studio")
     _read_shop(shop)
     kb = knowledge_base(0, shop.as_posix())
     try:
@@ -307,7 +273,7 @@ def draft_gold_command(
         drafts = draft_gold(messages, kb, read_intent=read_intent)
     except CaseFileError as err:
         fail(str(err))
-    save_text(out, _jsonl(drafts))
+    save(out, jsonl_text(drafts))
     empty = sum(1 for d in drafts if not d["facts"])
     typer.echo(
         f"wrote {out}: {len(drafts)} drafts, {len(drafts) - empty} with facts, all "
@@ -319,7 +285,7 @@ def draft_gold_command(
         from hat_eval.world import LABEL_CONFIG
 
         tasks = json.dumps(label_studio_tasks(drafts, kb), ensure_ascii=False, indent=1)
-        save_text(label_studio, tasks, option="--label-studio")
+        save(label_studio, tasks, option="--label-studio")
         typer.echo(f"wrote {label_studio}: {len(drafts)} Label Studio tasks; labelling config:")
         typer.echo(LABEL_CONFIG)
 
@@ -336,17 +302,15 @@ def import_gold_command(
     Each annotated task's edited line is written `"reviewed": true`; tasks nobody annotated
     are left out and counted.
     """
-    from hat_eval._outputs import OutputError, check_output_file, save_text
+    from hat_eval._jsonl import jsonl_text
     from hat_eval.world import CaseFileError, read_reviewed
 
+    output_file(out, inputs=[("export", export)])
     try:
-        check_output_file(out, inputs=[("export", export)], create=False)
         rows = read_reviewed(export)
-    except OutputError as err:
-        fail(str(err))
     except CaseFileError as err:
         fail(str(err))
     if not rows:
         fail(f"{export}: no annotated task, expected the export of reviewed draft-gold tasks")
-    save_text(out, _jsonl(rows))
+    save(out, jsonl_text(rows))
     typer.echo(f"wrote {out}: {len(rows)} reviewed cases")

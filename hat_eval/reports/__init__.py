@@ -14,10 +14,7 @@ from ._evolution import (
     log_evolution_report,
 )
 from ._instrument import instrument_lines, measure_instrument
-from ._pairs import (
-    case_key,
-    paired_difference,
-)
+from ._pairs import case_key, paired_difference
 from ._summary import finished_samples, summary_rows, summary_table
 
 __all__ = [

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hat_eval._outputs import save_files
 
@@ -34,6 +34,9 @@ from ._compare import (
 from ._instrument import instrument_table
 from ._judge_only import judge_only_notes
 from ._page import Page, plots, render_html, render_markdown
+
+if TYPE_CHECKING:
+    from hat_eval.loadtest import LevelSummary
 
 
 @dataclass(frozen=True)
@@ -61,16 +64,20 @@ def split_loadtest(entries: Sequence[Path | str]) -> tuple[list[Path], list[tupl
     return folders, owners
 
 
-def latency_cell(folder: Path) -> str:
-    """``P50 / P95`` end-to-end seconds at each concurrency of a load test, for a table cell."""
+def _levels(folder: Path) -> list[LevelSummary]:
+    """A load test's levels (``summary.json``), or :class:`ReportError` in one line."""
     from hat_eval.loadtest import SummaryError, read_summary
 
     try:
-        levels = read_summary(folder)
+        return read_summary(folder)
     except SummaryError as err:
         raise ReportError(str(err)) from None
+
+
+def latency_cell(folder: Path) -> str:
+    """``P50 / P95`` end-to-end seconds at each concurrency of a load test, for a table cell."""
     return "; ".join(
-        f"{_seconds(lv.e2e_p50_s)} / {_seconds(lv.e2e_p95_s)} @{lv.users}" for lv in levels
+        f"{_seconds(lv.e2e_p50_s)} / {_seconds(lv.e2e_p95_s)} @{lv.users}" for lv in _levels(folder)
     )
 
 
@@ -200,15 +207,9 @@ def calibration_plot(path: Path) -> bytes:
 
 def loadtest_table(folders: Sequence[Path]) -> tuple[str, list[str], list[list[str]]]:
     """P50/P95 end-to-end latency per concurrency level, from load-test folders."""
-    from hat_eval.loadtest import SummaryError, read_summary
-
     rows = []
     for folder in folders:
-        try:
-            levels = read_summary(folder)
-        except SummaryError as err:
-            raise ReportError(str(err)) from None
-        for lv in levels:
+        for lv in _levels(folder):
             slo = "" if lv.slo_pass is None else "pass" if lv.slo_pass else "miss"
             cells = [_seconds(v) for v in (lv.e2e_p50_s, lv.e2e_p95_s, lv.ttft_p95_s)]
             rows.append([folder.name, str(lv.users), *cells, slo])

@@ -10,19 +10,6 @@ from typing import Any
 
 from ._pairs import case_key
 
-__all__ = [
-    "Answer",
-    "Candidate",
-    "ReportError",
-    "SuiteLog",
-    "candidates",
-    "check_same_data",
-    "read_logs",
-    "read_suite_log",
-    "success",
-    "unreadable_reason",
-]
-
 
 class ReportError(ValueError):
     """Input a report cannot be built from; ``str(err)`` is one line naming what and where."""

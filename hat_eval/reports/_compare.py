@@ -176,10 +176,6 @@ class Comparison:
         return self.low <= 0 <= self.high and abs(self.diff) < self.mdd
 
 
-def _part_values(log: SuiteLog, part: str) -> dict[str, float]:
-    return log.per_case(part)
-
-
 def comparisons(
     logs: Sequence[SuiteLog],
     baseline: Candidate,
@@ -201,7 +197,7 @@ def comparisons(
             continue
         keys = IFEVAL_METRICS[:1] if s.suite == IFEVAL else parts
         for part in keys:
-            a, b = _paired(_part_values(s, part), _part_values(base[s.suite], part))
+            a, b = _paired(s.per_case(part), base[s.suite].per_case(part))
             if len(a) < 2:
                 continue
             diff, lo, hi = paired_bootstrap(a, b, n_boot=n_boot)
@@ -212,12 +208,7 @@ def comparisons(
                 Comparison(s.candidate, baseline, s.suite, part, len(a), diff, lo, hi, p, mdd=mdd)
             )
     adjusted = holm([c.p for c in raw]) if raw else []
-    return [
-        Comparison(
-            c.candidate, c.baseline, c.suite, c.part, c.n, c.diff, c.low, c.high, c.p, q, c.mdd
-        )
-        for c, q in zip(raw, adjusted, strict=True)
-    ]
+    return [replace(c, p_holm=q) for c, q in zip(raw, adjusted, strict=True)]
 
 
 # -- repeated trials -----------------------------------------------------------------------------
@@ -247,11 +238,7 @@ def trials(log: SuiteLog) -> Trials | None:
     epochs = sorted({a.epoch for a in log.answers})
     if len(epochs) < 2:
         return None
-    per_case: dict[str, list[float]] = {}
-    for a in log.answers:
-        s = success(a.values)
-        if not math.isnan(s):
-            per_case.setdefault(a.case, []).append(s)
+    per_case = _successes(log)
     pass_hat = {}
     for k in range(1, len(epochs) + 1):
         vals = [pass_hat_k(len(v), int(sum(v)), k) for v in per_case.values() if len(v) >= k]
@@ -332,13 +319,18 @@ def regressions(
     return out
 
 
-def _majority(log: SuiteLog) -> dict[str, bool]:
-    votes: dict[str, list[float]] = {}
+def _successes(log: SuiteLog) -> dict[str, list[float]]:
+    """Each case's decided successes (1.0 or 0.0), one per trial."""
+    out: dict[str, list[float]] = {}
     for a in log.answers:
         s = success(a.values)
         if not math.isnan(s):
-            votes.setdefault(a.case, []).append(s)
-    return {c: sum(v) / len(v) > 0.5 for c, v in votes.items()}
+            out.setdefault(a.case, []).append(s)
+    return out
+
+
+def _majority(log: SuiteLog) -> dict[str, bool]:
+    return {c: sum(v) / len(v) > 0.5 for c, v in _successes(log).items()}
 
 
 @dataclass(frozen=True)

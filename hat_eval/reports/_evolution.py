@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ._paired import case_bootstrap
+from hat_eval.stats import case_bootstrap
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -141,13 +141,12 @@ class _Table:
         """How often ``edit``'s requirement is followed at ``version`` (None: not run)."""
         if version is None or version not in self.ran:
             return None
-        key = REQUIREMENT + edit
-        items = [
-            self.table[(c, version)][key]
-            for c in self.cases
-            if (c, version) in self.table and _decided(self.table[(c, version)].get(key))
-        ]
-        return mean_estimate(items, self.n_boot)
+        return mean_estimate(self._verdicts(edit, version), self.n_boot)
+
+    def _verdicts(self, edit: str, version: str) -> list[float]:
+        """``edit``'s decided requirement verdicts at ``version``, in case order."""
+        got = [self.table.get((c, version), {}).get(REQUIREMENT + edit) for c in self.cases]
+        return [v for v in got if v is not None and not math.isnan(v)]
 
     def right(self, c: str, version: str, before: Sequence[str]) -> float:
         """Whether an answer is right on accuracy, safety and the ``before`` edits.
@@ -181,14 +180,12 @@ class _Table:
     def by_kind(self, edits: Sequence[EditInfo]) -> dict[str, Estimate]:
         """Requirement following at each edit's own version, pooled per kind of edit."""
         kinds: dict[str, Estimate] = {}
-        table = self.table
         for kind in dict.fromkeys(e.kind for e in edits):
             items = [
-                table[(c, e.edit)][REQUIREMENT + e.edit]
+                v
                 for e in edits
                 if e.kind == kind and e.edit in self.ran
-                for c in self.cases
-                if (c, e.edit) in table and _decided(table[(c, e.edit)].get(REQUIREMENT + e.edit))
+                for v in self._verdicts(e.edit, e.edit)
             ]
             if items:
                 kinds[kind] = mean_estimate(items, self.n_boot)
@@ -245,14 +242,11 @@ def evolution_report(
         return error_reduction([pairs[i] for i in idx])
 
     value, low, high = case_bootstrap(reduction, len(pairs), n_boot=n_boot)
-    return EvolutionReport(
-        model,
-        tuple(ran),
-        tuple(rows),
-        kinds,
-        mean_estimate([p[0] for p in pairs], n_boot),
-        mean_estimate([p[1] for p in pairs], n_boot),
-        Estimate(value, low, high, len(pairs)),
+    return replace(
+        report,
+        error_first=mean_estimate([p[0] for p in pairs], n_boot),
+        error_last=mean_estimate([p[1] for p in pairs], n_boot),
+        error_reduction=Estimate(value, low, high, len(pairs)),
     )
 
 

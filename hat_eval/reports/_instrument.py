@@ -27,15 +27,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "INSTRUMENT_FILE",
-    "InstrumentRow",
-    "instrument_lines",
-    "instrument_rows",
-    "instrument_table",
-    "measure_instrument",
-]
-
 INSTRUMENT_FILE = "instrument.json"
 """The shipped measurement, beside this module."""
 

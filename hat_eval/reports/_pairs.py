@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ._paired import paired_bootstrap
+from hat_eval.stats import paired_bootstrap
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,7 @@ def paired_difference(
     Raises:
         ValueError: the logs share no scored case (different suites' cases, or ``part`` absent).
     """
-    from ._candidates import (
-        read_suite_log,
-    )
+    from ._candidates import read_suite_log
 
     a, b = read_suite_log(log_a).per_case(part), read_suite_log(log_b).per_case(part)
     keys = sorted(a.keys() & b.keys())

@@ -21,7 +21,6 @@ from ._inputs import check_shop, read_cases
 from ._options import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
-    PROBE_TIMEOUT_S,
     InputFileError,
     RunInputError,
     RunOptionError,
@@ -34,7 +33,6 @@ from ._run import RunError, RunResult, run_suites
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_REQUEST_TIMEOUT_S",
-    "PROBE_TIMEOUT_S",
     "InputFileError",
     "RunError",
     "RunInputError",

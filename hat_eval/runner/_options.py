@@ -96,6 +96,15 @@ class InputFileError(RunInputError):
         return self.problem.expected
 
 
+_LEAST = {
+    **dict.fromkeys(("limit", "max_connections", "max_tokens", "judge_max_tokens", "epochs"), 1),
+    "request_timeout": 1,
+    "max_retries": 0,
+    "temperature": 0,
+}
+"""The numeric fields' least value (None, where a field may be None, is always allowed)."""
+
+
 def _help(text: str) -> dict[str, str]:
     return {"help": text}
 
@@ -299,23 +308,11 @@ class RunOptions:
         self._check_models()
         for name in ("limit_per_suite", "max_tokens_per_suite"):
             self._check_per_suite(name)
-        for name in ("limit", "max_connections", "max_tokens", "judge_max_tokens", "epochs"):
+        for name, least in _LEAST.items():
             value = getattr(self, name)
-            if value is not None and value < 1:
-                raise RunOptionError(f"{name}={value}: expected 1 or more", name)
-        if self.request_timeout < 1:
-            raise RunOptionError(
-                f"request_timeout={self.request_timeout}: expected 1 second or more",
-                "request_timeout",
-            )
-        if self.max_retries < 0:
-            raise RunOptionError(
-                f"max_retries={self.max_retries}: expected 0 or more", "max_retries"
-            )
-        if self.temperature is not None and self.temperature < 0:
-            raise RunOptionError(
-                f"temperature={self.temperature}: expected 0 or more", "temperature"
-            )
+            if value is not None and value < least:
+                unit = " second" if name == "request_timeout" else ""
+                raise RunOptionError(f"{name}={value}: expected {least}{unit} or more", name)
         if self.agent not in AGENTS:
             raise RunOptionError(
                 f"{self.agent!r} is not an agent, expected one of {', '.join(AGENTS)}", "agent"

@@ -38,10 +38,9 @@ def resolve_model(model: str | None, engine: str, option: str = "--model") -> st
     None is the reference policy; an existing directory is a Hugging Face checkpoint (``hf/``,
     or ``vllm/`` with ``--engine vllm``); a ``provider/model`` string passes through to Inspect
     unchanged. Anything else fails with one line before anything loads; ``option`` names the
-    model in it (``--model``, or ``--judge`` for the grader).
+    model in it (``--model``, or ``--judge`` for the grader). ``engine`` is one that
+    :class:`~hat_eval.runner.RunOptions` has checked.
     """
-    if engine not in ("hf", "vllm"):
-        raise RunOptionError(f"{engine!r} is not an engine, expected hf or vllm", "engine")
     if engine == "vllm" and not os.environ.get("VLLM_BASE_URL"):
         from hat_eval._device import VLLM_INSTALL, vllm_installed
 
@@ -202,11 +201,6 @@ def resolve_judge(
         raise RunInputError(f"--judge {judge}: {one_line(err.message)}") from None
 
 
-def model_server_bound(model_name: str) -> bool:
-    """Whether ``model_name``'s requests go to a server (not generated in this process)."""
-    return model_name.split("/", 1)[0] not in IN_PROCESS_PROVIDERS
-
-
 def server_bounds(
     model_name: str, request_timeout: int, max_retries: int
 ) -> tuple[int | None, int | None]:
@@ -218,7 +212,7 @@ def server_bounds(
     server that stops answering fails its samples within about
     ``(max_retries + 1) * request_timeout`` seconds plus Inspect's backoff (3 s, then more).
     """
-    if not model_server_bound(model_name):
+    if model_name.split("/", 1)[0] in IN_PROCESS_PROVIDERS:  # generated in this process
         return None, None
     return request_timeout, max_retries
 

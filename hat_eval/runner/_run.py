@@ -168,14 +168,8 @@ def run_suites(
             stack.enter_context(redirect_stdout(f))
             stack.enter_context(redirect_stderr(f))
         _eval(options, inputs, tasks, grader, stop)
-    described = session.describe_run(
-        models,
-        options.agent,
-        inputs.harness_file,
-        names,
-        str(grader) if grader else None,
-        disclosure=options.disclosure,
-    )
+    judge = str(grader) if grader else None
+    described = session.describe_run(options, models, inputs.harness_file, judge)
     return _result(log_dir, models, expected, stop.signum, described)
 
 
@@ -403,7 +397,7 @@ def _eval(
     if max_connections is None:
         from hat_eval._device import default_connections
 
-        max_connections = default_connections(models[0])[0]
+        max_connections = default_connections(models[0])
     display = options.display
     if display == "auto":
         display = "rich" if options.output_log is None and os.isatty(2) else "plain"

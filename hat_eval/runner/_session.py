@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._options import RunInputError
+from ._options import RunInputError, RunOptions
 from ._prepare import one_line
 
 if TYPE_CHECKING:
@@ -73,12 +73,6 @@ INTERRUPTED = 130
 
 TERMINATED = 143
 """Exit code of a run stopped by SIGTERM (128 + SIGTERM: ``timeout``, a scheduler, ``kill``)."""
-
-
-def latest_logs(log_dir: Path, tasks: Iterable[str]) -> list[EvalLog]:
-    """The newest readable log header in ``log_dir`` of each task named in ``tasks``, in order."""
-    newest = newest_logs(log_dir)
-    return [newest[(None, name)] for name in tasks if (None, name) in newest]
 
 
 def newest_logs(log_dir: Path) -> dict[tuple[str | None, str], EvalLog]:
@@ -227,33 +221,39 @@ def stop_signals() -> Iterator[Interrupt]:
 
 
 @contextmanager
-def no_eval_set_verdict() -> Iterator[None]:
+def _replaced(module: str, name: str, value: Any) -> Iterator[None]:
+    """While it lasts, ``module.name`` is ``value``; under another Inspect layout, as it was."""
+    import importlib
+
+    try:
+        owner = importlib.import_module(module)
+    except ImportError:  # another Inspect layout: its display is left as it is
+        yield
+        return
+    original = getattr(owner, name, None)
+    if original is not None:
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        if original is not None:
+            setattr(owner, name, original)
+
+
+def no_eval_set_verdict() -> AbstractContextManager[None]:
     """While it lasts, Inspect's eval set does not print its verdict on the run.
 
     Inspect prints "Completed all tasks ... successfully" when an interrupted eval set returns
     no logs (``inspect_ai._eval.evalset``); the run's summary and last line say what finished.
     """
-    try:
-        from inspect_ai._eval import evalset
-    except ImportError:  # another Inspect layout: its display is left as it is
-        yield
-        return
-    original = getattr(evalset, "status_msg", None)
 
     def silent(msg: str) -> str:
         return "" if msg.startswith(("Completed all tasks", "Did not successfully")) else msg
 
-    if original is not None:
-        evalset.status_msg = silent
-    try:
-        yield
-    finally:
-        if original is not None:
-            evalset.status_msg = original
+    return _replaced("inspect_ai._eval.evalset", "status_msg", silent)
 
 
-@contextmanager
-def tracebacks_in_log_only() -> Iterator[None]:
+def tracebacks_in_log_only() -> AbstractContextManager[None]:
     """While it lasts, Inspect's panel for a failed task shows one line, not the traceback.
 
     Inspect renders a task error as a rich traceback (``inspect_ai._display.core.results``);
@@ -261,49 +261,31 @@ def tracebacks_in_log_only() -> Iterator[None]:
     """
     from rich.text import Text
 
-    try:
-        from inspect_ai._display.core import results
-    except ImportError:  # another Inspect layout: its display is left as it is
-        yield
-        return
-    original = getattr(results, "rich_traceback", None)
-
     def pointer(*_args: Any, **_kwargs: Any) -> Text:
         return Text(
             "stopped on an error: it is named after the results, its traceback is in the log"
         )
 
-    if original is not None:
-        results.rich_traceback = pointer
-    try:
-        yield
-    finally:
-        if original is not None:
-            results.rich_traceback = original
+    return _replaced("inspect_ai._display.core.results", "rich_traceback", pointer)
 
 
 def describe_run(
-    models: Sequence[str],
-    agent: str,
-    harness: str | None,
-    suites: list[str],
-    judge: str | None = None,
-    *,
-    disclosure: str | None = None,
+    options: RunOptions, models: Sequence[str], harness: str | None, judge: str | None
 ) -> str:
     """One line naming what ran: the model(s), the agent, harness and judge of each kind of suite.
 
-    ``disclosure`` (``--disclosure``) names which default harness ran when no file was given.
+    ``harness`` is the harness file run (None: the default of ``options.disclosure``).
     """
     from hat_eval.suites import IFEVAL
 
     parts = [f"model{'s' if len(models) > 1 else ''} {', '.join(models)}"]
-    if any(name != IFEVAL for name in suites):
+    if any(name != IFEVAL for name in options.suites):
+        disclosure = options.disclosure
         default = f"default {disclosure}" if disclosure else "default"
-        parts += [f"agent {agent}", f"harness {harness or default + ' (embedded)'}"]
+        parts += [f"agent {options.agent}", f"harness {harness or default + ' (embedded)'}"]
         if judge is not None:
             parts.append(f"judge {judge} for undecided parts")
-    if IFEVAL in suites:
+    if IFEVAL in options.suites:
         parts.append(f"ifeval under the harness {harness}" if harness else "ifeval on bare prompts")
     return "ran: " + ", ".join(parts)
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from hat_eval._outputs import write_bytes_atomic
 
 from ._catalog import eval_files
 from ._recipes import SuiteFileError, case_suites, suite_recipe
@@ -121,19 +121,18 @@ def _pinned_bytes(name: str, split: str) -> bytes | None:
     entry = split_files(name).get(split)
     if entry is None:
         return None
-    fix = _FIX
     try:
         data = entry.path.read_bytes()
     except OSError as err:
         raise SplitFileError(
             f"{entry.path}: cannot be read ({err.strerror}), expected the {split} split of "
-            f"{name}; {fix}"
+            f"{name}; {_FIX}"
         ) from None
     actual = hashlib.sha256(data).hexdigest()
     if actual != entry.sha256:
         raise SplitFileError(
             f"{entry.path}: sha256 {actual[:12]}... but eval.yaml pins {entry.sha256[:12]}...; "
-            f"the file was edited by hand or not regenerated: {fix}"
+            f"the file was edited by hand or not regenerated: {_FIX}"
         )
     return data
 
@@ -145,11 +144,6 @@ def split_count(name: str, split: str) -> int | None:
     """
     data = _pinned_bytes(name, split)
     return None if data is None else data.count(b"\n")
-
-
-def _lines(name: str, split: str) -> list[bytes] | None:
-    data = split_bytes(name, split)
-    return None if data is None else data.splitlines()
 
 
 def _bases(name: str) -> dict[str | None, dict[str, Any]]:
@@ -199,27 +193,16 @@ def frozen_episodes(
         return None
     if (n is not None and n > recipe.cases) or split not in split_files(name):
         return None
-    lines = _lines(name, split)
-    if lines is None:
+    data = split_bytes(name, split)
+    if data is None:
         return None
+    lines = data.splitlines()
     if n is not None:  # each block of the suite's cases (one per changelog version), cut to n
         size = recipe.cases
         lines = [x for b in range(len(lines) // size) for x in lines[b * size : b * size + n]]
     rows = [json.loads(x) for x in lines]  # only the rows asked for are parsed
     bases = _bases(name)
     return [Episode.from_row(r, bases[r["metadata"].get("version")]) for r in rows]
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def generated_split(name: str, split: str) -> bytes:
@@ -257,14 +240,14 @@ def write_split_files(names: tuple[str, ...] | None = None) -> list[SplitFile]:
         for split in FROZEN_SPLITS:
             file = f"{split}.jsonl"
             data = generated_split(name, split)
-            _atomic_write(yaml_path.parent / file, data)
+            write_bytes_atomic(yaml_path.parent / file, data)
             sha = hashlib.sha256(data).hexdigest()
             entries.append(_yaml_entry(split, file, sha, DATASET_VERSION))
             out.append(SplitFile(name, split, yaml_path.parent / file, sha, DATASET_VERSION))
         text = yaml_path.read_text(encoding="utf-8")
         cut = text.find(_HEADER.splitlines()[0])
         head = (text if cut < 0 else text[:cut]).rstrip("\n") + "\n"
-        _atomic_write(yaml_path, (head + _HEADER + "".join(entries)).encode("utf-8"))
+        write_bytes_atomic(yaml_path, (head + _HEADER + "".join(entries)).encode("utf-8"))
     eval_files.cache_clear()
     _pinned_bytes.cache_clear()
     return out

@@ -20,8 +20,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from ._catalog import check_suite, eval_files, suite_names
 
 if TYPE_CHECKING:
@@ -142,17 +140,6 @@ def read_recipe(name: str, value: Any, source: str) -> Recipe:
         return Recipe(name=name, **reader.mapping(Recipe, value, ""))
     except RecipeError as err:
         raise reader.fail(err.field, err.message) from None
-
-
-def read_recipe_file(path: str | Path) -> Recipe:
-    """The recipe in the ``eval.yaml`` at ``path`` (its ``name`` names the episode set)."""
-    source = str(path)
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, Mapping) or RECIPE_KEY not in data:
-        raise SuiteFileError(source, RECIPE_KEY, "missing: a case suite's eval.yaml has a recipe")
-    if not isinstance(data.get("name"), str):
-        raise SuiteFileError(source, "name", f"expected the suite's name, got {data.get('name')!r}")
-    return read_recipe(data["name"], data[RECIPE_KEY], source)
 
 
 def case_suites() -> tuple[str, ...]:

@@ -310,24 +310,25 @@ def _requirement_values(
     return out
 
 
+def _scoring(*, requirements: bool = False) -> Scorer:
+    """The scorer of a case suite: :func:`_score` of each sample."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _score(state, target, requirements=requirements)
+
+    return score
+
+
 @scorer(metrics=_metrics())
 def livestream_scorer() -> Scorer:
     """Deterministic scores of a live-stream answer, per intent."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _score(state, target)
-
-    return score
+    return _scoring()
 
 
 @scorer(metrics=_metrics("dimension", "held_out", "dims"))
 def variant_scorer() -> Scorer:
     """As :func:`livestream_scorer`, also per set of HSA dimensions applied."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _score(state, target)
-
-    return score
+    return _scoring()
 
 
 @scorer(metrics=_metrics("perturbation", "fault", recovery=True))
@@ -339,11 +340,7 @@ def robustness_scorer() -> Scorer:
     shares of faults the hooks absorbed, that looked fine, that the agent saw and that it never
     met are metrics of their own (``fault_absorbed``, ``fault_silent``, ...).
     """
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _score(state, target)
-
-    return score
+    return _scoring()
 
 
 @scorer(metrics=_metrics("version", error=True))
@@ -356,8 +353,4 @@ def evolution_scorer() -> Scorer:
     The per-edit report (following, regressions, error reduction) is
     :func:`hat_eval.reports.log_evolution_report` of the log.
     """
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _score(state, target, requirements=True)
-
-    return score
+    return _scoring(requirements=True)

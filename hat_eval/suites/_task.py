@@ -105,33 +105,18 @@ def _read_cases(path: str, kb_seed: int, shop: str | None) -> tuple[Case, ...]:
     return tuple(read_case_file(path, knowledge_base(kb_seed, shop)))
 
 
-def build_case_task(
-    suite: str,
-    scorer: Scorer,
-    *,
-    split: Split = "test",
-    harness: str | None = None,
-    agent: Agent = "harness",
-    n: int | None = None,
-    seed: int | None = None,
-    kb_seed: int = 0,
-    max_turns: int = 5,
-    disclosure: str | None = None,
-    harness_version: str | None = None,
-    changelog: str | None = None,
-    shop: str | None = None,
-    cases: str | None = None,
-) -> Task:
-    """An Inspect task for one case suite, scored by ``scorer``.
+@dataclass(frozen=True)
+class CaseTaskSpec:
+    """What one case suite's task runs and records; :meth:`task` builds it.
 
     The harness goes into the episodes only: each sample carries a reference to it (path,
     content hash, variant), and the agent and the scorer both read it from the sample.
 
-    Args:
-        suite: ``livestream``, ``variant`` or ``robustness``.
-        scorer: the suite's scorer (its ``task.py`` names it).
+    Attributes:
+        suite: ``livestream``, ``variant``, ``robustness`` or ``evolution``.
         split: the product split the cases come from (``test`` for evaluation).
-        harness: harness file to run under (the default live-commerce harness if None).
+        harness: harness file to run under (the default live-commerce harness if None);
+            resolved with ``disclosure`` when made.
         agent: ``harness`` (the harness-driven agent) or ``react`` (Inspect's ReAct baseline).
         n: number of cases (the suite's size by default; a larger ``n`` is the whole suite).
         seed: case seed (the suite's fixed seed by default).
@@ -147,50 +132,37 @@ def build_case_task(
             read it too (the built-in shop if None).
         cases: a cases file (a team's viewer messages with gold, the case schema, about
             ``shop``'s products) to run instead of generated cases.
-
-    Raises:
-        HarnessError: the changelog or a version's harness is invalid, or ``harness_version``
-            names a version it does not have.
-        CaseFileError: the cases file does not read (one line per problem).
     """
-    if agent not in AGENTS:
-        raise ValueError(f"agent {agent!r} is unknown, expected one of {', '.join(AGENTS)}")
-    spec = _CaseTaskSpec(
-        suite=suite,
-        split=split,
-        harness=disclosure_harness(harness, disclosure),
-        agent=agent,
-        n=n,
-        seed=seed,
-        kb_seed=kb_seed,
-        max_turns=max_turns,
-        harness_version=harness_version,
-        changelog=changelog,
-        shop=shop,
-        cases=cases,
-    )
-    return spec.task(scorer)
-
-
-@dataclass(frozen=True)
-class _CaseTaskSpec:
-    """:func:`build_case_task`'s arguments, the harness resolved: what its task runs and records."""
 
     suite: str
-    split: Split
-    harness: str | None
-    agent: Agent
-    n: int | None
-    seed: int | None
-    kb_seed: int
-    max_turns: int
-    harness_version: str | None
-    changelog: str | None
-    shop: str | None
-    cases: str | None
+    split: Split = "test"
+    harness: str | None = None
+    agent: Agent = "harness"
+    n: int | None = None
+    seed: int | None = None
+    kb_seed: int = 0
+    max_turns: int = 5
+    disclosure: str | None = None
+    harness_version: str | None = None
+    changelog: str | None = None
+    shop: str | None = None
+    cases: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.agent not in AGENTS:
+            raise ValueError(
+                f"agent {self.agent!r} is unknown, expected one of {', '.join(AGENTS)}"
+            )
+        object.__setattr__(self, "harness", disclosure_harness(self.harness, self.disclosure))
 
     def task(self, scorer: Scorer) -> Task:
-        """The Inspect task: the episodes as samples, the agent, ``scorer`` and the metadata."""
+        """The Inspect task: the episodes as samples, the agent, ``scorer`` and the metadata.
+
+        Raises:
+            HarnessError: the changelog or a version's harness is invalid, or
+                ``harness_version`` names a version it does not have.
+            CaseFileError: the cases file does not read (one line per problem).
+        """
         recipe = suite_recipe(self.suite)
         episodes = self.episodes(recipe)
         return Task(

@@ -14,7 +14,7 @@ from inspect_ai.scorer import Scorer
 from hat_eval.world import Split
 
 from ._catalog import suite_meta
-from ._task import Agent, build_case_task
+from ._task import Agent, CaseTaskSpec
 
 
 def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., Task]:
@@ -34,9 +34,8 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
         shop: str | None = None,
         cases: str | None = None,
     ) -> Task:
-        return build_case_task(
+        return CaseTaskSpec(
             suite,
-            scorer(),
             split=split,
             harness=harness,
             agent=agent,
@@ -49,7 +48,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
             changelog=changelog,
             shop=shop,
             cases=cases,
-        )
+        ).task(scorer())
 
     meta = suite_meta(suite)
     entry.__name__ = entry.__qualname__ = suite

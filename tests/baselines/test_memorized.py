@@ -22,7 +22,7 @@ import hat_eval._registry  # noqa: F401  (registers the hat/ models)
 from hat_eval.baselines._compose import compose
 from hat_eval.baselines._read import PromptFacts, Turn, read_turn
 from hat_eval.baselines._reference_policy import MODELS, ReferencePolicy
-from hat_eval.reports._paired import paired_bootstrap
+from hat_eval.stats import paired_bootstrap
 from hat_eval.suites import suite_task
 
 N = 120

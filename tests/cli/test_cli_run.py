@@ -9,8 +9,9 @@ import yaml
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.cli._run import generation_model_args, parse_model_args, resolve_model
+from hat_eval.cli._run import parse_model_args
 from hat_eval.harness._load import harness_to_dict
+from hat_eval.runner._prepare import generation_model_args, resolve_model
 
 runner = CliRunner()
 

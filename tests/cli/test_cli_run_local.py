@@ -19,8 +19,8 @@ from hat_eval._checkpoint import (
 )
 from hat_eval._device import default_connections
 from hat_eval.cli import app
-from hat_eval.cli._progress import Progress, Retry, duration, every_s_from_env
-from hat_eval.cli._run import limit_notes
+from hat_eval.runner._progress import Progress, Retry, duration, every_s_from_env
+from hat_eval.runner._session import limit_notes
 from tests._cli import one_error_line
 
 runner = CliRunner()
@@ -79,15 +79,15 @@ def test_connections_default_to_what_the_model_handles(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    assert default_connections("hf/ckpt")[0] == 1
-    assert default_connections("openai-api/local/qwen")[0] == 16
+    assert default_connections("hf/ckpt") == 1
+    assert default_connections("openai-api/local/qwen") == 16
     run(tmp_path, "--limit", "1", "--model", str(tiny_checkpoint))
     assert captured["max_connections"] == 1
     assert captured["attempt_timeout"] is None  # no server: nothing to time out
     run(tmp_path, "--limit", "1", "--model", str(tiny_checkpoint), "--max-connections", "3")
     assert captured["max_connections"] == 3
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    assert default_connections("hf/ckpt") == (8, "a local checkpoint on a GPU")
+    assert default_connections("hf/ckpt") == 8
 
 
 def content_only(src: Path, dest: Path) -> Path:

@@ -91,7 +91,7 @@ def test_a_local_judge_loads_without_hub_kernels(
     tiny_checkpoint: Path, offline: pytest.MonkeyPatch
 ) -> None:
     from hat_eval.cli._judge import _grader
-    from hat_eval.cli._run import resolve_judge
+    from hat_eval.runner._prepare import resolve_judge
 
     spy = spy_kernels(offline)
     resolve_judge(str(tiny_checkpoint))  # hat-eval run/score --judge CKPT

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.cli._run import stop_signals
+from hat_eval.runner._session import stop_signals
 from tests._cli import one_error_line
 
 runner = CliRunner()

@@ -12,9 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.cli._preflight import Server, check_server, model_server
-from hat_eval.cli._run import error_kind, one_line
+from hat_eval.cli._run import error_kind
 from hat_eval.loadtest import FakeChatServer, StreamPlan
+from hat_eval.runner import RunInputError
+from hat_eval.runner._preflight import Server, check_server, model_server
+from hat_eval.runner._prepare import one_line
 
 runner = CliRunner()
 
@@ -142,18 +144,12 @@ def test_a_live_server_passes_with_one_short_request() -> None:
         (500, "answered a test chat completion with HTTP 500"),
     ],
 )
-def test_a_refusing_server_is_one_line(
-    capsys: pytest.CaptureFixture[str], status: int, expected: str
-) -> None:
-    import typer
-
+def test_a_refusing_server_is_one_line(status: int, expected: str) -> None:
     with FakeChatServer(StreamPlan(status=status)) as srv:
         server = Server(srv.url + "/v1", "LOCAL_BASE_URL", "tiny", "k", "LOCAL_API_KEY")
-        with pytest.raises(typer.Exit) as exc:
+        with pytest.raises(RunInputError) as exc:
             check_server("openai-api/local/tiny", server)
-    assert exc.value.exit_code == 2
-    (line,) = capsys.readouterr().err.splitlines()
-    assert expected in line
+    assert "\n" not in str(exc.value) and expected in str(exc.value)
 
 
 def test_a_server_that_refuses_only_the_probe_fields_passes() -> None:
@@ -163,7 +159,7 @@ def test_a_server_that_refuses_only_the_probe_fields_passes() -> None:
 
 def test_the_preflight_loads_neither_locust_nor_gevent() -> None:
     code = (
-        "import sys; from hat_eval.cli._preflight import check_server; "
+        "import sys; from hat_eval.runner._preflight import check_server; "
         "import hat_eval.loadtest._client; "
         "bad = [m for m in ('locust', 'gevent') if m in sys.modules]; assert not bad, bad"
     )

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hat_eval.cli import app
-from hat_eval.cli._preflight import Server, completion_problem
+from hat_eval.runner._preflight import Server, completion_problem
 
 runner = CliRunner()
 
@@ -171,7 +171,7 @@ def test_a_server_that_stops_answering_fails_the_samples_within_the_timeout(
 
 
 def test_a_grader_behind_a_server_is_bounded_as_the_model_is(serve: Any) -> None:
-    from hat_eval.cli._run import resolve_judge
+    from hat_eval.runner._prepare import resolve_judge
 
     serve("answers")
     grader = resolve_judge("openai-api/local/tiny", request_timeout=7, max_retries=1)

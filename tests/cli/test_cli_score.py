@@ -319,7 +319,7 @@ def test_the_judges_bounds_reach_its_grader_before_any_answer_is_read(
 ) -> None:
     import typer
 
-    from hat_eval.cli import _run
+    from hat_eval.runner import _prepare
 
     seen: dict[str, Any] = {}
 
@@ -327,7 +327,7 @@ def test_the_judges_bounds_reach_its_grader_before_any_answer_is_read(
         seen.update(bounds, judge=judge)
         raise typer.Exit(3)  # stop here: nothing further is needed
 
-    monkeypatch.setattr(_run, "resolve_judge", resolve)
+    monkeypatch.setattr(_prepare, "resolve_judge", resolve)
     args = ["score", "--suite", "livestream", "--answers", str(tmp_path / "missing.jsonl")]
     args += ["--out", str(tmp_path / "r.jsonl"), "--judge", "ckpt/"]
     args += ["--judge-max-tokens", "96", "--request-timeout", "7", "--max-retries", "0"]

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from hat_eval.reports._paired import paired_bootstrap
+from hat_eval.stats import paired_bootstrap
 
 
 def test_constant_difference_gives_a_zero_width_interval() -> None:

@@ -11,7 +11,7 @@ from inspect_ai.model import ChatMessageSystem, ModelOutput, get_model
 from hat_eval.suites.ifeval import load_ifeval, summarize
 from hat_eval.suites.ifeval._checks import check_response
 from hat_eval.suites.ifeval._report import METRICS
-from hat_eval.suites.ifeval._task import build_ifeval, ifeval_task
+from hat_eval.suites.ifeval._task import DEFAULT_HARNESS, build_ifeval
 
 REPO = Path(__file__).resolve().parents[2]
 N = 6
@@ -80,7 +80,7 @@ def test_harness_conditioned_variant_puts_the_system_prompt_first(
     from hat_eval.harness import render
 
     expected = render(default_harness).system_prompt
-    task = ifeval_task(data_file, harness_conditioned=True, limit=3)
+    task = build_ifeval(data=data_file, harness=DEFAULT_HARNESS, limit=3)
     assert task.name == "ifeval_harness"
     samples = list(task.dataset)
     assert len(samples) == 3
@@ -88,7 +88,7 @@ def test_harness_conditioned_variant_puts_the_system_prompt_first(
         assert isinstance(s.input, list) and isinstance(s.input[0], ChatMessageSystem)
         assert s.input[0].content == expected
         assert s.input[1].content == s.metadata["prompt"]
-    plain = list(ifeval_task(data_file, limit=3).dataset)
+    plain = list(build_ifeval(data=data_file, limit=3).dataset)
     assert [s.input for s in plain] == [s.metadata["prompt"] for s in samples]
 
 

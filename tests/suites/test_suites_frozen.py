@@ -60,7 +60,7 @@ def test_runs_the_files_do_not_hold_are_generated(monkeypatch):
     def no_file(*args, **kwargs):
         raise AssertionError("read the frozen file")
 
-    monkeypatch.setattr(frozen, "_lines", no_file)
+    monkeypatch.setattr(frozen, "split_bytes", no_file)
     recipe = suite_recipe("livestream")
     assert suite_episodes("livestream", split="test", n=4, seed=5) == build_episodes(
         recipe, split="test", n=4, seed=5

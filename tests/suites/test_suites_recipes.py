@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from hat_eval.episode import FaultRecipe, Recipe, build_rows, dataset_sha256
 from hat_eval.suites import case_suites, suite_recipe, viewer_messages
-from hat_eval.suites._recipes import SuiteFileError, read_recipe_file, suite_rows
+from hat_eval.suites._recipes import SuiteFileError, read_recipe, suite_rows
 from hat_eval.world import FAULT_KINDS
 
 
@@ -43,6 +44,12 @@ def test_suite_rows_are_build_rows_of_the_suite_recipe() -> None:
 
 
 HEAD = "name: mine\n"
+
+
+def read_recipe_file(path: Path) -> Recipe:
+    """The recipe of the eval.yaml at ``path``, read as the catalogue reads each suite's."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return read_recipe(data["name"], data["recipe"], str(path))
 
 
 @pytest.mark.parametrize(

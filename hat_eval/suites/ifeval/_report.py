@@ -59,16 +59,23 @@ class IFEvalReport:
     by_category: dict[str, TypeAccuracy] = field(default_factory=dict)
 
 
-def _breakdown(verdicts: Sequence[Verdict], key: int | None) -> dict[str, TypeAccuracy]:
+def tally(followed: Iterable[tuple[str, bool, bool]]) -> dict[str, TypeAccuracy]:
+    """``(name, strict, loose)`` per instruction -> each name's accuracy, names sorted."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for v in verdicts:
-        for iid, s, lo in zip(v.example.instruction_id_list, v.strict, v.loose, strict=True):
-            name = iid if key is None else iid.split(":")[0]
-            c = counts[name]
-            c[0] += 1
-            c[1] += s
-            c[2] += lo
+    for name, strict, loose in followed:
+        c = counts[name]
+        c[0] += 1
+        c[1] += bool(strict)
+        c[2] += bool(loose)
     return {k: TypeAccuracy(*counts[k]) for k in sorted(counts)}
+
+
+def _breakdown(verdicts: Sequence[Verdict], key: int | None) -> dict[str, TypeAccuracy]:
+    return tally(
+        (iid if key is None else iid.split(":")[0], s, lo)
+        for v in verdicts
+        for iid, s, lo in zip(v.example.instruction_id_list, v.strict, v.loose, strict=True)
+    )
 
 
 def summarize(verdicts: Iterable[Verdict]) -> IFEvalReport:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +20,7 @@ from hat_eval.stats import ratio_stderr
 
 from ._checks import check_response
 from ._data import IFEvalExample
+from ._report import tally
 
 # Per-sample value keys: the four per-prompt results and the instruction count that weights
 # the instruction-level shares back into a micro-average.
@@ -93,24 +93,19 @@ def ifeval_by_instruction() -> Metric:
     """Accuracy per instruction id, strict and loose: ``strict/punctuation:no_comma``, ..."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+        followed: list[tuple[str, bool, bool]] = []
         for s in scores:
             md = s.score.metadata or {}
-            for iid, st, lo in zip(
+            followed += zip(
                 md.get("instruction_id_list", []),
                 md.get("follow_instruction_list_strict", []),
                 md.get("follow_instruction_list_loose", []),
                 strict=True,
-            ):
-                c = counts[iid]
-                c[0] += 1
-                c[1] += bool(st)
-                c[2] += bool(lo)
+            )
         out: dict[str, float] = {}
-        for iid in sorted(counts):
-            total, st, lo = counts[iid]
-            out[f"strict/{iid}"] = st / total
-            out[f"loose/{iid}"] = lo / total
+        for iid, acc in tally(followed).items():
+            out[f"strict/{iid}"] = acc.strict_acc
+            out[f"loose/{iid}"] = acc.loose_acc
         return out
 
     return compute

@@ -25,7 +25,7 @@ GENERATION = GenerateConfig(temperature=0.0, max_tokens=1280)
 
 Override with ``hat-eval run --temperature/--max-tokens`` (or Inspect's flags). Inspect's ``hf/``
 provider samples by default and cannot take temperature 0: ``hat-eval run`` passes
-``do_sample=False`` for it (see ``hat_eval.cli._run.generation_model_args``).
+``do_sample=False`` for it (see ``hat_eval.runner._prepare.generation_model_args``).
 """
 
 
@@ -49,14 +49,10 @@ def to_sample(example: IFEvalExample, index: int, system_prompt: str | None = No
         "kwargs": [dict(k) for k in example.kwargs],
         "where": example.where,
     }
-    if system_prompt is None:
-        return Sample(
-            input=example.prompt,
-            id=example.key if example.key is not None else index + 1,
-            metadata=metadata,
-        )
     return Sample(
-        input=[ChatMessageSystem(content=system_prompt), ChatMessageUser(content=example.prompt)],
+        input=example.prompt
+        if system_prompt is None
+        else [ChatMessageSystem(content=system_prompt), ChatMessageUser(content=example.prompt)],
         id=example.key if example.key is not None else index + 1,
         metadata=metadata,
     )
@@ -100,23 +96,3 @@ def build_ifeval(
         version=VERSION,
         metadata={"data": str(data) if data else "google/IFEval", "harness": str(harness)},
     )
-
-
-def ifeval_task(
-    data: Path | None = None,
-    harness_conditioned: bool = False,
-    limit: int | None = None,
-    *,
-    harness: str | Path | None = None,
-) -> Task:
-    """The task ``hat-eval run --suite ifeval`` runs.
-
-    Args:
-        data: A local ``input_data.jsonl``; ``google/IFEval`` when ``None``.
-        harness_conditioned: Put the default harness's system prompt before each prompt.
-        limit: Keep the first ``limit`` prompts.
-        harness: A harness file whose system prompt goes before each prompt (implies a
-            harness-conditioned run).
-    """
-    chosen = harness if harness is not None else (DEFAULT_HARNESS if harness_conditioned else None)
-    return build_ifeval(data=data, harness=chosen, limit=limit)
