@@ -183,7 +183,7 @@ def agent_steps(
         execute: Runs each turn's tool calls (see :data:`Execute`); in line when ``None``.
     """
     runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault, seed=seed)
-    hooks = HookRunner(ctx.harness, ctx.kb, ctx.session, runtime, ctx.hook_fault)
+    hooks = HookRunner(runtime, ctx.hook_fault)
     run = AgentRun(
         messages=[system_message(ctx), *messages], records=runtime.records, hooks=hooks.records
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -120,10 +121,7 @@ def looping(body: str) -> list[Verdict]:
     said = [s for s in said if s]
     if len(said) < 3 or len(set(said)) == len(said):
         return []
-    counts: dict[str, int] = {}
-    for s in said:
-        counts[s] = counts.get(s, 0) + 1
-    top, n = max(counts.items(), key=lambda kv: kv[1])
+    top, n = Counter(said).most_common(1)[0]
     if n >= 3 and n * len(top) * 2 >= sum(len(s) for s in said) and word_count(top) >= 2:
         return [Verdict(0.0, f"the answer loops: {top[:40]!r} said {n} times")]
     return []

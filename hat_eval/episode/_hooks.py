@@ -25,8 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from hat_eval.harness import Harness, HookCheck
-from hat_eval.world import KnowledgeBase, LiveSession
+from hat_eval.harness import HookCheck
 
 from ._checks import (
     FAULT_OUTCOMES,
@@ -119,19 +118,10 @@ class ReplyVerdict:
 class HookRunner:
     """The enabled checking hooks of one episode, with the rejections each has left."""
 
-    def __init__(
-        self,
-        harness: Harness,
-        kb: KnowledgeBase,
-        session: LiveSession,
-        runtime: ToolRuntime,
-        fault: HookFault | None = None,
-    ) -> None:
-        self.harness = harness
-        self.kb = kb
-        self.session = session
+    def __init__(self, runtime: ToolRuntime, fault: HookFault | None = None) -> None:
+        self.harness = runtime.harness
         self.runtime = runtime
-        self.checks = tuple(c for c in harness.hooks.checks if c.enabled)
+        self.checks = tuple(c for c in self.harness.hooks.checks if c.enabled)
         self.left = {c.name: c.budget for c in self.checks}
         self.records: list[HookRecord] = []
         self.fault = fault
@@ -225,12 +215,12 @@ class HookRunner:
             ]
             return "; ".join(broken) or None
         # factual_risk: the products on screen and those the agent looked up
-        products = [self.session.product_on_screen] + [
+        products = [self.runtime.session.product_on_screen] + [
             str(r.arguments["product_id"])
             for r in self.runtime.records
             if r.outcome == "ok" and isinstance(r.arguments.get("product_id"), str)
         ]
-        verdict = compliance_risk(body, self.kb, dict.fromkeys(products))
+        verdict = compliance_risk(body, self.runtime.kb, dict.fromkeys(products))
         return None if verdict.value == 1.0 else f"{verdict.reason}, a public stream must not"
 
 

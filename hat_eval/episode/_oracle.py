@@ -31,9 +31,7 @@ def _fill(name: str, case: Case) -> Any:
         return case.details["sku"]
     if name == "reason":
         return f"the viewer needs a human ({case.intent}): {case.message}"
-    if name == "query":
-        return case.message
-    # e.g. ``claim``: the viewer's own words are what is to be checked
+    # ``query``, and e.g. ``claim``: the viewer's own words are what is to be checked
     return case.message
 
 
