@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from hat_eval.harness import Changelog, HarnessError, Requirement, Version
 from hat_eval.world import (
@@ -141,13 +142,13 @@ def resolve_requirement(changelog: Changelog, version: Version) -> EditRequireme
     if version.edit is None or version.edit.requires is None:
         return None
     req = version.edit.requires
-    where = f"versions.{version.index}.edit.requires.target"
+    bad = partial(
+        HarnessError, str(changelog.path), f"versions.{version.index}.edit.requires.target"
+    )
     h = version.harness
     limits: dict[str, float] = {}
     if req.check == "states_fact" and req.target not in STATED_FACTS:
-        raise HarnessError(
-            str(changelog.path),
-            where,
+        raise bad(
             f"{req.target!r} is not a fact an edit can ask for, expected one of "
             f"{', '.join(STATED_FACTS)}",
         )
@@ -156,17 +157,13 @@ def resolve_requirement(changelog: Changelog, version: Version) -> EditRequireme
     if req.check == "hook":
         hook = next(c for c in h.hooks.checks if c.name == req.target)
         if hook.trigger not in HOOK_REQUIREMENTS:
-            raise HarnessError(
-                str(changelog.path),
-                where,
+            raise bad(
                 f"hook {req.target!r} checks {hook.trigger}, which an answer alone does not "
                 f"show; expected a hook of trigger {' or '.join(HOOK_REQUIREMENTS)}",
             )
         limits = {n: float(h.constraint_value(n)) for n in FORMAT_LIMITS if n in h.constraints()}
         if hook.trigger == "reply_format" and not limits:
-            raise HarnessError(
-                str(changelog.path),
-                where,
+            raise bad(
                 f"hook {req.target!r} checks reply format but the harness states no "
                 f"{' or '.join(FORMAT_LIMITS)}, expected a constraint for it to check",
             )

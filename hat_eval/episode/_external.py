@@ -36,17 +36,6 @@ from ._context import EpisodeContext, episode_context, knowledge_base
 from ._record import Episode
 from ._runtime import CallRecord, ToolRuntime
 
-__all__ = [
-    "AnswerFileError",
-    "ExternalAnswer",
-    "answer_records",
-    "case_line",
-    "read_answer_file",
-    "read_answers",
-    "result_fault",
-    "score_answers",
-]
-
 OnBad = Callable[[AnswerFileError], None]
 """What to do with a bad line (report it) when the reading goes on past it."""
 
@@ -123,10 +112,7 @@ def _answers(
             try:
                 line = parse_answer_line(row, where)
                 if case_ids is not None and line.id not in case_ids:
-                    raise AnswerFileError(
-                        f"{where}: field id: unknown case id {line.id!r}, expected an id that "
-                        "`hat-eval suites cases NAME --jsonl` lists for this suite"
-                    )
+                    raise _unknown_id(where, line.id)
                 if line.id in first_line:
                     raise AnswerFileError(
                         f"{where}: field id: case id {line.id!r} again (first on line "
@@ -144,6 +130,13 @@ def _answers(
     except JsonlError as err:
         raise AnswerFileError(str(err)) from None
     return out
+
+
+def _unknown_id(where: str, case_id: str) -> AnswerFileError:
+    return AnswerFileError(
+        f"{where}: field id: unknown case id {case_id!r}, expected an id that "
+        "`hat-eval suites cases NAME --jsonl` lists for this suite"
+    )
 
 
 def answer_records(
@@ -167,8 +160,7 @@ def answer_records(
     for i, given in enumerate(calls):
         c = given if isinstance(given, ToolCallLine) else _call(given, i)
         name = c.tool
-        text_function = c.function_id
-        function = text_function if text_function in functions else by_name.get(name)
+        function = c.function_id if c.function_id in functions else by_name.get(name)
         record = CallRecord(
             name=name,
             function=function,
@@ -225,7 +217,6 @@ def result_fault(
     except ToolInputError:
         return None
     runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session)
-    messages = runtime.messages
     text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
     clean = render_result(real)
     drifted = drift(real) if drift(real) != real else {"data": real}
@@ -239,7 +230,7 @@ def result_fault(
             if kind is None:
                 return None
             return kind, ("empty" if value in ({}, []) else None)
-    body = _unwrap(messages, name, text)
+    body = _unwrap(runtime.messages, name, text)
     try:
         value = json.loads(body)
     except ValueError:
@@ -305,10 +296,7 @@ def score_answers(
     for a in answers:
         episode = episodes.get(a.id)
         if episode is None:
-            raise AnswerFileError(
-                f"{a.where}: field id: unknown case id {a.id!r}, expected an id that "
-                "`hat-eval suites cases NAME --jsonl` lists for this suite"
-            )
+            raise _unknown_id(a.where, a.id)
         check = check_answer(
             episode.case,
             episode.gold,

@@ -101,6 +101,4 @@ def oracle_answer(episode: Episode, ctx: EpisodeContext) -> str:
     """
     body = oracle_body(episode.case, ctx)
     skill = episode.gold.skill
-    if SKILL_LOADER in episode.gold.tools:
-        return body
-    return f"[skill: {skill}] {body}" if skill else body
+    return f"[skill: {skill}] {body}" if skill and SKILL_LOADER not in episode.gold.tools else body

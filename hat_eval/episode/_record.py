@@ -11,8 +11,8 @@ base file whose content changed since the record was made is an error, not a sil
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
 
 from hat_eval.harness import Harness
 from hat_eval.world import Case, FaultPlan
@@ -46,10 +46,7 @@ class HookFault:
         if self.times < 1:
             raise ValueError(f"hook fault times {self.times} must be at least 1")
 
-    @property
-    def kind(self) -> str:
-        """:data:`HOOK_FAULT`."""
-        return HOOK_FAULT
+    kind: ClassVar[str] = HOOK_FAULT
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (a sample's ``hook_fault``)."""
@@ -139,14 +136,7 @@ class EditRequirement:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
-        return {
-            "edit": self.edit,
-            "kind": self.kind,
-            "check": self.check,
-            "target": self.target,
-            "in_force": self.in_force,
-            "limits": dict(self.limits),
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EditRequirement:
