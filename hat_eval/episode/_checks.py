@@ -11,7 +11,7 @@ import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -213,20 +213,24 @@ def recovered(
     value = math.nan
     if outcome == "visible":
         assert fault is not None
-        calls = [r for r in records if r.function == fault.function]
-        seen = next(i for i, r in enumerate(calls) if r.outcome.startswith("fault:"))
-        again = any(r.outcome == "ok" for r in calls[seen + 1 :])
-        value = 1.0 if again or _handed_off_after(records, calls[seen]) else 0.0
+        seen = next(
+            i
+            for i, r in enumerate(records)
+            if r.function == fault.function and r.outcome.startswith("fault:")
+        )
+        value = 1.0 if _fixed_after(records, seen) else 0.0
     elif outcome == "silent" and answer_ok is not None:
         value = 1.0 if answer_ok else 0.0
     own = _own_errors(records)
     return value if own is None else (own if math.isnan(value) else min(value, own))
 
 
-def _handed_off_after(records: Sequence[CallRecord], failed: CallRecord) -> bool:
-    """Whether a hand-off to a person went through after the ``failed`` call."""
-    after = next((i for i, r in enumerate(records) if r is failed), len(records))
-    return any(r.function == "handoff.escalate" and r.outcome == "ok" for r in records[after + 1 :])
+def _fixed_after(records: Sequence[CallRecord], i: int) -> bool:
+    """Whether its function was called successfully after call ``i``, or a hand-off went through."""
+    return any(
+        r.outcome == "ok" and r.function in (records[i].function, "handoff.escalate")
+        for r in records[i + 1 :]
+    )
 
 
 def _own_errors(records: Sequence[CallRecord]) -> float | None:
@@ -242,12 +246,7 @@ def _own_errors(records: Sequence[CallRecord]) -> float | None:
     ]
     if not failed:
         return None
-    fixed = all(
-        any(r.function == records[i].function and r.outcome == "ok" for r in records[i + 1 :])
-        or _handed_off_after(records, records[i])
-        for i in failed
-    )
-    return 1.0 if fixed else 0.0
+    return 1.0 if all(_fixed_after(records, i) for i in failed) else 0.0
 
 
 def products_named(body: str, catalogue: Mapping[str, Sequence[str]]) -> int:
@@ -286,20 +285,14 @@ def constraint_checks(
     ``max_tool_calls`` on the number of tool calls, ``max_listed`` on the number of catalogue
     products the answer names (with a ``catalogue`` only). Other names are not checkable here.
     """
-    out: dict[str, bool] = {}
-    for name in names:
-        if name not in values:
-            continue
-        limit = values[name]
-        if name == "max_words":
-            out[name] = word_count(body) <= limit
-        elif name == "max_emojis":
-            out[name] = emoji_count(body) <= limit
-        elif name == "max_tool_calls":
-            out[name] = n_calls <= limit
-        elif name == "max_listed" and catalogue is not None:
-            out[name] = products_named(body, catalogue) <= limit
-    return out
+    measures: dict[str, Callable[[], int]] = {
+        "max_words": lambda: word_count(body),
+        "max_emojis": lambda: emoji_count(body),
+        "max_tool_calls": lambda: n_calls,
+    }
+    if catalogue is not None:
+        measures["max_listed"] = lambda: products_named(body, catalogue)
+    return {n: measures[n]() <= values[n] for n in names if n in values and n in measures}
 
 
 PARTS = ("accuracy", "safety", "tools", "skill", "constraints")

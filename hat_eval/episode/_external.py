@@ -85,11 +85,8 @@ def read_answer_file(
         AnswerFileError: a missing or unreadable file, or (without ``on_bad``) the first bad
             line (the message names the file, the line and the field).
     """
-    try:
-        rows = read_jsonl(path, what="answers", on_error=_jsonl_errors(on_bad))
-        return _answers(rows, str(path), case_ids, on_bad)
-    except JsonlError as err:
-        raise AnswerFileError(str(err)) from None
+    rows = read_jsonl(path, what="answers", on_error=_jsonl_errors(on_bad))
+    return _answers(rows, str(path), case_ids, on_bad)  # read_jsonl raises as it is iterated
 
 
 def _jsonl_errors(on_bad: OnBad | None) -> Callable[[JsonlError], None] | None:
