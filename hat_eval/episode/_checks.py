@@ -477,15 +477,3 @@ def _tools_reason(tools: dict[str, float]) -> str:
         f"recall {tools['recall']:.2f}, {tools['redundant']:.0f} redundant, "
         f"{tools['unexpected']:.0f} unexpected calls"
     )
-
-
-def score_answer(
-    case: Case,
-    gold: Gold,
-    answer: str,
-    records: Sequence[CallRecord],
-    fault: FaultPlan | None = None,
-    kb: KnowledgeBase | None = None,
-) -> dict[str, float]:
-    """The numbers of :func:`check_answer` as one dict (what the suites' scores hold)."""
-    return check_answer(case, gold, answer, records, fault, kb).values()
