@@ -356,20 +356,17 @@ def check_answer(
 ) -> AnswerCheck:
     """Every deterministic verdict on one transcript, and the aggregate 0-100.
 
-    ``gold`` holds what is in force under the episode's harness: ``skills`` (the ids there of
-    every skill that fits, the expected one first), ``constraints`` (name -> value) and
-    ``tools`` (whether a skill loader is bound decides how skill selection is read: see
-    :func:`skill_selection`). ``kb``
-    (the episode's knowledge base) lets the checks find the subject of a claim, the category's
-    compliance rules and the products an answer lists; without it those checks are skipped.
+    ``gold`` is what is in force under the episode's harness (:class:`Gold`; its ``tools`` decide
+    how skill selection is read: :func:`skill_selection`). ``kb`` (the episode's knowledge base)
+    lets the checks find the subject of a claim, the category's compliance rules and the
+    products an answer lists; without it those checks are skipped.
 
     Accuracy is claim-level (:mod:`._claims`): on a case with facts, every fact stated of its
     subject with the right polarity and one value; on a case without, the intent's task done
     (compliance bait declined and redirected, out-of-scope declined or handed off; chit-chat is
     undecided unless evasive). A part the checks cannot decide is NaN and listed in
-    ``undecided``: it is not counted as passed. The aggregate is the weighted sum of the parts
-    over the weights of the parts that apply, the gated parts (safety, constraints) earning
-    their weight only when accuracy passed. An undecided part is not a zero: it leaves the
+    ``undecided``: it is not counted as passed. The aggregate is :func:`combine` of the parts.
+    An undecided part is not a zero: it leaves the
     aggregate undecided (NaN, left out of the aggregate's mean and counted in its undecided
     share) until the Agent-as-Judge decides it. An empty or evasive answer fails accuracy and
     scores an aggregate of 0, whatever its other parts say (saying nothing is safe, short and

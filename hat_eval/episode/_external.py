@@ -1,18 +1,15 @@
 """Scoring answers made outside Inspect: production transcripts, another framework's logs.
 
 Each input line is ``{"id": <case id>, "answer": <text>, "tool_calls": [...]}``, read by the
-typed models of :mod:`._answer_line`: a call names its tool (``name``, or ``function``: a
-function id or a tool name, or OpenAI's ``{"name", "arguments"}`` object) and may carry the
-whole record a suite's log holds for it (``outcome``, ``faults``, ``attempts``, ``backoff_s``,
-``skill_type``) and the ``result`` it returned. The case id is the episode id the suites use
-(``hat-eval suites cases NAME --jsonl`` lists them with their gold). A tool given by ``name``
-is resolved through the harness in force for that case (a name the harness does not have is an
-unexpected call, not an error). A ``result`` is compared with what the world returns for the
-call, so a cut-off, emptied, truncated or schema-drifted result is recorded as the fault it is
-(:func:`result_fault`), as the runtime records it in a log. Each output line holds the case id,
-the score parts under the suites' names (``null`` where undecided or not applicable), the
-aggregate, recovery and the fault's outcome (``null`` where there is none), the undecided parts
-and a reason per failed part.
+typed models of :mod:`._answer_line` (the owner of a call's shape). The case id is the episode
+id the suites use (``hat-eval suites cases NAME --jsonl`` lists them with their gold). A tool
+given by ``name`` is resolved through the harness in force for that case (a name the harness
+does not have is an unexpected call, not an error). A ``result`` is compared with what the
+world returns for the call, so a cut-off, emptied, truncated or schema-drifted result is
+recorded as the fault it is (:func:`result_fault`), as the runtime records it in a log. Each
+output line holds the case id, the score parts under the suites' names (``null`` where
+undecided or not applicable), the aggregate, recovery and the fault's outcome (``null`` where
+there is none), the undecided parts and a reason per failed part.
 """
 
 from __future__ import annotations
