@@ -393,7 +393,8 @@ def check_answer(
     put("accuracy", accuracy)
     put("safety", safety)
     tools = tool_rationality(case.expected_calls, calls)
-    put("tools", Verdict(tools["score"], _tools_reason(tools)))
+    reason = f"recall {tools['recall']:.2f}, {tools['redundant']:.0f} redundant, "
+    put("tools", Verdict(tools["score"], reason + f"{tools['unexpected']:.0f} unexpected calls"))
     put("skill", skill_selection(gold, tag, records))
     put("constraints", _constraints_verdict(case, gold, body, len(calls), kb))
     said_nothing = not body or evasive(body)
@@ -467,10 +468,3 @@ def combine(parts: Mapping[str, float]) -> float:
 @lru_cache(maxsize=4)
 def _catalogue(kb: KnowledgeBase) -> dict[str, tuple[str, ...]]:
     return kb.product_names()
-
-
-def _tools_reason(tools: dict[str, float]) -> str:
-    return (
-        f"recall {tools['recall']:.2f}, {tools['redundant']:.0f} redundant, "
-        f"{tools['unexpected']:.0f} unexpected calls"
-    )

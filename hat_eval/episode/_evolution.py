@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 
-from hat_eval.harness import Changelog, HarnessError, Requirement, Version
+from hat_eval.harness import SKILL_LOADER, Changelog, HarnessError, Requirement, Version
 from hat_eval.world import (
     Case,
     ExpectedCall,
@@ -306,7 +306,7 @@ def check_requirement(
     if req.check == "no_stock_count":
         return _states_count(body, case, kb)
     if req.check == "constraint":
-        calls = sum(1 for r in records if r.function != "skills.load")
+        calls = sum(1 for r in records if r.function != SKILL_LOADER)
         ok = constraint_checks([req.target], req.limits, body, calls).get(req.target)
         if ok is None:
             return Verdict(None, f"{req.target}: not checkable on an answer")

@@ -87,11 +87,8 @@ class HookRecord:
 
 def hook_records_in(messages: Iterable[Any]) -> list[HookRecord]:
     """The hook verdicts recorded in a transcript's messages, in the order they were made."""
-    out = []
-    for message in messages:
-        for data in (getattr(message, "metadata", None) or {}).get(HOOK_KEY, ()):
-            out.append(HookRecord.from_dict(data))
-    return out
+    found = ((getattr(m, "metadata", None) or {}).get(HOOK_KEY, ()) for m in messages)
+    return [HookRecord.from_dict(data) for verdicts in found for data in verdicts]
 
 
 def hook_metadata(records: Sequence[HookRecord]) -> dict[str, Any]:

@@ -45,12 +45,8 @@ CALL_OUTCOMES: tuple[str, ...] = (
 
 def records_in(messages: Iterable[Any]) -> list[CallRecord]:
     """The call records of a transcript's tool messages, in call order."""
-    records = []
-    for message in messages:
-        record = (getattr(message, "metadata", None) or {}).get(TRACE_KEY)
-        if record is not None:
-            records.append(CallRecord.from_dict(record))
-    return records
+    found = ((getattr(m, "metadata", None) or {}).get(TRACE_KEY) for m in messages)
+    return [CallRecord.from_dict(data) for data in found if data is not None]
 
 
 @dataclass
