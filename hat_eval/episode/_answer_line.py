@@ -42,14 +42,10 @@ class AnswerFileError(ValueError):
 
 
 def _kind(value: Any) -> str:
-    """The JSON kind of ``value`` (the union tag a discriminator picks)."""
-    if isinstance(value, bool):
-        return "_boolean"
+    """The JSON kind of ``value`` (the union tag a discriminator picks): object, text or other."""
     if isinstance(value, dict):
         return "_object"
-    if isinstance(value, str):
-        return "_text"
-    return "_other"
+    return "_text" if isinstance(value, str) else "_other"
 
 
 _BY_KIND = Discriminator(_kind, custom_error_type="kind", custom_error_message="wrong kind")

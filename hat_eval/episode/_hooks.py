@@ -176,22 +176,19 @@ class HookRunner:
         if misfire is not None:
             self.records.append(misfire)
             if misfire.verdict == "reject":
-                return ReplyVerdict((misfire,), misfire.message, "user")
+                return ReplyVerdict((misfire,), misfire.message)
         records = [misfire] if misfire is not None else []
-        rejected: list[tuple[HookCheck, HookRecord]] = []
+        roles = []  # of the checks that rejected the reply
         for check in self.checks:
-            if check.trigger == "tool_arguments":
-                continue
-            record = self._verdict(
-                check, step, self._reply_problem(check, body), can_reject=not last_turn
-            )
-            records.append(record)
-            if record.verdict == "reject":
-                rejected.append((check, record))
-        if not rejected:
+            if check.trigger != "tool_arguments":
+                problem = self._reply_problem(check, body)
+                records.append(self._verdict(check, step, problem, can_reject=not last_turn))
+                if records[-1].verdict == "reject":
+                    roles.append(check.role)
+        if not roles:
             return ReplyVerdict(tuple(records), None)
-        message = "\n\n".join(r.message for _, r in rejected)
-        return ReplyVerdict(tuple(records), message, rejected[0][0].role)
+        message = "\n\n".join(r.message for r in records if r.verdict == "reject")
+        return ReplyVerdict(tuple(records), message, roles[0])
 
     def _reply_problem(self, check: HookCheck, body: str) -> str | None:
         if check.trigger == "skill_load":
