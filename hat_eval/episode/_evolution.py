@@ -237,15 +237,14 @@ def evolution_episodes(
         ref = harness_ref(str(version.path))
         of = skill_of(version.harness, str(version.path))
         for case in cases:
-            reqs = []
+            reqs = [
+                replace(req, in_force=v.index <= version.index)
+                for v, req, intents in edits
+                if applies(req, case, intents)
+            ]
             gold_case = case
-            for edit_version, requirement, intents in edits:
-                if not applies(requirement, case, intents):
-                    continue
-                in_force = edit_version.index <= version.index
-                req = replace(requirement, in_force=in_force)
-                reqs.append(req)
-                if in_force:
+            for req in reqs:
+                if req.in_force:
                     gold_case = edit_gold(gold_case, req, kb)
             skills = [of[p] for p in case.parts if p in of]
             out.append(

@@ -268,8 +268,5 @@ def hook_fault_values(
     reached = any(r.verdict == "reject" for r in mine)
     out = {f"fault_{o}": 0.0 for o in FAULT_OUTCOMES}
     out["fault_visible" if reached else "fault_not_reached"] = 1.0
-    if not reached:
-        out["recovery"] = math.nan
-    else:
-        out["recovery"] = 1.0 if mine[-1].verdict == "pass" and answer_ok else 0.0
+    out["recovery"] = float(mine[-1].verdict == "pass" and answer_ok) if reached else math.nan
     return out
