@@ -141,8 +141,7 @@ def answer_records(
     Tool names are resolved through the episode's harness; a call to a tool the harness does
     not have is ``unknown_tool``. The outcome, faults, attempts, backoff and skill type are the
     ones given (defaults: a clean first attempt); a ``result`` given for a call whose outcome
-    is ``ok`` adds the fault it shows (:func:`result_fault`): ``fault:malformed`` or
-    ``fault:empty`` for what the runtime sees on its face, a silent fault for the rest.
+    is ``ok`` adds the fault it shows (:func:`result_fault`).
 
     Raises:
         AnswerFileError: a mapping in ``calls`` that is not a tool call (``field tool_calls.N``).
