@@ -337,10 +337,9 @@ class AnswerCheck:
             "aggregate": self.aggregate,
             "recovery": self.recovery,
             "undecided": len(self.undecided) / len(PARTS),
+            **{f"undecided_{part}": float(part in self.undecided) for part in PARTS},
+            "undecided_aggregate": float(math.isnan(self.aggregate)),
         }
-        for part in PARTS:
-            out[f"undecided_{part}"] = float(part in self.undecided)
-        out["undecided_aggregate"] = float(math.isnan(self.aggregate))
         if self.fault is not None:
             out.update({f"fault_{o}": float(o == self.fault) for o in FAULT_OUTCOMES})
         return out
