@@ -16,6 +16,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from hat_eval.hsa import DIMENSIONS, derive_seed
@@ -169,9 +170,7 @@ def build_episodes(
         )
     count = recipe.cases if n is None else n
     case_seed = recipe.seed if seed is None else seed
-
-    def draw(kb: KnowledgeBase) -> Sequence[Case]:
-        return _cases_to_run(recipe, kb, split, count, case_seed, cases)
+    draw = partial(_cases_to_run, recipe, split=split, count=count, seed=case_seed, cases=cases)
 
     if recipe.changelog is not None:
         from hat_eval.harness import load_changelog
