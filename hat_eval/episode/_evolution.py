@@ -221,8 +221,10 @@ def evolution_episodes(
 ) -> list[Episode]:
     """The cases ``draw`` gives, each under each version ``versions`` selects (all when None).
 
-    Sample ids are ``<recipe name>-<version>-<case id>``; the label ``version`` names the
-    version. The cases are the same under every version, so versions compare case by case.
+    ``draw`` is called once the changelog has passed its checks, with the knowledge base of
+    ``kb_seed`` or ``shop``. Sample ids are ``<recipe name>-<version>-<case id>``; the label
+    ``version`` names the version. The cases are the same under every version, so versions
+    compare case by case.
 
     Raises:
         HarnessError: ``versions`` names a version the changelog does not have, or the
