@@ -145,7 +145,7 @@ def bench_overhead(samples: int, rounds: int = 9) -> dict[str, list[float]]:
 
 def bench_own_code(samples: int) -> float:
     """Milliseconds per sample that hat-eval's own solver and scorer code takes (no Inspect)."""
-    from hat_eval.episode import ToolRuntime, episode_context, score_answer
+    from hat_eval.episode import ToolRuntime, check_answer, episode_context
     from hat_eval.suites import episode_of, suite_episodes, to_sample
     from hat_eval.suites._agent import live_context, rendered
 
@@ -161,9 +161,9 @@ def bench_own_code(samples: int) -> float:
             tool = ctx.harness.tool_for(call.function)
             if tool is not None:
                 runtime.call(tool.name, call.args)
-        score_answer(
+        check_answer(
             episode.case, episode.gold, "[skill: x] ok", runtime.records, ctx.fault, ctx.kb
-        )
+        ).values()
     return (time.perf_counter() - t0) / len(samples_) * 1000
 
 

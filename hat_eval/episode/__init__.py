@@ -5,7 +5,7 @@ file by path and hash, plus an HSA variant's seed and dimensions), its fault pla
 knowledge-base seed, with the ``Gold`` that harness puts in force. :func:`build_episodes`
 draws the episode set a :class:`Recipe` describes (each suite's recipe is in its ``eval.yaml``,
 read by :mod:`hat_eval.suites`; this package names no suite); :class:`ToolRuntime` runs
-an agent's tool calls against the world through the harness's hooks; :func:`score_answer` checks
+an agent's tool calls against the world through the harness's hooks; :func:`check_answer` checks
 an answer. The suites, judge, trainers, load harness and reports import this package; it imports
 none of them, and nothing here needs Inspect.
 """
@@ -31,7 +31,6 @@ from ._checks import (
     check_answer,
     combine,
     fault_outcome,
-    score_answer,
     split_skill_tag,
     split_think,
     word_count,
@@ -148,7 +147,6 @@ __all__ = [
     "knowledge_base",
     "records_in",
     "rows_jsonl",
-    "score_answer",
     "split_skill_tag",
     "split_think",
     "variant_for",

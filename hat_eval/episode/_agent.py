@@ -183,7 +183,7 @@ def agent_steps(
         execute: Runs each turn's tool calls (see :data:`Execute`); in line when ``None``.
     """
     runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session, fault=ctx.fault, seed=seed)
-    hooks = HookRunner(ctx.harness, ctx.kb, ctx.session, runtime, ctx.hook_fault)
+    hooks = HookRunner(runtime, ctx.hook_fault)
     run = AgentRun(
         messages=[system_message(ctx), *messages], records=runtime.records, hooks=hooks.records
     )
@@ -224,11 +224,7 @@ def _run_calls(
     calls: tuple[ToolCall, ...],
     step: int,
 ) -> list[_Result]:
-    """Run one turn's tool calls in order, each past the hooks; record how long they took.
-
-    A call that did not parse is answered with the parse error; one a hook rejects, with the
-    rejection.
-    """
+    """Run one turn's tool calls in order, each past the hooks; record how long they took."""
     start = time.perf_counter()
     out: list[_Result] = []
     for call in calls:
@@ -253,11 +249,7 @@ def _run_calls(
 
 
 def _append_results(run: AgentRun, results: list[_Result], to_user: bool) -> None:
-    """Append a turn's tool results to the conversation.
-
-    As tool messages; where the harness returns results as the user's, an acknowledgement per
-    call and one user message holding them all.
-    """
+    """Append a turn's tool results to the conversation, as the message structure says."""
     run.messages.extend(
         Message(
             "tool",

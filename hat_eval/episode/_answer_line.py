@@ -19,6 +19,7 @@ import json
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -41,14 +42,10 @@ class AnswerFileError(ValueError):
 
 
 def _kind(value: Any) -> str:
-    """The JSON kind of ``value`` (the union tag a discriminator picks)."""
-    if isinstance(value, bool):
-        return "_boolean"
+    """The JSON kind of ``value`` (the union tag a discriminator picks): object, text or other."""
     if isinstance(value, dict):
         return "_object"
-    if isinstance(value, str):
-        return "_text"
-    return "_other"
+    return "_text" if isinstance(value, str) else "_other"
 
 
 _BY_KIND = Discriminator(_kind, custom_error_type="kind", custom_error_message="wrong kind")
@@ -81,9 +78,12 @@ _ARGUMENTS = (
 
 
 Arguments = Annotated[
-    Annotated[dict[str, JsonValue], Tag("_object")] | Annotated[str, Tag("_text")], _BY_KIND
+    Annotated[dict[str, JsonValue], Tag("_object")] | Annotated[str, Tag("_text")],
+    _BY_KIND,
+    AfterValidator(_arguments),
 ]
-"""A call's arguments as given: an object, or JSON text (one error path whatever is wrong)."""
+"""A call's arguments, given as an object or JSON text, read as an object (one error path
+whatever is wrong)."""
 
 
 class _Strict(BaseModel):
@@ -98,11 +98,6 @@ class OpenAIFunction(_Strict):
 
     name: str = Field(min_length=1, description="the tool's name (text)")
     arguments: Arguments | None = Field(None, description=_ARGUMENTS)
-
-    @field_validator("arguments")
-    @classmethod
-    def _object(cls, value: dict[str, Any] | str | None) -> dict[str, Any]:
-        return _arguments(value)
 
 
 FunctionGiven = Annotated[
@@ -151,11 +146,6 @@ class ToolCallLine(_Strict):
     parse_error: str | None = Field(None, description="Inspect's parse error (text; not used)")
     view: JsonValue = Field(None, description="Inspect's view of the call (not used)")
 
-    @field_validator("arguments")
-    @classmethod
-    def _object(cls, value: dict[str, Any] | str | None) -> dict[str, Any] | None:
-        return None if value is None else _arguments(value)
-
     @field_validator("outcome")
     @classmethod
     def _outcome(cls, value: str) -> str:
@@ -202,9 +192,9 @@ class ToolCallLine(_Strict):
     @property
     def args(self) -> dict[str, Any]:
         """The arguments as an object (``{}`` when none were given)."""
-        if isinstance(self.function, OpenAIFunction):
-            return dict(_arguments(self.function.arguments))
-        return dict(_arguments(self.arguments))
+        function = self.function
+        given = function.arguments if isinstance(function, OpenAIFunction) else self.arguments
+        return dict(_arguments(given))
 
 
 class AnswerLine(_Strict):

@@ -36,19 +36,18 @@ def harness_ref(path: str | None = None) -> HarnessRef:
     return HarnessRef(path=path, sha256=harness_sha256(path))
 
 
-def variant_policy(dims: tuple[str, ...], protect: tuple[str, ...] = ()) -> AugmentationPolicy:
-    """The policy of an episode's variant: exactly ``dims``, each applied, default strength."""
-    return AugmentationPolicy(
-        dims=dims, default_probability=1.0, min_dims=len(dims), protect_skills=frozenset(protect)
-    )
-
-
 @lru_cache(maxsize=4096)
 def make_variant(
     harness_path: str | None, seed: int, dims: tuple[str, ...], protect: tuple[str, ...]
 ) -> Variant:
-    """The HSA variant an episode names (cached: a run shares few distinct variants)."""
-    return variant_policy(dims, protect).augment(base_harness(harness_path), seed)
+    """The HSA variant an episode names (cached: a run shares few distinct variants).
+
+    Its policy applies exactly ``dims``, each at the default strength.
+    """
+    policy = AugmentationPolicy(
+        dims=dims, default_probability=1.0, min_dims=len(dims), protect_skills=frozenset(protect)
+    )
+    return policy.augment(base_harness(harness_path), seed)
 
 
 def resolve_harness(ref: HarnessRef) -> tuple[Harness, Mapping]:

@@ -16,7 +16,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from hat_eval.hsa import DIMENSIONS, derive_seed
@@ -73,12 +73,7 @@ def gold_for(case: Case, ref: HarnessRef) -> Gold:
     else:
         v = make_variant(ref.path, ref.seed, ref.dims, ref.protect)
         h, in_force = v.harness, [v.mapping.skill_id(s) for s in skills]
-    return Gold(
-        skill=in_force[0],
-        skills=tuple(s for s in in_force if s is not None),
-        constraints={name: c.value for name, c in h.constraints().items()},
-        tools={t.function: t.name for t in h.tools},
-    )
+    return Gold.in_force(h, in_force)
 
 
 def _episode(
@@ -173,66 +168,32 @@ def build_episodes(
             f"build_episodes takes a Recipe, got {recipe!r}; for a suite's episodes call "
             "hat_eval.suites.suite_episodes(name, ...)"
         )
+    count = recipe.cases if n is None else n
+    case_seed = recipe.seed if seed is None else seed
+    draw = partial(_cases_to_run, recipe, split=split, count=count, seed=case_seed, cases=cases)
+
     if recipe.changelog is not None:
-        return _changelog_episodes(
-            recipe,
-            harness,
-            changelog or recipe.changelog,
-            versions=versions,
-            split=split,
-            n=n,
-            kb_seed=kb_seed,
-            seed=seed,
-            shop=shop,
-            cases=cases,
-        )
+        from hat_eval.harness import load_changelog
+
+        from ._evolution import evolution_episodes
+
+        if harness is not None:
+            raise ValueError(
+                f"episode set {recipe.name!r} runs the harness versions of a changelog, not "
+                f"--harness {harness}: give the changelog instead"
+            )
+        log = load_changelog(changelog or recipe.changelog)
+        return evolution_episodes(recipe, log, draw, versions=versions, kb_seed=kb_seed, shop=shop)
     if versions is not None or changelog is not None:
         raise ValueError(
             f"episode set {recipe.name!r} has no changelog: versions and changelog apply only "
             "to a recipe with one (the evolution suite)"
         )
-    count = recipe.cases if n is None else n
     kb = knowledge_base(kb_seed, shop)
     base = harness_ref(harness)
-    run = _cases_to_run(recipe, kb, split, count, recipe.seed if seed is None else seed, cases)
-    return [_episode(recipe, i, case, base, split, kb_seed, shop) for i, case in enumerate(run)]
-
-
-def _changelog_episodes(
-    recipe: Recipe,
-    harness: str | None,
-    changelog: str,
-    *,
-    versions: str | None,
-    split: Split,
-    n: int | None,
-    kb_seed: int,
-    seed: int | None,
-    shop: str | None,
-    cases: Sequence[Case] | None,
-) -> list[Episode]:
-    """The episodes of a recipe with a changelog (``changelog``): one set per harness version."""
-    from hat_eval.harness import load_changelog
-
-    from ._evolution import evolution_episodes
-
-    if harness is not None:
-        raise ValueError(
-            f"episode set {recipe.name!r} runs the harness versions of a changelog, not "
-            f"--harness {harness}: give the changelog instead"
-        )
-    log = load_changelog(changelog)
-    return evolution_episodes(
-        recipe,
-        log,
-        versions=versions,
-        split=split,
-        n=n,
-        kb_seed=kb_seed,
-        seed=seed,
-        shop=shop,
-        cases=cases,
-    )
+    return [
+        _episode(recipe, i, case, base, split, kb_seed, shop) for i, case in enumerate(draw(kb))
+    ]
 
 
 def _cases_to_run(
@@ -276,10 +237,3 @@ def rows_jsonl(rows: Sequence[dict[str, Any]]) -> bytes:
 def dataset_sha256(rows: Sequence[dict[str, Any]]) -> str:
     """The sha256 of :func:`rows_jsonl` of ``rows``."""
     return hashlib.sha256(rows_jsonl(rows)).hexdigest()
-
-
-def write_dataset(rows: Sequence[dict[str, Any]], path: str | Path) -> str:
-    """Write the canonical JSONL to ``path``; returns its sha256."""
-    data = rows_jsonl(rows)
-    Path(path).write_bytes(data)
-    return hashlib.sha256(data).hexdigest()

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import partial
 
-from hat_eval.harness import Changelog, HarnessError, Requirement, Version
+from hat_eval.harness import SKILL_LOADER, Changelog, HarnessError, Requirement, Version
 from hat_eval.world import (
     Case,
     ExpectedCall,
     Fact,
     KnowledgeBase,
-    Split,
     call_function,
     return_window_fact,
     skill_of,
@@ -142,13 +142,13 @@ def resolve_requirement(changelog: Changelog, version: Version) -> EditRequireme
     if version.edit is None or version.edit.requires is None:
         return None
     req = version.edit.requires
-    where = f"versions.{version.index}.edit.requires.target"
+    bad = partial(
+        HarnessError, str(changelog.path), f"versions.{version.index}.edit.requires.target"
+    )
     h = version.harness
     limits: dict[str, float] = {}
     if req.check == "states_fact" and req.target not in STATED_FACTS:
-        raise HarnessError(
-            str(changelog.path),
-            where,
+        raise bad(
             f"{req.target!r} is not a fact an edit can ask for, expected one of "
             f"{', '.join(STATED_FACTS)}",
         )
@@ -157,17 +157,13 @@ def resolve_requirement(changelog: Changelog, version: Version) -> EditRequireme
     if req.check == "hook":
         hook = next(c for c in h.hooks.checks if c.name == req.target)
         if hook.trigger not in HOOK_REQUIREMENTS:
-            raise HarnessError(
-                str(changelog.path),
-                where,
+            raise bad(
                 f"hook {req.target!r} checks {hook.trigger}, which an answer alone does not "
                 f"show; expected a hook of trigger {' or '.join(HOOK_REQUIREMENTS)}",
             )
         limits = {n: float(h.constraint_value(n)) for n in FORMAT_LIMITS if n in h.constraints()}
         if hook.trigger == "reply_format" and not limits:
-            raise HarnessError(
-                str(changelog.path),
-                where,
+            raise bad(
                 f"hook {req.target!r} checks reply format but the harness states no "
                 f"{' or '.join(FORMAT_LIMITS)}, expected a constraint for it to check",
             )
@@ -180,47 +176,12 @@ def resolve_requirement(changelog: Changelog, version: Version) -> EditRequireme
     )
 
 
-@dataclass(frozen=True)
-class _Edit:
-    version: Version
-    requirement: EditRequirement
-    intents: tuple[str, ...]
+_Edit = tuple[Version, EditRequirement, tuple[str, ...]]
+"""An edit that carries a requirement: its version, the requirement and the intents it is for."""
 
 
-def _edits(changelog: Changelog) -> list[_Edit]:
-    out = []
-    for v in changelog.versions:
-        req = resolve_requirement(changelog, v)
-        if req is not None and v.edit is not None and v.edit.requires is not None:
-            out.append(_Edit(v, req, v.edit.requires.intents))
-    return out
-
-
-def version_gold(
-    case: Case,
-    version: Version,
-    requirements: Sequence[EditRequirement],
-    of: dict[str, str] | None = None,
-) -> Gold:
-    """What is in force for ``case`` under ``version``, with the edits' ``requirements``.
-
-    Its skills are read from the version's skill intents (``of``: its
-    :func:`~hat_eval.world.skill_of`, when already read), its limits and tools from its harness.
-    """
-    of = of if of is not None else skill_of(version.harness, str(version.path))
-    skills = tuple(dict.fromkeys(of[p] for p in case.parts if p in of))
-    h = version.harness
-    return Gold(
-        skill=skills[0] if skills else None,
-        skills=skills,
-        constraints={name: c.value for name, c in h.constraints().items()},
-        tools={t.function: t.name for t in h.tools},
-        requirements=tuple(requirements),
-    )
-
-
-def check_changelog(changelog: Changelog) -> None:
-    """Check what an evolution run needs beyond a valid changelog.
+def check_changelog(changelog: Changelog) -> list[_Edit]:
+    """Check what an evolution run needs beyond a valid changelog; returns its edits.
 
     Every version's skills cover the viewer intents (each case's gold skill is read from them),
     and every requirement names an intent, fact and hook the checks know.
@@ -228,19 +189,10 @@ def check_changelog(changelog: Changelog) -> None:
     Raises:
         HarnessError: one line naming the version's file, or the changelog, and the field.
     """
-    _checked(changelog)
-
-
-def _checked(changelog: Changelog) -> tuple[dict[str, dict[str, str]], list[_Edit]]:
-    """:func:`check_changelog`'s checks, returning what they read.
-
-    Each version's intent -> skill id map, and the edits that carry a requirement.
-    """
     from hat_eval.world import SINGLE_INTENTS
 
-    skills = {}
     for v in changelog.versions:
-        skills[v.version] = skill_of(v.harness, str(v.path))
+        skill_of(v.harness, str(v.path))
         if v.edit is not None and v.edit.requires is not None:
             for i, intent in enumerate(v.edit.requires.intents):
                 if intent not in SINGLE_INTENTS:
@@ -250,55 +202,53 @@ def _checked(changelog: Changelog) -> tuple[dict[str, dict[str, str]], list[_Edi
                         f"{intent!r} is not a viewer intent, expected one of "
                         f"{', '.join(SINGLE_INTENTS)}",
                     )
-    return skills, _edits(changelog)
+    edits = []
+    for v in changelog.versions:
+        req = resolve_requirement(changelog, v)
+        if req is not None and v.edit is not None and v.edit.requires is not None:
+            edits.append((v, req, v.edit.requires.intents))
+    return edits
 
 
 def evolution_episodes(
     recipe: Recipe,
     changelog: Changelog,
+    draw: Callable[[KnowledgeBase], Sequence[Case]],
     *,
-    versions: str | None = None,
-    split: Split = "test",
-    n: int | None = None,
-    kb_seed: int = 0,
-    seed: int | None = None,
-    shop: str | None = None,
-    cases: Sequence[Case] | None = None,
+    versions: str | None,
+    kb_seed: int,
+    shop: str | None,
 ) -> list[Episode]:
-    """Each case of ``recipe`` under each version ``versions`` selects (all when None).
+    """The cases ``draw`` gives, each under each version ``versions`` selects (all when None).
 
-    Sample ids are ``<recipe name>-<version>-<case id>``; the label ``version`` names the
-    version. The cases are the same under every version, so versions compare case by case.
+    ``draw`` is called once the changelog has passed its checks, with the knowledge base of
+    ``kb_seed`` or ``shop``. Sample ids are ``<recipe name>-<version>-<case id>``; the label
+    ``version`` names the version. The cases are the same under every version, so versions
+    compare case by case.
 
     Raises:
         HarnessError: ``versions`` names a version the changelog does not have, or the
             changelog does not pass :func:`check_changelog`.
     """
-    from hat_eval.world import generate_cases
-
-    skills, edits = _checked(changelog)
+    edits = check_changelog(changelog)
     chosen = changelog.select(versions)
     kb = knowledge_base(kb_seed, shop)
-    count = recipe.cases if n is None else n
-    if cases is None:
-        cases = generate_cases(kb, split=split, n=count, seed=recipe.seed if seed is None else seed)
-    else:
-        cases = list(cases)[:count]
+    cases = draw(kb)
     out = []
     for version in chosen:
         ref = harness_ref(str(version.path))
-        of = skills[version.version]
+        of = skill_of(version.harness, str(version.path))
         for case in cases:
-            reqs = []
+            reqs = [
+                replace(req, in_force=v.index <= version.index)
+                for v, req, intents in edits
+                if applies(req, case, intents)
+            ]
             gold_case = case
-            for e in edits:
-                if not applies(e.requirement, case, e.intents):
-                    continue
-                in_force = e.version.index <= version.index
-                req = replace(e.requirement, in_force=in_force)
-                reqs.append(req)
-                if in_force:
+            for req in reqs:
+                if req.in_force:
                     gold_case = edit_gold(gold_case, req, kb)
+            skills = [of[p] for p in case.parts if p in of]
             out.append(
                 Episode(
                     id=f"{recipe.name}-{version.version}-{case.id}",
@@ -307,7 +257,7 @@ def evolution_episodes(
                     harness=ref,
                     fault=None,
                     kb_seed=kb_seed,
-                    gold=version_gold(case, version, reqs, of),
+                    gold=Gold.in_force(version.harness, list(dict.fromkeys(skills)), reqs),
                     labels={"version": version.version},
                     shop=shop,
                 )
@@ -357,7 +307,7 @@ def check_requirement(
     if req.check == "no_stock_count":
         return _states_count(body, case, kb)
     if req.check == "constraint":
-        calls = sum(1 for r in records if r.function != "skills.load")
+        calls = sum(1 for r in records if r.function != SKILL_LOADER)
         ok = constraint_checks([req.target], req.limits, body, calls).get(req.target)
         if ok is None:
             return Verdict(None, f"{req.target}: not checkable on an answer")

@@ -1,18 +1,15 @@
 """Scoring answers made outside Inspect: production transcripts, another framework's logs.
 
 Each input line is ``{"id": <case id>, "answer": <text>, "tool_calls": [...]}``, read by the
-typed models of :mod:`._answer_line`: a call names its tool (``name``, or ``function``: a
-function id or a tool name, or OpenAI's ``{"name", "arguments"}`` object) and may carry the
-whole record a suite's log holds for it (``outcome``, ``faults``, ``attempts``, ``backoff_s``,
-``skill_type``) and the ``result`` it returned. The case id is the episode id the suites use
-(``hat-eval suites cases NAME --jsonl`` lists them with their gold). A tool given by ``name``
-is resolved through the harness in force for that case (a name the harness does not have is an
-unexpected call, not an error). A ``result`` is compared with what the world returns for the
-call, so a cut-off, emptied, truncated or schema-drifted result is recorded as the fault it is
-(:func:`result_fault`), as the runtime records it in a log. Each output line holds the case id,
-the score parts under the suites' names (``null`` where undecided or not applicable), the
-aggregate, recovery and the fault's outcome (``null`` where there is none), the undecided parts
-and a reason per failed part.
+typed models of :mod:`._answer_line` (the owner of a call's shape). The case id is the episode
+id the suites use (``hat-eval suites cases NAME --jsonl`` lists them with their gold). A tool
+given by ``name`` is resolved through the harness in force for that case (a name the harness
+does not have is an unexpected call, not an error). A ``result`` is compared with what the
+world returns for the call, so a cut-off, emptied, truncated or schema-drifted result is
+recorded as the fault it is (:func:`result_fault`), as the runtime records it in a log. Each
+output line holds the case id, the score parts under the suites' names (``null`` where
+undecided or not applicable), the aggregate, recovery and the fault's outcome (``null`` where
+there is none), the undecided parts and a reason per failed part.
 """
 
 from __future__ import annotations
@@ -35,17 +32,6 @@ from ._checks import PARTS, check_answer
 from ._context import EpisodeContext, episode_context, knowledge_base
 from ._record import Episode
 from ._runtime import CallRecord, ToolRuntime
-
-__all__ = [
-    "AnswerFileError",
-    "ExternalAnswer",
-    "answer_records",
-    "case_line",
-    "read_answer_file",
-    "read_answers",
-    "result_fault",
-    "score_answers",
-]
 
 OnBad = Callable[[AnswerFileError], None]
 """What to do with a bad line (report it) when the reading goes on past it."""
@@ -96,11 +82,8 @@ def read_answer_file(
         AnswerFileError: a missing or unreadable file, or (without ``on_bad``) the first bad
             line (the message names the file, the line and the field).
     """
-    try:
-        rows = read_jsonl(path, what="answers", on_error=_jsonl_errors(on_bad))
-        return _answers(rows, str(path), case_ids, on_bad)
-    except JsonlError as err:
-        raise AnswerFileError(str(err)) from None
+    rows = read_jsonl(path, what="answers", on_error=_jsonl_errors(on_bad))
+    return _answers(rows, str(path), case_ids, on_bad)  # read_jsonl raises as it is iterated
 
 
 def _jsonl_errors(on_bad: OnBad | None) -> Callable[[JsonlError], None] | None:
@@ -123,10 +106,7 @@ def _answers(
             try:
                 line = parse_answer_line(row, where)
                 if case_ids is not None and line.id not in case_ids:
-                    raise AnswerFileError(
-                        f"{where}: field id: unknown case id {line.id!r}, expected an id that "
-                        "`hat-eval suites cases NAME --jsonl` lists for this suite"
-                    )
+                    raise _unknown_id(where, line.id)
                 if line.id in first_line:
                     raise AnswerFileError(
                         f"{where}: field id: case id {line.id!r} again (first on line "
@@ -146,6 +126,13 @@ def _answers(
     return out
 
 
+def _unknown_id(where: str, case_id: str) -> AnswerFileError:
+    return AnswerFileError(
+        f"{where}: field id: unknown case id {case_id!r}, expected an id that "
+        "`hat-eval suites cases NAME --jsonl` lists for this suite"
+    )
+
+
 def answer_records(
     episode: Episode, calls: Sequence[ToolCallLine | Mapping[str, Any]]
 ) -> list[CallRecord]:
@@ -154,8 +141,7 @@ def answer_records(
     Tool names are resolved through the episode's harness; a call to a tool the harness does
     not have is ``unknown_tool``. The outcome, faults, attempts, backoff and skill type are the
     ones given (defaults: a clean first attempt); a ``result`` given for a call whose outcome
-    is ``ok`` adds the fault it shows (:func:`result_fault`): ``fault:malformed`` or
-    ``fault:empty`` for what the runtime sees on its face, a silent fault for the rest.
+    is ``ok`` adds the fault it shows (:func:`result_fault`).
 
     Raises:
         AnswerFileError: a mapping in ``calls`` that is not a tool call (``field tool_calls.N``).
@@ -167,8 +153,7 @@ def answer_records(
     for i, given in enumerate(calls):
         c = given if isinstance(given, ToolCallLine) else _call(given, i)
         name = c.tool
-        text_function = c.function_id
-        function = text_function if text_function in functions else by_name.get(name)
+        function = c.function_id if c.function_id in functions else by_name.get(name)
         record = CallRecord(
             name=name,
             function=function,
@@ -225,7 +210,6 @@ def result_fault(
     except ToolInputError:
         return None
     runtime = ToolRuntime(ctx.harness, ctx.kb, ctx.session)
-    messages = runtime.messages
     text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
     clean = render_result(real)
     drifted = drift(real) if drift(real) != real else {"data": real}
@@ -239,7 +223,7 @@ def result_fault(
             if kind is None:
                 return None
             return kind, ("empty" if value in ({}, []) else None)
-    body = _unwrap(messages, name, text)
+    body = _unwrap(runtime.messages, name, text)
     try:
         value = json.loads(body)
     except ValueError:
@@ -305,10 +289,7 @@ def score_answers(
     for a in answers:
         episode = episodes.get(a.id)
         if episode is None:
-            raise AnswerFileError(
-                f"{a.where}: field id: unknown case id {a.id!r}, expected an id that "
-                "`hat-eval suites cases NAME --jsonl` lists for this suite"
-            )
+            raise _unknown_id(a.where, a.id)
         check = check_answer(
             episode.case,
             episode.gold,

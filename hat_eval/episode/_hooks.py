@@ -25,8 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from hat_eval.harness import Harness, HookCheck
-from hat_eval.world import KnowledgeBase, LiveSession
+from hat_eval.harness import HookCheck
 
 from ._checks import (
     FAULT_OUTCOMES,
@@ -88,11 +87,8 @@ class HookRecord:
 
 def hook_records_in(messages: Iterable[Any]) -> list[HookRecord]:
     """The hook verdicts recorded in a transcript's messages, in the order they were made."""
-    out = []
-    for message in messages:
-        for data in (getattr(message, "metadata", None) or {}).get(HOOK_KEY, ()):
-            out.append(HookRecord.from_dict(data))
-    return out
+    found = ((getattr(m, "metadata", None) or {}).get(HOOK_KEY, ()) for m in messages)
+    return [HookRecord.from_dict(data) for verdicts in found for data in verdicts]
 
 
 def hook_metadata(records: Sequence[HookRecord]) -> dict[str, Any]:
@@ -119,19 +115,10 @@ class ReplyVerdict:
 class HookRunner:
     """The enabled checking hooks of one episode, with the rejections each has left."""
 
-    def __init__(
-        self,
-        harness: Harness,
-        kb: KnowledgeBase,
-        session: LiveSession,
-        runtime: ToolRuntime,
-        fault: HookFault | None = None,
-    ) -> None:
-        self.harness = harness
-        self.kb = kb
-        self.session = session
+    def __init__(self, runtime: ToolRuntime, fault: HookFault | None = None) -> None:
+        self.harness = runtime.harness
         self.runtime = runtime
-        self.checks = tuple(c for c in harness.hooks.checks if c.enabled)
+        self.checks = tuple(c for c in self.harness.hooks.checks if c.enabled)
         self.left = {c.name: c.budget for c in self.checks}
         self.records: list[HookRecord] = []
         self.fault = fault
@@ -189,22 +176,19 @@ class HookRunner:
         if misfire is not None:
             self.records.append(misfire)
             if misfire.verdict == "reject":
-                return ReplyVerdict((misfire,), misfire.message, "user")
+                return ReplyVerdict((misfire,), misfire.message)
         records = [misfire] if misfire is not None else []
-        rejected: list[tuple[HookCheck, HookRecord]] = []
+        roles = []  # of the checks that rejected the reply
         for check in self.checks:
-            if check.trigger == "tool_arguments":
-                continue
-            record = self._verdict(
-                check, step, self._reply_problem(check, body), can_reject=not last_turn
-            )
-            records.append(record)
-            if record.verdict == "reject":
-                rejected.append((check, record))
-        if not rejected:
+            if check.trigger != "tool_arguments":
+                problem = self._reply_problem(check, body)
+                records.append(self._verdict(check, step, problem, can_reject=not last_turn))
+                if records[-1].verdict == "reject":
+                    roles.append(check.role)
+        if not roles:
             return ReplyVerdict(tuple(records), None)
-        message = "\n\n".join(r.message for _, r in rejected)
-        return ReplyVerdict(tuple(records), message, rejected[0][0].role)
+        message = "\n\n".join(r.message for r in records if r.verdict == "reject")
+        return ReplyVerdict(tuple(records), message, roles[0])
 
     def _reply_problem(self, check: HookCheck, body: str) -> str | None:
         if check.trigger == "skill_load":
@@ -225,12 +209,12 @@ class HookRunner:
             ]
             return "; ".join(broken) or None
         # factual_risk: the products on screen and those the agent looked up
-        products = [self.session.product_on_screen] + [
+        products = [self.runtime.session.product_on_screen] + [
             str(r.arguments["product_id"])
             for r in self.runtime.records
             if r.outcome == "ok" and isinstance(r.arguments.get("product_id"), str)
         ]
-        verdict = compliance_risk(body, self.kb, dict.fromkeys(products))
+        verdict = compliance_risk(body, self.runtime.kb, dict.fromkeys(products))
         return None if verdict.value == 1.0 else f"{verdict.reason}, a public stream must not"
 
 
@@ -284,8 +268,5 @@ def hook_fault_values(
     reached = any(r.verdict == "reject" for r in mine)
     out = {f"fault_{o}": 0.0 for o in FAULT_OUTCOMES}
     out["fault_visible" if reached else "fault_not_reached"] = 1.0
-    if not reached:
-        out["recovery"] = math.nan
-    else:
-        out["recovery"] = 1.0 if mine[-1].verdict == "pass" and answer_ok else 0.0
+    out["recovery"] = float(mine[-1].verdict == "pass" and answer_ok) if reached else math.nan
     return out

@@ -31,9 +31,7 @@ def _fill(name: str, case: Case) -> Any:
         return case.details["sku"]
     if name == "reason":
         return f"the viewer needs a human ({case.intent}): {case.message}"
-    if name == "query":
-        return case.message
-    # e.g. ``claim``: the viewer's own words are what is to be checked
+    # ``query``, and e.g. ``claim``: the viewer's own words are what is to be checked
     return case.message
 
 
@@ -103,6 +101,4 @@ def oracle_answer(episode: Episode, ctx: EpisodeContext) -> str:
     """
     body = oracle_body(episode.case, ctx)
     skill = episode.gold.skill
-    if SKILL_LOADER in episode.gold.tools:
-        return body
-    return f"[skill: {skill}] {body}" if skill else body
+    return f"[skill: {skill}] {body}" if skill and SKILL_LOADER not in episode.gold.tools else body

@@ -11,6 +11,8 @@ and what each case runs under: the default harness, a held-out HSA variant
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -80,12 +82,9 @@ class FaultRecipe:
 
     def draw_times(self, u: float) -> int:
         """How many calls fail for a case whose uniform draw is ``u`` (in ``[0, 1)``)."""
-        cumulative = 0.0
-        for times, p in self.times:
-            cumulative += p
-            if u < cumulative:
-                return times
-        return self.times[-1][0]
+        cumulative = itertools.accumulate(p for _, p in self.times)
+        i = bisect.bisect_right(list(cumulative), u)
+        return self.times[min(i, len(self.times) - 1)][0]
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,11 @@ base file whose content changed since the record was made is an error, not a sil
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
 
+from hat_eval.harness import Harness
 from hat_eval.world import Case, FaultPlan
 
 HOOK_FAULT = "hook_rejection"
@@ -44,10 +46,7 @@ class HookFault:
         if self.times < 1:
             raise ValueError(f"hook fault times {self.times} must be at least 1")
 
-    @property
-    def kind(self) -> str:
-        """:data:`HOOK_FAULT`."""
-        return HOOK_FAULT
+    kind: ClassVar[str] = HOOK_FAULT
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (a sample's ``hook_fault``)."""
@@ -137,14 +136,7 @@ class EditRequirement:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
-        return {
-            "edit": self.edit,
-            "kind": self.kind,
-            "check": self.check,
-            "target": self.target,
-            "in_force": self.in_force,
-            "limits": dict(self.limits),
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EditRequirement:
@@ -177,6 +169,25 @@ class Gold:
     constraints: dict[str, int | float] = field(default_factory=dict)
     tools: dict[str, str] = field(default_factory=dict)
     requirements: tuple[EditRequirement, ...] = ()
+
+    @classmethod
+    def in_force(
+        cls,
+        harness: Harness,
+        skills: Sequence[str | None],
+        requirements: Sequence[EditRequirement] = (),
+    ) -> Gold:
+        """The gold under ``harness`` (its limits and tools) with ``skills`` in force.
+
+        ``skills``: the ids there of every skill that fits, the expected one first (None: masked).
+        """
+        return cls(
+            skill=skills[0] if skills else None,
+            skills=tuple(s for s in skills if s is not None),
+            constraints={name: c.value for name, c in harness.constraints().items()},
+            tools={t.function: t.name for t in harness.tools},
+            requirements=tuple(requirements),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (the dataset row's ``gold``; ``requirements`` only when there are)."""

@@ -45,12 +45,8 @@ CALL_OUTCOMES: tuple[str, ...] = (
 
 def records_in(messages: Iterable[Any]) -> list[CallRecord]:
     """The call records of a transcript's tool messages, in call order."""
-    records = []
-    for message in messages:
-        record = (getattr(message, "metadata", None) or {}).get(TRACE_KEY)
-        if record is not None:
-            records.append(CallRecord.from_dict(record))
-    return records
+    found = ((getattr(m, "metadata", None) or {}).get(TRACE_KEY) for m in messages)
+    return [CallRecord.from_dict(data) for data in found if data is not None]
 
 
 @dataclass
@@ -220,26 +216,17 @@ class ToolRuntime:
             return str(err)
         return None
 
-    def unparsed(self, name: str) -> CallRecord:
+    def unparsed(self, name: str) -> None:
         """Record a call whose text did not parse (outcome ``parse_error``, no function: not run).
 
         ``name`` is what the parser made of the tool's name (Inspect's ``unknown`` when it made
         nothing of it). The parser's error is what the model reads in the call's tool message.
         """
-        record = CallRecord(name=name, function=None, arguments={}, outcome="parse_error")
-        self.records.append(record)
-        return record
+        self.records.append(CallRecord(name, None, {}, "parse_error"))
 
-    def reject(self, name: str, arguments: dict[str, Any]) -> CallRecord:
+    def reject(self, name: str, arguments: dict[str, Any]) -> None:
         """Record a call a hook rejected before it ran (outcome ``rejected``)."""
-        record = CallRecord(
-            name=name,
-            function=self.by_name.get(name),
-            arguments=dict(arguments),
-            outcome="rejected",
-        )
-        self.records.append(record)
-        return record
+        self.records.append(CallRecord(name, self.by_name.get(name), dict(arguments), "rejected"))
 
     def _retry(self, record: CallRecord, kind: str) -> bool:
         """Whether the hooks retry a ``kind`` fault now; if so, count the attempt and its wait.
@@ -273,10 +260,6 @@ class ToolRuntime:
     def error(self, kind: str, message: str) -> str:
         """An error as the harness's error template words it."""
         return self.messages.error_template.format(kind=kind, message=message)
-
-    def dump(self) -> list[dict[str, Any]]:
-        """Every call so far, as plain data."""
-        return [r.to_dict() for r in self.records]
 
 
 def _detect(text: str) -> str | None:

@@ -3,10 +3,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hat_eval.episode import CallRecord, fault_outcome, score_answer, split_skill_tag, word_count
+from hat_eval.episode import CallRecord, check_answer, fault_outcome, split_skill_tag, word_count
 from hat_eval.episode._checks import (
     WEIGHTS,
     constraint_checks,
@@ -140,6 +141,10 @@ def test_a_comparison_that_lists_too_many_products_breaks_max_listed(tmp_path: P
 
     assert constraints(f"{names[0]} or {names[1]}: both good.") == 1.0
     assert constraints(", ".join(names[:5]) + ": all good.") < 1.0  # the default limit is 3
+
+
+def score_answer(*args: Any) -> dict[str, float]:
+    return check_answer(*args).values()
 
 
 def test_score_answer_aggregate() -> None:
