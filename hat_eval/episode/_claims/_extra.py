@@ -309,9 +309,8 @@ def _attribute(clause: str, world: Support) -> str | None:
     named = [name for name, form in groups("attributes").items() if form.search(clause)]
     if len(named) != 1:
         return None
-    label = "made to order" if named[0] == "made to order" else named[0]
     has = {a for a, _, _ in world.attribute_days}
-    return label if label in has else None
+    return named[0] if named[0] in has else None
 
 
 def _offers(claims: Claims, world: Support) -> list[Verdict]:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
-from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
+from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
 
 from ._answer import _Answer, _sentences
 from ._declines import CallRecordLike, data_state
@@ -31,7 +31,7 @@ from ._mentions import (
 from ._quantities import Number, same_quantity
 from ._subjects import Subject, _size_token, _variant_words, fact_subject, variant_conflict
 from ._support import numeric_leaves
-from ._text import _norm_phrase, clause_of, find_phrase
+from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
 
 
@@ -42,7 +42,7 @@ def _spec_values(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
     for p in kb.products():
         for label, value in p["specs"].items():
             if isinstance(value, str) and len(value) <= 24:
-                values.setdefault(label, set()).add(_norm_phrase(value))
+                values.setdefault(label, set()).add(prepare(value))
     return {k: frozenset(v) for k, v in values.items()}
 
 
@@ -149,7 +149,7 @@ def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
     for s in a.kb.skus(subject.product_id):
         if s["option"] == subject.option and s.get("colour") == subject.colour:
             words = [s.get(f) for f in ("option", "option_zh", "colour", "colour_zh")]
-            return any(w and _size_token(_norm_phrase(str(w)), segment) for w in words)
+            return any(w and _size_token(prepare(str(w)), segment) for w in words)
     return False
 
 
@@ -262,9 +262,9 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
     if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
-        own = _norm_phrase(fact.value)
+        own = prepare(fact.value)
         for other in _spec_values(a.kb)[label] - {own}:
-            if other in own or own in other or other == _norm_phrase(label):
+            if other in own or own in other or other == prepare(label):
                 continue  # "stackable: foldable" names the label, not a rival value
             for start, end in find_phrase(other, a.text):
                 if _difference(a.text, start, end):
@@ -276,13 +276,13 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for m in _SIZE_CHOICE.finditer(a.text):
             if size in (m.group(1), m.group(2)) and m.group(1) != m.group(2):
                 return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
-    negative = _NEGATORS.search(_norm_phrase(str(fact.value))) is not None  # "not valid yet"
-    for word in [] if negative else _norm_phrase(str(fact.value)).split():
+    negative = _NEGATORS.search(prepare(str(fact.value))) is not None  # "not valid yet"
+    for word in [] if negative else prepare(str(fact.value)).split():
         if len(word) > 3 and not word.isdigit() and word not in _STOP:
             for start, _ in find_phrase(word, a.text):
                 if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
                     return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
-    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", _norm_phrase(str(fact.value)))
+    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", prepare(str(fact.value)))
     if measured:  # the same quantity in another unit states it; another quantity contradicts it
         value, unit = float(measured.group(1)), measured.group(2)
         for m in _MEASURE.finditer(a.text):
@@ -396,13 +396,13 @@ def _an_option(a: _Answer, said: str) -> bool:
     """Whether ``said`` ("54 mm") is an option label of a SKU of the case's products."""
     if a.kb is None:
         return False
-    said = _norm_phrase(said)
+    said = prepare(said)
     return any(said in _variant_words(a.kb, pid)["option"] for pid in a.case.product_ids)
 
 
 def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
     """Whether a word or number of a latin ``fact`` sits in the answer, of its subject (PU, 304)."""
-    value = _norm_phrase(str(fact.value))
+    value = prepare(str(fact.value))
     if value.startswith("size "):
         return False  # a size, which the checks read in any language
     words = [w for w in re.findall(r"[a-z]+|\d+(?:\.\d+)?", value) if w not in _UNIT_WORDS]
@@ -424,8 +424,6 @@ def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:
     """Whether the case's call of ``function`` returns ``fact``'s value (a number) too."""
     if a.kb is None or not isinstance(fact.value, float):
         return False
-    from hat_eval.world import ToolInputError, call_function
-
     for call in a.case.expected_calls:
         if call.function == function:
             try:

@@ -20,7 +20,7 @@ from ._language import addresses_evaluator
 from ._lexicon import words
 from ._mentions import _same_subject, _stock_statements
 from ._subjects import OURS, _size_token, fact_subject
-from ._text import _norm_phrase, clause_of, find_phrase
+from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
 
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
@@ -63,8 +63,8 @@ def _option_counts(a: _Answer) -> list[Verdict]:
                 colour = [s.get("colour"), s.get("colour_zh")]
                 if not s.get("colour"):
                     continue
-                if any(w and _size_token(_norm_phrase(str(w)), segment) for w in option) and any(
-                    w and _size_token(_norm_phrase(str(w)), segment) for w in colour
+                if any(w and _size_token(prepare(str(w)), segment) for w in option) and any(
+                    w and _size_token(prepare(str(w)), segment) for w in colour
                 ):
                     named.append(s)
         if len(named) == 1 and float(named[0]["stock"]) != n.low:
@@ -199,7 +199,7 @@ def _chart_ranges(a: _Answer) -> list[Verdict]:
                 continue
             sentence = clause_of(sentences, n.start)
             said = a.text[sentence.start : sentence.end]
-            sizes = [size for size in chart if _size_token(_norm_phrase(size), said)]
+            sizes = [size for size in chart if _size_token(prepare(size), said)]
             if len(sizes) != 1:
                 continue
             rows = {
@@ -217,8 +217,7 @@ def _chart_ranges(a: _Answer) -> list[Verdict]:
 def _names(sentence: str, sku: dict[str, object], key: str) -> bool:
     """Whether ``sentence`` names the SKU's option or colour (English or Chinese)."""
     return any(
-        w and _size_token(_norm_phrase(str(w)), sentence)
-        for w in (sku.get(key), sku.get(f"{key}_zh"))
+        w and _size_token(prepare(str(w)), sentence) for w in (sku.get(key), sku.get(f"{key}_zh"))
     )
 
 
@@ -233,7 +232,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     measured: dict[str, float] = {}
     units = set()
     for fact in case.facts:
-        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z]+)", _norm_phrase(str(fact.value)))
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z]+)", prepare(str(fact.value)))
         pid = fact_subject(case, fact, a.kb).product_id
         if m and pid:
             measured[pid] = float(m.group(1))
@@ -271,7 +270,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                     out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
                     break
     for fact in case.facts:
-        word = _norm_phrase(str(fact.value))
+        word = prepare(str(fact.value))
         if word.startswith("un") and "returns" in fact.source:
             for m in _PERMISSIVE.finditer(a.text):
                 if m.group(1) == word[2:]:

@@ -16,7 +16,7 @@ from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, un
 from ._lexicon import groups, words
 from ._quantities import Number
 from ._subjects import Subject
-from ._text import Span, _norm_phrase, clause_of, find_phrase
+from ._text import Span, clause_of, find_phrase, prepare
 
 _IN_STOCK = (
     "in stock",
@@ -219,7 +219,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     if not out and isinstance(fact.value, str):  # all words of a short phrase, in one sentence
         words = [
             w
-            for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", _norm_phrase(fact.value))
+            for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", prepare(fact.value))
             if (len(w) > 1 or w.isdigit()) and w not in _STOP
         ]
         if 2 <= len(words) <= 5:
@@ -232,7 +232,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                     starts = [clause.start + h.start() for h in hits if h]
                     ends = [clause.start + h.end() for h in hits if h]
                     inside = a.text[min(starts) : max(ends)]
-                    own = _NEGATORS.search(_norm_phrase(fact.value))  # "no added sugar"
+                    own = _NEGATORS.search(prepare(fact.value))  # "no added sugar"
                     if own or not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
                         number = [  # "A is 300 thread count, B is 400": the number is B's
                             (clause.start + h.start(), clause.start + h.end())

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from hat_eval.world import Case, Fact, KnowledgeBase
 
-from ._text import Span, _norm_phrase, find_phrase
+from ._text import Span, find_phrase, prepare
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def _name_index(kb: KnowledgeBase) -> dict[str, tuple[tuple[str, frozenset[str]]
     owner: dict[str, set[str]] = {}
     for p in kb.products():
         for name in (p["id"], p["name"], p.get("name_zh"), p["brand"]):
-            key = _norm_phrase(str(name or ""))
+            key = prepare(str(name or ""))
             if len(key) >= 3:
                 owner.setdefault(key, set()).add(str(p["id"]))
     index: dict[str, list[tuple[str, frozenset[str]]]] = {}
@@ -93,7 +93,7 @@ def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[st
         for kind in ("option", "colour"):
             for field in (kind, f"{kind}_zh"):
                 if s.get(field):
-                    words[kind].add(_norm_phrase(str(s[field])))
+                    words[kind].add(prepare(str(s[field])))
     return {k: frozenset(v) for k, v in words.items()}
 
 
@@ -136,7 +136,7 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
     )
     words = _variant_words(kb, subject.product_id)
     own = {
-        kind: {_norm_phrase(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
+        kind: {prepare(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
         for kind in ("option", "colour")
     }
     for kind in ("colour", "option"):

@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from hat_eval.world import Case, KnowledgeBase, ToolInputError, call_function, numbers_in
+from hat_eval.world import (
+    Case,
+    KnowledgeBase,
+    LiveSession,
+    ToolInputError,
+    call_function,
+    numbers_in,
+)
 
 from ._materials import spec_materials
 from ._text import prepare
@@ -120,33 +127,21 @@ class Support:
         )
 
     def __or__(self, other: Support) -> Support:
-        fastest = [d for d in (self.fastest_days, other.fastest_days) if d is not None]
-        return Support(
-            self.money | other.money,
-            self.percents | other.percents,
-            self.days | other.days,
-            self.counts | other.counts,
-            self.codes | other.codes,
-            self.text + "\n" + other.text,
-            self.free_shipping or other.free_shipping,
-            min(fastest) if fastest else None,
-            self.free_returns or other.free_returns,
-            self.prices | other.prices,
-            self.materials | other.materials,
-            self.catalogue_materials | other.catalogue_materials,
-            self.deals + other.deals,
-            self.warranty_months | other.warranty_months,
-            self.ships_from | other.ships_from,
-            self.attribute_days | other.attribute_days,
-            self.coupon_money | other.coupon_money,
-            self.live_money | other.live_money,
-            self.superseded | other.superseded,
-            self.current_prices | other.current_prices,
-            self.now or other.now,
-        )
+        """Both supports: sets and deals joined, texts one after the other, the faster delivery."""
+        merged: dict[str, Any] = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "text":
+                merged[f.name] = a + "\n" + b
+            elif f.name == "fastest_days":
+                merged[f.name] = b if a is None else a if b is None else min(a, b)
+            elif isinstance(a, bool | str):  # free_shipping, free_returns; now
+                merged[f.name] = a or b
+            else:
+                merged[f.name] = a | b if isinstance(a, frozenset) else a + b
+        return Support(**merged)
 
 
-EMPTY = Support()
 _ANY_TIME = "2026-11-01T00:00:00+08:00"
 """The session time of lookups whose results do not depend on it (details, policies)."""
 
@@ -177,25 +172,20 @@ def _strings(value: object) -> Iterator[str]:
             yield from _strings(v)
 
 
-def _price_steps(result: dict[str, Any]) -> Iterator[float]:
-    """Every amount of a final-price result, and each subtotal on the way (list -> final)."""
-    yield from numeric_leaves(result)
+def _price_steps(result: dict[str, Any]) -> tuple[list[float], list[float]]:
+    """A final-price result's amounts (each subtotal on the way, list -> final) and % off."""
+    money = list(numeric_leaves(result))
     running = float(result.get("list_price") or 0.0)
     for d in result.get("discounts") or []:
         running -= float(d.get("amount") or 0.0)
-        yield round(running, 2)
-    final = result.get("final_price")
-    list_price = result.get("list_price")
-    if isinstance(final, int | float) and isinstance(list_price, int | float) and list_price:
-        yield round(list_price - final, 2)
-
-
-def _percent_of(result: dict[str, Any]) -> Iterator[float]:
+        money.append(round(running, 2))
+    percents: list[float] = []
     final, list_price = result.get("final_price"), result.get("list_price")
     if isinstance(final, int | float) and isinstance(list_price, int | float) and list_price:
+        money.append(round(list_price - final, 2))
         off = 100.0 * (list_price - final) / list_price
-        yield round(off, 1)
-        yield float(round(off))
+        percents += [round(off, 1), float(round(off))]
+    return money, percents
 
 
 def _coupon_values(coupon: dict[str, Any]) -> tuple[list[float], list[float]]:
@@ -299,11 +289,9 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     amounts, percentages and final prices it gives (each SKU priced when it starts), which
     count only while it runs: a deal that ended or has not begun is an invented one now.
     """
-    from hat_eval.world import LiveSession
-
     product = kb.product(product_id)
     if product is None:
-        return EMPTY
+        return Support()
     promotions = kb.promotions(product_id)
     session = LiveSession(product_on_screen=product_id, now=_ANY_TIME, deals=())
     details = call_function(kb, session, "catalog.get_product", {"product_id": product_id})
@@ -365,8 +353,6 @@ def _warranty_months(warranty: str) -> set[float]:
 
 def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
     """A promotion's amounts: its value, and each SKU's price steps while it runs."""
-    from hat_eval.world import LiveSession
-
     money: set[float] = set()
     percents: set[float] = set()
     prices: set[float] = set()
@@ -379,8 +365,9 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
         except ToolInputError:
             continue
         assert isinstance(priced, dict)
-        money.update(_price_steps(priced))
-        percents.update(_percent_of(priced))
+        steps, off = _price_steps(priced)
+        money.update(steps)
+        percents.update(off)
         prices.add(float(priced["final_price"]))
         if float(priced["final_price"]) < float(priced["list_price"]):
             lowered.add(float(priced["list_price"]))
@@ -397,8 +384,6 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
 @lru_cache(maxsize=4)
 def catalogue_materials(kb: KnowledgeBase) -> frozenset[str]:
     """Every material term of the catalogue (see :data:`._materials.MATERIAL_LABELS`)."""
-    from hat_eval.world import LiveSession
-
     terms: set[str] = set()
     for p in kb.products():
         session = LiveSession(product_on_screen=p["id"], now=_ANY_TIME)
@@ -434,8 +419,9 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
         except ToolInputError:
             continue
         if call.function == "pricing.final_price" and isinstance(result, dict):
-            money.update(_price_steps(result))
-            percents.update(_percent_of(result))
+            steps, off = _price_steps(result)
+            money.update(steps)
+            percents.update(off)
         else:
             money.update(numeric_leaves(result))
         if "quantity" in call.args:
@@ -455,11 +441,6 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
     )
 
 
-def product_text(kb: KnowledgeBase, product_id: str) -> str:
-    """Everything the knowledge base says of a product, prepared (name, specs, policies...)."""
-    return product_support(kb, product_id).text
-
-
 def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Support:
     """What the world supports for a case's answer that speaks of ``product_ids``.
 
@@ -476,9 +457,5 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
         prices.append(one.prices)
     if len(prices) == 2:
         diffs = {round(abs(a - b), 2) for a in prices[0] for b in prices[1]}
-        out = out | _money_only(diffs)
+        out = out | Support(money=frozenset(diffs))
     return replace(out, now=case.session.now)
-
-
-def _money_only(values: set[float]) -> Support:
-    return Support(money=frozenset(values))
