@@ -29,7 +29,14 @@ from ._mentions import (
     _word_forms,
 )
 from ._quantities import Number, same_quantity
-from ._subjects import Subject, _size_token, _variant_words, fact_subject, variant_conflict
+from ._subjects import (
+    Subject,
+    _variant_words,
+    fact_subject,
+    names_field,
+    subject_sku,
+    variant_conflict,
+)
 from ._support import numeric_leaves
 from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
@@ -132,25 +139,18 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
 
 def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
     """The stock of the fact's SKU (None when the fact is not about one SKU)."""
-    if kb is None or subject.product_id is None or subject.option is None:
-        return None
-    for s in kb.skus(subject.product_id):
-        if s["option"] == subject.option and s.get("colour") == subject.colour:
-            return float(s["stock"])
-    return None
+    sku = subject_sku(kb, subject)
+    return None if sku is None else float(sku["stock"])
 
 
 def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
     """Whether the clause of number ``n`` names the fact's own option or colour."""
-    if a.kb is None or subject.product_id is None:
-        return False
+    sku = subject_sku(a.kb, subject)
     clause = clause_of(a.clauses, n.start)
     segment = a.text[clause.start : clause.end]
-    for s in a.kb.skus(subject.product_id):
-        if s["option"] == subject.option and s.get("colour") == subject.colour:
-            words = [s.get(f) for f in ("option", "option_zh", "colour", "colour_zh")]
-            return any(w and _size_token(prepare(str(w)), segment) for w in words)
-    return False
+    return sku is not None and (
+        names_field(segment, sku, "option") or names_field(segment, sku, "colour")
+    )
 
 
 _OTHER_WINDOW = re.compile(

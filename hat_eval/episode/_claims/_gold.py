@@ -19,7 +19,7 @@ from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
 from ._mentions import _same_subject, _stock_statements
-from ._subjects import OURS, _size_token, fact_subject
+from ._subjects import OURS, _size_token, fact_subject, names_field
 from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
 
@@ -56,17 +56,14 @@ def _option_counts(a: _Answer) -> list[Verdict]:
         segment = a.text[clause.start : clause.end]
         if not _STOCK_CONTEXT.search(segment):
             continue
-        named = []
-        for pid in a.case.product_ids:
-            for s in a.kb.skus(pid):
-                option = [s.get("option"), s.get("option_zh")]
-                colour = [s.get("colour"), s.get("colour_zh")]
-                if not s.get("colour"):
-                    continue
-                if any(w and _size_token(prepare(str(w)), segment) for w in option) and any(
-                    w and _size_token(prepare(str(w)), segment) for w in colour
-                ):
-                    named.append(s)
+        named = [
+            s
+            for pid in a.case.product_ids
+            for s in a.kb.skus(pid)
+            if s.get("colour")
+            and names_field(segment, s, "option")
+            and names_field(segment, s, "colour")
+        ]
         if len(named) == 1 and float(named[0]["stock"]) != n.low:
             label = f"{named[0].get('option')} {named[0].get('colour')}"
             shown = a.text[n.start : n.end]
@@ -160,8 +157,8 @@ def _listed_statuses(a: _Answer) -> list[Verdict]:
         said = a.text[sentence.start : sentence.end]
         for pid in a.case.product_ids:
             skus = [s for s in a.kb.skus(pid) if s.get("colour")]
-            options = {s["option"] for s in skus if _names(said, s, "option")}
-            colours = {s["colour"] for s in skus if _names(said, s, "colour")}
+            options = {s["option"] for s in skus if names_field(said, s, "option")}
+            colours = {s["colour"] for s in skus if names_field(said, s, "colour")}
             if not options or not colours or min(len(options), len(colours)) != 1:
                 continue
             named = [s for s in skus if s["option"] in options and s["colour"] in colours]
@@ -212,13 +209,6 @@ def _chart_ranges(a: _Answer) -> list[Verdict]:
                     Verdict(0.0, f"gives {shown!r} for {sizes[0]}; the chart: {chart[sizes[0]]}")
                 ]
     return []
-
-
-def _names(sentence: str, sku: dict[str, object], key: str) -> bool:
-    """Whether ``sentence`` names the SKU's option or colour (English or Chinese)."""
-    return any(
-        w and _size_token(prepare(str(w)), sentence) for w in (sku.get(key), sku.get(f"{key}_zh"))
-    )
 
 
 def _conclusions(a: _Answer, case: Case) -> list[Verdict]:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from hat_eval.world import Case, Fact, KnowledgeBase
 
@@ -122,18 +123,29 @@ def clause_products(
     return out
 
 
+def subject_sku(kb: KnowledgeBase | None, subject: Subject) -> dict[str, Any] | None:
+    """The SKU a fact is about (None when it is not about one SKU)."""
+    if kb is None or subject.product_id is None or subject.option is None:
+        return None
+    skus = kb.skus(subject.product_id)
+    return next(
+        (s for s in skus if s["option"] == subject.option and s.get("colour") == subject.colour),
+        None,
+    )
+
+
+def names_field(segment: str, sku: dict[str, Any], key: str) -> bool:
+    """Whether ``segment`` names the SKU's option or colour (``key``), in English or Chinese."""
+    return any(
+        w and _size_token(prepare(str(w)), segment) for w in (sku.get(key), sku.get(f"{key}_zh"))
+    )
+
+
 def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
     """Whether a clause names another option or colour of the fact's product, not its own."""
     if kb is None or subject.product_id is None or subject.option is None:
         return False
-    sku = next(
-        (
-            s
-            for s in kb.skus(subject.product_id)
-            if s["option"] == subject.option and s.get("colour") == subject.colour
-        ),
-        None,
-    )
+    sku = subject_sku(kb, subject)
     words = _variant_words(kb, subject.product_id)
     own = {
         kind: {prepare(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
