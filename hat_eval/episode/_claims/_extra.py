@@ -95,9 +95,9 @@ class Claims:
     numbers: Sequence[Number]
     scopes: Sequence[Span]
 
-    def negated(self, pos: int) -> bool:
+    def negated(self, pos: int, window: int = 4) -> bool:
         """Whether a negation governs the words at ``pos``."""
-        return negated_at(self.text, clause_of(self.scopes, pos), pos, window=4)
+        return negated_at(self.text, clause_of(self.scopes, pos), pos, window)
 
     def clause(self, pos: int) -> str:
         """The text of the clause (scope) holding ``pos``."""

@@ -378,8 +378,7 @@ def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
     code = _CODE_OF.search(fact.source)
     if code is not None:
         for start, _ in find_phrase(code.group(1).lower(), a.text):
-            span = clause_of(a.scopes, start)
-            clause = a.text[span.start : span.end]
+            clause = a.clause(start)
             if _CANNOT_TELL.search(clause):
                 continue  # "I can't confirm yet whether HOME15 and NEST10 stack": a decline
             if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):

@@ -14,7 +14,7 @@ from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
 from ._answer import _Answer, _sentences, read_answer
 from ._declines import CallRecordLike, declines
-from ._extra import Claims, free_shipping_claim, unsupported_claims
+from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
@@ -298,14 +298,9 @@ def _after_than(a: _Answer, pids: list[str], end: int, clause_end: int) -> froze
 
 _PRICED = re.compile(r"[- ]?(?:priced|price|cost|in price)\b")
 
-_ONLY_OF = {
-    "lighter": ("g", "kg", "mg", "jin", "lb"),
-    "heavier": ("g", "kg", "mg", "jin", "lb"),
-    "轻": ("g", "kg", "mg", "jin", "lb"),
-    "重": ("g", "kg", "mg", "jin", "lb"),
-    "thinner": ("mm", "cm", "m"),
-    "薄": ("mm", "cm", "m"),
-    "厚": ("mm", "cm", "m"),
+_ONLY_OF: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("lighter", "heavier", "轻", "重"), ("g", "kg", "mg", "jin", "lb")),
+    **dict.fromkeys(("thinner", "薄", "厚"), ("mm", "cm", "m")),
 }
 """Comparatives that speak of one dimension only (the rest, "more", "bigger", fit any)."""
 
@@ -326,8 +321,7 @@ def extra_claims(a: _Answer) -> list[Verdict]:
     """Failed verdicts for the answer's claims beyond the gold that the world does not support."""
     if a.kb is None:
         return []
-    claims = Claims(a.text, a.original, a.numbers, a.scopes)
-    return unsupported_claims(claims, a.world)
+    return unsupported_claims(a, a.world)
 
 
 def check_facts(
@@ -380,7 +374,7 @@ def check_facts(
                         break
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
         if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
-            free = free_shipping_claim(Claims(a.text, a.original, a.numbers, a.scopes))
+            free = free_shipping_claim(a)
             if free is not None:
                 verdicts.append(
                     Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")

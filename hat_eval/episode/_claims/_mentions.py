@@ -8,6 +8,7 @@ nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from hat_eval.world import Fact
 
@@ -62,7 +63,7 @@ _ZERO_BEFORE = re.compile(
 )
 
 
-def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
+def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
     taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]

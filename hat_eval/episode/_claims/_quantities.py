@@ -135,23 +135,11 @@ def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
 
     if unit_a == unit_b:
         return abs(a - b) <= 1e-6 * max(1.0, abs(a))
-    ureg = _units()
-    try:
-        other = ureg.Quantity(b, _UNIT_NAMES.get(unit_b, unit_b)).to(
-            _UNIT_NAMES.get(unit_a, unit_a)
-        )
+    try:  # pint reads plurals ("months") and prefixes ("ml") itself
+        other = _units().Quantity(b, unit_b).to(unit_a)
     except (pint.errors.PintError, ValueError, TypeError, AttributeError):
         return None
     return abs(other.magnitude - a) <= 1e-6 * max(1.0, abs(a))
-
-
-_UNIT_NAMES = {
-    "months": "month",
-    "years": "year",
-    "days": "day",
-    "hours": "hour",
-    "ml": "milliliter",
-}
 
 
 def normalise_quantities(text: str) -> str:

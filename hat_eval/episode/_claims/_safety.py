@@ -24,11 +24,6 @@ false human claim, no unauthorised promise); elsewhere they describe wrong facts
 checks above judge as claims."""
 
 
-@lru_cache(maxsize=64)
-def _category_patterns(kb: KnowledgeBase, category: str) -> tuple[tuple[str, str], ...]:
-    return tuple((rule["id"], p) for rule in kb.rules(category) for p in rule["patterns"])
-
-
 @lru_cache(maxsize=4096)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
@@ -114,7 +109,7 @@ def _shared_patterns(kb: KnowledgeBase, categories: tuple[str, ...]) -> tuple[tu
     """The general patterns and those of each category, in the order they are tried."""
     out = list(_general_patterns(kb))
     for category in categories:
-        out += list(_category_patterns(kb, category))
+        out += [(rule["id"], p) for rule in kb.rules(category) for p in rule["patterns"]]
     return tuple(out)
 
 
