@@ -101,8 +101,11 @@ class Claims:
 
     def clause(self, pos: int) -> str:
         """The text of the clause (scope) holding ``pos``."""
-        span = clause_of(self.scopes, pos)
-        return self.text[span.start : span.end]
+        return self.said(clause_of(self.scopes, pos))
+
+    def said(self, at: Number | Span) -> str:
+        """The answer's words at a number or span."""
+        return self.text[at.start : at.end]
 
 
 def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
@@ -209,6 +212,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         if n.kind != "price" or claims.negated(n.start):
             continue
         approximated = n.low == n.high and approximated_at(claims.text, n.start, n.end)
+        shown = claims.said(n)
         for value in {n.low, n.high}:
             if approximated and _rounded(value, world.money):
                 continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
@@ -220,11 +224,9 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )
             ):
-                shown = claims.text[n.start : n.end]
                 out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
                 break
             if _deal_without_coupon(claims, n, value, world):
-                shown = claims.text[n.start : n.end]
                 out.append(
                     Verdict(0.0, f"unsupported deal {shown!r}: only a coupon gives it, none named")
                 )
@@ -253,8 +255,8 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _DEAL_SAID.search(_sentence_of(claims.text, n)):
             continue
-        shown = claims.text[n.start : n.end]
-        return [Verdict(0.0, f"gives the list price {shown!r} as the price; a live deal lowers it")]
+        said = claims.said(n)
+        return [Verdict(0.0, f"gives the list price {said!r} as the price; a live deal lowers it")]
     return []
 
 
@@ -288,7 +290,7 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         if n.kind != "days" or claims.negated(n.start):
             continue
         clause = claims.clause(n.start)
-        shown = claims.text[n.start : n.end]
+        shown = claims.said(n)
         attribute = _attribute(clause, world)
         if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
             given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
@@ -342,8 +344,7 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
     for n in claims.numbers:
         if n.kind == "count" and n.low == n.high and not claims.negated(n.start):
             if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
-                shown = claims.text[n.start : n.end]
-                out.append(Verdict(0.0, f"unsupported stock count {shown!r}"))
+                out.append(Verdict(0.0, f"unsupported stock count {claims.said(n)!r}"))
     return out
 
 

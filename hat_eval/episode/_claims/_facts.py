@@ -72,8 +72,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         n for n in a.numbers if n.low == n.high == value and unsure_at(a.text, n.start, n.end)
     ]
     if taken_back and not stated:
-        shown = a.text[taken_back[0].start : taken_back[0].end]
-        return Verdict(0.0, f"{value:g}: says {shown!r} but does not commit to it")
+        return Verdict(0.0, f"{value:g}: says {a.said(taken_back[0])!r} but does not commit to it")
     rival = [
         n
         for n in a.numbers
@@ -86,7 +85,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and _same_subject(a, subject, n.start)
     ]
     if rival:
-        shown = a.text[rival[0].start : rival[0].end]
+        shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
     if kind == "count":
         for start, _, in_stock in _stock_statements(a.text, a.scopes):
@@ -118,8 +117,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             clause = clause_of(a.clauses, n.start)
             if variant_conflict(a.kb, subject, a.text[clause.start : clause.end]):
                 continue
-            shown = a.text[n.start : n.end]
-            return Verdict(0.0, f"{fact.value}: gives {shown!r}, another option's stock")
+            return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")
     if own == 0:  # "out of stock, though the system still shows 7 pairs left" (7: another size's)
         for n in a.numbers:
             if n.kind != "count" or n.low <= 0 or a.negated(n.start):
@@ -127,8 +125,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             sentence = clause_of(_sentences(a.text), n.start)
             said = a.text[sentence.start : sentence.end]
             if _same_subject(a, subject, n.start) and not variant_conflict(a.kb, subject, said):
-                shown = a.text[n.start : n.end]
-                return Verdict(0.0, f"{fact.value}: also gives {shown!r} left")
+                return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
         return Verdict(1.0)
@@ -229,8 +226,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         and re.search(r"\b(?:could|might|may) (?:be|take)\b[^.!?]{0,12}$", a.text[: n.start])
     ]
     if rival:
-        shown = a.text[rival[0].start : rival[0].end]
-        return Verdict(0.0, f"{fact.value}: another number of days {shown!r}")
+        return Verdict(0.0, f"{fact.value}: another number of days {a.said(rival[0])!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
     phrases = _phrase_mentions(a, fact)

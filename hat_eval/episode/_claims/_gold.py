@@ -19,8 +19,8 @@ from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
 from ._mentions import _same_subject, _stock_statements
-from ._subjects import OURS, _size_token, fact_subject, names_field
-from ._text import clause_of, find_phrase, prepare
+from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
+from ._text import clause_of, prepare
 from ._verdict import Verdict
 
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
@@ -369,7 +369,7 @@ def check_facts(
                         and not words("fee_waived").search(sentence)
                         and not own_price
                     ):
-                        shown = a.text[n.start : n.end]
+                        shown = a.said(n)
                         verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
                         break
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
@@ -408,13 +408,9 @@ def _on_topic(a: _Answer) -> Verdict:
         return Verdict(None, "states none of the case's facts")
     own = set(case.product_ids)
     named = any(about and about & own for about in a.products)
-    words: set[str] = set()
-    for pid in own:
-        product = kb.product(pid)
-        if product is not None:
-            words |= {str(product[k]) for k in ("brand", "type_name", "type_zh", "name_zh")}
+    words = product_words(kb, own, ("brand", "type_name", "type_zh", "name_zh"))
     labels = {f.source.rpartition(".")[2] for f in case.facts if "specs." in f.source}
-    named = named or any(next(find_phrase(w.lower(), a.text), None) for w in words | labels if w)
+    named = named or says_any(words | labels, a.text)
     if named or _TASK_WORDS.search(a.text) or OURS.search(a.text):
         return Verdict(None, "states none of the case's facts; speaks of its products")
     return Verdict(0.0, "about something else: none of the case's facts or products")

@@ -10,6 +10,7 @@ from ._gold import combine_verdicts, extra_claims, read_answer
 from ._language import _NEGATORS, addresses_evaluator
 from ._lexicon import words
 from ._safety import _compiled, check_safety
+from ._subjects import product_words, says_any
 from ._text import find_phrase, prepare
 from ._verdict import Verdict
 
@@ -70,12 +71,8 @@ def _names_products(case: Case, text: str, kb: KnowledgeBase | None) -> bool:
     """Whether the answer speaks of the case's products (by brand or type, in any language)."""
     if kb is None:
         return False
-    for pid in (*case.product_ids, case.session.product_on_screen):
-        product = kb.product(pid)
-        names = [str(product[k]) for k in ("brand", "type_name", "type_zh")] if product else []
-        if any(next(find_phrase(n.lower(), text), None) for n in names if n):
-            return True
-    return False
+    ids = (*case.product_ids, case.session.product_on_screen)
+    return says_any(product_words(kb, ids, ("brand", "type_name", "type_zh")), text)
 
 
 def check_no_fact(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -96,6 +96,16 @@ def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[st
                 if s.get(field):
                     words[kind].add(prepare(str(s[field])))
     return {k: frozenset(v) for k, v in words.items()}
+
+
+def product_words(kb: KnowledgeBase, product_ids: Iterable[str], keys: Sequence[str]) -> set[str]:
+    """The products' ``keys`` fields (brand, type name, ...) as the catalogue writes them."""
+    return {str(p[k]) for p in map(kb.product, product_ids) if p is not None for k in keys}
+
+
+def says_any(names: Iterable[str], text: str) -> bool:
+    """Whether prepared ``text`` says any of ``names`` (a phrase of any case)."""
+    return any(next(find_phrase(n.lower(), text), None) for n in names if n)
 
 
 OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我们这款|这款")
