@@ -16,10 +16,9 @@ verify and fails those the knowledge base and the live session do not support (:
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
 - **spec, material, certification, origin** (the lexicon's ``claim_words``): a claim word
-  ("organic",
-  "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports; a
-  material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle) that none of
-  the products in scope is made of.
+  ("organic", "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text
+  supports; a material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle)
+  that none of the products in scope is made of.
 
 A negated claim ("no free gift", "not waterproof") claims nothing. Each unsupported claim is a
 failed :class:`Verdict` whose reason names it.
