@@ -39,15 +39,13 @@ _PERMISSIVE = re.compile(
 _STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
 
 
-def _option_counts(a: _Answer) -> list[Verdict]:
+def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock count said of one named option (size and colour) must be that option's stock.
 
     ``S in Black still has 261 left`` when 261 is the M Black's count: the world supports the
     number, but not for the option the clause names. Only clauses naming exactly one SKU of the
     case's products by both its option and its colour are read.
     """
-    if a.kb is None:
-        return []
     out = []
     for n in a.numbers:
         if n.kind != "count" or a.negated(n.start):
@@ -59,7 +57,7 @@ def _option_counts(a: _Answer) -> list[Verdict]:
         named = [
             s
             for pid in a.case.product_ids
-            for s in a.kb.skus(pid)
+            for s in kb.skus(pid)
             if s.get("colour")
             and names_field(segment, s, "option")
             and names_field(segment, s, "colour")
@@ -73,20 +71,18 @@ def _option_counts(a: _Answer) -> list[Verdict]:
     return out
 
 
-def _availability(a: _Answer, case: Case) -> list[Verdict]:
+def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of the option a fact is about must be that option's.
 
     "EU 39 in sage green is ¥839.90 ... in stock and ready to ship" when that SKU has 0 left:
     a price case whose answer adds availability the knowledge base denies (a stock case's own
     status is its fact's to judge); "only a few left" of an option with ten or more.
     """
-    if a.kb is None:
-        return []
-    stock_case = any(f.kind in ("stock", "count") for f in case.facts)
+    stock_case = any(f.kind in ("stock", "count") for f in a.case.facts)
     seen = set()
-    for fact in case.facts:
-        subject = fact_subject(case, fact, a.kb)
-        own = _sku_stock(a.kb, subject)
+    for fact in a.case.facts:
+        subject = fact_subject(a.case, fact, kb)
+        own = _sku_stock(kb, subject)
         if own is None or subject in seen:
             continue
         seen.add(subject)
@@ -115,28 +111,26 @@ _FREE_OVER = re.compile(
 )
 
 
-def _threshold_where_none(a: _Answer, case: Case) -> list[Verdict]:
+def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A free-shipping threshold said for a region whose shipping has none.
 
     "Free on orders over ¥99" to Tibet, where the fee is always ¥15 (a region that ships free
     has no threshold either, and none to contradict).
     """
-    if a.kb is None:
-        return []
-    for fact in case.facts:
+    for fact in a.case.facts:
         region = re.search(r"shipping\[region_class=([^\]]+)\]\.fee$", fact.source)
-        pid = fact_subject(case, fact, a.kb).product_id
-        product = a.kb.product(pid) if region and pid else None
+        pid = fact_subject(a.case, fact, kb).product_id
+        product = kb.product(pid) if region and pid else None
         if region is None or product is None or fact.value == "free shipping":
             continue
-        rows = [r for r in a.kb.shipping(product["category"]) if r["region_class"] == region[1]]
+        rows = [r for r in kb.shipping(product["category"]) if r["region_class"] == region[1]]
         m = _FREE_OVER.search(a.text)
         if rows and rows[0].get("free_over") is None and m and not a.negated(m.start()):
             return [Verdict(0.0, f"says {m.group(0)!r}; {region[1]} shipping has no threshold")]
     return []
 
 
-def _listed_statuses(a: _Answer) -> list[Verdict]:
+def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
     "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left. Only a
@@ -144,8 +138,6 @@ def _listed_statuses(a: _Answer) -> list[Verdict]:
     in scope (or exactly one colour, with options) is read; the SKUs it names are that option
     in each colour named (or that colour in each option named).
     """
-    if a.kb is None:
-        return []
     sentences = _sentences(a.text)
     statements = [s for s in _stock_statements(a.text, a.scopes) if not a.negated(s[0])]
     for start, end, in_stock in statements:
@@ -156,7 +148,7 @@ def _listed_statuses(a: _Answer) -> list[Verdict]:
             continue
         said = a.text[sentence.start : sentence.end]
         for pid in a.case.product_ids:
-            skus = [s for s in a.kb.skus(pid) if s.get("colour")]
+            skus = [s for s in kb.skus(pid) if s.get("colour")]
             options = {s["option"] for s in skus if names_field(said, s, "option")}
             colours = {s["colour"] for s in skus if names_field(said, s, "colour")}
             if not options or not colours or min(len(options), len(colours)) != 1:
@@ -177,17 +169,15 @@ _RANGE_UNIT = re.compile(r"\s?(cm|kg|厘米|公斤)")
 _ZH_UNITS = {"厘米": "cm", "公斤": "kg"}
 
 
-def _chart_ranges(a: _Answer) -> list[Verdict]:
+def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A height or weight range said of one size must be that size's row of the size chart.
 
     "Our chart has M for 160-170 cm" when the chart gives M as 165-172 cm. Only a sentence that
     names exactly one size of a product in scope with a size chart is read.
     """
-    if a.kb is None:
-        return []
     sentences = _sentences(a.text)
     for pid in a.case.product_ids:
-        chart = (a.kb.product(pid) or {}).get("specs", {}).get("size chart")
+        chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
         if not isinstance(chart, dict):
             continue
         for n in a.numbers:
@@ -379,12 +369,13 @@ def check_facts(
                 verdicts.append(
                     Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")
                 )
-    verdicts += _threshold_where_none(a, case)
-    verdicts += _option_counts(a)
-    verdicts += _availability(a, case)
-    verdicts += _listed_statuses(a)
-    verdicts += _chart_ranges(a)
-    verdicts += extra_claims(a)
+    if kb is not None:  # the claims beyond the facts, against the knowledge base
+        verdicts += _threshold_where_none(a, kb)
+        verdicts += _option_counts(a, kb)
+        verdicts += _availability(a, kb)
+        verdicts += _listed_statuses(a, kb)
+        verdicts += _chart_ranges(a, kb)
+        verdicts += unsupported_claims(a, a.world)
     return combine_verdicts(verdicts)
 
 
