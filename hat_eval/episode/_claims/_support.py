@@ -146,30 +146,29 @@ _ANY_TIME = "2026-11-01T00:00:00+08:00"
 """The session time of lookups whose results do not depend on it (details, policies)."""
 
 
+def _leaves(value: object, keys: bool = False) -> Iterator[object]:
+    """Every leaf of a JSON-like value, in order (and each dict key before its value)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if keys:
+                yield str(k)
+            yield from _leaves(v, keys)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v, keys)
+    else:
+        yield value
+
+
 def numeric_leaves(value: object) -> Iterator[float]:
     """Every number in a JSON-like value (booleans excepted)."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int | float):
-        yield float(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from numeric_leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from numeric_leaves(v)
+    numbers = (v for v in _leaves(value) if isinstance(v, int | float))
+    return (float(v) for v in numbers if not isinstance(v, bool))
 
 
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield str(k)
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
+def _strings(value: object) -> list[str]:
+    """Every string of a JSON-like value, its keys included."""
+    return [v for v in _leaves(value, keys=True) if isinstance(v, str)]
 
 
 def _price_steps(result: dict[str, Any]) -> tuple[list[float], list[float]]:
@@ -231,26 +230,18 @@ class _Shipping:
 
 def _shipping(rows: list[dict[str, Any]], lowest: float) -> _Shipping:
     """The shipping rows of a product whose lowest list price is ``lowest``."""
-    money: list[float] = []
-    days: list[float] = []
-    spans: set[tuple[str, float, float]] = set()
-    regions: list[str] = []
-    free = False
-    fastest: float | None = None
-    for row in rows:
-        money += [float(x) for x in (row["fee"], row["free_shipping_over"]) if x is not None]
-        if row["available"] and row["delivery_days"]:
-            days += [float(v) for v in row["delivery_days"].values()]
-            low, high = (float(row["delivery_days"][k]) for k in ("min", "max"))
-            fastest = low if fastest is None else min(fastest, low)
-            spans |= {("delivery", low, high), ("delivery", low, low), ("delivery", high, high)}
-        if row["available"] and (
-            row["fee"] == 0
-            or (row["free_shipping_over"] is not None and lowest >= row["free_shipping_over"])
-        ):
-            free = True
-        regions += list(row["regions"])
-    return _Shipping(money, days, spans, regions, free, fastest)
+    fees = [(r["fee"], r["free_shipping_over"]) for r in rows]
+    open_fees = [f for r, f in zip(rows, fees, strict=True) if r["available"]]
+    times = [r["delivery_days"] for r in rows if r["available"] and r["delivery_days"]]
+    ends = [(float(t["min"]), float(t["max"])) for t in times]
+    return _Shipping(
+        money=[float(x) for pair in fees for x in pair if x is not None],
+        days=[float(v) for t in times for v in t.values()],
+        spans={("delivery", a, b) for lo, hi in ends for a, b in ((lo, hi), (lo, lo), (hi, hi))},
+        regions=[region for r in rows for region in r["regions"]],
+        free=any(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
+        fastest=min((lo for lo, _ in ends), default=None),
+    )
 
 
 def _day_spans(
