@@ -340,28 +340,24 @@ def check_facts(
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)
-    rejected = [f for f in case.facts if "rejected_coupons" in f.source]
-    if rejected:  # a coupon the KB rejects: "they stack" contradicts it
+    if any("rejected_coupons" in f.source for f in case.facts):  # "they stack" contradicts it
         for m in words("stack_claim").finditer(a.text):
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break
-    for fact in case.facts:  # shipping is free: a fee stated for it contradicts it
-        if fact.value == "free shipping":
-            for n in a.numbers:
-                scope = clause_of(a.scopes, n.start)
-                clause = a.text[scope.start : scope.end]
-                sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
-                own_price = n.low in a.world.prices  # "the pillow is ¥359.9, over the free line"
-                if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
-                    if (
-                        _FEE_WORDS.search(clause)
-                        and not words("fee_waived").search(sentence)
-                        and not own_price
-                    ):
-                        shown = a.said(n)
-                        verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
-                        break
+    if any(f.value == "free shipping" for f in case.facts):  # a fee stated contradicts it
+        for n in a.numbers:
+            if n.kind != "price" or n.low <= 0 or n.context or a.negated(n.start):
+                continue
+            scope = clause_of(a.scopes, n.start)
+            sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
+            if (
+                _FEE_WORDS.search(a.said(scope))
+                and not words("fee_waived").search(sentence)
+                and n.low not in a.world.prices  # "the pillow is ¥359.9, over the free line"
+            ):
+                verdicts.append(Verdict(0.0, f"free shipping: says shipping {a.said(n)!r}"))
+                break
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
         if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
             free = free_shipping_claim(a)
