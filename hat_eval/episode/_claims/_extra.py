@@ -125,14 +125,10 @@ def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     said with the order amount it needs ("orders over ¥99 ship free", 满59包邮): that is the
     policy's threshold, whose amount the money check verifies.
     """
-    return next(
-        (
-            m
-            for m in _claims_of(FREE_SHIPPING, claims)
-            if not words("free_condition").search(claims.clause(m.start()))
-        ),
-        None,
-    )
+    for m in _claims_of(FREE_SHIPPING, claims):
+        if not words("free_condition").search(claims.clause(m.start())):
+            return m
+    return None
 
 
 _WISH = re.compile(r"\bif you(?: would|'d)? (?:like|want|prefer|wish|need) to (?:go )?$")

@@ -89,13 +89,11 @@ def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
 @lru_cache(maxsize=4096)
 def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[str]]:
     """Prepared option and colour words of a product's SKUs (English and Chinese)."""
-    words: dict[str, set[str]] = {"option": set(), "colour": set()}
-    for s in kb.skus(product_id):
-        for kind in ("option", "colour"):
-            for field in (kind, f"{kind}_zh"):
-                if s.get(field):
-                    words[kind].add(prepare(str(s[field])))
-    return {k: frozenset(v) for k, v in words.items()}
+    skus = kb.skus(product_id)
+    return {
+        kind: frozenset(prepare(str(s[f])) for s in skus for f in (kind, f"{kind}_zh") if s.get(f))
+        for kind in ("option", "colour")
+    }
 
 
 def product_words(kb: KnowledgeBase, product_ids: Iterable[str], keys: Sequence[str]) -> set[str]:
