@@ -24,7 +24,6 @@ from ._mentions import (
     _phrase_mentions,
     _rivals,
     _said_as,
-    _same_subject,
     _stock_statements,
     _word_forms,
 )
@@ -82,14 +81,14 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
         and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
-        and _same_subject(a, subject, n.start)
+        and not a.conflict(subject, n.start)
     ]
     if rival:
         shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
     if kind == "count":
         for start, _, in_stock in _stock_statements(a.text, a.scopes):
-            if not in_stock and _same_subject(a, subject, start):
+            if not in_stock and not a.conflict(subject, start):
                 return Verdict(0.0, f"{value:g} left, but the answer also says it is sold out")
     if stated:
         return Verdict(1.0)
@@ -99,14 +98,14 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
 
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     want = fact.value == "in stock"
-    statements = [s for s in _stock_statements(a.text, a.scopes) if _same_subject(a, subject, s[0])]
+    statements = [s for s in _stock_statements(a.text, a.scopes) if not a.conflict(subject, s[0])]
     if any(in_stock != want for _, _, in_stock in statements):
         return Verdict(0.0, f"{fact.value}: the answer also says the opposite")
     counts = [
         n
         for n in a.numbers
         if n.kind == "count"
-        and _same_subject(a, subject, n.start)
+        and not a.conflict(subject, n.start)
         and n.low not in a.world.counts  # a real stock of another option is the extras' to judge
     ]
     if counts and (not want or all(n.low < 10 for n in counts)):
@@ -124,7 +123,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 continue
             sentence = clause_of(_sentences(a.text), n.start)
             said = a.text[sentence.start : sentence.end]
-            if _same_subject(a, subject, n.start) and not variant_conflict(a.kb, subject, said):
+            if not a.conflict(subject, n.start) and not variant_conflict(a.kb, subject, said):
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
@@ -265,7 +264,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             for start, end in find_phrase(other, a.text):
                 if _difference(a.text, start, end):
                     continue  # "轻了130g", "130 g lighter": how far apart, not a value
-                if not a.negated(start) and _same_subject(a, subject, start):
+                if not a.negated(start) and not a.conflict(subject, start):
                     return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
     if isinstance(fact.value, str) and fact.value.startswith("size "):
         size = fact.value.removeprefix("size ").lower()
@@ -283,7 +282,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         value, unit = float(measured.group(1)), measured.group(2)
         for m in _MEASURE.finditer(a.text):
             same = same_quantity(value, unit, float(m.group(1)), m.group(2))
-            if same is None or not _same_subject(a, subject, m.start()) or a.negated(m.start()):
+            if same is None or a.conflict(subject, m.start()) or a.negated(m.start()):
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
@@ -307,7 +306,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for w in words
         for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
     ]
-    if any(_same_subject(a, subject, start) for start in spoken):  # of this product, unread
+    if any(not a.conflict(subject, start) for start in spoken):  # of this product, unread
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
         )
@@ -405,7 +404,7 @@ def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
         return False  # a number or a code, which the checks read in any language
     for w in {w for w in words if (len(w) > 1 or w.isdigit()) and w not in _STOP}:
         for m in re.finditer(rf"(?<![a-z0-9.]){re.escape(w)}(?![a-z0-9])", a.text):
-            if _same_subject(a, subject, m.start()) and not a.negated(m.start()):
+            if not a.conflict(subject, m.start()) and not a.negated(m.start()):
                 return True
     return False
 

@@ -18,7 +18,7 @@ from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
-from ._mentions import _same_subject, _stock_statements
+from ._mentions import _stock_statements
 from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
 from ._text import clause_of, prepare
 from ._verdict import Verdict
@@ -88,14 +88,14 @@ def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         seen.add(subject)
         if stock_status(int(own)) == "in_stock":  # "only a few left" of 303: not low stock
             for m in words("low_stock").finditer(a.text):
-                if not a.negated(m.start()) and _same_subject(a, subject, m.start()):
+                if not a.negated(m.start()) and not a.conflict(subject, m.start()):
                     return [Verdict(0.0, f"says {m.group(0)!r}; the KB has {own:g} left")]
         if stock_case:
             continue
         statements = [
             (start, end, in_stock)
             for start, end, in_stock in _stock_statements(a.text, a.scopes)
-            if not a.negated(start) and _same_subject(a, subject, start)
+            if not a.negated(start) and not a.conflict(subject, start)
         ]
         if any(in_stock == (own > 0) for _, _, in_stock in statements):
             continue  # "the original is sold out, the spicy one is in stock": options told apart

@@ -106,10 +106,6 @@ _RANGE_END = re.compile(r"\d(?:\.\d+)?\s?[a-z]*\s?(?:to|-|–|~|到|至)\s?[¥$]
 """The text before a value that makes it the end of a range ("6 to 9 months")."""
 
 
-def _same_subject(a: _Answer, subject: Subject, pos: int) -> bool:
-    return not a.conflict(subject, pos)
-
-
 def _phrases(fact: Fact) -> list[str]:
     phrases = [fact.value] if isinstance(fact.value, str) else []
     phrases += [p for p in fact.aliases if p]
