@@ -110,19 +110,20 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     ]
     if counts and (not want or all(n.low < 10 for n in counts)):
         return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")
-    own = _sku_stock(a.kb, subject)
+    sku = subject_sku(a.kb, subject)
+    own = None if sku is None else float(sku["stock"])
     for n in a.numbers:  # "EU 39 beige: 348 left" when 348 is the navy's
-        if n.kind == "count" and own is not None and n.low != own and _names_own(a, subject, n):
-            clause = clause_of(a.clauses, n.start)
-            if variant_conflict(a.kb, subject, a.text[clause.start : clause.end]):
-                continue
+        if n.kind != "count" or sku is None or n.low == own:
+            continue
+        clause = a.said(clause_of(a.clauses, n.start))
+        names_own = names_field(clause, sku, "option") or names_field(clause, sku, "colour")
+        if names_own and not variant_conflict(a.kb, subject, clause):
             return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")
     if own == 0:  # "out of stock, though the system still shows 7 pairs left" (7: another size's)
         for n in a.numbers:
             if n.kind != "count" or n.low <= 0 or a.negated(n.start):
                 continue
-            sentence = clause_of(_sentences(a.text), n.start)
-            said = a.text[sentence.start : sentence.end]
+            said = a.said(clause_of(_sentences(a.text), n.start))
             if not a.conflict(subject, n.start) and not variant_conflict(a.kb, subject, said):
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
@@ -137,16 +138,6 @@ def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
     """The stock of the fact's SKU (None when the fact is not about one SKU)."""
     sku = subject_sku(kb, subject)
     return None if sku is None else float(sku["stock"])
-
-
-def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
-    """Whether the clause of number ``n`` names the fact's own option or colour."""
-    sku = subject_sku(a.kb, subject)
-    clause = clause_of(a.clauses, n.start)
-    segment = a.text[clause.start : clause.end]
-    return sku is not None and (
-        names_field(segment, sku, "option") or names_field(segment, sku, "colour")
-    )
 
 
 _OTHER_WINDOW = re.compile(

@@ -50,8 +50,7 @@ def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     for n in a.numbers:
         if n.kind != "count" or a.negated(n.start):
             continue
-        clause = clause_of(a.clauses, n.start)
-        segment = a.text[clause.start : clause.end]
+        segment = a.said(clause_of(a.clauses, n.start))
         if not _STOCK_CONTEXT.search(segment):
             continue
         named = [
@@ -184,8 +183,7 @@ def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             unit = _RANGE_UNIT.match(a.text, n.end)
             if n.low == n.high or unit is None or a.negated(n.start):
                 continue
-            sentence = clause_of(sentences, n.start)
-            said = a.text[sentence.start : sentence.end]
+            said = a.said(clause_of(sentences, n.start))
             sizes = [size for size in chart if _size_token(prepare(size), said)]
             if len(sizes) != 1:
                 continue
