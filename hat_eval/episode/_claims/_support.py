@@ -300,6 +300,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     returns = policy["returns"]
     days, spans = _day_spans(returns, specs)
     warranty = str(returns.get("warranty") or "")
+    terms = TERM.finditer(warranty.lower())  # the warranty's length, in years or months
     texts = [
         *_strings(details),
         str(product.get("ships_from") or ""),
@@ -322,7 +323,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         materials=frozenset(spec_materials(specs, str(product["category"]), every=True)),
         catalogue_materials=catalogue_materials(kb),
         deals=deals,
-        warranty_months=frozenset(_warranty_months(warranty)),
+        warranty_months=frozenset(term_months(*m.groups()) for m in terms),
         ships_from=frozenset({str(product.get("ships_from") or "").lower()} - {""}),
         attribute_days=frozenset(spans | shipping.spans),
         coupon_money=_as_set(coupon_money),
@@ -336,10 +337,6 @@ TERM = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?-?(years?|yrs?|months?|年|个月
 def term_months(value: str, unit: str) -> float:
     """Months of a :data:`TERM` match's number and unit."""
     return float(value) * (12 if unit.startswith(("y", "年")) else 1)
-
-
-def _warranty_months(warranty: str) -> set[float]:
-    return {term_months(m.group(1), m.group(2)) for m in TERM.finditer(warranty.lower())}
 
 
 def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
