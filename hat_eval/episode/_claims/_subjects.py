@@ -59,8 +59,6 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
     for word in words & index.keys():
         for name, ids in index[word]:
             spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
-    if len(spans) <= 1:
-        return [ids for _, _, ids in spans]
     # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
     return [
         ids
@@ -159,13 +157,11 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
         kind: {prepare(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
         for kind in ("option", "colour")
     }
-    for kind in ("colour", "option"):
-        others = words[kind] - own[kind]
-        said_own = any(_size_token(w, segment) for w in own[kind])
-        said_other = any(_size_token(w, segment) for w in others)
-        if said_other and not said_own:
-            return True
-    return False
+    return any(  # another colour (or option) named, and not its own
+        any(_size_token(w, segment) for w in words[kind] - own[kind])
+        and not any(_size_token(w, segment) for w in own[kind])
+        for kind in ("colour", "option")
+    )
 
 
 def names_variant(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
