@@ -34,10 +34,8 @@ _CONTRACTION = re.compile(
 
 
 def _expand(m: re.Match[str]) -> str:
-    word = m.group(0)
-    if word in _CONTRACTIONS:
-        return _CONTRACTIONS[word]
-    return " not" if word == "n't" else " is"
+    word = m.group(0)  # a listed contraction, or a bare "n't" or "'s"
+    return _CONTRACTIONS.get(word) or (" not" if word == "n't" else " is")
 
 
 @lru_cache(maxsize=65536)
