@@ -185,7 +185,8 @@ _GLOSSED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?[a-z]* ?\( ?$")
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
-_SUFFIX = re.compile(r"(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)$")
+_SUFFIXES = "ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y"
+_SUFFIX = re.compile(rf"(?:{_SUFFIXES})$")
 
 
 def _word_forms(word: str) -> str:
@@ -197,7 +198,7 @@ def _word_forms(word: str) -> str:
     stem = _SUFFIX.sub("", word) if len(word) >= 5 and word.isalpha() else word
     if len(stem) < 4 or stem == word:
         return rf"{re.escape(word)}(?:s|es)?"
-    return rf"{re.escape(stem)}(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)?"
+    return rf"{re.escape(stem)}(?:{_SUFFIXES})?"
 
 
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:

@@ -131,15 +131,14 @@ def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
 
     None when either unit is unknown to pint or the two are of different dimensions.
     """
-    import pint
+    if unit_a != unit_b:
+        import pint
 
-    if unit_a == unit_b:
-        return abs(a - b) <= 1e-6 * max(1.0, abs(a))
-    try:  # pint reads plurals ("months") and prefixes ("ml") itself
-        other = _units().Quantity(b, unit_b).to(unit_a)
-    except (pint.errors.PintError, ValueError, TypeError, AttributeError):
-        return None
-    return abs(other.magnitude - a) <= 1e-6 * max(1.0, abs(a))
+        try:  # pint reads plurals ("months") and prefixes ("ml") itself
+            b = _units().Quantity(b, unit_b).to(unit_a).magnitude
+        except (pint.errors.PintError, ValueError, TypeError, AttributeError):
+            return None
+    return abs(b - a) <= 1e-6 * max(1.0, abs(a))
 
 
 def normalise_quantities(text: str) -> str:
