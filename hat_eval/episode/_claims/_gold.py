@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
@@ -62,12 +63,13 @@ def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             and names_field(segment, s, "colour")
         ]
         if len(named) == 1 and float(named[0]["stock"]) != n.low:
-            label = f"{named[0].get('option')} {named[0].get('colour')}"
-            shown = a.text[n.start : n.end]
-            out.append(
-                Verdict(0.0, f"gives {shown!r} for {label}, whose stock is {named[0]['stock']}")
-            )
+            out.append(Verdict(0.0, f"gives {a.said(n)!r} for {_whose_stock(named[0])}"))
     return out
+
+
+def _whose_stock(sku: dict[str, Any]) -> str:
+    """A SKU named with its stock, for a reason: ``M Black, whose stock is 12``."""
+    return f"{sku['option']} {sku['colour']}, whose stock is {sku['stock']}"
 
 
 def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -155,11 +157,7 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             named = [s for s in skus if s["option"] in options and s["colour"] in colours]
             wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
             if wrong:
-                label = f"{wrong[0]['option']} {wrong[0]['colour']}"
-                shown = a.text[start:end]
-                return [
-                    Verdict(0.0, f"says {shown!r} of {label}, whose stock is {wrong[0]['stock']}")
-                ]
+                return [Verdict(0.0, f"says {a.text[start:end]!r} of {_whose_stock(wrong[0])}")]
     return []
 
 
