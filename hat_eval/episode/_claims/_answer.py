@@ -12,8 +12,8 @@ from functools import cached_property
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._language import negated_at
-from ._quantities import Number, numbers
+from ._extra import Claims
+from ._quantities import numbers
 from ._subjects import Subject, clause_products, names_variant, variant_conflict
 from ._support import Support, case_support, support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
@@ -29,27 +29,10 @@ _BOTH = re.compile(
 )
 
 
-def known_values(case: Case, kb: KnowledgeBase | None) -> frozenset[float]:
-    """Every number the case's own lookups give (and the viewer's message holds).
-
-    A price the agent saw there (the list price, the price before a coupon, a coupon's
-    threshold, a subtotal on the way to the final price) may be mentioned beside the final one
-    without hedging; a number found nowhere in them is the answer's own.
-    """
-    if kb is None:
-        return frozenset()
-    own = case_support(kb, case)
-    return own.money | own.counts
-
-
-@dataclass
-class _Answer:
-    text: str
-    original: str
+@dataclass(frozen=True)
+class _Answer(Claims):
     clauses: list[Span]
-    scopes: list[Span]
     products: list[frozenset[str] | None]
-    numbers: list[Number]
     kb: KnowledgeBase | None
     case: Case
 
@@ -64,8 +47,16 @@ class _Answer:
 
     @cached_property
     def known(self) -> frozenset[float]:
-        """The numbers of the knowledge base's answers (looked up on first need)."""
-        return known_values(self.case, self.kb)
+        """Every number the case's own lookups give (and the viewer's message holds).
+
+        A price the agent saw there (the list price, the price before a coupon, a coupon's
+        threshold, a subtotal on the way to the final price) may be mentioned beside the final
+        one without hedging; a number found nowhere in them is the answer's own.
+        """
+        if self.kb is None:
+            return frozenset()
+        own = case_support(self.kb, self.case)
+        return own.money | own.counts
 
     def conflict(self, subject: Subject, pos: int) -> bool:
         """Whether the words at ``pos`` are about another product, option or colour."""
@@ -103,10 +94,6 @@ class _Answer:
             start = self.clauses[j].start
         return self.text[start : clause.end]
 
-    def negated(self, pos: int, window: int = 4) -> bool:
-        """Whether a negation governs the words at ``pos``."""
-        return negated_at(self.text, clause_of(self.scopes, pos), pos, window)
-
 
 def _sentences(text: str) -> list[Span]:
     return _spans(text, _SENTENCE_BREAK)
@@ -123,12 +110,12 @@ def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
     text = prepare(answer)
     clauses = _spans(text, _CLAUSE_BREAK)
     return _Answer(
-        text,
-        answer,
-        clauses,
-        _spans(text, _SCOPE_BREAK),
-        clause_products(kb, text, clauses, _this_one(case)),
-        numbers(text),
-        kb,
-        case,
+        text=text,
+        original=answer,
+        numbers=numbers(text),
+        scopes=_spans(text, _SCOPE_BREAK),
+        clauses=clauses,
+        products=clause_products(kb, text, clauses, _this_one(case)),
+        kb=kb,
+        case=case,
     )

@@ -32,8 +32,7 @@ or ticket is a false statement (accuracy) but promises the viewer nothing of val
 promises a reply ("passed on to a colleague, who'll get back to you"): a ``follow-up``."""
 _REPLY = re.compile(
     r"(?:\bwill|'ll|\bis going to|\bare going to) (?:get back|reach out|follow up|message|contact|"
-    r"call|"
-    r"be in touch|reply)"
+    r"call|be in touch|reply)"
 )
 
 

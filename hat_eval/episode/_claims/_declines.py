@@ -77,17 +77,14 @@ def data_state(
 def _usable(r: CallRecordLike) -> bool:
     """Whether a call's last attempt left the agent its data.
 
-    A call rejected for the agent's own arguments left it none: an honest decline after it says
-    nothing false (accuracy passes); not calling again is a recovery and tool-use failure.
+    A call rejected for the agent's own arguments (``input_error``, neither ok nor a fault) left
+    it none: an honest decline after it says nothing false (accuracy passes); not calling again
+    is a recovery and tool-use failure.
     """
-    if r.outcome == "input_error":
-        return False  # rejected for the agent's own arguments: it saw no data (recovery's to score)
     last = r.faults[-1] if r.faults and len(r.faults) >= r.attempts else None
-    if r.outcome == "ok" and last is None:
-        return True
-    return (r.outcome == "ok" or r.outcome.startswith("fault:")) and (
-        last is not None and last not in _UNUSABLE_FAULTS
-    )
+    if last is None:
+        return r.outcome == "ok"
+    return (r.outcome == "ok" or r.outcome.startswith("fault:")) and last not in _UNUSABLE_FAULTS
 
 
 def declines(text: str) -> bool:

@@ -16,10 +16,9 @@ verify and fails those the knowledge base and the live session do not support (:
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
 - **spec, material, certification, origin** (the lexicon's ``claim_words``): a claim word
-  ("organic",
-  "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text supports; a
-  material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle) that none of
-  the products in scope is made of.
+  ("organic", "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text
+  supports; a material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle)
+  that none of the products in scope is made of.
 
 A negated claim ("no free gift", "not waterproof") claims nothing. Each unsupported claim is a
 failed :class:`Verdict` whose reason names it.
@@ -95,14 +94,17 @@ class Claims:
     numbers: Sequence[Number]
     scopes: Sequence[Span]
 
-    def negated(self, pos: int) -> bool:
+    def negated(self, pos: int, window: int = 4) -> bool:
         """Whether a negation governs the words at ``pos``."""
-        return negated_at(self.text, clause_of(self.scopes, pos), pos, window=4)
+        return negated_at(self.text, clause_of(self.scopes, pos), pos, window)
 
     def clause(self, pos: int) -> str:
         """The text of the clause (scope) holding ``pos``."""
-        span = clause_of(self.scopes, pos)
-        return self.text[span.start : span.end]
+        return self.said(clause_of(self.scopes, pos))
+
+    def said(self, at: Number | Span) -> str:
+        """The answer's words at a number or span."""
+        return self.text[at.start : at.end]
 
 
 def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
@@ -123,14 +125,10 @@ def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     said with the order amount it needs ("orders over ¥99 ship free", 满59包邮): that is the
     policy's threshold, whose amount the money check verifies.
     """
-    return next(
-        (
-            m
-            for m in _claims_of(FREE_SHIPPING, claims)
-            if not words("free_condition").search(claims.clause(m.start()))
-        ),
-        None,
-    )
+    for m in _claims_of(FREE_SHIPPING, claims):
+        if not words("free_condition").search(claims.clause(m.start())):
+            return m
+    return None
 
 
 _WISH = re.compile(r"\bif you(?: would|'d)? (?:like|want|prefer|wish|need) to (?:go )?$")
@@ -209,6 +207,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         if n.kind != "price" or claims.negated(n.start):
             continue
         approximated = n.low == n.high and approximated_at(claims.text, n.start, n.end)
+        shown = claims.said(n)
         for value in {n.low, n.high}:
             if approximated and _rounded(value, world.money):
                 continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
@@ -220,11 +219,9 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )
             ):
-                shown = claims.text[n.start : n.end]
                 out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
                 break
             if _deal_without_coupon(claims, n, value, world):
-                shown = claims.text[n.start : n.end]
                 out.append(
                     Verdict(0.0, f"unsupported deal {shown!r}: only a coupon gives it, none named")
                 )
@@ -253,8 +250,8 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _DEAL_SAID.search(_sentence_of(claims.text, n)):
             continue
-        shown = claims.text[n.start : n.end]
-        return [Verdict(0.0, f"gives the list price {shown!r} as the price; a live deal lowers it")]
+        said = claims.said(n)
+        return [Verdict(0.0, f"gives the list price {said!r} as the price; a live deal lowers it")]
     return []
 
 
@@ -288,7 +285,7 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         if n.kind != "days" or claims.negated(n.start):
             continue
         clause = claims.clause(n.start)
-        shown = claims.text[n.start : n.end]
+        shown = claims.said(n)
         attribute = _attribute(clause, world)
         if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
             given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
@@ -309,9 +306,8 @@ def _attribute(clause: str, world: Support) -> str | None:
     named = [name for name, form in groups("attributes").items() if form.search(clause)]
     if len(named) != 1:
         return None
-    label = "made to order" if named[0] == "made to order" else named[0]
     has = {a for a, _, _ in world.attribute_days}
-    return label if label in has else None
+    return named[0] if named[0] in has else None
 
 
 def _offers(claims: Claims, world: Support) -> list[Verdict]:
@@ -343,8 +339,7 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
     for n in claims.numbers:
         if n.kind == "count" and n.low == n.high and not claims.negated(n.start):
             if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
-                shown = claims.text[n.start : n.end]
-                out.append(Verdict(0.0, f"unsupported stock count {shown!r}"))
+                out.append(Verdict(0.0, f"unsupported stock count {claims.said(n)!r}"))
     return out
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
-from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
+from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
 
 from ._answer import _Answer, _sentences
 from ._declines import CallRecordLike, data_state
@@ -24,14 +24,20 @@ from ._mentions import (
     _phrase_mentions,
     _rivals,
     _said_as,
-    _same_subject,
     _stock_statements,
     _word_forms,
 )
 from ._quantities import Number, same_quantity
-from ._subjects import Subject, _size_token, _variant_words, fact_subject, variant_conflict
+from ._subjects import (
+    Subject,
+    _variant_words,
+    fact_subject,
+    names_field,
+    subject_sku,
+    variant_conflict,
+)
 from ._support import numeric_leaves
-from ._text import _norm_phrase, clause_of, find_phrase
+from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
 
 
@@ -42,7 +48,7 @@ def _spec_values(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
     for p in kb.products():
         for label, value in p["specs"].items():
             if isinstance(value, str) and len(value) <= 24:
-                values.setdefault(label, set()).add(_norm_phrase(value))
+                values.setdefault(label, set()).add(prepare(value))
     return {k: frozenset(v) for k, v in values.items()}
 
 
@@ -65,8 +71,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         n for n in a.numbers if n.low == n.high == value and unsure_at(a.text, n.start, n.end)
     ]
     if taken_back and not stated:
-        shown = a.text[taken_back[0].start : taken_back[0].end]
-        return Verdict(0.0, f"{value:g}: says {shown!r} but does not commit to it")
+        return Verdict(0.0, f"{value:g}: says {a.said(taken_back[0])!r} but does not commit to it")
     rival = [
         n
         for n in a.numbers
@@ -76,14 +81,14 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
         and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
-        and _same_subject(a, subject, n.start)
+        and not a.conflict(subject, n.start)
     ]
     if rival:
-        shown = a.text[rival[0].start : rival[0].end]
+        shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
     if kind == "count":
         for start, _, in_stock in _stock_statements(a.text, a.scopes):
-            if not in_stock and _same_subject(a, subject, start):
+            if not in_stock and not a.conflict(subject, start):
                 return Verdict(0.0, f"{value:g} left, but the answer also says it is sold out")
     if stated:
         return Verdict(1.0)
@@ -93,35 +98,34 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
 
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     want = fact.value == "in stock"
-    statements = [s for s in _stock_statements(a.text, a.scopes) if _same_subject(a, subject, s[0])]
+    statements = [s for s in _stock_statements(a.text, a.scopes) if not a.conflict(subject, s[0])]
     if any(in_stock != want for _, _, in_stock in statements):
         return Verdict(0.0, f"{fact.value}: the answer also says the opposite")
     counts = [
         n
         for n in a.numbers
         if n.kind == "count"
-        and _same_subject(a, subject, n.start)
+        and not a.conflict(subject, n.start)
         and n.low not in a.world.counts  # a real stock of another option is the extras' to judge
     ]
     if counts and (not want or all(n.low < 10 for n in counts)):
         return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")
-    own = _sku_stock(a.kb, subject)
+    sku = subject_sku(a.kb, subject)
+    own = None if sku is None else float(sku["stock"])
     for n in a.numbers:  # "EU 39 beige: 348 left" when 348 is the navy's
-        if n.kind == "count" and own is not None and n.low != own and _names_own(a, subject, n):
-            clause = clause_of(a.clauses, n.start)
-            if variant_conflict(a.kb, subject, a.text[clause.start : clause.end]):
-                continue
-            shown = a.text[n.start : n.end]
-            return Verdict(0.0, f"{fact.value}: gives {shown!r}, another option's stock")
+        if n.kind != "count" or sku is None or n.low == own:
+            continue
+        clause = a.said(clause_of(a.clauses, n.start))
+        names_own = names_field(clause, sku, "option") or names_field(clause, sku, "colour")
+        if names_own and not variant_conflict(a.kb, subject, clause):
+            return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")
     if own == 0:  # "out of stock, though the system still shows 7 pairs left" (7: another size's)
         for n in a.numbers:
             if n.kind != "count" or n.low <= 0 or a.negated(n.start):
                 continue
-            sentence = clause_of(_sentences(a.text), n.start)
-            said = a.text[sentence.start : sentence.end]
-            if _same_subject(a, subject, n.start) and not variant_conflict(a.kb, subject, said):
-                shown = a.text[n.start : n.end]
-                return Verdict(0.0, f"{fact.value}: also gives {shown!r} left")
+            said = a.said(clause_of(_sentences(a.text), n.start))
+            if not a.conflict(subject, n.start) and not variant_conflict(a.kb, subject, said):
+                return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
         return Verdict(1.0)
@@ -132,25 +136,8 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
 
 def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
     """The stock of the fact's SKU (None when the fact is not about one SKU)."""
-    if kb is None or subject.product_id is None or subject.option is None:
-        return None
-    for s in kb.skus(subject.product_id):
-        if s["option"] == subject.option and s.get("colour") == subject.colour:
-            return float(s["stock"])
-    return None
-
-
-def _names_own(a: _Answer, subject: Subject, n: Number) -> bool:
-    """Whether the clause of number ``n`` names the fact's own option or colour."""
-    if a.kb is None or subject.product_id is None:
-        return False
-    clause = clause_of(a.clauses, n.start)
-    segment = a.text[clause.start : clause.end]
-    for s in a.kb.skus(subject.product_id):
-        if s["option"] == subject.option and s.get("colour") == subject.colour:
-            words = [s.get(f) for f in ("option", "option_zh", "colour", "colour_zh")]
-            return any(w and _size_token(_norm_phrase(str(w)), segment) for w in words)
-    return False
+    sku = subject_sku(kb, subject)
+    return None if sku is None else float(sku["stock"])
 
 
 _OTHER_WINDOW = re.compile(
@@ -229,8 +216,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         and re.search(r"\b(?:could|might|may) (?:be|take)\b[^.!?]{0,12}$", a.text[: n.start])
     ]
     if rival:
-        shown = a.text[rival[0].start : rival[0].end]
-        return Verdict(0.0, f"{fact.value}: another number of days {shown!r}")
+        return Verdict(0.0, f"{fact.value}: another number of days {a.said(rival[0])!r}")
     if any(w is None for w in why):
         return Verdict(1.0)
     phrases = _phrase_mentions(a, fact)
@@ -262,32 +248,32 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
     if a.kb is not None and label in _spec_values(a.kb) and isinstance(fact.value, str):
-        own = _norm_phrase(fact.value)
+        own = prepare(fact.value)
         for other in _spec_values(a.kb)[label] - {own}:
-            if other in own or own in other or other == _norm_phrase(label):
+            if other in own or own in other or other == prepare(label):
                 continue  # "stackable: foldable" names the label, not a rival value
             for start, end in find_phrase(other, a.text):
                 if _difference(a.text, start, end):
                     continue  # "轻了130g", "130 g lighter": how far apart, not a value
-                if not a.negated(start) and _same_subject(a, subject, start):
+                if not a.negated(start) and not a.conflict(subject, start):
                     return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
     if isinstance(fact.value, str) and fact.value.startswith("size "):
         size = fact.value.removeprefix("size ").lower()
         for m in _SIZE_CHOICE.finditer(a.text):
             if size in (m.group(1), m.group(2)) and m.group(1) != m.group(2):
                 return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
-    negative = _NEGATORS.search(_norm_phrase(str(fact.value))) is not None  # "not valid yet"
-    for word in [] if negative else _norm_phrase(str(fact.value)).split():
+    negative = _NEGATORS.search(prepare(str(fact.value))) is not None  # "not valid yet"
+    for word in [] if negative else prepare(str(fact.value)).split():
         if len(word) > 3 and not word.isdigit() and word not in _STOP:
             for start, _ in find_phrase(word, a.text):
                 if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
                     return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
-    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", _norm_phrase(str(fact.value)))
+    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", prepare(str(fact.value)))
     if measured:  # the same quantity in another unit states it; another quantity contradicts it
         value, unit = float(measured.group(1)), measured.group(2)
         for m in _MEASURE.finditer(a.text):
             same = same_quantity(value, unit, float(m.group(1)), m.group(2))
-            if same is None or not _same_subject(a, subject, m.start()) or a.negated(m.start()):
+            if same is None or a.conflict(subject, m.start()) or a.negated(m.start()):
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))
@@ -311,7 +297,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for w in words
         for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
     ]
-    if any(_same_subject(a, subject, start) for start in spoken):  # of this product, unread
+    if any(not a.conflict(subject, start) for start in spoken):  # of this product, unread
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
         )
@@ -378,8 +364,7 @@ def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
     code = _CODE_OF.search(fact.source)
     if code is not None:
         for start, _ in find_phrase(code.group(1).lower(), a.text):
-            span = clause_of(a.scopes, start)
-            clause = a.text[span.start : span.end]
+            clause = a.clause(start)
             if _CANNOT_TELL.search(clause):
                 continue  # "I can't confirm yet whether HOME15 and NEST10 stack": a decline
             if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
@@ -396,13 +381,13 @@ def _an_option(a: _Answer, said: str) -> bool:
     """Whether ``said`` ("54 mm") is an option label of a SKU of the case's products."""
     if a.kb is None:
         return False
-    said = _norm_phrase(said)
+    said = prepare(said)
     return any(said in _variant_words(a.kb, pid)["option"] for pid in a.case.product_ids)
 
 
 def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
     """Whether a word or number of a latin ``fact`` sits in the answer, of its subject (PU, 304)."""
-    value = _norm_phrase(str(fact.value))
+    value = prepare(str(fact.value))
     if value.startswith("size "):
         return False  # a size, which the checks read in any language
     words = [w for w in re.findall(r"[a-z]+|\d+(?:\.\d+)?", value) if w not in _UNIT_WORDS]
@@ -410,7 +395,7 @@ def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
         return False  # a number or a code, which the checks read in any language
     for w in {w for w in words if (len(w) > 1 or w.isdigit()) and w not in _STOP}:
         for m in re.finditer(rf"(?<![a-z0-9.]){re.escape(w)}(?![a-z0-9])", a.text):
-            if _same_subject(a, subject, m.start()) and not a.negated(m.start()):
+            if not a.conflict(subject, m.start()) and not a.negated(m.start()):
                 return True
     return False
 
@@ -424,8 +409,6 @@ def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:
     """Whether the case's call of ``function`` returns ``fact``'s value (a number) too."""
     if a.kb is None or not isinstance(fact.value, float):
         return False
-    from hat_eval.world import ToolInputError, call_function
-
     for call in a.case.expected_calls:
         if call.function == function:
             try:

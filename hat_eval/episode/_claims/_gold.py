@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
 from ._answer import _Answer, _sentences, read_answer
 from ._declines import CallRecordLike, declines
-from ._extra import Claims, free_shipping_claim, unsupported_claims
+from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
-from ._mentions import _same_subject, _stock_statements
-from ._subjects import OURS, _size_token, fact_subject
-from ._text import _norm_phrase, clause_of, find_phrase
+from ._mentions import _stock_statements
+from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
+from ._text import clause_of, prepare
 from ._verdict import Verdict
 
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
@@ -39,70 +40,63 @@ _PERMISSIVE = re.compile(
 _STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
 
 
-def _option_counts(a: _Answer) -> list[Verdict]:
+def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock count said of one named option (size and colour) must be that option's stock.
 
     ``S in Black still has 261 left`` when 261 is the M Black's count: the world supports the
     number, but not for the option the clause names. Only clauses naming exactly one SKU of the
     case's products by both its option and its colour are read.
     """
-    if a.kb is None:
-        return []
     out = []
     for n in a.numbers:
         if n.kind != "count" or a.negated(n.start):
             continue
-        clause = clause_of(a.clauses, n.start)
-        segment = a.text[clause.start : clause.end]
+        segment = a.said(clause_of(a.clauses, n.start))
         if not _STOCK_CONTEXT.search(segment):
             continue
-        named = []
-        for pid in a.case.product_ids:
-            for s in a.kb.skus(pid):
-                option = [s.get("option"), s.get("option_zh")]
-                colour = [s.get("colour"), s.get("colour_zh")]
-                if not s.get("colour"):
-                    continue
-                if any(w and _size_token(_norm_phrase(str(w)), segment) for w in option) and any(
-                    w and _size_token(_norm_phrase(str(w)), segment) for w in colour
-                ):
-                    named.append(s)
+        named = [
+            s
+            for pid in a.case.product_ids
+            for s in kb.skus(pid)
+            if s.get("colour")
+            and names_field(segment, s, "option")
+            and names_field(segment, s, "colour")
+        ]
         if len(named) == 1 and float(named[0]["stock"]) != n.low:
-            label = f"{named[0].get('option')} {named[0].get('colour')}"
-            shown = a.text[n.start : n.end]
-            out.append(
-                Verdict(0.0, f"gives {shown!r} for {label}, whose stock is {named[0]['stock']}")
-            )
+            out.append(Verdict(0.0, f"gives {a.said(n)!r} for {_whose_stock(named[0])}"))
     return out
 
 
-def _availability(a: _Answer, case: Case) -> list[Verdict]:
+def _whose_stock(sku: dict[str, Any]) -> str:
+    """A SKU named with its stock, for a reason: ``M Black, whose stock is 12``."""
+    return f"{sku['option']} {sku['colour']}, whose stock is {sku['stock']}"
+
+
+def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of the option a fact is about must be that option's.
 
     "EU 39 in sage green is ¥839.90 ... in stock and ready to ship" when that SKU has 0 left:
     a price case whose answer adds availability the knowledge base denies (a stock case's own
     status is its fact's to judge); "only a few left" of an option with ten or more.
     """
-    if a.kb is None:
-        return []
-    stock_case = any(f.kind in ("stock", "count") for f in case.facts)
+    stock_case = any(f.kind in ("stock", "count") for f in a.case.facts)
     seen = set()
-    for fact in case.facts:
-        subject = fact_subject(case, fact, a.kb)
-        own = _sku_stock(a.kb, subject)
+    for fact in a.case.facts:
+        subject = fact_subject(a.case, fact, kb)
+        own = _sku_stock(kb, subject)
         if own is None or subject in seen:
             continue
         seen.add(subject)
         if stock_status(int(own)) == "in_stock":  # "only a few left" of 303: not low stock
             for m in words("low_stock").finditer(a.text):
-                if not a.negated(m.start()) and _same_subject(a, subject, m.start()):
+                if not a.negated(m.start()) and not a.conflict(subject, m.start()):
                     return [Verdict(0.0, f"says {m.group(0)!r}; the KB has {own:g} left")]
         if stock_case:
             continue
         statements = [
             (start, end, in_stock)
             for start, end, in_stock in _stock_statements(a.text, a.scopes)
-            if not a.negated(start) and _same_subject(a, subject, start)
+            if not a.negated(start) and not a.conflict(subject, start)
         ]
         if any(in_stock == (own > 0) for _, _, in_stock in statements):
             continue  # "the original is sold out, the spicy one is in stock": options told apart
@@ -118,28 +112,26 @@ _FREE_OVER = re.compile(
 )
 
 
-def _threshold_where_none(a: _Answer, case: Case) -> list[Verdict]:
+def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A free-shipping threshold said for a region whose shipping has none.
 
     "Free on orders over ¥99" to Tibet, where the fee is always ¥15 (a region that ships free
     has no threshold either, and none to contradict).
     """
-    if a.kb is None:
-        return []
-    for fact in case.facts:
+    for fact in a.case.facts:
         region = re.search(r"shipping\[region_class=([^\]]+)\]\.fee$", fact.source)
-        pid = fact_subject(case, fact, a.kb).product_id
-        product = a.kb.product(pid) if region and pid else None
+        pid = fact_subject(a.case, fact, kb).product_id
+        product = kb.product(pid) if region and pid else None
         if region is None or product is None or fact.value == "free shipping":
             continue
-        rows = [r for r in a.kb.shipping(product["category"]) if r["region_class"] == region[1]]
+        rows = [r for r in kb.shipping(product["category"]) if r["region_class"] == region[1]]
         m = _FREE_OVER.search(a.text)
         if rows and rows[0].get("free_over") is None and m and not a.negated(m.start()):
             return [Verdict(0.0, f"says {m.group(0)!r}; {region[1]} shipping has no threshold")]
     return []
 
 
-def _listed_statuses(a: _Answer) -> list[Verdict]:
+def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
     "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left. Only a
@@ -147,8 +139,6 @@ def _listed_statuses(a: _Answer) -> list[Verdict]:
     in scope (or exactly one colour, with options) is read; the SKUs it names are that option
     in each colour named (or that colour in each option named).
     """
-    if a.kb is None:
-        return []
     sentences = _sentences(a.text)
     statements = [s for s in _stock_statements(a.text, a.scopes) if not a.negated(s[0])]
     for start, end, in_stock in statements:
@@ -159,19 +149,15 @@ def _listed_statuses(a: _Answer) -> list[Verdict]:
             continue
         said = a.text[sentence.start : sentence.end]
         for pid in a.case.product_ids:
-            skus = [s for s in a.kb.skus(pid) if s.get("colour")]
-            options = {s["option"] for s in skus if _names(said, s, "option")}
-            colours = {s["colour"] for s in skus if _names(said, s, "colour")}
+            skus = [s for s in kb.skus(pid) if s.get("colour")]
+            options = {s["option"] for s in skus if names_field(said, s, "option")}
+            colours = {s["colour"] for s in skus if names_field(said, s, "colour")}
             if not options or not colours or min(len(options), len(colours)) != 1:
                 continue
             named = [s for s in skus if s["option"] in options and s["colour"] in colours]
             wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
             if wrong:
-                label = f"{wrong[0]['option']} {wrong[0]['colour']}"
-                shown = a.text[start:end]
-                return [
-                    Verdict(0.0, f"says {shown!r} of {label}, whose stock is {wrong[0]['stock']}")
-                ]
+                return [Verdict(0.0, f"says {a.text[start:end]!r} of {_whose_stock(wrong[0])}")]
     return []
 
 
@@ -180,26 +166,23 @@ _RANGE_UNIT = re.compile(r"\s?(cm|kg|厘米|公斤)")
 _ZH_UNITS = {"厘米": "cm", "公斤": "kg"}
 
 
-def _chart_ranges(a: _Answer) -> list[Verdict]:
+def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A height or weight range said of one size must be that size's row of the size chart.
 
     "Our chart has M for 160-170 cm" when the chart gives M as 165-172 cm. Only a sentence that
     names exactly one size of a product in scope with a size chart is read.
     """
-    if a.kb is None:
-        return []
     sentences = _sentences(a.text)
     for pid in a.case.product_ids:
-        chart = (a.kb.product(pid) or {}).get("specs", {}).get("size chart")
+        chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
         if not isinstance(chart, dict):
             continue
         for n in a.numbers:
             unit = _RANGE_UNIT.match(a.text, n.end)
             if n.low == n.high or unit is None or a.negated(n.start):
                 continue
-            sentence = clause_of(sentences, n.start)
-            said = a.text[sentence.start : sentence.end]
-            sizes = [size for size in chart if _size_token(_norm_phrase(size), said)]
+            said = a.said(clause_of(sentences, n.start))
+            sizes = [size for size in chart if _size_token(prepare(size), said)]
             if len(sizes) != 1:
                 continue
             rows = {
@@ -214,14 +197,6 @@ def _chart_ranges(a: _Answer) -> list[Verdict]:
     return []
 
 
-def _names(sentence: str, sku: dict[str, object], key: str) -> bool:
-    """Whether ``sentence`` names the SKU's option or colour (English or Chinese)."""
-    return any(
-        w and _size_token(_norm_phrase(str(w)), sentence)
-        for w in (sku.get(key), sku.get(f"{key}_zh"))
-    )
-
-
 def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     """Contradictions between stated facts and what the answer concludes from them.
 
@@ -233,7 +208,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     measured: dict[str, float] = {}
     units = set()
     for fact in case.facts:
-        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z]+)", _norm_phrase(str(fact.value)))
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z]+)", prepare(str(fact.value)))
         pid = fact_subject(case, fact, a.kb).product_id
         if m and pid:
             measured[pid] = float(m.group(1))
@@ -271,7 +246,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                     out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
                     break
     for fact in case.facts:
-        word = _norm_phrase(str(fact.value))
+        word = prepare(str(fact.value))
         if word.startswith("un") and "returns" in fact.source:
             for m in _PERMISSIVE.finditer(a.text):
                 if m.group(1) == word[2:]:
@@ -309,14 +284,9 @@ def _after_than(a: _Answer, pids: list[str], end: int, clause_end: int) -> froze
 
 _PRICED = re.compile(r"[- ]?(?:priced|price|cost|in price)\b")
 
-_ONLY_OF = {
-    "lighter": ("g", "kg", "mg", "jin", "lb"),
-    "heavier": ("g", "kg", "mg", "jin", "lb"),
-    "轻": ("g", "kg", "mg", "jin", "lb"),
-    "重": ("g", "kg", "mg", "jin", "lb"),
-    "thinner": ("mm", "cm", "m"),
-    "薄": ("mm", "cm", "m"),
-    "厚": ("mm", "cm", "m"),
+_ONLY_OF: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("lighter", "heavier", "轻", "重"), ("g", "kg", "mg", "jin", "lb")),
+    **dict.fromkeys(("thinner", "薄", "厚"), ("mm", "cm", "m")),
 }
 """Comparatives that speak of one dimension only (the rest, "more", "bigger", fit any)."""
 
@@ -337,8 +307,7 @@ def extra_claims(a: _Answer) -> list[Verdict]:
     """Failed verdicts for the answer's claims beyond the gold that the world does not support."""
     if a.kb is None:
         return []
-    claims = Claims(a.text, a.original, a.numbers, a.scopes)
-    return unsupported_claims(claims, a.world)
+    return unsupported_claims(a, a.world)
 
 
 def check_facts(
@@ -367,41 +336,38 @@ def check_facts(
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)
-    rejected = [f for f in case.facts if "rejected_coupons" in f.source]
-    if rejected:  # a coupon the KB rejects: "they stack" contradicts it
+    if any("rejected_coupons" in f.source for f in case.facts):  # "they stack" contradicts it
         for m in words("stack_claim").finditer(a.text):
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break
-    for fact in case.facts:  # shipping is free: a fee stated for it contradicts it
-        if fact.value == "free shipping":
-            for n in a.numbers:
-                scope = clause_of(a.scopes, n.start)
-                clause = a.text[scope.start : scope.end]
-                sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
-                own_price = n.low in a.world.prices  # "the pillow is ¥359.9, over the free line"
-                if n.kind == "price" and n.low > 0 and not n.context and not a.negated(n.start):
-                    if (
-                        _FEE_WORDS.search(clause)
-                        and not words("fee_waived").search(sentence)
-                        and not own_price
-                    ):
-                        shown = a.text[n.start : n.end]
-                        verdicts.append(Verdict(0.0, f"free shipping: says shipping {shown!r}"))
-                        break
+    if any(f.value == "free shipping" for f in case.facts):  # a fee stated contradicts it
+        for n in a.numbers:
+            if n.kind != "price" or n.low <= 0 or n.context or a.negated(n.start):
+                continue
+            scope = clause_of(a.scopes, n.start)
+            sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
+            if (
+                _FEE_WORDS.search(a.said(scope))
+                and not words("fee_waived").search(sentence)
+                and n.low not in a.world.prices  # "the pillow is ¥359.9, over the free line"
+            ):
+                verdicts.append(Verdict(0.0, f"free shipping: says shipping {a.said(n)!r}"))
+                break
     for fact in case.facts:  # a fee to the viewer's region: "free shipping" contradicts it
         if fact.kind == "price" and re.search(r"shipping\[.*\]\.fee$", fact.source):
-            free = free_shipping_claim(Claims(a.text, a.original, a.numbers, a.scopes))
+            free = free_shipping_claim(a)
             if free is not None:
                 verdicts.append(
                     Verdict(0.0, f"says {free.group(0)!r}; the fee there is ¥{fact.value:g}")
                 )
-    verdicts += _threshold_where_none(a, case)
-    verdicts += _option_counts(a)
-    verdicts += _availability(a, case)
-    verdicts += _listed_statuses(a)
-    verdicts += _chart_ranges(a)
-    verdicts += extra_claims(a)
+    if kb is not None:  # the claims beyond the facts, against the knowledge base
+        verdicts += _threshold_where_none(a, kb)
+        verdicts += _option_counts(a, kb)
+        verdicts += _availability(a, kb)
+        verdicts += _listed_statuses(a, kb)
+        verdicts += _chart_ranges(a, kb)
+        verdicts += unsupported_claims(a, a.world)
     return combine_verdicts(verdicts)
 
 
@@ -425,13 +391,9 @@ def _on_topic(a: _Answer) -> Verdict:
         return Verdict(None, "states none of the case's facts")
     own = set(case.product_ids)
     named = any(about and about & own for about in a.products)
-    words: set[str] = set()
-    for pid in own:
-        product = kb.product(pid)
-        if product is not None:
-            words |= {str(product[k]) for k in ("brand", "type_name", "type_zh", "name_zh")}
+    words = product_words(kb, own, ("brand", "type_name", "type_zh", "name_zh"))
     labels = {f.source.rpartition(".")[2] for f in case.facts if "specs." in f.source}
-    named = named or any(next(find_phrase(w.lower(), a.text), None) for w in words | labels if w)
+    named = named or says_any(words | labels, a.text)
     if named or _TASK_WORDS.search(a.text) or OURS.search(a.text):
         return Verdict(None, "states none of the case's facts; speaks of its products")
     return Verdict(0.0, "about something else: none of the case's facts or products")

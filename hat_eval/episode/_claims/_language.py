@@ -46,12 +46,9 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     Idioms that contain a negator but negate nothing about the claim ("without a doubt",
     "not only", "毫不夸张") do not count.
     """
-    head = text[clause.start : start]
-    cleaned = _NOT_NEGATING.sub(" ", head)
-    tokens = cleaned.split()
-    tail = " ".join(tokens[-window:]) if tokens else ""
-    cjk_tail = cleaned[-4:]
-    return bool(_NEGATORS.search(tail)) or bool(_CJK_NEGATORS.search(cjk_tail))
+    cleaned = _NOT_NEGATING.sub(" ", text[clause.start : start])
+    tail = " ".join(cleaned.split()[-window:])
+    return bool(_NEGATORS.search(tail) or _CJK_NEGATORS.search(cleaned[-4:]))
 
 
 _DENIED_AFTER = re.compile(

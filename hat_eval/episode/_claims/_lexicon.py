@@ -114,7 +114,11 @@ def lexicon() -> Lexicon:
             file, the key path and the fix.
     """
     folder = files("hat_eval.episode._claims").joinpath("lexicon")
-    paths = sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")), key=_order)
+    # English first (its forms come first in each pattern), then the rest by name
+    paths = sorted(
+        (f for f in folder.iterdir() if f.name.endswith(".yaml")),
+        key=lambda f: (f.name != "en.yaml", f.name),
+    )
     plain: dict[str, list[str]] = {k: [] for k in KEYS}
     grouped: dict[str, dict[str, list[str]]] = {k: {} for k in GROUPS}
     claims: dict[str, dict[str, list[str]]] = {}
@@ -157,11 +161,6 @@ def lexicon() -> Lexicon:
             for name, f in claims.items()
         ),
     )
-
-
-def _order(path: Any) -> tuple[int, str]:
-    """English first (its forms come first in each pattern), then the rest by name."""
-    return (path.name != "en.yaml", path.name)
 
 
 def _mapping(value: object, where: str) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from hat_eval.world import zh_forms
+
 from ._text import prepare
 
 MATERIAL_LABELS = frozenset({"material", "materials", "shell", "ingredients", "key ingredients"})
@@ -18,8 +20,6 @@ MATERIAL_LABELS = frozenset({"material", "materials", "shell", "ingredients", "k
 
 def spec_materials(specs: dict[str, Any], category: str, every: bool = False) -> set[str]:
     """Material terms of spec values (of every label with ``every``: a filling of silk)."""
-    from hat_eval.world import zh_forms
-
     terms: set[str] = set()
     for label, value in specs.items():
         if not isinstance(value, str) or not (every or label in MATERIAL_LABELS):

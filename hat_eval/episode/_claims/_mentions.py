@@ -8,6 +8,7 @@ nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from hat_eval.world import Fact
 
@@ -16,7 +17,7 @@ from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, un
 from ._lexicon import groups, words
 from ._quantities import Number
 from ._subjects import Subject
-from ._text import Span, _norm_phrase, clause_of, find_phrase
+from ._text import Span, clause_of, find_phrase, prepare
 
 _IN_STOCK = (
     "in stock",
@@ -62,7 +63,7 @@ _ZERO_BEFORE = re.compile(
 )
 
 
-def _stock_statements(text: str, spans: list[Span]) -> list[tuple[int, int, bool]]:
+def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
     taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]
@@ -103,10 +104,6 @@ def _mention_ok(
 
 _RANGE_END = re.compile(r"\d(?:\.\d+)?\s?[a-z]*\s?(?:to|-|–|~|到|至)\s?[¥$]?$")
 """The text before a value that makes it the end of a range ("6 to 9 months")."""
-
-
-def _same_subject(a: _Answer, subject: Subject, pos: int) -> bool:
-    return not a.conflict(subject, pos)
 
 
 def _phrases(fact: Fact) -> list[str]:
@@ -188,7 +185,8 @@ _GLOSSED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?[a-z]* ?\( ?$")
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
 
 
-_SUFFIX = re.compile(r"(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)$")
+_SUFFIXES = "ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y"
+_SUFFIX = re.compile(rf"(?:{_SUFFIXES})$")
 
 
 def _word_forms(word: str) -> str:
@@ -200,7 +198,7 @@ def _word_forms(word: str) -> str:
     stem = _SUFFIX.sub("", word) if len(word) >= 5 and word.isalpha() else word
     if len(stem) < 4 or stem == word:
         return rf"{re.escape(word)}(?:s|es)?"
-    return rf"{re.escape(stem)}(?:ency|ence|ancy|ance|ent|ant|ing|ed|es|e|s|y)?"
+    return rf"{re.escape(stem)}(?:{_SUFFIXES})?"
 
 
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
@@ -219,7 +217,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     if not out and isinstance(fact.value, str):  # all words of a short phrase, in one sentence
         words = [
             w
-            for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", _norm_phrase(fact.value))
+            for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", prepare(fact.value))
             if (len(w) > 1 or w.isdigit()) and w not in _STOP
         ]
         if 2 <= len(words) <= 5:
@@ -232,7 +230,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                     starts = [clause.start + h.start() for h in hits if h]
                     ends = [clause.start + h.end() for h in hits if h]
                     inside = a.text[min(starts) : max(ends)]
-                    own = _NEGATORS.search(_norm_phrase(fact.value))  # "no added sugar"
+                    own = _NEGATORS.search(prepare(fact.value))  # "no added sugar"
                     if own or not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
                         number = [  # "A is 300 thread count, B is 400": the number is B's
                             (clause.start + h.start(), clause.start + h.end())

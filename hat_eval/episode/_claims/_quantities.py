@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 _ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?")
@@ -115,18 +116,14 @@ def _weeks_to_days(m: re.Match[str]) -> str:
     return f"{days:g} days"
 
 
-_UNITS: Any = None
-
-
+@cache
 def _units() -> Any:
     """Pint's unit registry, built once (about 0.4 s) on first need."""
-    global _UNITS
-    if _UNITS is None:
-        import pint
+    import pint
 
-        _UNITS = pint.UnitRegistry()
-        _UNITS.define("jin = 500 * gram = 斤")
-    return _UNITS
+    units: Any = pint.UnitRegistry()
+    units.define("jin = 500 * gram = 斤")
+    return units
 
 
 def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
@@ -134,27 +131,14 @@ def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
 
     None when either unit is unknown to pint or the two are of different dimensions.
     """
-    import pint
+    if unit_a != unit_b:
+        import pint
 
-    if unit_a == unit_b:
-        return abs(a - b) <= 1e-6 * max(1.0, abs(a))
-    ureg = _units()
-    try:
-        other = ureg.Quantity(b, _UNIT_NAMES.get(unit_b, unit_b)).to(
-            _UNIT_NAMES.get(unit_a, unit_a)
-        )
-    except (pint.errors.PintError, ValueError, TypeError, AttributeError):
-        return None
-    return abs(other.magnitude - a) <= 1e-6 * max(1.0, abs(a))
-
-
-_UNIT_NAMES = {
-    "months": "month",
-    "years": "year",
-    "days": "day",
-    "hours": "hour",
-    "ml": "milliliter",
-}
+        try:  # pint reads plurals ("months") and prefixes ("ml") itself
+            b = _units().Quantity(b, unit_b).to(unit_a).magnitude
+        except (pint.errors.PintError, ValueError, TypeError, AttributeError):
+            return None
+    return abs(b - a) <= 1e-6 * max(1.0, abs(a))
 
 
 def normalise_quantities(text: str) -> str:
@@ -225,8 +209,7 @@ _PRICE_CONTEXT = re.compile(
 )
 
 
-_LAST_BREAK = re.compile(r"[.!?;,，。！？；]")
-_FIRST_BREAK = _LAST_BREAK
+_BREAK = re.compile(r"[.!?;,，。！？；]")
 
 
 @dataclass(frozen=True)
@@ -256,8 +239,8 @@ def numbers(text: str) -> list[Number]:
             kind = "count"
         else:
             kind = "plain"
-        head = _LAST_BREAK.split(text[max(0, m.start() - 24) : m.start()])[-1]
-        tail = _FIRST_BREAK.split(text[m.end() : m.end() + 16])[0]
+        head = _BREAK.split(text[max(0, m.start() - 24) : m.start()])[-1]
+        tail = _BREAK.split(text[m.end() : m.end() + 16])[0]
         near = head + " " + tail
         context = kind == "price" and (
             _PRICE_CONTEXT.search(near) is not None or re.search(r"-\s?[¥$]?\s?$", head) is not None

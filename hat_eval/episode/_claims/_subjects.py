@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from hat_eval.world import Case, Fact, KnowledgeBase
 
-from ._text import Span, _norm_phrase, find_phrase
+from ._text import Span, find_phrase, prepare
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ def _name_index(kb: KnowledgeBase) -> dict[str, tuple[tuple[str, frozenset[str]]
     owner: dict[str, set[str]] = {}
     for p in kb.products():
         for name in (p["id"], p["name"], p.get("name_zh"), p["brand"]):
-            key = _norm_phrase(str(name or ""))
+            key = prepare(str(name or ""))
             if len(key) >= 3:
                 owner.setdefault(key, set()).add(str(p["id"]))
     index: dict[str, list[tuple[str, frozenset[str]]]] = {}
@@ -58,8 +59,6 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
     for word in words & index.keys():
         for name, ids in index[word]:
             spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
-    if len(spans) <= 1:
-        return [ids for _, _, ids in spans]
     # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
     return [
         ids
@@ -88,13 +87,21 @@ def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
 @lru_cache(maxsize=4096)
 def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[str]]:
     """Prepared option and colour words of a product's SKUs (English and Chinese)."""
-    words: dict[str, set[str]] = {"option": set(), "colour": set()}
-    for s in kb.skus(product_id):
-        for kind in ("option", "colour"):
-            for field in (kind, f"{kind}_zh"):
-                if s.get(field):
-                    words[kind].add(_norm_phrase(str(s[field])))
-    return {k: frozenset(v) for k, v in words.items()}
+    skus = kb.skus(product_id)
+    return {
+        kind: frozenset(prepare(str(s[f])) for s in skus for f in (kind, f"{kind}_zh") if s.get(f))
+        for kind in ("option", "colour")
+    }
+
+
+def product_words(kb: KnowledgeBase, product_ids: Iterable[str], keys: Sequence[str]) -> set[str]:
+    """The products' ``keys`` fields (brand, type name, ...) as the catalogue writes them."""
+    return {str(p[k]) for p in map(kb.product, product_ids) if p is not None for k in keys}
+
+
+def says_any(names: Iterable[str], text: str) -> bool:
+    """Whether prepared ``text`` says any of ``names`` (a phrase of any case)."""
+    return any(next(find_phrase(n.lower(), text), None) for n in names if n)
 
 
 OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我们这款|这款")
@@ -122,30 +129,39 @@ def clause_products(
     return out
 
 
+def subject_sku(kb: KnowledgeBase | None, subject: Subject) -> dict[str, Any] | None:
+    """The SKU a fact is about (None when it is not about one SKU)."""
+    if kb is None or subject.product_id is None or subject.option is None:
+        return None
+    skus = kb.skus(subject.product_id)
+    return next(
+        (s for s in skus if s["option"] == subject.option and s.get("colour") == subject.colour),
+        None,
+    )
+
+
+def names_field(segment: str, sku: dict[str, Any], key: str) -> bool:
+    """Whether ``segment`` names the SKU's option or colour (``key``), in English or Chinese."""
+    return any(
+        w and _size_token(prepare(str(w)), segment) for w in (sku.get(key), sku.get(f"{key}_zh"))
+    )
+
+
 def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
     """Whether a clause names another option or colour of the fact's product, not its own."""
     if kb is None or subject.product_id is None or subject.option is None:
         return False
-    sku = next(
-        (
-            s
-            for s in kb.skus(subject.product_id)
-            if s["option"] == subject.option and s.get("colour") == subject.colour
-        ),
-        None,
-    )
+    sku = subject_sku(kb, subject)
     words = _variant_words(kb, subject.product_id)
     own = {
-        kind: {_norm_phrase(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
+        kind: {prepare(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
         for kind in ("option", "colour")
     }
-    for kind in ("colour", "option"):
-        others = words[kind] - own[kind]
-        said_own = any(_size_token(w, segment) for w in own[kind])
-        said_other = any(_size_token(w, segment) for w in others)
-        if said_other and not said_own:
-            return True
-    return False
+    return any(  # another colour (or option) named, and not its own
+        any(_size_token(w, segment) for w in words[kind] - own[kind])
+        and not any(_size_token(w, segment) for w in own[kind])
+        for kind in ("colour", "option")
+    )
 
 
 def names_variant(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:

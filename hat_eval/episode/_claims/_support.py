@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from hat_eval.world import Case, KnowledgeBase, ToolInputError, call_function, numbers_in
+from hat_eval.world import (
+    Case,
+    KnowledgeBase,
+    LiveSession,
+    ToolInputError,
+    call_function,
+    numbers_in,
+)
 
 from ._materials import spec_materials
 from ._text import prepare
@@ -120,82 +127,64 @@ class Support:
         )
 
     def __or__(self, other: Support) -> Support:
-        fastest = [d for d in (self.fastest_days, other.fastest_days) if d is not None]
-        return Support(
-            self.money | other.money,
-            self.percents | other.percents,
-            self.days | other.days,
-            self.counts | other.counts,
-            self.codes | other.codes,
-            self.text + "\n" + other.text,
-            self.free_shipping or other.free_shipping,
-            min(fastest) if fastest else None,
-            self.free_returns or other.free_returns,
-            self.prices | other.prices,
-            self.materials | other.materials,
-            self.catalogue_materials | other.catalogue_materials,
-            self.deals + other.deals,
-            self.warranty_months | other.warranty_months,
-            self.ships_from | other.ships_from,
-            self.attribute_days | other.attribute_days,
-            self.coupon_money | other.coupon_money,
-            self.live_money | other.live_money,
-            self.superseded | other.superseded,
-            self.current_prices | other.current_prices,
-            self.now or other.now,
-        )
+        """Both supports: sets and deals joined, texts one after the other, the faster delivery."""
+        merged: dict[str, Any] = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "text":
+                merged[f.name] = a + "\n" + b
+            elif f.name == "fastest_days":
+                merged[f.name] = b if a is None else a if b is None else min(a, b)
+            elif isinstance(a, bool | str):  # free_shipping, free_returns; now
+                merged[f.name] = a or b
+            else:
+                merged[f.name] = a | b if isinstance(a, frozenset) else a + b
+        return Support(**merged)
 
 
-EMPTY = Support()
 _ANY_TIME = "2026-11-01T00:00:00+08:00"
 """The session time of lookups whose results do not depend on it (details, policies)."""
 
 
+def _leaves(value: object, keys: bool = False) -> Iterator[object]:
+    """Every leaf of a JSON-like value, in order (and each dict key before its value)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if keys:
+                yield str(k)
+            yield from _leaves(v, keys)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v, keys)
+    else:
+        yield value
+
+
 def numeric_leaves(value: object) -> Iterator[float]:
     """Every number in a JSON-like value (booleans excepted)."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int | float):
-        yield float(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from numeric_leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from numeric_leaves(v)
+    numbers = (v for v in _leaves(value) if isinstance(v, int | float))
+    return (float(v) for v in numbers if not isinstance(v, bool))
 
 
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield str(k)
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
+def _strings(value: object) -> list[str]:
+    """Every string of a JSON-like value, its keys included."""
+    return [v for v in _leaves(value, keys=True) if isinstance(v, str)]
 
 
-def _price_steps(result: dict[str, Any]) -> Iterator[float]:
-    """Every amount of a final-price result, and each subtotal on the way (list -> final)."""
-    yield from numeric_leaves(result)
+def _price_steps(result: dict[str, Any]) -> tuple[list[float], list[float]]:
+    """A final-price result's amounts (each subtotal on the way, list -> final) and % off."""
+    money = list(numeric_leaves(result))
     running = float(result.get("list_price") or 0.0)
     for d in result.get("discounts") or []:
         running -= float(d.get("amount") or 0.0)
-        yield round(running, 2)
-    final = result.get("final_price")
-    list_price = result.get("list_price")
-    if isinstance(final, int | float) and isinstance(list_price, int | float) and list_price:
-        yield round(list_price - final, 2)
-
-
-def _percent_of(result: dict[str, Any]) -> Iterator[float]:
+        money.append(round(running, 2))
+    percents: list[float] = []
     final, list_price = result.get("final_price"), result.get("list_price")
     if isinstance(final, int | float) and isinstance(list_price, int | float) and list_price:
+        money.append(round(list_price - final, 2))
         off = 100.0 * (list_price - final) / list_price
-        yield round(off, 1)
-        yield float(round(off))
+        percents += [round(off, 1), float(round(off))]
+    return money, percents
 
 
 def _coupon_values(coupon: dict[str, Any]) -> tuple[list[float], list[float]]:
@@ -241,26 +230,18 @@ class _Shipping:
 
 def _shipping(rows: list[dict[str, Any]], lowest: float) -> _Shipping:
     """The shipping rows of a product whose lowest list price is ``lowest``."""
-    money: list[float] = []
-    days: list[float] = []
-    spans: set[tuple[str, float, float]] = set()
-    regions: list[str] = []
-    free = False
-    fastest: float | None = None
-    for row in rows:
-        money += [float(x) for x in (row["fee"], row["free_shipping_over"]) if x is not None]
-        if row["available"] and row["delivery_days"]:
-            days += [float(v) for v in row["delivery_days"].values()]
-            low, high = (float(row["delivery_days"][k]) for k in ("min", "max"))
-            fastest = low if fastest is None else min(fastest, low)
-            spans |= {("delivery", low, high), ("delivery", low, low), ("delivery", high, high)}
-        if row["available"] and (
-            row["fee"] == 0
-            or (row["free_shipping_over"] is not None and lowest >= row["free_shipping_over"])
-        ):
-            free = True
-        regions += list(row["regions"])
-    return _Shipping(money, days, spans, regions, free, fastest)
+    fees = [(r["fee"], r["free_shipping_over"]) for r in rows]
+    open_fees = [f for r, f in zip(rows, fees, strict=True) if r["available"]]
+    times = [r["delivery_days"] for r in rows if r["available"] and r["delivery_days"]]
+    ends = [(float(t["min"]), float(t["max"])) for t in times]
+    return _Shipping(
+        money=[float(x) for pair in fees for x in pair if x is not None],
+        days=[float(v) for t in times for v in t.values()],
+        spans={("delivery", a, b) for lo, hi in ends for a, b in ((lo, hi), (lo, lo), (hi, hi))},
+        regions=[region for r in rows for region in r["regions"]],
+        free=any(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
+        fastest=min((lo for lo, _ in ends), default=None),
+    )
 
 
 def _day_spans(
@@ -299,11 +280,9 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     amounts, percentages and final prices it gives (each SKU priced when it starts), which
     count only while it runs: a deal that ended or has not begun is an invented one now.
     """
-    from hat_eval.world import LiveSession
-
     product = kb.product(product_id)
     if product is None:
-        return EMPTY
+        return Support()
     promotions = kb.promotions(product_id)
     session = LiveSession(product_on_screen=product_id, now=_ANY_TIME, deals=())
     details = call_function(kb, session, "catalog.get_product", {"product_id": product_id})
@@ -321,6 +300,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     returns = policy["returns"]
     days, spans = _day_spans(returns, specs)
     warranty = str(returns.get("warranty") or "")
+    terms = TERM.finditer(warranty.lower())  # the warranty's length, in years or months
     texts = [
         *_strings(details),
         str(product.get("ships_from") or ""),
@@ -343,7 +323,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         materials=frozenset(spec_materials(specs, str(product["category"]), every=True)),
         catalogue_materials=catalogue_materials(kb),
         deals=deals,
-        warranty_months=frozenset(_warranty_months(warranty)),
+        warranty_months=frozenset(term_months(*m.groups()) for m in terms),
         ships_from=frozenset({str(product.get("ships_from") or "").lower()} - {""}),
         attribute_days=frozenset(spans | shipping.spans),
         coupon_money=_as_set(coupon_money),
@@ -359,14 +339,8 @@ def term_months(value: str, unit: str) -> float:
     return float(value) * (12 if unit.startswith(("y", "年")) else 1)
 
 
-def _warranty_months(warranty: str) -> set[float]:
-    return {term_months(m.group(1), m.group(2)) for m in TERM.finditer(warranty.lower())}
-
-
 def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
     """A promotion's amounts: its value, and each SKU's price steps while it runs."""
-    from hat_eval.world import LiveSession
-
     money: set[float] = set()
     percents: set[float] = set()
     prices: set[float] = set()
@@ -379,8 +353,9 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
         except ToolInputError:
             continue
         assert isinstance(priced, dict)
-        money.update(_price_steps(priced))
-        percents.update(_percent_of(priced))
+        steps, off = _price_steps(priced)
+        money.update(steps)
+        percents.update(off)
         prices.add(float(priced["final_price"]))
         if float(priced["final_price"]) < float(priced["list_price"]):
             lowered.add(float(priced["list_price"]))
@@ -397,8 +372,6 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
 @lru_cache(maxsize=4)
 def catalogue_materials(kb: KnowledgeBase) -> frozenset[str]:
     """Every material term of the catalogue (see :data:`._materials.MATERIAL_LABELS`)."""
-    from hat_eval.world import LiveSession
-
     terms: set[str] = set()
     for p in kb.products():
         session = LiveSession(product_on_screen=p["id"], now=_ANY_TIME)
@@ -434,8 +407,9 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
         except ToolInputError:
             continue
         if call.function == "pricing.final_price" and isinstance(result, dict):
-            money.update(_price_steps(result))
-            percents.update(_percent_of(result))
+            steps, off = _price_steps(result)
+            money.update(steps)
+            percents.update(off)
         else:
             money.update(numeric_leaves(result))
         if "quantity" in call.args:
@@ -455,11 +429,6 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
     )
 
 
-def product_text(kb: KnowledgeBase, product_id: str) -> str:
-    """Everything the knowledge base says of a product, prepared (name, specs, policies...)."""
-    return product_support(kb, product_id).text
-
-
 def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Support:
     """What the world supports for a case's answer that speaks of ``product_ids``.
 
@@ -476,9 +445,5 @@ def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Suppor
         prices.append(one.prices)
     if len(prices) == 2:
         diffs = {round(abs(a - b), 2) for a in prices[0] for b in prices[1]}
-        out = out | _money_only(diffs)
+        out = out | Support(money=frozenset(diffs))
     return replace(out, now=case.session.now)
-
-
-def _money_only(values: set[float]) -> Support:
-    return Support(money=frozenset(values))

@@ -17,9 +17,6 @@ _CONTRACTIONS = {
     "cannot": "can not",
     "won't": "will not",
     "shan't": "shall not",
-    "it's": "it is",
-    "that's": "that is",
-    "there's": "there is",
     "we've": "we have",
     "you're": "you are",
     "they're": "they are",
@@ -37,10 +34,8 @@ _CONTRACTION = re.compile(
 
 
 def _expand(m: re.Match[str]) -> str:
-    word = m.group(0)
-    if word in _CONTRACTIONS:
-        return _CONTRACTIONS[word]
-    return " not" if word == "n't" else " is"
+    word = m.group(0)  # a listed contraction, or a bare "n't" or "'s"
+    return _CONTRACTIONS.get(word) or (" not" if word == "n't" else " is")
 
 
 @lru_cache(maxsize=65536)
@@ -62,17 +57,9 @@ def prepare(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
-_norm_phrase = prepare
-
-
 def find_phrase(phrase: str, text: str) -> Iterator[tuple[int, int]]:
     """Spans of ``phrase`` (prepared) in prepared ``text``, on word boundaries at latin ends."""
-    return phrase_spans(_cached_phrase(phrase), text)
-
-
-@lru_cache(maxsize=16384)
-def _cached_phrase(phrase: str) -> str:
-    return _norm_phrase(phrase)
+    return phrase_spans(prepare(phrase), text)
 
 
 # -- clauses ---------------------------------------------------------------------------------------
