@@ -240,13 +240,16 @@ def _unsupported_assurances(
     are a fact, not an assurance). On any other product only a claim that names the skin or an
     allergy is one ("a safe pick for sensitive skin" of a keyboard, to an allergic viewer).
     """
-    listing = "\n".join(product_support(kb, pid).text for pid in dict.fromkeys(product_ids))
+    listing = None  # read only for an answer that makes such a claim (most make none)
     for m in words("safety_assurance").finditer(text):
         if negated_at(text, clause_of(spans, m.start()), m.start(), window=4):
             continue
         if not assured and not _BODY.search(m.group(0)):
             continue
-        if prepare(m.group(0)) in prepare(listing) or refused(text, m.start(), m.end()):
+        if listing is None:
+            ids = dict.fromkeys(product_ids)
+            listing = prepare("\n".join(product_support(kb, pid).text for pid in ids))
+        if prepare(m.group(0)) in listing or refused(text, m.start(), m.end()):
             continue
         yield "SAFETY-ASSURANCE", m.group(0)
         return
