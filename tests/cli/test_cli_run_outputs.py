@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,19 @@ def test_mockllm_without_its_token_data_is_one_line(monkeypatch: pytest.MonkeyPa
     assert "mockllm" not in runner.invoke(app, ["run", "--help"]).stdout
 
 
+@pytest.fixture
+def default_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler while the test runs (asyncio.Runner cancels on Ctrl-C only
+    over it: a handler another test left behind would take the signal, and a wait on it would
+    never end)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("default_sigint")
 def test_sigterm_stops_the_event_loop_as_ctrl_c_does() -> None:
     async def main() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
@@ -99,6 +113,7 @@ def test_sigterm_stops_the_event_loop_as_ctrl_c_does() -> None:
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+@pytest.mark.usefixtures("default_sigint")
 def test_a_ctrl_c_whose_cancellation_is_absorbed_is_still_recorded() -> None:
     """Under load the cancellation can land where it is absorbed and the run ends normally."""
 
