@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,21 @@ def mt_bench_sample(request: pytest.FixtureRequest) -> Path:
     if not path.is_file():
         pytest.fail(f"--mt-bench {given}: no such file")
     return path
+
+
+@pytest.fixture
+def default_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler while a test that sends itself Ctrl-C runs.
+
+    asyncio.Runner cancels a run on Ctrl-C only over that handler; a process started in the
+    background by a non-interactive shell (``nohup ... &``) begins with SIGINT ignored, and a
+    handler a library left behind would take the signal: either way the run would not stop.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture(scope="session")

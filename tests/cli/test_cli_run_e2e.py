@@ -164,6 +164,7 @@ def test_interrupted_run_resumes_without_redoing_finished_samples(tmp_path: Path
     assert all(CALLS[m] == 1 for m in messages if m != messages[6]), CALLS
 
 
+@pytest.mark.usefixtures("default_sigint")
 @pytest.mark.parametrize(
     ("signum", "code", "what"),
     [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")],

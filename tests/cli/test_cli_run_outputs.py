@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,18 +84,6 @@ def test_mockllm_without_its_token_data_is_one_line(monkeypatch: pytest.MonkeyPa
         "leave --model out to run the embedded reference policy",
     )
     assert "mockllm" not in runner.invoke(app, ["run", "--help"]).stdout
-
-
-@pytest.fixture
-def default_sigint() -> Iterator[None]:
-    """Python's own SIGINT handler while the test runs (asyncio.Runner cancels on Ctrl-C only
-    over it: a handler another test left behind would take the signal, and a wait on it would
-    never end)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.usefixtures("default_sigint")
