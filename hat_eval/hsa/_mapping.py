@@ -112,15 +112,9 @@ class Mapping:
         if later.block_order is not None:
             changes["block_order"] = later.block_order
         if later.constraints:
-            constraints = dict(self.constraints)
-            for name, (c_old, c_new) in later.constraints.items():
-                constraints[name] = (self.constraints.get(name, (c_old,))[0], c_new)
-            changes["constraints"] = constraints
+            changes["constraints"] = _moved_again(self.constraints, later.constraints)
         if later.hooks:
-            hooks = dict(self.hooks)
-            for key, (h_old, h_new) in later.hooks.items():
-                hooks[key] = (self.hooks.get(key, (h_old,))[0], h_new)
-            changes["hooks"] = hooks
+            changes["hooks"] = _moved_again(self.hooks, later.hooks)
         return Mapping(**{**self.__dict__, **changes})
 
     # -- serialisation ----------------------------------------------------------------------------
@@ -167,6 +161,11 @@ def _original(renames: dict[str, str | None], current: str) -> str:
         if new == current:
             return orig
     return current
+
+
+def _moved_again(first: dict[str, tuple[Any, Any]], later: dict[str, tuple[Any, Any]]) -> Any:
+    """``first``'s changes followed by ``later``'s: each value keeps its first original."""
+    return {**first, **{k: (first.get(k, (old,))[0], new) for k, (old, new) in later.items()}}
 
 
 def _tuple(value: Any) -> Any:
