@@ -193,7 +193,7 @@ def resolve_skills(value: Any, base_dir: Path, source: str) -> Any:
                 f"{value!r} is not a folder of skills ({folder}), expected a folder holding "
                 f"<skill>/{SKILL_FILE} files, or a list of skills",
             )
-        return [_as_data(read_skill_file(f)) for f in files]
+        return [read_skill_file(f).model_dump(mode="json") for f in files]
     if isinstance(value, list):
         out = []
         for i, item in enumerate(value):
@@ -208,7 +208,7 @@ def resolve_skills(value: Any, base_dir: Path, source: str) -> Any:
                     f"no skill file at {item!r} ({path}), expected a {SKILL_FILE} file or a "
                     "folder holding one",
                 )
-            out.append(_as_data(read_skill_file(path)))
+            out.append(read_skill_file(path).model_dump(mode="json"))
         return out
     return value
 
@@ -216,7 +216,3 @@ def resolve_skills(value: Any, base_dir: Path, source: str) -> Any:
 def _resolve(base_dir: Path, name: str) -> Path:
     path = Path(name)
     return path if path.is_absolute() else base_dir / path
-
-
-def _as_data(skill: Skill) -> dict[str, Any]:
-    return skill.model_dump(mode="json")

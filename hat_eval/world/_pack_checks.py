@@ -44,7 +44,8 @@ def cross_problems(pack: ShopPack) -> list[Problem]:
     class, or fewer or more than one per category and class; a category without a returns
     policy; ``days_min`` above ``days_max``; a rule of an unknown category.
     """
-    categories = _categories(pack)
+    # what coupons, rules and policies may name
+    categories = sorted({p.category for p in pack.products})
     return [
         *_duplicate_keys(pack),
         *_unknown_products(pack),
@@ -69,11 +70,6 @@ def _problem(
     line = pack.lines.get((file, key))
     name = pack.sources.get(file, file)
     return Problem(name, what, expected, line=line or None, record=key, field=field)
-
-
-def _categories(pack: ShopPack) -> list[str]:
-    """The product categories of ``pack``, sorted (what coupons, rules and policies may name)."""
-    return sorted({p.category for p in pack.products})
 
 
 def _ends_before_start(starts_at: str, ends_at: str) -> bool:
