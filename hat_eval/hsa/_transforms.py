@@ -321,18 +321,10 @@ def _hooks(
 ) -> tuple[Harness, Mapping]:
     r = rng.random
     changed: dict[str, tuple[Any, Any]] = {}
-    sections = {}
-    for section, choices in (("retry", _RETRY_CHOICES), ("messages", _message_choices())):
-        model = getattr(h.hooks, section)
-        changes = {}
-        for field, options in choices.items():
-            if r() < strength:
-                old = getattr(model, field)
-                new = pick(r, [o for o in options if o != old] or [old])
-                if new != old:
-                    changes[field] = new
-                    changed[f"{section}.{field}"] = (old, new)
-        sections[section] = _upd(model, **changes) if changes else model
+    sections = {
+        section: _vary_fields(getattr(h.hooks, section), choices, r, strength, changed, section)
+        for section, choices in (("retry", _RETRY_CHOICES), ("messages", _message_choices()))
+    }
     checks = tuple(_vary_check(c, r, strength, changed) for c in h.hooks.checks)
     if checks != h.hooks.checks:
         sections["checks"] = checks
@@ -355,17 +347,33 @@ def _vary_check(
 
     Draws nothing for a harness without checks, so its variants stay as they were.
     """
+    choices = _check_choices()
+    if check.trigger not in REPLY_TRIGGERS:
+        del choices["role"]  # a call's rejection is its tool message, whatever the role
+    return _vary_fields(check, choices, r, strength, changed, f"checks.{check.name}")
+
+
+def _vary_fields(
+    model: Any,
+    choices: dict[str, tuple[Any, ...]],
+    r: Callable[[], float],
+    strength: float,
+    changed: dict[str, tuple[Any, Any]],
+    prefix: str,
+) -> Any:
+    """``model`` with each field of ``choices`` moved to another option with chance ``strength``.
+
+    Each move is recorded in ``changed`` under ``prefix.field``.
+    """
     changes = {}
-    for field, options in _check_choices().items():
-        if field == "role" and check.trigger not in REPLY_TRIGGERS:
-            continue  # a call's rejection is its tool message, whatever the role
+    for field, options in choices.items():
         if r() < strength:
-            old = getattr(check, field)
+            old = getattr(model, field)
             new = pick(r, [o for o in options if o != old] or [old])
             if new != old:
                 changes[field] = new
-                changed[f"checks.{check.name}.{field}"] = (old, new)
-    return _upd(check, **changes) if changes else check
+                changed[f"{prefix}.{field}"] = (old, new)
+    return _upd(model, **changes) if changes else model
 
 
 DIMENSIONS: tuple[str, ...] = tuple(TRANSFORMS)
