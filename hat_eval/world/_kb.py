@@ -18,7 +18,7 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +71,6 @@ class KnowledgeBase:
         self.seed = seed
         self.pack = pack
         self._stacks = {c.code: frozenset(c.stacks_with) for c in pack.coupons}
-        self._products: dict[str, dict[str, Any]] | None = None
-        self._skus: dict[str, list[dict[str, Any]]] | None = None
-        self._by_type: dict[str, list[str]] | None = None
 
     # -- raw access ----------------------------------------------------------------------------
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
@@ -85,56 +82,59 @@ class KnowledgeBase:
         return self._db.iterdump()
 
     # -- products ------------------------------------------------------------------------------
-    def _load(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-        if self._products is None or self._skus is None:
-            products = {}
-            for row in self.query("SELECT * FROM products ORDER BY id"):
-                row["specs"] = json.loads(row["specs"])
-                row["custom"] = bool(row["custom"])
-                products[row["id"]] = row
-            skus: dict[str, list[dict[str, Any]]] = {pid: [] for pid in products}
-            for row in self.query("SELECT * FROM skus ORDER BY product_id, position"):
-                skus[row["product_id"]].append(row)
-            self._products, self._skus = products, skus
-        return self._products, self._skus
+    @cached_property
+    def _rows(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        """Product id -> product row, and product id -> its SKU rows (read once)."""
+        products = {}
+        for row in self.query("SELECT * FROM products ORDER BY id"):
+            row["specs"] = json.loads(row["specs"])
+            row["custom"] = bool(row["custom"])
+            products[row["id"]] = row
+        skus: dict[str, list[dict[str, Any]]] = {pid: [] for pid in products}
+        for row in self.query("SELECT * FROM skus ORDER BY product_id, position"):
+            skus[row["product_id"]].append(row)
+        return products, skus
+
+    @cached_property
+    def _by_type(self) -> dict[str, list[str]]:
+        by_type: dict[str, list[str]] = {}
+        for pid, p in self._rows[0].items():
+            by_type.setdefault(p["type_key"], []).append(pid)
+        return by_type
 
     def product_ids(self, category: str | None = None) -> list[str]:
         """All product ids in id order, optionally of one category."""
-        products, _ = self._load()
-        return [pid for pid, p in products.items() if category is None or p["category"] == category]
+        return [
+            pid for pid, p in self._rows[0].items() if category is None or p["category"] == category
+        ]
 
     def type_product_ids(self, type_key: str) -> list[str]:
         """The ids of the products of one product type, in id order."""
-        if self._by_type is None:
-            by_type: dict[str, list[str]] = {}
-            for pid, p in self._load()[0].items():
-                by_type.setdefault(p["type_key"], []).append(pid)
-            self._by_type = by_type
         return list(self._by_type.get(type_key, []))
 
     def product(self, product_id: str) -> dict[str, Any] | None:
         """One product row (with decoded ``specs``), or None."""
-        return self._load()[0].get(product_id)
+        return self._rows[0].get(product_id)
 
     def products(self) -> list[dict[str, Any]]:
         """Every product row, in id order."""
-        return list(self._load()[0].values())
+        return list(self._rows[0].values())
 
     def product_names(self) -> dict[str, tuple[str, ...]]:
         """Product id -> the names a viewer or host may call it by (English, Chinese)."""
         return {
             pid: tuple(n for n in (p["name"], p.get("name_zh")) if n)
-            for pid, p in self._load()[0].items()
+            for pid, p in self._rows[0].items()
         }
 
     def skus(self, product_id: str) -> list[dict[str, Any]]:
         """The SKUs of a product, in listing order (empty for an unknown product)."""
-        return list(self._load()[1].get(product_id, []))
+        return list(self._rows[1].get(product_id, []))
 
     def sku(self, sku: str) -> dict[str, Any] | None:
         """One SKU row, or None."""
         pid = sku.split("-", 1)[0]
-        for row in self._load()[1].get(pid, []):
+        for row in self._rows[1].get(pid, []):
             if row["sku"] == sku:
                 return row
         return None
