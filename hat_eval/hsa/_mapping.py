@@ -7,7 +7,9 @@ variant made by several transforms has the composition of their mappings (``a.th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from itertools import chain
 from typing import Any
 
 Number = int | float
@@ -28,8 +30,8 @@ class RuleEdit:
         """This edit followed by ``later``."""
         return RuleEdit(
             order=later.order if later.order is not None else self.order,
-            masked=tuple(dict.fromkeys(self.masked + later.masked)),
-            paraphrased=tuple(dict.fromkeys(self.paraphrased + later.paraphrased)),
+            masked=union(self.masked, later.masked),
+            paraphrased=union(self.paraphrased, later.paraphrased),
         )
 
 
@@ -76,15 +78,13 @@ class Mapping:
         """The mapping of applying this change, then ``later`` (whose keys are our values)."""
         if not self.dims:
             return later
-        changes: dict[str, Any] = {"dims": tuple(dict.fromkeys(self.dims + later.dims))}
+        changes: dict[str, Any] = {"dims": union(self.dims, later.dims)}
         if later.tools:
             changes["tools"] = _chain(self.tools, later.tools)
         if later.tool_descriptions:
             back = {v: k for k, v in self.tools.items()}
-            changes["tool_descriptions"] = tuple(
-                dict.fromkeys(
-                    self.tool_descriptions + tuple(back.get(n, n) for n in later.tool_descriptions)
-                )
+            changes["tool_descriptions"] = union(
+                self.tool_descriptions, (back.get(n, n) for n in later.tool_descriptions)
             )
         if later.skills:
             skills = dict(self.skills)
@@ -97,11 +97,9 @@ class Mapping:
                 **{_original(self.skills, k): v for k, v in later.skill_names.items()},
             }
         if later.skill_descriptions:
-            changes["skill_descriptions"] = tuple(
-                dict.fromkeys(
-                    self.skill_descriptions
-                    + tuple(_original(self.skills, s) for s in later.skill_descriptions)
-                )
+            changes["skill_descriptions"] = union(
+                self.skill_descriptions,
+                (_original(self.skills, s) for s in later.skill_descriptions),
             )
         if later.rules:
             rules = dict(self.rules)
@@ -145,6 +143,11 @@ class Mapping:
             constraints={k: (v[0], v[1]) for k, v in data.get("constraints", {}).items()},
             hooks={k: (_tuple(v[0]), _tuple(v[1])) for k, v in data.get("hooks", {}).items()},
         )
+
+
+def union(first: Iterable[str], later: Iterable[str]) -> tuple[str, ...]:
+    """``first`` then the names of ``later`` it lacks, in order, each once."""
+    return tuple(dict.fromkeys(chain(first, later)))
 
 
 def _chain(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ._mapping import union
 from ._policy import Variant
 
 if TYPE_CHECKING:
@@ -75,8 +76,8 @@ async def rewrite_with_model(
             skill_done.append(back_skills.get(s.id, s.id))
     mapping = replace(
         m,
-        tool_descriptions=tuple(dict.fromkeys(m.tool_descriptions + tuple(tool_done))),
-        skill_descriptions=tuple(dict.fromkeys(m.skill_descriptions + tuple(skill_done))),
+        tool_descriptions=union(m.tool_descriptions, tool_done),
+        skill_descriptions=union(m.skill_descriptions, skill_done),
     )
     harness = h.model_copy(update={"tools": tuple(new_tools), "skills": tuple(new_skills)})
     return Variant(harness, mapping, variant.seed, variant.index)
