@@ -321,59 +321,36 @@ def _hooks(
 ) -> tuple[Harness, Mapping]:
     r = rng.random
     changed: dict[str, tuple[Any, Any]] = {}
+
+    def vary(model: Any, choices: dict[str, tuple[Any, ...]], prefix: str) -> Any:
+        """``model`` with each field of ``choices`` moved, with chance ``strength``."""
+        changes = {}
+        for field, options in choices.items():
+            if r() < strength:
+                old = getattr(model, field)
+                new = pick(r, [o for o in options if o != old] or [old])
+                if new != old:
+                    changes[field] = new
+                    changed[f"{prefix}.{field}"] = (old, new)
+        return _upd(model, **changes) if changes else model
+
     sections = {
-        section: _vary_fields(getattr(h.hooks, section), choices, r, strength, changed, section)
+        section: vary(getattr(h.hooks, section), choices, section)
         for section, choices in (("retry", _RETRY_CHOICES), ("messages", _message_choices()))
     }
-    checks = tuple(_vary_check(c, r, strength, changed) for c in h.hooks.checks)
+    # each checking hook's message, budget, role and whether it is on; a harness without
+    # checks draws nothing here, so its variants stay as they were
+    checks = tuple(vary(c, _check_choices(c), f"checks.{c.name}") for c in h.hooks.checks)
     if checks != h.hooks.checks:
         sections["checks"] = checks
     return _upd(h, hooks=_upd(h.hooks, **sections)), Mapping(dims=("hooks",), hooks=changed)
 
 
-def _check_choices() -> dict[str, tuple[Any, ...]]:
-    return {
-        "message": banks().hook_messages,
-        "budget": (1, 2, 3),
-        "enabled": (True, False),
-        "role": ("user", "system"),
-    }
-
-
-def _vary_check(
-    check: HookCheck, r: Callable[[], float], strength: float, changed: dict[str, tuple[Any, Any]]
-) -> HookCheck:
-    """A checking hook with its message, budget, role and whether it is on varied.
-
-    Draws nothing for a harness without checks, so its variants stay as they were.
-    """
-    choices = _check_choices()
-    if check.trigger not in REPLY_TRIGGERS:
-        del choices["role"]  # a call's rejection is its tool message, whatever the role
-    return _vary_fields(check, choices, r, strength, changed, f"checks.{check.name}")
-
-
-def _vary_fields(
-    model: Any,
-    choices: dict[str, tuple[Any, ...]],
-    r: Callable[[], float],
-    strength: float,
-    changed: dict[str, tuple[Any, Any]],
-    prefix: str,
-) -> Any:
-    """``model`` with each field of ``choices`` moved to another option with chance ``strength``.
-
-    Each move is recorded in ``changed`` under ``prefix.field``.
-    """
-    changes = {}
-    for field, options in choices.items():
-        if r() < strength:
-            old = getattr(model, field)
-            new = pick(r, [o for o in options if o != old] or [old])
-            if new != old:
-                changes[field] = new
-                changed[f"{prefix}.{field}"] = (old, new)
-    return _upd(model, **changes) if changes else model
+def _check_choices(check: HookCheck) -> dict[str, tuple[Any, ...]]:
+    choices = {"message": banks().hook_messages, "budget": (1, 2, 3), "enabled": (True, False)}
+    if check.trigger in REPLY_TRIGGERS:  # a call's rejection is its tool message, whatever the role
+        choices["role"] = ("user", "system")
+    return choices
 
 
 DIMENSIONS: tuple[str, ...] = tuple(TRANSFORMS)
