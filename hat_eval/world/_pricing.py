@@ -135,31 +135,6 @@ def _coupon_refusal(
     return None
 
 
-def _eligible_coupons(
-    kb: KnowledgeBase,
-    coupon_codes: list[str],
-    product: dict[str, Any],
-    promo: dict[str, Any] | None,
-    after_promo: Decimal,
-    now: datetime,
-    rejected: list[dict[str, str]],
-) -> list[dict[str, Any]]:
-    """The given coupons that could apply, in the order given; the others go to ``rejected``."""
-    eligible: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for raw in coupon_codes:
-        code = raw.strip().upper()
-        reason = _coupon_refusal(kb, code, seen, product, promo, after_promo, now)
-        seen.add(code)
-        if reason is not None:
-            rejected.append({"code": code, "reason": reason})
-        else:
-            coupon = kb.coupon(code)
-            assert coupon is not None
-            eligible.append(coupon)
-    return eligible
-
-
 def _chosen_coupons(
     kb: KnowledgeBase,
     eligible: list[dict[str, Any]],
@@ -217,7 +192,17 @@ def compute_final_price(
     promo = _best_promotion(kb, product["id"], now, unit, quantity, discounts, not_applied)
     after_promo = subtotal - (_promo_discount(promo, unit, quantity) if promo else Decimal(0))
     rejected: list[dict[str, str]] = []
-    eligible = _eligible_coupons(kb, coupon_codes, product, promo, after_promo, now, rejected)
+    eligible: list[dict[str, Any]] = []  # the given coupons that could apply, in the order given
+    seen: set[str] = set()
+    for code in (raw.strip().upper() for raw in coupon_codes):
+        reason = _coupon_refusal(kb, code, seen, product, promo, after_promo, now)
+        seen.add(code)
+        if reason is not None:
+            rejected.append({"code": code, "reason": reason})
+        else:
+            coupon = kb.coupon(code)
+            assert coupon is not None
+            eligible.append(coupon)
     chosen = _chosen_coupons(kb, eligible, after_promo, rejected)
 
     running = after_promo
