@@ -263,14 +263,6 @@ class FaultInjector:
         self.rng = random.Random(seed)
         self.calls: dict[str, int] = {}
 
-    def plan_for(self, function_id: str) -> FaultPlan | None:
-        """The plan that fails the next call of ``function_id``, if any."""
-        index = self.calls.get(function_id, 0)
-        for plan in self.plans:
-            if plan.function == function_id and plan.fails(index):
-                return plan
-        return None
-
     def call(
         self,
         kb: KnowledgeBase,
@@ -284,8 +276,9 @@ class FaultInjector:
             ToolFault: a planned timeout or server error.
             ToolInputError: bad arguments (checked after the fault: a down backend fails first).
         """
-        plan = self.plan_for(function_id)
-        self.calls[function_id] = self.calls.get(function_id, 0) + 1
+        index = self.calls.get(function_id, 0)
+        self.calls[function_id] = index + 1
+        plan = next((p for p in self.plans if p.function == function_id and p.fails(index)), None)
         if plan is not None and plan.kind in RAISING_KINDS:
             inject_fault(plan.kind, {}, self.rng, function=function_id)
         result = call_function(kb, session, function_id, args)
