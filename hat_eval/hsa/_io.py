@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from hat_eval._jsonl import jsonl_text
 from hat_eval._outputs import write_text_atomic
 from hat_eval.harness import dump_harness
 
@@ -50,6 +51,5 @@ def write_variants(
         )
         if on_written is not None:
             on_written(v)
-    manifest = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-    write_text_atomic(out / "manifest.jsonl", manifest)  # the bytes write_jsonl writes
+    write_text_atomic(out / "manifest.jsonl", jsonl_text(rows))
     return rows

@@ -148,26 +148,15 @@ def _line_problems(
     name: str, text: str, keys: tuple[str, ...], line_no: int, err: ValidationError
 ) -> list[Problem]:
     """The problems of a line that did not validate: bad JSON, not an object, or bad fields."""
-    row = f"row {line_no}"
     try:
         raw = json.loads(text)
     except ValueError as bad:
-        return [
-            Problem(
-                name, f"not valid JSON ({bad})", "one JSON object a line", line=line_no, record=row
-            )
-        ]
-    if not isinstance(raw, dict):
-        return [
-            Problem(
-                name,
-                f"a JSON {type(raw).__name__}",
-                "one JSON object a line",
-                line=line_no,
-                record=row,
-            )
-        ]
-    return validation_problems(name, err, line=line_no, record=_raw_key(raw, keys, line_no))
+        what = f"not valid JSON ({bad})"
+    else:
+        if isinstance(raw, dict):
+            return validation_problems(name, err, line=line_no, record=_raw_key(raw, keys, line_no))
+        what = f"a JSON {type(raw).__name__}"
+    return [Problem(name, what, "one JSON object a line", line=line_no, record=f"row {line_no}")]
 
 
 def _read_yaml(path: Path, model: type[R], problems: list[Problem]) -> R | None:
