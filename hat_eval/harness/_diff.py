@@ -59,11 +59,8 @@ def diff_harness(a: Harness, b: Harness) -> HarnessDiff:
     _diff_skills(a, b, d)
     _diff_tools(a, b, d)
     for section in ("retry", "messages"):
-        old = getattr(a.hooks, section).model_dump(mode="json")
-        new = getattr(b.hooks, section).model_dump(mode="json")
-        for key in old:
-            if old[key] != new[key]:
-                d.add("hook_changed", f"hooks.{section}.{key}", f"{old[key]!r} -> {new[key]!r}")
+        old, new = (getattr(h.hooks, section).model_dump(mode="json") for h in (a, b))
+        _hook_fields(old, new, f"hooks.{section}", d)
     _diff_checks(a, b, d)
     return d
 
@@ -77,13 +74,14 @@ def _diff_checks(a: Harness, b: Harness, d: HarnessDiff) -> None:
     for name in [n for n in new if n not in old]:
         d.add("hook_added", f"hooks.checks.{name}", f"hook {name!r} ({new[name]['trigger']}) added")
     for name in [n for n in old if n in new]:
-        for key in old[name]:
-            if old[name][key] != new[name][key]:
-                d.add(
-                    "hook_changed",
-                    f"hooks.checks.{name}.{key}",
-                    f"{old[name][key]!r} -> {new[name][key]!r}",
-                )
+        _hook_fields(old[name], new[name], f"hooks.checks.{name}", d)
+
+
+def _hook_fields(old: dict[str, Any], new: dict[str, Any], path: str, d: HarnessDiff) -> None:
+    """A ``hook_changed`` for each field of a hook section or checking hook that differs."""
+    for key in old:
+        if old[key] != new[key]:
+            d.add("hook_changed", f"{path}.{key}", f"{old[key]!r} -> {new[key]!r}")
 
 
 def _diff_blocks(a: Harness, b: Harness, d: HarnessDiff) -> None:
