@@ -156,27 +156,23 @@ def draft_gold(
     for n, raw in rows:
         session = raw.get("session")
         if not isinstance(raw.get("message"), str):
-            problems.append(Problem(file, "missing", "{message, session}", line=n, field="message"))
-            continue
-        if not isinstance(session, dict) or "now" not in session:
-            problems.append(
-                Problem(
-                    file, f"{session!r:.60}", "{product_on_screen, now}", line=n, field="session"
-                )
+            problem = Problem(file, "missing", "{message, session}", line=n, field="message")
+        elif not isinstance(session, dict) or "now" not in session:
+            problem = Problem(
+                file, f"{session!r:.60}", "{product_on_screen, now}", line=n, field="session"
             )
-            continue
-        if kb.product(str(session.get("product_on_screen"))) is None:
-            problems.append(
-                Problem(
-                    file,
-                    f"{session.get('product_on_screen')!r} is not a product of the shop",
-                    "a product id of its products.jsonl",
-                    line=n,
-                    field="session.product_on_screen",
-                )
+        elif kb.product(str(session.get("product_on_screen"))) is None:
+            problem = Problem(
+                file,
+                f"{session.get('product_on_screen')!r} is not a product of the shop",
+                "a product id of its products.jsonl",
+                line=n,
+                field="session.product_on_screen",
             )
+        else:
+            out.append(draft_case(raw, n, kb, read_intent))
             continue
-        out.append(draft_case(raw, n, kb, read_intent))
+        problems.append(problem)
     if problems:
         raise CaseFileError(problems)
     if not out:
@@ -186,20 +182,18 @@ def draft_gold(
 
 def label_studio_tasks(drafts: Sequence[dict[str, Any]], kb: KnowledgeBase) -> list[dict[str, Any]]:
     """One Label Studio task a draft: the message, the product, the drafted line to edit."""
-    tasks = []
-    for d in drafts:
-        p = kb.product(d["session"]["product_on_screen"]) or {}
-        tasks.append(
-            {
-                "data": {
-                    "id": d["id"],
-                    "message": d["message"],
-                    "product": f"{p.get('id', '')}: {p.get('name', '')}",
-                    "draft": json.dumps(d, ensure_ascii=False, indent=1),
-                }
+    products = (kb.product(d["session"]["product_on_screen"]) or {} for d in drafts)
+    return [
+        {
+            "data": {
+                "id": d["id"],
+                "message": d["message"],
+                "product": f"{p.get('id', '')}: {p.get('name', '')}",
+                "draft": json.dumps(d, ensure_ascii=False, indent=1),
             }
-        )
-    return tasks
+        }
+        for d, p in zip(drafts, products, strict=True)
+    ]
 
 
 def read_reviewed(path: str | Path) -> list[dict[str, Any]]:
