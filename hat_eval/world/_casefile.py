@@ -63,18 +63,13 @@ itself: a caller above it passes one (the CLI passes :func:`hat_eval.baselines.r
 the reference policy's keyword tables)."""
 
 
-def _unknown_intent(message: str) -> str:
-    return "out_of_scope"
-
-
 def judge_only_fields(
     raw: dict[str, Any], n: int, read_intent: IntentReader | None = None
 ) -> dict[str, Any]:
     """A gold-less line's fields, the ones it leaves out filled in (the module docstring)."""
     message = str(raw.get("message", ""))
     session = raw["session"] if isinstance(raw.get("session"), dict) else {}
-    reader = read_intent or _unknown_intent
-    intent = str(raw.get("intent") or reader(message))
+    intent = str(raw.get("intent") or (read_intent(message) if read_intent else "out_of_scope"))
     screen = session.get("product_on_screen")
     return {
         "id": f"line-{n}",
@@ -100,6 +95,16 @@ class CaseFileError(ValueError):
         self.problems = problems
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         super().__init__(f"{problems[0]}{more}")
+
+
+def read_rows(source: Path, what: str, problems: list[Problem]) -> list[tuple[int, Any]]:
+    """A JSONL file's (line, object) rows; bad lines go to ``problems``, a bad file raises."""
+    try:
+        return list(
+            read_jsonl(source, what=what, on_error=lambda e: problems.append(jsonl_problem(e)))
+        )
+    except JsonlError as err:
+        raise CaseFileError([jsonl_problem(err)]) from None
 
 
 def _problems(raw: dict[str, Any], kb: KnowledgeBase) -> list[tuple[str | None, str, str]]:
@@ -174,12 +179,7 @@ def read_case_file(
     problems: list[Problem] = []
     cases: list[Case] = []
     seen: set[str] = set()
-    try:
-        rows = list(
-            read_jsonl(source, what="cases", on_error=lambda e: problems.append(jsonl_problem(e)))
-        )
-    except JsonlError as err:  # the file itself: missing or unreadable
-        raise CaseFileError([jsonl_problem(err)]) from None
+    rows = read_rows(source, "cases", problems)
     for n, raw in rows:
         if not any(k in raw for k in _GOLD) and "reviewed" not in raw:
             raw = judge_only_fields(raw, n, read_intent)

@@ -23,15 +23,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from hat_eval._jsonl import JsonlError, read_jsonl
-
-from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, IntentReader, judge_only_fields
+from ._casefile import (
+    INTENT_READ,
+    JUDGE_ONLY,
+    CaseFileError,
+    IntentReader,
+    judge_only_fields,
+    read_rows,
+)
 from ._cases._draft import ABSOLUTE_FORBIDDEN, BASE_CONSTRAINTS, Draft
 from ._cases._gold import attribute_facts, price_fact, spec_labels, stock_state_fact
 from ._cases.shipping_returns import _return_facts as return_facts
 from ._functions import call_function
 from ._kb import KnowledgeBase
-from ._problems import Problem, jsonl_problem
+from ._problems import Problem
 from ._session import LiveSession
 
 GOLD_FIELD = "gold"
@@ -145,15 +150,7 @@ def draft_gold(
     file = str(source)
     problems: list[Problem] = []
     out = []
-    try:
-        rows = list(
-            read_jsonl(
-                source, what="messages", on_error=lambda e: problems.append(jsonl_problem(e))
-            )
-        )
-    except JsonlError as err:  # the file itself: missing or unreadable
-        raise CaseFileError([jsonl_problem(err)]) from None
-    for n, raw in rows:
+    for n, raw in read_rows(source, "messages", problems):
         session = raw.get("session")
         if not isinstance(raw.get("message"), str):
             problem = Problem(file, "missing", "{message, session}", line=n, field="message")
