@@ -49,17 +49,20 @@ def _nullable(annotation: Any) -> bool:
     return get_origin(annotation) in (Union, types.UnionType) and type(None) in get_args(annotation)
 
 
-def _structured(annotation: Any) -> bool:
-    base = get_origin(annotation) or annotation
-    return base in (dict, list)
-
-
-def _cell(name: str, text: str, annotation: Any) -> Any:
+def _cell(text: str, annotation: Any) -> Any:
     if text == "" and _nullable(annotation):
         return None
-    if _structured(annotation):
+    if (get_origin(annotation) or annotation) in (dict, list):  # a JSON object or list
         return json.loads(text)
     return text
+
+
+def _cell_text(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
 
 
 def _rows(
@@ -138,7 +141,7 @@ def read_csv_records(
         bad = False
         for name, text in row.items():
             try:
-                raw[name] = _cell(name, text.strip(), fields[name].annotation)
+                raw[name] = _cell(text.strip(), fields[name].annotation)
             except ValueError as err:
                 kind = "object" if "dict" in str(fields[name].annotation) else "list"
                 problems.append(
@@ -211,17 +214,5 @@ def csv_text(records: Iterable[BaseModel], model: type[BaseModel]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     columns = csv_columns(model)
     writer.writerow(columns)
-    for r in records:
-        row = []
-        for name in columns:
-            value = getattr(r, name)
-            if isinstance(value, dict | list):
-                row.append(json.dumps(value, ensure_ascii=False))
-            elif value is None:
-                row.append("")
-            elif isinstance(value, bool):
-                row.append("true" if value else "false")
-            else:
-                row.append(str(value))
-        writer.writerow(row)
+    writer.writerows([_cell_text(getattr(r, name)) for name in columns] for r in records)
     return buf.getvalue()
