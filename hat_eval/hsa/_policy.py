@@ -37,10 +37,6 @@ class Variant:
     index: int = 0
 
 
-def _frozen(d: MappingABC[str, float]) -> MappingABC[str, float]:
-    return MappingProxyType(dict(d))
-
-
 @dataclass(frozen=True)
 class AugmentationPolicy:
     """Which HSA dimensions apply to a variant, with which probability and strength.
@@ -89,8 +85,8 @@ class AugmentationPolicy:
             )
         # Order dims canonically so a policy is the same whatever order they were given in.
         object.__setattr__(self, "dims", tuple(d for d in DIMENSIONS if d in self.dims))
-        object.__setattr__(self, "probability", _frozen(self.probability))
-        object.__setattr__(self, "strength", _frozen(self.strength))
+        object.__setattr__(self, "probability", MappingProxyType(dict(self.probability)))
+        object.__setattr__(self, "strength", MappingProxyType(dict(self.strength)))
         object.__setattr__(self, "protect_skills", frozenset(self.protect_skills))
 
     def _plan(self, rng: random.Random) -> tuple[str, ...]:
