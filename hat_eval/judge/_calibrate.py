@@ -140,7 +140,7 @@ class DimensionCalibration:
     def to_json(self) -> dict[str, Any]:
         """The dimension's entry in ``calibration.json``."""
         held_out = {
-            name: _summary(result)
+            name: None if result is None else result.with_intervals(_SUMMARY_KEYS)
             for name, result in (("before", self.before), ("after", self.after))
         }
         return {
@@ -162,10 +162,6 @@ _SUMMARY_KEYS = (
     "within_1_agreement",
     "spearman",
 )
-
-
-def _summary(result: DimensionAgreement | None) -> dict[str, Any] | None:
-    return None if result is None else result.with_intervals(_SUMMARY_KEYS)
 
 
 def folds_of(n_items: int, n_folds: int, seed: int) -> list[npt.NDArray[np.intp]]:
