@@ -203,7 +203,7 @@ def _cross_validate(
             train = np.setdiff1d(everything, test)
             x, y = data.pairs(train)
             fitted = fit_map(data.dimension, method, x, y)
-            predicted[test] = fitted.apply_many(data.judge[test])
+            predicted[test] = [fitted.apply(float(s)) for s in data.judge[test]]
             per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
         predictions[method] = predicted
         candidates.append(MethodCV(method, tuple(per_fold)))
