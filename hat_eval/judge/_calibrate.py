@@ -175,17 +175,12 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
 
     Kinds with no defined fold are out; with none left, ``identity``.
     """
-    scored = [(c, c.mean) for c in candidates if c.mean is not None]
+    scored = [(c.method, mean, c.stderr) for c in candidates if (mean := c.mean) is not None]
     if not scored:
         return "identity"
-    best, best_mean = max(scored, key=lambda cm: cm[1] if cm[1] is not None else -math.inf)
-    assert best_mean is not None
-    bar = best_mean - (best.stderr or 0.0)
-    for method in METHODS:
-        for c, mean in scored:
-            if c.method == method and mean is not None and mean >= bar:
-                return method
-    return best.method
+    _, best_mean, best_stderr = max(scored, key=lambda s: s[1])
+    bar = best_mean - (best_stderr or 0.0)  # the best itself clears it
+    return next(m for m in METHODS if any(s[0] == m and s[1] >= bar for s in scored))
 
 
 def _cross_validate(
