@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from inspect_ai.model import (
     ChatMessage,
+    ChatMessageAssistant,
     ChatMessageTool,
     ChatMessageUser,
     GenerateConfig,
@@ -193,12 +194,7 @@ async def converse(
                 if tools is not None
                 else "a tool call, but this grader has no tools"
             )
-            messages += [
-                ChatMessageTool(
-                    content=f"not executed: {error}", tool_call_id=c.id, function=c.function
-                )
-                for c in message.tool_calls
-            ]
+            messages += _not_executed(message, error)
         else:
             try:
                 out.parsed = parse(output.completion)
@@ -219,3 +215,14 @@ async def converse(
     if tools is not None:
         out.tool_calls = tools.calls[start:]
     return out
+
+
+def _not_executed(message: ChatMessageAssistant, why: str) -> list[ChatMessage]:
+    return [
+        ChatMessageTool(
+            content=f"not executed: {why}",
+            tool_call_id=call.id,
+            function=call.function,
+        )
+        for call in message.tool_calls or []
+    ]
