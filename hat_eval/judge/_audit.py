@@ -228,20 +228,6 @@ def mean_shift(pairs: Sequence[tuple[float, float]]) -> float | None:
     return math.fsum(diffs) / len(diffs) if diffs else None
 
 
-def _check_inputs(
-    episodes: Sequence[Episode], injections: Sequence[str], padding: Sequence[int]
-) -> None:
-    if not episodes:
-        raise ValueError("audit: no episodes; pass at least one (e.g. build_episodes(..., n=10))")
-    if not injections:
-        raise ValueError("audit: no injections; pass at least one, e.g. INJECTIONS")
-    bad = [n for n in padding if n < 1]
-    if not padding or bad:
-        raise ValueError(
-            f"audit: padding {list(padding)} must be sentence counts of at least 1, e.g. (2, 6)"
-        )
-
-
 @dataclass
 class _AuditRun:
     """What an audit has rated and compared so far, and the judge calls that rate and compare."""
@@ -360,7 +346,14 @@ def audit(
         ValueError: no episodes, no injections, a padding count below 1, or judge settings
             that cannot run (an unknown mode, ``k`` below 1, ...).
     """
-    _check_inputs(episodes, injections, padding)
+    if not episodes:
+        raise ValueError("audit: no episodes; pass at least one (e.g. build_episodes(..., n=10))")
+    if not injections:
+        raise ValueError("audit: no injections; pass at least one, e.g. INJECTIONS")
+    if not padding or min(padding) < 1:
+        raise ValueError(
+            f"audit: padding {list(padding)} must be sentence counts of at least 1, e.g. (2, 6)"
+        )
     settings: dict[str, Any] = {
         "model": model,
         "model_role": model_role,

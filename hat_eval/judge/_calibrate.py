@@ -140,7 +140,7 @@ class DimensionCalibration:
     def to_json(self) -> dict[str, Any]:
         """The dimension's entry in ``calibration.json``."""
         held_out = {
-            name: _summary(result)
+            name: None if result is None else result.with_intervals(_SUMMARY_KEYS)
             for name, result in (("before", self.before), ("after", self.after))
         }
         return {
@@ -164,10 +164,6 @@ _SUMMARY_KEYS = (
 )
 
 
-def _summary(result: DimensionAgreement | None) -> dict[str, Any] | None:
-    return None if result is None else result.with_intervals(_SUMMARY_KEYS)
-
-
 def folds_of(n_items: int, n_folds: int, seed: int) -> list[npt.NDArray[np.intp]]:
     """Item indices split into ``n_folds`` folds of near-equal size, in a seeded random order."""
     order = np.random.default_rng(seed).permutation(n_items)
@@ -179,17 +175,12 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
 
     Kinds with no defined fold are out; with none left, ``identity``.
     """
-    scored = [(c, c.mean) for c in candidates if c.mean is not None]
+    scored = [(c.method, mean, c.stderr) for c in candidates if (mean := c.mean) is not None]
     if not scored:
         return "identity"
-    best, best_mean = max(scored, key=lambda cm: cm[1] if cm[1] is not None else -math.inf)
-    assert best_mean is not None
-    bar = best_mean - (best.stderr or 0.0)
-    for method in METHODS:
-        for c, mean in scored:
-            if c.method == method and mean is not None and mean >= bar:
-                return method
-    return best.method
+    _, best_mean, best_stderr = max(scored, key=lambda s: s[1])
+    bar = best_mean - (best_stderr or 0.0)  # the best itself clears it
+    return next(m for m in METHODS if any(s[0] == m and s[1] >= bar for s in scored))
 
 
 def _cross_validate(
@@ -207,7 +198,7 @@ def _cross_validate(
             train = np.setdiff1d(everything, test)
             x, y = data.pairs(train)
             fitted = fit_map(data.dimension, method, x, y)
-            predicted[test] = fitted.apply_many(data.judge[test])
+            predicted[test] = [fitted.apply(float(s)) for s in data.judge[test]]
             per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
         predictions[method] = predicted
         candidates.append(MethodCV(method, tuple(per_fold)))

@@ -69,10 +69,6 @@ class CalibrationMap:
             return to_scale(float(np.interp(score, self.x, self.y)))
         return to_scale(score)
 
-    def apply_many(self, scores: FloatArray) -> FloatArray:
-        """:meth:`apply` over an array."""
-        return np.array([self.apply(float(s)) for s in scores], dtype=np.float64)
-
     def to_json(self) -> dict[str, Any]:
         """The map's entry in ``calibration.json`` (method and its parameters)."""
         if self.method == "thresholds":
@@ -145,11 +141,6 @@ class CalibrationMap:
         return cls(dimension, "identity")
 
 
-def _sorted_pairs(x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
-    order = np.argsort(x, kind="stable")
-    return x[order], y[order]
-
-
 def fit_thresholds(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationMap:
     """The best non-decreasing step map from judge scores ``x`` to human labels ``y``.
 
@@ -166,7 +157,8 @@ def fit_thresholds(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationM
     """
     if x.size == 0:
         raise ValueError(f"{dimension}: no (judge score, human label) pairs to fit")
-    xs, ys = _sorted_pairs(x, y)
+    order = np.argsort(x, kind="stable")
+    xs, ys = x[order], y[order]
     distinct, starts = np.unique(xs, return_index=True)
     stops = [*starts[1:], xs.size]
     scale = np.asarray(RATING_SCALE, dtype=np.float64)
@@ -179,10 +171,8 @@ def fit_thresholds(dimension: str, x: FloatArray, y: FloatArray) -> CalibrationM
     came = np.zeros((m, k), dtype=np.intp)
     best[0] = cost[0]
     for j in range(1, m):
-        running = np.minimum.accumulate(best[j - 1])
-        arg = np.array([int(np.argmin(best[j - 1][: c + 1])) for c in range(k)])
-        best[j] = cost[j] + running
-        came[j] = arg
+        best[j] = cost[j] + np.minimum.accumulate(best[j - 1])
+        came[j] = [int(np.argmin(best[j - 1][: c + 1])) for c in range(k)]
     points = np.empty(m, dtype=np.intp)
     points[-1] = int(np.argmin(best[-1]))
     for j in range(m - 1, 0, -1):

@@ -82,11 +82,7 @@ class JudgeSettings:
 
 def resolve_grader(model: str | Model | None, model_role: str) -> Model:
     """The grader: ``model`` when given, else the model bound to ``model_role``."""
-    if isinstance(model, Model):
-        return model
-    if model is not None:
-        return get_model(model)
-    return get_model(role=model_role)
+    return get_model(model) if model is not None else get_model(role=model_role)  # a Model as is
 
 
 def generate_config(

@@ -46,6 +46,8 @@ def lookups(episode: Episode) -> list[dict[str, Any]]:
     string arguments the expectation leaves free (``claim``, ``query``) are filled with the
     viewer's message. Read-only: the world's functions are called directly, no model involved.
     """
+    from hat_eval.world import PARAMETERS
+
     ctx = episode_context(episode)
     case = episode.case
     calls = [("catalog.get_product", {"product_id": case.session.product_on_screen})]
@@ -54,25 +56,18 @@ def lookups(episode: Episode) -> list[dict[str, Any]]:
     seen: set[str] = set()
     for function, args in calls:
         for name in ("claim", "query"):
-            _fill(function, args, name, case.message)
+            if name in PARAMETERS.get(function, {}):
+                args.setdefault(name, case.message)
         key = json.dumps([function, args], sort_keys=True)
         if key in seen:
             continue
         seen.add(key)
         try:
-            result: Any = call_function(ctx.kb, ctx.session, function, args)
+            result: dict[str, Any] = {"result": call_function(ctx.kb, ctx.session, function, args)}
         except ToolInputError as e:
-            out.append({"function": function, "args": args, "error": str(e)})
-            continue
-        out.append({"function": function, "args": args, "result": result})
+            result = {"error": str(e)}
+        out.append({"function": function, "args": args, **result})
     return out
-
-
-def _fill(function: str, args: dict[str, Any], name: str, value: str) -> None:
-    from hat_eval.world import PARAMETERS
-
-    if name not in args and name in PARAMETERS.get(function, {}):
-        args[name] = value
 
 
 def _clip(text: str, n: int = _RESULT_CHARS) -> str:

@@ -81,13 +81,12 @@ def judge_log(
     failed: list[tuple[str, str]] = []
     for sample in scored.samples or []:
         result = (sample.scores or {}).get(SCORER_NAME)
-        got = 0
-        for dimension, value in score_numbers(result).items():
-            if dimensions is not None and dimension not in dimensions:
-                continue
-            if not math.isnan(value):
-                out.append(JudgeScore(str(sample.id), dimension, value, "judge"))
-                got += 1
+        got = [
+            JudgeScore(str(sample.id), dimension, value, "judge")
+            for dimension, value in score_numbers(result).items()
+            if (dimensions is None or dimension in dimensions) and not math.isnan(value)
+        ]
+        out += got
         if not got:
             error = (result.metadata or {}).get("judge_error") if result is not None else None
             failed.append((str(sample.id), str(error or "no judge score")))

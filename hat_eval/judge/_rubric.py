@@ -16,12 +16,12 @@ import json
 import re
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-from ._labels import RATING_SCALE
+from ._labels import RATING_SCALE, _whole_as_text
 
 SCALE = RATING_SCALE
 """The rating scale every dimension uses (the human labels' scale)."""
@@ -165,13 +165,8 @@ class PairwiseChoice(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    winner: Winner
+    winner: Annotated[Winner, BeforeValidator(_whole_as_text)]
     justification: str = Field(min_length=1)
-
-    @field_validator("winner", mode="before")
-    @classmethod
-    def _number_as_text(cls, value: Any) -> Any:
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 class PairwiseOutput(BaseModel):

@@ -47,9 +47,7 @@ def decide_parts(undecided: Mapping[str, str], ratings: Mapping[str, float]) -> 
     """
     out: dict[str, float] = {}
     for part in undecided:
-        rating = ratings.get(PART_DIMENSIONS.get(part, ""), math.nan)
-        if math.isnan(rating):
-            continue
+        rating = ratings.get(PART_DIMENSIONS.get(part, ""), math.nan)  # NaN passes no bound
         if rating >= PASS_AT:
             out[part] = 1.0
         elif rating <= FAIL_AT:

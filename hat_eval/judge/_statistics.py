@@ -251,11 +251,9 @@ def bootstrap_intervals(
         for name, value in values.items():
             if value is not None:
                 draws[name].append(value)
-    out: dict[str, tuple[float, float] | None] = {}
-    for name in sorted(names):
-        got = draws.get(name, [])
-        if len(got) * 2 < n_boot:
-            out[name] = None
-        else:
-            out[name] = percentile_interval(got, confidence=confidence)
-    return out
+    return {
+        name: percentile_interval(draws[name], confidence=confidence)
+        if len(draws[name]) * 2 >= n_boot
+        else None
+        for name in sorted(names)
+    }

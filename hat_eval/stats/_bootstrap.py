@@ -132,15 +132,7 @@ def _paired_differences(a: Sequence[float], b: Sequence[float]) -> npt.NDArray[n
 def _resampled_means(
     d: npt.NDArray[np.float64], *, n_boot: int, seed: int
 ) -> npt.NDArray[np.float64]:
-    """``mean(d)`` over each of ``n_boot`` resamples of the pairs (rows of the draws).
-
-    Raises:
-        ValueError: ``n_boot`` is below 1.
-    """
-    if n_boot < 1:
-        raise ValueError(
-            f"n_boot ({n_boot}) must be at least 1: pass the number of resamples, e.g. 2000"
-        )
+    """``mean(d)`` over each of ``n_boot`` resamples of the pairs (rows of the draws)."""
     return d[bootstrap_indices(d.size, n_boot=n_boot, seed=seed)].mean(axis=1)
 
 
