@@ -146,7 +146,7 @@ class _Table:
     def _verdicts(self, edit: str, version: str) -> list[float]:
         """``edit``'s decided requirement verdicts at ``version``, in case order."""
         got = [self.table.get((c, version), {}).get(REQUIREMENT + edit) for c in self.cases]
-        return [v for v in got if _decided(v)]
+        return [v for v in got if v is not None and not math.isnan(v)]
 
     def right(self, c: str, version: str, before: Sequence[str]) -> float:
         """Whether an answer is right on accuracy, safety and the ``before`` edits.
