@@ -95,10 +95,8 @@ def _shipping_answer(policy: dict[str, Any], message: str) -> list[str]:
             )
     ret = policy.get("returns") or {}
     if asks_returns and ret:
-        if ret.get("returnable"):
-            out.append(f"Returns within {ret.get('window_days')} days.")
-        else:
-            out.append("This item can't be returned.")
+        returnable = f"Returns within {ret.get('window_days')} days."
+        out.append(returnable if ret.get("returnable") else "This item can't be returned.")
     return out
 
 

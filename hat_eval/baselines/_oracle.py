@@ -138,7 +138,6 @@ class OraclePolicy(ModelAPI):
                 "case of --cases); run a model on it, or give the line its gold"
             )
         ctx = episode_context(episode)
-        input_text = "".join(m.text for m in input)
         if any(isinstance(m, ChatMessageAssistant) for m in input):
             calls = faulted_calls(input)
         else:
@@ -147,9 +146,5 @@ class OraclePolicy(ModelAPI):
                 for c in oracle_calls(episode.case, ctx.harness.tools, skill=episode.gold.skill)
             ]
         if calls:
-            message = ChatMessageAssistant(content="", tool_calls=calls, model=self.model_name)
-        else:
-            message = ChatMessageAssistant(
-                content=oracle_answer(episode, ctx), model=self.model_name
-            )
-        return _output(self.model_name, message, input_text)
+            return _output(self.model_name, input, tool_calls=calls)
+        return _output(self.model_name, input, oracle_answer(episode, ctx))

@@ -62,14 +62,17 @@ MODELS: dict[str, Surface] = {"reference": "prompt", "memorized": "default"}
 """The ``hat/`` model names and the surface each reads."""
 
 
-def _output(model: str, message: ChatMessageAssistant, input_text: str) -> ModelOutput:
-    out_tokens = max(1, len(message.text.split()) + 8 * len(message.tool_calls or []))
+def _output(
+    model: str, input: list[ChatMessage], answer: str = "", tool_calls: list[ToolCall] | None = None
+) -> ModelOutput:
+    """The reply ``answer`` (or ``tool_calls``), with token counts estimated from the texts."""
+    message = ChatMessageAssistant(content=answer, tool_calls=tool_calls, model=model)
+    in_tokens = max(1, len("".join(m.text for m in input)) // 4)
+    out_tokens = max(1, len(answer.split()) + 8 * len(tool_calls or []))
     usage = ModelUsage(
-        input_tokens=max(1, len(input_text) // 4),
-        output_tokens=out_tokens,
-        total_tokens=max(1, len(input_text) // 4) + out_tokens,
+        input_tokens=in_tokens, output_tokens=out_tokens, total_tokens=in_tokens + out_tokens
     )
-    stop = "tool_calls" if message.tool_calls else "stop"
+    stop = "tool_calls" if tool_calls else "stop"
     return ModelOutput(
         model=model, choices=[ChatCompletionChoice(message=message, stop_reason=stop)], usage=usage
     )
@@ -109,7 +112,6 @@ class ReferencePolicy(ModelAPI):
         turn = read_turn(input, tools, surface=self.surface)
         intents = detect_intents(turn.message)
         turn.rules = read_rules(turn, intents)
-        input_text = "".join(m.text for m in input)
         calls = next_calls(turn, intents)
         tries = sum(len(v) for fn, v in turn.results.items() if fn != SKILL_LOADER)
         # a lookup per intent with a retry each, two more; and one per call a rule adds
@@ -127,12 +129,5 @@ class ReferencePolicy(ModelAPI):
                 ToolCall(id=f"call_{made + i}", function=turn.tools[fn], arguments=args)
                 for i, (fn, args) in enumerate(batch)
             ]
-            return _output(
-                self.model_name,
-                ChatMessageAssistant(content="", tool_calls=tool_calls, model=self.model_name),
-                input_text,
-            )
-        answer = compose(turn, intents)
-        return _output(
-            self.model_name, ChatMessageAssistant(content=answer, model=self.model_name), input_text
-        )
+            return _output(self.model_name, input, tool_calls=tool_calls)
+        return _output(self.model_name, input, compose(turn, intents))

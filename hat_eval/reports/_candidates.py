@@ -121,21 +121,16 @@ def read_suite_log(log: Any) -> SuiteLog:
     """The typed record of one Inspect eval log (read with its samples)."""
     meta = getattr(log.eval, "metadata", None) or {}
     suite = str(meta.get("suite") or log.eval.task).split("/")[-1]
-    metrics: dict[str, float] = {}
-    for score in getattr(log.results, "scores", None) or []:
-        for name, metric in score.metrics.items():
-            metrics[name] = float(metric.value)
-    dataset = str(meta.get("dataset_sha256") or meta.get("data") or "")
-    epochs = int(getattr(log.eval.config, "epochs", None) or 1)
+    scores = getattr(log.results, "scores", None) or []
     return SuiteLog(
         suite=suite,
         candidate=_candidate(log),
         location=str(log.location).removeprefix("file://"),
-        dataset=dataset,
+        dataset=str(meta.get("dataset_sha256") or meta.get("data") or ""),
         version=str(meta.get("dataset_version") or ""),
         answers=_answers(log),
-        metrics=metrics,
-        epochs=epochs,
+        metrics={name: float(m.value) for score in scores for name, m in score.metrics.items()},
+        epochs=int(getattr(log.eval.config, "epochs", None) or 1),
         log=log,
     )
 
@@ -177,8 +172,7 @@ def read_logs(
                 continue
             if log.status == "success":
                 logs.append(log)
-        for log in sorted(logs, key=lambda lg: str(lg.eval.created)):
-            found.append(read_suite_log(log))
+        found += [read_suite_log(lg) for lg in sorted(logs, key=lambda lg: str(lg.eval.created))]
     if not found:
         raise ReportError(
             f"{', '.join(map(str, paths))}: no finished eval log, expected the --log-dir of a "

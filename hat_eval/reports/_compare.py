@@ -246,15 +246,9 @@ def trials(log: SuiteLog) -> Trials | None:
             pass_hat[k] = math.fsum(vals) / len(vals)
     flips = [0.0 < sum(v) < len(v) for v in per_case.values() if len(v) >= 2]
     key = "prompt_level_strict" if log.suite == IFEVAL else "aggregate"
-    means = []
-    for e in epochs:
-        vals = [
-            a.values[key]
-            for a in log.answers
-            if a.epoch == e and not math.isnan(a.values.get(key, math.nan))
-        ]
-        if vals:
-            means.append(math.fsum(vals) / len(vals))
+    decided = [a for a in log.answers if not math.isnan(a.values.get(key, math.nan))]
+    by_epoch = [[a.values[key] for a in decided if a.epoch == e] for e in epochs]
+    means = [statistics.fmean(vals) for vals in by_epoch if vals]
     return Trials(
         log.candidate,
         log.suite,

@@ -209,9 +209,7 @@ def evolution_report(
         model: the model's name, for the report's title.
         n_boot: bootstrap resamples per interval.
     """
-    table: dict[tuple[str, str], dict[str, float]] = {}
-    for a in answers:
-        table[(a.case, a.version)] = a.values
+    table = {(a.case, a.version): a.values for a in answers}
     ran = [v for v in order if any(ver == v for _, ver in table)]
     run = _Table(table, ran, sorted({c for c, _ in table}), n_boot)
     position = {v: i for i, v in enumerate(order)}
@@ -224,16 +222,16 @@ def evolution_report(
             assert previous is not None
             regressions = run.regressions(e.edit, previous, [x.edit for x in edits[:i]])
         last = ran[-1] if ran and position[ran[-1]] >= (at_index or 0) else None
-        row = EditRow(
-            e,
-            run.following(e.edit, previous),
-            run.following(e.edit, e.edit),
-            run.following(e.edit, last),
-            regressions,
+        rows.append(
+            EditRow(
+                e,
+                run.following(e.edit, previous),
+                run.following(e.edit, e.edit),
+                run.following(e.edit, last),
+                regressions,
+            )
         )
-        rows.append(row)
-    kinds = run.by_kind(edits)
-    report = EvolutionReport(model, tuple(ran), tuple(rows), kinds)
+    report = EvolutionReport(model, tuple(ran), tuple(rows), run.by_kind(edits))
     pairs = list(_error_pairs(table, ran).values())
     if not pairs:
         return report

@@ -74,10 +74,6 @@ class InstrumentRow:
         return self.undecided / self.answers if self.answers else 0.0
 
 
-def _suite_of(case_id: str) -> str:
-    return case_id.split("-", 1)[0]
-
-
 def measure_instrument(paths: Iterable[Path]) -> list[InstrumentRow]:
     """Measure the checks on the labelled files ``paths``, per suite and set.
 
@@ -93,22 +89,21 @@ def measure_instrument(paths: Iterable[Path]) -> list[InstrumentRow]:
         if kind is None:
             continue
         for entry in read_corpus([path]):
-            key = (_suite_of(entry.case_id), kind)
+            key = (entry.case_id.split("-", 1)[0], kind)  # the case id starts with its suite
             groups.setdefault(key, []).append(entry)
             files.setdefault(key, set()).add(path.name)
     rows = []
     for (suite, kind), entries in sorted(groups.items()):
         a = answer_agreement(entries, [check_entry(e) for e in entries])
-        decided, agree = a.decided, a.agree
-        interval = wilson_interval(agree, decided)
+        interval = wilson_interval(a.agree, a.decided)
         rows.append(
             InstrumentRow(
                 suite=suite,
                 set=kind,
                 files=tuple(sorted(files[(suite, kind)])),
                 answers=len(entries),
-                decided=decided,
-                agree=agree,
+                decided=a.decided,
+                agree=a.agree,
                 undecided=a.undecided,
                 low=None if interval is None else round(interval[0], 4),
                 high=None if interval is None else round(interval[1], 4),
@@ -134,6 +129,13 @@ def instrument_rows() -> tuple[InstrumentRow, ...]:
     )
 
 
+def _suite_rows(suite: str) -> list[InstrumentRow]:
+    """The shipped rows of ``suite``, its held-out set first."""
+    return sorted(
+        (r for r in instrument_rows() if r.suite == suite), key=lambda r: r.set != "held-out"
+    )
+
+
 def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
@@ -143,20 +145,15 @@ def instrument_lines(suites: Iterable[str]) -> list[str]:
 
     Suites without labelled answers (IFEval, evolution) are said to have none.
     """
-    rows = instrument_rows()
     out = []
     for suite in suites:
-        mine = [r for r in rows if r.suite == suite]
-        if not mine:
-            out.append(f"checks vs human labels, {suite}: no labelled answers for this suite")
-            continue
-        parts = []
-        for r in sorted(mine, key=lambda r: r.set != "held-out"):
-            parts.append(
-                f"{r.set} {_pct(r.rate)} [{_pct(r.low)}, {_pct(r.high)}] of {r.decided} "
-                f"decided answers, {_pct(r.undecided_share)} undecided"
-            )
-        out.append(f"checks vs human labels, {suite}: " + "; ".join(parts))
+        parts = [
+            f"{r.set} {_pct(r.rate)} [{_pct(r.low)}, {_pct(r.high)}] of {r.decided} "
+            f"decided answers, {_pct(r.undecided_share)} undecided"
+            for r in _suite_rows(suite)
+        ]
+        said = "; ".join(parts) or "no labelled answers for this suite"
+        out.append(f"checks vs human labels, {suite}: {said}")
     return out
 
 
@@ -168,9 +165,7 @@ def instrument_table(suites: Iterable[str]) -> tuple[str, list[str], list[list[s
     wanted = [s for s in dict.fromkeys(suites) if s != "ifeval"]
     rows = []
     for suite in wanted:
-        mine = sorted(
-            (r for r in instrument_rows() if r.suite == suite), key=lambda r: r.set != "held-out"
-        )
+        mine = _suite_rows(suite)
         if not mine:
             rows.append([suite, "none", "—", "—", "—", "no labelled answers for this suite"])
         for r in mine:

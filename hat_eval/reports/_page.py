@@ -193,15 +193,8 @@ def plots(page: Page, logs: Sequence[SuiteLog]) -> dict[str, bytes]:
         for i, r in enumerate(data):
             for j, v in enumerate(r):
                 if not math.isnan(v):
-                    ax.text(
-                        j,
-                        i,
-                        f"{v:.2f}" if v <= 1 else f"{v:.0f}",
-                        ha="center",
-                        va="center",
-                        fontsize=7,
-                        color="white",
-                    )
+                    label = f"{v:.2f}" if v <= 1 else f"{v:.0f}"
+                    ax.text(j, i, label, ha="center", va="center", fontsize=7, color="white")
         fig.colorbar(im, ax=ax)
         ax.set_title(title)
         out[name] = _png(fig)

@@ -168,10 +168,9 @@ def suite_recipe(name: str) -> Recipe:
 def suite_episodes(name: str, **kwargs: Any) -> list[Episode]:
     """The episodes of case suite ``name``: ``build_episodes`` of its recipe.
 
-    The keyword arguments are :func:`~hat_eval.episode.build_episodes`'s (``split``, ``n``,
-    ``harness``, ``kb_seed``, ``seed``, ``versions``, ``changelog``). What the suite's frozen
-    split files hold (the test and dev splits under the default harness and seeds) is read from
-    them (:func:`~hat_eval.suites._frozen.frozen_episodes`): the same episodes, not rebuilt.
+    The keyword arguments are :func:`~hat_eval.episode.build_episodes`'s. What the suite's
+    frozen split files hold (the test and dev splits under the default harness and seeds) is
+    read from them (:func:`~hat_eval.suites._frozen.frozen_episodes`), not rebuilt.
 
     Raises:
         SplitFileError: a frozen split file is missing, edited or stale.
