@@ -170,7 +170,7 @@ def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
 
 def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
     """:func:`write_text_atomic` for bytes (an image)."""
-    return _write_atomic(path, data, None)
+    return _write_atomic(path, data)
 
 
 def _umask() -> int:
@@ -211,29 +211,18 @@ def _replace_atomically(out: Path, fill: Callable[[int, str], object]) -> Path:
     return out
 
 
-def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
+def _write_atomic(path: PathLike, data: str | bytes, encoding: str = "utf-8") -> Path:
+    """Text (encoded, newlines kept as given) or bytes into ``path`` atomically."""
     out = Path(path)
 
     def fill(fd: int, _name: str) -> None:
         os.fchmod(fd, _mode_for(out))
-        if encoding is None:
-            with os.fdopen(fd, "wb") as fb:
-                fb.write(data)  # type: ignore[arg-type]
-                fb.flush()
-                os.fsync(fb.fileno())
-        else:
-            with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-                f.write(data)  # type: ignore[arg-type]
-                f.flush()
-                os.fsync(f.fileno())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data if isinstance(data, bytes) else str.encode(data, encoding))
+            f.flush()
+            os.fsync(f.fileno())
 
     return _replace_atomically(out, fill)
-
-
-def _write_any(path: Path, data: str | bytes) -> Path:
-    if isinstance(data, bytes):
-        return write_bytes_atomic(path, data)
-    return write_text_atomic(path, data)
 
 
 def _kept_elsewhere(option: str, target: object, reason: str, keep: Callable[[], str]) -> NoReturn:
@@ -290,14 +279,14 @@ def save_files(
     target = Path(folder)
     try:
         target.mkdir(parents=True, exist_ok=True)
-        return [_write_any(target / name, data) for name, data in files.items()]
+        return [_write_atomic(target / name, data) for name, data in files.items()]
     except OSError as err:
         reason = f"{err.strerror or err}" + (f": {err.filename}" if err.filename else "")
 
     def keep() -> str:
         fallback = Path(tempfile.mkdtemp(prefix=f"hat-eval-{target.name or 'out'}-"))
         for name, data in files.items():
-            _write_any(fallback / name, data)
+            _write_atomic(fallback / name, data)
         return f"{fallback}/"
 
     _kept_elsewhere(option, target, reason, keep)
