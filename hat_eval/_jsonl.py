@@ -15,11 +15,14 @@ A caller with an error type of its own converts :class:`JsonlError` to it
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+L = TypeVar("L", str, bytes)
 
 EXPECTED_LINE = "expected one JSON object per line"
 """The rule every line-level message ends with."""
@@ -86,25 +89,13 @@ def read_jsonl(
             path, None, f"cannot read it ({err.strerror or err}), expected a JSONL file of {what}"
         ) from None
     with f:
-        for number, raw in enumerate(f, start=1):
-            if skip_cut_tail and not raw.endswith(b"\n"):
-                return
-            if number == 1 and raw.startswith(codecs.BOM_UTF8):
-                raw = raw[len(codecs.BOM_UTF8) :]
-            try:
-                row = _parse_line(_decode(raw, path, number), path, number)
-            except JsonlError as err:
-                if on_error is None:
-                    raise
-                on_error(err)
-                continue
-            if row is not None:
-                yield number, row
+        lines = itertools.takewhile(lambda raw: not skip_cut_tail or raw.endswith(b"\n"), f)
+        yield from _rows(lines, _decode, path, on_error)
 
 
 def _decode(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
     try:
-        return raw.decode("utf-8")
+        return (raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw).decode("utf-8")
     except UnicodeDecodeError as err:
         raise JsonlError(
             path,
@@ -129,11 +120,23 @@ def parse_jsonl(
     Raises:
         JsonlError: (without ``on_error``) A line that is not valid JSON or not a JSON object.
     """
+
+    def text(line: str, _source: object, number: int) -> str:
+        return line.removeprefix("\ufeff") if number == 1 else line
+
+    yield from _rows(lines, text, source, on_error)
+
+
+def _rows(
+    lines: Iterable[L],
+    text: Callable[[L, str | os.PathLike[str], int], str],
+    source: str | os.PathLike[str],
+    on_error: Callable[[JsonlError], None] | None,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line's object (``text`` decodes it), numbered; a bad line to ``on_error`` if given."""
     for number, line in enumerate(lines, start=1):
-        if number == 1:
-            line = line.removeprefix("\ufeff")
         try:
-            row = _parse_line(line, source, number)
+            row = _parse_line(text(line, source, number), source, number)
         except JsonlError as err:
             if on_error is None:
                 raise
