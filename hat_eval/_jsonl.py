@@ -14,15 +14,12 @@ A caller with an error type of its own converts :class:`JsonlError` to it
 
 from __future__ import annotations
 
-import codecs
 import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
-
-L = TypeVar("L", str, bytes)
+from typing import Any
 
 EXPECTED_LINE = "expected one JSON object per line"
 """The rule every line-level message ends with."""
@@ -90,12 +87,12 @@ def read_jsonl(
         ) from None
     with f:
         lines = itertools.takewhile(lambda raw: not skip_cut_tail or raw.endswith(b"\n"), f)
-        yield from _rows(lines, _decode, path, on_error)
+        yield from _rows(lines, path, on_error)
 
 
 def _decode(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
     try:
-        return (raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw).decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise JsonlError(
             path,
@@ -120,23 +117,19 @@ def parse_jsonl(
     Raises:
         JsonlError: (without ``on_error``) A line that is not valid JSON or not a JSON object.
     """
-
-    def text(line: str, _source: object, number: int) -> str:
-        return line.removeprefix("\ufeff") if number == 1 else line
-
-    yield from _rows(lines, text, source, on_error)
+    yield from _rows(lines, source, on_error)
 
 
 def _rows(
-    lines: Iterable[L],
-    text: Callable[[L, str | os.PathLike[str], int], str],
+    lines: Iterable[str | bytes],
     source: str | os.PathLike[str],
     on_error: Callable[[JsonlError], None] | None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line's object (``text`` decodes it), numbered; a bad line to ``on_error`` if given."""
+    """Each line's object, numbered (a byte-order mark dropped); a bad line to ``on_error``."""
     for number, line in enumerate(lines, start=1):
         try:
-            row = _parse_line(text(line, source, number), source, number)
+            text = _decode(line, source, number) if isinstance(line, bytes) else line
+            row = _parse_line(text.removeprefix("\ufeff") if number == 1 else text, source, number)
         except JsonlError as err:
             if on_error is None:
                 raise
