@@ -182,6 +182,16 @@ def check_server(
             )
 
 
+def preflight(
+    model_name: str, model_args: Mapping[str, Any], request_timeout: int, option: str = "--model"
+) -> None:
+    """:func:`check_server` on the server ``model_name`` calls, if any (:func:`model_server`)."""
+    server = model_server(model_name, model_args, option)
+    if server is not None:
+        timeout_s = min(PROBE_TIMEOUT_S, request_timeout)
+        check_server(model_name, server, timeout_s=timeout_s, option=option)
+
+
 def completion_problem(server: Server, timeout_s: float) -> str | None:
     """What is wrong with ``server``'s answer to one short non-streamed chat completion.
 
