@@ -70,8 +70,13 @@ def _existing_parent(folder: Path, option: str, path: Path) -> Path | None:
     return parent
 
 
-def _make_folder(folder: Path, option: str, path: Path) -> None:
-    _existing_parent(folder, option, path)
+def _ready(folder: Path, option: str, path: Path, create: bool) -> None:
+    """``folder`` created and writable; missing without ``create``: only checked creatable."""
+    parent = _existing_parent(folder, option, path)
+    if not create and not folder.is_dir():
+        if parent is not None and parent != folder:
+            _probe_writable(parent, option, path, creating=folder)
+        return
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -79,13 +84,7 @@ def _make_folder(folder: Path, option: str, path: Path) -> None:
             f"{option} {path}: cannot create the folder {folder} ({err.strerror or err}); "
             f"choose a writable {option}"
         ) from None
-
-
-def _check_creatable(folder: Path, option: str, path: Path) -> None:
-    """Refuse ``folder`` unless it exists or could be created, without creating it."""
-    parent = _existing_parent(folder, option, path)
-    if parent is not None and parent != folder:
-        _probe_writable(parent, option, path, creating=folder)
+    _probe_writable(folder, option, path)
 
 
 def _probe_writable(folder: Path, option: str, path: Path, creating: Path | None = None) -> None:
@@ -124,11 +123,7 @@ def check_output_file(
         raise OutputError(f"{option} {out}: a folder, expected a file path; name a file in it")
     _refuse_inputs(out, option, inputs)
     folder = out.parent if str(out.parent) else Path(".")
-    if create or folder.is_dir():
-        _make_folder(folder, option, out)
-        _probe_writable(folder, option, out)
-    else:
-        _check_creatable(folder, option, out)
+    _ready(folder, option, out, create)
     if out.exists() and not os.access(out, os.W_OK):
         raise OutputError(f"{option} {out}: exists and is read-only; choose another {option}")
     return out.resolve()
@@ -150,11 +145,7 @@ def check_output_dir(
     _refuse_inputs(out, option, inputs)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{option} {out}: a file, expected a folder; choose another {option}")
-    if create or out.is_dir():
-        _make_folder(out, option, out)
-        _probe_writable(out, option, out)
-    else:
-        _check_creatable(out, option, out)
+    _ready(out, option, out, create)
     return out.resolve()
 
 
