@@ -156,12 +156,6 @@ def template_problem(tokenizer: Any, model_name: str = "") -> str | None:
     return None
 
 
-FIX = (
-    "give the tokenizer a template that renders them: `python scripts/gguf_checkpoint.py "
-    "--template-only {path}` writes a ChatML template with tools to {path}/chat_template.jinja"
-)
-
-
 def check_tools_template(path: Path) -> None:
     """Raise :class:`CheckpointError` unless checkpoint ``path``'s template renders tool use.
 
@@ -181,7 +175,9 @@ def check_tools_template(path: Path) -> None:
     if problem is not None:
         raise CheckpointError(
             f"{path}: its chat template cannot run the suites: {problem} (the suites give the "
-            f"model tools, its tool calls and their results); {FIX.format(path=path)}"
+            f"model tools, its tool calls and their results); give the tokenizer a template that "
+            f"renders them: `python scripts/gguf_checkpoint.py --template-only {path}` writes a "
+            f"ChatML template with tools to {path}/chat_template.jinja"
         )
 
 

@@ -60,11 +60,6 @@ def key_path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def read_yaml(path: DataPath) -> Any:
     """The parsed YAML of ``path``; a syntax error or a missing file is one line."""
     try:
@@ -104,7 +99,8 @@ def load_model(path: DataPath, model: type[M]) -> M:
         elif first["type"] == "string_too_short":
             problem = "empty; expected some text"
         elif first["type"] not in ("value_error", "assertion_error"):
-            problem = f"{problem}, got {_short(first['input'])}"
+            got = repr(first["input"])
+            problem = f"{problem}, got {got if len(got) <= 60 else got[:57] + '...'}"
         if more:
             problem += f" (and {more} more problem{'s' if more > 1 else ''})"
         raise DataFileError(path, key_path(tuple(first["loc"])), problem) from None

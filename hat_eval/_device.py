@@ -130,12 +130,7 @@ SERVER_CONNECTIONS = 16
 
 
 def default_connections(model_name: str) -> int:
-    """How many model calls ``hat-eval run`` makes at once when ``--max-connections`` is unset.
-
-    ``model_name`` is an Inspect model string. A local checkpoint (``hf/``) generates in this
-    process: :data:`LOCAL_CPU_CONNECTIONS` on a CPU, :data:`LOCAL_GPU_CONNECTIONS` on a GPU.
-    Anything else (a server, the reference policy) gets :data:`SERVER_CONNECTIONS`.
-    """
+    """Model calls ``hat-eval run`` makes at once on the Inspect model ``model_name`` by default."""
     if not model_name.startswith("hf/"):
         return SERVER_CONNECTIONS
     return LOCAL_GPU_CONNECTIONS if cuda_available() else LOCAL_CPU_CONNECTIONS

@@ -41,10 +41,6 @@ class Extra:
         """The command that installs the extra."""
         return f"pip install 'hat-eval[{self.name}]'"
 
-    def missing(self) -> list[str]:
-        """The import names of :attr:`imports` that cannot be imported here."""
-        return [name for name in self.imports if importlib.util.find_spec(name) is None]
-
 
 _TRAIN_IMPORTS = ("trl", "datasets", "accelerate", "peft")
 
@@ -66,7 +62,7 @@ def missing_extra(area: str) -> str | None:
         area: A key of :data:`EXTRAS` (``"trainers"``, ``"loadtest"``, ``"repro"``).
     """
     extra = EXTRAS[area]
-    missing = extra.missing()
+    missing = [name for name in extra.imports if importlib.util.find_spec(name) is None]
     if not missing:
         return None
     return (

@@ -77,10 +77,6 @@ def _expected(model: type[BaseModel], loc: list[Any]) -> str:
     return field.description
 
 
-def _short(value: str) -> str:
-    return repr(value if len(value) <= 40 else value[:40] + "...")
-
-
 def describe(value: Any) -> str:
     """``value`` as a user reads it: its JSON kind and a short form."""
     if value is None:
@@ -91,7 +87,7 @@ def describe(value: Any) -> str:
         text = "NaN" if isinstance(value, float) and math.isnan(value) else repr(value)
         return f"the number {text}"
     if isinstance(value, str):
-        return f"the text {_short(value)}"
+        return f"the text {value if len(value) <= 40 else value[:40] + '...'!r}"
     kind = "an object" if isinstance(value, dict) else "a list"
     try:
         text = json.dumps(value, ensure_ascii=False)

@@ -14,7 +14,7 @@ A caller with an error type of its own converts :class:`JsonlError` to it
 
 from __future__ import annotations
 
-import codecs
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -86,20 +86,8 @@ def read_jsonl(
             path, None, f"cannot read it ({err.strerror or err}), expected a JSONL file of {what}"
         ) from None
     with f:
-        for number, raw in enumerate(f, start=1):
-            if skip_cut_tail and not raw.endswith(b"\n"):
-                return
-            if number == 1 and raw.startswith(codecs.BOM_UTF8):
-                raw = raw[len(codecs.BOM_UTF8) :]
-            try:
-                row = _parse_line(_decode(raw, path, number), path, number)
-            except JsonlError as err:
-                if on_error is None:
-                    raise
-                on_error(err)
-                continue
-            if row is not None:
-                yield number, row
+        lines = itertools.takewhile(lambda raw: not skip_cut_tail or raw.endswith(b"\n"), f)
+        yield from _rows(lines, path, on_error)
 
 
 def _decode(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
@@ -129,11 +117,19 @@ def parse_jsonl(
     Raises:
         JsonlError: (without ``on_error``) A line that is not valid JSON or not a JSON object.
     """
+    yield from _rows(lines, source, on_error)
+
+
+def _rows(
+    lines: Iterable[str | bytes],
+    source: str | os.PathLike[str],
+    on_error: Callable[[JsonlError], None] | None,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line's object, numbered (a byte-order mark dropped); a bad line to ``on_error``."""
     for number, line in enumerate(lines, start=1):
-        if number == 1:
-            line = line.removeprefix("\ufeff")
         try:
-            row = _parse_line(line, source, number)
+            text = _decode(line, source, number) if isinstance(line, bytes) else line
+            row = _parse_line(text.removeprefix("\ufeff") if number == 1 else text, source, number)
         except JsonlError as err:
             if on_error is None:
                 raise

@@ -70,8 +70,13 @@ def _existing_parent(folder: Path, option: str, path: Path) -> Path | None:
     return parent
 
 
-def _make_folder(folder: Path, option: str, path: Path) -> None:
-    _existing_parent(folder, option, path)
+def _ready(folder: Path, option: str, path: Path, create: bool) -> None:
+    """``folder`` created and writable; missing without ``create``: only checked creatable."""
+    parent = _existing_parent(folder, option, path)
+    if not create and not folder.is_dir():
+        if parent is not None and parent != folder:
+            _probe_writable(parent, option, path, creating=folder)
+        return
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -79,13 +84,7 @@ def _make_folder(folder: Path, option: str, path: Path) -> None:
             f"{option} {path}: cannot create the folder {folder} ({err.strerror or err}); "
             f"choose a writable {option}"
         ) from None
-
-
-def _check_creatable(folder: Path, option: str, path: Path) -> None:
-    """Refuse ``folder`` unless it exists or could be created, without creating it."""
-    parent = _existing_parent(folder, option, path)
-    if parent is not None and parent != folder:
-        _probe_writable(parent, option, path, creating=folder)
+    _probe_writable(folder, option, path)
 
 
 def _probe_writable(folder: Path, option: str, path: Path, creating: Path | None = None) -> None:
@@ -124,11 +123,7 @@ def check_output_file(
         raise OutputError(f"{option} {out}: a folder, expected a file path; name a file in it")
     _refuse_inputs(out, option, inputs)
     folder = out.parent if str(out.parent) else Path(".")
-    if create or folder.is_dir():
-        _make_folder(folder, option, out)
-        _probe_writable(folder, option, out)
-    else:
-        _check_creatable(folder, option, out)
+    _ready(folder, option, out, create)
     if out.exists() and not os.access(out, os.W_OK):
         raise OutputError(f"{option} {out}: exists and is read-only; choose another {option}")
     return out.resolve()
@@ -150,11 +145,7 @@ def check_output_dir(
     _refuse_inputs(out, option, inputs)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{option} {out}: a file, expected a folder; choose another {option}")
-    if create or out.is_dir():
-        _make_folder(out, option, out)
-        _probe_writable(out, option, out)
-    else:
-        _check_creatable(out, option, out)
+    _ready(out, option, out, create)
     return out.resolve()
 
 
@@ -170,7 +161,7 @@ def write_text_atomic(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
 
 def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
     """:func:`write_text_atomic` for bytes (an image)."""
-    return _write_atomic(path, data, None)
+    return _write_atomic(path, data)
 
 
 def _umask() -> int:
@@ -211,29 +202,18 @@ def _replace_atomically(out: Path, fill: Callable[[int, str], object]) -> Path:
     return out
 
 
-def _write_atomic(path: PathLike, data: str | bytes, encoding: str | None) -> Path:
+def _write_atomic(path: PathLike, data: str | bytes, encoding: str = "utf-8") -> Path:
+    """Text (encoded, newlines kept as given) or bytes into ``path`` atomically."""
     out = Path(path)
 
     def fill(fd: int, _name: str) -> None:
         os.fchmod(fd, _mode_for(out))
-        if encoding is None:
-            with os.fdopen(fd, "wb") as fb:
-                fb.write(data)  # type: ignore[arg-type]
-                fb.flush()
-                os.fsync(fb.fileno())
-        else:
-            with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-                f.write(data)  # type: ignore[arg-type]
-                f.flush()
-                os.fsync(f.fileno())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data if isinstance(data, bytes) else str.encode(data, encoding))
+            f.flush()
+            os.fsync(f.fileno())
 
     return _replace_atomically(out, fill)
-
-
-def _write_any(path: Path, data: str | bytes) -> Path:
-    if isinstance(data, bytes):
-        return write_bytes_atomic(path, data)
-    return write_text_atomic(path, data)
 
 
 def _kept_elsewhere(option: str, target: object, reason: str, keep: Callable[[], str]) -> NoReturn:
@@ -290,14 +270,14 @@ def save_files(
     target = Path(folder)
     try:
         target.mkdir(parents=True, exist_ok=True)
-        return [_write_any(target / name, data) for name, data in files.items()]
+        return [_write_atomic(target / name, data) for name, data in files.items()]
     except OSError as err:
         reason = f"{err.strerror or err}" + (f": {err.filename}" if err.filename else "")
 
     def keep() -> str:
         fallback = Path(tempfile.mkdtemp(prefix=f"hat-eval-{target.name or 'out'}-"))
         for name, data in files.items():
-            _write_any(fallback / name, data)
+            _write_atomic(fallback / name, data)
         return f"{fallback}/"
 
     _kept_elsewhere(option, target, reason, keep)

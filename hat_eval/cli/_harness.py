@@ -194,8 +194,9 @@ def log(
     """
     from hat_eval.episode import check_changelog
     from hat_eval.harness import HarnessError, changelog_lines, load_changelog
+    from hat_eval.suites import suite_recipe
 
-    path = changelog or default_changelog()
+    path = changelog or Path(suite_recipe("evolution").changelog or "")  # its eval.yaml names it
     try:
         loaded = load_changelog(path)
         check_changelog(loaded)
@@ -217,15 +218,6 @@ def log(
     typer.echo(f"{loaded.name}: {len(loaded.versions)} versions ({path})")
     for line in changelog_lines(loaded):
         typer.echo(line)
-
-
-def default_changelog() -> Path:
-    """The changelog the evolution suite runs (its ``eval.yaml`` names it)."""
-    from hat_eval.suites import suite_recipe
-
-    path = suite_recipe("evolution").changelog
-    assert path is not None
-    return Path(path)
 
 
 def _rewritten(variants: Iterator[Variant], model: str) -> Iterator[Variant]:

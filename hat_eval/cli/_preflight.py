@@ -16,20 +16,15 @@ from hat_eval.runner import RunInputError, RunOptionError
 from ._common import fail
 
 
-def bad_parameter(err: RunOptionError) -> typer.BadParameter:
-    """A :class:`~hat_eval.runner.RunOptionError` as the usage error naming ``run``'s flag."""
-    if err.option == "suites":
-        return typer.BadParameter(f"{err} (or all)", param_hint="--suite")
-    flag = "--model-arg" if err.option == "model_args" else "--" + err.option.replace("_", "-")
-    return typer.BadParameter(str(err), param_hint=flag)
-
-
 @contextmanager
 def input_errors() -> Iterator[None]:
     """The library's one-line errors as the CLI's: a usage error, or one line and exit 2."""
     try:
         yield
-    except RunOptionError as err:
-        raise bad_parameter(err) from None
+    except RunOptionError as err:  # a usage error naming ``run``'s flag
+        if err.option == "suites":
+            raise typer.BadParameter(f"{err} (or all)", param_hint="--suite") from None
+        flag = "--model-arg" if err.option == "model_args" else "--" + err.option.replace("_", "-")
+        raise typer.BadParameter(str(err), param_hint=flag) from None
     except RunInputError as err:
         fail(str(err))

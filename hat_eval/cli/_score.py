@@ -244,11 +244,10 @@ def judge_results(
         r = results[i]
         undecided = {p: str(r["reasons"].get(p, "")) for p in r["undecided"]}
         decided = decide_parts(undecided, judgement.means)
-        values = {p: math.nan if r.get(p) is None else float(r[p]) for p in PARTS}
-        aggregate = r["aggregate"]
-        values["aggregate"] = math.nan if aggregate is None else float(aggregate)
+        keys = (*PARTS, "aggregate")
+        values = {k: math.nan if r.get(k) is None else float(r[k]) for k in keys}
         settled = settle(values, undecided, decided)
-        for key in (*PARTS, "aggregate"):
+        for key in keys:
             r[key] = None if math.isnan(settled[key]) else settled[key]
         r["undecided"] = [p for p in r["undecided"] if p not in decided]
         for part, value in decided.items():

@@ -11,12 +11,13 @@ loads neither Locust nor gevent, only the harness's small config and client modu
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+from hat_eval._device import vllm_installed
 
 from ._options import PROBE_TIMEOUT_S, RunInputError
 
@@ -104,7 +105,7 @@ def model_server(
             return Server(url, "VLLM_BASE_URL", served, key, key_source)
         if port := model_args.get("port"):
             return Server(f"http://localhost:{port}/v1", "-M port", served, key, key_source)
-        if importlib.util.find_spec("vllm") is None:
+        if not vllm_installed():
             raise RunInputError(
                 f"{option} {model_name}: VLLM_BASE_URL is not set and the vllm package is not "
                 "installed, expected a running server: start `vllm serve MODEL` and export "
@@ -179,6 +180,16 @@ def check_server(
                 f"but {problem}; expected an OpenAI-compatible chat completion "
                 '({"choices": [{"message": ...}]}): is that URL the model server\'s /v1?'
             )
+
+
+def preflight(
+    model_name: str, model_args: Mapping[str, Any], request_timeout: int, option: str = "--model"
+) -> None:
+    """:func:`check_server` on the server ``model_name`` calls, if any (:func:`model_server`)."""
+    server = model_server(model_name, model_args, option)
+    if server is not None:
+        timeout_s = min(PROBE_TIMEOUT_S, request_timeout)
+        check_server(model_name, server, timeout_s=timeout_s, option=option)
 
 
 def completion_problem(server: Server, timeout_s: float) -> str | None:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from ._options import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_REQUEST_TIMEOUT_S,
-    PROBE_TIMEOUT_S,
     RunInputError,
     RunOptionError,
 )
@@ -179,15 +178,11 @@ def resolve_judge(
 
     from hat_eval._hub import hub_kernel_setting
 
-    from ._preflight import check_server, model_server
+    from ._preflight import preflight
 
     name = resolve_model(judge, "hf", option="--judge")
     args = generation_model_args(name, {}, 0.0)  # the judge rates at temperature 0
-    server = model_server(name, args, option="--judge")
-    if server is not None:
-        check_server(
-            name, server, timeout_s=min(PROBE_TIMEOUT_S, request_timeout), option="--judge"
-        )
+    preflight(name, args, request_timeout, option="--judge")
     attempt_timeout, retries = server_bounds(name, request_timeout, max_retries)
     config = GenerateConfig(
         attempt_timeout=attempt_timeout, max_retries=retries, max_tokens=max_tokens

@@ -12,6 +12,7 @@ it first happens (never a silent retry loop); the next progress line counts the 
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import time
@@ -148,14 +149,11 @@ class Progress:
 
 
 _active: list[Progress] = []
-_registered = False
 
 
+@functools.cache
 def _register() -> None:
     """Register the Inspect hook that feeds :data:`_active` (once per process)."""
-    global _registered
-    if _registered:
-        return
     from inspect_ai.hooks import Hooks, ModelRetry, SampleEnd, hooks
 
     class _ProgressHooks(Hooks):
@@ -175,7 +173,6 @@ def _register() -> None:
                 p.retry(Retry(data.model_name, data.attempt, data.wait_time, kind))
 
     hooks(name="hat_eval_progress", description="hat-eval run's progress lines")(_ProgressHooks)
-    _registered = True
 
 
 @contextmanager

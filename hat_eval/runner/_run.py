@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._options import PROBE_TIMEOUT_S, RunInputError, RunOptionError, RunOptions
+from ._options import RunInputError, RunOptionError, RunOptions
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -133,13 +133,15 @@ def run_suites(
 
     from . import _prepare as prep
     from . import _session as session
+    from ._preflight import preflight
 
     inputs = _check_inputs(options)
     names, models, log_dir = list(options.suites), inputs.model_names, options.log_dir
     with ExitStack() as stack:
         # every load below, the judge's too
         stack.enter_context(hub_kernel_setting(False if options.no_hub_kernels else None))
-        _check_servers(options, inputs)  # before any task is built or sample starts
+        for model_name in inputs.model_names:  # before any task is built or sample starts
+            preflight(model_name, inputs.model_args, options.request_timeout)
         if progress is not None:
             session.check_progress_setting()
         if options.output_log is not None:
@@ -171,18 +173,6 @@ def run_suites(
     judge = str(grader) if grader else None
     described = session.describe_run(options, models, inputs.harness_file, judge)
     return _result(log_dir, models, expected, stop.signum, described)
-
-
-def _check_servers(options: RunOptions, inputs: _Inputs) -> None:
-    """One test request to each model's server (a server that does not answer is one line)."""
-    from ._preflight import check_server, model_server
-
-    for model_name in inputs.model_names:
-        server = model_server(model_name, inputs.model_args)
-        if server is not None:
-            check_server(
-                model_name, server, timeout_s=min(PROBE_TIMEOUT_S, options.request_timeout)
-            )
 
 
 def _grader(options: RunOptions) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -164,15 +165,11 @@ class Interrupt:
     @property
     def code(self) -> int:
         """The exit code: 143 after SIGTERM, otherwise 130."""
-        import signal
-
         return TERMINATED if self.signum == signal.SIGTERM else INTERRUPTED
 
     @property
     def what(self) -> str:
         """``interrupted`` (Ctrl-C) or ``stopped by SIGTERM``."""
-        import signal
-
         return "stopped by SIGTERM" if self.signum == signal.SIGTERM else "interrupted"
 
 
@@ -187,7 +184,6 @@ def stop_signals() -> Iterator[Interrupt]:
     the exit code 143.
     """
     import asyncio
-    import signal
     import threading
 
     record = Interrupt()
