@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._language import approximated_at, denied_after, negated_at
-from ._lexicon import claim_words, groups, words
+from ._lexicon import any_of, claim_words, groups, words
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
 from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase
@@ -348,13 +348,13 @@ def _any_offer() -> re.Pattern[str]:
     """Any offer at all: gifts, refund promises, free or fast shipping, free returns."""
     gift, refund = words("gift"), words("refund_promise")
     parts = (gift, refund, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
-    return re.compile("|".join(f"(?:{p.pattern})" for p in parts))
+    return any_of([p.pattern for p in parts])
 
 
 @cache
 def _any_word() -> re.Pattern[str]:
     """Any claim word at all: one search rules out most answers before each word is looked for."""
-    return re.compile("|".join(f"(?:{w.said.pattern})" for w in claim_words()) + r"|\bmade in\b")
+    return any_of([*(w.said.pattern for w in claim_words()), r"\bmade in\b"])
 
 
 def _words(claims: Claims, world: Support) -> list[Verdict]:
