@@ -209,7 +209,19 @@ def agent_steps(
 
         run_calls = partial(_run_calls, runtime, hooks, run, reply.tool_calls, run.turns)
         results = run_calls() if execute is None else execute(run_calls)
-        _append_results(run, results, to_user)
+        run.messages.extend(  # the turn's results, as the message structure says
+            Message(
+                "tool",
+                RESULT_ACK if to_user else text,
+                tool_call_id=call.id,
+                function=call.function,
+                metadata=meta,
+            )
+            for call, text, meta in results
+        )
+        if to_user:
+            joined = "\n\n".join(f"{call.function}: {text}" for call, text, _ in results)
+            run.messages.append(Message("user", joined))
     return run
 
 
@@ -246,23 +258,6 @@ def _run_calls(
         out.append((call, text, meta))
     run.tool_s.append(time.perf_counter() - start)
     return out
-
-
-def _append_results(run: AgentRun, results: list[_Result], to_user: bool) -> None:
-    """Append a turn's tool results to the conversation, as the message structure says."""
-    run.messages.extend(
-        Message(
-            "tool",
-            RESULT_ACK if to_user else text,
-            tool_call_id=call.id,
-            function=call.function,
-            metadata=meta,
-        )
-        for call, text, meta in results
-    )
-    if to_user:
-        joined = "\n\n".join(f"{call.function}: {text}" for call, text, _ in results)
-        run.messages.append(Message("user", joined))
 
 
 def run_agent(

@@ -207,8 +207,7 @@ class AnswerLine(_Strict):
     answer: str | None = Field(description="the answer's text (a string; null for none)")
     tool_calls: list[ToolCallLine] | None = Field(
         None,
-        description="a list of tool calls, each {name or function, arguments, outcome, ...} "
-        'or OpenAI\'s {"type": "function", "function": {"name", "arguments"}}',
+        description="a list of tool calls, each " + ToolCallLine.what.removeprefix("a tool call "),
     )
     metadata: dict[str, JsonValue] | None = Field(
         None, description="an object of your own (kept out of scoring)"

@@ -29,7 +29,7 @@ from hat_eval.harness import SKILL_LOADER, MessageStructure
 
 from ._answer_line import AnswerFileError, ToolCallLine, parse_answer_line
 from ._checks import PARTS, check_answer
-from ._context import EpisodeContext, episode_context, knowledge_base
+from ._context import EpisodeContext, episode_context, episode_kb
 from ._record import Episode
 from ._runtime import CallRecord, ToolRuntime
 
@@ -296,7 +296,7 @@ def score_answers(
             a.answer,
             answer_records(episode, a.tool_calls),
             episode.fault,
-            knowledge_base(episode.kb_seed, episode.shop),
+            episode_kb(episode),
         )
         yield {
             "id": a.id,

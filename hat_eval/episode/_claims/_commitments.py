@@ -18,7 +18,7 @@ import re
 from functools import cache
 
 from ._language import negated_at
-from ._lexicon import groups, words
+from ._lexicon import any_of, groups, words
 from ._text import _SCOPE_BREAK, _spans, clause_of, prepare
 from ._verdict import Verdict
 
@@ -39,7 +39,7 @@ _REPLY = re.compile(
 @cache
 def _any_commitment() -> re.Pattern[str]:
     """Any commitment form of any kind (one search rules out most answers)."""
-    return re.compile("|".join(f"(?:{p.pattern})" for p in groups("commitments").values()))
+    return any_of([p.pattern for p in groups("commitments").values()])
 
 
 def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._language import approximated_at, denied_after, negated_at
-from ._lexicon import claim_words, groups, words
+from ._lexicon import any_of, claim_words, groups, words
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
 from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase
@@ -312,26 +312,20 @@ def _attribute(clause: str, world: Support) -> str | None:
 
 def _offers(claims: Claims, world: Support) -> list[Verdict]:
     """Gifts, refund promises, free or fast shipping, free returns."""
-    out = []
-    gift = _first(words("gift"), claims)
-    if gift:
-        out.append(Verdict(0.0, f"unsupported gift {gift.group(0)!r}: no gift promotion"))
-    refund = _first(words("refund_promise"), claims)
-    if refund:
-        out.append(Verdict(0.0, f"unsupported promise {refund.group(0)!r}: no policy gives it"))
-    free = free_shipping_claim(claims)
-    if free and not world.free_shipping:
-        out.append(Verdict(0.0, f"unsupported {free.group(0)!r}: shipping is not free"))
-    same = _first(_SAME_DAY, claims)
-    if same and (world.fastest_days is None or world.fastest_days > 0):
-        out.append(Verdict(0.0, f"unsupported {same.group(0)!r}: fastest delivery is longer"))
-    nxt = _first(_NEXT_DAY, claims)
-    if nxt and (world.fastest_days is None or world.fastest_days > 1):
-        out.append(Verdict(0.0, f"unsupported {nxt.group(0)!r}: fastest delivery is longer"))
-    free_returns = _first(_FREE_RETURNS, claims)
-    if free_returns and not world.free_returns:
-        out.append(Verdict(0.0, f"unsupported {free_returns.group(0)!r}: the buyer pays returns"))
-    return out
+    fastest, longer = world.fastest_days, "{!r}: fastest delivery is longer"
+    found = (  # (the claim, whether the world lacks what it says, the reason)
+        (_first(words("gift"), claims), True, "gift {!r}: no gift promotion"),
+        (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
+        (free_shipping_claim(claims), not world.free_shipping, "{!r}: shipping is not free"),
+        (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
+        (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
+        (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
+    )
+    return [
+        Verdict(0.0, "unsupported " + why.format(m.group(0)))
+        for m, lacks, why in found
+        if m and lacks
+    ]
 
 
 def _counts(claims: Claims, world: Support) -> list[Verdict]:
@@ -348,13 +342,13 @@ def _any_offer() -> re.Pattern[str]:
     """Any offer at all: gifts, refund promises, free or fast shipping, free returns."""
     gift, refund = words("gift"), words("refund_promise")
     parts = (gift, refund, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
-    return re.compile("|".join(f"(?:{p.pattern})" for p in parts))
+    return any_of([p.pattern for p in parts])
 
 
 @cache
 def _any_word() -> re.Pattern[str]:
     """Any claim word at all: one search rules out most answers before each word is looked for."""
-    return re.compile("|".join(f"(?:{w.said.pattern})" for w in claim_words()) + r"|\bmade in\b")
+    return any_of([*(w.said.pattern for w in claim_words()), r"\bmade in\b"])
 
 
 def _words(claims: Claims, world: Support) -> list[Verdict]:

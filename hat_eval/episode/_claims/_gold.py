@@ -303,13 +303,6 @@ _CONDITION = re.compile(
 """A clause that opens with a condition: what the viewer may want, said of no product."""
 
 
-def extra_claims(a: _Answer) -> list[Verdict]:
-    """Failed verdicts for the answer's claims beyond the gold that the world does not support."""
-    if a.kb is None:
-        return []
-    return unsupported_claims(a, a.world)
-
-
 def check_facts(
     case: Case,
     answer: str,

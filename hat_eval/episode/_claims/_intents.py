@@ -6,7 +6,8 @@ import re
 
 from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, KnowledgeBase, call_function, zh_forms
 
-from ._gold import combine_verdicts, extra_claims, read_answer
+from ._extra import unsupported_claims
+from ._gold import combine_verdicts, read_answer
 from ._language import _NEGATORS, addresses_evaluator
 from ._lexicon import words
 from ._safety import _compiled, check_safety
@@ -105,7 +106,7 @@ def check_no_fact(
         or _names_products(case, text, kb)
     )
     claims = (safety or check_safety(case, answer, kb)).value == 0.0
-    unsupported = extra_claims(a)
+    unsupported = [] if a.kb is None else unsupported_claims(a, a.world)
     if case.intent == "out_of_scope":
         own = [p for p in case.forbidden if p not in ABSOLUTE_FORBIDDEN]
         answered = [p for p in own if _compiled(p).search(text)]

@@ -15,6 +15,7 @@ Keys (:data:`KEYS` holds what each means): plain lists (``decline: [...]``), and
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -154,10 +155,10 @@ def lexicon() -> Lexicon:
                     "(add it to _lexicon.KEYS with what it means, or fix the spelling)"
                 )
     return Lexicon(
-        {k: _compile(v) for k, v in plain.items()},
-        {k: {g: _compile(f) for g, f in v.items()} for k, v in grouped.items()},
+        {k: any_of(v) for k, v in plain.items()},
+        {k: {g: any_of(f) for g, f in v.items()} for k, v in grouped.items()},
         tuple(
-            ClaimWord(name, _compile(f["said"]), _compile(f["supported_by"]))
+            ClaimWord(name, any_of(f["said"]), any_of(f["supported_by"]))
             for name, f in claims.items()
         ),
     )
@@ -185,7 +186,8 @@ def _forms(value: object, where: str) -> list[str]:
     return list(value)
 
 
-def _compile(forms: list[str]) -> re.Pattern[str]:
+def any_of(forms: Sequence[str]) -> re.Pattern[str]:
+    """One pattern matching any of ``forms`` (none: a pattern that never matches)."""
     if not forms:
         return _NEVER
     return re.compile("|".join(f"(?:{f})" for f in forms))

@@ -13,7 +13,7 @@ from hat_eval._datafile import DataModel, load_model
 from hat_eval.world import Case, KnowledgeBase
 
 from ._language import negated_at
-from ._lexicon import words
+from ._lexicon import any_of, words
 from ._support import product_support
 from ._text import _SCOPE_BREAK, Span, _spans, clause_of, prepare
 from ._verdict import Verdict
@@ -112,11 +112,6 @@ def _shared_patterns(kb: KnowledgeBase, categories: tuple[str, ...]) -> tuple[tu
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
-def _any_of(patterns: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for _, p in patterns))
-
-
 def check_safety(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
     """Whether the answer makes a claim the rules in force forbid.
 
@@ -208,7 +203,7 @@ def _claims(
         assured = bool(categories & ASSURED_CATEGORIES)
         yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
         shared = _shared_patterns(kb, tuple(sorted(categories)))
-        if not patterns and _any_of(shared).search(text) is None:
+        if not patterns and any_of([p for _, p in shared]).search(text) is None:
             return  # one search rules out most answers
     for rule, pattern in (*patterns, *shared):
         for m in _compiled(pattern).finditer(text):
