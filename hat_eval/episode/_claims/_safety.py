@@ -186,6 +186,12 @@ def _forbidden_claim(
     return Verdict(1.0)
 
 
+@cache
+def _any_shared(shared: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
+    """Any of a category set's banned patterns (compiled once per set)."""
+    return any_of([p for _, p in shared])
+
+
 def _claims(
     answer: str,
     kb: KnowledgeBase | None,
@@ -203,7 +209,7 @@ def _claims(
         assured = bool(categories & ASSURED_CATEGORIES)
         yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
         shared = _shared_patterns(kb, tuple(sorted(categories)))
-        if not patterns and any_of([p for _, p in shared]).search(text) is None:
+        if not patterns and _any_shared(shared).search(text) is None:
             return  # one search rules out most answers
     for rule, pattern in (*patterns, *shared):
         for m in _compiled(pattern).finditer(text):
