@@ -58,6 +58,13 @@ class _Answer(Claims):
         own = case_support(self.kb, self.case)
         return own.money | own.counts
 
+    @cached_property
+    def statuses(self) -> list[tuple[int, int, bool]]:
+        """(start, end, in stock?) of every stock status phrase (read once per answer)."""
+        from ._mentions import _stock_statements  # it reads answers: imported where needed
+
+        return _stock_statements(self.text, self.scopes)
+
     def conflict(self, subject: Subject, pos: int) -> bool:
         """Whether the words at ``pos`` are about another product, option or colour."""
         for i, clause in enumerate(self.clauses):

@@ -24,7 +24,6 @@ from ._mentions import (
     _phrase_mentions,
     _rivals,
     _said_as,
-    _stock_statements,
     _word_forms,
 )
 from ._quantities import Number, same_quantity
@@ -87,7 +86,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
     if kind == "count":
-        for start, _, in_stock in _stock_statements(a.text, a.scopes):
+        for start, _, in_stock in a.statuses:
             if not in_stock and not a.conflict(subject, start):
                 return Verdict(0.0, f"{value:g} left, but the answer also says it is sold out")
     if stated:
@@ -98,7 +97,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
 
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     want = fact.value == "in stock"
-    statements = [s for s in _stock_statements(a.text, a.scopes) if not a.conflict(subject, s[0])]
+    statements = [s for s in a.statuses if not a.conflict(subject, s[0])]
     if any(in_stock != want for _, _, in_stock in statements):
         return Verdict(0.0, f"{fact.value}: the answer also says the opposite")
     counts = [

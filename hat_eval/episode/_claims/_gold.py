@@ -19,7 +19,6 @@ from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
-from ._mentions import _stock_statements
 from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
 from ._text import clause_of, prepare
 from ._verdict import Verdict
@@ -95,7 +94,7 @@ def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             continue
         statements = [
             (start, end, in_stock)
-            for start, end, in_stock in _stock_statements(a.text, a.scopes)
+            for start, end, in_stock in a.statuses
             if not a.negated(start) and not a.conflict(subject, start)
         ]
         if any(in_stock == (own > 0) for _, _, in_stock in statements):
@@ -118,6 +117,9 @@ def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     "Free on orders over ¥99" to Tibet, where the fee is always ¥15 (a region that ships free
     has no threshold either, and none to contradict).
     """
+    m = _FREE_OVER.search(a.text)
+    if m is None or a.negated(m.start()):
+        return []  # most answers: no threshold said, no fact to look at
     for fact in a.case.facts:
         region = re.search(r"shipping\[region_class=([^\]]+)\]\.fee$", fact.source)
         pid = fact_subject(a.case, fact, kb).product_id
@@ -125,8 +127,7 @@ def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         if region is None or product is None or fact.value == "free shipping":
             continue
         rows = [r for r in kb.shipping(product["category"]) if r["region_class"] == region[1]]
-        m = _FREE_OVER.search(a.text)
-        if rows and rows[0].get("free_over") is None and m and not a.negated(m.start()):
+        if rows and rows[0].get("free_over") is None:
             return [Verdict(0.0, f"says {m.group(0)!r}; {region[1]} shipping has no threshold")]
     return []
 
@@ -140,7 +141,7 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     in each colour named (or that colour in each option named).
     """
     sentences = _sentences(a.text)
-    statements = [s for s in _stock_statements(a.text, a.scopes) if not a.negated(s[0])]
+    statements = [s for s in a.statuses if not a.negated(s[0])]
     for start, end, in_stock in statements:
         sentence = clause_of(sentences, start)
         if sum(sentence.start <= s[0] < sentence.end for s in statements) != 1 or any(
