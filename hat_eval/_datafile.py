@@ -60,6 +60,18 @@ def key_path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def parse_yaml(text: str) -> Any:
+    """``text`` parsed with PyYAML's safe loader (its C build where there is one)."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+
+
+def yaml_problem(err: yaml.YAMLError) -> tuple[int | None, str]:
+    """Where a YAML syntax error is (its 1-based line, None when PyYAML gives none) and what."""
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+    return (mark.line + 1 if mark is not None else None), problem
+
+
 def read_yaml(path: DataPath) -> Any:
     """The parsed YAML of ``path``; a syntax error or a missing file is one line."""
     try:
@@ -67,12 +79,11 @@ def read_yaml(path: DataPath) -> Any:
     except OSError as err:
         raise DataFileError(path, "", f"cannot be read ({err.strerror or err})") from None
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return parse_yaml(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise DataFileError(path, line, f"is not valid YAML ({problem}); fix the syntax") from None
+        line, problem = yaml_problem(err)
+        where = f"line {line}" if line is not None else ""
+        raise DataFileError(path, where, f"is not valid YAML ({problem}); fix the syntax") from None
 
 
 def load_model(path: DataPath, model: type[M]) -> M:

@@ -10,16 +10,16 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from hat_eval._datafile import parse_yaml, yaml_problem
+
 from ._errors import HarnessError, from_validation_error
 from ._model import Harness, SkillDisclosure
 from ._skills import resolve_skills
 
-try:  # the C loader/dumper are ~10x faster; fall back to pure Python where libyaml is missing
+try:  # the C dumper is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeDumper as _Dumper
-    from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 DEFAULT_HARNESS_NAME = "live_commerce.yaml"
 PROGRESSIVE_HARNESS_NAME = "live_commerce_progressive.yaml"
@@ -92,11 +92,10 @@ def read_data(path: Path, what: str) -> Any:
                 source, f"<line {err.lineno}>", f"invalid JSON ({err.msg}), expected a JSON object"
             ) from None
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        return parse_yaml(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"<line {mark.line + 1}>" if mark is not None else "<yaml>"
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        line, problem = yaml_problem(err)
+        where = f"<line {line}>" if line is not None else "<yaml>"
         raise HarnessError(source, where, f"invalid YAML ({problem}), expected a mapping") from None
 
 
