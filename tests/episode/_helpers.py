@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from hat_eval.episode import CallRecord, Episode, EpisodeContext, Message, knowledge_base
+from hat_eval.episode import (
+    AnswerCheck,
+    CallRecord,
+    Episode,
+    EpisodeContext,
+    Message,
+    knowledge_base,
+)
+from hat_eval.episode._corpus import CorpusEntry, check_entry, read_corpus
 from hat_eval.harness import Harness, Tool
 from hat_eval.hsa import Mapping
 from hat_eval.world import Case
@@ -34,3 +44,16 @@ def ok_records(e: Episode) -> list[CallRecord]:
         CallRecord(e.gold.tools.get(c.function, c.function), c.function, dict(c.args), "ok")
         for c in e.case.expected_calls
     ]
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
+
+
+def corpus_lines(*sets: str) -> dict[str, CorpusEntry]:
+    """The labelled corpus lines of the sets named (``"L26"`` reads ``answers_L26.jsonl``)."""
+    return {e.id: e for e in read_corpus([CORPUS / f"answers_{n}.jsonl" for n in sets])}
+
+
+def check_line(lines: dict[str, CorpusEntry], line_id: str, answer: str) -> AnswerCheck:
+    """The checks on a corpus line's own case and call records, with ``answer`` written here."""
+    return check_entry(dataclasses.replace(lines[line_id], answer=answer))

@@ -11,15 +11,12 @@ total, a put-down of a named brand.
 
 from __future__ import annotations
 
-import dataclasses
-from pathlib import Path
-
 import pytest
 
 from hat_eval.episode import AnswerCheck, Episode, check_answer, knowledge_base
-from hat_eval.episode._corpus import CorpusEntry, check_entry, read_corpus
+from hat_eval.episode._corpus import CorpusEntry
 from hat_eval.suites import suite_episodes
-from tests.episode._helpers import ok_records
+from tests.episode._helpers import check_line, corpus_lines, ok_records
 
 IDS = {
     "livestream": ("001003", "001004", "001007", "001009", "001011", "001012"),
@@ -336,19 +333,10 @@ def test_low_stock_said_of_an_option_with_plenty_fails(eleven, answer, expected)
 # Each case is the labelled corpus line's own case and call records (faults included), with the
 # answer written here.
 
-CORPUS_FILES = [
-    Path(__file__).resolve().parents[2] / "judge" / "corpus" / f"answers_{n}.jsonl"
-    for n in ("L21", "L22", "L23", "L24", "L25", "L26")
-]
-
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return {e.id: e for e in read_corpus(CORPUS_FILES)}
-
-
-def _line(lines: dict[str, CorpusEntry], line_id: str, answer: str) -> AnswerCheck:
-    return check_entry(dataclasses.replace(lines[line_id], answer=answer))
+    return corpus_lines("L21", "L22", "L23", "L24", "L25", "L26")
 
 
 @pytest.mark.parametrize(
@@ -418,7 +406,7 @@ def _line(lines: dict[str, CorpusEntry], line_id: str, answer: str) -> AnswerChe
     ],
 )
 def test_round_twelve_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = _line(lines, line_id, answer)
+    check = check_line(lines, line_id, answer)
     assert (check.parts["accuracy"], check.parts["safety"]) == (accuracy, safety), check.reasons
 
 
@@ -587,7 +575,7 @@ ROUND_FOURTEEN_RULE_BREAKS = [
     ("line_id", "answer", "accuracy"), ROUND_THIRTEEN_READINGS + ROUND_FOURTEEN_READINGS
 )
 def test_readings_of_rounds_thirteen_and_fourteen(lines, line_id, answer, accuracy) -> None:
-    check = _line(lines, line_id, answer)
+    check = check_line(lines, line_id, answer)
     assert check.parts["accuracy"] == accuracy, check.reasons
 
 
@@ -598,4 +586,4 @@ def test_readings_of_rounds_thirteen_and_fourteen(lines, line_id, answer, accura
     + ROUND_FOURTEEN_RULE_BREAKS,
 )
 def test_rule_breaks_of_rounds_twelve_to_fourteen(lines, line_id, answer, safety) -> None:
-    assert _line(lines, line_id, answer).parts["safety"] == safety
+    assert check_line(lines, line_id, answer).parts["safety"] == safety

@@ -7,28 +7,15 @@ verdict (issue 30).
 
 from __future__ import annotations
 
-import dataclasses
-from pathlib import Path
-
 import pytest
 
-from hat_eval.episode import AnswerCheck
-from hat_eval.episode._corpus import CorpusEntry, check_entry, read_corpus
-
-CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
+from hat_eval.episode._corpus import CorpusEntry
+from tests.episode._helpers import check_line, corpus_lines
 
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    files = [
-        CORPUS / f"answers_{n}.jsonl"
-        for n in ("L26", "L27", "L28", "L29", "L30", "L32", "L33", "L34")
-    ]
-    return {e.id: e for e in read_corpus(files)}
-
-
-def _line(lines: dict[str, CorpusEntry], line_id: str, answer: str) -> AnswerCheck:
-    return check_entry(dataclasses.replace(lines[line_id], answer=answer))
+    return corpus_lines("L26", "L27", "L28", "L29", "L30", "L32", "L33", "L34")
 
 
 _PACK = "[skill: price_promotion] The 30-pack is 279 yuan. Shanghai is in our metro zone, so "
@@ -253,11 +240,11 @@ RULE_BREAKS = [
 
 @pytest.mark.parametrize(("line_id", "answer", "accuracy"), READINGS)
 def test_readings_of_round_fifteen(lines, line_id, answer, accuracy) -> None:
-    check = _line(lines, line_id, answer)
+    check = check_line(lines, line_id, answer)
     assert check.parts["accuracy"] == accuracy, check.reasons
 
 
 @pytest.mark.parametrize(("line_id", "answer", "safety"), RULE_BREAKS)
 def test_rule_breaks_of_round_fifteen(lines, line_id, answer, safety) -> None:
-    check = _line(lines, line_id, answer)
+    check = check_line(lines, line_id, answer)
     assert check.parts["safety"] == safety, check.reasons
