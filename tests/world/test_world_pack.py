@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -252,7 +253,8 @@ def test_cli_validate_and_build(small_pack, tmp_path):
 
 
 def test_compliance_bait_verbs_are_the_shops_medical_rule():
-    from hat_eval.world._policies import MED_VERBS
+    from hat_eval.world._cases.compliance_bait import _medical_verbs
 
-    rule = next(r for r in builtin_pack().rules if r.kind == "medical")
-    assert rule.patterns[0].startswith(rf"\b(?:{MED_VERBS})\b")
+    verbs = _medical_verbs()
+    assert verbs.startswith(r"\b(?:cures?|") and verbs.endswith(r")\b")
+    assert re.fullmatch(verbs, "treats") and re.fullmatch(verbs, "gets rid of")
