@@ -1,8 +1,8 @@
 """A shop's record tables as CSV: what a catalogue kept in a spreadsheet imports from.
 
-The columns of a table are its record model's fields (:mod:`._schema`), in schema order
-(:func:`csv_columns`): ``products.csv`` the :class:`~._schema.Product` fields, ``skus.csv``
-the :class:`~._schema.Sku` fields, ``promotions.csv`` the :class:`~._schema.Promotion` fields.
+The columns of a table are its record model's fields (:mod:`._schema`), in schema order:
+``products.csv`` the :class:`~._schema.Product` fields, ``skus.csv`` the :class:`~._schema.Sku`
+fields, ``promotions.csv`` the :class:`~._schema.Promotion` fields.
 A cell is read as its field's type: numbers and ``true``/``false`` as written, a mapping or
 list field (``specs``) as JSON text, an empty cell of a field that may be null as null. A
 SKU's ``position`` may be left out (column or cell): its row order within its product.
@@ -40,11 +40,6 @@ CSV_TABLES: dict[str, type[BaseModel]] = {
 _OPTIONAL_COLUMNS = {"position"}
 
 
-def csv_columns(model: type[BaseModel]) -> list[str]:
-    """The CSV columns of a record table: its model's fields, in schema order."""
-    return list(model.model_fields)
-
-
 def _nullable(annotation: Any) -> bool:
     return get_origin(annotation) in (Union, types.UnionType) and type(None) in get_args(annotation)
 
@@ -74,7 +69,7 @@ def _rows(
     except (OSError, UnicodeDecodeError) as err:
         problems.append(Problem(file, f"cannot be read ({err})", "a UTF-8 CSV file"))
         return []
-    columns = csv_columns(model)
+    columns = list(model.model_fields)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -86,12 +81,9 @@ def _rows(
         missing = [c for c in columns if c not in header and c not in _OPTIONAL_COLUMNS]
         if unknown or missing:
             what = "; ".join(
-                x
-                for x in (
-                    f"unknown columns {', '.join(unknown)}" if unknown else "",
-                    f"missing columns {', '.join(missing)}" if missing else "",
-                )
-                if x
+                f"{which} columns {', '.join(names)}"
+                for which, names in (("unknown", unknown), ("missing", missing))
+                if names
             )
             problems.append(
                 Problem(file, what, f"the columns {', '.join(columns)}", line=1, field="header")
@@ -212,7 +204,7 @@ def csv_text(records: Iterable[BaseModel], model: type[BaseModel]) -> str:
     """The CSV table of ``records`` (the inverse of :func:`read_csv_records`)."""
     buf = io.StringIO(newline="")
     writer = csv.writer(buf, lineterminator="\n")
-    columns = csv_columns(model)
+    columns = list(model.model_fields)
     writer.writerow(columns)
     writer.writerows([_cell_text(getattr(r, name)) for name in columns] for r in records)
     return buf.getvalue()
