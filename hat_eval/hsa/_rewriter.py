@@ -58,26 +58,23 @@ async def rewrite_with_model(
     rewriter = model if isinstance(model, ModelRewriter) else ModelRewriter(model)
     h = variant.harness
     m = variant.mapping
-    back_tools = {v: k for k, v in m.tools.items()}
-    back_skills = {v: k for k, v in m.skills.items() if v is not None}
-    new_tools: list[Any] = []
-    tool_done: list[str] = []
-    for t in h.tools:
-        text = await rewriter(t.description, "tool") if tools else None
-        new_tools.append(t.model_copy(update={"description": text}) if text else t)
-        if text:
-            tool_done.append(back_tools.get(t.name, t.name))
-    new_skills: list[Any] = []
-    skill_done: list[str] = []
-    for s in h.skills:
-        text = await rewriter(s.description, "skill") if skills else None
-        new_skills.append(s.model_copy(update={"description": text}) if text else s)
-        if text:
-            skill_done.append(back_skills.get(s.id, s.id))
+
+    async def rewrite(items: tuple[Any, ...], kind: str, key: str, renames: Any, on: bool) -> Any:
+        back = {v: k for k, v in renames.items() if v is not None}
+        new, done = [], []
+        for item in items:
+            text = await rewriter(item.description, kind) if on else None
+            new.append(item.model_copy(update={"description": text}) if text else item)
+            if text:
+                done.append(back.get(getattr(item, key), getattr(item, key)))
+        return tuple(new), done
+
+    new_tools, tool_done = await rewrite(h.tools, "tool", "name", m.tools, tools)
+    new_skills, skill_done = await rewrite(h.skills, "skill", "id", m.skills, skills)
     mapping = replace(
         m,
         tool_descriptions=union(m.tool_descriptions, tool_done),
         skill_descriptions=union(m.skill_descriptions, skill_done),
     )
-    harness = h.model_copy(update={"tools": tuple(new_tools), "skills": tuple(new_skills)})
+    harness = h.model_copy(update={"tools": new_tools, "skills": new_skills})
     return Variant(harness, mapping, variant.seed, variant.index)
