@@ -19,15 +19,6 @@ from ._errors import ToolInputError
 from ._kb import KnowledgeBase
 from ._session import LiveSession
 
-__all__ = [
-    "Implementation",
-    "PARAMETERS",
-    "Result",
-    "implementation",
-    "parameters_of",
-]
-
-
 Result = dict[str, Any] | list[dict[str, Any]]
 
 Implementation = Callable[[KnowledgeBase, LiveSession, dict[str, Any]], Result]
