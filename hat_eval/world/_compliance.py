@@ -79,14 +79,6 @@ def check_claim(kb: KnowledgeBase, product: dict[str, Any], claim: str) -> dict[
     }
 
 
-def listing_sentence(product: dict[str, Any]) -> str:
-    """A claim-free description of the product in the words of its listing."""
-    return (
-        f"The {product['name']} is {product['description']}, "
-        f"{product['material_label']}: {product['material']}."
-    )
-
-
 def _suggest(
     kb: KnowledgeBase, product: dict[str, Any], claim: str, violations: list[dict[str, Any]]
 ) -> str:
@@ -101,7 +93,10 @@ def _suggest(
         recheck = [r for r in kb.rules(product["category"]) if find_violations(text, r["patterns"])]
         if text and not recheck:
             return text[0].upper() + text[1:]
-    advice = listing_sentence(product)
+    advice = (  # claim-free: the product in the words of its listing
+        f"The {product['name']} is {product['description']}, "
+        f"{product['material_label']}: {product['material']}."
+    )
     if kinds & {"medical", "infant"}:
         advice += " It is not a medicine; for a health concern please ask a doctor."
     return advice

@@ -157,10 +157,10 @@ def _said(fact: Fact, zh: bool) -> str:
     return str(fact.value)
 
 
-def _material(case: Case, kb: KnowledgeBase, zh: bool, pid: str | None = None) -> str:
+def _material(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     label = case.details["attribute"]
     facts = [f for f in case.facts if f.kind == "text"]
-    name = _name(kb, pid or case.product_ids[0], zh)
+    name = _name(kb, case.product_ids[0], zh)
     if zh:
         return f"{name}的{label}是：{_attr_value(facts, True)}。"
     return f"According to the listing, {name} has {label}: {_attr_value(facts)}."

@@ -97,32 +97,29 @@ def stock_state_fact(idx: int, sku: dict[str, Any]) -> Fact:
 
 def stock_fact(idx: int, sku: dict[str, Any]) -> Fact:
     """The SKU's stock in call ``idx``'s result: a count when low, else in stock / sold out."""
-    status = stock_status(sku["stock"])
-    path = f"{idx}:skus[sku={sku['sku']}]"
-    if status == "low_stock":
-        n = sku["stock"]
-        cns = [cn_number(n)] + (["两"] if n == 2 else [])
-        zh = [f"{form}{c}件" for c in cns for form in ("剩", "还剩", "只剩")]
-        if n == 1:
-            zh += ["最后一件", "只剩一件"]
-        return Fact(
-            "count",
-            float(n),
-            "units",
-            (
-                f"{n} left",
-                f"only {n}",
-                f"{n} units",
-                f"{n} pieces",
-                f"剩{n}",
-                f"还剩{n}",
-                f"{n}件",
-                *zh,
-            ),
-            f"{path}.stock",
-        )
-    value = "in stock" if status == "in_stock" else "sold out"
-    return Fact("stock", value, None, _STOCK_ALIASES[status], f"{path}.status")
+    if stock_status(sku["stock"]) != "low_stock":
+        return stock_state_fact(idx, sku)
+    n = sku["stock"]
+    cns = [cn_number(n)] + (["两"] if n == 2 else [])
+    zh = [f"{form}{c}件" for c in cns for form in ("剩", "还剩", "只剩")]
+    if n == 1:
+        zh += ["最后一件", "只剩一件"]
+    return Fact(
+        "count",
+        float(n),
+        "units",
+        (
+            f"{n} left",
+            f"only {n}",
+            f"{n} units",
+            f"{n} pieces",
+            f"剩{n}",
+            f"还剩{n}",
+            f"{n}件",
+            *zh,
+        ),
+        f"{idx}:skus[sku={sku['sku']}].stock",
+    )
 
 
 def stock_forbidden(kb: KnowledgeBase, product: dict[str, Any], sku: dict[str, Any]) -> list[str]:
@@ -180,11 +177,10 @@ def spec_labels(product: dict[str, Any]) -> list[str]:
 
 def attribute_facts(idx: int, product: dict[str, Any], label: str) -> list[Fact]:
     """The material (up to three parts) or spec ``label`` of call ``idx``'s product."""
-    value = product["material"] if label == product["material_label"] else product["specs"][label]
     if label == product["material_label"]:
-        parts = material_parts(value)[:3]
+        parts = material_parts(product["material"])[:3]
     else:
-        parts = [value]
+        parts = [product["specs"][label]]
     facts = []
     for part in parts:
         aliases = set(value_aliases(part))
