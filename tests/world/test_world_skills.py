@@ -11,7 +11,7 @@ from hat_eval.harness import Harness, HarnessError
 from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.world import INTENTS, build_kb, generate_cases
 from hat_eval.world._cases import SINGLE_INTENTS, SKILL_OF, skill_of
-from hat_eval.world._cases.multi_intent import COMBOS
+from hat_eval.world._cases._intents import MULTI_PARTS
 
 
 def test_skill_of_is_what_the_default_harness_lists(default_harness: Harness) -> None:
@@ -26,7 +26,7 @@ def test_cases_are_labelled_with_the_skills_of_their_intents() -> None:
     assert {c.intent for c in cases} == set(INTENTS)
     for c in cases:
         if c.intent == "multi_intent":
-            parts = COMBOS[c.details["sub"]]
+            parts = MULTI_PARTS[c.details["sub"]]
             assert c.accepted_skills == tuple(SKILL_OF[p] for p in parts)
         elif c.intent == "out_of_scope":
             assert c.accepted_skills == (SKILL_OF["out_of_scope"], SKILL_OF["chit_chat"])

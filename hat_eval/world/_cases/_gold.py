@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._facts import Fact, price_aliases, value_aliases
+from .._facts import Fact, price_aliases, price_pattern, value_aliases
 from .._functions import stock_status
 from .._kb import KnowledgeBase
 from .._vocab import REGION_ALIASES, REGIONS, material_parts, zh_forms
@@ -35,6 +35,19 @@ def cn_number(n: int) -> str:
 def price_fact(idx: int, value: float, path: str = "final_price") -> Fact:
     """The price at ``path`` of call ``idx``'s result, in CNY."""
     return Fact("price", value, "CNY", price_aliases(value), f"{idx}:{path}")
+
+
+def price_gold(draft: Draft, args: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """``pricing.final_price`` called for the gold: its index and result (final price a fact).
+
+    When something is taken off, quoting the unit list price is forbidden.
+    """
+    idx = draft.call("pricing.final_price", args)
+    res = draft.results[idx]
+    draft.facts.append(price_fact(idx, res["final_price"]))
+    if res["total_discount"] > 0:
+        draft.forbidden.append(price_pattern(res["unit_list_price"]))
+    return idx, res
 
 
 # -- stock -----------------------------------------------------------------------------------------

@@ -6,14 +6,13 @@ skills are the skills of both parts' intents.
 
 from __future__ import annotations
 
-from .._facts import price_pattern
 from .._templates import attr_phrase, message_templates
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import (
     attribute_facts,
     draw_place,
-    price_fact,
+    price_gold,
     ship_facts,
     spec_labels,
     stock_fact,
@@ -24,14 +23,11 @@ from ._intents import MULTI_PARTS
 from ._render import render
 from ._skills import SKILL_OF
 
-COMBOS = MULTI_PARTS
-"""The two intents each kind of message asks (:data:`MULTI_PARTS`, the one list)."""
-
 
 def build(ctx: Ctx) -> Case:
     """A ``multi_intent`` case."""
-    combo = ctx.rng.choice(sorted(COMBOS))
-    parts = COMBOS[combo]
+    combo = ctx.rng.choice(sorted(MULTI_PARTS))
+    parts = MULTI_PARTS[combo]
     if "stock_size" in parts:
         product, sku = stock_target(ctx)
     else:
@@ -55,11 +51,7 @@ def build(ctx: Ctx) -> Case:
         if label != product["material_label"]:  # "what is it made of" asks for the material
             require = frozenset({"attr"})
     if "price" in parts:
-        i = draft.call("pricing.final_price", {"sku": sku["sku"]})
-        res = draft.results[i]
-        draft.facts.append(price_fact(i, res["final_price"]))
-        if res["total_discount"] > 0:
-            draft.forbidden.append(price_pattern(res["unit_list_price"]))
+        price_gold(draft, {"sku": sku["sku"]})
     if "stock_size" in parts:
         i = draft.call("inventory.check_stock", {"product_id": product["id"]})
         draft.facts.append(stock_fact(i, sku))

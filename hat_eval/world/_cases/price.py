@@ -12,7 +12,7 @@ from .._facts import price_pattern
 from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
-from ._gold import price_fact
+from ._gold import price_gold
 from ._render import render
 
 
@@ -27,13 +27,9 @@ def build(ctx: Ctx) -> Case:
     args: dict[str, Any] = {"sku": sku["sku"]}
     if qty > 1:
         args["quantity"] = qty
-    idx = draft.call("pricing.final_price", args)
-    res = draft.results[idx]
-    draft.facts.append(price_fact(idx, res["final_price"]))
-    if res["total_discount"] > 0:
-        draft.forbidden.append(price_pattern(res["unit_list_price"]))
-        if qty > 1:
-            draft.forbidden.append(price_pattern(res["list_price"]))
+    _, res = price_gold(draft, args)
+    if res["total_discount"] > 0 and qty > 1:
+        draft.forbidden.append(price_pattern(res["list_price"]))
     slots = variant_slots(ctx.kb, product, sku, ref_slots(ctx, product, on_screen))
     if qty > 1:
         slots["qty"] = str(qty)

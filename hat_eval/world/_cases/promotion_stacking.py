@@ -10,7 +10,7 @@ from .._facts import Fact, price_pattern
 from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
-from ._gold import price_fact
+from ._gold import price_gold
 from ._render import render
 
 _REJECT_FACTS: list[tuple[str, str, tuple[str, ...]]] = [
@@ -118,7 +118,7 @@ def build(ctx: Ctx) -> Case:
     """A ``promotion_stacking`` case."""
     product = ctx.product()
     sku = ctx.rng.choice(ctx.kb.skus(product["id"]))
-    codes_all = [c for c in ctx.kb.coupons()]
+    codes_all = ctx.kb.coupons()
     platform = [c["code"] for c in codes_all if c["issuer"] == "platform"]
     own = [c["code"] for c in codes_all if c["category"] == product["category"]]
     other = [c["code"] for c in codes_all if c["category"] not in (None, product["category"])]
@@ -136,11 +136,7 @@ def build(ctx: Ctx) -> Case:
     on_screen = ctx.rng.random() < 0.6
     draft = new_draft(ctx, product, on_screen, lookup=True)
     draft.expect("catalog.get_product", {"product_id": product["id"]}, optional=True)
-    idx = draft.call("pricing.final_price", {"sku": sku["sku"], "coupon_codes": list(bag)})
-    res = draft.results[idx]
-    draft.facts.append(price_fact(idx, res["final_price"]))
-    if res["total_discount"] > 0:
-        draft.forbidden.append(price_pattern(res["unit_list_price"]))
+    idx, res = price_gold(draft, {"sku": sku["sku"], "coupon_codes": list(bag)})
     for rej in res["rejected_coupons"]:
         for marker, label, aliases in _REJECT_FACTS:
             if marker in rej["reason"]:
@@ -165,9 +161,7 @@ def build(ctx: Ctx) -> Case:
         slots["code2"] = bag[1]
     slots["codes"] = " and ".join(bag) if len(bag) < 3 else f"{', '.join(bag[:-1])} and {bag[-1]}"
     slots["codes@zh"] = slots["codes@mix"] = "和".join(bag)
-    require = frozenset({"code2"}) if len(bag) == 2 else frozenset()
-    if len(bag) == 3:
-        require = frozenset({"codes"})
+    require = frozenset({2: ("code2",), 3: ("codes",)}.get(len(bag), ()))
     msg, lang = render(ctx, message_templates().stacking, slots, require, on_screen=on_screen)
     draft.details.update(sku=sku["sku"], on_screen=on_screen, codes=list(bag))
     return finish(draft, "promotion_stacking", msg, lang, [product["id"]], coupon_codes=bag)
