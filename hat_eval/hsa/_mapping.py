@@ -123,26 +123,15 @@ class Mapping:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Mapping:
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            dims=tuple(data.get("dims", ())),
-            tools=dict(data.get("tools", {})),
-            tool_descriptions=tuple(data.get("tool_descriptions", ())),
-            skills=dict(data.get("skills", {})),
-            skill_names=dict(data.get("skill_names", {})),
-            skill_descriptions=tuple(data.get("skill_descriptions", ())),
-            rules={
-                k: RuleEdit(
-                    order=tuple(v["order"]) if v.get("order") is not None else None,
-                    masked=tuple(v.get("masked", ())),
-                    paraphrased=tuple(v.get("paraphrased", ())),
-                )
-                for k, v in data.get("rules", {}).items()
-            },
-            block_order=tuple(data["block_order"]) if data.get("block_order") else None,
-            constraints={k: (v[0], v[1]) for k, v in data.get("constraints", {}).items()},
-            hooks={k: (_tuple(v[0]), _tuple(v[1])) for k, v in data.get("hooks", {}).items()},
-        )
+        """Inverse of :meth:`to_dict`: JSON lists read back as tuples."""
+        fields = {k: _tuple(v) for k, v in data.items() if k in cls.__dataclass_fields__}
+        for name in ("constraints", "hooks"):  # name -> (original value, variant value)
+            fields[name] = {k: (_tuple(v[0]), _tuple(v[1])) for k, v in data.get(name, {}).items()}
+        fields["rules"] = {
+            k: RuleEdit(**{f: _tuple(v) for f, v in edit.items()})
+            for k, edit in data.get("rules", {}).items()
+        }
+        return cls(**fields)
 
 
 def union(first: Iterable[str], later: Iterable[str]) -> tuple[str, ...]:
