@@ -107,7 +107,7 @@ def draft_case(
         # the generator's own returns gold (window, condition, wrong windows forbidden)
         gold = Draft(ctx=cast(Any, None), session=session, results=[None] * (len(calls) - 1))
         gold.results.append(res)
-        return_facts(gold, len(calls) - 1, product)
+        return_facts(gold, len(calls) - 1)
         facts += [f.to_dict() for f in gold.facts]
         forbidden += gold.forbidden
         notes.append("the returns window only: add the delivery facts if a place is asked")

@@ -60,7 +60,7 @@ def return_window_fact(returns: dict[str, Any], idx: int) -> Fact:
     )
 
 
-def _return_facts(draft: Draft, idx: int, product: dict[str, Any]) -> None:
+def _return_facts(draft: Draft, idx: int) -> None:
     ret = draft.results[idx]["returns"]
     draft.facts.append(return_window_fact(ret, idx))
     if not ret["returnable"]:
@@ -99,7 +99,7 @@ def build(ctx: Ctx) -> Case:
         parts.append(msg)
         draft.details.update(region_class=rc, place=place)
     if sub in ("returns", "both"):
-        _return_facts(draft, idx, product)
+        _return_facts(draft, idx)
         style_ctx = ctx
         if sub == "both":  # the second question refers back to the product of the first
             slots.update(this="it", ref_zh="那", this_mix="那")
