@@ -66,35 +66,30 @@ def _sku_text(kb: KnowledgeBase, sku_id: str, zh: bool) -> str:
     return f"{name} {' '.join(parts)}" if zh else f"{name} in {', '.join(parts)}"
 
 
-def _facts(case: Case, kind: str) -> list[Fact]:
-    return [f for f in case.facts if f.kind == kind]
+def _priced(case: Case, kb: KnowledgeBase, zh: bool) -> tuple[str, str]:
+    """The case's SKU as the answer names it, and the final price (its price fact)."""
+    price = next(f for f in case.facts if f.kind == "price").value
+    return _sku_text(kb, case.details["sku"], zh), _yuan(float(price))
 
 
 def _price(case: Case, kb: KnowledgeBase, zh: bool) -> str:
-    d = case.details
-    price = _facts(case, "price")[0].value
-    assert isinstance(price, float)
-    item = _sku_text(kb, d["sku"], zh)
-    qty = d.get("quantity", 1)
+    item, price = _priced(case, kb, zh)
+    qty = case.details.get("quantity", 1)
     if zh:
-        return f"{item}{'' if qty == 1 else f' {qty}件'}现在到手价{_yuan(price)}。"
+        return f"{item}{'' if qty == 1 else f' {qty}件'}现在到手价{price}。"
     if qty > 1:
-        return f"{qty} of {item} come to {_yuan(price)} in total right now."
-    return f"{item[:1].upper()}{item[1:]} is {_yuan(price)} for you right now."
+        return f"{qty} of {item} come to {price} in total right now."
+    return f"{item[:1].upper()}{item[1:]} is {price} for you right now."
 
 
 def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
-    d = case.details
-    price = _facts(case, "price")[0].value
-    assert isinstance(price, float)
-    item = _sku_text(kb, d["sku"], zh)
-    texts = [f for f in case.facts if f.kind == "text"]
-    pieces = []
-    if zh:
-        pieces.append(f"{item}最后到手价{_yuan(price)}。")
-    else:
-        pieces.append(f"{item[:1].upper()}{item[1:]} comes to {_yuan(price)} for you.")
-    for fact in texts:
+    item, price = _priced(case, kb, zh)
+    pieces = [
+        f"{item}最后到手价{price}。"
+        if zh
+        else f"{item[:1].upper()}{item[1:]} comes to {price} for you."
+    ]
+    for fact in (f for f in case.facts if f.kind == "text"):
         code = fact.source.split("[code=")[1].split("]")[0]
         coupon = kb.coupon(code)
         category = coupon["category"] if coupon and coupon["category"] else ""
