@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 
 from .._kb import KnowledgeBase
-from .._splits import split_products
+from .._splits import SPLITS, split_products
 from ._case import Case
 from ._draft import Ctx, Skip
 from ._intents import INTENT_WEIGHTS, INTENTS, STYLE_WEIGHTS
@@ -41,7 +41,8 @@ def generate_cases(
     Raises:
         ValueError: unknown split or intent, or ``n`` < 0.
     """
-    ids = set(split_products(kb, split))  # which raises for an unknown split
+    if split not in SPLITS:
+        raise ValueError(f"split {split!r} is unknown, expected one of {', '.join(SPLITS)}")
     if n < 0:
         raise ValueError(f"n {n} is negative, expected n >= 0")
     chosen = tuple(intents) if intents is not None else INTENTS
@@ -51,6 +52,7 @@ def generate_cases(
             f"intents {bad or list(chosen)} unknown or empty, expected a non-empty "
             f"subset of {', '.join(INTENTS)}"
         )
+    ids = set(split_products(kb, split))
     pool = [p for p in kb.products() if p["id"] in ids]
     weights = [INTENT_WEIGHTS[i] for i in chosen]
     styles, style_weights = list(STYLE_WEIGHTS), list(STYLE_WEIGHTS.values())
