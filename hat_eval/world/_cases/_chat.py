@@ -2,34 +2,36 @@
 
 from __future__ import annotations
 
-from .._templates import Slots, T
+from functools import cache
+
+from .._templates import Slots, T, message_templates
 from .._vocab import REGION_ALIASES, REGIONS
 from ._draft import Ctx
 
 _SKIP_OPENER = ("主播", "Mia", "mia", "Hi", "hi", "Hello", "hello", "hey", "Good", "yo ")
 
 
-def with_openers(templates: T, openers: T) -> T:
-    """``templates`` and each of them after each opener of its register (``""`` included)."""
+@cache
+def with_openers(group: str, openers: str) -> T:
+    """The templates ``group``, each also after each opener of ``openers`` of its register.
+
+    Both name a table of :func:`message_templates` (``"chit_chat"``, ``"chat_openers"``); an
+    opener may be ``""``.
+    """
     out = {}
-    for register, ts in templates.items():
+    for register, ts in getattr(message_templates(), group).items():
         expanded = []
         for t in ts:
             body = t.removeprefix("zh|")
             prefix = t[: len(t) - len(body)]
-            for opener in openers[register]:
+            for opener in getattr(message_templates(), openers)[register]:
                 if opener and body.startswith(_SKIP_OPENER):
                     continue
-                if (
-                    opener
-                    and not opener.endswith(": ")
-                    and body[:1].isupper()
-                    and body[1:2].islower()
-                ):
-                    body_after = body[:1].lower() + body[1:]
-                else:
-                    body_after = body
-                expanded.append(f"{prefix}{opener}{body_after}")
+                # "Hi, " + "What's ..." -> "Hi, what's ..." (not after "主播: ", nor "SPF ...")
+                lower = opener and not opener.endswith(": ") and body[1:2].islower()
+                expanded.append(
+                    f"{prefix}{opener}{body[:1].lower() if lower else body[:1]}{body[1:]}"
+                )
         out[register] = tuple(expanded)
     return out
 

@@ -6,9 +6,7 @@ labelled with the skill of ``out_of_scope`` and also accepted as the small-talk 
 
 from __future__ import annotations
 
-from functools import cache
-
-from .._templates import T, message_templates
+from .._templates import message_templates
 from ._case import Case
 from ._chat import fill, with_openers
 from ._draft import Ctx, finish, new_draft
@@ -52,12 +50,6 @@ _CAPITALS = {  # country: (Chinese name, the answer's pattern)
 }
 
 
-@cache
-def _templates() -> T:
-    """The templates, each also after each opener."""
-    return with_openers(message_templates().out_of_scope, message_templates().openers)
-
-
 def build(ctx: Ctx) -> Case:
     """An ``out_of_scope`` case."""
     draft = new_draft(ctx, None, False)
@@ -65,7 +57,7 @@ def build(ctx: Ctx) -> Case:
     x, y = ctx.rng.randint(12, 99), ctx.rng.randint(12, 99)
     country = ctx.rng.choice(sorted(_CAPITALS))
     slots.update(x=str(x), y=str(y), country=country, country_zh=_CAPITALS[country][0])
-    msg, lang = render(ctx, _templates(), slots)
+    msg, lang = render(ctx, with_openers("out_of_scope", "openers"), slots)
     low = msg.lower()
     for keys, pats in _OOS_FORBIDDEN:
         if any(k in low for k in keys):
