@@ -87,7 +87,7 @@ def _suggest(
     kinds = {v["kind"] for v in violations}
     if kinds <= {"absolute", "comparative"}:
         text = normalise(claim)
-        for word, soft in sorted(kb.policy.safe_words.items(), key=lambda kv: -len(kv[0])):
+        for word, soft in sorted(kb.pack.policy.safe_words.items(), key=lambda kv: -len(kv[0])):
             text = re.sub(rf"(?<![a-z]){re.escape(word)}(?![a-z])", soft, text)
         text = re.sub(r"\s+", " ", text).strip()
         recheck = [r for r in kb.rules(product["category"]) if find_violations(text, r["patterns"])]

@@ -259,20 +259,20 @@ def policy_shipping_returns(
     "note"}}``. A fee of 0 means shipping is always free there.
     """
     p = _product(kb, args["product_id"])
-    shipping = []
-    for row in kb.shipping(p["category"]):
-        shipping.append(
-            {
-                "region_class": row["region_class"],
-                "regions": list(kb.regions(row["region_class"])),
-                "available": row["available"],
-                "delivery_days": (
-                    {"min": row["days_min"], "max": row["days_max"]} if row["available"] else None
-                ),
-                "fee": row["fee"],
-                "free_shipping_over": row["free_over"],
-            }
-        )
+    places = {rc.region_class: rc.regions for rc in kb.pack.regions}
+    shipping = [
+        {
+            "region_class": row["region_class"],
+            "regions": list(places[row["region_class"]]),
+            "available": row["available"],
+            "delivery_days": (
+                {"min": row["days_min"], "max": row["days_max"]} if row["available"] else None
+            ),
+            "fee": row["fee"],
+            "free_shipping_over": row["free_over"],
+        }
+        for row in kb.shipping(p["category"])
+    ]
     policy = kb.returns(p["category"])
     returns: dict[str, Any] = {
         "returnable": not p["custom"],
@@ -282,7 +282,7 @@ def policy_shipping_returns(
         "exchange_days": policy["exchange_days"],
         "warranty": policy["warranty"],
         "note": (
-            kb.policy.custom_returns
+            kb.pack.policy.custom_returns
             if p["custom"]
             else f"{policy['window_days']}-day returns: " + ", ".join(policy["conditions"])
         ),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ._pack import ShopPack, builtin_pack_dir, read_pack
-from ._schema import Product, Promotion, RegionClass, ShopPolicy, Sku
+from ._schema import Product, Promotion, RegionClass, Sku
 from ._sqlite import write_tables
 from ._vocab import (
     BRANDS,
@@ -159,18 +159,6 @@ class KnowledgeBase:
     def stacks_with(self, code: str) -> frozenset[str]:
         """The coupon codes coupon ``code`` may be used with in one order (empty if unknown)."""
         return self._stacks.get(code, frozenset())
-
-    @property
-    def policy(self) -> ShopPolicy:
-        """The shop's policy texts: stacking rules, made-to-order returns, softer words."""
-        return self.pack.policy
-
-    def regions(self, region_class: str) -> tuple[str, ...]:
-        """The places of a shipping class (empty for an unknown class)."""
-        for rc in self.pack.regions:
-            if rc.region_class == region_class:
-                return tuple(rc.regions)
-        return ()
 
     def shipping(self, category: str) -> list[dict[str, Any]]:
         """Shipping rows of a category, in the order of the shop's shipping classes."""
