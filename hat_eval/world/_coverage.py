@@ -174,12 +174,9 @@ def shop_coverage(
             intents.append(IntentCoverage(intent, (), (), f"{why}: {intent} cases cannot be made"))
             continue
         facts = Counter(_fact_kind(f.source) for c in cases for f in c.facts if f.source)
-        facts.update(
-            {"forbidden claims": sum(bool(c.forbidden) for c in cases)}
-            if intent == "compliance_bait"
-            else {}
-        )
-        facts.update({"hand-off": sum(c.should_escalate for c in cases)})
+        if intent == "compliance_bait":
+            facts["forbidden claims"] += sum(bool(c.forbidden) for c in cases)
+        facts["hand-off"] += sum(c.should_escalate for c in cases)
         facts = +facts
         languages = sorted({c.language for c in cases})
         intents.append(
