@@ -227,9 +227,8 @@ def _tools(
     # two forms' variants stay paired.
     own = random.Random(repr(rng.getstate()[1][:8])).random
     world = [i for i, t in enumerate(tools) if t.function != SKILL_LOADER]
-    for i, t in enumerate(tools):
-        if t.function != SKILL_LOADER:
-            tools[i] = _vary_tool(t, r, strength, taken, renames, described)
+    for i in world:
+        tools[i] = _vary_tool(tools[i], r, strength, taken, renames, described)
     if strength > 0 and not (renames or described):
         i = world[int(r() * len(world))]
         renames[tools[i].name] = new_identifier(
@@ -271,8 +270,6 @@ def _system_prompt(
             order = tuple(b.id for b in blocks)
     moved: dict[str, tuple[int | float, int | float]] = {}
     for i, b in enumerate(blocks):
-        if not b.constraints:
-            continue
         cons = list(b.constraints)
         for j, c in enumerate(cons):
             if r() < strength:
