@@ -20,7 +20,7 @@ writing that again the same bytes. The built-in shop is :func:`builtin_pack_dir`
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
@@ -243,12 +243,6 @@ def read_pack(folder: str | Path) -> ShopPack:
     return pack
 
 
-def _jsonl(records: Iterable[BaseModel]) -> str:
-    return "".join(
-        json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n" for r in records
-    )
-
-
 def _yaml(model: BaseModel, header: str) -> str:
     body = yaml.safe_dump(
         model.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=100
@@ -270,7 +264,8 @@ def pack_files(pack: ShopPack) -> dict[str, str]:
         POLICY_FILE: _yaml(pack.policy, _POLICY_HEADER),
     }
     for name in RECORD_FILES:
-        out[name] = _jsonl(pack.records(name))
+        rows = (r.model_dump(mode="json") for r in pack.records(name))
+        out[name] = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     return out
 
 
