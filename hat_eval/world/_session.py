@@ -15,10 +15,6 @@ class Deal:
     promotion_id: str
     ends_at: str
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-able dict."""
-        return asdict(self)
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
         """Inverse of :meth:`to_dict`."""
@@ -58,7 +54,7 @@ class LiveSession:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (``deals`` as a list of dicts)."""
-        return {**asdict(self), "deals": [d.to_dict() for d in self.deals]}
+        return {**asdict(self), "deals": [asdict(d) for d in self.deals]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> LiveSession:
@@ -66,5 +62,5 @@ class LiveSession:
         return cls(
             str(data["product_on_screen"]),
             str(data["now"]),
-            tuple(Deal.from_dict(d) for d in data.get("deals", [])),
+            tuple(data.get("deals", [])),  # read as Deals by __post_init__
         )
