@@ -218,21 +218,11 @@ def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, s
                 f"the {noun} you're showing",
             )
         )
-        return {
-            "this": this,
-            "noun": short,
-            "noun_zh": zh,
-            "this_mix": f"这个 {short}",
-            "ref_zh": ctx.rng.choice((f"这个{zh}", f"这款{zh}")),
-        }
-    names = product_names(ctx, product)
-    return {
-        "this": f"the {names['en']}",
-        "noun": short,
-        "noun_zh": zh,
-        "this_mix": names["mix"],
-        "ref_zh": names["zh"],
-    }
+        mix, ref_zh = f"这个 {short}", ctx.rng.choice((f"这个{zh}", f"这款{zh}"))
+    else:
+        names = product_names(ctx, product)
+        this, mix, ref_zh = f"the {names['en']}", names["mix"], names["zh"]
+    return {"this": this, "noun": short, "noun_zh": zh, "this_mix": mix, "ref_zh": ref_zh}
 
 
 def _option_phrase(product: dict[str, Any], sku: dict[str, Any]) -> str:
