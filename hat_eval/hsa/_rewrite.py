@@ -110,10 +110,8 @@ def rewrite_text(
     body = " ".join(realize(compile_text(s), r, strength) for s in sentences)
     out = apply_frame(pick(r, frames), body) + pick(r, tails)
     if out == text:  # nothing drew a change: force the first slot, or a frame
-        for template in (compile_text(s) for s in sentences):
-            slots = [i for i, seg in enumerate(template) if not isinstance(seg, str)]
-            if slots:
-                return rewrite_text(text, r, 1.0, frames, tails, shuffle=False)
+        if any(not isinstance(seg, str) for s in sentences for seg in compile_text(s)):
+            return rewrite_text(text, r, 1.0, frames, tails, shuffle=False)
         out = apply_frame(frames[-1], body) + pick(r, tails)
         if out == text:
             out = text + " " + frames[-1].replace("{lc}", "").replace("{}", "").strip()
