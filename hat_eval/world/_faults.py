@@ -144,13 +144,8 @@ def _partial(text: str, result: Result, rng: random.Random) -> str:
         out = text[:cut]
         return out if not _is_json(out) else text[: max(1, len(text) - 1)]
     if isinstance(result, list):
-        keep = result[: max(0, len(result) // 2)]
-        return render_result(keep)
-    keys = list(result)
-    n_keep = max(1, len(keys) // 2) if len(keys) > 1 else 0
-    kept = {k: result[k] for k in keys[:n_keep]}
-    kept["truncated"] = True
-    return render_result(kept)
+        return render_result(result[: len(result) // 2])
+    return render_result({**dict(list(result.items())[: len(result) // 2]), "truncated": True})
 
 
 def drift(value: Any) -> Any:
