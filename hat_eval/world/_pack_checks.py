@@ -36,14 +36,7 @@ _END_AFTER_START = "an end at or after the start"
 
 
 def cross_problems(pack: ShopPack) -> list[Problem]:
-    """The problems of rules that span records (each record alone already validated).
-
-    A duplicate id; a SKU or promotion of an unknown product; a promotion or coupon ending
-    before it starts; a coupon of an unknown category, or whose ``stacks_with`` names an unknown
-    coupon or itself; a region in two shipping classes; a shipping row of an unknown region
-    class, or fewer or more than one per category and class; a category without a returns
-    policy; ``days_min`` above ``days_max``; a rule of an unknown category.
-    """
+    """The problems of the rules that span records, in report order (each check's docstring)."""
     # what coupons, rules and policies may name
     categories = sorted({p.category for p in pack.products})
     return [
