@@ -34,11 +34,9 @@ TransformFn = Callable[[Harness, random.Random, float, frozenset[str]], tuple[Ha
 
 @dataclass(frozen=True)
 class Transform:
-    """One augmentation dimension."""
+    """One augmentation dimension (``hat_eval.hsa`` says what each changes)."""
 
     name: str
-    dimension: int
-    help: str
     fn: TransformFn
 
     def __call__(
@@ -66,13 +64,13 @@ TRANSFORMS: dict[str, Transform] = {}
 """Registered transforms by name, in dimension order."""
 
 
-def transform(name: str, dimension: int, help: str) -> Callable[[TransformFn], TransformFn]:
-    """Register ``fn`` as the transform ``name`` of HSA dimension ``dimension``."""
+def transform(name: str) -> Callable[[TransformFn], TransformFn]:
+    """Register ``fn`` as the transform ``name``; registration order is dimension order."""
 
     def register(fn: TransformFn) -> TransformFn:
         if name in TRANSFORMS:
             raise ValueError(f"transform {name!r} is already registered")
-        TRANSFORMS[name] = Transform(name, dimension, help, fn)
+        TRANSFORMS[name] = Transform(name, fn)
         return fn
 
     return register
@@ -96,7 +94,7 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-@transform("skill_ids", 1, "rename skills, mask a subset, rewrite their descriptions")
+@transform("skill_ids")
 def _skill_ids(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
 ) -> tuple[Harness, Mapping]:
@@ -145,7 +143,7 @@ def _paraphrased_rules(rule: Rule, strength: float) -> tuple[Rule, ...]:
     return tuple(_upd(rule, text=text) for text in rule_paraphrases(rule.text, strength))
 
 
-@transform("skill_content", 2, "paraphrase, mask and reorder the rules of skills")
+@transform("skill_content")
 def _skill_content(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
 ) -> tuple[Harness, Mapping]:
@@ -212,7 +210,7 @@ def _vary_tool(
     return _upd(t, **changes) if changes else t
 
 
-@transform("tools", 3, "rename tools and rewrite their descriptions; functions stay bound")
+@transform("tools")
 def _tools(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
 ) -> tuple[Harness, Mapping]:
@@ -253,7 +251,7 @@ def _move(c: Constraint, r: Callable[[], float]) -> int | float:
     return round(c.min + r() * (c.max - c.min), 2)
 
 
-@transform("system_prompt", 4, "reorder movable blocks, move numeric constraints within range")
+@transform("system_prompt")
 def _system_prompt(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
 ) -> tuple[Harness, Mapping]:
@@ -308,11 +306,7 @@ def _message_choices() -> dict[str, tuple[Any, ...]]:
     }
 
 
-@transform(
-    "hooks",
-    5,
-    "vary retry behaviour, the message structure around tool results and the checking hooks",
-)
+@transform("hooks")
 def _hooks(
     h: Harness, rng: random.Random, strength: float, protect: frozenset[str]
 ) -> tuple[Harness, Mapping]:
