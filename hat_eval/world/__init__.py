@@ -32,9 +32,7 @@ from ._drafts import LABEL_CONFIG, draft_gold, label_studio_tasks, read_reviewed
 from ._errors import ToolInputError
 from ._facts import ExpectedCall, Fact, numbers_in, phrase_spans
 from ._faults import FAULT_KINDS, FaultInjector, FaultPlan, ToolFault, drift, render_result
-from ._function_registry import (
-    PARAMETERS,
-)
+from ._function_registry import PARAMETERS
 from ._functions import IMPLEMENTATIONS, call_function, check_arguments, stock_status
 from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb
 from ._oracle import CJK, reference_answer
