@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 import re
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from hat_eval._cache import by_identity
 
 from .._facts import ExpectedCall, Fact
 from .._functions import _CJK, _tokens, call_function
@@ -147,16 +148,12 @@ def nouns(product: dict[str, Any]) -> tuple[str, str, str]:
     return noun, short, zh
 
 
-_NAME_INDEX: weakref.WeakKeyDictionary[KnowledgeBase, _NameIndex] = weakref.WeakKeyDictionary()
-
-
-@dataclass
-class _NameIndex:
+@by_identity(8)
+def _name_index(
+    kb: KnowledgeBase,
+) -> tuple[list[tuple[str, frozenset[str], str]], dict[str, list[str]]]:
     """Each product's name words, and the answers given so far (for one catalogue)."""
-
-    size: int
-    names: list[tuple[str, frozenset[str], str]]
-    found: dict[str, list[str]] = field(default_factory=dict)
+    return [(p["id"], frozenset(_tokens(p["name"])), p["name_zh"]) for p in kb.products()], {}
 
 
 def named_products(kb: KnowledgeBase, mention: str) -> list[str]:
@@ -166,19 +163,13 @@ def named_products(kb: KnowledgeBase, mention: str) -> list[str]:
     dropped); a Chinese run must occur in the Chinese name. A mention that names one product
     this way is also the search's unique best hit for it.
     """
-    products = kb.products()
-    index = _NAME_INDEX.get(kb)
-    if index is None or index.size != len(products):
-        names = [(p["id"], frozenset(_tokens(p["name"])), p["name_zh"]) for p in products]
-        index = _NAME_INDEX[kb] = _NameIndex(len(products), names)
-    if mention not in index.found:
+    names, found = _name_index(kb)
+    if mention not in found:
         words, runs = set(_tokens(mention)), _CJK.findall(mention)
-        index.found[mention] = [
-            pid
-            for pid, name, name_zh in index.names
-            if words <= name and all(r in name_zh for r in runs)
+        found[mention] = [
+            pid for pid, name, name_zh in names if words <= name and all(r in name_zh for r in runs)
         ]
-    return list(index.found[mention])
+    return list(found[mention])
 
 
 def _naming(kb: KnowledgeBase, product: dict[str, Any], *mentions: str) -> list[str]:
