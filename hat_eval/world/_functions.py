@@ -87,16 +87,12 @@ def _named(product: dict[str, Any], *keys: str) -> dict[str, Any]:
 # -- catalog.search ------------------------------------------------------------------------------
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _tokens(text: str) -> list[str]:
-    out = []
-    for tok in re.findall(r"[a-z0-9]+", _fold(text)):
-        out.append(tok[:-1] if len(tok) > 3 and tok.endswith("s") else tok)
-    return out
+    """Search words: lower case, accents dropped, a plural ``s`` dropped from a longer word."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c))
+    words = re.findall(r"[a-z0-9]+", folded)
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words]
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -350,8 +346,8 @@ def live_session_context(kb: KnowledgeBase, session: LiveSession, args: dict[str
     deals = []
     now = session.now_dt
     for d in session.deals:
-        promos = {x["id"]: x for x in active_promotions(kb, d.product_id, now)}
-        promo = promos.get(d.promotion_id)
+        running = active_promotions(kb, d.product_id, now)
+        promo = next((x for x in running if x["id"] == d.promotion_id), None)
         dp = kb.product(d.product_id)
         if promo is None or dp is None:
             continue
