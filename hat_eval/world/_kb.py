@@ -133,11 +133,8 @@ class KnowledgeBase:
 
     def sku(self, sku: str) -> dict[str, Any] | None:
         """One SKU row, or None."""
-        pid = sku.split("-", 1)[0]
-        for row in self._rows[1].get(pid, []):
-            if row["sku"] == sku:
-                return row
-        return None
+        rows = self._rows[1].get(sku.split("-", 1)[0], [])
+        return next((row for row in rows if row["sku"] == sku), None)
 
     # -- offers --------------------------------------------------------------------------------
     def promotions(self, product_id: str) -> list[dict[str, Any]]:

@@ -92,14 +92,10 @@ class ShopPack:
         return value
 
 
-def _raw_key(raw: Any, keys: tuple[str, ...], line_no: int) -> str:
-    if isinstance(raw, dict):
-        if "sku" not in raw and "region_class" in keys and "category" in keys:  # a shipping row
-            return f"{raw.get('category')}/{raw.get('region_class')}"
-        for key in keys:
-            if isinstance(raw.get(key), str):
-                return str(raw[key])
-    return f"row {line_no}"
+def _raw_key(raw: dict[str, Any], keys: tuple[str, ...], line_no: int) -> str:
+    if "sku" not in raw and "region_class" in keys and "category" in keys:  # a shipping row
+        return f"{raw.get('category')}/{raw.get('region_class')}"
+    return next((str(raw[k]) for k in keys if isinstance(raw.get(k), str)), f"row {line_no}")
 
 
 def validation_problems(

@@ -231,10 +231,10 @@ def load_templates(folder: DataPath | None = None) -> Templates:
     zh = load_model(paths["zh"], _Chinese)
     tables = [*en.slot_values, *en.chat_slot_values]
     known = PRODUCT_SLOTS | SCENE_SLOTS | {n for t in tables for n in (t, f"{t}_zh")}
-    for register, data in zip(REGISTERS, (en, slang, zh), strict=True):
+    registers = dict(zip(REGISTERS, (en, slang, zh), strict=True))
+    for register, data in registers.items():
         _check_templates(paths[register], register, data, known)
     _check_chinese(paths["zh"], en, zh)
-    registers = dict(zip(REGISTERS, (en, slang, zh), strict=True))
 
     def group(name: str) -> Any:  # T, or family -> T
         if isinstance(getattr(en, name), DataModel):
