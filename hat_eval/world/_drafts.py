@@ -84,19 +84,17 @@ def draft_case(
         return call_function(kb, session, function, dict(args))
 
     forbidden = list(ABSOLUTE_FORBIDDEN)
-    escalate = False
     details = row["details"]
     details["on_screen"] = True
-    if intent == "price":
+    if intent in ("price", "stock_size"):
         sku, note = _sku(kb, pid, row["message"])
         notes.append(note)
+    if intent == "price":
         if sku is not None:
             details.update(sku=sku["sku"], quantity=1)
             res = call("pricing.final_price", {"sku": sku["sku"]})
             facts.append(price_fact(len(calls) - 1, res["final_price"]).to_dict())
     elif intent == "stock_size":
-        sku, note = _sku(kb, pid, row["message"])
-        notes.append(note)
         call("inventory.check_stock", {"product_id": pid})
         if sku is not None:
             details.update(sku=sku["sku"], sub="stock")
@@ -120,14 +118,13 @@ def draft_case(
         notes.append(f"the {label} (change it if another spec is asked)")
     elif intent == "escalation":
         calls.append({"function": "handoff.escalate", "args": {}, "optional": False})
-        escalate = True
     elif intent not in ("compliance_bait", "out_of_scope", "chit_chat"):
         notes.append(f"no facts drafted for {intent}: write them, or drop the gold to judge it")
     row.update(
         facts=facts,
         expected_calls=calls,
         forbidden=forbidden,
-        should_escalate=escalate,
+        should_escalate=intent == "escalation",
         constraints=list(BASE_CONSTRAINTS),
         reviewed=False,
     )
