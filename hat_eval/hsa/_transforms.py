@@ -47,13 +47,9 @@ class Transform:
         strength: float = 0.5,
         protect: frozenset[str] = frozenset(),
     ) -> tuple[Harness, Mapping]:
-        """Apply the transform with its own ``random.Random(seed)``.
+        """Apply the transform with its own ``random.Random(seed)`` (see the module docstring).
 
-        Args:
-            harness: the harness to perturb (left unchanged).
-            seed: the seed; the same seed gives the same variant.
-            strength: share of elements touched, in [0, 1].
-            protect: skill ids that must not be masked (the skill a case needs, say).
+        ``protect``: skill ids that must not be masked (the skill a case needs, say).
         """
         if not 0.0 <= strength <= 1.0:
             raise ValueError(f"strength {strength} is outside [0, 1], expected 0 <= strength <= 1")

@@ -175,13 +175,12 @@ def _read_yaml(path: Path, model: type[R], problems: list[Problem]) -> R | None:
 def _load(folder: Path) -> tuple[ShopPack | None, list[Problem]]:
     if not folder.is_dir():
         return None, [Problem(str(folder), "not a folder", f"a shop folder with {MANIFEST_FILE}")]
-    problems: list[Problem] = []
     expected = [MANIFEST_FILE, POLICY_FILE, *RECORD_FILES]
-    for name in expected:
-        if not (folder / name).is_file():
-            problems.append(
-                Problem(name, "missing", f"every record kind of a shop ({', '.join(expected)})")
-            )
+    problems = [
+        Problem(name, "missing", f"every record kind of a shop ({', '.join(expected)})")
+        for name in expected
+        if not (folder / name).is_file()
+    ]
     if problems:
         return None, problems
     lines: dict[tuple[str, str], int] = {}
