@@ -142,17 +142,12 @@ def union(first: Iterable[str], later: Iterable[str]) -> tuple[str, ...]:
 def _chain(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:
     out = {k: second.get(v, v) for k, v in first.items()}
     renamed = set(first.values())
-    for k, v in second.items():
-        if k not in renamed:
-            out[k] = v
+    out.update((k, v) for k, v in second.items() if k not in renamed)
     return {k: v for k, v in out.items() if k != v}
 
 
 def _original(renames: dict[str, str | None], current: str) -> str:
-    for orig, new in renames.items():
-        if new == current:
-            return orig
-    return current
+    return next((orig for orig, new in renames.items() if new == current), current)
 
 
 def _moved_again(first: dict[str, tuple[Any, Any]], later: dict[str, tuple[Any, Any]]) -> Any:
