@@ -205,7 +205,7 @@ def fact_mentioned(fact: Fact, text: str) -> bool:
 def price_aliases(value: float) -> tuple[str, ...]:
     """Ways to write a yuan amount: ¥169, ¥169.00, 169 yuan, 169元, RMB 169."""
     two = f"{value:.2f}"
-    short = two[:-3] if two.endswith(".00") else two.rstrip("0") if "." in two else two
+    short = two[:-3] if two.endswith(".00") else two.rstrip("0")  # two always has a "."
     forms = {
         f"¥{two}",
         f"¥{short}",
