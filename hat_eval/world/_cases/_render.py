@@ -72,11 +72,9 @@ def render(
             return False
         return fields <= filled and require <= fields and not any(a in t for a in avoid)
 
-    pool = [t for t in templates[ctx.register] if fits(t)]
+    pool = list(filter(fits, templates[ctx.register])) or list(filter(fits, templates["en"]))
     if not pool:
-        pool = [t for t in templates["en"] if fits(t)]
-        if not pool:
-            raise Skip
+        raise Skip
     template = ctx.rng.choice(pool)
     language = "en"
     if ctx.register == "zh" and template in templates["zh"]:
