@@ -341,7 +341,6 @@ def _multi(case: Case, kb: KnowledgeBase, zh: bool) -> str:
 def reference_answer(case: Case, kb: KnowledgeBase) -> str:
     """A short correct answer to ``case`` (no skill tag): states every fact, no forbidden claim."""
     zh = case.language in ("zh", "mixed")
-    intent = case.intent
     builders: dict[str, Any] = {
         "price": _price,
         "promotion_stacking": _stacking,
@@ -357,4 +356,4 @@ def reference_answer(case: Case, kb: KnowledgeBase) -> str:
         "chit_chat": _chit_chat,
         "escalation": _escalation,
     }
-    return str(builders[intent](case, kb, zh))
+    return str(builders[case.intent](case, kb, zh))
