@@ -33,7 +33,7 @@ from ._compare import (
 )
 from ._instrument import instrument_table
 from ._judge_only import judge_only_notes
-from ._page import Page, plots, render_html, render_markdown
+from ._page import Page, _png, plots, render_html, render_markdown
 
 if TYPE_CHECKING:
     from hat_eval.loadtest import LevelSummary
@@ -200,8 +200,6 @@ def calibration_plot(path: Path) -> bytes:
     ax.set_ylabel("calibrated (human-aligned) rating")
     ax.set_title("Judge calibration maps")
     ax.legend(fontsize=7)
-    from ._page import _png
-
     return _png(fig)
 
 
@@ -266,8 +264,6 @@ def latency_plot(folders: Sequence[Path]) -> bytes | None:
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=7)
     ax.set_title("Latency CDF per concurrency")
-    from ._page import _png
-
     return _png(fig)
 
 
