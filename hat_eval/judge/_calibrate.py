@@ -164,12 +164,6 @@ _SUMMARY_KEYS = (
 )
 
 
-def folds_of(n_items: int, n_folds: int, seed: int) -> list[npt.NDArray[np.intp]]:
-    """Item indices split into ``n_folds`` folds of near-equal size, in a seeded random order."""
-    order = np.random.default_rng(seed).permutation(n_items)
-    return [np.sort(f).astype(np.intp) for f in np.array_split(order, n_folds)]
-
-
 def select_method(candidates: Sequence[MethodCV]) -> Method:
     """The simplest kind whose mean fold alpha is within one standard error of the best mean.
 
@@ -228,7 +222,9 @@ def calibrate_dimension(
         return DimensionCalibration(data.dimension, kept, n, True, tuple(notes))
     if folds_n < n_folds:
         notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
-    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed))
+    order = np.random.default_rng(seed).permutation(n)  # folds of near-equal size, seeded
+    folds = [np.sort(f).astype(np.intp) for f in np.array_split(order, folds_n)]
+    predictions, candidates = _cross_validate(data, folds)
     chosen = select_method(candidates)
     x, y = data.pairs(np.arange(n, dtype=np.intp))
     final = fit_map(data.dimension, chosen, x, y)
