@@ -57,6 +57,7 @@ from ._rubric import (
     parse_preferences,
 )
 from ._study import PREFERENCE_NAME, majority_preference
+from ._study_export import pair_samples
 from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse
 
 OVERALL = PREFERENCE_NAME
@@ -354,10 +355,6 @@ async def judge_logs(log_a: Any, log_b: Any, judge: PairwiseJudge) -> list[PairV
     from inspect_ai.scorer import Target
 
     from hat_eval.suites import episode_of
-
-    from ._study_export import (
-        pair_samples,
-    )
 
     samples = {str(s.id): s for s in log_a.samples or [] if getattr(s, "epoch", 1) == 1}
     out = []
