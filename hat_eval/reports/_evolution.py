@@ -236,11 +236,9 @@ def evolution_report(
     pairs = list(error_pairs(answers, order).values())
     if not pairs:
         return report
-
-    def reduction(idx: Sequence[int]) -> float:
-        return error_reduction([pairs[i] for i in idx])
-
-    value, low, high = case_bootstrap(reduction, len(pairs), n_boot=n_boot)
+    value, low, high = case_bootstrap(
+        lambda idx: error_reduction([pairs[i] for i in idx]), len(pairs), n_boot=n_boot
+    )
     return replace(
         report,
         error_first=mean_estimate([p[0] for p in pairs], n_boot),
