@@ -292,31 +292,16 @@ def pairwise_judge(
     return compare
 
 
-def pairwise_rows(
-    verdicts: Sequence[PairVerdict], dimensions: Sequence[str] | None = None
-) -> list[dict[str, str]]:
-    """One row per (pair, dimension) with a verdict, for :func:`write_pairwise`.
-
-    The keys are ``sample_id, dimension, rating, preference, annotator``; rating and preference
-    both hold ``A``/``B``/``tie``. Pairs that failed have no verdict and no row.
-    ``dimensions`` None: every dimension.
-    """
-    return [
-        dict(zip(PAIRWISE_COLUMNS, (v.item_id, d, pref, pref, "judge"), strict=True))
-        for v in verdicts
-        for d, pref in v.verdicts.items()
-        if dimensions is None or d in dimensions
-    ]
-
-
 def write_pairwise(
     path: str | Path,
     verdicts: Sequence[PairVerdict],
     *,
     dimensions: Sequence[str] | None = (OVERALL,),
 ) -> Path:
-    """Write the verdicts as JSONL (``.jsonl``) or CSV (``.csv``) rows (:func:`pairwise_rows`).
+    """Write the verdicts as JSONL (``.jsonl``) or CSV (``.csv``) rows.
 
+    One row per (pair, dimension) with a verdict, its keys :data:`PAIRWISE_COLUMNS`; rating and
+    preference both hold ``A``/``B``/``tie``, and a pair that failed has no verdict and no row.
     The default writes only :data:`OVERALL`: ``hat-eval study analyze --judge`` reads one
     verdict per ``sample_id``. Pass ``dimensions=None`` for every dimension (for
     ``hat-eval judge agreement``).
@@ -325,7 +310,12 @@ def write_pairwise(
         ValueError: a suffix other than ``.jsonl`` or ``.csv``.
     """
     out = Path(path)
-    rows = pairwise_rows(verdicts, dimensions)
+    rows = [
+        dict(zip(PAIRWISE_COLUMNS, (v.item_id, d, pref, pref, "judge"), strict=True))
+        for v in verdicts
+        for d, pref in v.verdicts.items()
+        if dimensions is None or d in dimensions
+    ]
     suffix = out.suffix.lower()
     if suffix == ".jsonl":
         write_jsonl(out, rows)
