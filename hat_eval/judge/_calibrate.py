@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
-import numpy.typing as npt
 
 from hat_eval.stats import mean_stderr
 
@@ -164,12 +163,6 @@ _SUMMARY_KEYS = (
 )
 
 
-def folds_of(n_items: int, n_folds: int, seed: int) -> list[npt.NDArray[np.intp]]:
-    """Item indices split into ``n_folds`` folds of near-equal size, in a seeded random order."""
-    order = np.random.default_rng(seed).permutation(n_items)
-    return [np.sort(f).astype(np.intp) for f in np.array_split(order, n_folds)]
-
-
 def select_method(candidates: Sequence[MethodCV]) -> Method:
     """The simplest kind whose mean fold alpha is within one standard error of the best mean.
 
@@ -181,28 +174,6 @@ def select_method(candidates: Sequence[MethodCV]) -> Method:
     _, best_mean, best_stderr = max(scored, key=lambda s: s[1])
     bar = best_mean - (best_stderr or 0.0)  # the best itself clears it
     return next(m for m in METHODS if any(s[0] == m and s[1] >= bar for s in scored))
-
-
-def _cross_validate(
-    data: DimensionData, folds: Sequence[npt.NDArray[np.intp]]
-) -> tuple[dict[Method, FloatArray], list[MethodCV]]:
-    """Each kind of map's out-of-fold predictions and its held-out alpha per fold."""
-    n = data.judge.size
-    everything = np.arange(n, dtype=np.intp)
-    predictions: dict[Method, FloatArray] = {}
-    candidates = []
-    for method in METHODS:
-        predicted = np.full(n, np.nan)
-        per_fold: list[float | None] = []
-        for test in folds:
-            train = np.setdiff1d(everything, test)
-            x, y = data.pairs(train)
-            fitted = fit_map(data.dimension, method, x, y)
-            predicted[test] = [fitted.apply(float(s)) for s in data.judge[test]]
-            per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
-        predictions[method] = predicted
-        candidates.append(MethodCV(method, tuple(per_fold)))
-    return predictions, candidates
 
 
 def calibrate_dimension(
@@ -228,9 +199,23 @@ def calibrate_dimension(
         return DimensionCalibration(data.dimension, kept, n, True, tuple(notes))
     if folds_n < n_folds:
         notes.append(f"{n} items: {folds_n} folds instead of {n_folds}")
-    predictions, candidates = _cross_validate(data, folds_of(n, folds_n, seed))
+    order = np.random.default_rng(seed).permutation(n)  # folds of near-equal size, seeded
+    folds = [np.sort(f).astype(np.intp) for f in np.array_split(order, folds_n)]
+    everything = np.arange(n, dtype=np.intp)
+    predictions: dict[Method, FloatArray] = {}  # each kind's out-of-fold predictions
+    candidates = []  # and its held-out alpha per fold
+    for method in METHODS:
+        predicted = np.full(n, np.nan)
+        per_fold: list[float | None] = []
+        for test in folds:
+            x, y = data.pairs(np.setdiff1d(everything, test))
+            fitted = fit_map(data.dimension, method, x, y)
+            predicted[test] = [fitted.apply(float(s)) for s in data.judge[test]]
+            per_fold.append(judge_human_alpha(data.humans[:, test], predicted[test], "rating"))
+        predictions[method] = predicted
+        candidates.append(MethodCV(method, tuple(per_fold)))
     chosen = select_method(candidates)
-    x, y = data.pairs(np.arange(n, dtype=np.intp))
+    x, y = data.pairs(everything)
     final = fit_map(data.dimension, chosen, x, y)
 
     def held_out(method: Method) -> DimensionAgreement:

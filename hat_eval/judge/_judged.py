@@ -163,9 +163,16 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
         judge_md.pop("undecided", None)
         decided = decide_parts(undecided, means)
         value = settle(values, undecided, decided)
-        note = _judge_note(undecided, decided, means, judge_md)
         if "judge_error" in judge_md:
             value[JUDGE_FAILED] = 1.0
+            note = f"the judge could not rate: {judge_md['judge_error']}"
+        else:  # each part the judge rates, decided or not, with the rating
+            verdicts = {p: f"{v:g}" for p, v in decided.items()}
+            note = "judged: " + ", ".join(
+                f"{p} {verdicts.get(p, 'still undecided')} ({d} rated {means.get(d, math.nan):.2f})"
+                for p in undecided
+                if (d := PART_DIMENSIONS.get(p)) is not None
+            )
         ratings = {p: means[PART_DIMENSIONS[p]] for p in decided}
         metadata["undecided"] = {p: why for p, why in undecided.items() if p not in decided}
         metadata["judged"] = ratings
@@ -179,22 +186,3 @@ def _judged(scorer: Scorer, judge: Scorer) -> Scorer:
         )
 
     return score
-
-
-def _judge_note(
-    undecided: Mapping[str, str],
-    decided: Mapping[str, float],
-    means: Mapping[str, Any],
-    judge_md: Mapping[str, Any],
-) -> str:
-    if "judge_error" in judge_md:
-        return f"the judge could not rate: {judge_md['judge_error']}"
-    notes = []
-    for part in undecided:
-        dim = PART_DIMENSIONS.get(part)
-        if dim is None:
-            continue
-        rating = means.get(dim, math.nan)
-        verdict = f"{decided[part]:g}" if part in decided else "still undecided"
-        notes.append(f"{part} {verdict} ({dim} rated {rating:.2f})")
-    return "judged: " + ", ".join(notes)

@@ -2,8 +2,8 @@
 
 :func:`judge_log` re-scores the labelled samples of an Inspect log with :func:`agent_judge`
 (through ``inspect_ai.score``, so the cache and the per-sample costs work as in any re-score)
-and returns the raw scores per (sample, dimension). :func:`judge_corpus` runs the same scorer on
-the hand-labelled answer corpus (``judge/corpus``), each entry as the task state a suite sample
+and returns the raw scores per (sample, dimension). :func:`corpus_agreement` runs the same scorer
+on the hand-labelled answer corpus (``judge/corpus``), each entry as the task state a suite sample
 would have had, and :func:`corpus_report` sets the judge's pass/fail verdicts on the labelled
 parts beside the deterministic checks' (``hat_eval.episode.agreement``).
 """
@@ -93,9 +93,9 @@ def judge_log(
     return JudgedSamples(tuple(out), tuple(failed), extra)
 
 
-def corpus_episode(entry: CorpusEntry) -> Episode:
-    """The episode a corpus entry was written for (its stored case and gold, the base harness)."""
-    return Episode(
+def corpus_state(entry: CorpusEntry) -> tuple[TaskState, Target]:
+    """The task state of a corpus answer, as a suite sample answered with it would have."""
+    episode = Episode(  # its stored case and gold, the base harness
         id=f"corpus-{entry.id}",
         suite="corpus",
         case=entry.case,
@@ -104,11 +104,7 @@ def corpus_episode(entry: CorpusEntry) -> Episode:
         kb_seed=entry.kb_seed,
         gold=entry.gold,
     )
-
-
-def corpus_state(entry: CorpusEntry) -> tuple[TaskState, Target]:
-    """The task state of a corpus answer, as a suite sample answered with it would have."""
-    sample = to_sample(corpus_episode(entry))
+    sample = to_sample(episode)
     assert isinstance(sample.target, str)
     messages: list[ChatMessage] = [ChatMessageUser(content=entry.case.message)]
     messages += [
@@ -145,26 +141,6 @@ class CorpusJudgement:
         """The judge's pass/fail on a labelled part (``decide_parts``); None in between."""
         decided = decide_parts({part: ""}, self.ratings)
         return None if part not in decided else decided[part] >= 1.0
-
-
-def judge_corpus(
-    entries: Sequence[CorpusEntry], scorer: Scorer, *, concurrency: int = 8
-) -> list[CorpusJudgement]:
-    """Run ``scorer`` (an :func:`agent_judge`) on every corpus answer, ``concurrency`` at once."""
-
-    async def one(entry: CorpusEntry, gate: asyncio.Semaphore) -> CorpusJudgement:
-        state, target = corpus_state(entry)
-        async with gate:
-            result = await scorer(state, target)
-        assert isinstance(result, Score)
-        error = (result.metadata or {}).get("judge_error")
-        return CorpusJudgement(entry.id, score_numbers(result), error)
-
-    async def every_entry() -> list[CorpusJudgement]:
-        gate = asyncio.Semaphore(concurrency)  # made inside the loop that runs it
-        return list(await asyncio.gather(*(one(e, gate) for e in entries)))
-
-    return run_blocking(every_entry())
 
 
 @dataclass(frozen=True)
@@ -306,8 +282,20 @@ def corpus_report(
 def corpus_agreement(
     entries: Sequence[CorpusEntry], scorer: Scorer, *, concurrency: int = 8
 ) -> CorpusReport:
-    """Check and judge every corpus answer, then :func:`corpus_report`."""
+    """Check and judge (``scorer``, ``concurrency`` at once) every corpus answer: the report."""
     from hat_eval.episode import check_entry
 
+    async def one(entry: CorpusEntry, gate: asyncio.Semaphore) -> CorpusJudgement:
+        state, target = corpus_state(entry)
+        async with gate:
+            result = await scorer(state, target)
+        assert isinstance(result, Score)
+        error = (result.metadata or {}).get("judge_error")
+        return CorpusJudgement(entry.id, score_numbers(result), error)
+
+    async def every_entry() -> list[CorpusJudgement]:
+        gate = asyncio.Semaphore(concurrency)  # made inside the loop that runs it
+        return list(await asyncio.gather(*(one(e, gate) for e in entries)))
+
     checks = [check_entry(e) for e in entries]
-    return corpus_report(entries, checks, judge_corpus(entries, scorer, concurrency=concurrency))
+    return corpus_report(entries, checks, run_blocking(every_entry()))

@@ -41,7 +41,6 @@ Rating: TypeAlias = int | Preference
 RATING_SCALE: Final[tuple[int, ...]] = (1, 2, 3, 4, 5)
 PREFERENCES: Final[tuple[Preference, ...]] = get_args(Preference)
 COLUMNS: Final[tuple[str, ...]] = ("sample_id", "dimension", "rating", "annotator")
-FORMATS: Final[tuple[str, ...]] = (".csv", ".jsonl", ".json")
 
 _SCALE_RULE = (
     f"an integer {RATING_SCALE[0]}-{RATING_SCALE[-1]}, or A, B or tie for a pairwise dimension"
@@ -109,18 +108,20 @@ def read_labels(path: Path, *, default_annotator: str | None = None) -> list[Lab
             empty file; the message names the file, the line or task, the field and the value.
     """
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise LabelError(
-            f"{path}: unknown file format {path.suffix or '(no suffix)'!r} "
-            f"(use .csv, .jsonl, or a Label Studio JSON export .json)"
-        )
     if suffix == ".jsonl":
         rows = jsonl_rows(path, f"labels with {', '.join(COLUMNS)}")
         labels = [_row_label(row, where, default_annotator) for where, row in rows]
     elif suffix == ".csv":
-        labels = _read_csv(read_text(path), str(path), default_annotator)
-    else:
+        required = [c for c in COLUMNS if not (c == "annotator" and default_annotator)]
+        reader = csv_reader(read_text(path).splitlines(), str(path), required, COLUMNS)
+        labels = [_row_label(row, f"{path}:{reader.line_num}", default_annotator) for row in reader]
+    elif suffix == ".json":
         labels = _read_json(read_text(path), str(path), default_annotator)
+    else:
+        raise LabelError(
+            f"{path}: unknown file format {path.suffix or '(no suffix)'!r} "
+            f"(use .csv, .jsonl, or a Label Studio JSON export .json)"
+        )
     if not labels:
         raise LabelError(f"{path}: no labels in the file")
     return labels
@@ -227,12 +228,6 @@ def _row_label(row: Mapping[str, Any], where: str, default_annotator: str | None
         annotator=str(typed.annotator).strip(),
         where=where,
     )
-
-
-def _read_csv(text: str, name: str, default_annotator: str | None) -> list[Label]:
-    required = [c for c in COLUMNS if not (c == "annotator" and default_annotator)]
-    reader = csv_reader(text.splitlines(), name, required, COLUMNS)
-    return [_row_label(row, f"{name}:{reader.line_num}", default_annotator) for row in reader]
 
 
 def jsonl_rows(path: Path, what: str) -> Iterator[tuple[str, dict[str, Any]]]:

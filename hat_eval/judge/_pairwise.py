@@ -57,6 +57,7 @@ from ._rubric import (
     parse_preferences,
 )
 from ._study import PREFERENCE_NAME, majority_preference
+from ._study_export import pair_samples
 from ._tools import DEFAULT_TOOL_TURNS, Conversation, converse
 
 OVERALL = PREFERENCE_NAME
@@ -244,136 +245,51 @@ def pairwise_judge(
     ) -> PairVerdict:
         grader = resolve_grader(model, model_role)
         facts = grader_facts(episode, mode, max_tool_turns)
-        shown: dict[Order, tuple[str, str]] = {
-            "AB": (answer_a, answer_b),
-            "BA": (answer_b, answer_a),
-        }
+        shown = {"AB": (answer_a, answer_b), "BA": (answer_b, answer_a)}
+        prompts = {o: pairwise_prompt(spec, episode, *shown[o], dims, facts) for o in ORDERS}
+        max_tokens = judge_max_tokens(len(dims), claims=False)
         started = time.perf_counter()
         conversations: list[Conversation[dict[str, PairwiseChoice]]] = []
         samples: list[dict[str, Preference]] = []
         orders: list[dict[Order, dict[str, Preference]]] = []
         errors: list[str] = []
-        inconsistent = comparisons = 0
-
-        for i in range(k):
-            cfg = generate_config(grader, config, i, judge_max_tokens(len(dims), claims=False))
-            raw = await _both_orders(
-                _Ask(grader, spec, episode, dims, facts, retries, max_tool_turns),
-                shown,
-                cfg,
-                conversations,
-                errors,
-            )
-            if len(raw) < len(ORDERS):
-                continue
-            sample = {d: reconcile(raw["AB"][d], raw["BA"][d]) for d in dims}
-            comparisons += len(dims)
-            inconsistent += sum(not consistent for _, consistent in sample.values())
-            samples.append({d: preference for d, (preference, _) in sample.items()})
-            orders.append(raw)
-        return _pair_verdict(
-            item_id if item_id is not None else episode.id,
-            dims,
-            samples,
-            orders,
-            (inconsistent, comparisons),
-            JudgeCosts.of(conversations, time.perf_counter() - started),
-            errors,
-            None if samples else _no_sample(k, retries, errors),
+        inconsistent = 0
+        for i in range(k):  # both orders of a sample share its seed
+            cfg = generate_config(grader, config, i, max_tokens)
+            raw: dict[Order, dict[str, Preference]] = {}
+            for order in ORDERS:
+                conv = await converse(
+                    grader,
+                    prompts[order],
+                    lambda text: parse_preferences(text, dims),
+                    retries=retries,
+                    config=cfg,
+                    tools=facts.tools,
+                    max_tool_turns=max_tool_turns,
+                )
+                conversations.append(conv)
+                if conv.parsed is None:
+                    errors.append(f"order {order}: {conv.error}")
+                    break
+                raw[order] = {d: as_preference(c.winner, order) for d, c in conv.parsed.items()}
+            else:  # both orders answered: the sample counts
+                sample = {d: reconcile(raw["AB"][d], raw["BA"][d]) for d in dims}
+                inconsistent += sum(not consistent for _, consistent in sample.values())
+                samples.append({d: preference for d, (preference, _) in sample.items()})
+                orders.append(raw)
+        return PairVerdict(
+            item_id=item_id if item_id is not None else episode.id,
+            verdicts={d: majority_preference([s[d] for s in samples]) for d in dims if samples},
+            samples=samples,
+            orders=orders,
+            position_inconsistent=inconsistent,
+            comparisons=len(samples) * len(dims),
+            costs=JudgeCosts.of(conversations, time.perf_counter() - started),
+            errors=errors,
+            error=None if samples else _no_sample(k, retries, errors),
         )
 
     return compare
-
-
-@dataclass(frozen=True)
-class _Ask:
-    """What one comparison asks the grader with (the same for each order and sample)."""
-
-    grader: Model
-    spec: Rubric
-    episode: Episode
-    dims: list[str]
-    facts: GraderFacts
-    retries: int
-    max_tool_turns: int
-
-
-async def _both_orders(
-    ask: _Ask,
-    shown: dict[Order, tuple[str, str]],
-    cfg: GenerateConfig,
-    conversations: list[Conversation[dict[str, PairwiseChoice]]],
-    errors: list[str],
-) -> dict[Order, dict[str, Preference]]:
-    """One sample: the grader's preferences in each order, as far as its replies parse."""
-    raw: dict[Order, dict[str, Preference]] = {}
-    for order in ORDERS:
-        first, second = shown[order]
-        conv = await converse(
-            ask.grader,
-            pairwise_prompt(ask.spec, ask.episode, first, second, ask.dims, ask.facts),
-            lambda text: parse_preferences(text, ask.dims),
-            retries=ask.retries,
-            config=cfg,
-            tools=ask.facts.tools,
-            max_tool_turns=ask.max_tool_turns,
-        )
-        conversations.append(conv)
-        if conv.parsed is None:
-            errors.append(f"order {order}: {conv.error}")
-            break
-        raw[order] = {d: as_preference(c.winner, order) for d, c in conv.parsed.items()}
-    return raw
-
-
-def _pair_verdict(
-    item_id: str,
-    dims: Sequence[str],
-    samples: list[dict[str, Preference]],
-    orders: list[dict[Order, dict[str, Preference]]],
-    counts: tuple[int, int],
-    costs: JudgeCosts,
-    errors: list[str],
-    error: str | None,
-) -> PairVerdict:
-    """The pair's verdict: the majority per dimension over the samples both orders answered."""
-    inconsistent, comparisons = counts
-    return PairVerdict(
-        item_id=item_id,
-        verdicts={d: majority_preference([s[d] for s in samples]) for d in dims} if samples else {},
-        samples=samples,
-        orders=orders,
-        position_inconsistent=inconsistent,
-        comparisons=comparisons,
-        costs=costs,
-        errors=errors,
-        error=error,
-    )
-
-
-def pairwise_rows(
-    verdicts: Sequence[PairVerdict], dimensions: Sequence[str] | None = None
-) -> list[dict[str, str]]:
-    """One row per (pair, dimension) with a verdict, for :func:`write_pairwise`.
-
-    The keys are ``sample_id, dimension, rating, preference, annotator``; rating and preference
-    both hold ``A``/``B``/``tie``. Pairs that failed have no verdict and no row.
-    ``dimensions`` None: every dimension.
-    """
-    rows = []
-    for v in verdicts:
-        for d, pref in v.verdicts.items():
-            if dimensions is None or d in dimensions:
-                rows.append(
-                    {
-                        "sample_id": v.item_id,
-                        "dimension": d,
-                        "rating": pref,
-                        "preference": pref,
-                        "annotator": "judge",
-                    }
-                )
-    return rows
 
 
 def write_pairwise(
@@ -382,8 +298,10 @@ def write_pairwise(
     *,
     dimensions: Sequence[str] | None = (OVERALL,),
 ) -> Path:
-    """Write the verdicts as JSONL (``.jsonl``) or CSV (``.csv``) rows (:func:`pairwise_rows`).
+    """Write the verdicts as JSONL (``.jsonl``) or CSV (``.csv``) rows.
 
+    One row per (pair, dimension) with a verdict, its keys :data:`PAIRWISE_COLUMNS`; rating and
+    preference both hold ``A``/``B``/``tie``, and a pair that failed has no verdict and no row.
     The default writes only :data:`OVERALL`: ``hat-eval study analyze --judge`` reads one
     verdict per ``sample_id``. Pass ``dimensions=None`` for every dimension (for
     ``hat-eval judge agreement``).
@@ -392,7 +310,12 @@ def write_pairwise(
         ValueError: a suffix other than ``.jsonl`` or ``.csv``.
     """
     out = Path(path)
-    rows = pairwise_rows(verdicts, dimensions)
+    rows = [
+        dict(zip(PAIRWISE_COLUMNS, (v.item_id, d, pref, pref, "judge"), strict=True))
+        for v in verdicts
+        for d, pref in v.verdicts.items()
+        if dimensions is None or d in dimensions
+    ]
     suffix = out.suffix.lower()
     if suffix == ".jsonl":
         write_jsonl(out, rows)
@@ -422,10 +345,6 @@ async def judge_logs(log_a: Any, log_b: Any, judge: PairwiseJudge) -> list[PairV
     from inspect_ai.scorer import Target
 
     from hat_eval.suites import episode_of
-
-    from ._study_export import (
-        pair_samples,
-    )
 
     samples = {str(s.id): s for s in log_a.samples or [] if getattr(s, "epoch", 1) == 1}
     out = []

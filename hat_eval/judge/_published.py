@@ -87,10 +87,8 @@ class PairItem:
 
 def _winner(row: dict[str, Any], where: str) -> str:
     winner = row.get("winner")
-    if winner == "model_a":
-        return str(row["model_a"])
-    if winner == "model_b":
-        return str(row["model_b"])
+    if winner in ("model_a", "model_b"):  # the column that names the winning model
+        return str(row[winner])
     if winner in (TIE, INCONSISTENT):
         return str(winner)
     raise LabelError(f"{where}: winner {winner!r} is not model_a, model_b, tie or {INCONSISTENT}")

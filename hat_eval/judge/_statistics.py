@@ -243,17 +243,13 @@ def bootstrap_intervals(
     """
     if n_boot <= 0 or n_items == 0:
         return {}
-    draws: defaultdict[str, list[float]] = defaultdict(list)
-    names: set[str] = set()
+    draws: defaultdict[str, list[float]] = defaultdict(list)  # a name undefined everywhere too
     for idx in bootstrap_indices(n_items, n_boot=n_boot, seed=seed):
-        values = statistic(idx)
-        names.update(values)
-        for name, value in values.items():
-            if value is not None:
-                draws[name].append(value)
+        for name, value in statistic(idx).items():
+            draws[name] += [] if value is None else [value]
     return {
-        name: percentile_interval(draws[name], confidence=confidence)
-        if len(draws[name]) * 2 >= n_boot
+        name: percentile_interval(values, confidence=confidence)
+        if len(values) * 2 >= n_boot
         else None
-        for name in sorted(names)
+        for name, values in sorted(draws.items())
     }

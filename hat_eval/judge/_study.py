@@ -293,7 +293,9 @@ def _votes_by_item(
                 f"again (first at {first_where[pair]}); keep one vote per annotator and item"
             )
         first_where[pair] = vote.where
-        by_item[vote.item_id][vote.annotator] = _to_preference(vote.side, entry.a_side)
+        by_item[vote.item_id][vote.annotator] = (
+            "tie" if vote.side == "tie" else "A" if vote.side == entry.a_side else "B"
+        )
     return by_item
 
 
@@ -396,12 +398,6 @@ def analyze_study(
         unknown_items=unknown,
         notes=tuple(notes),
     )
-
-
-def _to_preference(side: Side, a_side: Literal["left", "right"]) -> Preference:
-    if side == "tie":
-        return "tie"
-    return "A" if side == a_side else "B"
 
 
 def _judge_verdict(

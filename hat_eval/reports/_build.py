@@ -33,7 +33,7 @@ from ._compare import (
 )
 from ._instrument import instrument_table
 from ._judge_only import judge_only_notes
-from ._page import Page, plots, render_html, render_markdown
+from ._page import Page, _png, plots, render_html, render_markdown
 
 if TYPE_CHECKING:
     from hat_eval.loadtest import LevelSummary
@@ -48,22 +48,6 @@ class ReportFiles:
     images: tuple[Path, ...]
 
 
-def split_loadtest(entries: Sequence[Path | str]) -> tuple[list[Path], list[tuple[str, Path]]]:
-    """``--loadtest`` entries as folders, and the ``CANDIDATE=DIR`` ones as (candidate, folder).
-
-    A folder named after a candidate puts that load test's latency in the candidate's row of
-    the main table; every folder is also in the latency table and plot.
-    """
-    folders, owners = [], []
-    for entry in entries:
-        name, sep, rest = str(entry).rpartition("=")
-        folder = Path(rest if sep else str(entry))
-        folders.append(folder)
-        if sep and name:
-            owners.append((name, folder))
-    return folders, owners
-
-
 def _levels(folder: Path) -> list[LevelSummary]:
     """A load test's levels (``summary.json``), or :class:`ReportError` in one line."""
     from hat_eval.loadtest import SummaryError, read_summary
@@ -72,13 +56,6 @@ def _levels(folder: Path) -> list[LevelSummary]:
         return read_summary(folder)
     except SummaryError as err:
         raise ReportError(str(err)) from None
-
-
-def latency_cell(folder: Path) -> str:
-    """``P50 / P95`` end-to-end seconds at each concurrency of a load test, for a table cell."""
-    return "; ".join(
-        f"{_seconds(lv.e2e_p50_s)} / {_seconds(lv.e2e_p95_s)} @{lv.users}" for lv in _levels(folder)
-    )
 
 
 def pick_baseline(
@@ -200,8 +177,6 @@ def calibration_plot(path: Path) -> bytes:
     ax.set_ylabel("calibrated (human-aligned) rating")
     ax.set_title("Judge calibration maps")
     ax.legend(fontsize=7)
-    from ._page import _png
-
     return _png(fig)
 
 
@@ -266,8 +241,6 @@ def latency_plot(folders: Sequence[Path]) -> bytes | None:
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=7)
     ax.set_title("Latency CDF per concurrency")
-    from ._page import _png
-
     return _png(fig)
 
 
@@ -306,7 +279,8 @@ def build_report(
     if calibration is not None:
         extras.append(calibration_table(calibration))
         figures["calibration"] = calibration_plot(calibration)
-    folders, owners = split_loadtest(loadtest)
+    entries = [str(entry).rpartition("=") for entry in loadtest]  # DIR or CANDIDATE=DIR
+    folders = [Path(folder) for _, _, folder in entries]
     if folders:
         extras.append(loadtest_table(folders))
         if (cdf := latency_plot(folders)) is not None:
@@ -314,10 +288,14 @@ def build_report(
     extras.append(instrument_table(s.suite for s in logs))
     several = len(candidates(logs)) > 1
     rows = main_table(logs, n_boot)
-    for name, folder in owners:
-        owner = pick_baseline(logs, name, option="--loadtest")
-        row = next(r for r in rows if r.candidate == owner)
-        row.texts["latency"] = latency_cell(folder)
+    for name, _, folder in entries:
+        if name:  # the candidate's row shows P50 / P95 end-to-end seconds at each concurrency
+            owner = pick_baseline(logs, name, option="--loadtest")
+            row = next(r for r in rows if r.candidate == owner)
+            row.texts["latency"] = "; ".join(
+                f"{_seconds(lv.e2e_p50_s)} / {_seconds(lv.e2e_p95_s)} @{lv.users}"
+                for lv in _levels(Path(folder))
+            )
     page = Page(
         title=title,
         rows=rows,

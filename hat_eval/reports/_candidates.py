@@ -79,21 +79,6 @@ class SuiteLog:
         return {c: math.fsum(v) / len(v) for c, v in out.items()}
 
 
-def _candidate(log: Any) -> Candidate:
-    meta = getattr(log.eval, "metadata", None) or {}
-    harness = str(meta.get("harness") or "")
-    from hat_eval.harness import default_harness_path
-
-    defaults = {str(default_harness_path("inline")), str(default_harness_path("progressive"))}
-    label = ""
-    if harness and harness not in defaults and harness != "None":
-        sha = str(meta.get("harness_sha256") or "")[:8]
-        label = Path(harness).name + (f" {sha}" if sha else "")
-    elif harness in defaults and meta.get("disclosure") == "progressive":
-        label = "progressive"
-    return Candidate(str(log.eval.model), str(meta.get("agent") or "harness"), label)
-
-
 def _answers(log: Any) -> tuple[Answer, ...]:
     out = []
     for s in log.samples or []:
@@ -119,12 +104,22 @@ def _answers(log: Any) -> tuple[Answer, ...]:
 
 def read_suite_log(log: Any) -> SuiteLog:
     """The typed record of one Inspect eval log (read with its samples)."""
+    from hat_eval.harness import default_harness_path
+
     meta = getattr(log.eval, "metadata", None) or {}
     suite = str(meta.get("suite") or log.eval.task).split("/")[-1]
     scores = getattr(log.results, "scores", None) or []
+    harness = str(meta.get("harness") or "")
+    defaults = {str(default_harness_path("inline")), str(default_harness_path("progressive"))}
+    label = ""  # the candidate's harness: a file's name and hash, or the progressive default
+    if harness and harness not in defaults and harness != "None":
+        sha = str(meta.get("harness_sha256") or "")[:8]
+        label = Path(harness).name + (f" {sha}" if sha else "")
+    elif harness in defaults and meta.get("disclosure") == "progressive":
+        label = "progressive"
     return SuiteLog(
         suite=suite,
-        candidate=_candidate(log),
+        candidate=Candidate(str(log.eval.model), str(meta.get("agent") or "harness"), label),
         location=str(log.location).removeprefix("file://"),
         dataset=str(meta.get("dataset_sha256") or meta.get("data") or ""),
         version=str(meta.get("dataset_version") or ""),

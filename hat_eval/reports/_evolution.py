@@ -209,6 +209,7 @@ def evolution_report(
         model: the model's name, for the report's title.
         n_boot: bootstrap resamples per interval.
     """
+    answers = list(answers)
     table = {(a.case, a.version): a.values for a in answers}
     ran = [v for v in order if any(ver == v for _, ver in table)]
     run = _Table(table, ran, sorted({c for c, _ in table}), n_boot)
@@ -232,14 +233,12 @@ def evolution_report(
             )
         )
     report = EvolutionReport(model, tuple(ran), tuple(rows), run.by_kind(edits))
-    pairs = list(_error_pairs(table, ran).values())
+    pairs = list(error_pairs(answers, order).values())
     if not pairs:
         return report
-
-    def reduction(idx: Sequence[int]) -> float:
-        return error_reduction([pairs[i] for i in idx])
-
-    value, low, high = case_bootstrap(reduction, len(pairs), n_boot=n_boot)
+    value, low, high = case_bootstrap(
+        lambda idx: error_reduction([pairs[i] for i in idx]), len(pairs), n_boot=n_boot
+    )
     return replace(
         report,
         error_first=mean_estimate([p[0] for p in pairs], n_boot),
@@ -258,21 +257,6 @@ def error_reduction(pairs: Sequence[tuple[float, float]]) -> float:
     return (first - _mean([p[1] for p in pairs])) / first if first > 0 else math.nan
 
 
-def _error_pairs(
-    table: dict[tuple[str, str], dict[str, float]], ran: Sequence[str]
-) -> dict[str, tuple[float, float]]:
-    """Per case (in case order), its error under ``ran``'s first and last version, both decided."""
-    if len(ran) < 2:
-        return {}
-    first, last = ran[0], ran[-1]
-    return {
-        c: (table[(c, first)][ERROR], table[(c, last)][ERROR])
-        for c in sorted({c for c, _ in table})
-        if _decided(table.get((c, first), {}).get(ERROR))
-        and _decided(table.get((c, last), {}).get(ERROR))
-    }
-
-
 def error_pairs(
     answers: Iterable[EvolutionAnswer], order: Sequence[str]
 ) -> dict[str, tuple[float, float]]:
@@ -284,7 +268,15 @@ def error_pairs(
     """
     table = {(a.case, a.version): a.values for a in answers}
     ran = [v for v in order if any(ver == v for _, ver in table)]
-    return _error_pairs(table, ran)
+    if len(ran) < 2:
+        return {}
+    first, last = ran[0], ran[-1]
+    return {
+        c: (table[(c, first)][ERROR], table[(c, last)][ERROR])
+        for c in sorted({c for c, _ in table})
+        if _decided(table.get((c, first), {}).get(ERROR))
+        and _decided(table.get((c, last), {}).get(ERROR))
+    }
 
 
 def log_evolution_answers(log: Any) -> tuple[list[EvolutionAnswer], list[EditInfo], list[str]]:

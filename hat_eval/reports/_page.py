@@ -221,16 +221,20 @@ window.addEventListener("load", () => {
 """Records how many images decoded (``data-images="3/3"``), for a headless browser to read."""
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], pre: bool = False) -> str:
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], links: Sequence[str] = ()) -> str:
+    """An HTML table; with ``links`` (one a row), cells preformatted and each last one linked."""
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>"
-        + "".join(f"<td><pre>{e(c)}</pre></td>" if pre else f"<td>{e(c)}</td>" for c in r)
-        + "</tr>"
-        for r in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    body = []
+    for i, r in enumerate(rows):
+        if links:
+            link = f'<a href="{e(links[i])}">open in inspect view</a>'
+            cells = [f"<td><pre>{e(c)}</pre></td>" for c in r[:-1]]
+            cells.append(f"<td><pre>{e(r[-1])}</pre>{link}</td>")
+        else:
+            cells = [f"<td>{e(c)}</td>" for c in r]
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _regression_rows(page: Page) -> list[list[str]]:
@@ -261,19 +265,6 @@ def view_url(r: Regression) -> str:
     return VIEW_URL.format(
         log=quote(Path(r.location).name), sample=quote(r.sample_id, safe=""), epoch=r.epoch
     )
-
-
-def _regressions_html(page: Page) -> str:
-    """The regressions table, each sample's cell linking to it in the Inspect viewer."""
-    e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for h in REGRESSION_HEADER)
-    rows = []
-    for r, cells in zip(page.regressions, _regression_rows(page), strict=True):
-        tds = "".join(f"<td><pre>{e(c)}</pre></td>" for c in cells[:-1])
-        link = f'<a href="{e(view_url(r))}">open in inspect view</a>'
-        tds += f"<td><pre>{e(cells[-1])}</pre>{link}</td>"
-        rows.append(f"<tr>{tds}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def render_html(page: Page) -> str:
@@ -317,7 +308,8 @@ def render_html(page: Page) -> str:
                 "<p>Each sample opens in the Inspect viewer while `inspect view --log-dir "
                 "LOG_FOLDER` runs on this machine (its default address).</p>"
             )
-            parts.append(_regressions_html(page))
+            links = [view_url(r) for r in page.regressions]
+            parts.append(_table(REGRESSION_HEADER, _regression_rows(page), links))
         else:
             parts.append("<p>None: no case the baseline got right was got wrong.</p>")
     return (
