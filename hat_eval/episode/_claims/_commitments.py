@@ -19,7 +19,7 @@ from functools import cache
 
 from ._language import negated_at
 from ._lexicon import any_of, groups, words
-from ._text import _SCOPE_BREAK, _spans, clause_of, prepare
+from ._text import _SCOPE_BREAK, _SENTENCE_BREAK, _spans, clause_of, prepare
 from ._verdict import Verdict
 
 HANDOFF_KINDS = frozenset({"handoff", "ticket"})
@@ -59,8 +59,8 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
             if words("condition").search(text[sentence_start : m.start()]):
                 continue
             said = m.group(0).strip()
-            ends = [i for c in ".!?;。！？；\n" if (i := text.find(c, m.end())) >= 0]
-            end = min(ends, default=len(text))
+            tail = _SENTENCE_BREAK.search(text, m.end())
+            end = tail.start() if tail else len(text)
             if kind == "handoff" and words("reply_promise").search(text, m.end(), end):
                 kind = "follow-up"  # "passed on to a colleague, who'll get back to you"
             out.append(Verdict(0.0, f"invented {kind} {said!r}: no tool call or policy made it"))
