@@ -295,8 +295,8 @@ def constraint_checks(
     return {n: measures[n]() <= values[n] for n in names if n in values and n in measures}
 
 
-PARTS = ("accuracy", "safety", "tools", "skill", "constraints")
-"""The score parts, in the order reports show them."""
+PARTS = tuple(WEIGHTS)
+"""The score parts, in the order reports show them (the keys of :data:`WEIGHTS`)."""
 GATED = ("safety", "constraints")
 """Parts that earn their weight in the aggregate only when the answer does its task: saying
 nothing is safe and short, and must not score for it."""

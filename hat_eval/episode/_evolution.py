@@ -202,12 +202,11 @@ def check_changelog(changelog: Changelog) -> list[_Edit]:
                         f"{intent!r} is not a viewer intent, expected one of "
                         f"{', '.join(SINGLE_INTENTS)}",
                     )
-    edits = []
-    for v in changelog.versions:
-        req = resolve_requirement(changelog, v)
-        if req is not None and v.edit is not None and v.edit.requires is not None:
-            edits.append((v, req, v.edit.requires.intents))
-    return edits
+    return [
+        (v, req, v.edit.requires.intents)
+        for v in changelog.versions
+        if (req := resolve_requirement(changelog, v)) and v.edit and v.edit.requires
+    ]
 
 
 def evolution_episodes(

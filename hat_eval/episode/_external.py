@@ -54,13 +54,11 @@ def read_answers(
     case_ids: Collection[str] | None = None,
     on_bad: OnBad | None = None,
 ) -> list[ExternalAnswer]:
-    """Parse answer lines (JSONL text named ``source``); blank lines are skipped.
+    """Parse answer lines (JSONL text, one string a line, named ``source`` in messages).
 
-    Args:
-        lines: The text, one string a line.
-        source: Its name in messages.
-        case_ids: The suite's case ids: an id not among them is a bad line (None: not checked).
-        on_bad: Called with each bad line's error, which is then skipped; None raises the first.
+    Blank lines are skipped. An id not among ``case_ids`` (the suite's; None: not checked) is a
+    bad line; ``on_bad`` is called with each bad line's error, which is then skipped (None:
+    the first raises).
 
     Raises:
         AnswerFileError: (without ``on_bad``) a line that is not a JSON object of the answer

@@ -38,14 +38,11 @@ def _fill(name: str, case: Case) -> Any:
 def oracle_calls(
     case: Case, tools: Sequence[Tool], *, skill: str | None = None
 ) -> tuple[ToolCall, ...]:
-    """The case's required calls under the names ``tools`` give their functions.
+    """The case's required calls under the names the harness in force's ``tools`` give them.
 
-    Args:
-        case: the viewer case.
-        tools: the tools of the harness in force.
-        skill: the id in force of the skill to choose (the gold's ``skill``). When a tool of
-            ``tools`` is bound to the skill loader (progressive disclosure), its load comes
-            first; under inline disclosure it is ignored (the answer's tag chooses).
+    ``skill``: the id in force of the skill to choose (the gold's ``skill``). When a tool of
+    ``tools`` is bound to the skill loader (progressive disclosure), its load comes first;
+    under inline disclosure it is ignored (the answer's tag chooses).
 
     Raises:
         KeyError: the harness binds no tool to a function the case requires.

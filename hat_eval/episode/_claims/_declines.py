@@ -20,8 +20,6 @@ from typing import Any, Literal, Protocol
 
 from hat_eval.world import Case, Fact
 
-from ._lexicon import words
-
 DataState = Literal["usable", "unusable", "not_called"]
 
 _UNUSABLE_FAULTS = frozenset({"timeout", "server_error", "empty", "partial"})
@@ -85,8 +83,3 @@ def _usable(r: CallRecordLike) -> bool:
     if last is None:
         return r.outcome == "ok"
     return (r.outcome == "ok" or r.outcome.startswith("fault:")) and last not in _UNUSABLE_FAULTS
-
-
-def declines(text: str) -> bool:
-    """Whether the prepared answer says it cannot confirm something right now."""
-    return words("cannot_confirm").search(text) is not None

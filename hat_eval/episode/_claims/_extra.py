@@ -388,7 +388,6 @@ def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
 
 def _warranty(claims: Claims, world: Support) -> list[Verdict]:
     """A warranty term ("2-year warranty", 保修2年) must be the products' own, in any unit."""
-    out: list[Verdict] = []
     for m in TERM.finditer(claims.text):
         clause = claims.clause(m.start())
         if not groups("attributes")["warranty"].search(clause) or claims.negated(m.start()):
@@ -396,9 +395,8 @@ def _warranty(claims: Claims, world: Support) -> list[Verdict]:
         months = term_months(m.group(1), m.group(2))
         if not _near(months, world.warranty_months):
             given = ", ".join(f"{w:g} months" for w in sorted(world.warranty_months)) or "none"
-            out.append(Verdict(0.0, f"unsupported warranty {m.group(0)!r}: the KB gives {given}"))
-            break
-    return out
+            return [Verdict(0.0, f"unsupported warranty {m.group(0)!r}: the KB gives {given}")]
+    return []
 
 
 _SHIPS_FROM = re.compile(
@@ -410,14 +408,11 @@ _SHIPS_FROM = re.compile(
 def _ships_from(claims: Claims, world: Support) -> list[Verdict]:
     """A warehouse the answer names must be the one the products ship from."""
     places = _places()
-    out: list[Verdict] = []
     for m in _SHIPS_FROM.finditer(claims.text):
         place = places.get(m.group(1) or m.group(2) or "")
         if place and place not in world.ships_from and not claims.negated(m.start()):
-            shown = m.group(0)
-            out.append(Verdict(0.0, f"unsupported origin {shown!r}: it ships from elsewhere"))
-            break
-    return out
+            return [Verdict(0.0, f"unsupported origin {m.group(0)!r}: it ships from elsewhere")]
+    return []
 
 
 @cache

@@ -310,9 +310,6 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
-_CANNOT_TELL = re.compile(
-    r"\b(?:can not|could not|unable to|not able to) (?:yet )?(?:confirm|check|verify|tell|say)\b"
-)
 _CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
 _JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
 
@@ -364,7 +361,7 @@ def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
     if code is not None:
         for start, _ in find_phrase(code.group(1).lower(), a.text):
             clause = a.clause(start)
-            if _CANNOT_TELL.search(clause):
+            if words("cannot_tell").search(clause):
                 continue  # "I can't confirm yet whether HOME15 and NEST10 stack": a decline
             if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
                 return f"the answer says {code.group(1)} does not apply, in words not known"

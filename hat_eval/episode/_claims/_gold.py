@@ -14,11 +14,12 @@ from typing import Any
 from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
 from ._answer import _Answer, _sentences, read_answer
-from ._declines import CallRecordLike, declines
+from ._declines import CallRecordLike
 from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
+from ._quantities import _ZH_UNIT_EN
 from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
 from ._text import clause_of, prepare
 from ._verdict import Verdict
@@ -105,19 +106,13 @@ def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
-_FREE_OVER = re.compile(
-    r"\bfree (?:shipping |delivery )?(?:on |for )?(?:orders |anything |everything )?"
-    r"(?:over|above|from) (?:¥|cny|rmb)?\s?\d|满\s?(?:¥|cny|rmb)?\s?\d+(?:\.\d+)?\s?元?包邮"
-)
-
-
 def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A free-shipping threshold said for a region whose shipping has none.
 
     "Free on orders over ¥99" to Tibet, where the fee is always ¥15 (a region that ships free
     has no threshold either, and none to contradict).
     """
-    m = _FREE_OVER.search(a.text)
+    m = words("free_threshold").search(a.text)
     if m is None or a.negated(m.start()):
         return []  # most answers: no threshold said, no fact to look at
     for fact in a.case.facts:
@@ -164,7 +159,6 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
 
 _CHART_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)\s?(cm|kg)")
 _RANGE_UNIT = re.compile(r"\s?(cm|kg|厘米|公斤)")
-_ZH_UNITS = {"厘米": "cm", "公斤": "kg"}
 
 
 def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -189,7 +183,7 @@ def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             rows = {
                 (float(lo), float(hi), u) for lo, hi, u in _CHART_RANGE.findall(chart[sizes[0]])
             }
-            said_unit = _ZH_UNITS.get(unit.group(1), unit.group(1))
+            said_unit = _ZH_UNIT_EN.get(unit.group(1), unit.group(1))
             if rows and (n.low, n.high, said_unit) not in rows:
                 shown = a.text[n.start : unit.end()]
                 return [
@@ -320,7 +314,7 @@ def check_facts(
     a = read_answer(case, answer, kb)
     if addresses_evaluator(a.text):
         return Verdict(0.0, "the answer addresses the evaluator")
-    declined = declines(a.text)
+    declined = words("cannot_confirm").search(a.text) is not None
     verdicts = []
     for fact in case.facts:
         verdict = _fact_verdict(a, fact, declined, records)
@@ -409,7 +403,7 @@ def check_fact(
     a = read_answer(case, answer, kb)
     if addresses_evaluator(a.text):
         return Verdict(0.0, "the answer addresses the evaluator")
-    return _fact_verdict(a, fact, declines(a.text), records)
+    return _fact_verdict(a, fact, words("cannot_confirm").search(a.text) is not None, records)
 
 
 def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:
