@@ -108,9 +108,15 @@ class Claims:
 
 
 def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
-    """The matches of ``pattern`` the answer claims: neither negated nor denied after."""
+    """The matches of ``pattern`` the answer claims: neither negated, denied after nor unconfirmed.
+
+    "安全认证我这边还没有查到": the certificate is what the host could not find, not a claim.
+    """
     for m in pattern.finditer(claims.text):
-        if not claims.negated(m.start()) and not denied_after(claims.text, m.end()):
+        if claims.negated(m.start()) or denied_after(claims.text, m.end()):
+            continue
+        clause = claims.clause(m.start())
+        if not words("cannot_confirm").search(clause[clause.find(m.group(0)) :]):
             yield m
 
 

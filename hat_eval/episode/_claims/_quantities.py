@@ -197,6 +197,10 @@ _COUNT_AFTER = re.compile(
     r"个(?!月|小时|颜色|色|码|尺码|款|规格|选项)|台|盒|瓶)"
 )
 _COUNT_BEFORE = re.compile(r"(?:only|just|last|剩下?|还剩|仅剩|最后|还有)\s?$")
+_DURATION_AFTER = re.compile(
+    r"^\s?-?\s?(?:years?|months?|weeks?|hours?|年|个?月|周|个?星期|个?小时)"
+)
+"""A length of time after a number ("1年保修"): not a number of items left."""
 _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")
 TOTAL_WORDS_EN = "together|in total|total|altogether|all in|combined"
 TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
@@ -235,6 +239,8 @@ def numbers(text: str) -> list[Number]:
             kind = "price"
         elif _DAYS_AFTER.search(after):
             kind = "days"
+        elif _DURATION_AFTER.search(after):
+            kind = "plain"  # "还有1年保修": a length of time, not a number left
         elif _COUNT_AFTER.search(after) or _COUNT_BEFORE.search(before):
             kind = "count"
         else:
