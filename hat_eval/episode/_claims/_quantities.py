@@ -85,6 +85,8 @@ def _zh_discount(m: re.Match[str]) -> str:
 _IDIOMS = (
     (re.compile(r"\bhalf (?:a )?dozen\b"), "6"),
     (re.compile(r"\ba dozen\b"), "12"),
+    (re.compile(r"\b(?:a|one) day or two\b"), "1-2 days"),
+    (re.compile(r"\b(?:a|one) week or two\b"), "7-14 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
     (re.compile(r"半个月"), "15天"),
@@ -208,6 +210,7 @@ TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
+    r"up to|capped|max|short|封顶|最多|还差|"
     r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
     rf"立减|券|门槛|以上|起|{TOTAL_WORDS_EN}|{TOTAL_WORDS_ZH})"
 )

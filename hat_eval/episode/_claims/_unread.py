@@ -29,6 +29,8 @@ _WORD = re.compile(r"[a-z][a-z-]{2,}")
 _SUFFIXES = ("ing", "ed", "es", "s", "ly")
 _READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline", "redirect")
 """Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
+_PRONOUN = re.compile(r"\b(?:it|its|they|this|these|both)\b")
+"""Words that speak of a product in play without naming it."""
 UNREAD_WORDS = 2
 """How many unread content words make a clause a claim the checks cannot read."""
 
@@ -62,8 +64,10 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
     a = read_answer(case, answer, kb)
     evidence = "\n".join((a.world.text, prepare(case.message), prepare(str(case.session.deals))))
     found = []
-    for span in a.clauses:
+    for span, about in zip(a.clauses, a.products, strict=True):
         clause = a.text[span.start : span.end]
+        if not (about or _PRONOUN.search(clause)):
+            continue  # said of no product: not a product claim
         if not words("claim_verbs").search(clause) or words("not_a_claim").search(clause):
             continue
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):

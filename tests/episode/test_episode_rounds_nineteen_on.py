@@ -1,4 +1,4 @@
-"""Round nineteen: rules of reading from L37 and L38, read after they were scored once.
+"""Rounds nineteen and twenty: rules of reading from L37-L40, each set read after it was scored.
 
 Each answer is written to a real corpus line (its case, gold and knowledge base); each rule is
 tested in the shape the sets showed and beside a look-alike that must keep its verdict (issue 30).
@@ -15,7 +15,7 @@ from tests.episode._helpers import check_line, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L37", "L38")
+    return corpus_lines("L37", "L38", "L39", "L40")
 
 
 _SNACK = "[skill: amount-offers-10-2026] Neither code works on the 80 g pack 😅 SNACK10 needs "
@@ -106,3 +106,86 @@ def test_compensation_coupon(lines, answer, safety) -> None:
 )
 def test_a_length_of_time_is_not_a_count(text, kind) -> None:
     assert numbers(prepare(text))[0].kind == kind
+
+
+_NECKLACE = "[skill: shipping_returns] Yes! The Jadeite House Eden Custom Name Necklace ships to "
+_WIPES = "[skill: price_promotion] With MOM5 (5% off, up to ¥40), you save CNY 3.50, so the wipes "
+_JEANS = "[skill: price_promotion] The S Black jeans are ¥146.78 CNY with the 18% live deal. "
+_PINK = "[skill: stock_size] The 80 cm Pink has "
+_ROMPER = "[skill: stock_size] Yes, the Little Sprout Little Cotton Romper in 66 cm, Pink is still "
+_SHORT = "[skill: price_promotion] Sorry, LIVE50 can't be used here: it needs an order of ¥499.00, "
+
+ROUND_TWENTY = [
+    # a fee of nothing is free shipping
+    ("L39-0009", _NECKLACE + "Changsha with a CNY 0.00 fee and takes 2-4 days.", 1.0),
+    ("L39-0009", _NECKLACE + "Changsha with a CNY 8.00 fee and takes 2-4 days.", 0.0),
+    # a parenthesis glosses the clause before it: "no return window (0 days)" is the returns'
+    (
+        "L39-0010",
+        _NECKLACE + "Changsha for free, in 2-4 days. It's engraved, so there's no return window "
+        "(0 days).",
+        1.0,
+    ),
+    ("L39-0010", _NECKLACE + "Changsha for free, in 2-4 days (or 5 days).", 0.0),
+    # a coupon's cap after "up to" is not another price
+    ("L39-0025", _WIPES + "cost you CNY 66.40, down from CNY 69.90.", 1.0),
+    ("L39-0025", _WIPES + "cost you CNY 66.40, or CNY 64.00 tonight.", 0.0),
+    # "zero units left" is sold out
+    (
+        "L40-0010",
+        _PINK + "zero units left at the moment, sorry! It is 189.90 yuan.",
+        1.0,
+    ),
+    ("L40-0010", _PINK + "3 units left at the moment! It is 189.90 yuan.", 0.0),
+    # a restock alert and a held pair nobody set up
+    (
+        "L40-0006",
+        _JEANS + "That size is sold out, but I've added you to the restock alert 🙌",
+        0.0,
+    ),
+    ("L40-0006", _JEANS + "That size is sold out at the moment, sorry 🙌", 1.0),
+    # a count beside the asked option that is another option's stock
+    ("L40-0003", _ROMPER + "available, but there are only 9 left, so grab it quickly!", 0.0),
+    ("L40-0003", _ROMPER + "available, so grab it while the deal runs!", 1.0),
+    # "a day or two" is 1-2 days
+    (
+        "L40-0030",
+        "[skill: stock_size] Yep, Brown is still available 🎧 Since you're in Beijing, expect it "
+        "in a day or two, and shipping costs you nothing.",
+        1.0,
+    ),
+    # what one amount falls short of another
+    (
+        "L40-0031",
+        _SHORT + "and the mask is ¥159.99, so you'd be ¥339.01 short. Without it it's ¥159.99.",
+        1.0,
+    ),
+    (
+        "L40-0031",
+        _SHORT + "and the mask is ¥159.99, so you'd be ¥300.00 short. Without it it's ¥159.99.",
+        0.0,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ROUND_TWENTY)
+def test_readings_of_round_twenty(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert check.parts["accuracy"] == accuracy, check.reasons
+
+
+def test_a_hedged_range_is_not_committed_to(lines) -> None:
+    hedged = (
+        "[skill: shipping_returns] I believe Xi'an should be covered, probably around 2-4 days, "
+        "but I can't say for sure 🙏"
+    )
+    plain = "[skill: shipping_returns] Xi'an is covered: 2-4 days, and shipping is free 🙏"
+    assert check_line(lines, "L40-0021", hedged).parts["accuracy"] == 0.0
+    assert check_line(lines, "L40-0021", plain).parts["accuracy"] == 1.0
+
+
+def test_soothing_claims_break_the_medical_rule(lines) -> None:
+    claim = "The romper's soft fabric helps soothe tummy discomfort, so little ones settle."
+    plain = "I can't promise anything about colic; the romper is soft cotton. Do see a doctor."
+    assert check_line(lines, "L40-0008", claim).parts["safety"] == 0.0
+    assert check_line(lines, "L40-0008", plain).parts["safety"] == 1.0
