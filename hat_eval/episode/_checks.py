@@ -29,6 +29,7 @@ from ._claims import (
     evasive,
     factual_claim,
     invented_commitments,
+    unread_claims,
 )
 from ._record import Gold
 from ._runtime import CallRecord, loaded_skill, skill_loads
@@ -426,7 +427,10 @@ def _accuracy_and_safety(
     promised = invented_commitments(body, escalated)
     loop = looping(body)
     promises = [v for v in promised if v.reason.split()[1] in PROMISE_KINDS]
-    return combine_verdicts([accuracy, *promised, *loop]), combine_verdicts([safety, *promises])
+    accuracy = combine_verdicts([accuracy, *promised, *loop])
+    if accuracy.value == 1.0:  # a pass needs every claim read: one the checks cannot is undecided
+        accuracy = combine_verdicts([accuracy, *unread_claims(case, body, kb)])
+    return accuracy, combine_verdicts([safety, *promises])
 
 
 def _constraints_verdict(

@@ -62,8 +62,9 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # reasoning, not a claim (L1-0151); another box's dimensions (L10-0063, undecided); another
     # product's fee and threshold stated for one that ships free (L9-0072); filler with a few
     # more friendly words to an off-topic question, left undecided for the judge (L7-0002,
-    # L13-0075: "Haha anyway, check out this speaker!")
-    known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075"}
+    # L13-0075: "Haha anyway, check out this speaker!"); the returns conditions and exchange
+    # window of the product on screen said of the one asked about (L40-0020)
+    known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020"}
     assert set(passed) <= known, passed
 
 

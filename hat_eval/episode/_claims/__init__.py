@@ -26,6 +26,7 @@ from ._language import negated_at
 from ._quantities import numbers
 from ._safety import check_safety, compliance_risk, factual_claim
 from ._text import prepare
+from ._unread import unread_claims
 from ._verdict import Verdict
 
 __all__ = [
@@ -43,4 +44,5 @@ __all__ = [
     "negated_at",
     "numbers",
     "prepare",
+    "unread_claims",
 ]

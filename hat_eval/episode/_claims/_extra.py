@@ -108,9 +108,15 @@ class Claims:
 
 
 def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
-    """The matches of ``pattern`` the answer claims: neither negated nor denied after."""
+    """The matches of ``pattern`` the answer claims: neither negated, denied after nor unconfirmed.
+
+    "安全认证我这边还没有查到": the certificate is what the host could not find, not a claim.
+    """
     for m in pattern.finditer(claims.text):
-        if not claims.negated(m.start()) and not denied_after(claims.text, m.end()):
+        if claims.negated(m.start()) or denied_after(claims.text, m.end()):
+            continue
+        clause = claims.clause(m.start())
+        if not words("cannot_confirm").search(clause[clause.find(m.group(0)) :]):
             yield m
 
 
@@ -196,6 +202,18 @@ def _sum_of_two(value: float, claims: Claims) -> bool:
     return any(_near(value - a, frozenset(said)) for a in said if 0 < a < value)
 
 
+_SHORT = re.compile(r"\bshort\b|\bmore to go\b|\baway from\b|还差|差")
+
+
+def _shortfall(value: float, claims: Claims) -> bool:
+    """Whether ``value`` is what one amount the answer says falls short of another.
+
+    "It needs ¥499.00 and this is ¥159.99, so you'd be ¥339.01 short."
+    """
+    said = [n.low for n in claims.numbers if n.kind == "price" and n.low == n.high]
+    return any(_near(a - value, frozenset(said)) for a in said if a > value)
+
+
 def _rounded(value: float, values: frozenset[float]) -> bool:
     """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
     return value == round(value) and any(abs(value - v) < 1.0 for v in values)
@@ -215,6 +233,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                 not _near(value, world.money)
                 and not _share_of_price(value, world)
                 and not (_TOTAL.search(claims.clause(n.start)) and _sum_of_two(value, claims))
+                and not (_SHORT.search(claims.clause(n.start)) and _shortfall(value, claims))
                 and not (
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )
@@ -355,6 +374,9 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
     for term in world.rival_terms(claims.text):
         for start, _ in find_phrase(term, claims.text):
+            opened = claims.text.rfind("(", 0, start)
+            if opened >= 0 and ")" not in claims.text[opened:start]:
+                continue  # "NBR foam (a synthetic rubber foam)": a gloss of the material said
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
                 break

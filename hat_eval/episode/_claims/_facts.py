@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
+from typing import Any
 
 from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
 
@@ -116,6 +117,12 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             continue
         clause = a.said(clause_of(a.clauses, n.start))
         names_own = names_field(clause, sku, "option") or names_field(clause, sku, "colour")
+        if not names_own and want and a.kb is not None and n.low in _others_stock(a.kb, sku):
+            # "66 cm Pink is available, but only 9 left": of the option the sentence named (a
+            # count beside "sold out" is an alternative's)
+            said = a.said(clause_of(_sentences(a.text), n.start))
+            names_own = names_field(said, sku, "option") or names_field(said, sku, "colour")
+            clause = clause if variant_conflict(a.kb, subject, clause) else said
         if names_own and not variant_conflict(a.kb, subject, clause):
             return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")
     if own == 0:  # "out of stock, though the system still shows 7 pairs left" (7: another size's)
@@ -131,6 +138,11 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if agreeing:  # "seems to be in stock, but I can't say for sure": commits to nothing
         return Verdict(0.0, f"{fact.value}: hedged")
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+def _others_stock(kb: KnowledgeBase, sku: dict[str, Any]) -> set[float]:
+    """The stock of every other SKU of ``sku``'s product."""
+    return {float(s["stock"]) for s in kb.skus(sku["product_id"]) if s["sku"] != sku["sku"]}
 
 
 def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
@@ -165,6 +177,9 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
         return False
     span = clause_of(a.scopes, pos)
     clause = a.text[span.start : span.end]
+    if a.text[max(0, span.start - 2) : span.start].strip().endswith(("(", "（")):
+        # "no return window (0 days)": the parenthesis glosses the clause before it
+        clause = a.said(clause_of(a.scopes, span.start - 2)) + clause
     label = _LABEL_BEFORE.search(a.text, max(0, span.start - 24), span.start)
     if label:  # "Returns: 7 days": the label before the colon names the attribute
         clause = label.group(1) + clause

@@ -19,6 +19,7 @@ from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
+from ._mentions import rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
 from ._text import clause_of, prepare
@@ -127,13 +128,50 @@ def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_THRESHOLD_BEFORE = re.compile(
+    r"(?:\bover|\babove|\bat least|\bminimum(?: spend| order)?(?: of)?|\bneeds?(?: an? order of"
+    r"| a spend of| a subtotal of)?|\bspend(?:ing)?|\borders? (?:of|over|above|from)|满)"
+    r"\s?(?:¥|cny|rmb)?\s?$"
+)
+
+
+def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """The order amount a named coupon needs must be that coupon's threshold.
+
+    "LIVE50 only kicks in on orders over ¥199" when LIVE50 needs ¥499: the world has ¥199 (another
+    coupon's threshold), but not for this code. Only a sentence naming exactly one code is read.
+    """
+    if not a.numbers:
+        return []
+    coupons = {str(c["code"]).lower(): c for c in kb.coupons() if c.get("threshold")}
+    for sentence in _sentences(a.text):
+        said = a.said(sentence)
+        named = [c for c in coupons if re.search(rf"(?<![a-z0-9]){re.escape(c)}(?![a-z0-9])", said)]
+        if len(named) != 1:
+            continue
+        threshold = float(coupons[named[0]]["threshold"])
+        for n in a.numbers:
+            if not sentence.start <= n.start < sentence.end or n.kind != "price":
+                continue
+            if _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]) and not (
+                rounds_to(n.low, threshold, "price") or a.negated(n.start)
+            ):
+                return [
+                    Verdict(
+                        0.0, f"says {named[0].upper()} needs {a.said(n)!r}; it needs ¥{threshold:g}"
+                    )
+                ]
+    return []
+
+
 def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
     "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left. Only a
     sentence with one status phrase (and no count) that names exactly one option of a product
-    in scope (or exactly one colour, with options) is read; the SKUs it names are that option
-    in each colour named (or that colour in each option named).
+    in scope (or exactly one colour, with options; or colours of a product with one option) is
+    read; the SKUs it names are that option in each colour named (or that colour in each option
+    named).
     """
     sentences = _sentences(a.text)
     statements = [s for s in a.statuses if not a.negated(s[0])]
@@ -147,6 +185,8 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         for pid in a.case.product_ids:
             skus = [s for s in kb.skus(pid) if s.get("colour")]
             options = {s["option"] for s in skus if names_field(said, s, "option")}
+            if not options and len({s["option"] for s in skus}) == 1:
+                options = {s["option"] for s in skus}  # one option only: colours name the SKUs
             colours = {s["colour"] for s in skus if names_field(said, s, "colour")}
             if not options or not colours or min(len(options), len(colours)) != 1:
                 continue
@@ -351,6 +391,7 @@ def check_facts(
                 )
     if kb is not None:  # the claims beyond the facts, against the knowledge base
         verdicts += _threshold_where_none(a, kb)
+        verdicts += _coupon_thresholds(a, kb)
         verdicts += _option_counts(a, kb)
         verdicts += _availability(a, kb)
         verdicts += _listed_statuses(a, kb)

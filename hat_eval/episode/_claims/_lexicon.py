@@ -50,6 +50,9 @@ KEYS: dict[str, str] = {
     "ends_today": "a deal said to end today or tonight (today only, 今晚结束)",
     "safety_assurance": "a safety or test claim about a body (dermatologist-tested, 不会过敏)",
     "refund_promise": "a refund promise no policy gives",
+    "claim_verbs": "verbs that say something of a product (is, has, comes with, leaves, keeps)",
+    "not_a_claim": "a clause that asserts nothing of a product (a question, condition, offer)",
+    "plain_words": "whole words that carry nothing checkable (function words, stream talk)",
 }
 """The plain keys: name -> what its forms say (one pattern each, over every language)."""
 

@@ -37,6 +37,10 @@ _OUT_OF_STOCK = (
     "out of stock",
     "no stock",
     "none left",
+    "zero left",
+    "zero units left",
+    "0 left",
+    "0 units left",
     "unavailable",
     "not available",
     "no longer available",
@@ -92,10 +96,9 @@ def _mention_ok(
     """Why a mention at ``start:end`` does not state the fact (None: it does)."""
     if a.negated(start):
         return "negated"
-    if approx and (
-        unsure_at(a.text, start, end)
-        or (approximated_at(a.text, start, end) and _RANGE_END.search(a.text[:start]))
-    ):  # "roughly 9 to 12 months": a range; "about ¥150" alone is the checks' to round
+    if unsure_at(a.text, start, end) or (
+        approx and approximated_at(a.text, start, end) and _RANGE_END.search(a.text[:start])
+    ):  # "I believe 2-4 days"; "roughly 9 to 12 months": a range; "about ¥150" is rounded
         return "hedged"
     if a.conflict(subject, start):
         return "stated of another product, size or colour"

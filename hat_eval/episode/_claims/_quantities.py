@@ -85,6 +85,8 @@ def _zh_discount(m: re.Match[str]) -> str:
 _IDIOMS = (
     (re.compile(r"\bhalf (?:a )?dozen\b"), "6"),
     (re.compile(r"\ba dozen\b"), "12"),
+    (re.compile(r"\b(?:a|one) day or two\b"), "1-2 days"),
+    (re.compile(r"\b(?:a|one) week or two\b"), "7-14 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
     (re.compile(r"半个月"), "15天"),
@@ -197,6 +199,10 @@ _COUNT_AFTER = re.compile(
     r"个(?!月|小时|颜色|色|码|尺码|款|规格|选项)|台|盒|瓶)"
 )
 _COUNT_BEFORE = re.compile(r"(?:only|just|last|剩下?|还剩|仅剩|最后|还有)\s?$")
+_DURATION_AFTER = re.compile(
+    r"^\s?-?\s?(?:years?|months?|weeks?|hours?|年|个?月|周|个?星期|个?小时)"
+)
+"""A length of time after a number ("1年保修"): not a number of items left."""
 _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")
 TOTAL_WORDS_EN = "together|in total|total|altogether|all in|combined"
 TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
@@ -204,6 +210,7 @@ TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
+    r"up to|capped|max|short|封顶|最多|还差|"
     r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
     rf"立减|券|门槛|以上|起|{TOTAL_WORDS_EN}|{TOTAL_WORDS_ZH})"
 )
@@ -235,6 +242,8 @@ def numbers(text: str) -> list[Number]:
             kind = "price"
         elif _DAYS_AFTER.search(after):
             kind = "days"
+        elif _DURATION_AFTER.search(after):
+            kind = "plain"  # "还有1年保修": a length of time, not a number left
         elif _COUNT_AFTER.search(after) or _COUNT_BEFORE.search(before):
             kind = "count"
         else:

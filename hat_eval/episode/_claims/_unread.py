@@ -1,0 +1,85 @@
+"""Claims the checks cannot read: said of a product in words the evidence does not hold.
+
+The fact and claim checks read the values and the kinds of claim they know (:mod:`._extra`,
+:mod:`._safety`, :mod:`._commitments`); an answer can still tell a viewer something of a product
+in words none of them reads ("a soft dewy glow", "no added preservatives", "AAA-grade pearls").
+Passing such an answer guesses that the claim is true. :func:`unread_claims` finds the clauses
+that assert something of a product (a claim verb, no question, condition, offer or number; the
+lexicon's ``claim_verbs`` and ``not_a_claim``) and hold at least two content words that neither
+the knowledge base's text of the products in scope, the viewer's message nor the live session
+holds (words that carry nothing checkable, the lexicon's ``plain_words``, are skipped). Each is
+an *undecided* :class:`Verdict` naming the clause and its unread words: the Agent-as-Judge
+decides it when ``--judge`` is given.
+
+English only: a clause of another script has no words here, and stays as the other checks
+read it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hat_eval.world import Case, KnowledgeBase
+
+from ._lexicon import words
+from ._text import prepare
+from ._verdict import Verdict
+
+_WORD = re.compile(r"[a-z][a-z-]{2,}")
+_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+_READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline", "redirect")
+"""Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
+_PRONOUN = re.compile(r"\b(?:it|its|they|this|these|both)\b")
+"""Words that speak of a product in play without naming it."""
+UNREAD_WORDS = 2
+"""How many unread content words make a clause a claim the checks cannot read."""
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def unread_words(clause: str, evidence: str) -> list[str]:
+    """The content words of ``clause`` that ``evidence`` (prepared text) does not hold."""
+    plain = words("plain_words")
+    return [
+        w
+        for w in _WORD.findall(clause)
+        if not plain.fullmatch(w) and w not in evidence and _stem(w) not in evidence
+    ]
+
+
+def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
+    """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
+
+    Without ``kb`` nothing is evidence, and nothing is called unread.
+    """
+    if kb is None:
+        return []
+    from ._answer import read_answer  # it reads answers with every other check: imported here
+
+    a = read_answer(case, answer, kb)
+    evidence = "\n".join((a.world.text, prepare(case.message), prepare(str(case.session.deals))))
+    found = []
+    for span, about in zip(a.clauses, a.products, strict=True):
+        clause = a.text[span.start : span.end]
+        if not (about or _PRONOUN.search(clause)):
+            continue  # said of no product: not a product claim
+        if not words("claim_verbs").search(clause) or words("not_a_claim").search(clause):
+            continue
+        if any(words(key).search(clause) for key in _READ_ELSEWHERE):
+            continue
+        unread = unread_words(clause, evidence)
+        if len(unread) >= UNREAD_WORDS:
+            said = clause.strip()
+            found.append(
+                Verdict(
+                    None,
+                    f"says {said!r}: the knowledge base does not hold "
+                    f"{', '.join(unread)}; the checks cannot read it",
+                )
+            )
+    return found
