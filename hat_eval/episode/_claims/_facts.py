@@ -117,11 +117,12 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             continue
         clause = a.said(clause_of(a.clauses, n.start))
         names_own = names_field(clause, sku, "option") or names_field(clause, sku, "colour")
-        if not names_own and want and a.kb is not None and n.low in _others_stock(a.kb, sku):
+        if not names_own and want and a.kb is not None:
             # "66 cm Pink is available, but only 9 left": of the option the sentence named (a
             # count beside "sold out" is an alternative's)
             said = a.said(clause_of(_sentences(a.text), n.start))
             names_own = names_field(said, sku, "option") or names_field(said, sku, "colour")
+            names_own = names_own and n.low in _others_stock(a.kb, sku)
             clause = clause if variant_conflict(a.kb, subject, clause) else said
         if names_own and not variant_conflict(a.kb, subject, clause):
             return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")

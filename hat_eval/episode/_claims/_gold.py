@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from hat_eval._cache import by_identity
 from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
 from ._answer import _Answer, _sentences, read_answer
@@ -135,18 +136,25 @@ _THRESHOLD_BEFORE = re.compile(
 )
 
 
+@by_identity(8)
+def _threshold_coupons(kb: KnowledgeBase) -> tuple[dict[str, Any], re.Pattern[str]]:
+    """The coupons with a threshold by lower-case code, and a pattern naming any of them."""
+    coupons = {str(c["code"]).lower(): c for c in kb.coupons() if c.get("threshold")}
+    codes = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, coupons))})(?![a-z0-9])")
+    return coupons, codes
+
+
 def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """The order amount a named coupon needs must be that coupon's threshold.
 
     "LIVE50 only kicks in on orders over ¥199" when LIVE50 needs ¥499: the world has ¥199 (another
     coupon's threshold), but not for this code. Only a sentence naming exactly one code is read.
     """
-    if not a.numbers:
-        return []
-    coupons = {str(c["code"]).lower(): c for c in kb.coupons() if c.get("threshold")}
+    coupons, codes = _threshold_coupons(kb)
+    if not a.numbers or not codes.search(a.text):
+        return []  # most answers: no code named
     for sentence in _sentences(a.text):
-        said = a.said(sentence)
-        named = [c for c in coupons if re.search(rf"(?<![a-z0-9]){re.escape(c)}(?![a-z0-9])", said)]
+        named = list(dict.fromkeys(codes.findall(a.said(sentence))))
         if len(named) != 1:
             continue
         threshold = float(coupons[named[0]]["threshold"])

@@ -22,7 +22,7 @@ import re
 from hat_eval.world import Case, KnowledgeBase
 
 from ._lexicon import words
-from ._text import prepare
+from ._text import _CLAUSE_BREAK, prepare
 from ._verdict import Verdict
 
 _WORD = re.compile(r"[a-z][a-z-]{2,}")
@@ -52,13 +52,24 @@ def unread_words(clause: str, evidence: str) -> list[str]:
     ]
 
 
+def _candidate(text: str) -> bool:
+    """Whether some clause of prepared ``text`` could be an unread claim (before any evidence)."""
+    plain = words("plain_words")
+    for clause in _CLAUSE_BREAK.split(text):
+        if not words("claim_verbs").search(clause) or words("not_a_claim").search(clause):
+            continue
+        if sum(not plain.fullmatch(w) for w in _WORD.findall(clause)) >= UNREAD_WORDS:
+            return True
+    return False
+
+
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
     """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
 
     Without ``kb`` nothing is evidence, and nothing is called unread.
     """
-    if kb is None:
-        return []
+    if kb is None or not _candidate(prepare(answer)):
+        return []  # most answers: no clause with a claim verb and two content words
     from ._answer import read_answer  # it reads answers with every other check: imported here
 
     a = read_answer(case, answer, kb)
