@@ -197,11 +197,7 @@ class CaseTaskSpec:
             versions=self.harness_version,
             changelog=self.changelog,
             shop=self.shop,
-            **(
-                {"cases": _read_cases(self.cases, self.kb_seed, self.shop)}
-                if self.cases is not None
-                else {}
-            ),
+            cases=None if self.cases is None else _read_cases(self.cases, self.kb_seed, self.shop),
         )
         check_harness_functions(episodes)
         return episodes
