@@ -12,7 +12,8 @@ from inspect_ai.log import ModelEvent, resolve_sample_attachments
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 from inspect_ai.tool import ToolInfo
 
-from hat_eval.episode import Message, episode_context, harness_prompt, hook_records_in, run_agent
+from hat_eval.episode import Message, episode_context, hook_records_in, run_agent
+from hat_eval.episode._agent import harness_prompt
 from hat_eval.harness import Harness, render_system_prompt, render_tools
 from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import AugmentationPolicy
