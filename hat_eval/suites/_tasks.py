@@ -6,50 +6,35 @@ its scorer, and its ``eval.yaml`` its title and description.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Callable
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer
 
-from hat_eval.world import Split
-
 from ._catalog import suite_meta
-from ._task import Agent, CaseTaskSpec
+from ._task import CaseTaskSpec
+
+POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
 def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., Task]:
     """The registered ``@task`` of case suite ``suite``, scored by ``scorer``."""
 
-    def entry(
-        split: Split = "test",
-        harness: str | None = None,
-        agent: Agent = "harness",
-        n: int | None = None,
-        seed: int | None = None,
-        kb_seed: int = 0,
-        max_turns: int = 5,
-        disclosure: str | None = None,
-        harness_version: str | None = None,
-        changelog: str | None = None,
-        shop: str | None = None,
-        cases: str | None = None,
-    ) -> Task:
-        return CaseTaskSpec(
-            suite,
-            split=split,
-            harness=harness,
-            agent=agent,
-            n=n,
-            seed=seed,
-            kb_seed=kb_seed,
-            max_turns=max_turns,
-            disclosure=disclosure,
-            harness_version=harness_version,
-            changelog=changelog,
-            shop=shop,
-            cases=cases,
-        ).task(scorer())
+    def entry(*args: Any, **kwargs: Any) -> Task:
+        return CaseTaskSpec(suite, *args, **kwargs).task(scorer())
 
+    # the task's parameters are the spec's fields (Inspect reads them off the signature)
+    entry.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(f.name, POSITIONAL, default=f.default, annotation=f.type)
+            for f in dataclasses.fields(CaseTaskSpec)
+            if f.name != "suite"
+        ],
+        return_annotation=Task,
+    )
     meta = suite_meta(suite)
     entry.__name__ = entry.__qualname__ = suite
     entry.__doc__ = f"""{meta.title}: {meta.description}.
