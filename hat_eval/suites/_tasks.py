@@ -37,21 +37,7 @@ def case_suite_task(suite: str, scorer: Callable[[], Scorer]) -> Callable[..., T
     )
     meta = suite_meta(suite)
     entry.__name__ = entry.__qualname__ = suite
-    entry.__doc__ = f"""{meta.title}: {meta.description}.
-
-    Args:
-        split: product split of the cases (train, dev or test).
-        harness: harness file (the default live-commerce harness if omitted).
-        agent: `harness` (harness-driven agent) or `react` (Inspect's ReAct baseline).
-        n: number of cases (the suite's full size if omitted).
-        seed: case seed (the suite's fixed seed if omitted).
-        kb_seed: seed of the product knowledge base.
-        max_turns: most model calls per viewer message for the harness agent.
-        disclosure: `inline` or `progressive` skills: the default harness of that form (inline
-            if omitted); with `harness`, it must be that file's skill_disclosure.
-        shop: a shop folder (data pack) to draw the cases from and run against (the built-in
-            shop if omitted).
-        cases: a cases file (viewer messages with gold, the case schema) to run instead of
-            generated cases.
-    """
+    # the arguments' documentation is the spec's (its attributes after ``suite``)
+    args = (CaseTaskSpec.__doc__ or "").split("Attributes:")[1].split("\n", 2)[2]
+    entry.__doc__ = f"{meta.title}: {meta.description}.\n\n    Args:\n{args}"
     return task(name=suite)(entry)
