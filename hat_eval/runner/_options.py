@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -381,7 +381,4 @@ class RunOptions:
 
 def option_help(name: str) -> str:
     """The help text of the :class:`RunOptions` field ``name`` (``hat-eval run`` shows it)."""
-    for item in fields(RunOptions):
-        if item.name == name:
-            return str(item.metadata["help"])
-    raise KeyError(name)
+    return str(RunOptions.__dataclass_fields__[name].metadata["help"])  # KeyError: no such field
