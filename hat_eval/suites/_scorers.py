@@ -180,7 +180,6 @@ def _hook_metrics(scores: list[SampleScore]) -> dict[str, float]:
     Only runs under a harness with checking hooks have these keys in their scores
     (:func:`hat_eval.episode.hook_summary`); others report nothing here.
     """
-    out: dict[str, float] = {}
     keys = sorted(
         {
             k
@@ -190,11 +189,8 @@ def _hook_metrics(scores: list[SampleScore]) -> dict[str, float]:
             if k.startswith(HOOK_REJECTIONS)
         }
     )
-    if not keys:
-        return out
-    for key in keys:
-        out[key] = math.fsum(v for v, _ in part_values(scores, key))
-    recovered = [v for v, _ in part_values(scores, HOOK_RECOVERED)]
+    out = {key: math.fsum(v for v, _ in part_values(scores, key)) for key in keys}
+    recovered = [v for v, _ in part_values(scores, HOOK_RECOVERED)] if keys else []
     if recovered:
         out[HOOK_RECOVERED] = fmean(recovered)
     return out
