@@ -87,7 +87,7 @@ def read_jsonl(
         ) from None
     with f:
         lines = itertools.takewhile(lambda raw: not skip_cut_tail or raw.endswith(b"\n"), f)
-        yield from _rows(lines, path, on_error)
+        yield from parse_jsonl(lines, path, on_error=on_error)
 
 
 def _decode(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
@@ -103,29 +103,21 @@ def _decode(raw: bytes, path: str | os.PathLike[str], number: int) -> str:
 
 
 def parse_jsonl(
-    lines: Iterable[str],
+    lines: Iterable[str | bytes],
     source: str | os.PathLike[str],
     *,
     on_error: Callable[[JsonlError], None] | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Like :func:`read_jsonl`, for JSONL text already in memory, one string a line.
+    """Like :func:`read_jsonl`, for JSONL text already in memory, one string (or bytes) a line.
 
     ``source`` names the text in messages (a file name, ``<stdin>``). A byte-order mark at the
     start of the first line is dropped; blank lines are skipped but counted. ``on_error`` as
     for :func:`read_jsonl`.
 
     Raises:
-        JsonlError: (without ``on_error``) A line that is not valid JSON or not a JSON object.
+        JsonlError: (without ``on_error``) A line that is not UTF-8, not valid JSON or not a JSON
+            object.
     """
-    yield from _rows(lines, source, on_error)
-
-
-def _rows(
-    lines: Iterable[str | bytes],
-    source: str | os.PathLike[str],
-    on_error: Callable[[JsonlError], None] | None,
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line's object, numbered (a byte-order mark dropped); a bad line to ``on_error``."""
     for number, line in enumerate(lines, start=1):
         try:
             text = _decode(line, source, number) if isinstance(line, bytes) else line

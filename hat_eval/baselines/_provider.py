@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from inspect_ai.model import GenerateConfig, ModelAPI, modelapi
+from inspect_ai.model import ModelAPI, modelapi
 
 from ._oracle import ORACLE, OraclePolicy
 from ._reference_policy import MODELS, ReferencePolicy
@@ -23,13 +23,7 @@ HAT_MODELS: dict[str, type[ModelAPI]] = {
 """Every ``hat/`` model name and the class that plays it."""
 
 
-def hat_model(
-    model_name: str,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    config: GenerateConfig | None = None,
-    **model_args: Any,
-) -> ModelAPI:
+def hat_model(model_name: str, **kwargs: Any) -> ModelAPI:
     """The ``hat/`` model ``model_name`` (Inspect calls this with a model's arguments).
 
     Raises:
@@ -39,13 +33,7 @@ def hat_model(
     if cls is None:
         known = ", ".join(f"hat/{m}" for m in HAT_MODELS)
         raise ValueError(f"model hat/{model_name} is unknown: the hat/ models are {known}")
-    return cls(
-        model_name=model_name,
-        base_url=base_url,
-        api_key=api_key,
-        config=config or GenerateConfig(),
-        **model_args,
-    )
+    return cls(model_name=model_name, **kwargs)
 
 
 @modelapi(name="hat")

@@ -189,15 +189,11 @@ def find_value(value: Any, *keys: str) -> Any:
         for k, v in value.items():
             if any(k == key or k.startswith(key + "_") for key in keys):
                 return v
-        for v in value.values():
-            found = find_value(v, *keys)
-            if found is not None:
-                return found
-    elif isinstance(value, list):
-        for v in value:
-            found = find_value(v, *keys)
-            if found is not None:
-                return found
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for v in inner:
+        found = find_value(v, *keys)
+        if found is not None:
+            return found
     return None
 
 

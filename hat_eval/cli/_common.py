@@ -6,16 +6,19 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from hat_eval import _outputs
+
 BAD_INPUT = 2
 """Exit code for bad input (a file, a field, an option): the convention of typer and argparse."""
 FAILED = 1
 """Exit code for work that failed (a sample, a gate, an output that could not be written)."""
+R = TypeVar("R")
 
 console = Console(width=None if sys.stdout.isatty() else 160)
 err_console = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -71,6 +74,14 @@ def extra_help(area: str) -> str:
     return f"Needs the {extra.name} extra: {escape(extra.install)}."
 
 
+def _or_exit(code: int, write: Callable[[], R]) -> R:
+    """``write()``, or its :class:`~hat_eval._outputs.OutputError` as one line and exit ``code``."""
+    try:
+        return write()
+    except _outputs.OutputError as err:
+        fail(str(err), code=code)
+
+
 def output_dir(
     path: Path,
     option: str = "--out",
@@ -85,24 +96,20 @@ def output_dir(
     without them. See :func:`hat_eval._outputs.check_output_dir`; ``inputs`` are the files
     the command reads.
     """
-    from hat_eval._outputs import OutputError, check_output_dir
-
-    try:
-        return check_output_dir(path, option=option, inputs=inputs, create=create)
-    except OutputError as err:
-        fail(str(err))
+    return _or_exit(
+        BAD_INPUT,
+        lambda: _outputs.check_output_dir(path, option=option, inputs=inputs, create=create),
+    )
 
 
 def output_file(
     path: Path, option: str = "--out", inputs: Iterable[tuple[str, Path | str]] = ()
 ) -> Path:
     """``path`` checked as an output file before any work (see :func:`output_dir`), or exit 2."""
-    from hat_eval._outputs import OutputError, check_output_file
-
-    try:
-        return check_output_file(path, option=option, inputs=inputs, create=False)
-    except OutputError as err:
-        fail(str(err))
+    return _or_exit(
+        BAD_INPUT,
+        lambda: _outputs.check_output_file(path, option=option, inputs=inputs, create=False),
+    )
 
 
 def save(path: Path, text: str, option: str = "--out") -> Path:
@@ -111,22 +118,12 @@ def save(path: Path, text: str, option: str = "--out") -> Path:
     If it cannot be written, the text is kept in a fallback file, and one line names both and
     exits 1 (:func:`hat_eval._outputs.save_text`).
     """
-    from hat_eval._outputs import OutputError, save_text
-
-    try:
-        return save_text(path, text, option=option)
-    except OutputError as err:
-        fail(str(err), code=FAILED)
+    return _or_exit(FAILED, lambda: _outputs.save_text(path, text, option=option))
 
 
 def save_by(path: Path, write: Callable[[Path], object], option: str = "--out") -> Path:
     """:func:`save` for a file that ``write(p)`` writes (:func:`hat_eval._outputs.save_with`)."""
-    from hat_eval._outputs import OutputError, save_with
-
-    try:
-        return save_with(path, write, option=option)
-    except OutputError as err:
-        fail(str(err), code=FAILED)
+    return _or_exit(FAILED, lambda: _outputs.save_with(path, write, option=option))
 
 
 def save_all(folder: Path, files: Mapping[str, str | bytes], option: str = "--out") -> list[Path]:
@@ -134,12 +131,7 @@ def save_all(folder: Path, files: Mapping[str, str | bytes], option: str = "--ou
 
     See :func:`hat_eval._outputs.save_files`.
     """
-    from hat_eval._outputs import OutputError, save_files
-
-    try:
-        return save_files(folder, files, option=option)
-    except OutputError as err:
-        fail(str(err), code=FAILED)
+    return _or_exit(FAILED, lambda: _outputs.save_files(folder, files, option=option))
 
 
 @contextmanager

@@ -59,12 +59,8 @@ def _print_table(report: AgreementReport) -> None:
         f"{'dimension':{width}} {'n':>4}  " + "  ".join(f"{title:22}" for title, _ in columns)
     )
     for dim in report.dimensions:
-        cells = []
-        for _, key in columns:
-            if key not in dim.statistics:
-                cells.append(f"{'-':22}")
-            else:
-                cells.append(f"{_fmt(dim.statistics[key], dim.intervals.get(key)):22}")
+        stats, ci = dim.statistics, dim.intervals
+        cells = [f"{_fmt(stats[k], ci.get(k)) if k in stats else '-':22}" for _, k in columns]
         flag = "  FLAGGED" if dim.flagged else ""
         typer.echo(f"{dim.dimension:{width}} {dim.n_items:4d}  " + "  ".join(cells) + flag)
         for note in dim.notes:

@@ -245,9 +245,7 @@ def print_summary(ctx: typer.Context, log_dir: Path, result: RunResult) -> None:
     for line in error_lines(logs):
         err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     if result.status != "success":
-        stop = Interrupt()
-        if result.signum is not None:
-            stop.note(result.signum)
+        stop = Interrupt(result.signum)
         total, finished = result.total, result.done
         fail(
             f"{stop.what + ': ' if stop.signum is not None else ''}{finished} of {total} "

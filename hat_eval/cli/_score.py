@@ -138,17 +138,15 @@ def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
 
         with input_errors():
             shop_dir = check_shop(options.shop, [options.suite])
-    grader = None
-    if options.judge is not None:
-        from hat_eval.runner._prepare import resolve_judge
+    from hat_eval.runner._prepare import resolve_judge
 
-        with input_errors():
-            grader = resolve_judge(
-                options.judge,
-                request_timeout=options.request_timeout,
-                max_retries=options.max_retries,
-                max_tokens=options.judge_max_tokens,
-            )
+    with input_errors():
+        grader = resolve_judge(
+            options.judge,
+            request_timeout=options.request_timeout,
+            max_retries=options.max_retries,
+            max_tokens=options.judge_max_tokens,
+        )
     return target, shop_dir, grader
 
 

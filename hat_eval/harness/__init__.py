@@ -1,14 +1,9 @@
 """The harness: system prompt blocks, skills, tools and hooks, loaded from YAML or JSON."""
 
 from ._changelog import Changelog, Requirement, Version, changelog_lines, load_changelog
-from ._diff import (
-    diff_harness,
-)
+from ._diff import diff_harness
 from ._errors import HarnessError
-from ._functions import (
-    FUNCTIONS,
-    SKILL_LOADER,
-)
+from ._functions import FUNCTIONS, SKILL_LOADER
 from ._hooks import REPLY_TRIGGERS, HookCheck, MessageStructure, RetryPolicy
 from ._load import default_harness_path, dump_harness, load_harness
 from ._model import (

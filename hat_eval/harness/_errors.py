@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -19,6 +20,18 @@ class HarnessError(ValueError):
         self.field = field
         self.message = message
         super().__init__(f"{source}: {field}: {message}")
+
+
+def read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of a file of the harness layer; missing or unreadable: ``<file>`` error."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HarnessError(str(path), "<file>", f"no such file, expected {what}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise HarnessError(
+            str(path), "<file>", f"cannot read ({err}), expected a UTF-8 text file"
+        ) from None
 
 
 def loc_to_path(loc: Sequence[int | str]) -> str:

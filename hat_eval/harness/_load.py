@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from hat_eval._datafile import parse_yaml, yaml_problem
 
-from ._errors import HarnessError, from_validation_error
+from ._errors import HarnessError, from_validation_error, read_text
 from ._model import Harness, SkillDisclosure
 from ._skills import resolve_skills
 
@@ -76,14 +76,7 @@ def read_data(path: Path, what: str) -> Any:
             valid YAML/JSON; the field is ``<file>`` or ``<line N>``.
     """
     source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HarnessError(source, "<file>", f"no such file, expected {what}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise HarnessError(
-            source, "<file>", f"cannot read ({err}), expected a UTF-8 text file"
-        ) from None
+    text = read_text(path, what)
     if path.suffix.lower() == ".json":
         try:
             return json.loads(text)

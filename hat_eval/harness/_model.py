@@ -13,9 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ._functions import SKILL_LOADER, is_known_function
-from ._hooks import (
-    Hooks,
-)
+from ._hooks import Hooks
 from ._model_base import (
     IDENTIFIER,
     _check_unique,

@@ -31,7 +31,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from ._errors import HarnessError, from_validation_error
+from hat_eval._datafile import parse_yaml, yaml_problem
+
+from ._errors import HarnessError, from_validation_error, read_text
 from ._model import Skill
 
 SKILL_FILE = "SKILL.md"
@@ -65,9 +67,9 @@ def parse_skill_text(text: str, source: str = "<SKILL.md>") -> Skill:
             source, "<front matter>", "the front matter is not closed, expected a '---' line"
         ) from None
     try:
-        meta = yaml.safe_load("\n".join(lines[1:end]))
+        meta = parse_yaml("\n".join(lines[1:end]))
     except yaml.YAMLError as err:
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        problem = yaml_problem(err)[1]
         raise HarnessError(
             source, "<front matter>", f"invalid YAML ({problem}), expected a mapping"
         ) from None
@@ -141,16 +143,7 @@ def read_skill_file(path: str | Path) -> Skill:
     path = Path(path)
     if path.is_dir():
         path = path / SKILL_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HarnessError(
-            str(path), "<file>", f"no such file, expected a {SKILL_FILE} skill document"
-        ) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise HarnessError(
-            str(path), "<file>", f"cannot read ({err}), expected a UTF-8 text file"
-        ) from None
+    text = read_text(path, f"a {SKILL_FILE} skill document")
     return parse_skill_text(text, str(path))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,41 +59,10 @@ class InputFileError(RunInputError):
         super().__init__(message)
         self.option = option
         self.problems = tuple(problems)
-
-    @property
-    def problem(self) -> Problem:
+        self.problem = first = self.problems[0]
         """The first problem (the one the message names)."""
-        return self.problems[0]
-
-    @property
-    def file(self) -> str:
-        """The file the first problem is in."""
-        return self.problem.file
-
-    @property
-    def line(self) -> int | None:
-        """Its line (None: the whole file)."""
-        return self.problem.line
-
-    @property
-    def record(self) -> str | None:
-        """Its record's key (a case id, a product id), or None."""
-        return self.problem.record
-
-    @property
-    def field(self) -> str | None:
-        """Its field, or None."""
-        return self.problem.field
-
-    @property
-    def what(self) -> str:
-        """What is wrong."""
-        return self.problem.what
-
-    @property
-    def expected(self) -> str:
-        """What was expected."""
-        return self.problem.expected
+        self.file, self.line, self.record = first.file, first.line, first.record
+        self.field, self.what, self.expected = first.field, first.what, first.expected
 
 
 _LEAST = {
@@ -412,7 +381,4 @@ class RunOptions:
 
 def option_help(name: str) -> str:
     """The help text of the :class:`RunOptions` field ``name`` (``hat-eval run`` shows it)."""
-    for item in fields(RunOptions):
-        if item.name == name:
-            return str(item.metadata["help"])
-    raise KeyError(name)
+    return str(RunOptions.__dataclass_fields__[name].metadata["help"])  # KeyError: no such field

@@ -158,13 +158,13 @@ def check_load_args(model_args: dict[str, Any]) -> None:
 
 
 def resolve_judge(
-    judge: str,
+    judge: str | None,
     *,
     request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S,
     max_retries: int = DEFAULT_MAX_RETRIES,
     max_tokens: int | None = None,
-) -> Model:
-    """The ``--judge`` grader, checked as ``--model`` is before anything runs.
+) -> Model | None:
+    """The ``--judge`` grader, checked as ``--model`` is before anything runs (None: no judge).
 
     ``judge`` is a checkpoint folder (Inspect's ``hf/``, decoding greedily) or an Inspect model
     string. One that is not resolvable, a server that does not answer the pre-flight, or a
@@ -180,6 +180,8 @@ def resolve_judge(
 
     from ._preflight import preflight
 
+    if judge is None:
+        return None
     name = resolve_model(judge, "hf", option="--judge")
     args = generation_model_args(name, {}, 0.0)  # the judge rates at temperature 0
     preflight(name, args, request_timeout, option="--judge")

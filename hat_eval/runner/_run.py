@@ -148,7 +148,12 @@ def run_suites(
             _check_output_log(options.output_log)
         # after the checks of the input, before any model loads
         session.prepare_log_dir(log_dir, warn)
-        grader = _grader(options)
+        grader = prep.resolve_judge(  # before any sample runs
+            options.judge,
+            request_timeout=options.request_timeout,
+            max_retries=options.max_retries,
+            max_tokens=options.judge_max_tokens,
+        )
         if progress is not None:
             for name in names:
                 for line in session.limit_notes([name], options.suite_limit(name), options.seed):
@@ -173,20 +178,6 @@ def run_suites(
     judge = str(grader) if grader else None
     described = session.describe_run(options, models, inputs.harness_file, judge)
     return _result(log_dir, models, expected, stop.signum, described)
-
-
-def _grader(options: RunOptions) -> Any:
-    """The judge's grader model, resolved before any sample runs (None without ``judge``)."""
-    from . import _prepare as prep
-
-    if options.judge is None:
-        return None
-    return prep.resolve_judge(
-        options.judge,
-        request_timeout=options.request_timeout,
-        max_retries=options.max_retries,
-        max_tokens=options.judge_max_tokens,
-    )
 
 
 def _fresh_display(display: str) -> None:

@@ -6,6 +6,7 @@ import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,11 +152,11 @@ def dirty_log_dir_line(message: object, log_dir: Path) -> str | None:
     )
 
 
+@dataclass
 class Interrupt:
     """The first stop signal a run received (SIGINT or SIGTERM), or None."""
 
-    def __init__(self) -> None:
-        self.signum: int | None = None
+    signum: int | None = None
 
     def note(self, signum: int) -> None:
         """Remember ``signum`` unless a signal came first."""

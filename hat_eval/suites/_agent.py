@@ -38,10 +38,9 @@ from hat_eval.episode import (
     ToolCall,
     ToolRuntime,
     episode_context,
-    harness_prompt,
-    live_context,
     run_agent_async,
     stable_seed,
+    system_message,
 )
 from hat_eval.harness import Harness, RetryPolicy, Tool
 
@@ -102,20 +101,15 @@ class ToolSpec(ToolInfo):
         return type(self).model_validate_json(self.model_dump_json())
 
 
-def tool_infos(harness: Harness) -> list[ToolInfo]:
-    """The harness's tools as Inspect tool specifications."""
-    return [ToolSpec.of(t) for t in harness.tools]
-
-
 @by_identity(4096)
-def rendered(harness: Harness) -> tuple[str, list[ToolInfo]]:
-    """The system prompt and tool specifications of ``harness``, made once per harness object.
+def tool_infos(harness: Harness) -> list[ToolInfo]:
+    """The harness's tools as Inspect tool specifications, made once per harness object.
 
     Harnesses are frozen and a suite reuses one object per variant (``_context`` caches
     them), so samples under the same harness share these. Inspect deep-copies the tools it is
     given, so sharing them is safe.
     """
-    return harness_prompt(harness), tool_infos(harness)
+    return [ToolSpec.of(t) for t in harness.tools]
 
 
 def _user_messages(state: TaskState) -> list[ChatMessage]:
@@ -137,7 +131,7 @@ def harness_agent(*, max_turns: int = 5) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         ctx = _context(state)
-        tools = rendered(ctx.harness)[1]
+        tools = tool_infos(ctx.harness)
         model = get_model()
         chat = _InspectChat()
 
@@ -245,7 +239,7 @@ def react_baseline() -> Solver:
         runtime = ToolRuntime(
             plain, ctx.kb, ctx.session, fault=ctx.fault, seed=stable_seed(str(state.sample_id))
         )
-        system = rendered(ctx.harness)[0] + "\n\n" + live_context(ctx.session, ctx.kb)
+        system = system_message(ctx).content
         agent = react(
             prompt=AgentPrompt(
                 instructions=system, assistant_prompt=None, handoff_prompt=None, submit_prompt=None

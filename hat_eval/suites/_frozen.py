@@ -18,6 +18,7 @@ the default harness, knowledge base and case seed, and at most the file's cases;
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import re
 from collections.abc import Mapping
@@ -160,34 +161,23 @@ def _bases(name: str) -> dict[str | None, dict[str, Any]]:
 
 
 def frozen_episodes(
-    name: str,
-    *,
-    split: str = "test",
-    n: int | None = None,
-    harness: str | None = None,
-    kb_seed: int = 0,
-    seed: int | None = None,
-    versions: str | None = None,
-    changelog: str | None = None,
-    shop: str | None = None,
-    cases: object = None,
+    name: str, *, split: str = "test", n: int | None = None, seed: int | None = None, **others: Any
 ) -> list[Episode] | None:
     """Suite ``name``'s episodes read from its frozen split file, or None to generate them.
 
     The arguments are :func:`~hat_eval.episode.build_episodes`'s; the file answers when they
-    ask for what it holds (the default harness, changelog, versions and knowledge base, the
-    suite's own case seed, at most its number of cases): the same episodes, in the same order,
-    as generating them.
+    ask for what it holds (the suite's own case seed, at most its number of cases, the others at
+    their defaults: the default harness, changelog, versions, knowledge base and built-in shop,
+    generated cases): the same episodes, in the same order, as generating them.
 
     Raises:
         SplitFileError: the file is missing, edited or stale (:func:`split_bytes`).
     """
-    from hat_eval.episode import Episode
+    from hat_eval.episode import Episode, build_episodes
 
     recipe = suite_recipe(name)
-    if harness is not None or versions is not None or changelog is not None or kb_seed != 0:
-        return None
-    if shop is not None or cases is not None:  # the files hold the built-in shop's own cases
+    defaults = {k: p.default for k, p in inspect.signature(build_episodes).parameters.items()}
+    if any(v != defaults.get(k) for k, v in others.items()):
         return None
     if seed is not None and seed != recipe.seed:
         return None

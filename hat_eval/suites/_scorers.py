@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from statistics import fmean
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -105,10 +106,6 @@ def part_values(scores: list[SampleScore], part: str) -> list[tuple[float, dict[
     return out
 
 
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
-
-
 @metric
 def suite_metrics(
     parts: list[str],
@@ -158,7 +155,7 @@ def suite_metrics(
             if not pairs:
                 continue
             values = [v for v, _ in pairs]
-            out[part] = _mean(values)
+            out[part] = fmean(values)
             out[f"{part}_stderr"] = mean_stderr(values)
             for prefix, labels in by.get(part, []):
                 groups: dict[str, list[float]] = {}
@@ -166,11 +163,11 @@ def suite_metrics(
                     for label in labels(metadata):
                         groups.setdefault(label, []).append(value)
                 for label in sorted(groups):
-                    out[f"{prefix}{label}"] = _mean(groups[label])
+                    out[f"{prefix}{label}"] = fmean(groups[label])
         for key in shares or ():
             values = [v for v, _ in part_values(scores, key)]
             if values:
-                out[key] = _mean(values)
+                out[key] = fmean(values)
         out.update(_hook_metrics(scores))
         return out
 
@@ -183,7 +180,6 @@ def _hook_metrics(scores: list[SampleScore]) -> dict[str, float]:
     Only runs under a harness with checking hooks have these keys in their scores
     (:func:`hat_eval.episode.hook_summary`); others report nothing here.
     """
-    out: dict[str, float] = {}
     keys = sorted(
         {
             k
@@ -193,13 +189,10 @@ def _hook_metrics(scores: list[SampleScore]) -> dict[str, float]:
             if k.startswith(HOOK_REJECTIONS)
         }
     )
-    if not keys:
-        return out
-    for key in keys:
-        out[key] = math.fsum(v for v, _ in part_values(scores, key))
-    recovered = [v for v, _ in part_values(scores, HOOK_RECOVERED)]
+    out = {key: math.fsum(v for v, _ in part_values(scores, key)) for key in keys}
+    recovered = [v for v, _ in part_values(scores, HOOK_RECOVERED)] if keys else []
     if recovered:
-        out[HOOK_RECOVERED] = _mean(recovered)
+        out[HOOK_RECOVERED] = fmean(recovered)
     return out
 
 
@@ -227,7 +220,7 @@ def part_mean() -> ScoreReducer:
             parts = [s.value.get(key) for s in scores if isinstance(s.value, dict)]
             floats = [float(v) for v in parts if isinstance(v, int | float)]
             kept = [v for v in floats if not math.isnan(v)]
-            value[key] = _mean(kept) if kept else math.nan
+            value[key] = fmean(kept) if kept else math.nan
         same = {s.answer for s in scores}
         return Score(
             value=value,
@@ -251,32 +244,6 @@ def _metrics(*groups: str, recovery: bool = False, error: bool = False) -> list[
             error_by=list(groups) if error else None,
         )
     ]
-
-
-def _score(state: TaskState, target: Target, *, requirements: bool = False) -> Score:
-    episode = episode_of(state.sample_id, state.metadata, target)
-    records = records_in(state.messages)
-    answer = state.output.completion if state.output else ""
-    kb = knowledge_base(episode.kb_seed, episode.shop)
-    check = check_answer(episode.case, episode.gold, answer, records, episode.fault, kb)
-    values = check.values()
-    hooks = hook_records_in(state.messages)
-    answer_ok = check.parts["accuracy"] != 0.0 and check.aggregate != 0.0
-    values.update(hook_summary(hooks, answer_ok=answer_ok))  # none without checking hooks
-    if episode.hook_fault is not None:  # a hook that misfired: recovery is answering again
-        values.update(hook_fault_values(episode.hook_fault, hooks, answer_ok))
-    notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
-    notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
-    if requirements:
-        values.update(_requirement_values(episode, answer, records, check, kb, notes))
-    return Score(
-        value=values,
-        answer=answer,
-        explanation=f"{len(records)} tool calls; "
-        + ", ".join(f"{k}={values[k]:.2f}" for k in (*PARTS, "recovery") if k in values)
-        + ("; " + "; ".join(notes) if notes else ""),
-        metadata={"undecided": check.undecided, "reasons": check.reasons},
-    )
 
 
 def _requirement_values(
@@ -311,10 +278,32 @@ def _requirement_values(
 
 
 def _scoring(*, requirements: bool = False) -> Scorer:
-    """The scorer of a case suite: :func:`_score` of each sample."""
+    """The scorer of a case suite: each sample's answer checked against its episode's gold."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return _score(state, target, requirements=requirements)
+        episode = episode_of(state.sample_id, state.metadata, target)
+        records = records_in(state.messages)
+        answer = state.output.completion if state.output else ""
+        kb = knowledge_base(episode.kb_seed, episode.shop)
+        check = check_answer(episode.case, episode.gold, answer, records, episode.fault, kb)
+        values = check.values()
+        hooks = hook_records_in(state.messages)
+        answer_ok = check.parts["accuracy"] != 0.0 and check.aggregate != 0.0
+        values.update(hook_summary(hooks, answer_ok=answer_ok))  # none without checking hooks
+        if episode.hook_fault is not None:  # a hook that misfired: recovery is answering again
+            values.update(hook_fault_values(episode.hook_fault, hooks, answer_ok))
+        notes = [f"{k} undecided: {why}" for k, why in check.undecided.items()]
+        notes += [f"{k} failed: {why}" for k, why in check.reasons.items()]
+        if requirements:
+            values.update(_requirement_values(episode, answer, records, check, kb, notes))
+        return Score(
+            value=values,
+            answer=answer,
+            explanation=f"{len(records)} tool calls; "
+            + ", ".join(f"{k}={values[k]:.2f}" for k in (*PARTS, "recovery") if k in values)
+            + ("; " + "; ".join(notes) if notes else ""),
+            metadata={"undecided": check.undecided, "reasons": check.reasons},
+        )
 
     return score
 

@@ -69,13 +69,11 @@ def turn_token_cap(harnesses: list[str | None]) -> int:
     Without a cap Inspect's ``hf/`` provider lets a local model write 2,048 tokens a turn, which
     on a CPU is minutes per sample; ``--max-tokens`` (Inspect's ``max_tokens``) overrides it.
     """
-    caps = []
-    for path in dict.fromkeys(harnesses):
-        limit = base_harness(path).constraints().get(ANSWER_LIMIT)
-        if limit is None:
-            caps.append(DEFAULT_TURN_TOKENS)
-        else:
-            caps.append(int(limit.max) * TOKENS_PER_WORD + TURN_OVERHEAD_TOKENS)
+    limits = [base_harness(p).constraints().get(ANSWER_LIMIT) for p in dict.fromkeys(harnesses)]
+    caps = [
+        DEFAULT_TURN_TOKENS if c is None else int(c.max) * TOKENS_PER_WORD + TURN_OVERHEAD_TOKENS
+        for c in limits
+    ]
     return max(caps, default=DEFAULT_TURN_TOKENS)
 
 
@@ -197,11 +195,7 @@ class CaseTaskSpec:
             versions=self.harness_version,
             changelog=self.changelog,
             shop=self.shop,
-            **(
-                {"cases": _read_cases(self.cases, self.kb_seed, self.shop)}
-                if self.cases is not None
-                else {}
-            ),
+            cases=None if self.cases is None else _read_cases(self.cases, self.kb_seed, self.shop),
         )
         check_harness_functions(episodes)
         return episodes

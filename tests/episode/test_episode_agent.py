@@ -16,12 +16,11 @@ from hat_eval.episode import (
     ToolCall,
     ToolRuntime,
     episode_context,
-    harness_prompt,
-    live_context,
     run_agent,
     run_agent_async,
     stable_seed,
 )
+from hat_eval.episode._agent import harness_prompt, live_context
 from hat_eval.harness import Tool
 from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.suites import suite_episodes

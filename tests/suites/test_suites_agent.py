@@ -13,11 +13,12 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 from inspect_ai.tool import ToolInfo
 
 from hat_eval.episode import Message, episode_context, hook_records_in, run_agent
+from hat_eval.episode._agent import harness_prompt
 from hat_eval.harness import Harness, render_system_prompt, render_tools
 from hat_eval.harness._load import harness_to_dict, parse_harness
 from hat_eval.hsa import AugmentationPolicy
 from hat_eval.suites import suite_episodes, suite_task
-from hat_eval.suites._agent import ToolSpec, _InspectChat, rendered, tool_infos
+from hat_eval.suites._agent import ToolSpec, _InspectChat, tool_infos
 
 
 def test_tool_spec_deep_copy_is_equal_and_independent(default_harness: Harness) -> None:
@@ -48,13 +49,13 @@ def test_tool_specs_are_the_harness_tools(default_harness: Harness) -> None:
 
 
 def test_prompt_and_tools_are_made_once_per_harness(default_harness: Harness) -> None:
-    prompt, tools = rendered(default_harness)
-    assert rendered(default_harness)[1] is tools
+    prompt, tools = harness_prompt(default_harness), tool_infos(default_harness)
+    assert harness_prompt(default_harness) is prompt and tool_infos(default_harness) is tools
     assert prompt == render_system_prompt(default_harness)
     variant = AugmentationPolicy(dims=("tools",), default_probability=1.0, min_dims=1).augment(
         default_harness, 3
     )
-    v_prompt, v_tools = rendered(variant.harness)
+    v_tools = tool_infos(variant.harness)
     assert [t.name for t in v_tools] == [t.name for t in variant.harness.tools]
     assert [t.name for t in v_tools] != [t.name for t in tools]
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from importlib.resources import files
 
 import pytest
 
 from hat_eval.suites import TaskOptions, case_suites, disclosure_harness, make_task, suite_names
 from hat_eval.suites._catalog import suite_meta, task_function
+from hat_eval.suites._task import CaseTaskSpec
 
 
 def test_the_suites_are_the_folders_with_an_eval_yaml() -> None:
@@ -68,3 +71,16 @@ def test_every_suite_is_registered_for_inspect() -> None:
 
     for name in suite_names():
         assert getattr(registry, suite_meta(name).task, None) is task_function(name), name
+
+
+@pytest.mark.parametrize("name", ["livestream", "variant", "robustness", "evolution"])
+def test_a_case_suite_task_takes_and_documents_the_spec_fields(name: str) -> None:
+    fn = task_function(name)
+    params = inspect.signature(fn).parameters
+    fields = [f for f in dataclasses.fields(CaseTaskSpec) if f.name != "suite"]
+    assert [(p.name, p.default) for p in params.values()] == [(f.name, f.default) for f in fields]
+    doc = inspect.getdoc(fn) or ""
+    assert doc.startswith(suite_meta(name).title) and "suite:" not in doc
+    for p in params:
+        assert f"\n    {p}: " in doc, p
+    assert fn(n=2, seed=3).metadata["case_seed"] == 3  # keyword arguments reach the spec

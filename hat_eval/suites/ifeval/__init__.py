@@ -11,10 +11,7 @@ from __future__ import annotations
 from ._checks import instruction_ids
 from ._data import IFEvalError, load_ifeval
 from ._report import summarize
-from ._responses import (
-    score_responses,
-    write_results,
-)
+from ._responses import score_responses, write_results
 
 __all__ = [
     "IFEvalError",

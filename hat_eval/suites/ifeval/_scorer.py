@@ -20,16 +20,11 @@ from hat_eval.stats import ratio_stderr
 
 from ._checks import check_response
 from ._data import IFEvalExample
-from ._report import tally
+from ._report import METRICS, tally
 
 # Per-sample value keys: the four per-prompt results and the instruction count that weights
 # the instruction-level shares back into a micro-average.
-_LEVELS = {
-    "prompt_level_strict_acc": ("prompt_level_strict", False),
-    "inst_level_strict_acc": ("inst_level_strict", True),
-    "prompt_level_loose_acc": ("prompt_level_loose", False),
-    "inst_level_loose_acc": ("inst_level_loose", True),
-}
+_LEVELS = {m: (m.removesuffix("_acc"), m.startswith("inst_")) for m in METRICS}
 
 
 def example_from_metadata(metadata: dict[str, Any]) -> IFEvalExample:
