@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from hat_eval._fields import key_part
+
 try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
@@ -56,7 +58,11 @@ def key_path(loc: tuple[int | str, ...]) -> str:
     """``("compliance", "medical", 3)`` -> ``compliance.medical[3]``."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        out += (
+            f"[{part}]"
+            if isinstance(part, int)
+            else (f".{key_part(part)}" if out else key_part(part))
+        )
     return out
 
 

@@ -15,7 +15,13 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-__all__ = ["describe", "field_problem"]
+__all__ = ["describe", "field_problem", "key_part"]
+
+
+def key_part(part: int | str) -> str:
+    """One part of a key path as an error line shows it (a control character escaped, quoted)."""
+    text = str(part)
+    return text if text.isprintable() else repr(text)
 
 
 def field_problem(err: ValidationError, model: type[BaseModel]) -> str:
@@ -27,7 +33,7 @@ def field_problem(err: ValidationError, model: type[BaseModel]) -> str:
     if "|" in message:  # a model validator naming its own field: "name|what, expected ..."
         sub, message = message.split("|", 1)
         loc = [*loc, sub]
-    where = ".".join(str(p) for p in loc) or "<line>"
+    where = ".".join(key_part(p) for p in loc) or "<line>"
     if kind == "value_error":
         return f"field {where}: {message}"
     expected = _expected(model, loc)

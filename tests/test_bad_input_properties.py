@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -189,6 +189,7 @@ def test_any_value_in_an_answer_field_scores_or_is_one_line(field: str, value: A
 
 @SETTINGS
 @given(row=st.dictionaries(st.text(max_size=10), json_values, max_size=5))
+@example(row={"a\nb": 1})  # a field name with a newline: still one line
 def test_any_object_as_a_line_scores_or_is_one_line(row: dict[str, Any]) -> None:
     try:
         _score(row)
@@ -264,13 +265,14 @@ LABEL_FIELDS = {
         (_is_int(v) and 1 <= v <= 5)
         or (isinstance(v, float) and v.is_integer() and 1 <= v <= 5)
         or (isinstance(v, str) and v.strip().lower() in ("a", "b", "tie"))
-        or (isinstance(v, str) and v.strip().isdigit() and int(v.strip()) in range(1, 6))
+        or (isinstance(v, str) and v.strip() in ("1", "2", "3", "4", "5"))
     ),
 }
 
 
 @SETTINGS
 @given(field=st.sampled_from(sorted(LABEL_FIELDS)), value=json_values)
+@example(field="rating", value="²")  # a digit int() cannot read
 def test_any_value_in_a_label_field_reads_or_is_one_line(
     tmp_path_factory, field: str, value: Any
 ) -> None:
@@ -326,6 +328,7 @@ STUDIO_PATHS = [
 
 @SETTINGS
 @given(where=st.sampled_from(STUDIO_PATHS), value=json_values)
+@example(where=("annotations", 0, "result", 0, "value", "rating"), value="²")
 def test_any_value_in_a_label_studio_task_reads_or_is_one_line(
     tmp_path_factory, where: tuple[Any, ...], value: Any
 ) -> None:
@@ -377,6 +380,14 @@ def test_any_value_anywhere_in_a_harness_validates_or_is_one_line(data, value: A
         assert str(err).startswith("h.yaml: ") and "\n" not in str(err), err
     else:
         assert isinstance(harness, Harness)
+
+
+def test_a_key_with_a_newline_in_a_harness_is_one_line() -> None:
+    doc = copy.deepcopy(_harness_dict())
+    doc["hooks"]["messages"]["\n"] = "x"
+    with pytest.raises(HarnessError) as err:
+        parse_harness(doc, "h.yaml")
+    assert str(err.value).startswith("h.yaml: hooks.messages.'\\n'") and "\n" not in str(err.value)
 
 
 @settings(max_examples=40, deadline=None)

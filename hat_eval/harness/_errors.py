@@ -7,6 +7,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from hat_eval._fields import key_part
+
 
 class HarnessError(ValueError):
     """A harness file is unreadable or invalid.
@@ -36,7 +38,7 @@ def read_text(path: Path, what: str) -> str:
 
 def loc_to_path(loc: Sequence[int | str]) -> str:
     """Turn a pydantic error location such as ``("tools", 2, "name")`` into ``tools.2.name``."""
-    return ".".join(str(part) for part in loc) or "<root>"
+    return ".".join(key_part(part) for part in loc) or "<root>"
 
 
 def from_validation_error(source: str, err: ValidationError) -> HarnessError:

@@ -88,7 +88,7 @@ def parse_rating(raw: object, where: str) -> Rating:
         for pref in PREFERENCES:
             if lowered == pref.lower():
                 return pref
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # "²" is a digit int() cannot read
             value = int(text)
     if isinstance(value, int) and not isinstance(value, bool) and value in RATING_SCALE:
         return value
