@@ -101,20 +101,35 @@ class BuildOptions:
 
 
 def build_reports(options: BuildOptions) -> None:
-    """Write the comparison page and/or run the gate (see :func:`build`), printing what it did.
+    """Write the comparison page (printing its candidates, files and notes) and/or run the gate.
 
     The output folder is claimed before any log is read; a bad input exits 2, a page that was
     built but could not be written exits 1 (kept elsewhere), a failed gate exits 1.
     """
     from hat_eval._outputs import OutputError
-    from hat_eval.reports import ReportError, run_gate
+    from hat_eval.reports import ReportError, build_report, run_gate
 
     if options.out is None and not options.gate:
         raise typer.BadParameter("give --out DIR for the page (or --gate LOGS to only check)")
     out = output_dir(options.out) if options.out is not None else None  # before any log is read
     try:
         if out is not None:
-            _write_page(options, out)
+            page, files = build_report(
+                options.log_dirs,
+                out,
+                baseline=options.baseline,
+                allow_mixed=options.allow_mixed,
+                calibration=options.calibration,
+                loadtest=options.loadtest or (),
+                n_boot=options.n_boot,
+                warn=warn,
+            )
+            typer.echo(
+                f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}"
+            )
+            typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
+            for note in page.notes:
+                typer.echo(f"note: {note}")
         if options.gate:
             failures = run_gate(
                 options.log_dirs,
@@ -133,26 +148,6 @@ def build_reports(options: BuildOptions) -> None:
                 typer.echo(f"regression: {line}", err=True)
             fail(f"gate failed: {len(failures)} part(s) regressed", code=1)
         typer.echo("gate passed: no part regressed beyond the margin")
-
-
-def _write_page(options: BuildOptions, out: Path) -> None:
-    """Build the candidates' page into ``out`` and print its candidates, files and notes."""
-    from hat_eval.reports import build_report
-
-    page, files = build_report(
-        options.log_dirs,
-        out,
-        baseline=options.baseline,
-        allow_mixed=options.allow_mixed,
-        calibration=options.calibration,
-        loadtest=options.loadtest or (),
-        n_boot=options.n_boot,
-        warn=warn,
-    )
-    typer.echo(f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}")
-    typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
-    for note in page.notes:
-        typer.echo(f"note: {note}")
 
 
 @report_app.command()
