@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, get_type_hints
 
 import typer
 from rich.console import Console
@@ -19,9 +21,35 @@ BAD_INPUT = 2
 FAILED = 1
 """Exit code for work that failed (a sample, a gate, an output that could not be written)."""
 R = TypeVar("R")
+OptionsT = TypeVar("OptionsT")
 
 console = Console(width=None if sys.stdout.isatty() else 160)
 err_console = Console(stderr=True, soft_wrap=True, highlight=False)
+
+
+def options_command(
+    options: type[OptionsT], run: Callable[[OptionsT], None]
+) -> Callable[..., None]:
+    """A typer command whose options are the fields of the dataclass ``options``.
+
+    Each field's ``Annotated`` typer option and default is the command's, in order, and the
+    dataclass's docstring its help: the options are written once, in the record ``run`` gets.
+    """
+    hints = get_type_hints(options, include_extras=True)
+
+    def command(**params: Any) -> None:
+        run(options(**params))
+
+    kind, empty = inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty
+    command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(f.name, kind, annotation=hints[f.name], default=default)
+            for f in dataclasses.fields(options)  # type: ignore[arg-type]
+            for default in [empty if f.default is dataclasses.MISSING else f.default]
+        ]
+    )
+    command.__doc__ = options.__doc__
+    return command
 
 
 def fail(message: str, code: int = BAD_INPUT) -> NoReturn:

@@ -15,13 +15,6 @@ ifeval_app = typer.Typer(
     help="IFEval: score responses with the reference's checkers.", no_args_is_help=True
 )
 
-_LABELS = {
-    "prompt_level_strict_acc": "prompt-level strict",
-    "inst_level_strict_acc": "instruction-level strict",
-    "prompt_level_loose_acc": "prompt-level loose",
-    "inst_level_loose_acc": "instruction-level loose",
-}
-
 
 @ifeval_app.command()
 def score(
@@ -73,10 +66,11 @@ def score(
     save_by(out, lambda path: write_results(verdicts, path))
     report = summarize(verdicts)
     typer.echo(f"{report.prompts} prompts, {report.instructions} instructions")
-    for key, label in _LABELS.items():
-        typer.echo(
-            f"{label + ' accuracy:':35} {report.metrics[key]:.4f} (± {report.stderr[key]:.4f})"
+    for key, value in report.metrics.items():  # METRICS order: prompt_level_strict_acc, ...
+        label = (
+            key.removesuffix("_acc").replace("inst_", "instruction_").replace("_level_", "-level ")
         )
+        typer.echo(f"{label + ' accuracy:':35} {value:.4f} (± {report.stderr[key]:.4f})")
     if breakdown:
         for title, table in (
             ("instruction", report.by_instruction),

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, input_file, output_dir, read_log, save, warn
+from ._common import (
+    err_console,
+    fail,
+    input_file,
+    options_command,
+    output_dir,
+    read_log,
+    save,
+    warn,
+)
 
 if TYPE_CHECKING:
     from hat_eval.judge import JudgeScore, Label
@@ -175,66 +184,46 @@ def _scored_labels(
     return human, raw, str(out / "judge_scores.jsonl")
 
 
-@judge_app.command()
-def calibrate(
-    ctx: typer.Context,
-    labels: LabelsOpt,
-    out: Annotated[
-        Path,
-        typer.Option(help="Directory for agreement.json, calibration.json, judge_scores.jsonl."),
-    ],
-    log: Annotated[
-        Path | None,
-        input_file("Inspect eval log whose samples the humans labelled (the judge runs on them)."),
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(help="The grader model for the judge, e.g. openai/gpt-4o (with --log)."),
-    ] = None,
-    scores: Annotated[
-        Path | None,
-        input_file(
-            "Cached raw judge scores instead of running the judge: CSV or JSONL with "
-            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote)."
-        ),
-    ] = None,
-    rubric: RubricOpt = None,
-    k: SamplesOpt = 1,
-    cache_dir: CacheDirOpt = None,
-    folds: Annotated[
-        int, typer.Option(min=2, help="Folds of items for choosing each dimension's map.")
-    ] = 5,
-    n_boot: Annotated[
-        int, typer.Option(min=0, help="Bootstrap resamples of the items for the 95% intervals.")
-    ] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed of the folds and the bootstrap.")] = 0,
-    alpha_threshold: AlphaThresholdOpt = 0.667,
-) -> None:
+@dataclass(frozen=True)
+class CalibrateOptions:
     """Run the judge on labelled samples; report agreement and fit a calibration map per dimension.
 
     Each rating dimension's map (identity, fitted thresholds or isotonic regression) is chosen by
     cross-validation on items; the report gives the held-out agreement before and after it.
     Give --log and --judge to run the judge, or --scores to reuse scores.
     """
-    calibrate_labels(CalibrateOptions(**ctx.params))
 
-
-@dataclass(frozen=True)
-class CalibrateOptions:
-    """What ``hat-eval judge calibrate`` was asked to do: its options (by name) as typed values."""
-
-    labels: Path
-    out: Path
-    log: Path | None = None
-    judge: str | None = None
-    scores: Path | None = None
-    rubric: Path | None = None
-    k: int = 1
-    cache_dir: Path | None = None
-    folds: int = 5
-    n_boot: int = 1000
-    seed: int = 0
-    alpha_threshold: float = 0.667
+    labels: LabelsOpt
+    out: Annotated[
+        Path,
+        typer.Option(help="Directory for agreement.json, calibration.json, judge_scores.jsonl."),
+    ]
+    log: Annotated[
+        Path | None,
+        input_file("Inspect eval log whose samples the humans labelled (the judge runs on them)."),
+    ] = None
+    judge: Annotated[
+        str | None,
+        typer.Option(help="The grader model for the judge, e.g. openai/gpt-4o (with --log)."),
+    ] = None
+    scores: Annotated[
+        Path | None,
+        input_file(
+            "Cached raw judge scores instead of running the judge: CSV or JSONL with "
+            "sample_id, dimension, score (the judge_scores.jsonl a previous run wrote)."
+        ),
+    ] = None
+    rubric: RubricOpt = None
+    k: SamplesOpt = 1
+    cache_dir: CacheDirOpt = None
+    folds: Annotated[
+        int, typer.Option(min=2, help="Folds of items for choosing each dimension's map.")
+    ] = 5
+    n_boot: Annotated[
+        int, typer.Option(min=0, help="Bootstrap resamples of the items for the 95% intervals.")
+    ] = 1000
+    seed: Annotated[int, typer.Option(help="Seed of the folds and the bootstrap.")] = 0
+    alpha_threshold: AlphaThresholdOpt = 0.667
 
 
 def calibrate_labels(options: CalibrateOptions) -> None:
@@ -294,6 +283,9 @@ def calibrate_labels(options: CalibrateOptions) -> None:
     typer.echo("")
     _print_calibration(result)
     typer.echo(f"wrote {out / 'agreement.json'}, {out / 'calibration.json'}")
+
+
+judge_app.command("calibrate")(options_command(CalibrateOptions, calibrate_labels))
 
 
 @judge_app.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -10,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from ._common import FAILED, fail, output_dir, warn
+from ._common import FAILED, fail, options_command, output_dir, warn
 
 
 class _BuildByDefault(TyperGroup):
@@ -30,50 +29,8 @@ report_app = typer.Typer(
 )
 
 
-@report_app.command()
-def build(
-    ctx: typer.Context,
-    log_dirs: Annotated[
-        list[Path],
-        typer.Argument(help="Folders of eval logs (each run's --log-dir) or .eval files."),
-    ],
-    out: Annotated[
-        Path | None, typer.Option(help="Where report.html, report.md and the plots go.")
-    ] = None,
-    baseline: Annotated[
-        str | None,
-        typer.Option(
-            help="The candidate the others are compared with (its name or model; "
-            "default: the first)."
-        ),
-    ] = None,
-    calibration: Annotated[
-        Path | None, typer.Option(help="A judge calibration.json (judge-human agreement).")
-    ] = None,
-    loadtest: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A `hat-eval loadtest` --out folder (repeatable): P50/P95 latency and its CDF; "
-            "CANDIDATE=DIR also puts it in that candidate's row."
-        ),
-    ] = None,
-    gate: Annotated[
-        list[Path] | None,
-        typer.Option(
-            help="Baseline logs (repeatable): exit 1 when any part regressed beyond --margin "
-            "with its 95% interval below 0 (the regression check of a harness edit)."
-        ),
-    ] = None,
-    margin: Annotated[
-        float,
-        typer.Option(min=0.0, help="The gate's margin on a 0-1 part (x100 for the aggregate)."),
-    ] = 0.02,
-    allow_mixed: Annotated[
-        bool,
-        typer.Option("--allow-mixed", help="Show logs of different cases side by side, unpaired."),
-    ] = False,
-    n_boot: Annotated[int, typer.Option(min=1, help="Bootstrap resamples per interval.")] = 2000,
-) -> None:
+@dataclass(frozen=True)
+class BuildOptions:
     """Compare candidates (a model with its agent and harness) over their eval logs.
 
     Writes one self-contained HTML page and a Markdown file: the main table with 95% intervals,
@@ -82,39 +39,79 @@ def build(
     every part against the baseline logs and exits 1 on a regression (no --out needed).
     A log in a folder that cannot be read is named in one warning line and skipped.
     """
-    build_reports(BuildOptions(**ctx.params))
 
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """What ``hat-eval report`` (``build``) was asked: its options (by name) as typed values."""
-
-    log_dirs: Sequence[Path]
-    out: Path | None = None
-    baseline: str | None = None
-    calibration: Path | None = None
-    loadtest: Sequence[str] | None = None
-    gate: Sequence[Path] | None = None
-    margin: float = 0.02
-    allow_mixed: bool = False
-    n_boot: int = 2000
+    log_dirs: Annotated[
+        list[Path],
+        typer.Argument(help="Folders of eval logs (each run's --log-dir) or .eval files."),
+    ]
+    out: Annotated[
+        Path | None, typer.Option(help="Where report.html, report.md and the plots go.")
+    ] = None
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="The candidate the others are compared with (its name or model; "
+            "default: the first)."
+        ),
+    ] = None
+    calibration: Annotated[
+        Path | None, typer.Option(help="A judge calibration.json (judge-human agreement).")
+    ] = None
+    loadtest: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A `hat-eval loadtest` --out folder (repeatable): P50/P95 latency and its CDF; "
+            "CANDIDATE=DIR also puts it in that candidate's row."
+        ),
+    ] = None
+    gate: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Baseline logs (repeatable): exit 1 when any part regressed beyond --margin "
+            "with its 95% interval below 0 (the regression check of a harness edit)."
+        ),
+    ] = None
+    margin: Annotated[
+        float,
+        typer.Option(min=0.0, help="The gate's margin on a 0-1 part (x100 for the aggregate)."),
+    ] = 0.02
+    allow_mixed: Annotated[
+        bool,
+        typer.Option("--allow-mixed", help="Show logs of different cases side by side, unpaired."),
+    ] = False
+    n_boot: Annotated[int, typer.Option(min=1, help="Bootstrap resamples per interval.")] = 2000
 
 
 def build_reports(options: BuildOptions) -> None:
-    """Write the comparison page and/or run the gate (see :func:`build`), printing what it did.
+    """Write the comparison page (printing its candidates, files and notes) and/or run the gate.
 
     The output folder is claimed before any log is read; a bad input exits 2, a page that was
     built but could not be written exits 1 (kept elsewhere), a failed gate exits 1.
     """
     from hat_eval._outputs import OutputError
-    from hat_eval.reports import ReportError, run_gate
+    from hat_eval.reports import ReportError, build_report, run_gate
 
     if options.out is None and not options.gate:
         raise typer.BadParameter("give --out DIR for the page (or --gate LOGS to only check)")
     out = output_dir(options.out) if options.out is not None else None  # before any log is read
     try:
         if out is not None:
-            _write_page(options, out)
+            page, files = build_report(
+                options.log_dirs,
+                out,
+                baseline=options.baseline,
+                allow_mixed=options.allow_mixed,
+                calibration=options.calibration,
+                loadtest=options.loadtest or (),
+                n_boot=options.n_boot,
+                warn=warn,
+            )
+            typer.echo(
+                f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}"
+            )
+            typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
+            for note in page.notes:
+                typer.echo(f"note: {note}")
         if options.gate:
             failures = run_gate(
                 options.log_dirs,
@@ -135,24 +132,7 @@ def build_reports(options: BuildOptions) -> None:
         typer.echo("gate passed: no part regressed beyond the margin")
 
 
-def _write_page(options: BuildOptions, out: Path) -> None:
-    """Build the candidates' page into ``out`` and print its candidates, files and notes."""
-    from hat_eval.reports import build_report
-
-    page, files = build_report(
-        options.log_dirs,
-        out,
-        baseline=options.baseline,
-        allow_mixed=options.allow_mixed,
-        calibration=options.calibration,
-        loadtest=options.loadtest or (),
-        n_boot=options.n_boot,
-        warn=warn,
-    )
-    typer.echo(f"{len(page.rows)} candidates: {', '.join(r.candidate.name for r in page.rows)}")
-    typer.echo(f"wrote {files.html} and {files.markdown} ({len(files.images)} plots)")
-    for note in page.notes:
-        typer.echo(f"note: {note}")
+report_app.command("build")(options_command(BuildOptions, build_reports))
 
 
 @report_app.command()

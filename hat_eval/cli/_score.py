@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import err_console, fail, output_file, progress, save
+from ._common import err_console, fail, options_command, output_file, progress, save
 from ._preflight import input_errors
 from ._run import (
     DEFAULT_MAX_RETRIES,
@@ -26,49 +26,8 @@ if TYPE_CHECKING:
     from hat_eval.episode import Episode, ExternalAnswer
 
 
-def score(
-    ctx: typer.Context,
-    suite: Annotated[
-        str, typer.Option(help="The case suite the answers answer (livestream, ...).")
-    ],
-    answers: Annotated[
-        Path,
-        typer.Option(
-            help='JSONL, one {"id": case id, "answer": text, "tool_calls": [...]} a line; a '
-            "call in the project's shape or OpenAI's, with its outcome, faults, attempts and "
-            "result when known.",
-        ),
-    ],
-    out: Annotated[
-        Path,
-        typer.Option(help="Where the scored lines go (JSONL, same order); not the answers file."),
-    ],
-    judge: Annotated[
-        str | None,
-        typer.Option(
-            help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
-            "decides the parts the checks leave undecided.",
-        ),
-    ] = None,
-    skip_bad: Annotated[
-        bool,
-        typer.Option(
-            "--skip-bad",
-            help="Report each bad line (one line on stderr) and score the rest; without it the "
-            "first bad line stops the run before anything is written.",
-        ),
-    ] = False,
-    judge_max_tokens: JudgeMaxTokensOption = None,
-    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S,
-    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES,
-    shop: Annotated[
-        Path | None,
-        typer.Option(
-            help="The shop folder the cases were drawn from (`hat-eval run --shop`); the "
-            "built-in shop if omitted.",
-        ),
-    ] = None,
-) -> None:
+@dataclass(frozen=True)
+class ScoreOptions:
     """Score answers made elsewhere (production transcripts, another framework).
 
     Each input line holds a case id (as `hat-eval suites cases NAME --jsonl` lists them), the
@@ -82,22 +41,45 @@ def score(
     not applicable), recovery and the fault's outcome, the undecided parts and a reason per
     failed part; with --judge, the parts the judge decided and its rating of each.
     """
-    score_file(ScoreOptions(**ctx.params))
 
-
-@dataclass(frozen=True)
-class ScoreOptions:
-    """What ``hat-eval score`` was asked to do: its options (by name) as typed values."""
-
-    suite: str
-    answers: Path
-    out: Path
-    judge: str | None = None
-    skip_bad: bool = False
-    judge_max_tokens: int | None = None
-    request_timeout: int = DEFAULT_REQUEST_TIMEOUT_S
-    max_retries: int = DEFAULT_MAX_RETRIES
-    shop: Path | None = None
+    suite: Annotated[str, typer.Option(help="The case suite the answers answer (livestream, ...).")]
+    answers: Annotated[
+        Path,
+        typer.Option(
+            help='JSONL, one {"id": case id, "answer": text, "tool_calls": [...]} a line; a '
+            "call in the project's shape or OpenAI's, with its outcome, faults, attempts and "
+            "result when known.",
+        ),
+    ]
+    out: Annotated[
+        Path,
+        typer.Option(help="Where the scored lines go (JSONL, same order); not the answers file."),
+    ]
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Grader model (checkpoint or Inspect model string) for the Agent-as-Judge: it "
+            "decides the parts the checks leave undecided.",
+        ),
+    ] = None
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Report each bad line (one line on stderr) and score the rest; without it the "
+            "first bad line stops the run before anything is written.",
+        ),
+    ] = False
+    judge_max_tokens: JudgeMaxTokensOption = None
+    request_timeout: RequestTimeoutOption = DEFAULT_REQUEST_TIMEOUT_S
+    max_retries: MaxRetriesOption = DEFAULT_MAX_RETRIES
+    shop: Annotated[
+        Path | None,
+        typer.Option(
+            help="The shop folder the cases were drawn from (`hat-eval run --shop`); the "
+            "built-in shop if omitted.",
+        ),
+    ] = None
 
 
 def score_file(options: ScoreOptions) -> None:
@@ -120,6 +102,9 @@ def score_file(options: ScoreOptions) -> None:
     if skipped:
         typer.echo(f"skipped {len(skipped)} bad lines (listed above)")
     typer.echo(aggregate_line(results))
+
+
+score = options_command(ScoreOptions, score_file)
 
 
 def _checked(options: ScoreOptions) -> tuple[Path, str | None, Model | None]:
