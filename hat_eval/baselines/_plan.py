@@ -18,13 +18,6 @@ from ._read import Turn, calls_first, coupon_codes, matching_skus, ok_result, pi
 from ._vocab import policy_vocab
 
 
-def _pick_sku(product: dict[str, Any], message: str) -> str | None:
-    """The SKU the message names, else the first one (what a listing shows by default)."""
-    skus = product.get("skus") or []
-    chosen, _ = matching_skus(skus, message)
-    return str(chosen[0]["sku"]) if chosen else None
-
-
 def _named_product(turn: Turn) -> str | None:
     """A product the message names instead of the one on screen (found by a search)."""
     found = ok_result(turn, "catalog.search")
@@ -54,7 +47,9 @@ def _product_calls(turn: Turn, intent: str, pid: str, product: Any) -> list[Call
     if product is None:
         return [("catalog.get_product", {"product_id": pid})]
     need: list[Call] = []
-    sku = _pick_sku(product, turn.message)
+    # the SKU the message names, else the first one (what a listing shows by default)
+    chosen, _ = matching_skus(product.get("skus") or [], turn.message)
+    sku = str(chosen[0]["sku"]) if chosen else None
     if (
         intent in ("price", "promotion_stacking")
         and sku

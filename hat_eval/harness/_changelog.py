@@ -296,11 +296,8 @@ def changelog_lines(changelog: Changelog) -> list[str]:
         if v.edit is None:
             out.append(f"{v.version}  baseline  {v.path.name}: {v.reason}")
             continue
-        changes = "; ".join(f"{c.path}: {c.detail}" for c in v.diff.changes)
-        out.append(f"{v.version}  {v.edit.kind}  {_short(changes)}  -- {v.reason}")
+        changes = " ".join("; ".join(f"{c.path}: {c.detail}" for c in v.diff.changes).split())
+        if len(changes) > 110:
+            changes = changes[:109] + "…"
+        out.append(f"{v.version}  {v.edit.kind}  {changes}  -- {v.reason}")
     return out
-
-
-def _short(text: str, limit: int = 110) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -61,12 +61,7 @@ def diff_harness(a: Harness, b: Harness) -> HarnessDiff:
     for section in ("retry", "messages"):
         old, new = (getattr(h.hooks, section).model_dump(mode="json") for h in (a, b))
         _hook_fields(old, new, f"hooks.{section}", d)
-    _diff_checks(a, b, d)
-    return d
-
-
-def _diff_checks(a: Harness, b: Harness, d: HarnessDiff) -> None:
-    """Checking hooks added, removed or changed (matched by name)."""
+    # checking hooks added, removed or changed (matched by name)
     old = {c.name: c.model_dump(mode="json") for c in a.hooks.checks}
     new = {c.name: c.model_dump(mode="json") for c in b.hooks.checks}
     for name in [n for n in old if n not in new]:
@@ -75,6 +70,7 @@ def _diff_checks(a: Harness, b: Harness, d: HarnessDiff) -> None:
         d.add("hook_added", f"hooks.checks.{name}", f"hook {name!r} ({new[name]['trigger']}) added")
     for name in [n for n in old if n in new]:
         _hook_fields(old[name], new[name], f"hooks.checks.{name}", d)
+    return d
 
 
 def _hook_fields(old: dict[str, Any], new: dict[str, Any], path: str, d: HarnessDiff) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -36,11 +35,6 @@ def read_text(path: Path, what: str) -> str:
         ) from None
 
 
-def loc_to_path(loc: Sequence[int | str]) -> str:
-    """Turn a pydantic error location such as ``("tools", 2, "name")`` into ``tools.2.name``."""
-    return ".".join(key_part(part) for part in loc) or "<root>"
-
-
 def from_validation_error(source: str, err: ValidationError) -> HarnessError:
     """The first problem of a pydantic ``ValidationError`` as a ``HarnessError``."""
     first = err.errors(include_url=False)[0]
@@ -59,4 +53,4 @@ def from_validation_error(source: str, err: ValidationError) -> HarnessError:
         message = "unknown field, expected only the fields the harness schema defines"
     elif "input" in first and first["type"] not in ("value_error", "assertion_error"):
         message = f"{message} (got {first['input']!r})"
-    return HarnessError(source, loc_to_path(loc), message)
+    return HarnessError(source, ".".join(key_part(part) for part in loc) or "<root>", message)

@@ -202,10 +202,6 @@ def generated_split(name: str, split: str) -> bytes:
     return rows_jsonl(build_rows(suite_recipe(name), split=split))
 
 
-def _yaml_entry(split: str, file: str, sha: str, version: str) -> str:
-    return f"  {split}: {{file: {file}, sha256: {sha}, dataset_version: '{version}'}}\n"
-
-
 _HEADER = (
     "# The frozen cases of each split (episode rows, one a line; the suite reads these files).\n"
     f"# `{REGENERATE}` rewrites them and these hashes; the train split is generated.\n"
@@ -232,7 +228,10 @@ def write_split_files(names: tuple[str, ...] | None = None) -> list[SplitFile]:
             data = generated_split(name, split)
             write_bytes_atomic(yaml_path.parent / file, data)
             sha = hashlib.sha256(data).hexdigest()
-            entries.append(_yaml_entry(split, file, sha, DATASET_VERSION))
+            entries.append(
+                f"  {split}: {{file: {file}, sha256: {sha}, "
+                f"dataset_version: '{DATASET_VERSION}'}}\n"
+            )
             out.append(SplitFile(name, split, yaml_path.parent / file, sha, DATASET_VERSION))
         text = yaml_path.read_text(encoding="utf-8")
         cut = text.find(_HEADER.splitlines()[0])

@@ -74,15 +74,12 @@ def _one(key: str) -> Callable[[dict[str, Any]], list[str]]:
     return labels
 
 
-def _dimensions(metadata: dict[str, Any]) -> list[str]:
-    # a sample under ``tools+hooks`` counts for both; the default harness counts for ``none``
-    return str(metadata.get("dims", "none")).split("+")
-
-
 GROUPS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "intent": _one("intent"),  # per viewer intent: per_intent_price, ...
     "dims": _one("dims"),  # per set of HSA dimensions applied: per_dims_tools+hooks, ...
-    "dimension": _dimensions,  # per HSA dimension over the samples it was applied to
+    # per HSA dimension over the samples it was applied to: a sample under ``tools+hooks``
+    # counts for both; the default harness counts for ``none``
+    "dimension": lambda metadata: str(metadata.get("dims", "none")).split("+"),
     "held_out": _one("held_out"),  # variants whose dimension set training never uses
     "fault": _one("fault"),  # per injected fault kind
     "perturbation": _one("perturbation"),  # per prompt perturbation (robustness)

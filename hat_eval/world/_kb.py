@@ -96,7 +96,8 @@ class KnowledgeBase:
         return products, skus
 
     @cached_property
-    def _by_type(self) -> dict[str, list[str]]:
+    def type_product_ids(self) -> dict[str, list[str]]:
+        """Each product type's product ids, in id order."""
         by_type: dict[str, list[str]] = {}
         for pid, p in self._rows[0].items():
             by_type.setdefault(p["type_key"], []).append(pid)
@@ -107,10 +108,6 @@ class KnowledgeBase:
         return [
             pid for pid, p in self._rows[0].items() if category is None or p["category"] == category
         ]
-
-    def type_product_ids(self, type_key: str) -> list[str]:
-        """The ids of the products of one product type, in id order."""
-        return list(self._by_type.get(type_key, []))
 
     def product(self, product_id: str) -> dict[str, Any] | None:
         """One product row (with decoded ``specs``), or None."""

@@ -141,15 +141,10 @@ def _size(case: Case, kb: KnowledgeBase, zh: bool) -> str:
 
 def _attr_value(facts: list[Fact], zh: bool = False) -> str:
     """The facts' values; in Chinese the first Chinese alias a fact check accepts, if any."""
-    return ("、" if zh else ", ").join(_said(f, zh) for f in facts)
-
-
-def _said(fact: Fact, zh: bool) -> str:
-    if zh:
-        for alias in fact.aliases:
-            if CJK.search(alias) and fact_mentioned(fact, alias):
-                return alias
-    return str(fact.value)
+    return ("、" if zh else ", ").join(
+        next((a for a in f.aliases if zh and CJK.search(a) and fact_mentioned(f, a)), str(f.value))
+        for f in facts
+    )
 
 
 def _material(case: Case, kb: KnowledgeBase, zh: bool) -> str:

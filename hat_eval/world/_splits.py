@@ -23,7 +23,7 @@ def _bucket(kb: KnowledgeBase, product: dict[str, object]) -> Split:
     keys = [t.key for t in TYPES[category]]
     t = keys.index(str(product["type_key"]))
     role = (t + CATEGORIES.index(category)) % 2
-    same_type = kb.type_product_ids(keys[t])
+    same_type = kb.type_product_ids[keys[t]]
     k = same_type.index(str(product["id"]))
     n = len(same_type)
     held = min(_HELD_OUT, n // 2)

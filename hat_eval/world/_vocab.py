@@ -372,20 +372,12 @@ def _product_type(
     option_sets: dict[str, tuple[Option, ...]],
 ) -> ProductType:
     return ProductType(
-        key=t.key,
-        en=t.en,
-        zh=t.zh,
+        **t.model_dump(exclude={"price", "options", "materials", "specs", "lines"}),
         price=(t.price[0], t.price[1]),
-        axis=t.axis,
         options=_options(path, f"{where}.options", t.options, option_sets),
-        colours=t.colours,
-        material_label=t.material_label,
         materials=tuple(t.materials),
         specs=tuple((k, tuple(v)) for k, v in t.specs.items()),
         lines=(*t.lines, *category.common_lines, *category.more_lines),
-        description=t.description,
-        sized=t.sized,
-        custom=t.custom,
         first_lines=len(t.lines) + len(category.common_lines) if category.more_lines else 0,
     )
 

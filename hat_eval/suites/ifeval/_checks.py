@@ -171,10 +171,6 @@ def check_response(example: IFEvalExample, response: str) -> Verdict:
     return Verdict(example, tuple(strict), tuple(loose))
 
 
-def _check_pair(pair: tuple[IFEvalExample, str]) -> Verdict:
-    return check_response(*pair)
-
-
 def check_all(pairs: Sequence[tuple[IFEvalExample, str]], workers: int = 1) -> list[Verdict]:
     """:func:`check_response` over many (example, response) pairs, in order.
 
@@ -189,4 +185,4 @@ def check_all(pairs: Sequence[tuple[IFEvalExample, str]], workers: int = 1) -> l
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, len(pairs) // (8 * workers))
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return list(pool.map(_check_pair, pairs, chunksize=chunk))
+        return list(pool.map(check_response, *zip(*pairs, strict=True), chunksize=chunk))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -29,32 +29,14 @@ provider samples by default and cannot take temperature 0: ``hat-eval run`` pass
 """
 
 
-def harness_system_prompt(harness: str | Path) -> str:
-    """The rendered system prompt of a harness file, or of the default for ``"default"``."""
-    from hat_eval.harness import HarnessError, load_harness, render
-
-    try:
-        h = load_harness(None if str(harness) == DEFAULT_HARNESS else harness)
-    except HarnessError as err:
-        raise IFEvalError(str(err)) from err
-    return render(h).system_prompt
-
-
 def to_sample(example: IFEvalExample, index: int, system_prompt: str | None = None) -> Sample:
     """One Inspect sample: the prompt alone, or after the harness's system prompt."""
-    metadata: dict[str, Any] = {
-        "key": example.key,
-        "prompt": example.prompt,
-        "instruction_id_list": list(example.instruction_id_list),
-        "kwargs": [dict(k) for k in example.kwargs],
-        "where": example.where,
-    }
     return Sample(
         input=example.prompt
         if system_prompt is None
         else [ChatMessageSystem(content=system_prompt), ChatMessageUser(content=example.prompt)],
         id=example.key if example.key is not None else index + 1,
-        metadata=metadata,
+        metadata=asdict(example),
     )
 
 
@@ -83,7 +65,15 @@ def build_ifeval(
         raise IFEvalError(f"limit ({limit}) must be at least 1, or None for all prompts")
     examples = load_ifeval(data, revision=revision)[:limit]
     validate_examples(examples)
-    system_prompt = harness_system_prompt(harness) if harness is not None else None
+    system_prompt = None
+    if harness is not None:
+        from hat_eval.harness import HarnessError, load_harness, render
+
+        try:
+            h = load_harness(None if str(harness) == DEFAULT_HARNESS else harness)
+        except HarnessError as err:
+            raise IFEvalError(str(err)) from err
+        system_prompt = render(h).system_prompt
     name = "ifeval" if harness is None else "ifeval_harness"
     return Task(
         dataset=MemoryDataset(

@@ -180,11 +180,6 @@ def _naming(kb: KnowledgeBase, product: dict[str, Any], *mentions: str) -> list[
     return out
 
 
-def _joined(brand: str, noun_zh: str) -> str:
-    """A brand and a Chinese noun as written in chat ("Velo紧身裤", "Vellum T恤")."""
-    return f"{brand}{noun_zh}" if _CJK.match(noun_zh) else f"{brand} {noun_zh}"
-
-
 def product_names(ctx: Ctx, product: dict[str, Any]) -> dict[str, str]:
     """How a message names a product that is not on screen: English, mixed and Chinese.
 
@@ -192,8 +187,10 @@ def product_names(ctx: Ctx, product: dict[str, Any]) -> dict[str, str]:
     full name, so that every name a message uses resolves to one product.
     """
     _, short, zh = nouns(product)
-    en = _naming(ctx.kb, product, f"{product['brand']} {short}", product["name"])
-    zh_names = _naming(ctx.kb, product, _joined(product["brand"], zh), product["name_zh"])
+    brand = product["brand"]
+    en = _naming(ctx.kb, product, f"{brand} {short}", product["name"])
+    joined = f"{brand}{zh}" if _CJK.match(zh) else f"{brand} {zh}"  # "Velo紧身裤", "Vellum T恤"
+    zh_names = _naming(ctx.kb, product, joined, product["name_zh"])
     return {"en": ctx.rng.choice(en), "mix": en[0], "zh": zh_names[0]}
 
 
