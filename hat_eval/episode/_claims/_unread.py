@@ -52,15 +52,18 @@ def unread_words(clause: str, evidence: str) -> list[str]:
     ]
 
 
+def _claim_like(clause: str) -> bool:
+    """A clause with a claim verb and none of the not-a-claim forms."""
+    return bool(words("claim_verbs").search(clause)) and not words("not_a_claim").search(clause)
+
+
 def _candidate(text: str) -> bool:
     """Whether some clause of prepared ``text`` could be an unread claim (before any evidence)."""
     plain = words("plain_words")
-    for clause in _CLAUSE_BREAK.split(text):
-        if not words("claim_verbs").search(clause) or words("not_a_claim").search(clause):
-            continue
-        if sum(not plain.fullmatch(w) for w in _WORD.findall(clause)) >= UNREAD_WORDS:
-            return True
-    return False
+    return any(
+        _claim_like(c) and sum(not plain.fullmatch(w) for w in _WORD.findall(c)) >= UNREAD_WORDS
+        for c in _CLAUSE_BREAK.split(text)
+    )
 
 
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
@@ -77,20 +80,12 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
     found = []
     for span, about in zip(a.clauses, a.products, strict=True):
         clause = a.text[span.start : span.end]
-        if not (about or _PRONOUN.search(clause)):
-            continue  # said of no product: not a product claim
-        if not words("claim_verbs").search(clause) or words("not_a_claim").search(clause):
-            continue
+        if not (about or _PRONOUN.search(clause)) or not _claim_like(clause):
+            continue  # said of no product, or claims nothing
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
         unread = unread_words(clause, evidence)
         if len(unread) >= UNREAD_WORDS:
-            said = clause.strip()
-            found.append(
-                Verdict(
-                    None,
-                    f"says {said!r}: the knowledge base does not hold "
-                    f"{', '.join(unread)}; the checks cannot read it",
-                )
-            )
+            why = f"the knowledge base does not hold {', '.join(unread)}; the checks cannot read it"
+            found.append(Verdict(None, f"says {clause.strip()!r}: {why}"))
     return found
