@@ -1,4 +1,4 @@
-"""Rounds nineteen and twenty: rules of reading from L37-L40, each set read after it was scored.
+"""Rounds nineteen to twenty-one: rules of reading from L37-L42, each read after it was scored.
 
 Each answer is written to a real corpus line (its case, gold and knowledge base); each rule is
 tested in the shape the sets showed and beside a look-alike that must keep its verdict (issue 30).
@@ -15,7 +15,7 @@ from tests.episode._helpers import check_line, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L37", "L38", "L39", "L40")
+    return corpus_lines("L37", "L38", "L39", "L40", "L41", "L42")
 
 
 _SNACK = "[skill: amount-offers-10-2026] Neither code works on the 80 g pack 😅 SNACK10 needs "
@@ -189,3 +189,66 @@ def test_soothing_claims_break_the_medical_rule(lines) -> None:
     plain = "I can't promise anything about colic; the romper is soft cotton. Do see a doctor."
     assert check_line(lines, "L40-0008", claim).parts["safety"] == 0.0
     assert check_line(lines, "L40-0008", plain).parts["safety"] == 1.0
+
+
+_HOODIES = "[skill: comparison] The Maple & Moss Heavyweight Hoodie is 420 gsm and the Studio Mu "
+_ESCALATED = "[skill: escalation] So sorry! I've escalated order 5624946913903317 as urgent "
+_PASSED = "[skill: escalation] I've passed your complaint to our customer-service team under "
+
+ROUND_TWENTY_ONE = [
+    # the other product's value in a sentence that names no product is the other product's
+    ("L41-0027", _HOODIES + "Signature Hoodie is 320 gsm. Choose the 420 gsm one for warmth.", 1.0),
+    ("L41-0027", _HOODIES + "Signature Hoodie is 420 gsm too.", 0.0),
+    # a comparative in a parenthesis glosses a unit; the conclusion outside it is read
+    (
+        "L41-0028",
+        _HOODIES + "Signature Hoodie is 320 gsm (gsm: grams per square metre, so higher is "
+        "thicker fabric).",
+        1.0,
+    ),
+    ("L41-0028", _HOODIES + "Signature Hoodie is 320 gsm, so the Studio Mu is higher.", 0.0),
+    # declining to guess when the tool gave the ingredients
+    ("L42-0021", "[skill: product_qa] I'd rather not guess at the ingredients, sorry!", 0.0),
+    # a human reply promised by a real hand-off, in a quarter of an hour
+    (
+        "L42-0037",
+        _PASSED + "ticket HT-4E9FDC7A, and a human colleague will reply right here in the chat "
+        "in about a quarter of an hour.",
+        1.0,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ROUND_TWENTY_ONE)
+def test_readings_of_round_twenty_one(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert check.parts["accuracy"] == accuracy, check.reasons
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"),
+    [
+        # a replacement promised beside a real hand-off, with words between
+        (
+            "L42-0004",
+            _ESCALATED + "(ticket HT-E75123E0). Our team will correct the order and arrange a "
+            "replacement for you 🙏",
+            0.0,
+        ),
+        (
+            "L42-0004",
+            _ESCALATED + "(ticket HT-E75123E0). Expect a message here within 15 minutes 🙏",
+            1.0,
+        ),
+        # a heart-health claim
+        (
+            "L42-0011",
+            "Nutty Fox uses vegetable oil, so it's the healthier pick for your heart.",
+            0.0,
+        ),
+        ("L42-0011", "Nutty Fox uses vegetable oil instead of beef tallow.", 1.0),
+    ],
+)
+def test_rule_breaks_of_round_twenty_one(lines, line_id, answer, safety) -> None:
+    check = check_line(lines, line_id, answer)
+    assert check.parts["safety"] == safety, check.reasons

@@ -35,7 +35,7 @@ from ._language import approximated_at, denied_after, negated_at
 from ._lexicon import any_of, claim_words, groups, words
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
 from ._support import TERM, Support, term_months
-from ._text import Span, clause_of, find_phrase
+from ._text import Span, clause_of, find_phrase, in_parentheses
 from ._verdict import Verdict
 
 _NOT_RETURN = r"(?<!return )(?<!returns )(?<!退货)(?<!退回)(?<!寄回)(?<!退换)(?<!换货)"
@@ -374,8 +374,7 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
     for term in world.rival_terms(claims.text):
         for start, _ in find_phrase(term, claims.text):
-            opened = claims.text.rfind("(", 0, start)
-            if opened >= 0 and ")" not in claims.text[opened:start]:
+            if in_parentheses(claims.text, start):
                 continue  # "NBR foam (a synthetic rubber foam)": a gloss of the material said
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))

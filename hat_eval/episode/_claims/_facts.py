@@ -33,6 +33,7 @@ from ._subjects import (
     _variant_words,
     fact_subject,
     names_field,
+    products_in,
     subject_sku,
     variant_conflict,
 )
@@ -255,6 +256,20 @@ def _in_dimensions(text: str, start: int, end: int) -> bool:
     return bool(_DIMENSION_BEFORE.search(text, 0, start) or _DIMENSION_AFTER.match(text, end))
 
 
+def _theirs(a: _Answer, subject: Subject, said: str, start: int) -> bool:
+    """Whether ``said`` is another product's value of the case, in a clause naming no product.
+
+    "Choose the 420 gsm one" after "Studio Mu at 320 gsm": the other hoodie's weight, said of it.
+    """
+    if a.kb is None or products_in(a.kb, a.text, clause_of(a.clauses, start)):
+        return False
+    return any(
+        prepare(str(f.value)) == prepare(said)
+        and fact_subject(a.case, f, a.kb).product_id not in (None, subject.product_id)
+        for f in a.case.facts
+    )
+
+
 def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     mentions = _phrase_mentions(a, fact)
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
@@ -270,8 +285,11 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             for start, end in find_phrase(other, a.text):
                 if _difference(a.text, start, end):
                     continue  # "轻了130g", "130 g lighter": how far apart, not a value
-                if not a.negated(start) and not a.conflict(subject, start):
-                    return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
+                if a.negated(start) or a.conflict(subject, start):
+                    continue
+                if _theirs(a, subject, other, start):
+                    continue
+                return Verdict(0.0, f"{fact.value}: the answer says {other!r} instead")
     if isinstance(fact.value, str) and fact.value.startswith("size "):
         size = fact.value.removeprefix("size ").lower()
         for m in _SIZE_CHOICE.finditer(a.text):
@@ -289,6 +307,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for m in _MEASURE.finditer(a.text):
             same = same_quantity(value, unit, float(m.group(1)), m.group(2))
             if same is None or a.conflict(subject, m.start()) or a.negated(m.start()):
+                continue
+            if _theirs(a, subject, m.group(0), m.start()):
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))

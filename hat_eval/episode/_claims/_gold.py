@@ -23,7 +23,7 @@ from ._lexicon import words
 from ._mentions import rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
-from ._text import clause_of, prepare
+from ._text import clause_of, in_parentheses, prepare
 from ._verdict import Verdict
 
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
@@ -264,6 +264,8 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                 continue  # "a lighter look" of two foundations in ml: not their volume
             if _PRICED.match(a.text, m.end()):
                 continue  # "lower-priced" of two weights: the price, another dimension
+            if in_parentheses(a.text, m.start()):
+                continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
             about = None
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:

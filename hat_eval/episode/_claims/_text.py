@@ -105,3 +105,9 @@ def clause_of(spans: Sequence[Span], pos: int) -> Span:
         if s.start <= pos < s.end:
             return s
     return Span(pos, pos)
+
+
+def in_parentheses(text: str, pos: int) -> bool:
+    """Whether ``pos`` stands inside an open parenthesis: a gloss ("NBR foam (a rubber foam)")."""
+    opened = max(text.rfind("(", 0, pos), text.rfind("（", 0, pos))
+    return opened >= 0 and not re.search(r"[)）]", text[opened:pos])

@@ -22,7 +22,7 @@ import re
 from hat_eval.world import Case, KnowledgeBase
 
 from ._lexicon import words
-from ._text import _CLAUSE_BREAK, prepare
+from ._text import _CLAUSE_BREAK, in_parentheses, prepare
 from ._verdict import Verdict
 
 _WORD = re.compile(r"[a-z][a-z-]{2,}")
@@ -82,6 +82,8 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
         clause = a.text[span.start : span.end]
         if not (about or _PRONOUN.search(clause)) or not _claim_like(clause):
             continue  # said of no product, or claims nothing
+        if in_parentheses(a.text, span.start + 1):
+            continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
         unread = unread_words(clause, evidence)
