@@ -269,10 +269,10 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
             about = None
             for i, clause in enumerate(a.clauses):
                 if clause.start <= m.start() < clause.end:
-                    if _CONDITION.match(a.text, clause.start) or a.text[
-                        m.end() : clause.end
-                    ].rstrip().endswith(("?", "？")):
-                        break  # "if more pieces matter most, Honeybee suits you": a wish
+                    lead = re.split(r"[:：]", a.text[clause.start : m.start()])[-1]
+                    asked = a.text[m.end() : clause.end + 1].rstrip().endswith(("?", "？"))
+                    if _CONDITION.match(lead) or asked:
+                        break  # a wish: "if more pieces matter, Honeybee"; "...: prefer higher"
                     if "比" in a.text[clause.start : m.start()]:
                         break  # "比Ashgrove更轻": the one named is what it is compared with
                     about = a.products[i]

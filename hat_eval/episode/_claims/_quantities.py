@@ -91,6 +91,7 @@ _IDIOMS = (
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
     (re.compile(r"\bhalf an hour\b"), "30 minutes"),
+    (re.compile(r"\bhalf a year\b"), "6 months"),
     (re.compile(r"半个月"), "15天"),
     (re.compile(r"\bhalf (?:off|price)\b|半价"), "50% off"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?year\b"), "1 year"),

@@ -141,10 +141,10 @@ def compliance_risk(answer: str, kb: KnowledgeBase, product_ids: Iterable[str]) 
 
 
 FACTUAL_RULES = frozenset(
-    {"SUPERNATURAL", "INVESTMENT", "HEALTH-FOOD", "WEIGHT-LOSS", "INFANT-FORMULA"}
+    {"SUPERNATURAL", "INVESTMENT", "HEALTH-FOOD", "WEIGHT-LOSS", "INFANT-FORMULA", "ABS-PRICE"}
 )
-"""Rules whose claims say what a product does (brings luck, keeps its value, lowers
-cholesterol, slims): an invented fact as well as a banned claim."""
+"""Rules whose claims say what a product does or costs (brings luck, keeps its value, lowers
+cholesterol, slims, is the lowest price anywhere): an invented fact as well as a banned claim."""
 _FACTUAL_ABSOLUTE = re.compile(r"100 ?%|绝对安全|完全无毒|\bnon toxic\b|无毒")
 _PUFFERY = re.compile(
     r"^(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher|classier|fancier|"
