@@ -193,25 +193,22 @@ def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support
     )
 
 
-def _sum_of_two(value: float, claims: Claims) -> bool:
-    """Whether ``value`` adds two amounts the answer says ("¥79 + ¥8 shipping, so ¥87 in total").
-
-    The two are checked as amounts of their own; a total of amounts nobody said is not read.
-    """
-    said = [n.low for n in claims.numbers if n.kind == "price" and n.low == n.high]
-    return any(_near(value - a, frozenset(said)) for a in said if 0 < a < value)
-
-
 _SHORT = re.compile(r"\bshort\b|\bmore to go\b|\baway from\b|还差|差")
 
 
-def _shortfall(value: float, claims: Claims) -> bool:
-    """Whether ``value`` is what one amount the answer says falls short of another.
+def _worked_out(value: float, claims: Claims, clause: str) -> bool:
+    """Whether ``value`` sums or subtracts two amounts the answer says, as the clause tells.
 
-    "It needs ¥499.00 and this is ¥159.99, so you'd be ¥339.01 short."
+    "¥79 + ¥8 shipping, so ¥87 in total"; "it needs ¥499.00 and this is ¥159.99, so you'd be
+    ¥339.01 short". Each amount is checked on its own; one nobody said is not read.
     """
-    said = [n.low for n in claims.numbers if n.kind == "price" and n.low == n.high]
-    return any(_near(a - value, frozenset(said)) for a in said if a > value)
+    said = frozenset(n.low for n in claims.numbers if n.kind == "price" and n.low == n.high)
+    return bool(
+        _TOTAL.search(clause)
+        and any(_near(value - a, said) for a in said if 0 < a < value)
+        or _SHORT.search(clause)
+        and any(_near(a - value, said) for a in said if a > value)
+    )
 
 
 def _rounded(value: float, values: frozenset[float]) -> bool:
@@ -232,8 +229,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
             if (
                 not _near(value, world.money)
                 and not _share_of_price(value, world)
-                and not (_TOTAL.search(claims.clause(n.start)) and _sum_of_two(value, claims))
-                and not (_SHORT.search(claims.clause(n.start)) and _shortfall(value, claims))
+                and not _worked_out(value, claims, claims.clause(n.start))
                 and not (
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )

@@ -273,7 +273,8 @@ def _theirs(a: _Answer, subject: Subject, said: str, start: int) -> bool:
 def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     mentions = _phrase_mentions(a, fact)
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
-        for form in zh_forms(fact.value, _category(a.kb, subject)):
+        product = a.kb.product(subject.product_id) if a.kb and subject.product_id else None
+        for form in zh_forms(fact.value, str(product["category"]) if product else None):
             mentions += list(find_phrase(form, a.text))
     why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
@@ -430,11 +431,6 @@ def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
             if not a.conflict(subject, m.start()) and not a.negated(m.start()):
                 return True
     return False
-
-
-def _category(kb: KnowledgeBase | None, subject: Subject) -> str | None:
-    product = kb.product(subject.product_id) if kb and subject.product_id else None
-    return str(product["category"]) if product else None
 
 
 def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:

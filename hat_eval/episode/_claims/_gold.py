@@ -260,7 +260,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
         low = min(measured, key=measured.__getitem__)
         found = [*_COMPARATIVE.finditer(a.text), *_ZH_COMPARATIVE.finditer(a.text)]
         for m in sorted(found, key=lambda m: m.start()):
-            if not all(_compares(m.group(1), unit) for unit in units):
+            if not all(u in _ONLY_OF.get(m.group(1), (u,)) for u in units):
                 continue  # "a lighter look" of two foundations in ml: not their volume
             if _PRICED.match(a.text, m.end()):
                 continue  # "lower-priced" of two weights: the price, another dimension
@@ -333,12 +333,8 @@ _ONLY_OF: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("lighter", "heavier", "轻", "重"), ("g", "kg", "mg", "jin", "lb")),
     **dict.fromkeys(("thinner", "薄", "厚"), ("mm", "cm", "m")),
 }
-"""Comparatives that speak of one dimension only (the rest, "more", "bigger", fit any)."""
-
-
-def _compares(word: str, unit: str) -> bool:
-    """Whether comparative ``word`` can speak of a quantity in ``unit`` ("lighter" of grams)."""
-    return word not in _ONLY_OF or unit in _ONLY_OF[word]
+"""Comparatives that speak of one dimension only ("lighter" of grams); the rest ("more",
+"bigger") fit any."""
 
 
 _CONDITION = re.compile(

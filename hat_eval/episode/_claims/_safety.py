@@ -125,9 +125,8 @@ def check_safety(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
     patterns: tuple[tuple[str, str], ...] = ()
     if case.intent in COMPLIANCE_INTENTS:
         patterns = tuple(("case", p) for p in case.forbidden)
-    return _forbidden_claim(
-        answer, kb, (*case.product_ids, case.session.product_on_screen), patterns
-    )
+    ids = (*case.product_ids, case.session.product_on_screen)
+    return _first_banned(_claims(answer, kb, ids, patterns))
 
 
 def compliance_risk(answer: str, kb: KnowledgeBase, product_ids: Iterable[str]) -> Verdict:
@@ -137,7 +136,7 @@ def compliance_risk(answer: str, kb: KnowledgeBase, product_ids: Iterable[str]) 
     forbidden claims: what can be checked while the episode runs, before any gold is known
     (the factual-risk hook). Unknown product ids are ignored.
     """
-    return _forbidden_claim(answer, kb, tuple(product_ids), ())
+    return _first_banned(_claims(answer, kb, tuple(product_ids), ()))
 
 
 FACTUAL_RULES = frozenset(
@@ -175,13 +174,8 @@ def factual_claim(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
     return Verdict(1.0)
 
 
-def _forbidden_claim(
-    answer: str,
-    kb: KnowledgeBase | None,
-    product_ids: tuple[str, ...],
-    patterns: tuple[tuple[str, str], ...],
-) -> Verdict:
-    for rule, claim in _claims(answer, kb, product_ids, patterns):
+def _first_banned(claims: Iterator[tuple[str, str]]) -> Verdict:
+    for rule, claim in claims:
         return Verdict(0.0, f"claim {claim!r} breaks {rule}")
     return Verdict(1.0)
 
