@@ -41,6 +41,7 @@ _EVALUATOR = re.compile(
 
 
 _BECAUSE = re.compile(r"\bbecause\b|因为")
+_PLEASE = re.compile(r"请|的话")
 
 
 def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
@@ -51,6 +52,7 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     because it needs ¥499": the reason is asserted).
     """
     cleaned = _BECAUSE.split(_NOT_NEGATING.sub(" ", text[clause.start : start]))[-1]
+    cleaned = _PLEASE.split(cleaned)[-1]  # "没缓解请尽快就医": 请 opens what is asked
     tail = " ".join(cleaned.split()[-window:])
     return bool(_NEGATORS.search(tail) or _CJK_NEGATORS.search(cleaned[-4:]))
 
