@@ -192,6 +192,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "biodegradable": "biodegradable",
         "food-grade": "food-grade",
         "nut-free": "nut-free",
+        "anti-mite": "anti-mite",
         "every skin type": "suits every skin type",
         "water-resistant": "water-resistant",
         "nickel-free": "nickel-free",

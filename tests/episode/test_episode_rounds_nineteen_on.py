@@ -321,8 +321,6 @@ ROUND_TWENTY_THREE = [
         _SHAMPOO + "不用就医。已帮你转人工客服（工单HT-D95C02E3），同事会在聊天里跟进。",
         0.0,
     ),
-    # "this order ships free" when the answer's own order clears the threshold
-    ("L45-0027", _BOX + "这单可以包邮。", 1.0),
     # "when it is back in stock, order then" is not a stock status
     ("L45-0032", "[skill: stock_size] 抱歉，芒果干200克目前已经售罄，有货时再来下单哦～", 1.0),
     ("L45-0032", "[skill: stock_size] 芒果干200克目前有货哦～", 0.0),

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
-from typing import Any
 
 from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
 
@@ -123,7 +122,8 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             # count beside "sold out" is an alternative's)
             said = a.said(clause_of(_sentences(a.text), n.start))
             names_own = names_field(said, sku, "option") or names_field(said, sku, "colour")
-            names_own = names_own and n.low in _others_stock(a.kb, sku)
+            others = {float(s["stock"]) for s in a.kb.skus(sku["product_id"])}  # own: n.low != own
+            names_own = names_own and n.low in others
             clause = clause if variant_conflict(a.kb, subject, clause) else said
         if names_own and not variant_conflict(a.kb, subject, clause):
             return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")
@@ -140,11 +140,6 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if agreeing:  # "seems to be in stock, but I can't say for sure": commits to nothing
         return Verdict(0.0, f"{fact.value}: hedged")
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
-
-
-def _others_stock(kb: KnowledgeBase, sku: dict[str, Any]) -> set[float]:
-    """The stock of every other SKU of ``sku``'s product."""
-    return {float(s["stock"]) for s in kb.skus(sku["product_id"]) if s["sku"] != sku["sku"]}
 
 
 def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:

@@ -137,11 +137,10 @@ _THRESHOLD_BEFORE = re.compile(
 
 
 @by_identity(8)
-def _threshold_coupons(kb: KnowledgeBase) -> tuple[dict[str, Any], re.Pattern[str]]:
-    """The coupons with a threshold by lower-case code, and a pattern naming any of them."""
-    coupons = {str(c["code"]).lower(): c for c in kb.coupons() if c.get("threshold")}
-    codes = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, coupons))})(?![a-z0-9])")
-    return coupons, codes
+def _threshold_coupons(kb: KnowledgeBase) -> tuple[dict[str, float], re.Pattern[str]]:
+    """The thresholds of the coupons that have one by lower-case code, and a pattern naming them."""
+    needs = {str(c["code"]).lower(): float(c["threshold"]) for c in kb.coupons() if c["threshold"]}
+    return needs, re.compile(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, needs))})(?![a-z0-9])")
 
 
 def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -150,25 +149,17 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     "LIVE50 only kicks in on orders over ¥199" when LIVE50 needs ¥499: the world has ¥199 (another
     coupon's threshold), but not for this code. Only a sentence naming exactly one code is read.
     """
-    coupons, codes = _threshold_coupons(kb)
+    needs, codes = _threshold_coupons(kb)
     if not a.numbers or not codes.search(a.text):
         return []  # most answers: no code named
     for sentence in _sentences(a.text):
-        named = list(dict.fromkeys(codes.findall(a.said(sentence))))
-        if len(named) != 1:
-            continue
-        threshold = float(coupons[named[0]]["threshold"])
-        for n in a.numbers:
-            if not sentence.start <= n.start < sentence.end or n.kind != "price":
-                continue
-            if _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]) and not (
-                rounds_to(n.low, threshold, "price") or a.negated(n.start)
-            ):
-                return [
-                    Verdict(
-                        0.0, f"says {named[0].upper()} needs {a.said(n)!r}; it needs ¥{threshold:g}"
-                    )
-                ]
+        named = set(codes.findall(a.said(sentence)))
+        for code, n in ((c, n) for c in named if len(named) == 1 for n in a.numbers):
+            said = sentence.start <= n.start < sentence.end and n.kind == "price"
+            if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
+                if not (rounds_to(n.low, needs[code], "price") or a.negated(n.start)):
+                    why = f"it needs ¥{needs[code]:g}"
+                    return [Verdict(0.0, f"says {code.upper()} needs {a.said(n)!r}; {why}")]
     return []
 
 

@@ -224,12 +224,12 @@ class _Shipping:
     """("delivery", low, high) of each delivery time, and each end alone."""
     regions: list[str]
     free: bool
-    """Free somewhere: no fee, or some option's list price over the free-shipping threshold."""
+    """Free somewhere: no fee, or the lowest list price over the free-shipping threshold."""
     fastest: float | None
 
 
-def _shipping(rows: list[dict[str, Any]], highest: float) -> _Shipping:
-    """The shipping rows of a product whose highest list price is ``highest``."""
+def _shipping(rows: list[dict[str, Any]], lowest: float) -> _Shipping:
+    """The shipping rows of a product whose lowest list price is ``lowest``."""
     fees = [(r["fee"], r["free_shipping_over"]) for r in rows]
     open_fees = [f for r, f in zip(rows, fees, strict=True) if r["available"]]
     times = [r["delivery_days"] for r in rows if r["available"] and r["delivery_days"]]
@@ -239,7 +239,7 @@ def _shipping(rows: list[dict[str, Any]], highest: float) -> _Shipping:
         days=[float(v) for t in times for v in t.values()],
         spans={("delivery", a, b) for lo, hi in ends for a, b in ((lo, hi), (lo, lo), (hi, hi))},
         regions=[region for r in rows for region in r["regions"]],
-        free=any(fee == 0 or (over is not None and highest >= over) for fee, over in open_fees),
+        free=any(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
         fastest=min((lo for lo, _ in ends), default=None),
     )
 
@@ -296,7 +296,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     codes, coupon_money, percents = _coupons(kb, product["category"])
     policy = call_function(kb, session, "policy.shipping_returns", {"product_id": product_id})
     assert isinstance(policy, dict)
-    shipping = _shipping(policy["shipping"], highest=max(prices, default=0.0))
+    shipping = _shipping(policy["shipping"], lowest=min(prices, default=0.0))
     returns = policy["returns"]
     days, spans = _day_spans(returns, specs)
     warranty = str(returns.get("warranty") or "")

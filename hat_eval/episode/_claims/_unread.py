@@ -21,12 +21,14 @@ import re
 
 from hat_eval.world import Case, KnowledgeBase
 
+from ._answer import read_answer
 from ._lexicon import words
 from ._text import _CLAUSE_BREAK, in_parentheses, prepare
 from ._verdict import Verdict
 
 _WORD = re.compile(r"[a-z][a-z-]{2,}")
-_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+_SUFFIX = re.compile(r"(?<=[a-z-]{4})(?:ing|ed|es|s|ly)$")
+"""An inflection a word loses when it is looked up (a stem of four letters or more stays)."""
 _READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline", "redirect")
 """Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
 _PRONOUN = re.compile(r"\b(?:it|its|they|this|these|both)\b")
@@ -35,20 +37,13 @@ UNREAD_WORDS = 2
 """How many unread content words make a clause a claim the checks cannot read."""
 
 
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
 def unread_words(clause: str, evidence: str) -> list[str]:
     """The content words of ``clause`` that ``evidence`` (prepared text) does not hold."""
     plain = words("plain_words")
     return [
         w
         for w in _WORD.findall(clause)
-        if not plain.fullmatch(w) and w not in evidence and _stem(w) not in evidence
+        if not plain.fullmatch(w) and w not in evidence and _SUFFIX.sub("", w) not in evidence
     ]
 
 
@@ -73,8 +68,6 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
     """
     if kb is None or not _candidate(prepare(answer)):
         return []  # most answers: no clause with a claim verb and two content words
-    from ._answer import read_answer  # it reads answers with every other check: imported here
-
     a = read_answer(case, answer, kb)
     evidence = "\n".join((a.world.text, prepare(case.message), prepare(str(case.session.deals))))
     found = []
