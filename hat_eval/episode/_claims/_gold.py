@@ -154,7 +154,10 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         return []  # most answers: no code named
     for sentence in _sentences(a.text):
         named = set(codes.findall(a.said(sentence)))
-        for code, n in ((c, n) for c in named if len(named) == 1 for n in a.numbers):
+        if len(named) != 1:
+            continue
+        (code,) = named
+        for n in a.numbers:
             said = sentence.start <= n.start < sentence.end and n.kind == "price"
             if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
                 if not (rounds_to(n.low, needs[code], "price") or a.negated(n.start)):

@@ -40,19 +40,18 @@ _EVALUATOR = re.compile(
 )
 
 
-_BECAUSE = re.compile(r"\bbecause\b|因为")
-_PLEASE = re.compile(r"请|的话")
+_SCOPE_END = re.compile(r"\bbecause\b|因为|请|的话")
+"""Words a negation does not reach past: a reason, what is asked (请), a condition's end."""
 
 
 def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     """Whether a negation governs the words at ``start``: one of the few words before it.
 
     Idioms that contain a negator but negate nothing about the claim ("without a doubt",
-    "not only", "毫不夸张") do not count, nor a negation before a reason ("it did not apply
-    because it needs ¥499": the reason is asserted).
+    "not only", "毫不夸张") do not count, nor a negation before a reason or a request ("it did
+    not apply because it needs ¥499", "没缓解请尽快就医": the reason and the request stand).
     """
-    cleaned = _BECAUSE.split(_NOT_NEGATING.sub(" ", text[clause.start : start]))[-1]
-    cleaned = _PLEASE.split(cleaned)[-1]  # "没缓解请尽快就医": 请 opens what is asked
+    cleaned = _SCOPE_END.split(_NOT_NEGATING.sub(" ", text[clause.start : start]))[-1]
     tail = " ".join(cleaned.split()[-window:])
     return bool(_NEGATORS.search(tail) or _CJK_NEGATORS.search(cleaned[-4:]))
 
