@@ -115,8 +115,8 @@ def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[st
     for m in pattern.finditer(claims.text):
         if claims.negated(m.start()) or denied_after(claims.text, m.end()):
             continue
-        clause = claims.clause(m.start())
-        if not words("cannot_confirm").search(clause[clause.find(m.group(0)) :]):
+        after = claims.text[m.start() : clause_of(claims.scopes, m.start()).end]
+        if not words("cannot_confirm").search(after):
             yield m
 
 
