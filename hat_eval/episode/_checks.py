@@ -28,6 +28,7 @@ from ._claims import (
     combine_verdicts,
     evasive,
     factual_claim,
+    handoff_wait,
     invented_commitments,
     unread_claims,
 )
@@ -424,7 +425,7 @@ def _accuracy_and_safety(
     # a refund done, a voucher, a hand-off that did not happen: invented, and a promise
     # (a hand-off the agent asked for is its to state; a failed call is the tools' part to score)
     escalated = any(r.function == "handoff.escalate" for r in calls)
-    promised = invented_commitments(body, escalated)
+    promised = invented_commitments(body, escalated) + handoff_wait(body, calls, kb, case.session)
     loop = looping(body)
     promises = [v for v in promised if v.reason.split()[1] in PROMISE_KINDS]
     accuracy = combine_verdicts([accuracy, *promised, *loop])

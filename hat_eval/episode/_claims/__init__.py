@@ -19,7 +19,7 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
-from ._commitments import PROMISE_KINDS, invented_commitments
+from ._commitments import PROMISE_KINDS, handoff_wait, invented_commitments
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, evasive
 from ._language import negated_at
@@ -31,6 +31,7 @@ from ._verdict import Verdict
 
 __all__ = [
     "PROMISE_KINDS",
+    "handoff_wait",
     "invented_commitments",
     "Verdict",
     "check_fact",

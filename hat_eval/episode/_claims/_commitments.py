@@ -15,10 +15,15 @@ is processed") and refusals ("I can't issue refunds") are not commitments.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
+from hat_eval.world import KnowledgeBase, LiveSession, ToolInputError, call_function
+
+from ._declines import CallRecordLike, usable
 from ._language import negated_at
 from ._lexicon import any_of, groups, words
+from ._quantities import normalise_quantities
 from ._text import _SCOPE_BREAK, _SENTENCE_BREAK, _spans, clause_of, prepare
 from ._verdict import Verdict
 
@@ -58,6 +63,9 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
             sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?;。！？；\n") + 1
             if words("condition").search(text[sentence_start : m.start()]):
                 continue
+            handoff_said = words("handoff_words").search(text, scope.start, scope.end)
+            if kind == "order" and handed_off and handoff_said:
+                continue  # "已为您加急转接人工客服": the urgency of the hand-off it made
             said = m.group(0).strip()
             tail = _SENTENCE_BREAK.search(text, m.end())
             end = tail.start() if tail else len(text)
@@ -66,3 +74,41 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
             out.append(Verdict(0.0, f"invented {kind} {said!r}: no tool call or policy made it"))
             break
     return out
+
+
+_MINUTES = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|~|to|到|至)\s?(\d+(?:\.\d+)?))?\s?"
+    r"(?:minutes?\b|mins?\b|分钟)"
+)
+
+
+def handoff_wait(
+    answer: str, calls: Sequence[CallRecordLike], kb: KnowledgeBase | None, session: LiveSession
+) -> list[Verdict]:
+    """A failed verdict when the answer gives a wait for the hand-off the tool did not give.
+
+    The hand-off's result names the wait (``eta_minutes``); every number of minutes the answer
+    states must be it ("预计15分钟内…一般5分钟左右就能接入" adds a wait nobody gave). When the
+    result did not reach the agent (a cut-off or failed call), any wait it states is invented.
+    """
+    handoffs = [r for r in calls if r.function == "handoff.escalate"]
+    if not handoffs or kb is None:
+        return []
+    stated = list(_MINUTES.finditer(normalise_quantities(prepare(answer))))
+    if not stated:
+        return []
+    eta = None
+    for r in handoffs:
+        if usable(r):
+            try:
+                result = call_function(kb, session, "handoff.escalate", r.arguments)
+            except ToolInputError:
+                continue
+            eta = result.get("eta_minutes") if isinstance(result, dict) else None
+    for m in stated:
+        values = {float(m.group(1)), float(m.group(2) or m.group(1))}
+        if eta is None:
+            return [Verdict(0.0, f"invented wait {m.group(0)!r}: the hand-off gave the agent none")]
+        if values != {float(eta)}:
+            return [Verdict(0.0, f"wait {m.group(0)!r}: the hand-off's result says {eta} minutes")]
+    return []

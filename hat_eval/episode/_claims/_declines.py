@@ -60,7 +60,7 @@ def data_state(
     function = expected.function
     if elsewhere is not None:
         others = {str(r.function) for r in records if r.function and r.function != function}
-        if any(_usable(r) for r in records if r.function in others and elsewhere(str(r.function))):
+        if any(usable(r) for r in records if r.function in others and elsewhere(str(r.function))):
             return "usable"
     # the call that looked up this fact's product, not another product's lookup of one function
     calls = [
@@ -69,10 +69,10 @@ def data_state(
     calls = calls or [r for r in records if r.function == function]
     if not calls:
         return "not_called"
-    return "usable" if any(_usable(r) for r in calls) else "unusable"
+    return "usable" if any(usable(r) for r in calls) else "unusable"
 
 
-def _usable(r: CallRecordLike) -> bool:
+def usable(r: CallRecordLike) -> bool:
     """Whether a call's last attempt left the agent its data.
 
     A call rejected for the agent's own arguments (``input_error``, neither ok nor a fault) left

@@ -167,11 +167,14 @@ _COUPON_WORDS = re.compile(
 )
 
 
-def _sentence_of(text: str, n: Number) -> str:
-    """The sentence holding number ``n`` (a ";" does not end it, nor a decimal point)."""
-    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, n.start)]
+def _sentence_of(text: str, n: Number, back: int = 0) -> str:
+    """The sentence holding number ``n``, from ``back`` sentences before it.
+
+    A ";" does not end a sentence, nor a decimal point.
+    """
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, n.start)]
     end = _SENTENCE_END.search(text, n.end)
-    return text[starts[-1] if starts else 0 : end.start() if end else None]
+    return text[starts[max(0, len(starts) - 1 - back)] : end.start() if end else None]
 
 
 def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support) -> bool:
@@ -188,7 +191,8 @@ def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support
     return (
         _near(value, world.coupon_money)
         and not _near(value, world.live_money | world.prices)
-        and not _COUPON_WORDS.search(sentence)
+        # "FLASH5 works on it! It's 5% off capped at ¥30": the coupon named the sentence before
+        and not _COUPON_WORDS.search(_sentence_of(claims.text, n, back=1))
         and not _TIMING.search(sentence)
     )
 

@@ -22,7 +22,15 @@ from ._language import addresses_evaluator
 from ._lexicon import words
 from ._mentions import rounds_to
 from ._quantities import _ZH_UNIT_EN
-from ._subjects import OURS, _size_token, fact_subject, names_field, product_words, says_any
+from ._subjects import (
+    OURS,
+    _size_token,
+    fact_subject,
+    names_field,
+    product_words,
+    products_in,
+    says_any,
+)
 from ._text import clause_of, in_parentheses, prepare
 from ._verdict import Verdict
 
@@ -35,6 +43,11 @@ _ZH_COMPARATIVE = re.compile(
     r"更(" + "|".join(_ZH_LOWER + ("重", "贵", "长", "大", "高", "多", "厚")) + ")"
 )
 """更轻 (lighter), 更贵 (pricier): a conclusion of a comparison in Chinese."""
+_ZH_PRICED = re.compile(r"(?:价格|价钱|售价|到手价)\s?$")
+_PRONOUN = re.compile(
+    r"\b(?:it|it's|its|this one|that one|this|that|they|which)\b|它|这款|这个|那款"
+)
+"""A subject that refers back to a product named before (what a clause without a name means)."""
 _PERMISSIVE = re.compile(
     r"\b(?:even if|even when|fine if|ok if|okay if|no problem if|also if)\b[^.!?;]{0,24}?"
     r"\b(?:you(?: have|'ve)? )?(opened|used|worn|washed|tried)\b"
@@ -256,8 +269,8 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
         for m in sorted(found, key=lambda m: m.start()):
             if not all(u in _ONLY_OF.get(m.group(1), (u,)) for u in units):
                 continue  # "a lighter look" of two foundations in ml: not their volume
-            if _PRICED.match(a.text, m.end()):
-                continue  # "lower-priced" of two weights: the price, another dimension
+            if _PRICED.match(a.text, m.end()) or _ZH_PRICED.search(a.text, 0, m.start()):
+                continue  # "lower-priced", 价格更低 of two weights: the price, another dimension
             if in_parentheses(a.text, m.start()):
                 continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
             about = None
@@ -270,6 +283,11 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                     if "比" in a.text[clause.start : m.start()]:
                         break  # "比Ashgrove更轻": the one named is what it is compared with
                     about = a.products[i]
+                    head = a.text[clause.start : m.start()]
+                    if not _PRONOUN.search(head) and not (
+                        a.kb and products_in(a.kb, a.text, clause)
+                    ):
+                        about = None  # "so about 100 gsm more": the one meant is not said
                     if OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
                         about = frozenset({case.session.product_on_screen})
                     typed = _typed(a, list(measured), a.text[clause.start : m.start()])

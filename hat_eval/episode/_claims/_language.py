@@ -53,7 +53,17 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     """
     cleaned = _SCOPE_END.split(_NOT_NEGATING.sub(" ", text[clause.start : start]))[-1]
     tail = " ".join(cleaned.split()[-window:])
-    return bool(_NEGATORS.search(tail) or _CJK_NEGATORS.search(cleaned[-4:]))
+    return bool(
+        _NEGATORS.search(tail) or _CJK_NEGATORS.search(cleaned[-4:]) or _UNCONFIRMED.search(cleaned)
+    )
+
+
+_UNCONFIRMED = re.compile(
+    r"\b(?:can not|could not|unable to|not able to|no way to) (?:confirm|verify|say|tell)"
+    r"(?: (?:for sure|yet|right now))? (?:whether|if)\b|"
+    r"(?:无法|没法|不能)确认(?:是否|是不是|有没有)"
+)
+"""A value in the complement of "can't confirm whether" is not asserted: it is declined."""
 
 
 _DENIED_AFTER = re.compile(

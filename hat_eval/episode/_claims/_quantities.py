@@ -27,7 +27,7 @@ def _zh_numerals(text: str) -> str:
             rest = _ZH_NUMERAL.match(text, m.end() + 1)
             if rest is None or text[rest.end() : rest.end() + 1] not in _MEASURE:
                 return m.group(0)
-        elif not after or after not in _MEASURE:
+        elif not after or (after not in _MEASURE and text[m.end() : m.end() + 2] != "分钟"):
             return m.group(0)
         try:
             value = cn2an.cn2an(m.group(0), "smart")
@@ -90,7 +90,7 @@ _IDIOMS = (
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
-    (re.compile(r"\bhalf an hour\b"), "30 minutes"),
+    (re.compile(r"\bhalf an hour\b|半个?小时"), "30 minutes"),
     (re.compile(r"\bhalf a year\b"), "6 months"),
     (re.compile(r"半个月"), "15天"),
     (re.compile(r"\bhalf (?:off|price)\b|半价"), "50% off"),
@@ -102,6 +102,10 @@ _IDIOMS = (
 """Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
 _SPOKEN_CENTS = re.compile(r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|[a-z]|元|块))")
 """Yuan and cents said aloud: "six hundred and eight yuan thirty" (608 yuan 30) -> 608.30 yuan."""
+_HYPHENED_UNIT = re.compile(
+    r"\b([a-z]+)-(yuan|kuai|days?|weeks?|months?|years?|hours?|minutes?|pieces?|packs?)\b"
+)
+"""A number word joined to its unit ("a fifteen-yuan fee", "a seven-day window"): apart."""
 _ONE_IN_RANGE = re.compile(r"\bone(?=\s?(?:-|–|to|or)\s?\d)")
 """The lone "one" ``alpha2digit`` keeps as a word, when it opens a range ("one to 2 days")."""
 _FRACTION_OFF = re.compile(r"\b(\d+)\s?/\s?(\d+)\s?off\b")
@@ -169,6 +173,7 @@ def normalise_quantities(text: str) -> str:
     for pattern, value in _IDIOMS:
         text = pattern.sub(value, text)
     if re.search(r"[a-z]", text):
+        text = _HYPHENED_UNIT.sub(r"\1 \2", text)
         text = _ONE_IN_RANGE.sub("1", alpha2digit(text, "en", threshold=2))
         text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
     if not text.isascii():

@@ -6,8 +6,9 @@ in words none of them reads ("a soft dewy glow", "no added preservatives", "AAA-
 Passing such an answer guesses that the claim is true. :func:`unread_claims` finds the clauses
 that assert something of a product (a claim verb, no question, condition, offer or number; the
 lexicon's ``claim_verbs`` and ``not_a_claim``) and hold at least two content words that neither
-the knowledge base's text of the products in scope, the viewer's message nor the live session
-holds (words that carry nothing checkable, the lexicon's ``plain_words``, are skipped). Each is
+the knowledge base's text of the products in scope, the viewer's message, the live session nor
+what the case's lookups return holds (words that carry nothing checkable, the lexicon's
+``plain_words``, are skipped). Each is
 an *undecided* :class:`Verdict` naming the clause and its unread words: the Agent-as-Judge
 decides it when ``--judge`` is given.
 
@@ -17,9 +18,10 @@ read it.
 
 from __future__ import annotations
 
+import json
 import re
 
-from hat_eval.world import Case, KnowledgeBase
+from hat_eval.world import Case, KnowledgeBase, ToolInputError, call_function
 
 from ._answer import read_answer
 from ._lexicon import words
@@ -61,6 +63,17 @@ def _candidate(text: str) -> bool:
     )
 
 
+def _looked_up(case: Case, kb: KnowledgeBase) -> str:
+    """What the case's lookups return (a shipping policy's region classes, a coupon's terms)."""
+    out = []
+    for call in case.expected_calls:
+        try:
+            out.append(json.dumps(call_function(kb, case.session, call.function, call.args)))
+        except (ToolInputError, KeyError):
+            continue
+    return prepare(" ".join(out).replace("_", " "))
+
+
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
     """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
 
@@ -69,7 +82,8 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
     if kb is None or not _candidate(prepare(answer)):
         return []  # most answers: no clause with a claim verb and two content words
     a = read_answer(case, answer, kb)
-    evidence = "\n".join((a.world.text, prepare(case.message), prepare(str(case.session.deals))))
+    session = prepare(str(case.session.deals))
+    evidence = "\n".join((a.world.text, prepare(case.message), session, _looked_up(case, kb)))
     found = []
     for span, about in zip(a.clauses, a.products, strict=True):
         clause = a.text[span.start : span.end]
