@@ -89,8 +89,8 @@ _REFUSAL_AFTER = re.compile(
 _TOPIC_OPENING = re.compile(r"\s*(?:for|about|regarding|关于|至于)\b[^,，;；]*$")
 _REFERRAL = re.compile(
     r"\b(?:talk|speak) (?:to|with) (?:a|your) |\bconsult\b|\bcheck with (?:a|your) |"
-    r"\b(?:see|ask) (?:a|your) (?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|"
-    r"dietitian|nutritionist|professional)\b|咨询(?:医生|专业)|遵医嘱|就医"
+    r"\b(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
+    r"professional)s?\b|医生|咨询(?:医生|专业)|遵医嘱|就医"
 )
 """Words that send the viewer to a professional: what opens their sentence is its topic."""
 
