@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ._language import approximated_at, denied_after, negated_at
+from ._language import _NEGATORS, approximated_at, denied_after, negated_at
 from ._lexicon import any_of, claim_words, groups, words
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
 from ._support import TERM, Support, term_months
@@ -407,6 +407,38 @@ def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
     return [Verdict(0.0, f"says {m.group(0)!r}; {truth}")]
 
 
+_DEAL_NOW = re.compile(
+    r"\b(?:today is|tonight is|the|our|this|a|with)\s(?:[a-z%¥\d.]+\s){0,3}?"
+    r"(?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale)\b|"
+    r"直播间?(?:优惠|活动)|活动价|直降"
+)
+
+
+def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to lower the price now when no deal of the products runs now.
+
+    "With today's ¥10 live deal it drops to ¥69.9" when the product's ¥10 deal ended two days
+    ago. A deal said with its timing, denied, under a condition or beside a coupon is not one.
+    """
+    if not world.now or any(d.running(world.now) for d in world.deals):
+        return []
+    for m in _DEAL_NOW.finditer(claims.text):
+        clause = claims.clause(m.start())
+        if claims.negated(m.start()) or _NEGATORS.search(m.group(0)):
+            continue  # "with no live deal", "没有直播间优惠"
+        if _TIMING.search(clause) or _COUPON_WORDS.search(clause):
+            continue
+        if words("condition").search(clause):
+            continue
+        priced = any(
+            n.kind == "price" and n.high > 0 and claims.clause(n.start) == clause
+            for n in claims.numbers
+        )  # "no live deal, so the discount is CNY 0.0" says no deal runs
+        if priced or _PERCENT_OFF.search(clause):
+            return [Verdict(0.0, f"says {m.group(0)!r} applies now; no deal runs now")]
+    return []
+
+
 def _warranty(claims: Claims, world: Support) -> list[Verdict]:
     """A warranty term ("2-year warranty", 保修2年) must be the products' own, in any unit."""
     for m in TERM.finditer(claims.text):
@@ -457,6 +489,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _list_price_as_price,
     _warranty,
     _deadlines,
+    _deal_now,
     _ships_from,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""

@@ -247,6 +247,44 @@ def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_FITS = re.compile(
+    r"\b(?:would|will|could|can|should|also|too)\b[^.!?,;]{0,12}?\b(?:work|fit|suit|do)\b|"
+    r"\b(?:fits|suits|works for)\b|也能穿|也可以穿|也能选|也可以选|也合适|能穿|可以穿"
+)
+_MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s?(cm|kg|厘米|公斤)")
+_GLOSS = re.compile(r"[(（][^)）]*[)）]")
+_PART = re.compile(r"[,，;；]")
+_DENIED = re.compile(r"\b(?:not|no|never)\b|不|没")
+
+
+def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A size said to fit a viewer its chart row does not hold: undecided.
+
+    "L would also work for you" to a viewer of 181 cm and 78 kg, when the chart gives L as
+    172-180 cm and 65-75 kg, is false if it claims a fit and fine as a style choice ("XL would
+    work too if you like a roomier feel"): the checks cannot tell which, the judge decides. Only
+    a clause that names exactly one size and says it fits is read.
+    """
+    viewer = {_ZH_UNIT_EN.get(u, u): float(v) for v, u in _MEASURE.findall(prepare(a.case.message))}
+    if not viewer:
+        return []
+    for pid in a.case.product_ids:
+        chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
+        if not isinstance(chart, dict):
+            continue
+        sentences = (a.said(s) for s in _sentences(a.text))
+        for said in (p for s in sentences for p in _PART.split(_GLOSS.sub(" ", s))):
+            fits = _FITS.search(said)
+            sizes = [size for size in chart if _size_token(prepare(size), said)]
+            if fits is None or len(sizes) != 1 or _DENIED.search(said, 0, fits.start()):
+                continue
+            for lo, hi, unit in _CHART_RANGE.findall(chart[sizes[0]]):
+                if unit in viewer and not float(lo) <= viewer[unit] <= float(hi):
+                    why = f"the viewer is off its chart row ({chart[sizes[0]]})"
+                    return [Verdict(None, f"says {sizes[0]} fits: {why}; a style choice or not")]
+    return []
+
+
 def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     """Contradictions between stated facts and what the answer concludes from them.
 
@@ -414,6 +452,7 @@ def check_facts(
         verdicts += _availability(a, kb)
         verdicts += _listed_statuses(a, kb)
         verdicts += _chart_ranges(a, kb)
+        verdicts += _fitting_sizes(a, kb)
         verdicts += unsupported_claims(a, a.world)
     return combine_verdicts(verdicts)
 
