@@ -72,14 +72,28 @@ class _Answer(Claims):
                 about = self.products[i]
                 if _BOTH.search(self.text[clause.start : clause.end]):
                     return False  # "both are PP plastic": said of every product of the case
-                lead = self.text[self.clauses[i - 1].start : clause.start] if i else ""
+                j = self._named_at(i)
+                lead = self.text[self.clauses[j - 1].start : self.clauses[j].start] if j else ""
                 if _BOTH_AND.search(lead):
-                    return False  # "both the Muse and the Eden are 316L steel": of the two
+                    return False  # "both the Muse and the Eden list steel, glass": of the two
                 if about is not None and subject.product_id is not None:
                     if subject.product_id not in about:
                         return True
                 return variant_conflict(self.kb, subject, self._variant_segment(subject, i))
         return False
+
+    def _named_at(self, i: int) -> int:
+        """The clause that named the products clause ``i`` is about (in its sentence).
+
+        The items of a list ("list cashews, almonds, walnuts") are about what the list's clause
+        named; that clause decides whether they are said of both products.
+        """
+        sentence = clause_of(_sentences(self.text), self.clauses[i].start).start
+        while i > 0 and self.clauses[i - 1].start >= sentence:
+            if self.products[i - 1] is not self.products[i]:
+                break
+            i -= 1
+        return i
 
     def _variant_segment(self, subject: Subject, i: int) -> str:
         """The words that say which option or colour clause ``i`` is about.

@@ -37,7 +37,7 @@ from ._subjects import (
     variant_conflict,
 )
 from ._support import numeric_leaves
-from ._text import clause_of, find_phrase, prepare
+from ._text import clause_of, find_phrase, in_parentheses, prepare
 from ._verdict import Verdict
 
 
@@ -314,6 +314,10 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
                 and not _in_dimensions(a.text, m.start(), m.end())  # "60 x 40 cm": its footprint
                 and not _CAPACITY_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
+                and not (  # "8 mm (just under 1 cm)": a rough gloss in another unit
+                    in_parentheses(a.text, m.start())
+                    and approximated_at(a.text, m.start(), m.end())
+                )
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):

@@ -93,6 +93,13 @@ _IDIOMS = (
     (re.compile(r"\bhalf an hour\b|半个?小时"), "30 minutes"),
     (re.compile(r"\bhalf a year\b"), "6 months"),
     (re.compile(r"半个月"), "15天"),
+    (
+        re.compile(
+            r"\b(?:get|gets|receive|arrive|arrives|delivered|delivery|ships?) (?:\w+ )?"
+            r"next[- ]day\b|次日达"
+        ),
+        "1 day",
+    ),
     (re.compile(r"\bhalf (?:off|price)\b|半价"), "50% off"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?year\b"), "1 year"),
     (re.compile(r"\b(only|just) one (left|remaining|in stock)\b"), r"\1 1 \2"),
