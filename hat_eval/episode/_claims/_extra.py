@@ -215,6 +215,25 @@ def _worked_out(value: float, claims: Claims, clause: str) -> bool:
     )
 
 
+_PER_UNIT = re.compile(
+    r"\b(?:per|a|each)\s(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit)s?\b|/\s?(?:g|ml)\b|"
+    r"每(?:克|片|包|毫升)"
+)
+
+
+def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
+    """Whether ``value`` is a price per unit the answer works out ("cheaper per gram: ¥0.20").
+
+    The sentence says it is per unit, and it is a price the world gives over a quantity the
+    answer states, to the cent (or as people round it, when said with "about").
+    """
+    if not _PER_UNIT.search(_sentence_of(claims.text, n)):
+        return False
+    quantities = {m.low for m in claims.numbers if m.kind != "price" and m.low == m.high > 0}
+    slack = 0.05 * value if approximated_at(claims.text, n.start, n.end) else 0.005
+    return any(abs(p / q - value) <= slack for p in world.money for q in quantities)
+
+
 def _rounded(value: float, values: frozenset[float]) -> bool:
     """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
     return value == round(value) and any(abs(value - v) < 1.0 for v in values)
@@ -234,6 +253,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                 not _near(value, world.money)
                 and not _share_of_price(value, world)
                 and not _worked_out(value, claims, claims.clause(n.start))
+                and not _per_unit(value, claims, n, world)
                 and not (
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )

@@ -73,7 +73,7 @@ def general_rules() -> GeneralRules:
 
 _REFUSAL_BEFORE = re.compile(
     r"\b(?:can not|could not|will not|would not|do not|never|not able to|unable to) "
-    r"(?:say|promise|claim|guarantee|call|tell you|state|advertise|suggest|recommend|rank|"
+    r"(?:say|promise|claim|guarantee|call|describe|tell you|state|advertise|suggest|recommend|rank|"
     r"compare|rate|judge)\b|"
     r"\bno (?:promises?|guarantees?|claims?)\b|不能说|不敢说|没办法说|没法说|不能承诺|不敢承诺|"
     r"不能保证|没法保证|不敢保证|不能打包票"
