@@ -17,9 +17,10 @@ from hat_eval.episode import (
     base_harness,
     dataset_sha256,
     harness_sha256,
+    knowledge_base,
 )
 from hat_eval.harness import default_harness_path
-from hat_eval.world import Case, Split
+from hat_eval.world import Split, read_case_file
 
 from ._agent import harness_agent, react_baseline
 from ._catalog import disclosure_harness
@@ -94,13 +95,6 @@ def changelog_metadata(path: str) -> dict[str, Any]:
         if v.edit is not None and v.edit.requires is not None
     ]
     return {"path": str(log.path), "versions": list(log.ids()), "edits": edits}
-
-
-def _read_cases(path: str, kb_seed: int, shop: str | None) -> tuple[Case, ...]:
-    from hat_eval.episode import knowledge_base
-    from hat_eval.world import read_case_file
-
-    return tuple(read_case_file(path, knowledge_base(kb_seed, shop)))
 
 
 @dataclass(frozen=True)
@@ -182,6 +176,9 @@ class CaseTaskSpec:
 
     def episodes(self, recipe: Recipe) -> list[Episode]:
         """The suite's episodes, checked against their harnesses' tools."""
+        cases = None
+        if self.cases is not None:
+            cases = tuple(read_case_file(self.cases, knowledge_base(self.kb_seed, self.shop)))
         n = self.n
         if self.split == "test" and n is not None and n >= recipe.cases:
             n = None  # the whole suite: its pinned dataset, never more cases drawn past its size
@@ -195,7 +192,7 @@ class CaseTaskSpec:
             versions=self.harness_version,
             changelog=self.changelog,
             shop=self.shop,
-            cases=None if self.cases is None else _read_cases(self.cases, self.kb_seed, self.shop),
+            cases=cases,
         )
         check_harness_functions(episodes)
         return episodes

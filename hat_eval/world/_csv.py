@@ -28,12 +28,10 @@ from pydantic import BaseModel, ValidationError
 from ._pack import PackError, ShopPack, read_pack, validation_problems
 from ._pack_checks import cross_problems
 from ._problems import Problem
-from ._schema import RECORD_FILES, Product, Promotion, Sku, record_key
+from ._schema import RECORD_FILES, Sku, record_key
 
 CSV_TABLES: dict[str, type[BaseModel]] = {
-    "products.jsonl": Product,
-    "skus.jsonl": Sku,
-    "promotions.jsonl": Promotion,
+    n: RECORD_FILES[n] for n in ("products.jsonl", "skus.jsonl", "promotions.jsonl")
 }
 """The record files a CSV can give (the catalogue); the shop-wide tables stay the base's."""
 
