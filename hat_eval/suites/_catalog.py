@@ -181,8 +181,7 @@ def suite_info(name: str, ifeval_data: Path | None = None) -> SuiteInfo:
     if name == IFEVAL:
         from .ifeval._data import suite_entry
 
-        entry = suite_entry(ifeval_data)
-        return SuiteInfo(name, entry["cases"], entry["sha256"], meta.description)
+        return SuiteInfo(name, *suite_entry(ifeval_data), meta.description)
     from ._frozen import split_count, split_files
 
     frozen = split_files(name).get("test")
