@@ -19,7 +19,7 @@ from hat_eval.episode import (
     harness_sha256,
     knowledge_base,
 )
-from hat_eval.harness import default_harness_path
+from hat_eval.harness import default_harness_path, load_changelog
 from hat_eval.world import Split, read_case_file
 
 from ._agent import harness_agent, react_baseline
@@ -76,25 +76,6 @@ def turn_token_cap(harnesses: list[str | None]) -> int:
         for c in limits
     ]
     return max(caps, default=DEFAULT_TURN_TOKENS)
-
-
-def changelog_metadata(path: str) -> dict[str, Any]:
-    """What a log records of the changelog a run went over: its file, versions and edits."""
-    from hat_eval.harness import load_changelog
-
-    log = load_changelog(path)
-    edits = [
-        {
-            "edit": v.version,
-            "kind": v.edit.kind,
-            "check": v.edit.requires.check,
-            "target": v.edit.requires.target,
-            "reason": v.reason,
-        }
-        for v in log.versions
-        if v.edit is not None and v.edit.requires is not None
-    ]
-    return {"path": str(log.path), "versions": list(log.ids()), "edits": edits}
 
 
 @dataclass(frozen=True)
@@ -201,9 +182,24 @@ class CaseTaskSpec:
         """What the log records of the run: dataset, seeds, shop, cases, agent, harness."""
         extra: dict[str, Any] = {}
         if recipe.changelog is not None:
-            meta = changelog_metadata(self.changelog or recipe.changelog)
+            log = load_changelog(self.changelog or recipe.changelog)
             run = {str(e.labels["version"]) for e in episodes}
-            extra["changelog"] = {**meta, "run": [v for v in meta["versions"] if v in run]}
+            extra["changelog"] = {  # the file, its versions and edits, the versions run
+                "path": str(log.path),
+                "versions": list(log.ids()),
+                "edits": [
+                    {
+                        "edit": v.version,
+                        "kind": v.edit.kind,
+                        "check": v.edit.requires.check,
+                        "target": v.edit.requires.target,
+                        "reason": v.reason,
+                    }
+                    for v in log.versions
+                    if v.edit is not None and v.edit.requires is not None
+                ],
+                "run": [v for v in log.ids() if v in run],
+            }
         return {
             "suite": self.suite,
             "split": self.split,
