@@ -29,20 +29,10 @@ IFEVAL = "ifeval"
 class TaskOptions:
     """What a user chooses for a run; each suite takes the options its ``eval.yaml`` names.
 
-    Attributes:
-        limit: cases per suite (all if None).
-        harness: harness file (the default if None); IFEval puts its system prompt first.
-        seed: case seed of the case suites (their fixed seed if None).
-        agent: ``harness`` or ``react`` (case suites).
-        ifeval_data: a local IFEval ``input_data.jsonl`` (the Hub's if None).
-        disclosure: ``inline`` or ``progressive`` skill disclosure (case suites): which default
-            harness they run under (see :func:`disclosure_harness`); None: the harness's own.
-        harness_version: the evolution suite's changelog version(s): ``vK`` or ``vA..vB``.
-        changelog: the evolution suite's changelog file (its own if None).
-        shop: a shop folder (data pack) the case suites draw their cases from and run against
-            (the built-in shop if None).
-        cases: a cases file (a team's viewer messages with gold, the case schema) the case
-            suites run instead of generated cases.
+    ``limit`` is the cases per suite (all if None), ``ifeval_data`` a local IFEval
+    ``input_data.jsonl`` (the Hub's if None), and ``harness`` also IFEval's (it puts the
+    harness's system prompt first); the others are the case suites' task arguments of the same
+    names, documented on :class:`~hat_eval.suites._task.CaseTaskSpec`.
     """
 
     limit: int | None = None
@@ -191,8 +181,7 @@ def suite_info(name: str, ifeval_data: Path | None = None) -> SuiteInfo:
     if name == IFEVAL:
         from .ifeval._data import suite_entry
 
-        entry = suite_entry(ifeval_data)
-        return SuiteInfo(name, entry["cases"], entry["sha256"], meta.description)
+        return SuiteInfo(name, *suite_entry(ifeval_data), meta.description)
     from ._frozen import split_count, split_files
 
     frozen = split_files(name).get("test")

@@ -113,10 +113,8 @@ def suite_metrics(
 ) -> Metric:
     """Mean and stderr of each score part over its decided samples; aggregate, recovery per group.
 
-    A part's NaN values (undecided or not applicable) are left out of its mean, stderr and
-    groups (:func:`part_values`); a part with no value at all is not reported. The undecided
-    shares are ``shares`` (``undecided_accuracy``, ...: means of 0/1 indicators, reported
-    without a stderr).
+    A part's NaN values are left out (:func:`part_values`), and a part with none left is not
+    reported; ``shares`` are reported as a mean only.
 
     Names: ``aggregate``, ``aggregate_stderr``, ``accuracy``, ..., ``per_intent_price``, and
     ``recovery_per_fault_timeout`` for recovery's groups; under checking hooks also

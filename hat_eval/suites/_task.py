@@ -17,9 +17,10 @@ from hat_eval.episode import (
     base_harness,
     dataset_sha256,
     harness_sha256,
+    knowledge_base,
 )
-from hat_eval.harness import default_harness_path
-from hat_eval.world import Case, Split
+from hat_eval.harness import default_harness_path, load_changelog
+from hat_eval.world import Split, read_case_file
 
 from ._agent import harness_agent, react_baseline
 from ._catalog import disclosure_harness
@@ -75,32 +76,6 @@ def turn_token_cap(harnesses: list[str | None]) -> int:
         for c in limits
     ]
     return max(caps, default=DEFAULT_TURN_TOKENS)
-
-
-def changelog_metadata(path: str) -> dict[str, Any]:
-    """What a log records of the changelog a run went over: its file, versions and edits."""
-    from hat_eval.harness import load_changelog
-
-    log = load_changelog(path)
-    edits = [
-        {
-            "edit": v.version,
-            "kind": v.edit.kind,
-            "check": v.edit.requires.check,
-            "target": v.edit.requires.target,
-            "reason": v.reason,
-        }
-        for v in log.versions
-        if v.edit is not None and v.edit.requires is not None
-    ]
-    return {"path": str(log.path), "versions": list(log.ids()), "edits": edits}
-
-
-def _read_cases(path: str, kb_seed: int, shop: str | None) -> tuple[Case, ...]:
-    from hat_eval.episode import knowledge_base
-    from hat_eval.world import read_case_file
-
-    return tuple(read_case_file(path, knowledge_base(kb_seed, shop)))
 
 
 @dataclass(frozen=True)
@@ -182,6 +157,9 @@ class CaseTaskSpec:
 
     def episodes(self, recipe: Recipe) -> list[Episode]:
         """The suite's episodes, checked against their harnesses' tools."""
+        cases = None
+        if self.cases is not None:
+            cases = tuple(read_case_file(self.cases, knowledge_base(self.kb_seed, self.shop)))
         n = self.n
         if self.split == "test" and n is not None and n >= recipe.cases:
             n = None  # the whole suite: its pinned dataset, never more cases drawn past its size
@@ -195,7 +173,7 @@ class CaseTaskSpec:
             versions=self.harness_version,
             changelog=self.changelog,
             shop=self.shop,
-            cases=None if self.cases is None else _read_cases(self.cases, self.kb_seed, self.shop),
+            cases=cases,
         )
         check_harness_functions(episodes)
         return episodes
@@ -204,9 +182,24 @@ class CaseTaskSpec:
         """What the log records of the run: dataset, seeds, shop, cases, agent, harness."""
         extra: dict[str, Any] = {}
         if recipe.changelog is not None:
-            meta = changelog_metadata(self.changelog or recipe.changelog)
+            log = load_changelog(self.changelog or recipe.changelog)
             run = {str(e.labels["version"]) for e in episodes}
-            extra["changelog"] = {**meta, "run": [v for v in meta["versions"] if v in run]}
+            extra["changelog"] = {  # the file, its versions and edits, the versions run
+                "path": str(log.path),
+                "versions": list(log.ids()),
+                "edits": [
+                    {
+                        "edit": v.version,
+                        "kind": v.edit.kind,
+                        "check": v.edit.requires.check,
+                        "target": v.edit.requires.target,
+                        "reason": v.reason,
+                    }
+                    for v in log.versions
+                    if v.edit is not None and v.edit.requires is not None
+                ],
+                "run": [v for v in log.ids() if v in run],
+            }
         return {
             "suite": self.suite,
             "split": self.split,

@@ -28,12 +28,10 @@ from pydantic import BaseModel, ValidationError
 from ._pack import PackError, ShopPack, read_pack, validation_problems
 from ._pack_checks import cross_problems
 from ._problems import Problem
-from ._schema import RECORD_FILES, Product, Promotion, Sku, record_key
+from ._schema import RECORD_FILES, Sku, key_field, record_key
 
 CSV_TABLES: dict[str, type[BaseModel]] = {
-    "products.jsonl": Product,
-    "skus.jsonl": Sku,
-    "promotions.jsonl": Promotion,
+    n: RECORD_FILES[n] for n in ("products.jsonl", "skus.jsonl", "promotions.jsonl")
 }
 """The record files a CSV can give (the catalogue); the shop-wide tables stay the base's."""
 
@@ -122,12 +120,12 @@ def read_csv_records(
     """The records of one CSV table and each record's row (key -> line); problems appended."""
     source = Path(path)
     fields = model.model_fields
-    keys = [k for k in ("id", "sku", "code") if k in fields]
+    key_name = key_field(model) or ""
     records: list[Any] = []
     lines: dict[str, int] = {}
     positions: dict[str, int] = {}
     for line, row in _rows(source, model, problems):
-        key = row.get(keys[0], "") if keys else ""
+        key = row.get(key_name, "")
         row_key = key or f"row {line}"
         raw: dict[str, Any] = {}
         bad = False

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ._cases import Case
+from ._cases._draft import variant_axes
 from ._facts import Fact, fact_mentioned
 from ._kb import KnowledgeBase
 from ._vocab import CATEGORY_ZH, REGION_ALIASES, zh_forms
@@ -58,12 +59,10 @@ def _sku_text(kb: KnowledgeBase, sku_id: str, zh: bool) -> str:
     name = _name(kb, sku["product_id"], zh)
     if len(skus) == 1:
         return name
-    parts = []
-    if len({s["option"] for s in skus}) > 1:
-        parts.append(sku["option_zh"] if zh else sku["option"])
-    if sku["colour"] and len({s["colour"] for s in skus}) > 1:
-        parts.append(sku["colour_zh"] if zh else sku["colour"].lower())
-    return f"{name} {' '.join(parts)}" if zh else f"{name} in {', '.join(parts)}"
+    axes = variant_axes(skus, sku)
+    if zh:
+        return f"{name} {' '.join(sku[f'{k}_zh'] for k in axes)}"
+    return f"{name} in {', '.join(sku[k] if k == 'option' else sku[k].lower() for k in axes)}"
 
 
 def _priced(case: Case, kb: KnowledgeBase, zh: bool) -> tuple[str, str]:

@@ -15,20 +15,12 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from ._problems import Problem
-from ._schema import record_key
+from ._schema import RECORD_FILES, key_field, record_key
 
 if TYPE_CHECKING:
     from ._pack import ShopPack
 
-_KEYS = (
-    ("products.jsonl", "id"),
-    ("skus.jsonl", "sku"),
-    ("promotions.jsonl", "id"),
-    ("coupons.jsonl", "code"),
-    ("regions.jsonl", "region_class"),
-    ("returns.jsonl", "category"),
-    ("rules.jsonl", "id"),
-)
+_KEYS = [(f, k) for f, m in RECORD_FILES.items() if (k := key_field(m)) is not None]
 """(record file, the field that must be unique in it), in the order problems are reported."""
 
 _PRODUCT_ID = "the id of a record in products.jsonl"

@@ -202,13 +202,15 @@ MANIFEST_FILE = "shop.yaml"
 POLICY_FILE = "policy.yaml"
 
 
+def key_field(model: type[BaseModel]) -> str | None:
+    """The field whose value names a record of ``model`` (None: a shipping row, named by a pair)."""
+    fields = ("id", "sku", "code", "region_class", "category")
+    return None if model is Shipping else next((k for k in fields if k in model.model_fields), None)
+
+
 def record_key(record: BaseModel) -> str:
-    """How a problem report names a record: its id, code, sku, or category/region pair."""
-    for key in ("id", "sku", "code"):
-        if hasattr(record, key):
-            return str(getattr(record, key))
-    if isinstance(record, Shipping):
-        return f"{record.category}/{record.region_class}"
-    if isinstance(record, RegionClass):
-        return record.region_class
-    return str(getattr(record, "category", "?"))
+    """How a problem report names a record: its :func:`key_field`, or category/region pair."""
+    key = key_field(type(record))
+    if key is None:
+        return f"{getattr(record, 'category', '?')}/{getattr(record, 'region_class', '?')}"
+    return str(getattr(record, key))

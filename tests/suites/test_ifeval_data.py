@@ -35,9 +35,9 @@ def test_reference_file_matches_eval_yaml(data_file: Path) -> None:
 
 
 def test_suite_entry_counts_and_hashes(data_file: Path) -> None:
-    entry = suite_entry(data_file)
-    assert entry["cases"] == 541 and len(entry["sha256"]) == 64
-    assert suite_entry(None)["sha256"] is None
+    cases, sha256 = suite_entry(data_file)
+    assert cases == 541 and sha256 is not None and len(sha256) == 64
+    assert suite_entry(None) == (NUM_PROMPTS, None)
 
 
 def test_hub_rows_with_none_arguments_equal_file_rows() -> None:

@@ -114,13 +114,7 @@ def loose_variants(response: str) -> list[str]:
 
 def _checker(example: IFEvalExample, index: int) -> Any:
     iid = example.instruction_id_list[index]
-    try:
-        cls = instruction_registry()[iid]
-    except KeyError:
-        raise IFEvalError(
-            f"{example.where or example.ident}: unknown instruction id {iid!r}"
-        ) from None
-    checker = cls(iid)
+    checker = instruction_registry()[iid](iid)  # the id is known (check_response validated it)
     # A checker given an argument it cannot use draws a random one from the global
     # ``random`` (the reference's keywords:letter_frequency with letter "#" picks a random
     # ASCII letter). Seeded here, and the caller's random state restored, the draw is the
@@ -149,6 +143,7 @@ def check_response(example: IFEvalExample, response: str) -> Verdict:
     on the text (``langdetect`` and the build's draws are seeded), so loose reuses the strict
     checker and its verdict for the unchanged response, and checks each distinct variant once.
     """
+    validate_examples([example])
     variants = loose_variants(response)
     strict: list[bool] = []
     loose: list[bool] = []

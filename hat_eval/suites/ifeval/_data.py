@@ -138,14 +138,11 @@ def load_ifeval(
     return load_hub_examples(revision)
 
 
-def suite_entry(path: str | Path | None = None) -> dict[str, Any]:
-    """The ``hat-eval suites`` row: name, prompt count, sha256 of the data file, description.
+def suite_entry(path: str | Path | None = None) -> tuple[int, str | None]:
+    """The ``hat-eval suites`` row's prompt count and the sha256 of the data file.
 
     Without ``path`` nothing is loaded: the count is the reference's and the hash is ``None``.
     """
-    description = "IFEval: 541 prompts with verifiable instructions (strict/loose)"
     if path is None:
-        return {"name": "ifeval", "cases": NUM_PROMPTS, "sha256": None, "description": description}
-    examples = read_examples(Path(path))
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    return {"name": "ifeval", "cases": len(examples), "sha256": digest, "description": description}
+        return NUM_PROMPTS, None
+    return len(read_examples(Path(path))), hashlib.sha256(Path(path).read_bytes()).hexdigest()

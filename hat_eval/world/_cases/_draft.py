@@ -213,6 +213,11 @@ def ref_slots(ctx: Ctx, product: dict[str, Any], on_screen: bool) -> dict[str, s
     return {"this": this, "noun": short, "noun_zh": zh, "this_mix": mix, "ref_zh": ref_zh}
 
 
+def variant_axes(skus: list[dict[str, Any]], sku: dict[str, Any]) -> list[str]:
+    """Which of ``option`` and ``colour`` tell ``sku`` from the other ``skus`` of its product."""
+    return [k for k in ("option", "colour") if sku[k] and len({s[k] for s in skus}) > 1]
+
+
 def _option_phrase(product: dict[str, Any], sku: dict[str, Any]) -> str:
     axis, label = product["variant_axis"], sku["option"]
     if axis in ("size", "shoe_size", "baby_size", "ring_size"):
@@ -234,13 +239,9 @@ def variant_slots(
         out["item"] = slots["this"]
         out["item_zh"] = slots["ref_zh"]
         return out
-    parts, parts_zh = [], []
-    if len({s["option"] for s in skus}) > 1:
-        parts.append(_option_phrase(product, sku))
-        parts_zh.append(sku["option_zh"])
-    if sku["colour"] and len({s["colour"] for s in skus}) > 1:
-        parts.append(sku["colour"].lower())
-        parts_zh.append(sku["colour_zh"])
+    axes = variant_axes(skus, sku)
+    parts = [_option_phrase(product, sku) if k == "option" else sku[k].lower() for k in axes]
+    parts_zh = [sku[f"{k}_zh"] for k in axes]
     variant = ", ".join(parts)
     out.update(
         variant=variant,

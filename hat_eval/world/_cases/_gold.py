@@ -13,7 +13,7 @@ from .._facts import Fact, price_aliases, price_pattern, value_aliases
 from .._functions import stock_status
 from .._kb import KnowledgeBase
 from .._vocab import REGION_ALIASES, REGIONS, material_parts, zh_forms
-from ._draft import Ctx, Draft
+from ._draft import Ctx, Draft, variant_axes
 
 # -- prices ----------------------------------------------------------------------------------------
 
@@ -148,12 +148,7 @@ def stock_forbidden(kb: KnowledgeBase, product: dict[str, Any], sku: dict[str, A
             r"out of stock)",
             r"(?:已经)?(?:卖完了|售罄了|没货了)",
         ]
-    names = []
-    skus = kb.skus(product["id"])
-    if len({s["option"] for s in skus}) > 1:
-        names.append(re.escape(sku["option"].lower()))
-    if sku["colour"] and len({s["colour"] for s in skus}) > 1:
-        names.append(re.escape(sku["colour"].lower()))
+    names = [re.escape(sku[k].lower()) for k in variant_axes(kb.skus(product["id"]), sku)]
     subject = rf"(?<![\w'])(?:{'|'.join(names)})\b" if names else r"\b(?:it|this|they)"
     return [
         rf"{subject}(?:(?!sold out|out of stock|\bbut\b|\bnot\b|n't)[^.!?;]){{0,25}}"
