@@ -92,9 +92,7 @@ def score_file(options: ScoreOptions) -> None:
 
     target, shop_dir, grader = _checked(options)
     episodes, parsed, results, skipped = _scored(options, shop_dir)
-    judged_line = None
-    if grader is not None:
-        judged_line = judge_results(results, parsed, episodes, grader)
+    judged_line = judge_results(results, parsed, episodes, grader) if grader else None
     save(target, jsonl_text(results))
     typer.echo(f"wrote {options.out}")
     if judged_line is not None:

@@ -106,14 +106,12 @@ class MethodCV:
     @property
     def mean(self) -> float | None:
         """Mean alpha over the folds where it is defined (None if none)."""
-        got = self.defined
-        return float(np.mean(got)) if got else None
+        return float(np.mean(self.defined)) if self.defined else None
 
     @property
     def stderr(self) -> float | None:
         """Standard error of that mean, ``sd / sqrt(n)`` (None with fewer than two folds)."""
-        got = self.defined
-        return mean_stderr(got) if len(got) >= 2 else None
+        return mean_stderr(self.defined) if len(self.defined) >= 2 else None
 
     def to_json(self) -> dict[str, Any]:
         """The kind's entry in the report."""

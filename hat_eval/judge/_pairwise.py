@@ -205,14 +205,6 @@ JSON schema:
 Example: {example}, ...}}}}"""
 
 
-def _no_sample(k: int, retries: int, errors: list[str]) -> str:
-    """The error of a pair no sample judged in both orders."""
-    return (
-        f"no sample gave a valid reply in both orders ({k} samples, "
-        f"{retries + 1} attempts per order); last error: {errors[-1]}"
-    )
-
-
 def pairwise_judge(
     *,
     model: str | Model | None = None,
@@ -286,7 +278,10 @@ def pairwise_judge(
             comparisons=len(samples) * len(dims),
             costs=JudgeCosts.of(conversations, time.perf_counter() - started),
             errors=errors,
-            error=None if samples else _no_sample(k, retries, errors),
+            error=None
+            if samples
+            else f"no sample gave a valid reply in both orders ({k} samples, "
+            f"{retries + 1} attempts per order); last error: {errors[-1]}",
         )
 
     return compare

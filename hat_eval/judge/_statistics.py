@@ -172,10 +172,7 @@ def _kappa_from_confusion(counts: npt.NDArray[np.int64], kind: Kind) -> float | 
     observed = counts / total
     expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
     idx = np.arange(k)
-    if kind == "rating":
-        weights = (idx[:, None] - idx[None, :]) ** 2.0
-    else:
-        weights = 1.0 - np.eye(k)
+    weights = (idx[:, None] - idx[None, :]) ** 2.0 if kind == "rating" else 1.0 - np.eye(k)
     chance = float((weights * expected).sum())
     if chance <= 0:
         return None

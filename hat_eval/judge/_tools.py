@@ -22,7 +22,6 @@ from typing import Any, Generic, TypeVar
 
 from inspect_ai.model import (
     ChatMessage,
-    ChatMessageAssistant,
     ChatMessageTool,
     ChatMessageUser,
     GenerateConfig,
@@ -194,7 +193,12 @@ async def converse(
                 if tools is not None
                 else "a tool call, but this grader has no tools"
             )
-            messages += _not_executed(message, error)
+            messages += [
+                ChatMessageTool(
+                    content=f"not executed: {error}", tool_call_id=call.id, function=call.function
+                )
+                for call in message.tool_calls
+            ]
         else:
             try:
                 out.parsed = parse(output.completion)
@@ -215,14 +219,3 @@ async def converse(
     if tools is not None:
         out.tool_calls = tools.calls[start:]
     return out
-
-
-def _not_executed(message: ChatMessageAssistant, why: str) -> list[ChatMessage]:
-    return [
-        ChatMessageTool(
-            content=f"not executed: {why}",
-            tool_call_id=call.id,
-            function=call.function,
-        )
-        for call in message.tool_calls or []
-    ]

@@ -33,7 +33,7 @@ from ._compare import (
 )
 from ._instrument import instrument_table
 from ._judge_only import judge_only_notes
-from ._page import Page, _png, plots, render_html, render_markdown
+from ._page import Page, _png, _pyplot, plots, render_html, render_markdown
 
 if TYPE_CHECKING:
     from hat_eval.loadtest import LevelSummary
@@ -144,13 +144,9 @@ def calibration_plot(path: Path) -> bytes:
     mean human rating of those items, marker size by count. Right: each dimension's map from
     the judge's raw rating to the human-aligned rating it stands for.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from hat_eval.judge import RATING_SCALE, load_calibration
 
+    plt = _pyplot()
     cal = load_calibration(path)
     lo, hi = float(RATING_SCALE[0]), float(RATING_SCALE[-1])
     agreement = path.parent / "agreement.json"
@@ -202,13 +198,9 @@ def latency_plot(folders: Sequence[Path]) -> bytes | None:
     Failed requests count as infinitely slow, so a level's curve ends below 1 by its failure
     share.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from hat_eval.loadtest import SummaryError, level_latencies, read_summary
 
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3.5))
     drawn = False
     slo: float | None = None

@@ -44,6 +44,7 @@ from ._candidates import (
     success,
 )
 from ._evolution import Estimate, log_evolution_report, mean_estimate
+from ._pairs import paired_values
 
 IFEVAL = "ifeval"
 IFEVAL_METRICS = (
@@ -90,11 +91,6 @@ def ifeval_estimate(log: SuiteLog, key: str, n_boot: int = 2000) -> Estimate:
     return Estimate(v, lo, hi, len(rows))
 
 
-def _paired(a: dict[str, float], b: dict[str, float]) -> tuple[list[float], list[float]]:
-    keys = sorted(a.keys() & b.keys())
-    return [a[k] for k in keys], [b[k] for k in keys]
-
-
 @dataclass(frozen=True)
 class Row:
     """One candidate's row of the main table (column -> estimate; absent: not run)."""
@@ -130,7 +126,7 @@ def main_table(logs: Sequence[SuiteLog], n_boot: int = 2000) -> list[Row]:
         if "robustness" in mine:
             cells["recovery"] = suite_estimate(mine["robustness"], "recovery", n_boot)
         if "livestream" in mine and "variant" in mine:
-            var, live = _paired(  # variant-<case> and livestream-<case> share a case key
+            var, live = paired_values(  # variant-<case> and livestream-<case> share a case key
                 mine["variant"].per_case("aggregate"), mine["livestream"].per_case("aggregate")
             )
             if var:
@@ -197,7 +193,7 @@ def comparisons(
             continue
         keys = IFEVAL_METRICS[:1] if s.suite == IFEVAL else parts
         for part in keys:
-            a, b = _paired(s.per_case(part), base[s.suite].per_case(part))
+            a, b = paired_values(s.per_case(part), base[s.suite].per_case(part))
             if len(a) < 2:
                 continue
             diff, lo, hi = paired_bootstrap(a, b, n_boot=n_boot)

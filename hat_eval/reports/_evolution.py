@@ -223,15 +223,8 @@ def evolution_report(
             assert previous is not None
             regressions = run.regressions(e.edit, previous, [x.edit for x in edits[:i]])
         last = ran[-1] if ran and position[ran[-1]] >= (at_index or 0) else None
-        rows.append(
-            EditRow(
-                e,
-                run.following(e.edit, previous),
-                run.following(e.edit, e.edit),
-                run.following(e.edit, last),
-                regressions,
-            )
-        )
+        before, at, final = (run.following(e.edit, v) for v in (previous, e.edit, last))
+        rows.append(EditRow(e, before, at, final, regressions))
     report = EvolutionReport(model, tuple(ran), tuple(rows), run.by_kind(edits))
     pairs = list(error_pairs(answers, order).values())
     if not pairs:

@@ -128,12 +128,20 @@ def trial_rows(page: Page) -> tuple[list[str], list[list[str]]]:
 # -- plots ---------------------------------------------------------------------------------------
 
 
+def _pyplot() -> Any:
+    """The pyplot of matplotlib, drawing off screen (the Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def _png(fig: Any) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
+    _pyplot().close(fig)
     return buf.getvalue()
 
 
@@ -142,11 +150,7 @@ def plots(page: Page, logs: Sequence[SuiteLog]) -> dict[str, bytes]:
 
     Scores with intervals, recovery per fault kind, the variant score per HSA dimension.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     out: dict[str, bytes] = {}
     suites = [
         k for k in ("livestream", "variant", "robustness") if any(k in r.cells for r in page.rows)

@@ -37,6 +37,12 @@ def case_key(sample_id: str | int, message: str = "") -> str:
     return f"{case}\n{message}" if message else case
 
 
+def paired_values(a: dict[str, float], b: dict[str, float]) -> tuple[list[float], list[float]]:
+    """The values of the cases both ``a`` and ``b`` hold, in case order, side by side."""
+    keys = sorted(a.keys() & b.keys())
+    return [a[k] for k in keys], [b[k] for k in keys]
+
+
 def paired_difference(
     log_a: Any, log_b: Any, part: str = "aggregate", *, n_boot: int = 2000, seed: int = 0
 ) -> PairedDifference:
@@ -47,13 +53,13 @@ def paired_difference(
     """
     from ._candidates import read_suite_log
 
-    a, b = read_suite_log(log_a).per_case(part), read_suite_log(log_b).per_case(part)
-    keys = sorted(a.keys() & b.keys())
-    if not keys:
+    xs, ys = paired_values(
+        read_suite_log(log_a).per_case(part), read_suite_log(log_b).per_case(part)
+    )
+    if not xs:
         raise ValueError(
             f"the two logs share no case with a {part!r} score; expected logs of the same cases "
             "(livestream and variant, or two models on one suite)"
         )
-    xs, ys = [a[k] for k in keys], [b[k] for k in keys]
     diff, low, high = paired_bootstrap(xs, ys, n_boot=n_boot, seed=seed)
-    return PairedDifference(part, len(keys), sum(xs) / len(xs), sum(ys) / len(ys), diff, low, high)
+    return PairedDifference(part, len(xs), sum(xs) / len(xs), sum(ys) / len(ys), diff, low, high)

@@ -74,13 +74,12 @@ def resolve_model(model: str | None, engine: str, option: str = "--model") -> st
             "config.json, tokenizer files and a chat template (or an Inspect model string)"
         )
     check_checkpoint(path)
-    if engine == "vllm":
-        if not os.environ.get("VLLM_BASE_URL"):
-            raise RunInputError(
-                f"--engine vllm: VLLM_BASE_URL is not set; start `vllm serve {path} "
-                "--enable-auto-tool-choice --tool-call-parser hermes` and export "
-                "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
-            )
+    if engine == "vllm" and not os.environ.get("VLLM_BASE_URL"):
+        raise RunInputError(
+            f"--engine vllm: VLLM_BASE_URL is not set; start `vllm serve {path} "
+            "--enable-auto-tool-choice --tool-call-parser hermes` and export "
+            "VLLM_BASE_URL=http://127.0.0.1:8000/v1"
+        )
     return checkpoint_model(path, engine)
 
 

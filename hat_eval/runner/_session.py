@@ -33,13 +33,12 @@ def limit_notes(names: list[str], limit: int | None, seed: int | None) -> list[s
             continue
         recipe = suite_recipe(name)
         size = f"{recipe.cases:,}"
-        if limit is not None and limit >= recipe.cases:
-            if limit > recipe.cases:
-                out.append(
-                    f"{name} has {size} cases: --limit {limit} runs all of them (the suite's "
-                    "pinned dataset)"
-                )
-        elif limit is not None:
+        if limit is not None and limit > recipe.cases:
+            out.append(
+                f"{name} has {size} cases: --limit {limit} runs all of them (the suite's "
+                "pinned dataset)"
+            )
+        elif limit is not None and limit < recipe.cases:
             out.append(
                 f"{name}: --limit {limit} runs {limit:,} of its {size} cases, a subset whose "
                 "dataset hash is not the suite's pinned one"
