@@ -12,7 +12,7 @@ from functools import lru_cache, partial
 
 from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
 
-from ._answer import _Answer, _sentences
+from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, hedged_at, unsure_at
 from ._lexicon import groups, words
@@ -120,7 +120,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         if not names_own and want and a.kb is not None:
             # "66 cm Pink is available, but only 9 left": of the option the sentence named (a
             # count beside "sold out" is an alternative's)
-            said = a.said(clause_of(_sentences(a.text), n.start))
+            said = a.said(clause_of(a.sentences, n.start))
             names_own = names_field(said, sku, "option") or names_field(said, sku, "colour")
             others = {float(s["stock"]) for s in a.kb.skus(sku["product_id"])}  # own: n.low != own
             names_own = names_own and n.low in others
@@ -131,7 +131,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for n in a.numbers:
             if n.kind != "count" or n.low <= 0 or a.negated(n.start):
                 continue
-            said = a.said(clause_of(_sentences(a.text), n.start))
+            said = a.said(clause_of(a.sentences, n.start))
             if not a.conflict(subject, n.start) and not variant_conflict(a.kb, subject, said):
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
@@ -192,7 +192,7 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     """Whether ``n`` rounds the exact value said just before it ("15 days, about two weeks")."""
     if low != high or abs(n.low - low) > 1.5 or not approximated_at(a.text, n.start, n.end):
         return False
-    sentence = clause_of(_sentences(a.text), n.start)
+    sentence = clause_of(a.sentences, n.start)
     return any(sentence.start <= s.start < n.start for s in stated)
 
 
@@ -362,7 +362,7 @@ def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
         for f in a.case.facts
         if (m := _CODE_OF.search(f.source)) is not None
     }
-    sentence = clause_of(_sentences(a.text), pos)
+    sentence = clause_of(a.sentences, pos)
     head = a.text[sentence.start : pos]
     named = sorted((end, start, code) for code in reasons for start, end in find_phrase(code, head))
     run: list[str] = []
