@@ -196,18 +196,17 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     return any(sentence.start <= s.start < n.start for s in stated)
 
 
+def _day_range(value: object) -> tuple[float, float] | None:
+    """A days fact's value as (low, high): ``"3-5"`` or a number (None: neither)."""
+    if isinstance(value, str) and re.fullmatch(r"\d+-\d+", value):
+        low, high = value.split("-")
+        return float(low), float(high)
+    return (value, value) if isinstance(value, float) else None
+
+
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
-    if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
-        low, high = (float(x) for x in fact.value.split("-"))
-    else:
-        low = high = float(fact.value)
-    known = {(low, high)}
-    for o in others:
-        if isinstance(o.value, str) and re.fullmatch(r"\d+-\d+", o.value):
-            lo, hi = (float(x) for x in o.value.split("-"))
-            known.add((lo, hi))
-        elif isinstance(o.value, float):
-            known.add((o.value, o.value))
+    low, high = _day_range(fact.value) or (float(fact.value),) * 2
+    known = {(low, high)} | {r for o in others if (r := _day_range(o.value))}
     good = [n for n in a.numbers if (n.low, n.high) == (low, high) and n.kind in ("days", "plain")]
     why = [_mention_ok(a, subject, n.start, n.end, approx=low == high) for n in good]
     rival = [
