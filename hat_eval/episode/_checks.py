@@ -362,14 +362,13 @@ def check_answer(
     lets the checks find the subject of a claim, the category's compliance rules and the
     products an answer lists; without it those checks are skipped.
 
-    Accuracy is claim-level (:mod:`._claims`): on a case with facts, every fact stated of its
-    subject with the right polarity and one value; on a case without, the intent's task done
-    (compliance bait declined and redirected, out-of-scope declined or handed off; chit-chat is
-    undecided unless evasive). A part the checks cannot decide is NaN and listed in
-    ``undecided``, neither passed nor a zero: it leaves the aggregate (:func:`combine` of the
-    parts) NaN, out of the mean and counted in its undecided share, until the Agent-as-Judge
-    decides it. An empty or evasive answer fails accuracy and scores an aggregate of 0, whatever
-    its other parts say (saying nothing is safe, short and untagged).
+    Accuracy is claim-level (:mod:`._claims`): :func:`check_facts` on a case with facts,
+    :func:`check_no_fact` (the intent's task done) on one without. A part the checks cannot
+    decide is NaN and listed in ``undecided``, neither passed nor a zero: it leaves the
+    aggregate (:func:`combine` of the parts) NaN, out of the mean and counted in its undecided
+    share, until the Agent-as-Judge decides it. An empty or evasive answer fails accuracy and
+    scores an aggregate of 0, whatever its other parts say (saying nothing is safe, short and
+    untagged).
     """
     answer = split_think(answer)[1]  # a reasoning model's thinking is not its answer
     tag, body = split_skill_tag(answer)

@@ -56,13 +56,8 @@ def _records(tool_calls: Any, case: Case, gold: Gold) -> tuple[CallRecord, ...]:
             for c in case.expected_calls
         )
     return tuple(
-        CallRecord(
-            str(c.get("name") or gold.tools.get(c["function"], c["function"])),
-            c.get("function"),
-            dict(c.get("arguments") or {}),
-            str(c.get("outcome", "ok")),
-            attempts=int(c.get("attempts", 1)),
-            faults=list(c.get("faults", ())),
+        CallRecord.from_dict(
+            {**c, "name": c.get("name") or gold.tools.get(c["function"], c["function"])}
         )
         for c in tool_calls
     )

@@ -16,7 +16,6 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from hat_eval.hsa import DIMENSIONS, derive_seed
@@ -170,7 +169,19 @@ def build_episodes(
         )
     count = recipe.cases if n is None else n
     case_seed = recipe.seed if seed is None else seed
-    draw = partial(_cases_to_run, recipe, split=split, count=count, seed=case_seed, cases=cases)
+
+    def draw(kb: KnowledgeBase) -> Sequence[Case]:
+        """A pool of ``count * recipe.pool`` cases: the first of ``cases``, or generated."""
+        from hat_eval.world import generate_cases
+
+        pool = count * recipe.pool
+        if cases is None:
+            drawn = generate_cases(kb, split=split, n=pool, seed=case_seed)
+        else:
+            drawn = list(cases)[:pool]
+        if recipe.require_calls:  # faults need a tool to hit: keep cases with calls
+            drawn = [c for c in drawn if c.required_calls][:count]
+        return drawn
 
     if recipe.changelog is not None:
         from hat_eval.harness import load_changelog
@@ -194,32 +205,6 @@ def build_episodes(
     return [
         _episode(recipe, i, case, base, split, kb_seed, shop) for i, case in enumerate(draw(kb))
     ]
-
-
-def _cases_to_run(
-    recipe: Recipe,
-    kb: KnowledgeBase,
-    split: Split,
-    count: int,
-    seed: int,
-    cases: Sequence[Case] | None,
-) -> Sequence[Case]:
-    """The cases an episode set runs.
-
-    A pool of ``count * recipe.pool`` cases (the first of ``cases``, or generated with
-    ``seed``); when the recipe requires calls (faults need a tool to hit), its first ``count``
-    cases that call a tool.
-    """
-    from hat_eval.world import generate_cases
-
-    pool = count * recipe.pool
-    if cases is None:
-        cases = generate_cases(kb, split=split, n=pool, seed=seed)
-    else:
-        cases = list(cases)[:pool]
-    if recipe.require_calls:  # faults need a tool to hit: keep cases with calls
-        cases = [c for c in cases if c.required_calls][:count]
-    return cases
 
 
 def build_rows(recipe: Recipe, **kwargs: Any) -> list[dict[str, Any]]:

@@ -89,12 +89,10 @@ def oracle_body(case: Case, ctx: EpisodeContext) -> str:
 
 
 def oracle_answer(episode: Episode, ctx: EpisodeContext) -> str:
-    """The final answer: the in-force skill tag, then the world's reference answer.
+    """The final answer: the in-force skill tag, then :func:`oracle_body`.
 
-    The answer states every gold fact, the ones the harness's edits in force added included
-    (:func:`oracle_body`). Untagged under progressive disclosure (a tool bound to the skill
-    loader in the gold's ``tools``), where the skill is chosen by loading it
-    (:func:`oracle_calls`).
+    Untagged under progressive disclosure (a tool bound to the skill loader in the gold's
+    ``tools``), where the skill is chosen by loading it (:func:`oracle_calls`).
     """
     body = oracle_body(episode.case, ctx)
     skill = episode.gold.skill

@@ -59,6 +59,11 @@ class _Answer(Claims):
         return own.money | own.counts
 
     @cached_property
+    def sentences(self) -> list[Span]:
+        """The answer's sentences (split once per answer)."""
+        return _spans(self.text, _SENTENCE_BREAK)
+
+    @cached_property
     def statuses(self) -> list[tuple[int, int, bool]]:
         """(start, end, in stock?) of every stock status phrase (read once per answer)."""
         from ._mentions import _stock_statements  # it reads answers: imported where needed
@@ -104,7 +109,7 @@ class _Answer(Claims):
         """
         clause = self.clauses[i]
         start = clause.start
-        sentence = clause_of(_sentences(self.text), clause.start).start
+        sentence = clause_of(self.sentences, clause.start).start
         j = i
         while (
             j > 0
@@ -114,10 +119,6 @@ class _Answer(Claims):
             j -= 1
             start = self.clauses[j].start
         return self.text[start : clause.end]
-
-
-def _sentences(text: str) -> list[Span]:
-    return _spans(text, _SENTENCE_BREAK)
 
 
 def _this_one(case: Case) -> str:

@@ -24,7 +24,7 @@ from ._declines import CallRecordLike, usable
 from ._language import negated_at
 from ._lexicon import any_of, groups, words
 from ._quantities import normalise_quantities
-from ._text import _SCOPE_BREAK, _SENTENCE_BREAK, _spans, clause_of, prepare
+from ._text import _SCOPE_BREAK, _spans, clause_of, prepare, sentence_at
 from ._verdict import Verdict
 
 HANDOFF_KINDS = frozenset({"handoff", "ticket"})
@@ -60,16 +60,14 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
             scope = clause_of(scopes, m.start())
             if negated_at(text, scope, m.start(), window=3):
                 continue
-            sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?;。！？；\n") + 1
-            if words("condition").search(text[sentence_start : m.start()]):
+            sentence = sentence_at(text, m.start(), m.end())
+            if words("condition").search(text[sentence.start : m.start()]):
                 continue
             handoff_said = words("handoff_words").search(text, scope.start, scope.end)
             if kind == "order" and handed_off and handoff_said:
                 continue  # "已为您加急转接人工客服": the urgency of the hand-off it made
             said = m.group(0).strip()
-            tail = _SENTENCE_BREAK.search(text, m.end())
-            end = tail.start() if tail else len(text)
-            if kind == "handoff" and words("reply_promise").search(text, m.end(), end):
+            if kind == "handoff" and words("reply_promise").search(text, m.end(), sentence.end):
                 kind = "follow-up"  # "passed on to a colleague, who'll get back to you"
             out.append(Verdict(0.0, f"invented {kind} {said!r}: no tool call or policy made it"))
             break

@@ -59,8 +59,8 @@ def data_state(
     expected = case.expected_calls[int(idx)]
     function = expected.function
     if elsewhere is not None:
-        others = {str(r.function) for r in records if r.function and r.function != function}
-        if any(usable(r) for r in records if r.function in others and elsewhere(str(r.function))):
+        others = [r for r in records if r.function and r.function != function]
+        if any(usable(r) and elsewhere(str(r.function)) for r in others):
             return "usable"
     # the call that looked up this fact's product, not another product's lookup of one function
     calls = [

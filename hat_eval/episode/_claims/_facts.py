@@ -12,7 +12,7 @@ from functools import lru_cache, partial
 
 from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
 
-from ._answer import _Answer, _sentences
+from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, hedged_at, unsure_at
 from ._lexicon import groups, words
@@ -120,7 +120,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         if not names_own and want and a.kb is not None:
             # "66 cm Pink is available, but only 9 left": of the option the sentence named (a
             # count beside "sold out" is an alternative's)
-            said = a.said(clause_of(_sentences(a.text), n.start))
+            said = a.said(clause_of(a.sentences, n.start))
             names_own = names_field(said, sku, "option") or names_field(said, sku, "colour")
             others = {float(s["stock"]) for s in a.kb.skus(sku["product_id"])}  # own: n.low != own
             names_own = names_own and n.low in others
@@ -131,7 +131,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for n in a.numbers:
             if n.kind != "count" or n.low <= 0 or a.negated(n.start):
                 continue
-            said = a.said(clause_of(_sentences(a.text), n.start))
+            said = a.said(clause_of(a.sentences, n.start))
             if not a.conflict(subject, n.start) and not variant_conflict(a.kb, subject, said):
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
@@ -192,22 +192,21 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     """Whether ``n`` rounds the exact value said just before it ("15 days, about two weeks")."""
     if low != high or abs(n.low - low) > 1.5 or not approximated_at(a.text, n.start, n.end):
         return False
-    sentence = clause_of(_sentences(a.text), n.start)
+    sentence = clause_of(a.sentences, n.start)
     return any(sentence.start <= s.start < n.start for s in stated)
 
 
+def _day_range(value: object) -> tuple[float, float] | None:
+    """A days fact's value as (low, high): ``"3-5"`` or a number (None: neither)."""
+    if isinstance(value, str) and re.fullmatch(r"\d+-\d+", value):
+        low, high = value.split("-")
+        return float(low), float(high)
+    return (value, value) if isinstance(value, float) else None
+
+
 def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) -> Verdict:
-    if isinstance(fact.value, str) and re.fullmatch(r"\d+-\d+", fact.value):
-        low, high = (float(x) for x in fact.value.split("-"))
-    else:
-        low = high = float(fact.value)
-    known = {(low, high)}
-    for o in others:
-        if isinstance(o.value, str) and re.fullmatch(r"\d+-\d+", o.value):
-            lo, hi = (float(x) for x in o.value.split("-"))
-            known.add((lo, hi))
-        elif isinstance(o.value, float):
-            known.add((o.value, o.value))
+    low, high = _day_range(fact.value) or (float(fact.value),) * 2
+    known = {(low, high)} | {r for o in others if (r := _day_range(o.value))}
     good = [n for n in a.numbers if (n.low, n.high) == (low, high) and n.kind in ("days", "plain")]
     why = [_mention_ok(a, subject, n.start, n.end, approx=low == high) for n in good]
     rival = [
@@ -366,7 +365,7 @@ def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
         for f in a.case.facts
         if (m := _CODE_OF.search(f.source)) is not None
     }
-    sentence = clause_of(_sentences(a.text), pos)
+    sentence = clause_of(a.sentences, pos)
     head = a.text[sentence.start : pos]
     named = sorted((end, start, code) for code in reasons for start, end in find_phrase(code, head))
     run: list[str] = []

@@ -14,7 +14,7 @@ from typing import Any
 from hat_eval._cache import by_identity
 from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
-from ._answer import _Answer, _sentences, read_answer
+from ._answer import _Answer, read_answer
 from ._declines import CallRecordLike
 from ._extra import free_shipping_claim, unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
@@ -165,7 +165,7 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     needs, codes = _threshold_coupons(kb)
     if not a.numbers or not codes.search(a.text):
         return []  # most answers: no code named
-    for sentence in _sentences(a.text):
+    for sentence in a.sentences:
         named = set(codes.findall(a.said(sentence)))
         if len(named) != 1:
             continue
@@ -188,10 +188,9 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     read; the SKUs it names are that option in each colour named (or that colour in each option
     named).
     """
-    sentences = _sentences(a.text)
     statements = [s for s in a.statuses if not a.negated(s[0])]
     for start, end, in_stock in statements:
-        sentence = clause_of(sentences, start)
+        sentence = clause_of(a.sentences, start)
         if sum(sentence.start <= s[0] < sentence.end for s in statements) != 1 or any(
             n.kind == "count" and sentence.start <= n.start < sentence.end for n in a.numbers
         ):  # "S in black is sold out, and only 6 are left in sage green": two statuses
@@ -222,7 +221,6 @@ def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     "Our chart has M for 160-170 cm" when the chart gives M as 165-172 cm. Only a sentence that
     names exactly one size of a product in scope with a size chart is read.
     """
-    sentences = _sentences(a.text)
     for pid in a.case.product_ids:
         chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
         if not isinstance(chart, dict):
@@ -231,7 +229,7 @@ def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             unit = _RANGE_UNIT.match(a.text, n.end)
             if n.low == n.high or unit is None or a.negated(n.start):
                 continue
-            said = a.said(clause_of(sentences, n.start))
+            said = a.said(clause_of(a.sentences, n.start))
             sizes = [size for size in chart if _size_token(prepare(size), said)]
             if len(sizes) != 1:
                 continue
@@ -273,7 +271,7 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
         if not isinstance(chart, dict):
             continue
-        sentences = (a.said(s) for s in _sentences(a.text))
+        sentences = (a.said(s) for s in a.sentences)
         for said in (p for s in sentences for p in _PART.split(_GLOSS.sub(" ", s))):
             fits = _FITS.search(said)
             sizes = [size for size in chart if _size_token(prepare(size), said)]
@@ -431,7 +429,7 @@ def check_facts(
             if n.kind != "price" or n.low <= 0 or n.context or a.negated(n.start):
                 continue
             scope = clause_of(a.scopes, n.start)
-            sentence = a.text[clause_of(_sentences(a.text), n.start).start : scope.end + 40]
+            sentence = a.text[clause_of(a.sentences, n.start).start : scope.end + 40]
             if (
                 _FEE_WORDS.search(a.said(scope))
                 and not words("fee_waived").search(sentence)

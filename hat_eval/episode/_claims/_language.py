@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ._lexicon import words
-from ._text import _SENTENCE_BREAK, Span
+from ._text import Span, sentence_at
 
 _CJK_NEGATORS = re.compile(r"不是|不|没有|没|无|非|未")
 _NEGATORS = re.compile(
@@ -94,17 +94,16 @@ def hedged_at(text: str, start: int, end: int) -> bool:
 
 def unsure_at(text: str, start: int, end: int) -> bool:
     """A value the sentence does not commit to: unsure words, "between X and", "or maybe"."""
-    sentence_start = max(text.rfind(c, 0, start) for c in ".!?;。！？；\n") + 1
-    tail = _SENTENCE_BREAK.search(text, end)
-    if words("unsure").search(text[sentence_start : tail.start() if tail else len(text)]):
+    sentence = sentence_at(text, start, end)
+    if words("unsure").search(text[sentence.start : sentence.end]):
         return True
-    clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
+    clause_start = sentence_at(text, start, end, ".!?;,，。！？；\n").start
     if words("maybe").search(" ".join(text[clause_start:start].split()[-3:])):
         return True
+    before = text[sentence.start : start]
     return (
-        re.search(r"\bbetween \S+(?: \S+)? and $", text[sentence_start:start]) is not None
-        or re.search(r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", text[sentence_start:start])
-        is not None
+        re.search(r"\bbetween \S+(?: \S+)? and $", before) is not None
+        or re.search(r"\bor (?:maybe |perhaps |even |possibly )?[¥$]?$", before) is not None
         and _CONDITIONAL.match(text, start) is None
     )
 
@@ -115,7 +114,7 @@ def approximated_at(text: str, start: int, end: int) -> bool:
     Said of one value, an approximation is true when the value rounds to the truth the way a
     viewer accepts (the checks decide that with the number); said of a range, it commits to none.
     """
-    clause_start = max(text.rfind(c, 0, start) for c in ".!?;,，。！？；\n") + 1
+    clause_start = sentence_at(text, start, end, ".!?;,，。！？；\n").start
     words_before = " ".join(text[clause_start:start].split()[-3:])
     return (
         bool(words("approx").search(words_before))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from hat_eval.world import Fact
 
-from ._answer import _Answer, _sentences
+from ._answer import _Answer
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, unsure_at
 from ._lexicon import groups, words
 from ._quantities import Number
@@ -224,7 +224,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
             if (len(w) > 1 or w.isdigit()) and w not in _STOP
         ]
         if 2 <= len(words) <= 5:
-            for clause in _sentences(a.text):  # "45 cm, adjustable"; "machine wash，水温30°C"
+            for clause in a.sentences:  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
                 hits = [
                     re.search(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg) for w in words

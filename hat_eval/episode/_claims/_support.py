@@ -17,6 +17,7 @@ from typing import Any
 
 from hat_eval.world import (
     Case,
+    ExpectedCall,
     KnowledgeBase,
     LiveSession,
     ToolInputError,
@@ -397,15 +398,20 @@ def case_support(kb: KnowledgeBase, case: Case) -> Support:
     return _CASES[key]
 
 
+def lookup_results(kb: KnowledgeBase, case: Case) -> Iterator[tuple[ExpectedCall, Any]]:
+    """Each of the case's expected calls with what it returns (one the world refuses left out)."""
+    for call in case.expected_calls:
+        try:
+            yield call, call_function(kb, case.session, call.function, call.args)
+        except (ToolInputError, KeyError):
+            continue
+
+
 def _lookups(kb: KnowledgeBase, case: Case) -> Support:
     money: set[float] = set()
     percents: set[float] = set()
     counts: set[float] = set(numbers_in(case.message))
-    for call in case.expected_calls:
-        try:
-            result = call_function(kb, case.session, call.function, call.args)
-        except ToolInputError:
-            continue
+    for call, result in lookup_results(kb, case):
         if call.function == "pricing.final_price" and isinstance(result, dict):
             steps, off = _price_steps(result)
             money.update(steps)

@@ -107,6 +107,12 @@ def clause_of(spans: Sequence[Span], pos: int) -> Span:
     return Span(pos, pos)
 
 
+def sentence_at(text: str, start: int, end: int, stops: str = ".!?;。！？；\n") -> Span:
+    """The sentence holding ``text[start:end]``: from the last of ``stops`` before to the next."""
+    ends = [i for i in (text.find(c, end) for c in stops) if i >= 0]
+    return Span(max(text.rfind(c, 0, start) for c in stops) + 1, min(ends, default=len(text)))
+
+
 def in_parentheses(text: str, pos: int) -> bool:
     """Whether ``pos`` stands inside an open parenthesis: a gloss ("NBR foam (a rubber foam)")."""
     opened = max(text.rfind("(", 0, pos), text.rfind("（", 0, pos))

@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 import re
 
-from hat_eval.world import Case, KnowledgeBase, ToolInputError, call_function
+from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import read_answer
 from ._lexicon import words
+from ._support import lookup_results
 from ._text import _CLAUSE_BREAK, in_parentheses, prepare
 from ._verdict import Verdict
 
@@ -63,17 +64,6 @@ def _candidate(text: str) -> bool:
     )
 
 
-def _looked_up(case: Case, kb: KnowledgeBase) -> str:
-    """What the case's lookups return (a shipping policy's region classes, a coupon's terms)."""
-    out = []
-    for call in case.expected_calls:
-        try:
-            out.append(json.dumps(call_function(kb, case.session, call.function, call.args)))
-        except (ToolInputError, KeyError):
-            continue
-    return prepare(" ".join(out).replace("_", " "))
-
-
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
     """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
 
@@ -83,7 +73,10 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
         return []  # most answers: no clause with a claim verb and two content words
     a = read_answer(case, answer, kb)
     session = prepare(str(case.session.deals))
-    evidence = "\n".join((a.world.text, prepare(case.message), session, _looked_up(case, kb)))
+    # what the case's lookups return: a shipping policy's region classes, a coupon's terms
+    looked_up = " ".join(json.dumps(result) for _, result in lookup_results(kb, case))
+    looked_up = prepare(looked_up.replace("_", " "))
+    evidence = "\n".join((a.world.text, prepare(case.message), session, looked_up))
     found = []
     for span, about in zip(a.clauses, a.products, strict=True):
         clause = a.text[span.start : span.end]
