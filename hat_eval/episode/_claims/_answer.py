@@ -93,7 +93,7 @@ class _Answer(Claims):
         The items of a list ("list cashews, almonds, walnuts") are about what the list's clause
         named; that clause decides whether they are said of both products.
         """
-        sentence = clause_of(_sentences(self.text), self.clauses[i].start).start
+        sentence = clause_of(self.sentences, self.clauses[i].start).start
         while i > 0 and self.clauses[i - 1].start >= sentence:
             if self.products[i - 1] is not self.products[i]:
                 break
