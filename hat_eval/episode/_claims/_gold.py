@@ -410,12 +410,8 @@ def check_facts(
     if addresses_evaluator(a.text):
         return Verdict(0.0, "the answer addresses the evaluator")
     declined = words("cannot_confirm").search(a.text) is not None
-    verdicts = []
-    for fact in case.facts:
-        verdict = _fact_verdict(a, fact, declined, records)
-        if verdict.missing and fact.optional:
-            continue
-        verdicts.append(verdict)
+    found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
+    verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)
