@@ -396,9 +396,7 @@ def check_answer(
     put("skill", skill_selection(gold, tag, records))
     put("constraints", _constraints_verdict(case, gold, body, len(calls), kb))
     said_nothing = not body or evasive(body)
-    aggregate = combine(parts) if not undecided else math.nan
-    if said_nothing:
-        aggregate = 0.0
+    aggregate = 0.0 if said_nothing else (math.nan if undecided else combine(parts))
     answer_ok = parts["accuracy"] != 0.0 and not said_nothing
     outcome = fault_outcome(fault, records)
     return AnswerCheck(

@@ -74,9 +74,8 @@ def _with_fact(case: Case, fact: Fact, call: ExpectedCall) -> Case:
         calls.append(call)
         idx = len(calls) - 1
     sourced = replace(fact, source=fact.source.replace("-1:", f"{idx}:", 1))
-    if any(f.source == sourced.source for f in case.facts):
-        return replace(case, expected_calls=tuple(calls))
-    return replace(case, facts=(*case.facts, sourced), expected_calls=tuple(calls))
+    added = () if any(f.source == sourced.source for f in case.facts) else (sourced,)
+    return replace(case, facts=(*case.facts, *added), expected_calls=tuple(calls))
 
 
 def _count_facts(case: Case) -> list[Fact]:

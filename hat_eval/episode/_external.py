@@ -267,9 +267,7 @@ def _part_of(value: Any, real: Any) -> bool:
 
 def _unwrap(messages: MessageStructure, name: str, text: str) -> str:
     """The result inside the runtime's wrapping (prefix, ``<tool_result>`` tag), if there."""
-    body = text.strip()
-    if messages.result_prefix and body.startswith(messages.result_prefix):
-        body = body[len(messages.result_prefix) :].strip()
+    body = text.strip().removeprefix(messages.result_prefix).strip()
     head, tail = f'<tool_result name="{name}">', "</tool_result>"
     if body.startswith(head):
         body = body[len(head) :].removesuffix(tail)

@@ -201,11 +201,12 @@ class HookRunner:
             constraints = self.harness.constraints()
             values = {n: constraints[n].value for n in FORMAT_LIMITS if n in constraints}
             checks = constraint_checks(FORMAT_LIMITS, values, body, 0)
-            counts = {"max_words": (word_count, "words"), "max_emojis": (emoji_count, "emoji")}
+            said = {
+                "max_words": f"{word_count(body)} words",
+                "max_emojis": f"{emoji_count(body)} emoji",
+            }
             broken = [
-                f"{counts[n][0](body)} {counts[n][1]}, at most {values[n]:g} allowed"
-                for n, ok in checks.items()
-                if not ok
+                f"{said[n]}, at most {values[n]:g} allowed" for n, ok in checks.items() if not ok
             ]
             return "; ".join(broken) or None
         # factual_risk: the products on screen and those the agent looked up

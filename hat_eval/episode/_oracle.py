@@ -56,9 +56,7 @@ def oracle_calls(
     for expected in case.required_calls:
         tool = by_function[expected.function]
         args = dict(expected.args)
-        for name in tool.parameters.get("required", ()):
-            if name not in args:
-                args[name] = _fill(name, case)
+        args |= {n: _fill(n, case) for n in tool.parameters.get("required", ()) if n not in args}
         calls.append(ToolCall(id=f"call_{len(calls)}", function=tool.name, arguments=args))
     return tuple(calls)
 
@@ -85,7 +83,7 @@ def oracle_body(case: Case, ctx: EpisodeContext) -> str:
     body = reference_answer(case, ctx.kb)
     zh = case.language in ("zh", "mixed")
     added = [_stated(f, zh) for f in case.facts if check_fact(case, f, body, ctx.kb).value != 1]
-    return " ".join([body, *added]) if added else body
+    return " ".join([body, *added])
 
 
 def oracle_answer(episode: Episode, ctx: EpisodeContext) -> str:

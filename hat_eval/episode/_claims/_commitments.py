@@ -96,13 +96,12 @@ def handoff_wait(
     if not stated:
         return []
     eta = None
-    for r in handoffs:
-        if usable(r):
-            try:
-                result = call_function(kb, session, "handoff.escalate", r.arguments)
-            except ToolInputError:
-                continue
-            eta = result.get("eta_minutes") if isinstance(result, dict) else None
+    for r in filter(usable, handoffs):
+        try:
+            result = call_function(kb, session, "handoff.escalate", r.arguments)
+        except ToolInputError:
+            continue
+        eta = result.get("eta_minutes") if isinstance(result, dict) else None
     for m in stated:
         values = {float(m.group(1)), float(m.group(2) or m.group(1))}
         if eta is None:

@@ -446,10 +446,8 @@ def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
         clause = claims.clause(m.start())
         if claims.negated(m.start()) or _NEGATORS.search(m.group(0)):
             continue  # "with no live deal", "没有直播间优惠"
-        if _TIMING.search(clause) or _COUPON_WORDS.search(clause):
-            continue
-        if words("condition").search(clause):
-            continue
+        if any(p.search(clause) for p in (_TIMING, _COUPON_WORDS, words("condition"))):
+            continue  # a deal with its timing, beside a coupon or under a condition
         priced = any(
             n.kind == "price" and n.high > 0 and claims.clause(n.start) == clause
             for n in claims.numbers

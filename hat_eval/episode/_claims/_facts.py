@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
-from hat_eval.world import CJK, Fact, KnowledgeBase, ToolInputError, call_function, zh_forms
+from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
 
 from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
@@ -36,7 +36,7 @@ from ._subjects import (
     subject_sku,
     variant_conflict,
 )
-from ._support import numeric_leaves
+from ._support import lookup_results, numeric_leaves
 from ._text import clause_of, find_phrase, in_parentheses, prepare
 from ._verdict import Verdict
 
@@ -435,15 +435,11 @@ def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:
     """Whether the case's call of ``function`` returns ``fact``'s value (a number) too."""
     if a.kb is None or not isinstance(fact.value, float):
         return False
-    for call in a.case.expected_calls:
-        if call.function == function:
-            try:
-                result = call_function(a.kb, a.case.session, function, call.args)
-            except ToolInputError:
-                continue
-            if any(abs(v - fact.value) < 0.005 for v in numeric_leaves(result)):
-                return True
-    return False
+    value = fact.value
+    return any(
+        call.function == function and any(abs(v - value) < 0.005 for v in numeric_leaves(result))
+        for call, result in lookup_results(a.kb, a.case)
+    )
 
 
 def _fact_verdict(

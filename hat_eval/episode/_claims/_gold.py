@@ -215,16 +215,19 @@ _CHART_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)\s?(cm|kg)")
 _RANGE_UNIT = re.compile(r"\s?(cm|kg|厘米|公斤)")
 
 
+def _size_charts(a: _Answer, kb: KnowledgeBase) -> list[dict[str, str]]:
+    """The size charts (size -> its row) of the case's products that have one."""
+    charts = [(kb.product(p) or {}).get("specs", {}).get("size chart") for p in a.case.product_ids]
+    return [c for c in charts if isinstance(c, dict)]
+
+
 def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A height or weight range said of one size must be that size's row of the size chart.
 
     "Our chart has M for 160-170 cm" when the chart gives M as 165-172 cm. Only a sentence that
     names exactly one size of a product in scope with a size chart is read.
     """
-    for pid in a.case.product_ids:
-        chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
-        if not isinstance(chart, dict):
-            continue
+    for chart in _size_charts(a, kb):
         for n in a.numbers:
             unit = _RANGE_UNIT.match(a.text, n.end)
             if n.low == n.high or unit is None or a.negated(n.start):
@@ -267,10 +270,7 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     viewer = {_ZH_UNIT_EN.get(u, u): float(v) for v, u in _MEASURE.findall(prepare(a.case.message))}
     if not viewer:
         return []
-    for pid in a.case.product_ids:
-        chart = (kb.product(pid) or {}).get("specs", {}).get("size chart")
-        if not isinstance(chart, dict):
-            continue
+    for chart in _size_charts(a, kb):
         sentences = (a.said(s) for s in a.sentences)
         for said in (p for s in sentences for p in _PART.split(_GLOSS.sub(" ", s))):
             fits = _FITS.search(said)
@@ -410,12 +410,8 @@ def check_facts(
     if addresses_evaluator(a.text):
         return Verdict(0.0, "the answer addresses the evaluator")
     declined = words("cannot_confirm").search(a.text) is not None
-    verdicts = []
-    for fact in case.facts:
-        verdict = _fact_verdict(a, fact, declined, records)
-        if verdict.missing and fact.optional:
-            continue
-        verdicts.append(verdict)
+    found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
+    verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)

@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
+from pydantic import AfterValidator, create_model
+
+from hat_eval._datafile import DataModel, load_model
 
 KEYS: dict[str, str] = {
     "cannot_confirm": "an answer says it cannot confirm a fact right now",
@@ -64,9 +66,6 @@ GROUPS: dict[str, str] = {
 }
 """The grouped keys: name -> what its groups hold (one pattern per group)."""
 
-CLAIM_FIELDS = ("said", "supported_by")
-"""The fields of a ``claim_words`` entry: how an answer says it, what the product text holds."""
-
 _NEVER = re.compile(r"(?!)")
 
 
@@ -88,10 +87,6 @@ class Lexicon:
     claim_words: tuple[ClaimWord, ...]
 
 
-class LexiconError(ValueError):
-    """A lexicon file that is not what the loader expects (names the file and the key)."""
-
-
 def words(key: str) -> re.Pattern[str]:
     """The pattern of a plain key over every language (a key no file fills matches nothing)."""
     if key not in KEYS:
@@ -111,14 +106,47 @@ def claim_words() -> tuple[ClaimWord, ...]:
     return lexicon().claim_words
 
 
+def _compiles(form: str) -> str:
+    if not form.strip():
+        raise ValueError("empty; expected a pattern")
+    try:
+        re.compile(form)
+    except re.error as err:
+        raise ValueError(
+            f"is not a valid regular expression ({err}); "
+            "write it in single quotes so backslashes stay literal"
+        ) from None
+    return form
+
+
+_Forms = list[Annotated[str, AfterValidator(_compiles)]]
+
+
+class _ClaimWordForms(DataModel):
+    """A ``claim_words`` entry: how an answer says it, what the product text holds."""
+
+    said: _Forms = []
+    supported_by: _Forms = []
+
+
+class _ClaimWords(DataModel):
+    claim_words: dict[str, _ClaimWordForms] = {}
+
+
+_FIELDS: dict[str, Any] = {key: (_Forms, []) for key in KEYS}
+_FIELDS |= {key: (dict[str, _Forms], {}) for key in GROUPS}
+# a lexicon file: one optional field per key of KEYS and GROUPS, plus claim_words
+_LexiconFile = create_model("LexiconFile", __base__=_ClaimWords, **_FIELDS)
+
+
 @cache
 def lexicon() -> Lexicon:
     """Read, check and compile ``lexicon/*.yaml`` (once).
 
     Raises:
-        LexiconError: a file that is not a mapping, an unknown key, a value of the wrong
-            shape or a form that is not a valid regular expression; the message names the
-            file, the key path and the fix.
+        DataFileError: a file that is not a mapping, an unknown key, a value of the wrong
+            shape or a form that is not a valid regular expression (one line: the file, the
+            key path and the problem).
     """
     folder = files("hat_eval.episode._claims").joinpath("lexicon")
     # English first (its forms come first in each pattern), then the rest by name
@@ -128,68 +156,26 @@ def lexicon() -> Lexicon:
     )
     plain: dict[str, list[str]] = {k: [] for k in KEYS}
     grouped: dict[str, dict[str, list[str]]] = {k: {} for k in GROUPS}
-    claims: dict[str, dict[str, list[str]]] = {}
+    claims: dict[str, tuple[list[str], list[str]]] = {}
     for path in paths:
-        where = f"lexicon/{path.name}"
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        if not isinstance(data, dict):
-            raise LexiconError(f"{where}: a {type(data).__name__}, expected a mapping of keys")
-        for key, value in data.items():
-            if key in KEYS:
-                plain[key] += _forms(value, f"{where}: {key}")
-            elif key in GROUPS:
-                for group, forms in _mapping(value, f"{where}: {key}").items():
-                    grouped[key].setdefault(group, [])
-                    grouped[key][group] += _forms(forms, f"{where}: {key}.{group}")
-            elif key == "claim_words":
-                for name, entry in _mapping(value, f"{where}: {key}").items():
-                    fields = _mapping(entry, f"{where}: claim_words.{name}")
-                    unknown = set(fields) - set(CLAIM_FIELDS)
-                    if unknown:
-                        raise LexiconError(
-                            f"{where}: claim_words.{name}.{sorted(unknown)[0]}: unknown field, "
-                            f"expected {' and '.join(CLAIM_FIELDS)}"
-                        )
-                    one = claims.setdefault(name, {f: [] for f in CLAIM_FIELDS})
-                    for field in CLAIM_FIELDS:
-                        path_ = f"{where}: claim_words.{name}.{field}"
-                        one[field] += _forms(fields.get(field, []), path_)
-            else:
-                known = [*KEYS, *GROUPS, "claim_words"]
-                raise LexiconError(
-                    f"{where}: {key}: unknown key, expected one of {', '.join(known)} "
-                    "(add it to _lexicon.KEYS with what it means, or fix the spelling)"
-                )
+        data = load_model(path, _LexiconFile)
+        for key in KEYS:
+            plain[key] += getattr(data, key)
+        for key in GROUPS:
+            for group, forms in getattr(data, key).items():
+                grouped[key].setdefault(group, []).extend(forms)
+        for name, entry in data.claim_words.items():
+            said, supported_by = claims.setdefault(name, ([], []))
+            said += entry.said
+            supported_by += entry.supported_by
     return Lexicon(
         {k: any_of(v) for k, v in plain.items()},
         {k: {g: any_of(f) for g, f in v.items()} for k, v in grouped.items()},
         tuple(
-            ClaimWord(name, any_of(f["said"]), any_of(f["supported_by"]))
-            for name, f in claims.items()
+            ClaimWord(name, any_of(said), any_of(supported_by))
+            for name, (said, supported_by) in claims.items()
         ),
     )
-
-
-def _mapping(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise LexiconError(f"{where}: a {type(value).__name__}, expected a mapping by name")
-    return value
-
-
-def _forms(value: object, where: str) -> list[str]:
-    if not isinstance(value, list):
-        raise LexiconError(f"{where}: a {type(value).__name__}, expected a list of patterns")
-    for i, form in enumerate(value):
-        if not isinstance(form, str) or not form.strip():
-            raise LexiconError(f"{where}.{i}: {form!r}, expected a non-empty pattern (a string)")
-        try:
-            re.compile(form)
-        except re.error as err:
-            raise LexiconError(
-                f"{where}.{i}: {form!r} is not a valid regular expression ({err}); "
-                "write it in single quotes so backslashes stay literal"
-            ) from None
-    return list(value)
 
 
 def any_of(forms: Sequence[str]) -> re.Pattern[str]:

@@ -250,9 +250,8 @@ def rounds_to(said: float, value: float, kind: str) -> bool:
     "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer;
     "about ¥140" is another. Counts and days round to nothing but themselves.
     """
-    if abs(said - value) < 0.005:
-        return True
-    return kind == "price" and said == round(said) and abs(said - value) < 1.0
+    whole_yuan = kind == "price" and said == round(said) and abs(said - value) < 1.0
+    return abs(said - value) < 0.005 or whole_yuan
 
 
 def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:

@@ -203,8 +203,7 @@ def opinion_only(case: Case, answer: str, kb: KnowledgeBase | None) -> bool:
     put-down or "100% waterproof" is a statement as well.
     """
     opinion = [
-        (rule in ("ABS-SUPERLATIVE", "ABS-GUARANTEE", "case") and _OPINION.match(claim) is not None)
-        or (rule == "ABS-SUPERLATIVE")
+        rule == "ABS-SUPERLATIVE" or (rule in ("ABS-GUARANTEE", "case") and _OPINION.match(claim))
         for rule, claim in _case_claims(case, answer, kb)
     ]
     return bool(opinion) and all(opinion)
@@ -247,9 +246,8 @@ def _claims(
             return  # one search rules out most answers
     for rule, pattern in (*patterns, *shared):
         for m in _compiled(pattern).finditer(text):
-            if negated_at(text, clause_of(spans, m.start()), m.start(), window=8):
-                continue
-            if refused(text, m.start(), m.end()):
+            negated = negated_at(text, clause_of(spans, m.start()), m.start(), window=8)
+            if negated or refused(text, m.start(), m.end()):
                 continue
             if pattern.startswith("^") and words("decline").search(text[m.start() : m.end() + 60]):
                 continue  # "Sure! I won't compare brands": the yes is to a refusal

@@ -203,16 +203,9 @@ _SKU_WORDS = ("option", "option_zh", "colour", "colour_zh")
 
 def _coupons(kb: KnowledgeBase, category: object) -> tuple[set[str], list[float], list[float]]:
     """Every coupon code; the amounts and percentages of those that apply to ``category``."""
-    codes: set[str] = set()
-    money: list[float] = []
-    percents: list[float] = []
-    for coupon in kb.coupons():
-        codes.add(str(coupon["code"]).upper())
-        if coupon.get("category") in (None, category):
-            m, p = _coupon_values(coupon)
-            money += m
-            percents += p
-    return codes, money, percents
+    codes = {str(c["code"]).upper() for c in kb.coupons()}
+    values = [_coupon_values(c) for c in kb.coupons() if c.get("category") in (None, category)]
+    return codes, [m for ms, _ in values for m in ms], [p for _, ps in values for p in ps]
 
 
 @dataclass(frozen=True)
