@@ -268,14 +268,16 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     a clause that names exactly one size and says it fits is read.
     """
     viewer = {_ZH_UNIT_EN.get(u, u): float(v) for v, u in _MEASURE.findall(prepare(a.case.message))}
-    if not viewer:
+    if not viewer or _FITS.search(a.text) is None:
         return []
     for chart in _size_charts(a, kb):
         sentences = (a.said(s) for s in a.sentences)
         for said in (p for s in sentences for p in _PART.split(_GLOSS.sub(" ", s))):
             fits = _FITS.search(said)
+            if fits is None or _DENIED.search(said, 0, fits.start()):
+                continue
             sizes = [size for size in chart if _size_token(prepare(size), said)]
-            if fits is None or len(sizes) != 1 or _DENIED.search(said, 0, fits.start()):
+            if len(sizes) != 1:
                 continue
             for lo, hi, unit in _CHART_RANGE.findall(chart[sizes[0]]):
                 if unit in viewer and not float(lo) <= viewer[unit] <= float(hi):

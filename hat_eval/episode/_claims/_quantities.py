@@ -180,7 +180,7 @@ def normalise_quantities(text: str) -> str:
     for pattern, value in _IDIOMS:
         text = pattern.sub(value, text)
     if re.search(r"[a-z]", text):
-        text = _HYPHENED_UNIT.sub(r"\1 \2", text)
+        text = _HYPHENED_UNIT.sub(r"\1 \2", text) if "-" in text else text
         text = _ONE_IN_RANGE.sub("1", alpha2digit(text, "en", threshold=2))
         text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
     if not text.isascii():

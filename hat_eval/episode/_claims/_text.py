@@ -109,8 +109,14 @@ def clause_of(spans: Sequence[Span], pos: int) -> Span:
 
 def sentence_at(text: str, start: int, end: int, stops: str = ".!?;。！？；\n") -> Span:
     """The sentence holding ``text[start:end]``: from the last of ``stops`` before to the next."""
-    ends = [i for i in (text.find(c, end) for c in stops) if i >= 0]
-    return Span(max(text.rfind(c, 0, start) for c in stops) + 1, min(ends, default=len(text)))
+    after = _stop_at(stops).search(text, end)
+    before = max(text.rfind(c, 0, start) for c in stops)
+    return Span(before + 1, after.start() if after else len(text))
+
+
+@lru_cache(maxsize=8)
+def _stop_at(stops: str) -> re.Pattern[str]:
+    return re.compile(f"[{re.escape(stops)}]")
 
 
 def in_parentheses(text: str, pos: int) -> bool:

@@ -23,7 +23,7 @@ import re
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._answer import read_answer
+from ._answer import _Answer, read_answer
 from ._lexicon import words
 from ._support import lookup_results
 from ._text import _CLAUSE_BREAK, in_parentheses, prepare
@@ -64,6 +64,30 @@ def _candidate(text: str) -> bool:
     )
 
 
+def _evidence(a: _Answer, case: Case, kb: KnowledgeBase) -> str:
+    """The text an answer's words may be found in.
+
+    The products' knowledge-base text, the viewer's message, the session's deals and what the
+    case's lookups return (a shipping policy's region classes, a coupon's terms).
+    """
+    return "\n".join((a.world.text, _case_text(kb, case)))
+
+
+_CASE_TEXT: dict[tuple[str, str, int], str] = {}
+
+
+def _case_text(kb: KnowledgeBase, case: Case) -> str:
+    """The viewer's message, the session's deals and the case's lookups, prepared (cached)."""
+    key = (case.id, case.message, kb.seed)
+    if key not in _CASE_TEXT:
+        if len(_CASE_TEXT) > 8192:
+            _CASE_TEXT.clear()
+        looked_up = " ".join(json.dumps(result) for _, result in lookup_results(kb, case))
+        parts = (case.message, str(case.session.deals), looked_up.replace("_", " "))
+        _CASE_TEXT[key] = "\n".join(prepare(p) for p in parts)
+    return _CASE_TEXT[key]
+
+
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
     """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
 
@@ -72,11 +96,7 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
     if kb is None or not _candidate(prepare(answer)):
         return []  # most answers: no clause with a claim verb and two content words
     a = read_answer(case, answer, kb)
-    session = prepare(str(case.session.deals))
-    # what the case's lookups return: a shipping policy's region classes, a coupon's terms
-    looked_up = " ".join(json.dumps(result) for _, result in lookup_results(kb, case))
-    looked_up = prepare(looked_up.replace("_", " "))
-    evidence = "\n".join((a.world.text, prepare(case.message), session, looked_up))
+    evidence = None  # built for the first clause that needs it (most answers have none)
     found = []
     for span, about in zip(a.clauses, a.products, strict=True):
         clause = a.text[span.start : span.end]
@@ -86,6 +106,7 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
             continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
+        evidence = evidence or _evidence(a, case, kb)
         unread = unread_words(clause, evidence)
         if len(unread) >= UNREAD_WORDS:
             why = f"the knowledge base does not hold {', '.join(unread)}; the checks cannot read it"
