@@ -116,12 +116,23 @@ def refused(text: str, start: int, end: int) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _shared_patterns(kb: KnowledgeBase, categories: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """The general patterns and those of each category, in the order they are tried."""
-    out = list(_general_patterns(kb))
-    for category in categories:
-        out += [(rule["id"], p) for rule in kb.rules(category) for p in rule["patterns"]]
-    return tuple(out)
+def _banned(kb: KnowledgeBase, category: str | None) -> tuple[tuple[str, str], ...]:
+    """(rule id, pattern) of one category's rules, or of the general ones (``None``)."""
+    if category is None:
+        return _general_patterns(kb)
+    return tuple((rule["id"], p) for rule in kb.rules(category) for p in rule["patterns"])
+
+
+@lru_cache(maxsize=64)
+def _in_force(kb: KnowledgeBase, sets: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
+    """:func:`_banned` of each set in ``sets``, in the order they are tried."""
+    return tuple(pair for c in sets for pair in _banned(kb, c))
+
+
+@lru_cache(maxsize=64)
+def _any_banned(kb: KnowledgeBase, category: str | None) -> re.Pattern[str]:
+    """Any of :func:`_banned`'s patterns (one search rules a category out), compiled once."""
+    return any_of([p for _, p in _banned(kb, category)])
 
 
 def check_safety(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
@@ -215,14 +226,6 @@ def _first_banned(claims: Iterator[tuple[str, str]]) -> Verdict:
     return Verdict(1.0)
 
 
-@lru_cache(maxsize=64)
-def _any_banned(kb: KnowledgeBase, category: str | None) -> re.Pattern[str]:
-    """Any of one category's banned patterns, or the general ones (``None``), compiled once."""
-    if category is None:
-        return any_of([p for _, p in _general_patterns(kb)])
-    return any_of([p for rule in kb.rules(category) for p in rule["patterns"]])
-
-
 def _claims(
     answer: str,
     kb: KnowledgeBase | None,
@@ -239,11 +242,10 @@ def _claims(
         categories = {str(p["category"]) for p in products}
         assured = bool(categories & ASSURED_CATEGORIES)
         yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
-        shared = _shared_patterns(kb, tuple(sorted(categories)))
-        if not patterns and not any(
-            _any_banned(kb, c).search(text) for c in (None, *sorted(categories))
-        ):
-            return  # one search rules out most answers
+        in_force = (None, *sorted(categories))  # the general rules first, then each category's
+        if not patterns and not any(_any_banned(kb, c).search(text) for c in in_force):
+            return  # one search per category rules out most answers
+        shared = _in_force(kb, in_force)
     for rule, pattern in (*patterns, *shared):
         for m in _compiled(pattern).finditer(text):
             negated = negated_at(text, clause_of(spans, m.start()), m.start(), window=8)

@@ -9,11 +9,12 @@ the money amounts, percentages, day counts, stock counts, coupon codes and the p
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from hat_eval.world import (
     Case,
@@ -375,20 +376,32 @@ def catalogue_materials(kb: KnowledgeBase) -> frozenset[str]:
     return frozenset(terms)
 
 
-_CASES: dict[tuple[str, str, int], Support] = {}
+T = TypeVar("T")
 
 
-def case_support(kb: KnowledgeBase, case: Case) -> Support:
-    """The case's own lookups (coupons applied, quantities asked) and the viewer's numbers.
+def per_case(fn: Callable[[KnowledgeBase, Case], T]) -> Callable[[KnowledgeBase, Case], T]:
+    """Cache ``fn(kb, case)`` by case id, message and knowledge base.
 
-    Cached by case id, message and knowledge base (a case holds dicts, so it is not hashable).
+    A case holds dicts, so it is not hashable; at 8,192 entries the cache starts over.
     """
-    key = (case.id, case.message, kb.seed)
-    if key not in _CASES:
-        if len(_CASES) > 8192:
-            _CASES.clear()
-        _CASES[key] = _lookups(kb, case)
-    return _CASES[key]
+    table: dict[tuple[str, str, int], T] = {}
+
+    @functools.wraps(fn)
+    def cached(kb: KnowledgeBase, case: Case) -> T:
+        key = (case.id, case.message, kb.seed)
+        if key not in table:
+            if len(table) > 8192:
+                table.clear()
+            table[key] = fn(kb, case)
+        return table[key]
+
+    return cached
+
+
+@per_case
+def case_support(kb: KnowledgeBase, case: Case) -> Support:
+    """The case's own lookups (coupons applied, quantities asked) and the viewer's numbers."""
+    return _lookups(kb, case)
 
 
 def lookup_results(kb: KnowledgeBase, case: Case) -> Iterator[tuple[ExpectedCall, Any]]:

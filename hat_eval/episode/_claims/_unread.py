@@ -8,9 +8,8 @@ that assert something of a product (a claim verb, no question, condition, offer 
 lexicon's ``claim_verbs`` and ``not_a_claim``) and hold at least two content words that neither
 the knowledge base's text of the products in scope, the viewer's message, the live session nor
 what the case's lookups return holds (words that carry nothing checkable, the lexicon's
-``plain_words``, are skipped). Each is
-an *undecided* :class:`Verdict` naming the clause and its unread words: the Agent-as-Judge
-decides it when ``--judge`` is given.
+``plain_words``, are skipped). Each is an *undecided* :class:`Verdict` naming the clause and its
+unread words: the Agent-as-Judge decides it when ``--judge`` is given.
 
 English only: a clause of another script has no words here, and stays as the other checks
 read it.
@@ -23,9 +22,9 @@ import re
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._answer import _Answer, read_answer
+from ._answer import read_answer
 from ._lexicon import words
-from ._support import lookup_results
+from ._support import lookup_results, per_case
 from ._text import _CLAUSE_BREAK, in_parentheses, prepare
 from ._verdict import Verdict
 
@@ -64,28 +63,16 @@ def _candidate(text: str) -> bool:
     )
 
 
-def _evidence(a: _Answer, case: Case, kb: KnowledgeBase) -> str:
-    """The text an answer's words may be found in.
-
-    The products' knowledge-base text, the viewer's message, the session's deals and what the
-    case's lookups return (a shipping policy's region classes, a coupon's terms).
-    """
-    return "\n".join((a.world.text, _case_text(kb, case)))
-
-
-_CASE_TEXT: dict[tuple[str, str, int], str] = {}
-
-
+@per_case
 def _case_text(kb: KnowledgeBase, case: Case) -> str:
-    """The viewer's message, the session's deals and the case's lookups, prepared (cached)."""
-    key = (case.id, case.message, kb.seed)
-    if key not in _CASE_TEXT:
-        if len(_CASE_TEXT) > 8192:
-            _CASE_TEXT.clear()
-        looked_up = " ".join(json.dumps(result) for _, result in lookup_results(kb, case))
-        parts = (case.message, str(case.session.deals), looked_up.replace("_", " "))
-        _CASE_TEXT[key] = "\n".join(prepare(p) for p in parts)
-    return _CASE_TEXT[key]
+    """The case's own text an answer's words may be found in, prepared.
+
+    The viewer's message, the session's deals and what the case's lookups return (a shipping
+    policy's region classes, a coupon's terms).
+    """
+    looked_up = " ".join(json.dumps(result) for _, result in lookup_results(kb, case))
+    parts = (case.message, str(case.session.deals), looked_up.replace("_", " "))
+    return "\n".join(prepare(p) for p in parts)
 
 
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
@@ -106,7 +93,7 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
             continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
-        evidence = evidence or _evidence(a, case, kb)
+        evidence = evidence or "\n".join((a.world.text, _case_text(kb, case)))
         unread = unread_words(clause, evidence)
         if len(unread) >= UNREAD_WORDS:
             why = f"the knowledge base does not hold {', '.join(unread)}; the checks cannot read it"
