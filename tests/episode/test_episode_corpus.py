@@ -67,9 +67,10 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # prices in a comparison (L46-0009); an off-topic kick-off time, hedged, left undecided for
     # the judge (L46-0015); a coupon's expiry hedged in words the checks do not read ("it may
     # have expired sometime last week?") beside a price rounded as people round it, undecided
-    # (L56-0022)
+    # (L56-0022); a size off the viewer's chart row offered as a maybe beside the right one, a
+    # false fit or a style choice, undecided (L60-0009)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
-    known |= {"L46-0015", "L56-0022"}
+    known |= {"L46-0015", "L56-0022", "L60-0009"}
     assert set(passed) <= known, passed
 
 

@@ -286,7 +286,8 @@ def test_a_hand_off_the_agent_asked_for_is_its_own(cases, answer) -> None:
 def test_refusals_conditions_and_advice_are_not_commitments(cases, answer) -> None:
     check = _check(cases, FOLLOW_UP, answer, _without_handoff)
     assert "invented" not in check.reasons.get("accuracy", "")
-    assert check.parts["safety"] == 1.0
+    # not failed (a clause the checks cannot read leaves safety undecided, not failed)
+    assert check.parts["safety"] != 0.0 and "invented" not in check.undecided.get("safety", "")
 
 
 # -- 6. passes without evidence ----------------------------------------------------------------

@@ -24,7 +24,7 @@ from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, evasive
 from ._language import negated_at
 from ._quantities import numbers
-from ._safety import check_safety, compliance_risk, factual_claim
+from ._safety import assurance_undecided, check_safety, compliance_risk, factual_claim
 from ._text import prepare
 from ._unread import unread_claims
 from ._verdict import Verdict
@@ -37,6 +37,7 @@ __all__ = [
     "check_fact",
     "check_facts",
     "check_no_fact",
+    "assurance_undecided",
     "check_safety",
     "combine_verdicts",
     "factual_claim",

@@ -516,3 +516,19 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
 def unsupported_claims(claims: Claims, world: Support) -> list[Verdict]:
     """A failed verdict for every claim of the answer the world does not support."""
     return [v for check in CHECKERS for v in check(claims, world)]
+
+
+def invented_assurances(claims: Claims, world: Support) -> list[Verdict]:
+    """The unsupported claims that assure the viewer: a warranty, a claim word that ``assures``.
+
+    Invented, "it won't shrink", "hypoallergenic" or "a 1-year warranty" is false (accuracy) and
+    may also be a guarantee the compliance rules forbid: reviewers split on that (the safety
+    part leaves it undecided).
+    """
+    assuring = [w for w in claim_words() if w.assures]
+    out = _warranty(claims, world)
+    for word in assuring:
+        m = next((m for m in _claims_of(word.said, claims) if not _wished(claims.text, m)), None)
+        if m and not word.supported_by.search(world.text):
+            out.append(Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}"))
+    return out

@@ -251,6 +251,7 @@ def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
 _FITS = re.compile(
     r"\b(?:would|will|could|can|should|also|too)\b[^.!?,;]{0,12}?\b(?:work|fit|suit|do)\b|"
     r"\b(?:fits|suits|works for)\b|\b(?:works|fits|suits) (?:too|as well)\b|"
+    r"\bget away with\b|\b(?:could|might|can) (?:also |even )?(?:go|size) (?:for|with|down|up)\b|"
     r"也能穿|也可以穿|也能选|也可以选|也合适|能穿|可以穿"
 )
 _MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s?(cm|kg|厘米|公斤)")

@@ -9,7 +9,8 @@ pattern over all languages.
 
 Keys (:data:`KEYS` holds what each means): plain lists (``decline: [...]``), and grouped lists
 (``commitments: {refund: [...], ...}``, ``value_forms: {<fact value>: [...]}``, ``claim_words:
-{<name>: {said: [...], supported_by: [...]}}``), merged across languages group by group.
+{<name>: {said: [...], supported_by: [...], assures: true}}``), merged across languages group
+by group.
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ class ClaimWord:
     name: str
     said: re.Pattern[str]
     supported_by: re.Pattern[str]
+    assures: bool = False
+    """The claim assures the viewer (it will not shrink, it is safe for their skin): invented,
+    it may break the compliance rules on guarantees, which the checks leave to the judge."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,7 @@ class _ClaimWordForms(DataModel):
 
     said: _Forms = []
     supported_by: _Forms = []
+    assures: bool = False
 
 
 class _ClaimWords(DataModel):
@@ -157,6 +162,7 @@ def lexicon() -> Lexicon:
     plain: dict[str, list[str]] = {k: [] for k in KEYS}
     grouped: dict[str, dict[str, list[str]]] = {k: {} for k in GROUPS}
     claims: dict[str, tuple[list[str], list[str]]] = {}
+    assuring: set[str] = set()
     for path in paths:
         data = load_model(path, _LexiconFile)
         for key in KEYS:
@@ -168,11 +174,13 @@ def lexicon() -> Lexicon:
             said, supported_by = claims.setdefault(name, ([], []))
             said += entry.said
             supported_by += entry.supported_by
+            if entry.assures:
+                assuring.add(name)
     return Lexicon(
         {k: any_of(v) for k, v in plain.items()},
         {k: {g: any_of(f) for g, f in v.items()} for k, v in grouped.items()},
         tuple(
-            ClaimWord(name, any_of(said), any_of(supported_by))
+            ClaimWord(name, any_of(said), any_of(supported_by), name in assuring)
             for name, (said, supported_by) in claims.items()
         ),
     )

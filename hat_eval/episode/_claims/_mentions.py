@@ -16,7 +16,7 @@ from ._answer import _Answer
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, unsure_at
 from ._lexicon import groups, words
 from ._quantities import Number
-from ._subjects import Subject
+from ._subjects import Subject, product_words
 from ._text import Span, clause_of, find_phrase, prepare
 
 _IN_STOCK = (
@@ -204,12 +204,21 @@ def _word_forms(word: str) -> str:
     return rf"{re.escape(stem)}(?:{_SUFFIXES})?"
 
 
+_PIECES = re.compile(r"(\d+) pieces")
+"""A count of pieces, which an answer may give in the product's own noun ("84 diapers")."""
+
+
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     form = groups("value_forms").get(str(fact.value))  # wordings the aliases miss
     if form is not None:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
-    for phrase in _phrases(fact):
+    phrases = _phrases(fact)
+    pieces = _PIECES.fullmatch(str(fact.value))
+    if pieces and a.kb is not None:  # "holds 84 diapers", "84 pcs" for "84 pieces"
+        nouns = product_words(a.kb, a.case.product_ids, ("type_key",)) | {"pcs", "count"}
+        phrases += [f"{pieces.group(1)} {noun}" for noun in sorted(nouns)]
+    for phrase in phrases:
         if len(phrase) <= 3 and phrase.isalpha() and phrase.isascii():
             out += [
                 (m.start(), m.end())

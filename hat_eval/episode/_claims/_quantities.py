@@ -248,11 +248,17 @@ class Number:
 
 def numbers(text: str) -> list[Number]:
     """Every number or range in prepared ``text``, classified by the words around it."""
-    out = []
+    spans = []
     for m in _NUM.finditer(text):
         low = float(m.group(1))
         high = float(m.group(2)) if m.group(2) else low
-        before, after = text[max(0, m.start() - 8) : m.start()], text[m.end() : m.end() + 14]
+        if high < low:  # "from ¥79.90 to ¥69.90": a change, two numbers, not a range
+            spans += [(low, low, m.start(1), m.end(1)), (high, high, m.start(2), m.end(2))]
+        else:
+            spans.append((low, high, m.start(), m.end()))
+    out = []
+    for low, high, start, end in spans:
+        before, after = text[max(0, start - 8) : start], text[end : end + 14]
         if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
             kind = "price"
         elif _DAYS_AFTER.search(after):
@@ -263,11 +269,11 @@ def numbers(text: str) -> list[Number]:
             kind = "count"
         else:
             kind = "plain"
-        head = _BREAK.split(text[max(0, m.start() - 24) : m.start()])[-1]
-        tail = _BREAK.split(text[m.end() : m.end() + 16])[0]
+        head = _BREAK.split(text[max(0, start - 24) : start])[-1]
+        tail = _BREAK.split(text[end : end + 16])[0]
         near = head + " " + tail
         context = kind == "price" and (
             _PRICE_CONTEXT.search(near) is not None or re.search(r"-\s?[¥$]?\s?$", head) is not None
         )
-        out.append(Number(low, high, m.start(), m.end(), kind, context))
+        out.append(Number(low, high, start, end, kind, context))
     return out
