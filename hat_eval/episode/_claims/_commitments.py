@@ -37,6 +37,10 @@ or ticket is a false statement (accuracy) but promises the viewer nothing of val
 promises a reply ("passed on to a colleague, who'll get back to you"): a ``follow-up``."""
 
 
+_DONE = re.compile(r"\b(?:have|has|already|just)\b")
+"""Words of an action said done: no condition earlier in its sentence holds it back."""
+
+
 @cache
 def _any_commitment() -> re.Pattern[str]:
     """Any commitment form of any kind (one search rules out most answers)."""
@@ -61,7 +65,8 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
             if negated_at(text, scope, m.start(), window=3):
                 continue
             sentence = sentence_at(text, m.start(), m.end())
-            if words("condition").search(text[sentence.start : m.start()]):
+            done = _DONE.search(m.group(0))  # "if you'd rather…, I've already passed it on"
+            if not done and words("condition").search(text[sentence.start : m.start()]):
                 continue
             handoff_said = words("handoff_words").search(text, scope.start, scope.end)
             if kind == "order" and handed_off and handoff_said:

@@ -125,6 +125,10 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             others = {float(s["stock"]) for s in a.kb.skus(sku["product_id"])}  # own: n.low != own
             names_own = names_own and n.low in others
             clause = clause if variant_conflict(a.kb, subject, clause) else said
+            if not names_own and n.low in others and not variant_conflict(a.kb, subject, a.text):
+                # "the 28 cm is available! We've got 453 in stock": the answer names no option
+                # but the asked one, so the count is said of it
+                names_own = names_field(a.text, sku, "option") or names_field(a.text, sku, "colour")
         if names_own and not variant_conflict(a.kb, subject, clause):
             return Verdict(0.0, f"{fact.value}: gives {a.said(n)!r}, another option's stock")
     if own == 0:  # "out of stock, though the system still shows 7 pairs left" (7: another size's)
