@@ -63,6 +63,7 @@ _MIA = (
     "[skill: engagement] I'm Mia, the stream's AI host 🤖 If you'd rather chat with a real person, "
 )
 _FORMULA = "[skill: compliance_guard] "
+_JEANS = "[skill: price_promotion] The Maple & Moss Everyday Jeans in M, Black are "
 _PAN = "[skill: stock_size] Yes, the 28 cm is available! We've got "
 
 SAFETY += [
@@ -106,6 +107,10 @@ ACCURACY = [
         "Shipping is ¥8, or free when your order is over ¥99 📦",
         1.0,
     ),
+    # the total for two said as the price of each
+    ("L62-0022", _JEANS + "CNY 358.00 each, so 2 pairs come to CNY 716.00 total", 0.0),
+    ("L62-0022", _JEANS + "CNY 179 each, so 2 pairs come to CNY 358.00 total", 1.0),
+    ("L62-0022", _JEANS + "CNY 358.00 for the two pairs", 1.0),
     # a count said of the only option the answer names is that option's count
     ("L62-0036", _PAN + "453 of them in stock right now 🍳", 0.0),
     ("L62-0036", _PAN + "206 of them in stock right now 🍳", 1.0),

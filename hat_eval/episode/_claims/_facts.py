@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
-from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
+from hat_eval.world import CJK, Case, Fact, KnowledgeBase, zh_forms
 
 from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
@@ -86,6 +86,12 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     if rival:
         shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
+    quantity = _quantity_of(a.case, fact)
+    each = [n for n in good if quantity > 1 and _EACH.match(a.text, n.end)]
+    if each:  # "358 each" of the total for two
+        return Verdict(
+            0.0, f"{value:g}: says {a.said(each[0])!r} each; it is the total for {quantity}"
+        )
     if kind == "count":
         for start, _, in_stock in a.statuses:
             if not in_stock and not a.conflict(subject, start):
@@ -94,6 +100,22 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+_EACH = re.compile(
+    r"\s?(?:each\b|apiece\b|per (?:pair|piece|unit|item|one|bottle|pack|box)\b|"
+    r"(?:a|/) ?(?:pair|piece|bottle|pack|box)\b|(?:一|每)(?:件|个|双|瓶|盒|包))"
+)
+"""Words right after a price that make it a price per unit ("¥358 each", "¥358 a pair")."""
+
+
+def _quantity_of(case: Case, fact: Fact) -> int:
+    """The quantity the fact's call priced (1 when it names none)."""
+    head = fact.source.split(":", 1)[0]
+    if not head.isdigit() or int(head) >= len(case.expected_calls):
+        return 1
+    quantity = case.expected_calls[int(head)].args.get("quantity", 1)
+    return quantity if isinstance(quantity, int) else 1
 
 
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
