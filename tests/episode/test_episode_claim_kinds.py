@@ -217,6 +217,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "anti-pilling": "anti-pilling",
         "size advice": "runs small",
         "lifetime warranty": "lifetime warranty",
+        "lifetime service": "free lifetime resizing",
+        "gift box": "gift-boxed",
         "backlighting": "RGB backlighting",
         "wireless charging": "wireless charging",
         "fast charging": "fast charging",

@@ -198,19 +198,23 @@ def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support
 
 
 _SHORT = re.compile(r"\bshort\b|\bmore to go\b|\baway from\b|还差|差")
+_APART = re.compile(
+    r"\b(?:cheaper|less|more|pricier|dearer|difference|apart)\b|少|便宜|贵|差价|多花"
+)
 
 
 def _worked_out(value: float, claims: Claims, clause: str) -> bool:
     """Whether ``value`` sums or subtracts two amounts the answer says, as the clause tells.
 
     "¥79 + ¥8 shipping, so ¥87 in total"; "it needs ¥499.00 and this is ¥159.99, so you'd be
-    ¥339.01 short". Each amount is checked on its own; one nobody said is not read.
+    ¥339.01 short"; "¥159, ¥40 less than the ¥199 one" (少¥40). Each amount is checked on its
+    own; one nobody said is not read.
     """
     said = frozenset(n.low for n in claims.numbers if n.kind == "price" and n.low == n.high)
     return bool(
         _TOTAL.search(clause)
         and any(_near(value - a, said) for a in said if 0 < a < value)
-        or _SHORT.search(clause)
+        or (_SHORT.search(clause) or _APART.search(clause))
         and any(_near(a - value, said) for a in said if a > value)
     )
 
@@ -291,6 +295,28 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         said = claims.said(n)
         return [Verdict(0.0, f"gives the list price {said!r} as the price; a live deal lowers it")]
+    return []
+
+
+_DOWN_FROM = re.compile(r"\b(?:down|reduced|marked down|cut|slashed) from\s?(?:¥|cny|rmb)?\s?$")
+
+
+def _down_from(claims: Claims, world: Support) -> list[Verdict]:
+    """A price said to be "down from" another: a deal running now must lower that one.
+
+    "¥139.90, down from ¥149.90" when no deal runs (¥149.90 is another option's list price)
+    claims a discount nobody gives; a coupon the answer names may lower it.
+    """
+    if not world.now:
+        return []
+    for n in claims.numbers:
+        head = claims.text[max(0, n.start - 24) : n.start]
+        if n.kind == "price" and _DOWN_FROM.search(head) and not claims.negated(n.start):
+            if _COUPON_WORDS.search(claims.text):
+                continue  # "with SNACK10, down from CNY 139.00": the coupon lowers it
+            if not _near(n.low, world.superseded):
+                said = claims.said(n)
+                return [Verdict(0.0, f"says down from {said!r}; no deal running lowers it")]
     return []
 
 
@@ -505,6 +531,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _counts,
     _words,
     _list_price_as_price,
+    _down_from,
     _warranty,
     _deadlines,
     _deal_now,

@@ -85,6 +85,10 @@ def _zh_discount(m: re.Match[str]) -> str:
 _IDIOMS = (
     (re.compile(r"\bhalf (?:a )?dozen\b"), "6"),
     (re.compile(r"\ba dozen\b"), "12"),
+    (
+        re.compile(r"\b(?:a single|just one|only one) (?=unit|piece|pair|item|bottle|one left)"),
+        "1 ",
+    ),
     (re.compile(r"\b(?:a|one) day or two\b"), "1-2 days"),
     (re.compile(r"\b(?:a|one) week or two\b"), "7-14 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
