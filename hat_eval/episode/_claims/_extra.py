@@ -320,6 +320,54 @@ def _down_from(claims: Claims, world: Support) -> list[Verdict]:
     return []
 
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = rf"({'|'.join(_MONTHS)})[a-z]*\.?"
+_DATE = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?![a-z])|"
+    rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b|"
+    r"(\d{1,2})月(\d{1,2})[日号]|\b20\d\d-(\d{2})-(\d{2})\b"
+)
+_ENDS = re.compile(
+    r"\b(?:ends?|ending|until|till|through|expires?|runs? out|wraps? up|last day)\b|截止|结束|为止"
+)
+_DEAL_WORDS = re.compile(r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|折")
+
+
+def _month_day(m: re.Match[str]) -> tuple[int, int]:
+    g = m.groups()
+    if g[0]:
+        return _MONTHS.index(g[1][:3]) + 1, int(g[0])
+    if g[2]:
+        return _MONTHS.index(g[2][:3]) + 1, int(g[3])
+    if g[4]:
+        return int(g[4]), int(g[5])
+    return int(g[6]), int(g[7])
+
+
+def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
+    """A date a deal is said to end on must be the end date of one of the products' deals.
+
+    "The deal ends 14 November at 23:59" when it runs until 18 November. A sentence that names
+    a coupon is left alone (a coupon's own dates are the coupon checks').
+    """
+    if not world.deals:
+        return []
+    ends = set()
+    for d in world.deals:
+        month, day = int(d.ends_at[5:7]), int(d.ends_at[8:10])
+        ends |= {(month, day), (month, day - 1)}  # "ends at midnight" of a deal to 00:00
+    for m in _DATE.finditer(claims.text):
+        sentence = _sentence_of(claims.text, Number(0, 0, m.start(), m.end(), "plain", False))
+        clause = claims.clause(m.start())
+        if not _ENDS.search(clause) or not _DEAL_WORDS.search(sentence):
+            continue
+        if _COUPON_WORDS.search(sentence) or claims.negated(m.start()):
+            continue
+        if _month_day(m) not in ends:
+            return [Verdict(0.0, f"says the deal ends {m.group(0)!r}; no deal of it ends then")]
+    return []
+
+
 def _percents(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for m in _PERCENT_OFF.finditer(claims.text):
@@ -460,6 +508,12 @@ _DEAL_NOW = re.compile(
 )
 
 
+_DEAL_RUNNING = re.compile(
+    r"\b(?:a|the|our) (?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale) "
+    r"(?:is )?(?:running|on|live|going on)(?: right)? now\b|正在(?:做|搞)?(?:活动|优惠)"
+)
+
+
 def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
     """A deal said to lower the price now when no deal of the products runs now.
 
@@ -468,6 +522,9 @@ def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
     """
     if not world.now or any(d.running(world.now) for d in world.deals):
         return []
+    running = _DEAL_RUNNING.search(claims.text)
+    if running and not claims.negated(running.start()):  # "has a live deal running right now"
+        return [Verdict(0.0, f"says {running.group(0)!r}; no deal runs now")]
     for m in _DEAL_NOW.finditer(claims.text):
         clause = claims.clause(m.start())
         if claims.negated(m.start()) or _NEGATORS.search(m.group(0)):
@@ -532,6 +589,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _words,
     _list_price_as_price,
     _down_from,
+    _end_dates,
     _warranty,
     _deadlines,
     _deal_now,

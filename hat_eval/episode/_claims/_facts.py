@@ -102,6 +102,13 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
 
 
+_NEAR_BEFORE = re.compile(
+    r"\b(?:a little|just|slightly|a bit|a touch|barely) (?:under|over|below|above|less than|"
+    r"more than|shy of)\s?$"
+)
+"""Words before a round figure said beside the exact one ("a little under 200 g")."""
+
+
 _EACH = re.compile(
     r"\s?(?:each\b|apiece\b|per (?:pair|piece|unit|item|one|bottle|pack|box)\b|"
     r"(?:a|/) ?(?:pair|piece|bottle|pack|box)\b|(?:一|每)(?:件|个|双|瓶|盒|包))"
@@ -342,6 +349,10 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not (  # "8 mm (just under 1 cm)": a rough gloss in another unit
                     in_parentheses(a.text, m.start())
                     and approximated_at(a.text, m.start(), m.end())
+                )
+                and not (  # "198 grams, a little under 200 g": a round figure beside it
+                    _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
+                    and abs(float(m.group(1)) - value) <= 0.1 * value
                 )
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
