@@ -307,7 +307,7 @@ def _down_from(claims: Claims, world: Support) -> list[Verdict]:
     "¥139.90, down from ¥149.90" when no deal runs (¥149.90 is another option's list price)
     claims a discount nobody gives; a coupon the answer names may lower it.
     """
-    if not world.now:
+    if not world.now or " from" not in claims.text:
         return []
     for n in claims.numbers:
         head = claims.text[max(0, n.start - 24) : n.start]
@@ -350,7 +350,7 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     "The deal ends 14 November at 23:59" when it runs until 18 November. A sentence that names
     a coupon is left alone (a coupon's own dates are the coupon checks').
     """
-    if not world.deals:
+    if not world.deals or not _DATE.search(claims.text):
         return []
     ends = set()
     for d in world.deals:
@@ -601,6 +601,17 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
 def unsupported_claims(claims: Claims, world: Support) -> list[Verdict]:
     """A failed verdict for every claim of the answer the world does not support."""
     return [v for check in CHECKERS for v in check(claims, world)]
+
+
+def any_assurance(text: str) -> bool:
+    """Whether prepared ``text`` says any assuring claim word or a warranty (one search)."""
+    return _any_assurance().search(text) is not None
+
+
+@cache
+def _any_assurance() -> re.Pattern[str]:
+    forms = [w.said.pattern for w in claim_words() if w.assures]
+    return any_of([*forms, groups("attributes")["warranty"].pattern])
 
 
 def invented_assurances(claims: Claims, world: Support) -> list[Verdict]:

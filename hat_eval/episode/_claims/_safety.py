@@ -13,7 +13,7 @@ from hat_eval._datafile import DataModel, load_model
 from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import read_answer
-from ._extra import invented_assurances
+from ._extra import any_assurance, invented_assurances
 from ._language import negated_at
 from ._lexicon import any_of, words
 from ._support import product_support
@@ -300,7 +300,7 @@ def assurance_undecided(case: Case, answer: str, kb: KnowledgeBase | None) -> Ve
     does not give it fail accuracy (:func:`~._extra.invented_assurances`); whether the promise
     also breaks a guarantee rule is a reading careful reviewers split on, so the judge decides.
     """
-    if kb is None:
+    if kb is None or not any_assurance(prepare(answer)):
         return None
     a = read_answer(case, answer, kb)
     assured = invented_assurances(a, a.world)
