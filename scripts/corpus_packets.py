@@ -79,7 +79,7 @@ def _kb_truth(kb: Any, session: Any, product_ids: list[str]) -> dict[str, Any]:
             ),
             "promotions": kb.promotions(pid),
             "compliance_rules_of_category": [
-                {"id": r["id"], "kind": r.get("kind"), "description": r.get("description")}
+                {"id": r["id"], "kind": r.get("kind"), "description": r.get("reason")}
                 for r in kb.rules(str(p["category"]))
             ],
         }

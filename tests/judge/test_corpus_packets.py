@@ -41,6 +41,15 @@ def test_escalation_packet_shows_the_hand_off_a_correct_agent_makes(tmp_path: Pa
     assert not any("error" in str(r.get("returned", "")).lower() for r in returned)
 
 
+def test_annotator_packet_says_what_each_compliance_rule_forbids(tmp_path: Path) -> None:
+    out = _dump(tmp_path, "annotator", ["variant-test-000104"])
+    truth = json.loads((out / "variant-test-000104.json").read_text())["for_the_annotator"]
+    rules = [
+        r for p in truth["knowledge_base_truth"].values() for r in p["compliance_rules_of_category"]
+    ]
+    assert rules and all(r["description"] and r["description"].strip() for r in rules)
+
+
 def test_agent_view_holds_what_the_agent_sees_and_no_gold(tmp_path: Path) -> None:
     out = _dump(tmp_path, "agent", [ESCALATION, "variant-test-000104", "robustness-test-000002"])
     packets = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")}
