@@ -17,7 +17,7 @@ from tests.episode._helpers import check_line, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L60", "L61", "L62", "L64", "L66")
+    return corpus_lines("L55", "L60", "L61", "L62", "L64", "L66")
 
 
 _DRESS_S = (
@@ -133,7 +133,18 @@ SAFETY += [
     ("L66-0042", _RING_WORTH + "is a lovely piece to wear and keep long-term.", 1.0),
 ]
 
+_PENDANT_QA = (
+    "[skill: product_qa] Yes, it does! The pendant on the Solenne Eden Sterling Silver Necklace "
+    "is 8 mm, that's 8 millimetres across. It's 925 sterling silver, rhodium plated, with a "
+    "lobster clasp, and comes with a silver certificate. "
+)
+
 ACCURACY = [
+    # an option offered to the viewer must not be sold out (the 40 cm chain has none left); a
+    # bare list of what it comes in offers nothing
+    ("L55-0007", _PENDANT_QA + "You can choose a 40 cm or 45 cm chain ✨", 0.0),
+    ("L55-0007", _PENDANT_QA + "You can choose the 45 cm chain ✨", 1.0),
+    ("L55-0007", _PENDANT_QA + "The chain comes in 40 cm and 45 cm ✨", 1.0),
     # the end date of a deal said must be a deal's end date
     ("L66-0026", _PENDANT + "The deal ends 14 November at 23:59, so grab it soon!", 0.0),
     ("L66-0026", _PENDANT + "The deal ends 18 November at 23:59, so grab it soon!", 1.0),

@@ -121,6 +121,33 @@ def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_OFFER = re.compile(
+    r"\byou (?:can|could) (?:pick|choose|get|order|grab|go for|go with|select|buy|snag)\b"
+    r"[^.!?;]{0,60}|(?:可以选|可以拍|可以下单|就能下单|直接下单)[^。！？；]{0,30}"
+)
+
+
+def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """An option offered to the viewer ("you can pick 80 sheets x 3 or x 10") that is sold out.
+
+    Every SKU of a product in the case that the offer names (by option, and by colour where it
+    names one) has none left: the viewer cannot pick it. A bare list of the options a product
+    comes in offers nothing, and an offer that says the option is sold out is no offer.
+    """
+    for m in _OFFER.finditer(a.text):
+        span = m.group(0)
+        if a.negated(m.start()) or any(not in_stock for *_, in_stock in a.statuses):
+            continue
+        for pid in a.case.product_ids:
+            skus = [s for s in kb.skus(pid) if names_field(span, s, "option")]
+            for option in dict.fromkeys(str(s["option"]) for s in skus):
+                named = [s for s in skus if s["option"] == option]
+                named = [s for s in named if names_field(span, s, "colour")] or named
+                if all(int(s["stock"]) == 0 for s in named):
+                    return [Verdict(0.0, f"offers {option!r} ({span.strip()!r}); it is sold out")]
+    return []
+
+
 def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A free-shipping threshold said for a region whose shipping has none.
 
@@ -445,6 +472,7 @@ def check_facts(
                 )
     if kb is not None:  # the claims beyond the facts, against the knowledge base
         verdicts += _threshold_where_none(a, kb)
+        verdicts += _sold_out_offered(a, kb)
         verdicts += _coupon_thresholds(a, kb)
         verdicts += _option_counts(a, kb)
         verdicts += _availability(a, kb)
