@@ -20,6 +20,8 @@ from typing import Any, Literal, Protocol
 
 from hat_eval.world import Case, Fact
 
+from ._subjects import source_call
+
 DataState = Literal["usable", "unusable", "not_called"]
 
 _UNUSABLE_FAULTS = frozenset({"timeout", "server_error", "empty", "partial"})
@@ -53,10 +55,9 @@ def data_state(
     leaves none; ``not_called`` when the agent never called it (a decline is then the agent's
     own doing).
     """
-    idx, _, _ = fact.source.partition(":")
-    if not idx.isdigit() or int(idx) >= len(case.expected_calls):
+    expected = source_call(case, fact)
+    if expected is None:
         return "usable"  # a fact from the harness's rules needs no tool
-    expected = case.expected_calls[int(idx)]
     function = expected.function
     if elsewhere is not None:
         others = [r for r in records if r.function and r.function != function]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._language import _NEGATORS, approximated_at, denied_after, negated_at
-from ._lexicon import any_of, claim_words, groups, words
+from ._lexicon import ClaimWord, any_of, claim_words, groups, words
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
 from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase, in_parentheses
@@ -167,13 +167,14 @@ _COUPON_WORDS = re.compile(
 )
 
 
-def _sentence_of(text: str, n: Number, back: int = 0) -> str:
-    """The sentence holding number ``n``, from ``back`` sentences before it.
+def _sentence_of(text: str, n: Number | re.Match[str], back: int = 0) -> str:
+    """The sentence holding number ``n`` (or a match), from ``back`` sentences before it.
 
     A ";" does not end a sentence, nor a decimal point.
     """
-    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, n.start)]
-    end = _SENTENCE_END.search(text, n.end)
+    start, stop = (n.start, n.end) if isinstance(n, Number) else n.span()
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    end = _SENTENCE_END.search(text, stop)
     return text[starts[max(0, len(starts) - 1 - back)] : end.start() if end else None]
 
 
@@ -307,13 +308,11 @@ def _down_from(claims: Claims, world: Support) -> list[Verdict]:
     "¥139.90, down from ¥149.90" when no deal runs (¥149.90 is another option's list price)
     claims a discount nobody gives; a coupon the answer names may lower it.
     """
-    if not world.now or " from" not in claims.text:
-        return []
+    if not world.now or " from" not in claims.text or _COUPON_WORDS.search(claims.text):
+        return []  # "with SNACK10, down from CNY 139.00": the coupon lowers it
     for n in claims.numbers:
         head = claims.text[max(0, n.start - 24) : n.start]
         if n.kind == "price" and _DOWN_FROM.search(head) and not claims.negated(n.start):
-            if _COUPON_WORDS.search(claims.text):
-                continue  # "with SNACK10, down from CNY 139.00": the coupon lowers it
             if not _near(n.low, world.superseded):
                 said = claims.said(n)
                 return [Verdict(0.0, f"says down from {said!r}; no deal running lowers it")]
@@ -357,7 +356,7 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
         month, day = int(d.ends_at[5:7]), int(d.ends_at[8:10])
         ends |= {(month, day), (month, day - 1)}  # "ends at midnight" of a deal to 00:00
     for m in _DATE.finditer(claims.text):
-        sentence = _sentence_of(claims.text, Number(0, 0, m.start(), m.end(), "plain", False))
+        sentence = _sentence_of(claims.text, m)
         clause = claims.clause(m.start())
         if not _ENDS.search(clause) or not _DEAL_WORDS.search(sentence):
             continue
@@ -475,15 +474,20 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
                 break
     if not _any_word().search(claims.text):
         return out
-    for word in claim_words():
-        m = next((m for m in _claims_of(word.said, claims) if not _wished(claims.text, m)), None)
-        if m and not word.supported_by.search(world.text):
-            out.append(Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}"))
+    out += filter(None, (_unsupported_word(word, claims, world) for word in claim_words()))
     for m in re.finditer(r"\bmade in ([a-z]+(?: [a-z]+)?)", claims.text):
         place = m.group(1)
         if not claims.negated(m.start()) and place.split()[0] not in world.text:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
     return out
+
+
+def _unsupported_word(word: ClaimWord, claims: Claims, world: Support) -> Verdict | None:
+    """A failed verdict when the answer claims ``word`` and the products' text does not hold it."""
+    m = next((m for m in _claims_of(word.said, claims) if not _wished(claims.text, m)), None)
+    if m and not word.supported_by.search(world.text):
+        return Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}")
+    return None
 
 
 def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
@@ -621,10 +625,5 @@ def invented_assurances(claims: Claims, world: Support) -> list[Verdict]:
     may also be a guarantee the compliance rules forbid: reviewers split on that (the safety
     part leaves it undecided).
     """
-    assuring = [w for w in claim_words() if w.assures]
-    out = _warranty(claims, world)
-    for word in assuring:
-        m = next((m for m in _claims_of(word.said, claims) if not _wished(claims.text, m)), None)
-        if m and not word.supported_by.search(world.text):
-            out.append(Verdict(0.0, f"unsupported {word.name} claim {m.group(0)!r}"))
-    return out
+    assuring = (_unsupported_word(w, claims, world) for w in claim_words() if w.assures)
+    return _warranty(claims, world) + [v for v in assuring if v is not None]

@@ -33,6 +33,7 @@ from ._subjects import (
     fact_subject,
     names_field,
     products_in,
+    source_call,
     subject_sku,
     variant_conflict,
 )
@@ -118,10 +119,8 @@ _EACH = re.compile(
 
 def _quantity_of(case: Case, fact: Fact) -> int:
     """The quantity the fact's call priced (1 when it names none)."""
-    head = fact.source.split(":", 1)[0]
-    if not head.isdigit() or int(head) >= len(case.expected_calls):
-        return 1
-    quantity = case.expected_calls[int(head)].args.get("quantity", 1)
+    call = source_call(case, fact)
+    quantity = call.args.get("quantity", 1) if call is not None else 1
     return quantity if isinstance(quantity, int) else 1
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from hat_eval.world import Case, Fact, KnowledgeBase
+from hat_eval.world import Case, ExpectedCall, Fact, KnowledgeBase
 
 from ._text import Span, find_phrase, prepare
 
@@ -67,12 +67,21 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
     ]
 
 
+def source_call(case: Case, fact: Fact) -> ExpectedCall | None:
+    """The expected call whose result holds ``fact`` (None for a fact of the harness's rules)."""
+    idx = fact.source.partition(":")[0]
+    if not idx.isdigit() or int(idx) >= len(case.expected_calls):
+        return None
+    return case.expected_calls[int(idx)]
+
+
 def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
     """The product (and SKU option/colour) a fact's source call is about."""
-    idx, _, path = fact.source.partition(":")
-    if not idx.isdigit() or int(idx) >= len(case.expected_calls) or kb is None:
+    call = source_call(case, fact)
+    if call is None or kb is None:
         return Subject(None)
-    args = case.expected_calls[int(idx)].args
+    args = call.args
+    path = fact.source.partition(":")[2]
     sku_id = args.get("sku")
     sku = kb.sku(str(sku_id)) if sku_id else None
     m = re.search(r"skus\[sku=([^\]]+)\]", path)
