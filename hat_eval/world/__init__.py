@@ -35,7 +35,7 @@ from ._faults import FAULT_KINDS, FaultInjector, FaultPlan, ToolFault, drift, re
 from ._function_registry import PARAMETERS
 from ._functions import IMPLEMENTATIONS, call_function, check_arguments, stock_status
 from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb
-from ._oracle import CJK, reference_answer
+from ._oracle import ASKS_COUNT, CJK, reference_answer
 from ._pack import (
     PackError,
     ShopPack,
@@ -51,6 +51,7 @@ from ._splits import SPLITS, Split
 from ._vocab import zh_forms
 
 __all__ = [
+    "ASKS_COUNT",
     "CJK",
     "ABSOLUTE_FORBIDDEN",
     "FAULT_KINDS",

@@ -103,6 +103,10 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     return " ".join(pieces)
 
 
+ASKS_COUNT = re.compile(r"\bhow many\b[^?]{0,60}\b(?:left|remain\w*|in stock)\b", re.I)
+"""A viewer's message that asks for the count left, not whether there is stock."""
+
+
 def _stock_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     d = case.details
     item = _sku_text(kb, d["sku"], zh)
@@ -111,6 +115,9 @@ def _stock_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
         n = int(float(fact.value))
         return f"{item}只剩{n}件了。" if zh else f"Hurry, there are only {n} left of {item}."
     if fact.value == "in stock":
+        sku = kb.sku(d["sku"])
+        if not zh and sku is not None and ASKS_COUNT.search(case.message):
+            return f"Good news: {item} is in stock, {int(sku['stock'])} left."
         return f"{item}有货哦。" if zh else f"Good news: {item} is in stock."
     alt = d.get("alternative")
     if zh:

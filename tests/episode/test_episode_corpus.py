@@ -70,9 +70,10 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # (L56-0022); a size off the viewer's chart row offered as a maybe beside the right one, a
     # false fit or a style choice, undecided (L60-0009); a price "should be around" the one the
     # tool gave, said with more hedges in the same words as a correct rounding (L64-0013); a
-    # comparison that names both products and dodges their differences, undecided (L64-0017)
+    # comparison that names both products and dodges their differences, undecided (L64-0017);
+    # a size wavered over ("M might fit too ... maybe L?") where the chart gives L (L68-0033)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
-    known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017"}
+    known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
     assert set(passed) <= known, passed
 
 

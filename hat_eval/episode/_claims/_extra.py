@@ -33,7 +33,7 @@ from functools import cache
 
 from ._language import _NEGATORS, approximated_at, denied_after, negated_at
 from ._lexicon import ClaimWord, any_of, claim_words, groups, words
-from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, shorter_window_met
 from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase, in_parentheses
 from ._verdict import Verdict
@@ -401,6 +401,8 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         attribute = _attribute(clause, world)
         if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
             given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
+            if given and shorter_window_met(claims.text, n, min(lo for lo, _ in given)):
+                continue
             if not any(abs(n.low - lo) < _MATCH and abs(n.high - hi) < _MATCH for lo, hi in given):
                 kb = ", ".join(f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}" for lo, hi in given)
                 out.append(

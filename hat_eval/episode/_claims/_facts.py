@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache, partial
 
-from hat_eval.world import CJK, Case, Fact, KnowledgeBase, zh_forms
+from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase, zh_forms
 
 from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
@@ -26,7 +26,7 @@ from ._mentions import (
     _said_as,
     _word_forms,
 )
-from ._quantities import Number, same_quantity
+from ._quantities import Number, same_quantity, shorter_window_met
 from ._subjects import (
     Subject,
     _variant_words,
@@ -168,6 +168,9 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
+        if want and own and ASKS_COUNT.search(a.case.message) and not a.numbers:
+            # "how many are left?" "in stock, plenty available": the count it had, dodged
+            return Verdict(0.0, f"asked how many are left; gives no count (the KB has {own:g})")
         return Verdict(1.0)
     if agreeing:  # "seems to be in stock, but I can't say for sure": commits to nothing
         return Verdict(0.0, f"{fact.value}: hedged")
@@ -249,6 +252,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
         and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
         and not _glossed(a, n, good, low, high)  # "15 days, so about two weeks"
+        and not shorter_window_met(a.text, n, low)  # "比7天还长" of a 15-day window
     ]
     rival += [
         n

@@ -138,11 +138,22 @@ def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         span = m.group(0)
         if a.negated(m.start()) or any(not in_stock for *_, in_stock in a.statuses):
             continue
+        named_in = span
+        if not any(names_field(span, s, "option") for p in a.case.product_ids for s in kb.skus(p)):
+            named_in = a.text  # "直接搜索名字就能下单": the one option the answer is about
+            options = {
+                s["option"]
+                for p in a.case.product_ids
+                for s in kb.skus(p)
+                if names_field(a.text, s, "option")
+            }
+            if len(options) != 1:
+                continue
         for pid in a.case.product_ids:
-            skus = [s for s in kb.skus(pid) if names_field(span, s, "option")]
+            skus = [s for s in kb.skus(pid) if names_field(named_in, s, "option")]
             for option in dict.fromkeys(str(s["option"]) for s in skus):
                 named = [s for s in skus if s["option"] == option]
-                named = [s for s in named if names_field(span, s, "colour")] or named
+                named = [s for s in named if names_field(named_in, s, "colour")] or named
                 if all(int(s["stock"]) == 0 for s in named):
                     return [Verdict(0.0, f"offers {option!r} ({span.strip()!r}); it is sold out")]
     return []

@@ -251,6 +251,21 @@ class Number:
     context: bool  # next to a word that makes a price a list price, threshold or discount
 
 
+_SHORTER_BEFORE = re.compile(r"(?:\b(?:longer|more|over|beyond) than|比|超过)\s?$")
+_SHORTER_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]questions?|无理由)")
+
+
+def shorter_window_met(text: str, n: Number, window: float) -> bool:
+    """Days shorter than the ``window``, only measured against or named as a standard met.
+
+    "比7天还长", "longer than 7 days", "支持7天无理由退货" of a 15-day window: true of the
+    window, no rival value.
+    """
+    return n.high < window and bool(
+        _SHORTER_BEFORE.search(text, 0, n.start) or _SHORTER_AFTER.match(text, n.end)
+    )
+
+
 def numbers(text: str) -> list[Number]:
     """Every number or range in prepared ``text``, classified by the words around it."""
     spans = []
