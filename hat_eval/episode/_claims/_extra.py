@@ -586,6 +586,26 @@ def _places() -> dict[str, str]:
     return out
 
 
+_WAIVED = re.compile(
+    r"(?P<what>证书|盒|吊牌|标签|封口|\b(?:certificate|box|tags?|seal|packaging)\b)[^。！？.!?]{0,12}?"
+    r"(?:也没关系|也没事|也可以退|也能退|也不影响|"
+    r"\b(?:does not matter|is fine|are fine|no problem)\b)|"
+    r"\b(?:even without|no need for|do not need) (?:the |its |a )?"
+    r"(?P<need>certificate|box|tags?|seal|packaging)\b"
+)
+_CONDITION_WORD = {"证书": "certificate", "盒": "box", "吊牌": "tag", "标签": "tag", "封口": "seal"}
+
+
+def _waived_conditions(claims: Claims, world: Support) -> list[Verdict]:
+    """A return condition the policy sets, said not to matter ("证书和盒子丢了也没关系")."""
+    for m in _WAIVED.finditer(claims.text):
+        said = m.group("what") or m.group("need")
+        needed = _CONDITION_WORD.get(said, said.rstrip("s").replace("packaging", "box"))
+        if needed in world.text and not claims.negated(m.start()):
+            return [Verdict(0.0, f"says {m.group(0)!r}; the return conditions need the {needed}")]
+    return []
+
+
 CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _money,
     _percents,
@@ -600,6 +620,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _deadlines,
     _deal_now,
     _ships_from,
+    _waived_conditions,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""
 

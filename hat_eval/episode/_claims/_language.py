@@ -7,7 +7,11 @@ import re
 from ._lexicon import words
 from ._text import Span, sentence_at
 
-_CJK_NEGATORS = re.compile(r"不是|不|没有|没|无|非|未")
+# 别 as "don't" (别放洗碗机), not inside 区别, 特别, 别家
+_CJK_NEGATORS = re.compile(
+    r"不是|不|没有|没|无|非|未|勿|"
+    r"(?<![区特分告级类识性差辨派])别(?![家的人处款])"
+)
 _NEGATORS = re.compile(
     r"\b(?:not|no|never|none|nor|without|neither|hardly|nobody|no one|nothing)\b|"
     + _CJK_NEGATORS.pattern
