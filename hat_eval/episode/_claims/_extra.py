@@ -430,7 +430,7 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
     found = (  # (the claim, whether the world lacks what it says, the reason)
         (_first(words("gift"), claims), True, "gift {!r}: no gift promotion"),
         (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
-        (free_shipping_claim(claims), not world.free_shipping, "{!r}: shipping is not free"),
+        (free_shipping_claim(claims), not _ships_free(claims, world), "{!r}: shipping is not free"),
         (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
         (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
         (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
@@ -440,6 +440,16 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
         for m, lacks, why in found
         if m and lacks
     ]
+
+
+def _ships_free(claims: Claims, world: Support) -> bool:
+    """Free somewhere, or the price the answer gives is over the threshold it gives.
+
+    "运费10元，满129元包邮，所以这单免运费" of a ¥149 order: this order ships free.
+    """
+    said = [n.low for n in claims.numbers if n.low in world.money]
+    over = [t for t in said if t in world.free_over]
+    return world.free_shipping or any(p > t for p in said for t in over)
 
 
 def _counts(claims: Claims, world: Support) -> list[Verdict]:
