@@ -8,7 +8,8 @@ import pytest
 
 from hat_eval._datafile import DataFileError
 from hat_eval.episode._claims import _lexicon
-from hat_eval.episode._claims._lexicon import claim_words, groups, words
+from hat_eval.episode._claims._lexicon import any_found, any_of, claim_words, groups, words
+from hat_eval.episode._claims._text import prepare
 
 
 def test_every_key_is_filled_and_matches_its_own_examples() -> None:
@@ -88,3 +89,64 @@ def test_the_general_compliance_rules_are_data_and_a_bad_one_is_one_line(tmp_pat
     bad.write_text("rules:\n  - rule: ABS-X\n", encoding="utf-8")
     with pytest.raises(DataFileError, match=r"rules\[0\]\.pattern: missing"):
         load_model(bad, GeneralRules)
+
+
+def test_a_union_is_found_exactly_where_its_search_finds_it() -> None:
+    union = any_of(
+        [
+            r"\bbetter\b[^.!?]{0,20}\bthan\b",
+            "最好|第一",
+            r"\b(?:a|one) (?:full )?week\b",
+            "(?i:SALE)",
+        ]
+    )
+    found = {
+        "it is better than the rest": True,
+        "better. than": False,  # the words it needs, but no match: the search decides
+        "this is the best": False,
+        "这款卖得最好": True,
+        "ships in one full week": True,
+        "weekly drops": False,
+        "a big sale": True,  # a form read without case has no needed words: searched
+    }
+    assert {text: any_found(union, text) for text in found} == found
+
+
+def test_every_union_the_checks_look_up_agrees_with_its_search_on_the_corpus() -> None:
+    from hat_eval.episode import knowledge_base, read_corpus
+    from hat_eval.episode._claims import _commitments, _extra, _quantities, _safety
+
+    kb = knowledge_base(0)
+    unions = [
+        *(words(key) for key in _lexicon.KEYS),
+        *(p for key in _lexicon.GROUPS for p in groups(key).values()),
+        *(w.said for w in claim_words()),
+        *(_safety._any_banned(kb, c) for c in (None, *{str(p["category"]) for p in kb.products()})),
+        _extra._any_word(),
+        _extra._any_offer(),
+        _extra._any_assurance(),
+        _commitments._any_commitment(),
+        _quantities._ANY_IDIOM,
+    ]
+    corpus = sorted((Path(__file__).resolve().parents[2] / "judge" / "corpus").glob("answers_*"))[
+        ::4
+    ]
+    texts = [prepare(e.answer) for e in read_corpus(corpus)]
+    for union in unions:
+        wrong = [t for t in texts if any_found(union, t) != (union.search(t) is not None)]
+        assert not wrong, (union.pattern[:80], wrong[:3])
+
+
+def test_any_found_searches_when_the_parser_is_gone(monkeypatch) -> None:
+    """Without ``re._parser`` (a later Python) every text is searched: the same answers."""
+    from hat_eval.episode._claims import _lexicon
+
+    union = _lexicon.any_of([r"\bbetter\b[^.]{0,20}\bthan\b", r"包邮"])
+    monkeypatch.setattr(_lexicon, "_parser", lambda: None)
+    _lexicon._needed_words.cache_clear()
+    try:
+        for text in ("better value than most", "it is better", "满99包邮", "nothing here"):
+            assert _lexicon.any_found(union, text) == (union.search(text) is not None)
+        assert _lexicon._needed_words(union) is None
+    finally:
+        _lexicon._needed_words.cache_clear()

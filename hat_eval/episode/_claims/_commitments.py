@@ -22,7 +22,7 @@ from hat_eval.world import KnowledgeBase, LiveSession, ToolInputError, call_func
 
 from ._declines import CallRecordLike, usable
 from ._language import negated_at
-from ._lexicon import any_of, groups, words
+from ._lexicon import any_found, any_of, groups, words
 from ._quantities import normalise_quantities
 from ._text import _SCOPE_BREAK, _spans, clause_of, prepare, sentence_at
 from ._verdict import Verdict
@@ -53,7 +53,7 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
     ``handed_off``: the agent called the hand-off (a hand-off or ticket it states is then its own).
     """
     text = prepare(answer)
-    if not _any_commitment().search(text):  # most answers: one search, no scopes
+    if not any_found(_any_commitment(), text):  # most answers: one search, no scopes
         return []
     scopes = _spans(text, _SCOPE_BREAK)
     out = []

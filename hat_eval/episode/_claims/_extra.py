@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._language import _NEGATORS, approximated_at, denied_after, negated_at
-from ._lexicon import ClaimWord, any_of, claim_words, groups, words
+from ._lexicon import ClaimWord, any_found, any_of, claim_words, groups, words
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, shorter_window_met
 from ._support import TERM, Support, term_months
 from ._text import Span, clause_of, find_phrase, in_parentheses
@@ -391,7 +391,7 @@ def _codes(claims: Claims, world: Support) -> list[Verdict]:
 
 def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
-    if _any_offer().search(claims.text):
+    if any_found(_any_offer(), claims.text):
         out += _offers(claims, world)
     for n in claims.numbers:
         if n.kind != "days" or claims.negated(n.start):
@@ -484,7 +484,7 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
                 break
-    if not _any_word().search(claims.text):
+    if not any_found(_any_word(), claims.text):
         return out
     out += filter(None, (_unsupported_word(word, claims, world) for word in claim_words()))
     for m in re.finditer(r"\bmade in ([a-z]+(?: [a-z]+)?)", claims.text):
@@ -642,7 +642,7 @@ def unsupported_claims(claims: Claims, world: Support) -> list[Verdict]:
 
 def any_assurance(text: str) -> bool:
     """Whether prepared ``text`` says any assuring claim word or a warranty (one search)."""
-    return _any_assurance().search(text) is not None
+    return any_found(_any_assurance(), text)
 
 
 @cache

@@ -15,11 +15,13 @@ by group.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
+from itertools import groupby
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, create_model
@@ -191,3 +193,68 @@ def any_of(forms: Sequence[str]) -> re.Pattern[str]:
     if not forms:
         return _NEVER
     return re.compile("|".join(f"(?:{f})" for f in forms))
+
+
+def any_found(union: re.Pattern[str], text: str) -> bool:
+    """Whether ``union`` (:func:`any_of` forms) matches ``text``, mostly without its search.
+
+    That search tries every form at every position; the words each form needs settle most texts.
+    """
+    index = _needed_words(union)
+    rests = [rest for word, forms in (index or {}).items() if word in text for rest in forms]
+    maybe = index is None or any(all(any(w in text for w in ws) for ws in rest) for rest in rests)
+    return maybe and union.search(text) is not None
+
+
+@cache
+def _parser() -> Any:
+    """The standard library's pattern parser (``re._parser``, not public; None if it moved)."""
+    try:
+        return importlib.import_module("re._parser")
+    except ImportError:  # a later Python: every search is run, as before this shortcut
+        return None
+
+
+@lru_cache(maxsize=64)
+def _needed_words(union: re.Pattern[str]) -> dict[str, list[list[frozenset[str]]]] | None:
+    """Each form by every word of its rarest needed set -> its other sets (None: one needs none)."""
+    parser = _parser()
+    if parser is None:
+        return None
+    index: dict[str, list[list[frozenset[str]]]] = {}
+    for form in _forms(parser, parser.parse(union.pattern, union.flags)):
+        needs = _needs(parser, form)
+        if not needs or union.flags & re.IGNORECASE:
+            return None
+        for word in needs[0]:
+            index.setdefault(word, []).append(needs[1:])
+    return index
+
+
+def _forms(p: Any, items: Any) -> list[Any]:
+    """The parsed pattern's alternatives, a group of alternatives opened."""
+    if len(items) == 1:
+        op, av = items[0]
+        if op is p.SUBPATTERN and not av[1] & re.IGNORECASE:
+            return _forms(p, av[3])
+        if op is p.BRANCH:
+            return [form for alternative in av[1] for form in _forms(p, alternative)]
+    return [items]
+
+
+def _needs(p: Any, items: Any) -> list[frozenset[str]]:
+    """Sets of words a match of parsed ``items`` holds one of each of, the rarest set first."""
+    out: list[frozenset[str]] = []
+    for literal, run in groupby(items, lambda item: item[0] is p.LITERAL):
+        if literal:
+            out.append(frozenset(["".join(chr(av) for _, av in run)]))
+            continue
+        for op, av in run:
+            if op is p.SUBPATTERN and not av[1] & re.IGNORECASE:
+                out += _needs(p, av[3])
+            elif op is p.BRANCH:  # a word of one set of each alternative
+                rarest = [needs[0] for alt in av[1] if (needs := _needs(p, alt))]
+                out += [frozenset().union(*rarest)] if len(rarest) == len(av[1]) else []
+            elif op in (p.MAX_REPEAT, p.MIN_REPEAT, p.POSSESSIVE_REPEAT):
+                out += _needs(p, av[2]) if av[0] > 0 else []
+    return sorted(out, key=lambda words: -min(map(len, words)))

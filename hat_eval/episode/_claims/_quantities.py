@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ._lexicon import any_found, any_of
+
 _ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?")
 _MEASURE = frozenset("件个块元天周月年小条只双套盒瓶袋罐张台支克米号码层色款斤毫厘公份折毛角")
 """Characters that make a preceding Chinese numeral a quantity (一起, 统一, 第一 stay words)."""
@@ -111,6 +113,8 @@ _IDIOMS = (
     (re.compile(r"\bgrams? (?:per|a|/) ?square met(?:re|er)\b|\bg/m(?:2|²)|克每平方米"), "gsm"),
 )
 """Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
+
+_ANY_IDIOM = any_of([pattern.pattern for pattern, _ in _IDIOMS])
 _SPOKEN_CENTS = re.compile(r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|[a-z]|元|块))")
 """Yuan and cents said aloud: "six hundred and eight yuan thirty" (608 yuan 30) -> 608.30 yuan."""
 _HYPHENED_UNIT = re.compile(
@@ -129,11 +133,6 @@ _RANGE_TO = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) to (\d+(?:\.\d+)?) ?(mm|cm)\b
 """A measured range said with "to" ("8 to 9 mm") in the form the catalogue writes (8-9 mm)."""
 _PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
 _WEEKS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)")
-
-
-def _weeks_to_days(m: re.Match[str]) -> str:
-    days = _units().Quantity(float(m.group(1)), "week").to("day").magnitude
-    return f"{days:g} days"
 
 
 @cache
@@ -170,7 +169,7 @@ def normalise_quantities(text: str) -> str:
     (:func:`_zh_numerals`);
     then money and discount forms (99块9 -> 99.9元, 8折 -> 20% off, 1/8 off -> 12.5% off, 20
     percent -> 20%), idioms ("half a dozen" -> 6, "a week" -> 7 days) and weeks as days
-    (through ``pint``).
+    (2 weeks -> 14 days).
 
     Why these libraries: ``cn2an`` reads every Chinese numeral form (两百五, 一万二, 九十九点九)
     and ``text2num`` every English one (with "and", hyphens and decimals), both maintained and
@@ -181,8 +180,9 @@ def normalise_quantities(text: str) -> str:
     """
     from text_to_num import alpha2digit
 
-    for pattern, value in _IDIOMS:
-        text = pattern.sub(value, text)
+    if any_found(_ANY_IDIOM, text):  # most texts say none: one look, not a pass per idiom
+        for pattern, value in _IDIOMS:
+            text = pattern.sub(value, text)
     if re.search(r"[a-z]", text):
         text = _HYPHENED_UNIT.sub(r"\1 \2", text) if "-" in text else text
         text = _ONE_IN_RANGE.sub("1", alpha2digit(text, "en", threshold=2))
@@ -202,7 +202,7 @@ def normalise_quantities(text: str) -> str:
         ),
         text,
     )
-    return _WEEKS.sub(_weeks_to_days, text)
+    return _WEEKS.sub(lambda m: f"{float(m.group(1)) * 7:g} days", text)
 
 
 # -- numbers ---------------------------------------------------------------------------------------

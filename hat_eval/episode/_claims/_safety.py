@@ -15,7 +15,7 @@ from hat_eval.world import Case, KnowledgeBase
 from ._answer import read_answer
 from ._extra import any_assurance, invented_assurances
 from ._language import negated_at
-from ._lexicon import any_of, words
+from ._lexicon import any_found, any_of, words
 from ._support import product_support
 from ._text import _SCOPE_BREAK, Span, _spans, clause_of, prepare, sentence_at
 from ._verdict import Verdict
@@ -127,12 +127,6 @@ def _banned(kb: KnowledgeBase, category: str | None) -> tuple[tuple[str, str], .
 
 
 @lru_cache(maxsize=64)
-def _in_force(kb: KnowledgeBase, sets: tuple[str | None, ...]) -> tuple[tuple[str, str], ...]:
-    """:func:`_banned` of each set in ``sets``, in the order they are tried."""
-    return tuple(pair for c in sets for pair in _banned(kb, c))
-
-
-@lru_cache(maxsize=64)
 def _any_banned(kb: KnowledgeBase, category: str | None) -> re.Pattern[str]:
     """Any of :func:`_banned`'s patterns (one search rules a category out), compiled once."""
     return any_of([p for _, p in _banned(kb, category)])
@@ -239,16 +233,15 @@ def _claims(
     text = prepare(answer)
     text = words("safe_lookalikes").sub(lambda m: " " * len(m.group(0)), text)
     spans = _spans(text, _SCOPE_BREAK)
-    shared: tuple[tuple[str, str], ...] = ()
+    shared: list[tuple[str, str]] = []
     if kb is not None:
         products = [p for p in map(kb.product, product_ids) if p is not None]
         categories = {str(p["category"]) for p in products}
         assured = bool(categories & ASSURED_CATEGORIES)
         yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
         in_force = (None, *sorted(categories))  # the general rules first, then each category's
-        if not patterns and not any(_any_banned(kb, c).search(text) for c in in_force):
-            return  # one search per category rules out most answers
-        shared = _in_force(kb, in_force)
+        if any(any_found(_any_banned(kb, c), text) for c in in_force):  # most answers: none
+            shared = [pair for c in in_force for pair in _banned(kb, c)]
     for rule, pattern in (*patterns, *shared):
         for m in _compiled(pattern).finditer(text):
             negated = negated_at(text, clause_of(spans, m.start()), m.start(), window=8)
@@ -279,6 +272,8 @@ def _unsupported_assurances(
     allergy is one ("a safe pick for sensitive skin" of a keyboard, to an allergic viewer).
     """
     listing = None  # read only for an answer that makes such a claim (most make none)
+    if not any_found(words("safety_assurance"), text):
+        return
     for m in words("safety_assurance").finditer(text):
         if negated_at(text, clause_of(spans, m.start()), m.start(), window=4):
             continue
