@@ -13,33 +13,13 @@ from typing import Any
 
 from ._cases import Case
 from ._cases._draft import variant_axes
+from ._cases._phrases import case_phrases
 from ._facts import Fact, fact_mentioned
 from ._kb import KnowledgeBase
 from ._vocab import CATEGORY_ZH, REGION_ALIASES, zh_forms
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 """A Chinese character: text written (partly) in Chinese."""
-
-_REJECT_EN = {
-    "repeat": "you already listed it",
-    "invalid": "it is not a valid code",
-    "not valid yet": "it is not valid yet",
-    "expired": "it has expired",
-    "wrong category": "it is only for {category} items",
-    "no stacking with deal": "it cannot be combined with the live deal",
-    "threshold": "this order does not reach its threshold",
-    "one per order": "only one {issuer} coupon per order applies",
-}
-_REJECT_ZH = {
-    "repeat": "重复了",
-    "invalid": "无效",
-    "not valid yet": "还没开始",
-    "expired": "已过期",
-    "wrong category": "仅限{category}商品",
-    "no stacking with deal": "不能叠加直播优惠",
-    "threshold": "未达到使用门槛",
-    "one per order": "每单只能用一张",
-}
 
 
 def _yuan(value: float) -> str:
@@ -88,6 +68,7 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
         if zh
         else f"{item[:1].upper()}{item[1:]} comes to {price} for you."
     ]
+    says = {r.fact: r for r in case_phrases().rejected_coupons}
     for fact in (f for f in case.facts if f.kind == "text"):
         code = fact.source.split("[code=")[1].split("]")[0]
         coupon = kb.coupon(code)
@@ -95,10 +76,10 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
         issuer = coupon["issuer"] if coupon else "platform"
         label = str(fact.value)
         if zh:
-            reason = _REJECT_ZH[label].format(category=CATEGORY_ZH.get(category, category))
+            reason = says[label].say_zh.format(category=CATEGORY_ZH.get(category, category))
             pieces.append(f"{code}{reason}。")
         else:
-            reason = _REJECT_EN[label].format(category=category, issuer=issuer)
+            reason = says[label].say_en.format(category=category, issuer=issuer)
             pieces.append(f"{code} doesn't apply: {reason}.")
     return " ".join(pieces)
 

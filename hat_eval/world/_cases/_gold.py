@@ -182,18 +182,6 @@ def draw_place(ctx: Ctx) -> tuple[str, str, str]:
     return rc, place, written
 
 
-FREE_SHIPPING_ALIASES = (
-    "free shipping",
-    "ships free",
-    "free delivery",
-    "shipping is free",
-    "delivery is free",
-    "no shipping fee",
-    "包邮",
-    "免运费",
-)
-
-
 def ship_facts(draft: Draft, idx: int, rc: str) -> None:
     """Delivery time and fee to region class ``rc`` (call ``idx`` is ``shipping_returns``)."""
     res = draft.results[idx]
@@ -234,7 +222,7 @@ def ship_facts(draft: Draft, idx: int, rc: str) -> None:
                 "text",
                 "free shipping",
                 None,
-                FREE_SHIPPING_ALIASES,
+                case_phrases().free_shipping,
                 f"{base}.fee",
             )
         )

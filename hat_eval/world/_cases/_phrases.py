@@ -47,6 +47,9 @@ class RejectedCoupon(DataModel):
 
     marker: str
     fact: str
+    say_en: str
+    """How the oracle's answer gives the reason (``{category}``, ``{issuer}`` filled in)."""
+    say_zh: str
     aliases: _Words
 
 
@@ -94,6 +97,7 @@ class CasePhrases(DataModel):
 
     stock: Stock
     not_shipped: _Words
+    free_shipping: _Words
     no_returns: _Words
     return_conditions: dict[str, _Words]
     rejected_coupons: tuple[RejectedCoupon, ...] = Field(min_length=1, strict=False)
