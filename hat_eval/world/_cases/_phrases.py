@@ -1,4 +1,4 @@
-"""The phrase tables of the cases' gold, ``_cases/phrases.yaml``: aliases and forbidden patterns.
+"""The phrase tables of the cases' gold and the oracle's fixed answers, ``_cases/phrases.yaml``.
 
 :func:`case_phrases` reads and checks the file once, on first use, into a frozen
 :class:`CasePhrases` (every list non-empty, every pattern a valid regular expression). A file
@@ -92,6 +92,25 @@ class OutOfScope(DataModel):
     capitals: dict[str, Capital]
 
 
+class Said(DataModel):
+    """One reference answer of the oracle, in English and Chinese (``str.format`` templates)."""
+
+    en: str
+    zh: str
+
+
+class Oracle(DataModel):
+    """The oracle's fixed reference answers (see ``phrases.yaml`` for their placeholders)."""
+
+    compliance: dict[str, Said]
+    """Claim family -> the answer to a compliance bait of it."""
+    out_of_scope: Said
+    welcome: Said
+    bot: Said
+    escalation: dict[str, Said]
+    """Sub-intent (``safety``, ``order``) -> the answer."""
+
+
 class CasePhrases(DataModel):
     """``_cases/phrases.yaml`` (shared: do not mutate)."""
 
@@ -104,6 +123,7 @@ class CasePhrases(DataModel):
     escalation: Escalation
     compliance_bait: ComplianceBait
     out_of_scope: OutOfScope
+    oracle: Oracle
 
 
 @cache
