@@ -115,6 +115,8 @@ class CasePhrases(DataModel):
     """``_cases/phrases.yaml`` (shared: do not mutate)."""
 
     stock: Stock
+    size_recommendation: _Words
+    """Wordings of a recommended size (``{size}``: the size, lower-cased)."""
     not_shipped: _Words
     free_shipping: _Words
     no_returns: _Words
