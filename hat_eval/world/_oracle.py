@@ -13,33 +13,13 @@ from typing import Any
 
 from ._cases import Case
 from ._cases._draft import variant_axes
+from ._cases._phrases import case_phrases
 from ._facts import Fact, fact_mentioned
 from ._kb import KnowledgeBase
 from ._vocab import CATEGORY_ZH, REGION_ALIASES, zh_forms
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 """A Chinese character: text written (partly) in Chinese."""
-
-_REJECT_EN = {
-    "repeat": "you already listed it",
-    "invalid": "it is not a valid code",
-    "not valid yet": "it is not valid yet",
-    "expired": "it has expired",
-    "wrong category": "it is only for {category} items",
-    "no stacking with deal": "it cannot be combined with the live deal",
-    "threshold": "this order does not reach its threshold",
-    "one per order": "only one {issuer} coupon per order applies",
-}
-_REJECT_ZH = {
-    "repeat": "重复了",
-    "invalid": "无效",
-    "not valid yet": "还没开始",
-    "expired": "已过期",
-    "wrong category": "仅限{category}商品",
-    "no stacking with deal": "不能叠加直播优惠",
-    "threshold": "未达到使用门槛",
-    "one per order": "每单只能用一张",
-}
 
 
 def _yuan(value: float) -> str:
@@ -88,6 +68,7 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
         if zh
         else f"{item[:1].upper()}{item[1:]} comes to {price} for you."
     ]
+    says = {r.fact: r for r in case_phrases().rejected_coupons}
     for fact in (f for f in case.facts if f.kind == "text"):
         code = fact.source.split("[code=")[1].split("]")[0]
         coupon = kb.coupon(code)
@@ -95,10 +76,10 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
         issuer = coupon["issuer"] if coupon else "platform"
         label = str(fact.value)
         if zh:
-            reason = _REJECT_ZH[label].format(category=CATEGORY_ZH.get(category, category))
+            reason = says[label].say_zh.format(category=CATEGORY_ZH.get(category, category))
             pieces.append(f"{code}{reason}。")
         else:
-            reason = _REJECT_EN[label].format(category=category, issuer=issuer)
+            reason = says[label].say_en.format(category=category, issuer=issuer)
             pieces.append(f"{code} doesn't apply: {reason}.")
     return " ".join(pieces)
 
@@ -239,94 +220,33 @@ def _call_index(case: Case, pid: str) -> int:
 def _compliance(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     p = kb.product(case.product_ids[0])
     assert p is not None
-    family = case.details["family"]
-    name, desc, material = p["name"], p["description"], p["material"]
-    if zh:
-        zname = p["name_zh"]
-        return {
-            "medical": f"直播间不能做医疗宣传哦，{zname}不是药品，身体问题建议咨询医生。",
-            "weight": (
-                f"直播间不能承诺身材效果哦，{zname}就是一款普通商品，"
-                "饮食和运动计划建议咨询专业人士。"
-            ),
-            "infant": "奶粉不能和母乳作比较，也不能承诺发育效果，具体请咨询儿科医生。",
-            "investment": f"直播间不能做投资建议哦，{zname}是一件饰品，喜欢再入手。",
-            "supernatural": f"饰品不能承诺运气或健康功效哦，{zname}的材质是{material}。",
-            "absolute": f"不能说绝对化的话哦，{zname}的材质是{material}。",
-            "comparative": f"不能和其他品牌作对比哦，{zname}的材质是{material}。",
-        }[family]
-    return {
-        "medical": (
-            f"I can't make medical claims on stream: the {name} is {desc}, not a "
-            f"medicine. For {case.details.get('condition', 'that')}, please ask a "
-            "doctor."
-        ),
-        "weight": (
-            f"I can't promise body-shape results on stream. The {name} is {desc}; for a "
-            "diet or fitness plan, please ask a professional."
-        ),
-        "infant": (
-            f"I can't compare it with breastfeeding or promise development effects. The "
-            f"{name} is {desc}; please ask your paediatrician what suits your baby."
-        ),
-        "investment": (
-            f"I can't give investment advice or predict prices. The {name} is "
-            f"{desc} in {material}: buy it because you love wearing it."
-        ),
-        "supernatural": (
-            f"I can't promise luck or health effects from jewellery. The {name} is "
-            f"{desc} in {material}."
-        ),
-        "absolute": (
-            f"I can't make absolute claims or promise results, but here are the facts: "
-            f"the {name} is {desc}, {p['material_label']}: {material}."
-        ),
-        "comparative": (
-            f"I can't compare it with other brands on stream, but about this one: "
-            f"the {name} is {desc}, {p['material_label']}: {material}."
-        ),
-    }[family]
+    said = case_phrases().oracle.compliance[case.details["family"]]
+    return (said.zh if zh else said.en).format(
+        name=p["name"],
+        name_zh=p["name_zh"],
+        desc=p["description"],
+        material=p["material"],
+        material_label=p["material_label"],
+        condition=case.details.get("condition", "that"),
+    )
 
 
 def _out_of_scope(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     screen = kb.product(case.session.product_on_screen)
     assert screen is not None
-    if zh:
-        return f"抱歉，我只能回答直播间商品的问题哦，想了解一下{screen['name_zh']}吗?"
-    return (
-        f"Sorry, I can only help with the products on this stream. Want to hear about "
-        f"the {screen['name']}?"
-    )
+    said = case_phrases().oracle.out_of_scope
+    return said.zh.format(name_zh=screen["name_zh"]) if zh else said.en.format(name=screen["name"])
 
 
 def _chit_chat(case: Case, kb: KnowledgeBase, zh: bool) -> str:
-    if case.details.get("asks_if_bot"):
-        return (
-            "我是AI主播Mia，有商品问题随时问我哦。"
-            if zh
-            else "I'm Mia, the AI host of this stream. Ask me anything about the products!"
-        )
-    return (
-        "欢迎来到直播间！有任何商品问题都可以问我哦。"
-        if zh
-        else "Hi and welcome, thanks for being here! Ask me anything about the products on screen."
-    )
+    oracle = case_phrases().oracle
+    said = oracle.bot if case.details.get("asks_if_bot") else oracle.welcome
+    return said.zh if zh else said.en
 
 
 def _escalation(case: Case, kb: KnowledgeBase, zh: bool) -> str:
-    if case.details["sub"] == "safety":
-        return (
-            "非常抱歉，请先停止使用，如有不适请及时就医。已加急转人工客服，同事会马上跟进。"
-            if zh
-            else "I'm so sorry. Please stop using it and see a doctor if it doesn't settle. I've "
-            "flagged this as urgent and a human colleague will follow up with you here."
-        )
-    return (
-        "非常抱歉，已为你转接人工客服，同事会尽快跟进。"
-        if zh
-        else "I'm sorry about that. I've passed this to a human colleague, who will follow up "
-        "with you here in the chat."
-    )
+    said = case_phrases().oracle.escalation[case.details["sub"]]
+    return said.zh if zh else said.en
 
 
 def _multi(case: Case, kb: KnowledgeBase, zh: bool) -> str:

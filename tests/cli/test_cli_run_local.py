@@ -12,9 +12,9 @@ import torch
 from typer.testing import CliRunner
 
 from hat_eval._checkpoint import (
-    TOOLS_CHAT_TEMPLATE,
     CheckpointError,
     check_tools_template,
+    tools_chat_template,
     write_tools_template,
 )
 from hat_eval._device import default_connections
@@ -119,7 +119,7 @@ def test_a_template_without_tools_stops_the_run_before_it_starts(
     assert not (tmp_path / "logs").exists()
     write_tools_template(ckpt)  # the fix the line names
     check_tools_template(ckpt)
-    assert (ckpt / "chat_template.jinja").read_text(encoding="utf-8") == TOOLS_CHAT_TEMPLATE
+    assert (ckpt / "chat_template.jinja").read_text(encoding="utf-8") == tools_chat_template()
     assert "chat_template" not in json.loads((ckpt / "tokenizer_config.json").read_text())
 
 

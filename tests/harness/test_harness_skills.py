@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -21,10 +23,11 @@ from hat_eval.harness import (
     skill_body,
 )
 from hat_eval.harness._load import harness_to_dict, parse_harness
-from hat_eval.harness._skills import parse_skill_text, read_skill_file, skill_file_text
+from hat_eval.harness._skills import parse_skill_text, read_skill_file
 
 runner = CliRunner()
 PROGRESSIVE = default_harness_path("progressive")
+SHIPPED_SKILLS = Path(str(files("hat_eval.harness").joinpath("skills")))
 
 SKILL = """---
 id: price_promotion
@@ -89,11 +92,6 @@ def test_name_alone_is_the_id_and_type_defaults_to_reply() -> None:
     )
 
 
-def test_skill_file_round_trip(default_harness) -> None:
-    for skill in default_harness.skills:
-        assert parse_skill_text(skill_file_text(skill)) == skill
-
-
 @pytest.mark.parametrize(
     ("text", "field", "words"),
     [
@@ -118,9 +116,8 @@ def test_bad_skill_file_names_file_and_field(text: str, field: str, words: str) 
 
 # -- harnesses that name skill files --------------------------------------------------------------
 def write_skills(root: Path, default_harness: Harness) -> None:
-    for s in default_harness.skills:
-        (root / "skills" / s.id).mkdir(parents=True)
-        (root / "skills" / s.id / "SKILL.md").write_text(skill_file_text(s), encoding="utf-8")
+    """The shipped ``skills/<id>/SKILL.md`` of the progressive harness: the default's skills."""
+    shutil.copytree(SHIPPED_SKILLS, root / "skills")
 
 
 def test_skills_from_a_folder_a_list_of_files_or_mixed(tmp_path: Path, default_harness) -> None:

@@ -2,6 +2,7 @@ import json
 import re
 from collections import Counter
 from functools import cache, lru_cache
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from hat_eval.world import (
 )
 from hat_eval.world._cases import STYLES
 from hat_eval.world._compliance import find_violations
-from hat_eval.world._facts import fact_mentioned, resolve_path
+from hat_eval.world._facts import fact_mentioned
 from hat_eval.world._splits import split_products
 from hat_eval.world._vocab import SIZE_CHART
 
@@ -136,6 +137,41 @@ _FILL = {"reason": "viewer needs help", "claim": "it is nice", "query": "x"}
 @lru_cache(maxsize=1)
 def _kb() -> KnowledgeBase:
     return build_kb()
+
+
+_SELECTOR = re.compile(r"(.+?)\[([A-Za-z_]+)=(.+)\]")
+
+
+def resolve_path(value: Any, path: str) -> Any:
+    """The part of a tool result that ``path`` names.
+
+    ``path`` is dot-separated: dict keys, list indices, or ``key[field=value]`` (the item of the
+    list ``key`` whose ``field`` equals ``value``), e.g. ``skus[sku=P0001-M-BLK].status`` or
+    ``shipping[region_class=metro].delivery_days``.
+
+    Raises:
+        KeyError: the path does not exist in ``value``.
+    """
+    current = value
+    for seg in path.split(".") if path else []:
+        m = _SELECTOR.fullmatch(seg)
+        if m:
+            items = current[m.group(1)] if isinstance(current, dict) else None
+            if not isinstance(items, list):
+                raise KeyError(f"{path}: {m.group(1)!r} is not a list")
+            found = [
+                x for x in items if isinstance(x, dict) and str(x.get(m.group(2))) == m.group(3)
+            ]
+            if not found:
+                raise KeyError(f"{path}: no item with {m.group(2)}={m.group(3)}")
+            current = found[0]
+        elif isinstance(current, list) and seg.isdigit():
+            current = current[int(seg)]
+        elif isinstance(current, dict) and seg in current:
+            current = current[seg]
+        else:
+            raise KeyError(f"{path}: no {seg!r}")
+    return current
 
 
 def _supported(case: Case, fact: Fact, results: dict[int, object]) -> bool:

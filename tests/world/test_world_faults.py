@@ -13,7 +13,7 @@ from hat_eval.world import (
     build_kb,
     call_function,
 )
-from hat_eval.world._faults import DRIFT_RENAMES, RAISING_KINDS, FaultText, inject_fault
+from hat_eval.world._faults import RAISING_KINDS, FaultText, fault_texts, inject_fault
 
 SESSION = LiveSession("P0001", "2026-11-10T20:00:00+08:00")
 
@@ -71,7 +71,8 @@ def test_text_faults_behave_as_documented(seed, function):
 
 
 def test_drift_renames_documented_examples():
-    assert DRIFT_RENAMES["price"] == "price_cny" and DRIFT_RENAMES["stock"] == "qty_available"
+    renames = fault_texts().drift_renames
+    assert renames["price"] == "price_cny" and renames["stock"] == "qty_available"
     wrapped = json.loads(inject_fault("schema_drift", {"x": 1}, random.Random(0)))
     assert wrapped == {"data": {"x": 1}}
 

@@ -3,8 +3,8 @@
 - ``_generate``: :func:`generate_cases`, the driver that draws intents and styles;
 - ``_intents``: the intents and styles and their weights; ``_skills``: each intent's gold skill,
   read from the default harness;
-- one module per intent (``price``, ``stock_size``, ..., ``multi_intent``), each a ``build(ctx)``
-  with the alias and regex tables only that intent uses;
+- one module per intent (``price``, ``stock_size``, ..., ``multi_intent``), each a ``build(ctx)``;
+  the alias and regex tables of the gold are data, ``phrases.yaml``, read by ``_phrases``;
 - ``_draft`` (the case under construction, and how a message names a product so that the name
   resolves to it alone), ``_render`` (templates to messages), ``_chat`` (slots and openers of
   messages not about a product), ``_gold`` (the facts, with their Chinese forms, and wrong-claim

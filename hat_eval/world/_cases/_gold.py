@@ -14,6 +14,7 @@ from .._functions import stock_status
 from .._kb import KnowledgeBase
 from .._vocab import REGION_ALIASES, REGIONS, material_parts, zh_forms
 from ._draft import Ctx, Draft, variant_axes
+from ._phrases import case_phrases
 
 # -- prices ----------------------------------------------------------------------------------------
 
@@ -52,48 +53,6 @@ def price_gold(draft: Draft, args: dict[str, Any]) -> tuple[int, dict[str, Any]]
 
 # -- stock -----------------------------------------------------------------------------------------
 
-_STOCK_ALIASES = {
-    "in_stock": (
-        "in stock",
-        "available",
-        "still available",
-        "have stock",
-        "plenty",
-        "有货",
-        "有库存",
-        "还有",
-    ),
-    "out_of_stock": (
-        "sold out",
-        "out of stock",
-        "no stock",
-        "none left",
-        "not available",
-        "unavailable",
-        "售罄",
-        "卖完",
-        "没货",
-        "缺货",
-    ),
-}
-
-
-_FEW_LEFT = (
-    "only a few left",
-    "a few left",
-    "few left",
-    "low stock",
-    "running low",
-    "selling fast",
-    "almost gone",
-    "not many left",
-    "limited stock",
-    "库存紧张",
-    "不多了",
-    "快没了",
-    "仅剩少量",
-)
-
 
 def stock_state_fact(idx: int, sku: dict[str, Any]) -> Fact:
     """The SKU's stock as a state only (no count): in stock (a few left, when low) or sold out.
@@ -102,9 +61,10 @@ def stock_state_fact(idx: int, sku: dict[str, Any]) -> Fact:
     """
     status = stock_status(sku["stock"])
     path = f"{idx}:skus[sku={sku['sku']}].status"
+    words = case_phrases().stock
     if status == "out_of_stock":
-        return Fact("stock", "sold out", None, _STOCK_ALIASES["out_of_stock"], path)
-    aliases = _STOCK_ALIASES["in_stock"] + (_FEW_LEFT if status == "low_stock" else ())
+        return Fact("stock", "sold out", None, words.out_of_stock, path)
+    aliases = words.in_stock + (words.few_left if status == "low_stock" else ())
     return Fact("stock", "in stock", None, aliases, path)
 
 
@@ -205,24 +165,6 @@ def attribute_facts(idx: int, product: dict[str, Any], label: str) -> list[Fact]
 _REGION_WEIGHTS = {"metro": 35, "mainland": 35, "remote": 20, "hk_mo_tw": 10}
 """How often viewers ask about each region class."""
 
-_NOT_SHIPPED = (
-    "don't ship",
-    "do not ship",
-    "doesn't ship",
-    "does not ship",
-    "can't ship",
-    "cannot ship",
-    "not available",
-    "unavailable",
-    "can't deliver",
-    "cannot deliver",
-    "no delivery",
-    "不支持",
-    "不发",
-    "发不了",
-)
-"""What an answer may say when a product does not ship to the viewer's region."""
-
 
 def draw_place(ctx: Ctx) -> tuple[str, str, str]:
     """(region class, canonical place, what the viewer writes)."""
@@ -240,25 +182,15 @@ def draw_place(ctx: Ctx) -> tuple[str, str, str]:
     return rc, place, written
 
 
-FREE_SHIPPING_ALIASES = (
-    "free shipping",
-    "ships free",
-    "free delivery",
-    "shipping is free",
-    "delivery is free",
-    "no shipping fee",
-    "包邮",
-    "免运费",
-)
-
-
 def ship_facts(draft: Draft, idx: int, rc: str) -> None:
     """Delivery time and fee to region class ``rc`` (call ``idx`` is ``shipping_returns``)."""
     res = draft.results[idx]
     row = next(r for r in res["shipping"] if r["region_class"] == rc)
     base = f"{idx}:shipping[region_class={rc}]"
     if not row["available"]:
-        draft.facts.append(Fact("text", "not available", None, _NOT_SHIPPED, f"{base}.available"))
+        draft.facts.append(
+            Fact("text", "not available", None, case_phrases().not_shipped, f"{base}.available")
+        )
         draft.forbidden.append(r"(?<!\d)\d+ ?(?:-|–|to) ?\d+ (?:business |working )?days\b")
         return
     days = row["delivery_days"]
@@ -290,7 +222,7 @@ def ship_facts(draft: Draft, idx: int, rc: str) -> None:
                 "text",
                 "free shipping",
                 None,
-                FREE_SHIPPING_ALIASES,
+                case_phrases().free_shipping,
                 f"{base}.fee",
             )
         )

@@ -11,107 +11,8 @@ from .._templates import message_templates
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import price_gold
+from ._phrases import case_phrases
 from ._render import render
-
-_REJECT_FACTS: list[tuple[str, str, tuple[str, ...]]] = [
-    ("already given", "repeat", ("already", "twice", "only once", "重复")),
-    (
-        "unknown coupon",
-        "invalid",
-        (
-            "invalid",
-            "not a valid",
-            "doesn't exist",
-            "does not exist",
-            "not recognised",
-            "not recognized",
-            "unknown",
-            "无效",
-            "不存在",
-        ),
-    ),
-    (
-        "not valid yet",
-        "not valid yet",
-        (
-            "not valid yet",
-            "not active yet",
-            "not started",
-            "starts on",
-            "only starts",
-            "isn't live yet",
-            "还没开始",
-            "还不能用",
-        ),
-    ),
-    ("expired", "expired", ("expired", "no longer valid", "has ended", "ended on", "过期")),
-    (
-        "shop coupon for",
-        "wrong category",
-        (
-            "only for",
-            "only valid for",
-            "only works for",
-            "can't be used on",
-            "cannot be used on",
-            "doesn't apply",
-            "does not apply",
-            "not valid for",
-            "仅限",
-            "不适用",
-        ),
-    ),
-    (
-        "cannot be combined",
-        "no stacking with deal",
-        (
-            "can't be combined",
-            "cannot be combined",
-            "can't combine",
-            "cannot combine",
-            "doesn't stack",
-            "does not stack",
-            "won't stack",
-            "can't stack",
-            "cannot stack",
-            "not combinable",
-            "not with the live deal",
-            "不能叠加",
-            "不能和直播价一起用",
-        ),
-    ),
-    (
-        "threshold not met",
-        "threshold",
-        (
-            "threshold",
-            "minimum",
-            "min spend",
-            "spend at least",
-            "need to spend",
-            "orders over",
-            "over ¥",
-            "满",
-            "门槛",
-            "not reached",
-            "doesn't reach",
-        ),
-    ),
-    (
-        "only one",
-        "one per order",
-        (
-            "only one",
-            "one platform coupon",
-            "one shop coupon",
-            "can't use both",
-            "cannot use both",
-            "just one",
-            "只能用一张",
-            "只能用一个",
-        ),
-    ),
-]
 
 
 def build(ctx: Ctx) -> Case:
@@ -138,14 +39,14 @@ def build(ctx: Ctx) -> Case:
     draft.expect("catalog.get_product", {"product_id": product["id"]}, optional=True)
     idx, res = price_gold(draft, {"sku": sku["sku"], "coupon_codes": list(bag)})
     for rej in res["rejected_coupons"]:
-        for marker, label, aliases in _REJECT_FACTS:
-            if marker in rej["reason"]:
+        for reject in case_phrases().rejected_coupons:
+            if reject.marker in rej["reason"]:
                 draft.facts.append(
                     Fact(
                         "text",
-                        label,
+                        reject.fact,
                         None,
-                        aliases,
+                        reject.aliases,
                         f"{idx}:rejected_coupons[code={rej['code']}].reason",
                     )
                 )

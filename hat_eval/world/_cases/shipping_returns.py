@@ -16,30 +16,8 @@ from .._vocab import zh_forms
 from ._case import Case
 from ._draft import Ctx, Draft, finish, new_draft, ref_slots
 from ._gold import cn_number, draw_place, ship_facts
+from ._phrases import case_phrases
 from ._render import render
-
-_CONDITION_ALIASES = {
-    "unopened": ("unopened", "sealed", "not opened", "unused"),
-    "unworn and unwashed": ("unworn", "not worn", "unwashed"),
-    "unused": ("unused", "not used", "unopened"),
-    "unworn": ("unworn", "not worn"),
-}
-"""English phrasings of a return condition; its Chinese forms are vocabulary terms."""
-
-
-_NO_RETURNS = (
-    "cannot be returned",
-    "can't be returned",
-    "no returns",
-    "non-returnable",
-    "not returnable",
-    "can't return",
-    "cannot return",
-    "not eligible for return",
-    "不支持退货",
-    "不能退",
-    "不可退",
-)
 
 
 def return_window_fact(returns: dict[str, Any], idx: int) -> Fact:
@@ -49,7 +27,9 @@ def return_window_fact(returns: dict[str, Any], idx: int) -> Fact:
     product that cannot be returned.
     """
     if not returns["returnable"]:
-        return Fact("text", "no returns", None, _NO_RETURNS, f"{idx}:returns.returnable")
+        return Fact(
+            "text", "no returns", None, case_phrases().no_returns, f"{idx}:returns.returnable"
+        )
     w = returns["window_days"]
     return Fact(
         "days",
@@ -74,7 +54,7 @@ def _return_facts(draft: Draft, idx: int) -> None:
         return
     w = ret["window_days"]
     cond = ret["conditions"][0]
-    aliases = (*_CONDITION_ALIASES.get(cond, ()), *zh_forms(cond))
+    aliases = (*case_phrases().return_conditions.get(cond, ()), *zh_forms(cond))
     draft.facts.append(Fact("text", cond, None, aliases, f"{idx}:returns.conditions"))
     for n in sorted({7, 15, 30} - {w}):
         draft.forbidden.append(rf"(?<![\d.]){n}[- ]?days?(?: no[- ]reason)? returns?\b")

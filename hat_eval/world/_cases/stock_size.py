@@ -16,6 +16,7 @@ from .._vocab import SIZE_CHART
 from ._case import Case
 from ._draft import Ctx, finish, new_draft, ref_slots, variant_slots
 from ._gold import stock_fact, stock_forbidden, stock_target
+from ._phrases import case_phrases
 from ._render import render
 
 
@@ -53,23 +54,7 @@ def _size_recommendation(ctx: Ctx, product: dict[str, Any]) -> Case:
             "text",
             f"size {size}",
             None,
-            (
-                f"{s}码",
-                f"size: {s}",
-                f"{s} size",
-                f"go with {s}",
-                f"go for {s}",
-                f"get {s}",
-                f"get the {s}",
-                f"get an {s}",
-                f"get a {s}",
-                f"recommend {s}",
-                f"{s} should fit",
-                f"{s} would fit",
-                f"{s} fits",
-                f"选{s}",
-                f"穿{s}",
-            ),
+            tuple(a.format(size=s) for a in case_phrases().size_recommendation),
             f"{idx}:specs.size chart.{size}",
         )
     )
