@@ -548,12 +548,20 @@ def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
         if any(p.search(clause) for p in (_TIMING, _COUPON_WORDS, words("condition"))):
             continue  # a deal with its timing, beside a coupon or under a condition
         priced = any(
-            n.kind == "price" and n.high > 0 and claims.clause(n.start) == clause
+            n.kind == "price"
+            and n.high > 0
+            and (claims.clause(n.start) == clause or _led_by(claims.text, m, n.start))
             for n in claims.numbers
         )  # "no live deal, so the discount is CNY 0.0" says no deal runs
         if priced or _PERCENT_OFF.search(clause):
             return [Verdict(0.0, f"says {m.group(0)!r} applies now; no deal runs now")]
     return []
+
+
+def _led_by(text: str, deal: re.Match[str], at: int) -> bool:
+    """Whether a sentence opens with the deal ("With the live deal, it comes to CNY 529.9")."""
+    opening = text[max(0, deal.start() - 2) : deal.start()].strip() in ("", "]", ".", "!", "?")
+    return opening and deal.end() < at and not re.search(r"[.!?。！？]", text[deal.end() : at])
 
 
 def _warranty(claims: Claims, world: Support) -> list[Verdict]:

@@ -35,6 +35,8 @@ _READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decl
 """Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
 _PRONOUN = re.compile(r"\b(?:it|its|they|this|these|both)\b")
 """Words that speak of a product in play without naming it."""
+_IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
+"""A condition the clause goes on with ("... if it gets worse or" + the clause)."""
 UNREAD_WORDS = 2
 """How many unread content words make a clause a claim the checks cannot read."""
 
@@ -91,6 +93,8 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
             continue  # said of no product, or claims nothing
         if in_parentheses(a.text, span.start + 1):
             continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
+        if _IF_OR.search(a.text, 0, span.start):
+            continue  # "see a doctor if it gets worse or you have trouble breathing": a condition
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
         evidence = evidence or "\n".join((a.world.text, _case_text(kb, case)))
