@@ -16,11 +16,12 @@ from hat_eval.world import Case, Fact, KnowledgeBase, stock_status
 
 from ._answer import _Answer, read_answer
 from ._declines import CallRecordLike
-from ._extra import free_shipping_claim, unsupported_claims
+from ._extra import unsupported_claims
 from ._facts import _fact_verdict, _sku_stock
 from ._language import addresses_evaluator
 from ._lexicon import words
 from ._mentions import rounds_to
+from ._offers import free_shipping_claim
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import (
     OURS,
