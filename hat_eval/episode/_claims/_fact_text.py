@@ -26,12 +26,7 @@ from ._mentions import (
     _word_forms,
 )
 from ._quantities import same_quantity
-from ._subjects import (
-    Subject,
-    _variant_words,
-    fact_subject,
-    products_in,
-)
+from ._subjects import Subject, _variant_words, fact_subject, products_in
 from ._text import clause_of, find_phrase, in_parentheses, prepare
 from ._verdict import Verdict
 

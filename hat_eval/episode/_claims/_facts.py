@@ -17,12 +17,7 @@ from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
 from ._lexicon import groups
-from ._mentions import (
-    _MEASURE,
-    _mention_ok,
-    _phrase_mentions,
-    _said_as,
-)
+from ._mentions import _MEASURE, _mention_ok, _phrase_mentions, _said_as
 from ._quantities import Number, shorter_window_met
 from ._subjects import (
     Subject,

@@ -22,11 +22,7 @@ from ._language import addresses_evaluator
 from ._lexicon import words
 from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
-from ._subjects import (
-    OURS,
-    product_words,
-    says_any,
-)
+from ._subjects import OURS, product_words, says_any
 from ._text import clause_of
 from ._verdict import Verdict
 
