@@ -114,7 +114,7 @@ def test_a_union_is_found_exactly_where_its_search_finds_it() -> None:
 
 def test_every_union_the_checks_look_up_agrees_with_its_search_on_the_corpus() -> None:
     from hat_eval.episode import knowledge_base, read_corpus
-    from hat_eval.episode._claims import _commitments, _extra, _quantities, _safety
+    from hat_eval.episode._claims import _claim_words, _commitments, _offers, _quantities, _safety
 
     kb = knowledge_base(0)
     unions = [
@@ -122,9 +122,9 @@ def test_every_union_the_checks_look_up_agrees_with_its_search_on_the_corpus() -
         *(p for key in _lexicon.GROUPS for p in groups(key).values()),
         *(w.said for w in claim_words()),
         *(_safety._any_banned(kb, c) for c in (None, *{str(p["category"]) for p in kb.products()})),
-        _extra._any_word(),
-        _extra._any_offer(),
-        _extra._any_assurance(),
+        _claim_words._any_word(),
+        _offers._any_offer(),
+        _claim_words._any_assurance(),
         _commitments._any_commitment(),
         _quantities._ANY_IDIOM,
     ]

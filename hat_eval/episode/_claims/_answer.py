@@ -7,13 +7,15 @@ world supports for the products it speaks of.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._extra import Claims
-from ._quantities import numbers
+from ._language import denied_after, negated_at
+from ._lexicon import words
+from ._quantities import Number, numbers
 from ._subjects import Subject, clause_products, names_variant, variant_conflict
 from ._support import Support, case_support, support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
@@ -29,6 +31,66 @@ _BOTH = re.compile(
     r"\beach of them\b|"
     r"两款都|两个都|两者都|二者都|它们都"
 )
+
+
+_MATCH = 0.005
+
+
+def _near(value: float, values: frozenset[float]) -> bool:
+    return any(abs(value - v) < _MATCH for v in values)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """An answer as claims are read from it: prepared text, original text, numbers, scopes."""
+
+    text: str
+    original: str
+    numbers: Sequence[Number]
+    scopes: Sequence[Span]
+
+    def negated(self, pos: int, window: int = 4) -> bool:
+        """Whether a negation governs the words at ``pos``."""
+        return negated_at(self.text, clause_of(self.scopes, pos), pos, window)
+
+    def clause(self, pos: int) -> str:
+        """The text of the clause (scope) holding ``pos``."""
+        return self.said(clause_of(self.scopes, pos))
+
+    def said(self, at: Number | Span) -> str:
+        """The answer's words at a number or span."""
+        return self.text[at.start : at.end]
+
+
+def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` the answer claims: neither negated, denied after nor unconfirmed.
+
+    "安全认证我这边还没有查到": the certificate is what the host could not find, not a claim.
+    """
+    for m in pattern.finditer(claims.text):
+        if claims.negated(m.start()) or denied_after(claims.text, m.end()):
+            continue
+        after = claims.text[m.start() : clause_of(claims.scopes, m.start()).end]
+        if not words("cannot_confirm").search(after):
+            yield m
+
+
+def _first(pattern: re.Pattern[str], claims: Claims) -> re.Match[str] | None:
+    return next(_claims_of(pattern, claims), None)
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？\n](?!\d)")
+
+
+def _sentence_of(text: str, n: Number | re.Match[str], back: int = 0) -> str:
+    """The sentence holding number ``n`` (or a match), from ``back`` sentences before it.
+
+    A ";" does not end a sentence, nor a decimal point.
+    """
+    start, stop = (n.start, n.end) if isinstance(n, Number) else n.span()
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    end = _SENTENCE_END.search(text, stop)
+    return text[starts[max(0, len(starts) - 1 - back)] : end.start() if end else None]
 
 
 @dataclass(frozen=True)

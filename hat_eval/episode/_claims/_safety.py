@@ -13,7 +13,7 @@ from hat_eval._datafile import DataModel, load_model
 from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import read_answer
-from ._extra import any_assurance, invented_assurances
+from ._claim_words import any_assurance, invented_assurances
 from ._language import negated_at
 from ._lexicon import any_found, any_of, words
 from ._support import product_support

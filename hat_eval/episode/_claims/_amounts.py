@@ -1,0 +1,169 @@
+"""Amounts an answer says: money, percentages off, coupon codes, stock counts.
+
+Every amount in yuan is a price, discount, threshold, cap, fee or subtotal the world gives for
+a product in scope (or a difference between two of them); a percentage off is a promotion's, a
+coupon's or the one the final price gives; a code is one the knowledge base has; a number left
+is a SKU's or the product's stock.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._answer import _MATCH, Claims, _near, _sentence_of
+from ._deals import _COUPON_WORDS, _PERCENT_OFF, _TIMING
+from ._language import approximated_at
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
+from ._support import Support
+from ._verdict import Verdict
+
+_CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,}[0-9]{1,4})(?![A-Za-z0-9-])")
+
+
+_STOCK_WORDS = re.compile(r"\b(?:left|in stock|remaining|available|stock)\b|剩|库存|现货|还有|有货")
+
+
+def _share_of_price(value: float, world: Support) -> bool:
+    """Whether ``value`` is a percentage of a price the world has: a discount worked out.
+
+    "10% would only be ¥7.90 off" of a ¥79 box with a 10% coupon: the answer shows its work.
+    """
+    percents = world.percents | world.any_deal_percents
+    return any(abs(value - round(p * q / 100, 2)) < _MATCH for p in world.prices for q in percents)
+
+
+_TOTAL = re.compile(rf"\b(?:{TOTAL_WORDS_EN})\b|{TOTAL_WORDS_ZH}")
+
+
+_DISCOUNT_BEFORE = re.compile(
+    r"(?:立减|直降|立省|减|省|\bsave|\bsaving|\bknocks?|\btakes?)\s?[¥$]?\s?$"
+)
+
+
+_DISCOUNT_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny)?\s?(?:off\b|discount\b|优惠)")
+
+
+def _deal_without_coupon(claims: Claims, n: Number, value: float, world: Support) -> bool:
+    """Whether ``value`` is said as money off now though only a coupon gives that amount.
+
+    "下单立减100元" when ¥100 is a coupon's value and no deal gives ¥100 off now: an invented
+    live deal. Said with a coupon ("LIVE100 takes ¥100 off") or with its timing, it is the
+    coupon's or a deal's, and the other checks read it.
+    """
+    before = claims.text[max(0, n.start - 10) : n.start]
+    if not (_DISCOUNT_BEFORE.search(before) or _DISCOUNT_AFTER.match(claims.text, n.end)):
+        return False
+    sentence = _sentence_of(claims.text, n)
+    return (
+        _near(value, world.coupon_money)
+        and not _near(value, world.live_money | world.prices)
+        # "FLASH5 works on it! It's 5% off capped at ¥30": the coupon named the sentence before
+        and not _COUPON_WORDS.search(_sentence_of(claims.text, n, back=1))
+        and not _TIMING.search(sentence)
+    )
+
+
+_SHORT = re.compile(r"\bshort\b|\bmore to go\b|\baway from\b|还差|差")
+_APART = re.compile(
+    r"\b(?:cheaper|less|more|pricier|dearer|difference|apart)\b|少|便宜|贵|差价|多花"
+)
+
+
+def _worked_out(value: float, claims: Claims, clause: str) -> bool:
+    """Whether ``value`` sums or subtracts two amounts the answer says, as the clause tells.
+
+    "¥79 + ¥8 shipping, so ¥87 in total"; "it needs ¥499.00 and this is ¥159.99, so you'd be
+    ¥339.01 short"; "¥159, ¥40 less than the ¥199 one" (少¥40). Each amount is checked on its
+    own; one nobody said is not read.
+    """
+    said = frozenset(n.low for n in claims.numbers if n.kind == "price" and n.low == n.high)
+    return bool(
+        _TOTAL.search(clause)
+        and any(_near(value - a, said) for a in said if 0 < a < value)
+        or (_SHORT.search(clause) or _APART.search(clause))
+        and any(_near(a - value, said) for a in said if a > value)
+    )
+
+
+_PER_UNIT = re.compile(
+    r"\b(?:per|a|each)\s(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit)s?\b|/\s?(?:g|ml)\b|"
+    r"每(?:克|片|包|毫升)"
+)
+
+
+def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
+    """Whether ``value`` is a price per unit the answer works out ("cheaper per gram: ¥0.20").
+
+    The sentence says it is per unit, and it is a price the world gives over a quantity the
+    answer states, to the cent (or as people round it, when said with "about").
+    """
+    if not _PER_UNIT.search(_sentence_of(claims.text, n)):
+        return False
+    quantities = {m.low for m in claims.numbers if m.kind != "price" and m.low == m.high > 0}
+    slack = 0.05 * value if approximated_at(claims.text, n.start, n.end) else 0.005
+    return any(abs(p / q - value) <= slack for p in world.money for q in quantities)
+
+
+def _rounded(value: float, values: frozenset[float]) -> bool:
+    """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
+    return value == round(value) and any(abs(value - v) < 1.0 for v in values)
+
+
+def _money(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for n in claims.numbers:
+        if n.kind != "price" or claims.negated(n.start):
+            continue
+        approximated = n.low == n.high and approximated_at(claims.text, n.start, n.end)
+        shown = claims.said(n)
+        for value in {n.low, n.high}:
+            if approximated and _rounded(value, world.money):
+                continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
+            if (
+                not _near(value, world.money)
+                and not _share_of_price(value, world)
+                and not _worked_out(value, claims, claims.clause(n.start))
+                and not _per_unit(value, claims, n, world)
+                and not (
+                    _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
+                )
+            ):
+                out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
+                break
+            if _deal_without_coupon(claims, n, value, world):
+                out.append(
+                    Verdict(0.0, f"unsupported deal {shown!r}: only a coupon gives it, none named")
+                )
+                break
+    return out
+
+
+def _percents(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for m in _PERCENT_OFF.finditer(claims.text):
+        value = float(next(g for g in m.groups() if g))
+        timed = _TIMING.search(claims.clause(m.start())) and _near(value, world.any_deal_percents)
+        if not claims.negated(m.start()) and not _near(value, world.percents) and not timed:
+            out.append(Verdict(0.0, f"unsupported discount {m.group(0)!r}"))
+    return out
+
+
+def _codes(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for m in _CODE.finditer(claims.original):
+        code = m.group(1)
+        if code.upper() in world.codes or code.lower() in world.text:
+            continue
+        if re.fullmatch(r"PR?\d{4}", code):
+            continue  # a promotion's or product's id in the world's records, not a coupon code
+        out.append(Verdict(0.0, f"unsupported coupon code {code!r}: the shop has no such code"))
+    return out
+
+
+def _counts(claims: Claims, world: Support) -> list[Verdict]:
+    out = []
+    for n in claims.numbers:
+        if n.kind == "count" and n.low == n.high and not claims.negated(n.start):
+            if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
+                out.append(Verdict(0.0, f"unsupported stock count {claims.said(n)!r}"))
+    return out

@@ -1,0 +1,143 @@
+"""Conclusions an answer draws from its facts, checked against them.
+
+A comparison of two measured values whose conclusion turns them round ("Zentek 1.1 kg, Nimbus
+1.6 kg ... so the Nimbus is the lighter one"); a return condition waived in the next breath.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hat_eval.world import Case
+
+from ._answer import _Answer
+from ._subjects import OURS, fact_subject, products_in
+from ._text import in_parentheses, prepare
+from ._verdict import Verdict
+
+_LOWER = ("lighter", "cheaper", "shorter", "smaller", "lower", "less", "fewer", "thinner")
+_HIGHER = ("heavier", "pricier", "longer", "bigger", "larger", "higher", "more", "brighter")
+_COMPARATIVE = re.compile(r"\b(" + "|".join(_LOWER + _HIGHER) + r")\b")
+_ZH_LOWER = ("轻", "便宜", "短", "小", "低", "少", "薄")
+_ZH_COMPARATIVE = re.compile(
+    r"更(" + "|".join(_ZH_LOWER + ("重", "贵", "长", "大", "高", "多", "厚")) + ")"
+)
+"""更轻 (lighter), 更贵 (pricier): a conclusion of a comparison in Chinese."""
+_ZH_PRICED = re.compile(r"(?:价格|价钱|售价|到手价)\s?$")
+_PRONOUN = re.compile(
+    r"\b(?:it|it's|its|this one|that one|this|that|they|which)\b|它|这款|这个|那款"
+)
+"""A subject that refers back to a product named before (what a clause without a name means)."""
+_PERMISSIVE = re.compile(
+    r"\b(?:even if|even when|fine if|ok if|okay if|no problem if|also if)\b[^.!?;]{0,24}?"
+    r"\b(?:you(?: have|'ve)? )?(opened|used|worn|washed|tried)\b"
+)
+
+
+def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
+    """Contradictions between stated facts and what the answer concludes from them.
+
+    A comparison of two measured values ("Zentek 1.1 kg, Nimbus 1.6 kg") whose conclusion turns
+    them round ("so the Nimbus is the lighter one"); a return condition ("if unopened") waived in
+    the next breath ("even if you've opened it, that's fine").
+    """
+    out = []
+    measured: dict[str, float] = {}
+    units = set()
+    for fact in case.facts:
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z]+)", prepare(str(fact.value)))
+        pid = fact_subject(case, fact, a.kb).product_id
+        if m and pid:
+            measured[pid] = float(m.group(1))
+            units.add(m.group(2))
+    if len(measured) == 2 and len(set(measured.values())) == 2:
+        low = min(measured, key=measured.__getitem__)
+        found = [*_COMPARATIVE.finditer(a.text), *_ZH_COMPARATIVE.finditer(a.text)]
+        for m in sorted(found, key=lambda m: m.start()):
+            if not all(u in _ONLY_OF.get(m.group(1), (u,)) for u in units):
+                continue  # "a lighter look" of two foundations in ml: not their volume
+            if _PRICED.match(a.text, m.end()) or _ZH_PRICED.search(a.text, 0, m.start()):
+                continue  # "lower-priced", 价格更低 of two weights: the price, another dimension
+            if in_parentheses(a.text, m.start()):
+                continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
+            about = None
+            for i, clause in enumerate(a.clauses):
+                if clause.start <= m.start() < clause.end:
+                    lead = re.split(r"[:：]", a.text[clause.start : m.start()])[-1]
+                    asked = a.text[m.end() : clause.end + 1].rstrip().endswith(("?", "？"))
+                    if _CONDITION.match(lead) or asked:
+                        break  # a wish: "if more pieces matter, Honeybee"; "...: prefer higher"
+                    if "比" in a.text[clause.start : m.start()]:
+                        break  # "比Ashgrove更轻": the one named is what it is compared with
+                    about = a.products[i]
+                    head = a.text[clause.start : m.start()]
+                    if not _PRONOUN.search(head) and not (
+                        a.kb and products_in(a.kb, a.text, clause)
+                    ):
+                        about = None  # "so about 100 gsm more": the one meant is not said
+                    if OURS.search(a.text[clause.start : clause.end]):  # "so ours is lighter"
+                        about = frozenset({case.session.product_on_screen})
+                    typed = _typed(a, list(measured), a.text[clause.start : m.start()])
+                    if typed is not None:  # "so the charger is 65 g lighter": its type noun
+                        about = typed
+                    other = _after_than(a, list(measured), m.end(), clause.end)
+                    if len(other) == 1:  # "25 grams less than our Stridex": the other one
+                        about = frozenset(p for p in measured if p not in other)
+            said = {p for p in measured if about and p in about}
+            if len(said) == 1 and not a.negated(m.start()):
+                (pid,) = said
+                if (pid == low) != (m.group(1) in _LOWER + _ZH_LOWER):
+                    out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
+                    break
+    for fact in case.facts:
+        word = prepare(str(fact.value))
+        if word.startswith("un") and "returns" in fact.source:
+            for m in _PERMISSIVE.finditer(a.text):
+                if m.group(1) == word[2:]:
+                    out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
+    return out
+
+
+_THAN = re.compile(r"[^.!?;,]{0,12}?\bthan\b")
+
+
+def _typed(a: _Answer, pids: list[str], words_before: str) -> frozenset[str] | None:
+    """The one product of ``pids`` whose type noun ("charger", "power bank") the words name."""
+    if a.kb is None:
+        return None
+    named = set()
+    for pid in pids:
+        kind = str((a.kb.product(pid) or {}).get("type_name", "")).lower()
+        forms = {kind, kind.rsplit(" ", 1)[-1]} - {""}  # "GaN Charger" said "the charger"
+        if any(re.search(rf"\b{re.escape(f)}\b", words_before) for f in forms):
+            named.add(pid)
+    return frozenset(named) if len(named) == 1 else None
+
+
+def _after_than(a: _Answer, pids: list[str], end: int, clause_end: int) -> frozenset[str]:
+    """The products of ``pids`` whose brand is named after "than" ("less than our Stridex")."""
+    m = _THAN.match(a.text, end)
+    if m is None or a.kb is None:
+        return frozenset()
+    rest = a.text[m.end() : clause_end]
+    brands = {pid: str((a.kb.product(pid) or {}).get("brand", "")).lower() for pid in pids}
+    return frozenset(
+        pid for pid, b in brands.items() if b and re.search(rf"\b{re.escape(b)}\b", rest)
+    )
+
+
+_PRICED = re.compile(r"[- ]?(?:priced|price|cost|in price)\b")
+
+_ONLY_OF: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("lighter", "heavier", "轻", "重"), ("g", "kg", "mg", "jin", "lb")),
+    **dict.fromkeys(("thinner", "薄", "厚"), ("mm", "cm", "m")),
+}
+"""Comparatives that speak of one dimension only ("lighter" of grams); the rest ("more",
+"bigger") fit any."""
+
+
+_CONDITION = re.compile(
+    r"\s*(?:\bif\b|\bwhen\b|\bshould\b|\bwant\b|\bprefer\b|\bneed\b|\blooking for\b|"
+    r"\bfor (?:a|an|more|less|extra)\b|如果|要是|假如|若是|想要|喜欢|需要)"
+)
+"""A clause that opens with a condition: what the viewer may want, said of no product."""

@@ -1,0 +1,189 @@
+"""Deals an answer says run: a list price given as the price, "down from", end dates, deadlines.
+
+A deal said to lower the price now must run now; one said to end on a date or tonight must end
+then; a price said "down from" another must be lowered by a running deal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._answer import Claims, _first, _near, _sentence_of
+from ._language import _NEGATORS
+from ._lexicon import words
+from ._support import Support
+from ._verdict import Verdict
+
+_PERCENT_OFF = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?) ?% ?(?:off|discount)|"
+    r"\b(?:extra|another|additional) (\d+(?:\.\d+)?) ?%|"
+    r"(?:额外|再|多)(?:减|优惠|打)?(\d+(?:\.\d+)?) ?%"
+)
+
+
+_TIMING = re.compile(
+    r"\b(?:starts?|begins?|ends?|ended|expired|until|from|tomorrow|yesterday|next|last|"
+    r"not (?:yet|live|active|running))\b|开始|结束|明天|昨天|还没|已经过|过期|下周|之后"
+)
+"""A deal said with its timing ("the 12% off deal only starts tomorrow") is a real deal."""
+
+
+_COUPON_WORDS = re.compile(
+    r"\b(?:coupons?|codes?|vouchers?)\b|券|码|(?<![a-z])[a-z]{2,}\d{1,4}(?![a-z0-9])"
+)
+
+
+_DEAL_SAID = re.compile(
+    r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list|lists|listed|original\w*|regular\w*|"
+    r"before|usually|normally|reduced|marked down|instead of)\b|"
+    r"优惠|折|直播价|到手|活动|原价|标价|吊牌价|立减|直降"
+)
+
+
+def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
+    """A list price given as what the product costs while a live deal lowers it.
+
+    "Softhaven is from ¥1,399.90" when a 30% deal runs now: the viewer pays ¥979.93, and a
+    reviewer fails the price. Said with the deal, or as a list, original or usual price, it is
+    the list price, truly.
+    """
+    for n in claims.numbers:
+        if n.kind != "price" or n.context or n.low != n.high or claims.negated(n.start):
+            continue
+        if not _near(n.low, world.superseded) or _near(n.low, world.current_prices):
+            continue
+        if _DEAL_SAID.search(_sentence_of(claims.text, n)):
+            continue
+        said = claims.said(n)
+        return [Verdict(0.0, f"gives the list price {said!r} as the price; a live deal lowers it")]
+    return []
+
+
+_DOWN_FROM = re.compile(r"\b(?:down|reduced|marked down|cut|slashed) from\s?(?:¥|cny|rmb)?\s?$")
+
+
+def _down_from(claims: Claims, world: Support) -> list[Verdict]:
+    """A price said to be "down from" another: a deal running now must lower that one.
+
+    "¥139.90, down from ¥149.90" when no deal runs (¥149.90 is another option's list price)
+    claims a discount nobody gives; a coupon the answer names may lower it.
+    """
+    if not world.now or " from" not in claims.text or _COUPON_WORDS.search(claims.text):
+        return []  # "with SNACK10, down from CNY 139.00": the coupon lowers it
+    for n in claims.numbers:
+        head = claims.text[max(0, n.start - 24) : n.start]
+        if n.kind == "price" and _DOWN_FROM.search(head) and not claims.negated(n.start):
+            if not _near(n.low, world.superseded):
+                said = claims.said(n)
+                return [Verdict(0.0, f"says down from {said!r}; no deal running lowers it")]
+    return []
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = rf"({'|'.join(_MONTHS)})[a-z]*\.?"
+_DATE = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?![a-z])|"
+    rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b|"
+    r"(\d{1,2})月(\d{1,2})[日号]|\b20\d\d-(\d{2})-(\d{2})\b"
+)
+_ENDS = re.compile(
+    r"\b(?:ends?|ending|until|till|through|expires?|runs? out|wraps? up|last day)\b|截止|结束|为止"
+)
+_DEAL_WORDS = re.compile(r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|折")
+
+
+def _month_day(m: re.Match[str]) -> tuple[int, int]:
+    g = m.groups()
+    if g[0]:
+        return _MONTHS.index(g[1][:3]) + 1, int(g[0])
+    if g[2]:
+        return _MONTHS.index(g[2][:3]) + 1, int(g[3])
+    if g[4]:
+        return int(g[4]), int(g[5])
+    return int(g[6]), int(g[7])
+
+
+def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
+    """A date a deal is said to end on must be the end date of one of the products' deals.
+
+    "The deal ends 14 November at 23:59" when it runs until 18 November. A sentence that names
+    a coupon is left alone (a coupon's own dates are the coupon checks').
+    """
+    if not world.deals or not _DATE.search(claims.text):
+        return []
+    ends = set()
+    for d in world.deals:
+        month, day = int(d.ends_at[5:7]), int(d.ends_at[8:10])
+        ends |= {(month, day), (month, day - 1)}  # "ends at midnight" of a deal to 00:00
+    for m in _DATE.finditer(claims.text):
+        sentence = _sentence_of(claims.text, m)
+        clause = claims.clause(m.start())
+        if not _ENDS.search(clause) or not _DEAL_WORDS.search(sentence):
+            continue
+        if _COUPON_WORDS.search(sentence) or claims.negated(m.start()):
+            continue
+        if _month_day(m) not in ends:
+            return [Verdict(0.0, f"says the deal ends {m.group(0)!r}; no deal of it ends then")]
+    return []
+
+
+def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to end tonight ("ends tonight", 今晚结束) must end on the session's date."""
+    if not world.now:
+        return []
+    running = [d for d in world.deals if d.running(world.now)]
+    if any(d.ends_at[:10] == world.now[:10] for d in running):
+        return []
+    m = _first(words("ends_today"), claims)
+    if m is None:
+        return []
+    ends = min((d.ends_at[:10] for d in running), default=None)
+    truth = f"the deal runs until {ends}" if ends else "no deal runs now"
+    return [Verdict(0.0, f"says {m.group(0)!r}; {truth}")]
+
+
+_DEAL_NOW = re.compile(
+    r"\b(?:today is|tonight is|the|our|this|a|with)\s(?:[a-z%¥\d.]+\s){0,3}?"
+    r"(?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale)\b|"
+    r"直播间?(?:优惠|活动)|活动价|直降"
+)
+
+
+_DEAL_RUNNING = re.compile(
+    r"\b(?:a|the|our) (?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale) "
+    r"(?:is )?(?:running|on|live|going on)(?: right)? now\b|正在(?:做|搞)?(?:活动|优惠)"
+)
+
+
+def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to lower the price now when no deal of the products runs now.
+
+    "With today's ¥10 live deal it drops to ¥69.9" when the product's ¥10 deal ended two days
+    ago. A deal said with its timing, denied, under a condition or beside a coupon is not one.
+    """
+    if not world.now or any(d.running(world.now) for d in world.deals):
+        return []
+    running = _DEAL_RUNNING.search(claims.text)
+    if running and not claims.negated(running.start()):  # "has a live deal running right now"
+        return [Verdict(0.0, f"says {running.group(0)!r}; no deal runs now")]
+    for m in _DEAL_NOW.finditer(claims.text):
+        clause = claims.clause(m.start())
+        if claims.negated(m.start()) or _NEGATORS.search(m.group(0)):
+            continue  # "with no live deal", "没有直播间优惠"
+        if any(p.search(clause) for p in (_TIMING, _COUPON_WORDS, words("condition"))):
+            continue  # a deal with its timing, beside a coupon or under a condition
+        priced = any(
+            n.kind == "price"
+            and n.high > 0
+            and (claims.clause(n.start) == clause or _led_by(claims.text, m, n.start))
+            for n in claims.numbers
+        )  # "no live deal, so the discount is CNY 0.0" says no deal runs
+        if priced or _PERCENT_OFF.search(clause):
+            return [Verdict(0.0, f"says {m.group(0)!r} applies now; no deal runs now")]
+    return []
+
+
+def _led_by(text: str, deal: re.Match[str], at: int) -> bool:
+    """Whether a sentence opens with the deal ("With the live deal, it comes to CNY 529.9")."""
+    opening = text[max(0, deal.start() - 2) : deal.start()].strip() in ("", "]", ".", "!", "?")
+    return opening and deal.end() < at and not re.search(r"[.!?。！？]", text[deal.end() : at])

@@ -1,0 +1,268 @@
+"""A gold fact with a text value checked in the answer: a phrase, a spec, a size, a measure.
+
+The value (or a Chinese form of it) said of the fact's subject, no rival value of its spec label,
+no choice of two sizes, no denial of its words, no other quantity of its measure; and where the
+answer states none of it, whether it speaks of the fact in words the checks do not read
+(undecided) or not at all (missing).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
+
+from ._answer import _Answer
+from ._language import _NEGATORS, _NOT_NEGATING, approximated_at
+from ._lexicon import groups, words
+from ._mentions import (
+    _MEASURE,
+    _STOP,
+    _difference,
+    _mention_ok,
+    _phrase_mentions,
+    _rivals,
+    _word_forms,
+)
+from ._quantities import same_quantity
+from ._subjects import Subject, _variant_words, fact_subject, products_in
+from ._text import clause_of, find_phrase, in_parentheses, prepare
+from ._verdict import Verdict
+
+
+@lru_cache(maxsize=4)
+def _spec_values(kb: KnowledgeBase) -> dict[str, frozenset[str]]:
+    """Spec label -> every value it takes in the catalogue (prepared), for competing claims."""
+    values: dict[str, set[str]] = {}
+    for p in kb.products():
+        for label, value in p["specs"].items():
+            if isinstance(value, str) and len(value) <= 24:
+                values.setdefault(label, set()).add(prepare(value))
+    return {k: frozenset(v) for k, v in values.items()}
+
+
+_SIZES = r"xxxl|xxl|xl|xs|s|m|l|2xl|3xl"
+_SIZE_CHOICE = re.compile(
+    rf"(?<![a-z0-9'-])({_SIZES})(?:码)?(?![a-z0-9'-])\s*(?:or|/|或|或者|to|到|-)\s*"
+    rf"(?<![a-z0-9'-])({_SIZES})(?![a-z0-9'-])"
+)
+
+
+_NEAR_BEFORE = re.compile(
+    r"\b(?:a little|just|slightly|a bit|a touch|barely) (?:under|over|below|above|less than|"
+    r"more than|shy of)\s?$"
+)
+"""Words before a round figure said beside the exact one ("a little under 200 g")."""
+
+
+_CAPACITY_BEFORE = re.compile(
+    r"\b(?:up to|max(?:imum)?(?: load)?(?: of)?|holds?|supports?|carries|capacity(?: of)?|"
+    r"load(?: of)?)\s?$|承重|最大"
+)
+"""A measure said as what the product holds ("takes a child up to 22 kg"): another attribute."""
+_DIMENSION_BEFORE = re.compile(r"\d(?:\.\d+)?\s?(?:[a-z]{1,2}\s?)?[x×*]\s?$")
+_DIMENSION_AFTER = re.compile(r"\s?[x×*]\s?\d")
+
+
+def _in_dimensions(text: str, start: int, end: int) -> bool:
+    """Whether the measure at ``start:end`` is one side of "60 x 40 cm" (another attribute)."""
+    return bool(_DIMENSION_BEFORE.search(text, 0, start) or _DIMENSION_AFTER.match(text, end))
+
+
+def _theirs(a: _Answer, subject: Subject, said: str, start: int) -> bool:
+    """Whether ``said`` is another product's value of the case, in a clause naming no product.
+
+    "Choose the 420 gsm one" after "Studio Mu at 320 gsm": the other hoodie's weight, said of it.
+    """
+    if a.kb is None or products_in(a.kb, a.text, clause_of(a.clauses, start)):
+        return False
+    return any(
+        prepare(str(f.value)) == prepare(said)
+        and fact_subject(a.case, f, a.kb).product_id not in (None, subject.product_id)
+        for f in a.case.facts
+    )
+
+
+def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> str | None:
+    """Another value the catalogue gives spec ``label``, said of the fact's subject (None: none).
+
+    "regular fit" for leggings whose fit is "relaxed fit": a value of the same label the
+    catalogue gives another product, which states something else than the fact.
+    """
+    if a.kb is None or label not in _spec_values(a.kb) or not isinstance(fact.value, str):
+        return None
+    own = prepare(fact.value)
+    for other in _spec_values(a.kb)[label] - {own}:
+        if other in own or own in other or other == prepare(label):
+            continue  # "stackable: foldable" names the label, not a rival value
+        for start, end in find_phrase(other, a.text):
+            if _difference(a.text, start, end):
+                continue  # "轻了130g", "130 g lighter": how far apart, not a value
+            if a.negated(start) or a.conflict(subject, start):
+                continue
+            if _theirs(a, subject, other, start):
+                continue
+            return other
+    return None
+
+
+def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
+    mentions = _phrase_mentions(a, fact)
+    if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
+        product = a.kb.product(subject.product_id) if a.kb and subject.product_id else None
+        for form in zh_forms(fact.value, str(product["category"]) if product else None):
+            mentions += list(find_phrase(form, a.text))
+    why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
+    label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
+    rival = _rival_spec_value(a, fact, subject, label)
+    if rival is not None:
+        return Verdict(0.0, f"{fact.value}: the answer says {rival!r} instead")
+    if isinstance(fact.value, str) and fact.value.startswith("size "):
+        size = fact.value.removeprefix("size ").lower()
+        for m in _SIZE_CHOICE.finditer(a.text):
+            if size in (m.group(1), m.group(2)) and m.group(1) != m.group(2):
+                return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
+    negative = _NEGATORS.search(prepare(str(fact.value))) is not None  # "not valid yet"
+    for word in [] if negative else prepare(str(fact.value)).split():
+        if len(word) > 3 and not word.isdigit() and word not in _STOP:
+            for start, _ in find_phrase(word, a.text):
+                if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
+                    return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
+    measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", prepare(str(fact.value)))
+    if measured:  # the same quantity in another unit states it; another quantity contradicts it
+        value, unit = float(measured.group(1)), measured.group(2)
+        for m in _MEASURE.finditer(a.text):
+            same = same_quantity(value, unit, float(m.group(1)), m.group(2))
+            if same is None or a.conflict(subject, m.start()) or a.negated(m.start()):
+                continue
+            if _theirs(a, subject, m.group(0), m.start()):
+                continue
+            if same:
+                why.append(_mention_ok(a, subject, m.start(), m.end()))
+            elif (
+                _rivals(unit, m.group(2))
+                and not _difference(a.text, m.start(), m.end())
+                and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
+                and not _in_dimensions(a.text, m.start(), m.end())  # "60 x 40 cm": its footprint
+                and not _CAPACITY_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
+                and not (  # "8 mm (just under 1 cm)": a rough gloss in another unit
+                    in_parentheses(a.text, m.start())
+                    and approximated_at(a.text, m.start(), m.end())
+                )
+                and not (  # "198 grams, a little under 200 g": a round figure beside it
+                    _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
+                    and abs(float(m.group(1)) - value) <= 0.1 * value
+                )
+            ):
+                return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
+    if any(w is None for w in why):
+        return Verdict(1.0)
+    if mentions:
+        return Verdict(0.0, f"{fact.value}: {next(w for w in why if w)}")
+    named = groups("label_words").get(label)  # "made of" speaks of the material
+    words = (label,) if len(label) > 3 and label.isalpha() else ()
+    spoken = [m.start() for m in named.finditer(a.text)] if named is not None else []
+    spoken += [  # "super absorbent" speaks of the absorbency
+        m.start()
+        for w in words
+        for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
+    ]
+    if any(not a.conflict(subject, start) for start in spoken):  # of this product, unread
+        return Verdict(
+            None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
+        )
+    if CJK.search(a.text) and _partly_said(a, fact, subject):
+        return Verdict(  # "天然橡胶底加PU面层" for "natural rubber with PU top layer": unread
+            None, f"{fact.value}: said in Chinese in part, no Chinese form known", missing=True
+        )
+    unread = _spoken_of_unread(a, fact)
+    if unread:
+        return Verdict(None, f"{fact.value}: {unread}", missing=True)
+    return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+_CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+_JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
+
+
+def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
+    """Why a coupon reason at ``pos`` is said of another coupon than the fact's (None: it is not).
+
+    The codes of the case named last before the reason in its sentence, a few words before it
+    ("FLASH5 and SHINE30 have expired"), are the ones it is said of. It counts against the
+    fact only when none of them is the fact's coupon and their own reason differs (a reason
+    two coupons share may be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
+    """
+    own = _CODE_OF.search(fact.source)
+    if own is None:
+        return None
+    reasons = {
+        m.group(1).lower(): str(f.value)
+        for f in a.case.facts
+        if (m := _CODE_OF.search(f.source)) is not None
+    }
+    sentence = clause_of(a.sentences, pos)
+    head = a.text[sentence.start : pos]
+    named = sorted((end, start, code) for code in reasons for start, end in find_phrase(code, head))
+    run: list[str] = []
+    tail = len(head)
+    for end, start, code in reversed(named):  # the last run of codes joined by "and", ","
+        gap = head[end:tail]
+        if run and not _JOINS.match(gap):
+            break
+        if not run and (len(gap.split()) > 4 or len(CJK.findall(gap)) > 6):
+            break  # "SNACK10 needs ¥79 and the shop does not recognise LIVE99": not of SNACK10
+        run.append(code)
+        tail = start
+    code = own.group(1).lower()
+    if run and code not in run and all(reasons[c] != str(fact.value) for c in run):
+        return f"said of {run[0].upper()}, not {own.group(1)}"
+    return None
+
+
+def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
+    """Why the answer may state ``fact`` in words the checks do not read (None: it does not).
+
+    A coupon the answer names in a clause that denies it ("LIVE99 won't go through on this
+    one") gives a reason in other words; a viewer sent to customer service or a colleague
+    ("our after-sales team will sort it out") is offered a follow-up. Neither is a fail on
+    evidence: the judge decides.
+    """
+    code = _CODE_OF.search(fact.source)
+    if code is not None:
+        for start, _ in find_phrase(code.group(1).lower(), a.text):
+            clause = a.clause(start)
+            if words("cannot_tell").search(clause):
+                continue  # "I can't confirm yet whether HOME15 and NEST10 stack": a decline
+            if _NEGATORS.search(_NOT_NEGATING.sub(" ", clause)):
+                return f"the answer says {code.group(1)} does not apply, in words not known"
+    if fact.value == "follow up" and words("handoff_words").search(a.text):
+        return "the answer sends the viewer on, in words not known"
+    return None
+
+
+_UNIT_WORDS = frozenset({"cm", "mm", "kg", "ml", "mah", "size", "months", "days", "hours", "pcs"})
+
+
+def _an_option(a: _Answer, said: str) -> bool:
+    """Whether ``said`` ("54 mm") is an option label of a SKU of the case's products."""
+    if a.kb is None:
+        return False
+    said = prepare(said)
+    return any(said in _variant_words(a.kb, pid)["option"] for pid in a.case.product_ids)
+
+
+def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
+    """Whether a word or number of a latin ``fact`` sits in the answer, of its subject (PU, 304)."""
+    value = prepare(str(fact.value))
+    if value.startswith("size "):
+        return False  # a size, which the checks read in any language
+    words = [w for w in re.findall(r"[a-z]+|\d+(?:\.\d+)?", value) if w not in _UNIT_WORDS]
+    if not any(len(w) > 2 and w.isalpha() for w in words):
+        return False  # a number or a code, which the checks read in any language
+    for w in {w for w in words if (len(w) > 1 or w.isdigit()) and w not in _STOP}:
+        for m in re.finditer(rf"(?<![a-z0-9.]){re.escape(w)}(?![a-z0-9])", a.text):
+            if not a.conflict(subject, m.start()) and not a.negated(m.start()):
+                return True
+    return False

@@ -1,0 +1,180 @@
+"""Offers an answer makes: gifts, refund promises, free or fast shipping, free returns, days.
+
+Free shipping where the product ships free, same-day or next-day delivery where the fastest
+delivery is that fast; delivery, returns and exchange day counts the policy gives; free returns
+only where the seller pays return shipping; no refund promise, which no policy gives; a
+warehouse the products ship from; a return condition the policy sets, not waived.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ._answer import _MATCH, Claims, _claims_of, _first, _near
+from ._lexicon import any_found, any_of, groups, words
+from ._quantities import shorter_window_met
+from ._support import Support
+from ._verdict import Verdict
+
+_NOT_RETURN = r"(?<!return )(?<!returns )(?<!退货)(?<!退回)(?<!寄回)(?<!退换)(?<!换货)"
+FREE_SHIPPING = re.compile(
+    r"\bfree (?:shipping|delivery)\b|"
+    rf"{_NOT_RETURN}\bships? (?:to [a-z]+(?: [a-z]+)? )?(?:for )?free\b|"
+    rf"{_NOT_RETURN}\b(?:shipping|delivery)(?: to [a-z]+(?: [a-z]+)?)? is "
+    r"(?:also |totally |completely )?free\b|"
+    rf"{_NOT_RETURN}\bno (?:shipping|delivery) (?:fee|cost|charge)s?\b|"
+    rf"{_NOT_RETURN}(?:包邮|免运费|免邮|运费全免|不收运费)"
+)
+"""A claim that shipping costs nothing ("shipping to Inner Mongolia is free", 包邮); the cost of
+sending a return back ("return shipping is free", 退货包邮) is the returns' fact, not shipping's."""
+_SAME_DAY = re.compile(
+    r"\bsame ?day\b|\b(?:ships?|arrives?|delivered) today\b|"
+    r"当天(?:发货|到(?!手)|达|送达)|当日达|今天(?:就)?(?:发货|到(?!手)|送达)"
+)
+_NEXT_DAY = re.compile(
+    r"\bnext ?day (?:shipping|delivery)\b|\b(?:arrives?|delivered|get it) tomorrow\b|"
+    r"\b(?:lands?|arrives?|gets? there|reach(?:es)? you) (?:by |on )?the next day\b|"
+    r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达"
+)
+_FREE_RETURNS = re.compile(
+    r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us)\b|"
+    r"退货(?:包|免)运费|运费险|免费退"
+)
+
+
+_SHIPPING_WORDS = re.compile(
+    r"\b(?:ship|shipping|ships|shipped|deliver|delivery|delivered|arrive|arrives|arrival|"
+    r"return|returns|refund|exchange|warranty)\b|发货|到货|送达|配送|快递|物流|退|换|保修"
+)
+
+
+def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
+    """The first claim that this order ships free, if any.
+
+    Negated ("not free shipping") or denied ones claim nothing, and neither does free shipping
+    said with the order amount it needs ("orders over ¥99 ship free", 满59包邮): that is the
+    policy's threshold, whose amount the money check verifies.
+    """
+    for m in _claims_of(FREE_SHIPPING, claims):
+        if not words("free_condition").search(claims.clause(m.start())):
+            return m
+    return None
+
+
+def _shipping(claims: Claims, world: Support) -> list[Verdict]:
+    out: list[Verdict] = []
+    if any_found(_any_offer(), claims.text):
+        out += _offers(claims, world)
+    for n in claims.numbers:
+        if n.kind != "days" or claims.negated(n.start):
+            continue
+        clause = claims.clause(n.start)
+        shown = claims.said(n)
+        attribute = _attribute(clause, world)
+        if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
+            given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
+            if given and shorter_window_met(claims.text, n, min(lo for lo, _ in given)):
+                continue
+            if not any(abs(n.low - lo) < _MATCH and abs(n.high - hi) < _MATCH for lo, hi in given):
+                kb = ", ".join(f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}" for lo, hi in given)
+                out.append(
+                    Verdict(0.0, f"unsupported {attribute} time {shown!r}: the KB gives {kb}")
+                )
+        elif _SHIPPING_WORDS.search(clause) and not all(
+            _near(v, world.days) for v in {n.low, n.high}
+        ):
+            out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
+    return out
+
+
+def _attribute(clause: str, world: Support) -> str | None:
+    """The one attribute a clause's day count is said of, when the world has days for it."""
+    named = [name for name, form in groups("attributes").items() if form.search(clause)]
+    if len(named) != 1:
+        return None
+    has = {a for a, _, _ in world.attribute_days}
+    return named[0] if named[0] in has else None
+
+
+def _offers(claims: Claims, world: Support) -> list[Verdict]:
+    """Gifts, refund promises, free or fast shipping, free returns."""
+    fastest, longer = world.fastest_days, "{!r}: fastest delivery is longer"
+    found = (  # (the claim, whether the world lacks what it says, the reason)
+        (_first(words("gift"), claims), True, "gift {!r}: no gift promotion"),
+        (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
+        (free_shipping_claim(claims), not _ships_free(claims, world), "{!r}: shipping is not free"),
+        (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
+        (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
+        (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
+    )
+    return [
+        Verdict(0.0, "unsupported " + why.format(m.group(0)))
+        for m, lacks, why in found
+        if m and lacks
+    ]
+
+
+def _ships_free(claims: Claims, world: Support) -> bool:
+    """Free somewhere, or the price the answer gives is over the threshold it gives.
+
+    "运费10元，满129元包邮，所以这单免运费" of a ¥149 order: this order ships free.
+    """
+    said = [n.low for n in claims.numbers if n.low in world.money]
+    over = [t for t in said if t in world.free_over]
+    return world.free_shipping or any(p > t for p in said for t in over)
+
+
+@cache
+def _any_offer() -> re.Pattern[str]:
+    """Any offer at all: gifts, refund promises, free or fast shipping, free returns."""
+    gift, refund = words("gift"), words("refund_promise")
+    parts = (gift, refund, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
+    return any_of([p.pattern for p in parts])
+
+
+_SHIPS_FROM = re.compile(
+    r"\b(?:ships?|shipped|sent|dispatched) (?:out )?from ([a-z]+(?:'[a-z]+)?)|"
+    r"从(\w{2,3}?)(?:仓)?发货"
+)
+
+
+def _ships_from(claims: Claims, world: Support) -> list[Verdict]:
+    """A warehouse the answer names must be the one the products ship from."""
+    places = _places()
+    for m in _SHIPS_FROM.finditer(claims.text):
+        place = places.get(m.group(1) or m.group(2) or "")
+        if place and place not in world.ships_from and not claims.negated(m.start()):
+            return [Verdict(0.0, f"unsupported origin {m.group(0)!r}: it ships from elsewhere")]
+    return []
+
+
+@cache
+def _places() -> dict[str, str]:
+    """Every name of a place (English, alias, Chinese; lower case) -> its English name."""
+    from hat_eval.world._vocab import REGION_ALIASES, REGIONS
+
+    out = {p.lower(): p.lower() for places in REGIONS.values() for p in places}
+    for place, aliases in REGION_ALIASES.items():
+        out.update({a.lower(): place.lower() for a in aliases if len(a) > 2 or not a.isascii()})
+    return out
+
+
+_WAIVED = re.compile(
+    r"(?P<what>证书|盒|吊牌|标签|封口|\b(?:certificate|box|tags?|seal|packaging)\b)[^。！？.!?]{0,12}?"
+    r"(?:也没关系|也没事|也可以退|也能退|也不影响|"
+    r"\b(?:does not matter|is fine|are fine|no problem)\b)|"
+    r"\b(?:even without|no need for|do not need) (?:the |its |a )?"
+    r"(?P<need>certificate|box|tags?|seal|packaging)\b"
+)
+_CONDITION_WORD = {"证书": "certificate", "盒": "box", "吊牌": "tag", "标签": "tag", "封口": "seal"}
+
+
+def _waived_conditions(claims: Claims, world: Support) -> list[Verdict]:
+    """A return condition the policy sets, said not to matter ("证书和盒子丢了也没关系")."""
+    for m in _WAIVED.finditer(claims.text):
+        said = m.group("what") or m.group("need")
+        needed = _CONDITION_WORD.get(said, said.rstrip("s").replace("packaging", "box"))
+        if needed in world.text and not claims.negated(m.start()):
+            return [Verdict(0.0, f"says {m.group(0)!r}; the return conditions need the {needed}")]
+    return []

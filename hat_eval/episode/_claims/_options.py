@@ -1,0 +1,311 @@
+"""Claims an answer makes about the case's options and terms, checked in the knowledge base.
+
+A stock count or status said of a named option (size, colour) must be that option's; an option
+offered to the viewer must not be sold out; a free-shipping threshold needs a region that has
+one, and a named coupon's threshold must be its own; a size-chart row said or a size said to fit
+must agree with the chart. :data:`OPTION_CHECKERS` lists them, each ``(answer, kb) -> failed or
+undecided verdicts``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from hat_eval._cache import by_identity
+from hat_eval.world import KnowledgeBase, stock_status
+
+from ._answer import _Answer
+from ._facts import _sku_stock
+from ._lexicon import words
+from ._mentions import rounds_to
+from ._quantities import _ZH_UNIT_EN
+from ._subjects import _size_token, fact_subject, names_field
+from ._text import clause_of, prepare
+from ._verdict import Verdict
+
+_STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
+
+
+def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A stock count said of one named option (size and colour) must be that option's stock.
+
+    ``S in Black still has 261 left`` when 261 is the M Black's count: the world supports the
+    number, but not for the option the clause names. Only clauses naming exactly one SKU of the
+    case's products by both its option and its colour are read.
+    """
+    out = []
+    for n in a.numbers:
+        if n.kind != "count" or a.negated(n.start):
+            continue
+        segment = a.said(clause_of(a.clauses, n.start))
+        if not _STOCK_CONTEXT.search(segment):
+            continue
+        named = [
+            s
+            for pid in a.case.product_ids
+            for s in kb.skus(pid)
+            if s.get("colour")
+            and names_field(segment, s, "option")
+            and names_field(segment, s, "colour")
+        ]
+        if len(named) == 1 and float(named[0]["stock"]) != n.low:
+            out.append(Verdict(0.0, f"gives {a.said(n)!r} for {_whose_stock(named[0])}"))
+    return out
+
+
+def _whose_stock(sku: dict[str, Any]) -> str:
+    """A SKU named with its stock, for a reason: ``M Black, whose stock is 12``."""
+    return f"{sku['option']} {sku['colour']}, whose stock is {sku['stock']}"
+
+
+def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A stock status said of the option a fact is about must be that option's.
+
+    "EU 39 in sage green is ¥839.90 ... in stock and ready to ship" when that SKU has 0 left:
+    a price case whose answer adds availability the knowledge base denies (a stock case's own
+    status is its fact's to judge); "only a few left" of an option with ten or more.
+    """
+    stock_case = any(f.kind in ("stock", "count") for f in a.case.facts)
+    seen = set()
+    for fact in a.case.facts:
+        subject = fact_subject(a.case, fact, kb)
+        own = _sku_stock(kb, subject)
+        if own is None or subject in seen:
+            continue
+        seen.add(subject)
+        if stock_status(int(own)) == "in_stock":  # "only a few left" of 303: not low stock
+            for m in words("low_stock").finditer(a.text):
+                if not a.negated(m.start()) and not a.conflict(subject, m.start()):
+                    return [Verdict(0.0, f"says {m.group(0)!r}; the KB has {own:g} left")]
+        if stock_case:
+            continue
+        statements = [
+            (start, end, in_stock)
+            for start, end, in_stock in a.statuses
+            if not a.negated(start) and not a.conflict(subject, start)
+        ]
+        if any(in_stock == (own > 0) for _, _, in_stock in statements):
+            continue  # "the original is sold out, the spicy one is in stock": options told apart
+        for start, end, _ in statements:
+            said = a.text[start:end]
+            return [Verdict(0.0, f"says {said!r} of {subject.option}; the KB has {own:g} left")]
+    return []
+
+
+_OFFER = re.compile(
+    r"\byou (?:can|could) (?:pick|choose|get|order|grab|go for|go with|select|buy|snag)\b"
+    r"[^.!?;]{0,60}|(?:可以选|可以拍|可以下单|就能下单|直接下单)[^。！？；]{0,30}"
+)
+
+
+def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """An option offered to the viewer ("you can pick 80 sheets x 3 or x 10") that is sold out.
+
+    Every SKU of a product in the case that the offer names (by option, and by colour where it
+    names one) has none left: the viewer cannot pick it. A bare list of the options a product
+    comes in offers nothing, and an offer that says the option is sold out is no offer.
+    """
+    for m in _OFFER.finditer(a.text):
+        span = m.group(0)
+        if a.negated(m.start()) or any(not in_stock for *_, in_stock in a.statuses):
+            continue
+        named_in = span
+        if not any(names_field(span, s, "option") for p in a.case.product_ids for s in kb.skus(p)):
+            named_in = a.text  # "直接搜索名字就能下单": the one option the answer is about
+            options = {
+                s["option"]
+                for p in a.case.product_ids
+                for s in kb.skus(p)
+                if names_field(a.text, s, "option")
+            }
+            if len(options) != 1:
+                continue
+        for pid in a.case.product_ids:
+            skus = [s for s in kb.skus(pid) if names_field(named_in, s, "option")]
+            for option in dict.fromkeys(str(s["option"]) for s in skus):
+                named = [s for s in skus if s["option"] == option]
+                named = [s for s in named if names_field(named_in, s, "colour")] or named
+                if all(int(s["stock"]) == 0 for s in named):
+                    return [Verdict(0.0, f"offers {option!r} ({span.strip()!r}); it is sold out")]
+    return []
+
+
+def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A free-shipping threshold said for a region whose shipping has none.
+
+    "Free on orders over ¥99" to Tibet, where the fee is always ¥15 (a region that ships free
+    has no threshold either, and none to contradict).
+    """
+    m = words("free_threshold").search(a.text)
+    if m is None or a.negated(m.start()):
+        return []  # most answers: no threshold said, no fact to look at
+    for fact in a.case.facts:
+        region = re.search(r"shipping\[region_class=([^\]]+)\]\.fee$", fact.source)
+        pid = fact_subject(a.case, fact, kb).product_id
+        product = kb.product(pid) if region and pid else None
+        if region is None or product is None or fact.value == "free shipping":
+            continue
+        rows = [r for r in kb.shipping(product["category"]) if r["region_class"] == region[1]]
+        if rows and rows[0].get("free_over") is None:
+            return [Verdict(0.0, f"says {m.group(0)!r}; {region[1]} shipping has no threshold")]
+    return []
+
+
+_THRESHOLD_BEFORE = re.compile(
+    r"(?:\bover|\babove|\bat least|\bminimum(?: spend| order)?(?: of)?|\bneeds?(?: an? order of"
+    r"| a spend of| a subtotal of)?|\bspend(?:ing)?|\borders? (?:of|over|above|from)|满)"
+    r"\s?(?:¥|cny|rmb)?\s?$"
+)
+
+
+@by_identity(8)
+def _threshold_coupons(kb: KnowledgeBase) -> tuple[dict[str, float], re.Pattern[str]]:
+    """The thresholds of the coupons that have one by lower-case code, and a pattern naming them."""
+    needs = {str(c["code"]).lower(): float(c["threshold"]) for c in kb.coupons() if c["threshold"]}
+    return needs, re.compile(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, needs))})(?![a-z0-9])")
+
+
+def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """The order amount a named coupon needs must be that coupon's threshold.
+
+    "LIVE50 only kicks in on orders over ¥199" when LIVE50 needs ¥499: the world has ¥199 (another
+    coupon's threshold), but not for this code. Only a sentence naming exactly one code is read.
+    """
+    needs, codes = _threshold_coupons(kb)
+    if not a.numbers or not codes.search(a.text):
+        return []  # most answers: no code named
+    for sentence in a.sentences:
+        named = set(codes.findall(a.said(sentence)))
+        if len(named) != 1:
+            continue
+        (code,) = named
+        for n in a.numbers:
+            said = sentence.start <= n.start < sentence.end and n.kind == "price"
+            if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
+                if not (rounds_to(n.low, needs[code], "price") or a.negated(n.start)):
+                    why = f"it needs ¥{needs[code]:g}"
+                    return [Verdict(0.0, f"says {code.upper()} needs {a.said(n)!r}; {why}")]
+    return []
+
+
+def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A stock status said of one option in named colours must hold for each colour named.
+
+    "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left. Only a
+    sentence with one status phrase (and no count) that names exactly one option of a product
+    in scope (or exactly one colour, with options; or colours of a product with one option) is
+    read; the SKUs it names are that option in each colour named (or that colour in each option
+    named).
+    """
+    statements = [s for s in a.statuses if not a.negated(s[0])]
+    for start, end, in_stock in statements:
+        sentence = clause_of(a.sentences, start)
+        if sum(sentence.start <= s[0] < sentence.end for s in statements) != 1 or any(
+            n.kind == "count" and sentence.start <= n.start < sentence.end for n in a.numbers
+        ):  # "S in black is sold out, and only 6 are left in sage green": two statuses
+            continue
+        said = a.text[sentence.start : sentence.end]
+        for pid in a.case.product_ids:
+            skus = [s for s in kb.skus(pid) if s.get("colour")]
+            options = {s["option"] for s in skus if names_field(said, s, "option")}
+            if not options and len({s["option"] for s in skus}) == 1:
+                options = {s["option"] for s in skus}  # one option only: colours name the SKUs
+            colours = {s["colour"] for s in skus if names_field(said, s, "colour")}
+            if not options or not colours or min(len(options), len(colours)) != 1:
+                continue
+            named = [s for s in skus if s["option"] in options and s["colour"] in colours]
+            wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
+            if wrong:
+                return [Verdict(0.0, f"says {a.text[start:end]!r} of {_whose_stock(wrong[0])}")]
+    return []
+
+
+_CHART_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s?-\s?(\d+(?:\.\d+)?)\s?(cm|kg)")
+_RANGE_UNIT = re.compile(r"\s?(cm|kg|厘米|公斤)")
+
+
+def _size_charts(a: _Answer, kb: KnowledgeBase) -> list[dict[str, str]]:
+    """The size charts (size -> its row) of the case's products that have one."""
+    charts = [(kb.product(p) or {}).get("specs", {}).get("size chart") for p in a.case.product_ids]
+    return [c for c in charts if isinstance(c, dict)]
+
+
+def _chart_ranges(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A height or weight range said of one size must be that size's row of the size chart.
+
+    "Our chart has M for 160-170 cm" when the chart gives M as 165-172 cm. Only a sentence that
+    names exactly one size of a product in scope with a size chart is read.
+    """
+    for chart in _size_charts(a, kb):
+        for n in a.numbers:
+            unit = _RANGE_UNIT.match(a.text, n.end)
+            if n.low == n.high or unit is None or a.negated(n.start):
+                continue
+            said = a.said(clause_of(a.sentences, n.start))
+            sizes = [size for size in chart if _size_token(prepare(size), said)]
+            if len(sizes) != 1:
+                continue
+            rows = {
+                (float(lo), float(hi), u) for lo, hi, u in _CHART_RANGE.findall(chart[sizes[0]])
+            }
+            said_unit = _ZH_UNIT_EN.get(unit.group(1), unit.group(1))
+            if rows and (n.low, n.high, said_unit) not in rows:
+                shown = a.text[n.start : unit.end()]
+                return [
+                    Verdict(0.0, f"gives {shown!r} for {sizes[0]}; the chart: {chart[sizes[0]]}")
+                ]
+    return []
+
+
+_FITS = re.compile(
+    r"\b(?:would|will|could|can|should|also|too)\b[^.!?,;]{0,12}?\b(?:work|fit|suit|do)\b|"
+    r"\b(?:fits|suits|works for)\b|\b(?:works|fits|suits) (?:too|as well)\b|"
+    r"\bget away with\b|\b(?:could|might|can) (?:also |even )?(?:go|size) (?:for|with|down|up)\b|"
+    r"也能穿|也可以穿|也能选|也可以选|也合适|能穿|可以穿"
+)
+_MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s?(cm|kg|厘米|公斤)")
+_GLOSS = re.compile(r"[(（][^)）]*[)）]")
+_PART = re.compile(r"[,，;；]")
+_DENIED = re.compile(r"\b(?:not|no|never)\b|不|没")
+
+
+def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A size said to fit a viewer its chart row does not hold: undecided.
+
+    "L would also work for you" to a viewer of 181 cm and 78 kg, when the chart gives L as
+    172-180 cm and 65-75 kg, is false if it claims a fit and fine as a style choice ("XL would
+    work too if you like a roomier feel"): the checks cannot tell which, the judge decides. Only
+    a clause that names exactly one size and says it fits is read.
+    """
+    viewer = {_ZH_UNIT_EN.get(u, u): float(v) for v, u in _MEASURE.findall(prepare(a.case.message))}
+    if not viewer or _FITS.search(a.text) is None:
+        return []
+    for chart in _size_charts(a, kb):
+        sentences = (a.said(s) for s in a.sentences)
+        for said in (p for s in sentences for p in _PART.split(_GLOSS.sub(" ", s))):
+            fits = _FITS.search(said)
+            if fits is None or _DENIED.search(said, 0, fits.start()):
+                continue
+            sizes = [size for size in chart if _size_token(prepare(size), said)]
+            if len(sizes) != 1:
+                continue
+            for lo, hi, unit in _CHART_RANGE.findall(chart[sizes[0]]):
+                if unit in viewer and not float(lo) <= viewer[unit] <= float(hi):
+                    why = f"the viewer is off its chart row ({chart[sizes[0]]})"
+                    return [Verdict(None, f"says {sizes[0]} fits: {why}; a style choice or not")]
+    return []
+
+
+OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] = (
+    _threshold_where_none,
+    _sold_out_offered,
+    _coupon_thresholds,
+    _option_counts,
+    _availability,
+    _listed_statuses,
+    _chart_ranges,
+    _fitting_sizes,
+)
+"""The claims beyond the facts read against the knowledge base, in the order reasons name them."""
