@@ -220,7 +220,7 @@ def _part(value: float) -> float | None:
 
 
 @pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), CASES)
-def test_round_thirty_five(lines, line_id, answer, accuracy, safety) -> None:
+def test_rounds_thirty_five_on(lines, line_id, answer, accuracy, safety) -> None:
     check = check_line(lines, line_id, answer)
     got = (_part(check.parts["accuracy"]), _part(check.parts["safety"]))
     assert got == (accuracy, safety), (check.reasons, check.undecided)
