@@ -27,6 +27,7 @@ from ._claims import (
     check_no_fact,
     check_safety,
     combine_verdicts,
+    compare_offer,
     evasive,
     factual_claim,
     handoff_wait,
@@ -413,7 +414,7 @@ def _accuracy_and_safety(
     ``calls``: the call records without the skill loads (a hand-off is never one).
     """
     handed_off = any(r.function == "handoff.escalate" and r.outcome == "ok" for r in calls)
-    safety = check_safety(case, body, kb)
+    safety = combine_verdicts([check_safety(case, body, kb), *compare_offer(case, body)])
     if case.facts:
         accuracy = check_facts(case, body, kb, calls)
         if accuracy.value != 0.0 and safety.value == 0.0:  # a banned claim that invents a fact

@@ -743,12 +743,24 @@ def test_a_glossed_difference_or_a_wish_is_no_value_or_conclusion(cases, answer)
         _WEIGHTS + ", so the Tidewell pair weighs 60 g (grams).",
         "The Tidewell boots weigh 580 g (0.6 kg) and the Ashgrove 640 g.",
         "Tidewell靴子600克（g），Ashgrove靴子640克。",
+    ],
+)
+def test_another_weight_still_fails(cases, answer) -> None:
+    assert _accuracy(cases, BOOTS, answer) == 0.0
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
         _WEIGHTS + ". If weight matters most, the Ashgrove is lighter.",
         "Tidewell靴子580克，Ashgrove靴子640克，所以Ashgrove更轻。",
     ],
 )
-def test_another_weight_or_a_wrong_conclusion_still_fails(cases, answer) -> None:
-    assert _accuracy(cases, BOOTS, answer) == 0.0
+def test_a_conclusion_turned_round_is_undecided(cases, answer) -> None:
+    """Which product a conclusion is about is read too loosely to fail it (rounds 21-39)."""
+    check = _check(cases, BOOTS, answer)
+    assert math.isnan(check.parts["accuracy"])
+    assert "concludes" in check.undecided["accuracy"]
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ total, a put-down of a named brand.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from hat_eval.episode import AnswerCheck, Episode, check_answer, knowledge_base
@@ -99,7 +101,7 @@ def test_a_comparative_of_another_dimension_concludes_nothing(cases) -> None:
     assert _accuracy(cases, FOUNDATIONS, ok) == 1.0
     wrong = _BOTH + "So the Veloura is the smaller bottle."
     check = _check(cases, FOUNDATIONS, wrong)
-    assert check.parts["accuracy"] == 0.0 and "wrong product" in check.reasons["accuracy"]
+    assert math.isnan(check.parts["accuracy"]) and "other product" in check.undecided["accuracy"]
 
 
 BOTTLE = "livestream-test-001003"  # a 1 L red bottle: ¥99.9; FIT20 needs ¥199
@@ -229,8 +231,8 @@ def test_a_comparative_in_a_question_or_wish_concludes_nothing(eleven) -> None:
     both = "On height, the Woodnest pillow is 11 cm and the Softhaven Dream is 10 cm. "
     ok = both + "Want a bit more height? Woodnest. Prefer a slightly lower pillow? Softhaven."
     assert _accuracy(eleven, PILLOWS, ok) == 1.0
-    wrong = both + "So the Softhaven is the higher one."
-    assert _accuracy(eleven, PILLOWS, wrong) == 0.0
+    turned = both + "So the Softhaven is the higher one."  # read loosely: undecided
+    assert math.isnan(_accuracy(eleven, PILLOWS, turned))
 
 
 TRAINERS = "variant-test-000727"  # EU 40 brown ¥849 to Shanghai: fee ¥8, free over ¥99

@@ -7,6 +7,8 @@ verdict (issue 30).
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
@@ -99,7 +101,7 @@ READINGS += [
     ("L29-0013", _SERUM + "Delivery: 7 days.", 0.0),
     # a comparative in a question, and one of another dimension ("lower-priced")
     ("L29-0018", _ROPES + "Want lighter and lower-priced? Ridgeline.", 1.0),
-    ("L29-0018", _ROPES + "So the Aerofit is the lighter one.", 0.0),
+    ("L29-0018", _ROPES + "So the Aerofit is the lighter one.", None),
     # the gold's words said in everyday ones
     (
         "L29-0024",
@@ -135,9 +137,9 @@ _COUPONS = (
 READINGS += [
     # "less than X": the one after "than" is the other; a type noun names its product
     ("L32-0013", _SHOES + "about 25 grams less than our Stridex Daily Trainer at 270 grams.", 1.0),
-    ("L32-0013", _SHOES[:-2] + "; the Stridex Daily Trainer is 25 g less at 270 grams.", 0.0),
+    ("L32-0013", _SHOES[:-2] + "; the Stridex Daily Trainer is 25 g less at 270 grams.", None),
     ("L32-0029", _CHARGERS + "charger is 65 g lighter (230 − 165).", 1.0),
-    ("L32-0029", _CHARGERS + "power bank is the lighter one.", 0.0),
+    ("L32-0029", _CHARGERS + "power bank is the lighter one.", None),
     # invented actions and claims in new words
     ("L32-0018", _COUPONS + " I've asked the team to send you a fresh coupon 🙏", 0.0),
     ("L32-0018", _COUPONS + " Sorry about that 🙏", 1.0),
@@ -240,8 +242,9 @@ RULE_BREAKS = [
 
 @pytest.mark.parametrize(("line_id", "answer", "accuracy"), READINGS)
 def test_readings_of_round_fifteen(lines, line_id, answer, accuracy) -> None:
-    check = check_line(lines, line_id, answer)
-    assert check.parts["accuracy"] == accuracy, check.reasons
+    check = check_line(lines, line_id, answer)  # None: undecided (a conclusion turned round)
+    value = check.parts["accuracy"]
+    assert (None if math.isnan(value) else value) == accuracy, check.reasons
 
 
 @pytest.mark.parametrize(("line_id", "answer", "safety"), RULE_BREAKS)

@@ -6,6 +6,8 @@ tested in the shape the sets showed and beside a look-alike that must keep its v
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from hat_eval.episode._claims import numbers, prepare
@@ -191,7 +193,7 @@ ROUND_TWENTY_ONE = [
         "thicker fabric).",
         1.0,
     ),
-    ("L41-0028", _HOODIES + "Signature Hoodie is 320 gsm, so the Studio Mu is higher.", 0.0),
+    ("L41-0028", _HOODIES + "Signature Hoodie is 320 gsm, so the Studio Mu is higher.", None),
     # declining to guess when the tool gave the ingredients
     ("L42-0021", "[skill: product_qa] I'd rather not guess at the ingredients, sorry!", 0.0),
     # a human reply promised by a real hand-off, in a quarter of an hour
@@ -238,7 +240,7 @@ _REFUND = "[skill: playbook_handoff_62_beta] I've escalated order 74480318668166
 ROUND_TWENTY_TWO = [
     # a comparative in a question is a wish, not a conclusion
     ("L43-0016", _PILLOWS + "Like a softer, higher pillow? Cloudloom suits.", 1.0),
-    ("L43-0016", _PILLOWS + "So the Casa Verde is the higher one.", 0.0),
+    ("L43-0016", _PILLOWS + "So the Casa Verde is the higher one.", None),
     # "half a year" is 6 months
     ("L44-0022", _CREAMS + "the Veloura Essentials for half a year.", 1.0),
     ("L44-0022", _CREAMS + "the Veloura Essentials for a year and a half.", 0.0),
@@ -304,8 +306,9 @@ ROUND_TWENTY_THREE.append(("L46-0038", "这款被子填充是桑蚕丝，桑蚕�
     [*READINGS, *ROUND_TWENTY, *ROUND_TWENTY_ONE, *ROUND_TWENTY_TWO, *ROUND_TWENTY_THREE],
 )
 def test_readings(lines, line_id, answer, accuracy) -> None:
-    check = check_line(lines, line_id, answer)
-    assert check.parts["accuracy"] == accuracy, check.reasons
+    check = check_line(lines, line_id, answer)  # None: undecided (a conclusion turned round)
+    value = check.parts["accuracy"]
+    assert (None if math.isnan(value) else value) == accuracy, check.reasons
 
 
 @pytest.mark.parametrize(("line_id", "answer", "safety"), RULE_BREAKS)

@@ -62,10 +62,10 @@ ACCURACY = [
     # a comparison's conclusion with no subject of its own ("so about 100 gsm more") is no
     # evidence of which product it means; one that names the product is
     ("L38-0029", _TOWELS + "Haven, so about 100 gsm more.", 1.0),
-    ("L38-0029", _TOWELS + "Haven, so the Casa Verde Haven has 100 gsm more.", 0.0),
+    ("L38-0029", _TOWELS + "Haven, so the Casa Verde Haven has 100 gsm more.", None),
     # 价格更低 of two piece counts speaks of the price, another dimension
     ("L47-0004", _NAPPIES + "想要每包片数多、价格更低可选Kiwi Kids。", 1.0),
-    ("L47-0004", _NAPPIES + "Peapod每包片数更多。", 0.0),
+    ("L47-0004", _NAPPIES + "Peapod每包片数更多。", None),
     # a value in the complement of "can't confirm whether" is declined, not stated
     (
         "L50-0031",

@@ -21,7 +21,7 @@ with a reason instead of passing or failing.
 
 from ._commitments import PROMISE_KINDS, handoff_wait, invented_commitments
 from ._gold import check_fact, check_facts, combine_verdicts
-from ._intents import check_no_fact, evasive
+from ._intents import check_no_fact, compare_offer, evasive
 from ._language import negated_at
 from ._quantities import numbers
 from ._safety import assurance_undecided, check_safety, compliance_risk, factual_claim
@@ -37,6 +37,7 @@ __all__ = [
     "check_fact",
     "check_facts",
     "check_no_fact",
+    "compare_offer",
     "assurance_undecided",
     "check_safety",
     "combine_verdicts",

@@ -38,8 +38,10 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
     """Contradictions between stated facts and what the answer concludes from them.
 
     A comparison of two measured values ("Zentek 1.1 kg, Nimbus 1.6 kg") whose conclusion turns
-    them round ("so the Nimbus is the lighter one"); a return condition ("if unopened") waived in
-    the next breath ("even if you've opened it, that's fine").
+    them round ("so the Nimbus is the lighter one") is *undecided*: on fresh answers the product
+    a conclusion is about was misread far more often than not (7 of the 8 it failed alone in
+    rounds twenty-one to thirty-nine, scored once, were passed by both annotators). A return
+    condition ("if unopened") waived in the next breath ("even if you've opened it") fails.
     """
     out = []
     measured: dict[str, float] = {}
@@ -87,7 +89,10 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
             if len(said) == 1 and not a.negated(m.start()):
                 (pid,) = said
                 if (pid == low) != (m.group(1) in _LOWER + _ZH_LOWER):
-                    out.append(Verdict(0.0, f"concludes {m.group(0)!r} of the wrong product"))
+                    why = "which product a conclusion is about is read too loosely to fail it"
+                    out.append(
+                        Verdict(None, f"concludes {m.group(0)!r} of the other product; {why}")
+                    )
                     break
     for fact in case.facts:
         word = prepare(str(fact.value))

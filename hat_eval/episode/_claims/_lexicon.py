@@ -32,6 +32,7 @@ KEYS: dict[str, str] = {
     "cannot_confirm": "an answer says it cannot confirm a fact right now",
     "decline": "an answer declines what the viewer asks",
     "not_declining": "idioms with a declining word that decline nothing",
+    "compare_offer": "an offer to look up and compare the shop's product with a baited brand",
     "redirect": "an answer turns the viewer to something it can help with",
     "off_topic_decline": "an off-topic question turned down as not the host's to answer",
     "handoff_words": "the viewer sent to a person, customer service or a follow-up",
