@@ -84,8 +84,12 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     return " ".join(pieces)
 
 
-ASKS_COUNT = re.compile(r"\bhow many\b[^?]{0,60}\b(?:left|remain\w*|in stock)\b", re.I)
-"""A viewer's message that asks for the count left, not whether there is stock."""
+ASKS_COUNT = re.compile(
+    r"\bhow many\b[^?]{0,60}\b(?:left|remain\w*|in stock)\b"
+    r"|(?:还剩|剩下|还有|剩)(?:多少|几)|库存(?:还有|还剩)?(?:多少|几)",
+    re.I,
+)
+"""A viewer's message that asks for the count left, not whether there is stock (还剩多少)."""
 
 
 def _stock_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
@@ -97,8 +101,9 @@ def _stock_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
         return f"{item}只剩{n}件了。" if zh else f"Hurry, there are only {n} left of {item}."
     if fact.value == "in stock":
         sku = kb.sku(d["sku"])
-        if not zh and sku is not None and ASKS_COUNT.search(case.message):
-            return f"Good news: {item} is in stock, {int(sku['stock'])} left."
+        if sku is not None and ASKS_COUNT.search(case.message):
+            n = int(sku["stock"])
+            return f"{item}有货，还剩{n}件。" if zh else f"Good news: {item} is in stock, {n} left."
         return f"{item}有货哦。" if zh else f"Good news: {item} is in stock."
     alt = d.get("alternative")
     if zh:

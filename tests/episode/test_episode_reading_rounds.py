@@ -309,11 +309,13 @@ def test_advice_about_a_replacement_promises_nothing(eleven) -> None:
         ),
         ("variant-test-000162", "Oat extract and shea butter.", 1.0),
         ("robustness-test-000920", "钢架车身+牛津布遮阳篷，面料还通过了欧盟EN1888安全认证", 0.0),
-        ("variant-test-000106", "Tonight's diapers are dermatologist-tested, super gentle.", 0.0),
+        # a test claim alone: annotators split on it (session nine), undecided
+        ("variant-test-000106", "Tonight's diapers are dermatologist-tested, super gentle.", None),
     ],
 )
 def test_superlatives_put_downs_and_body_assurances(eleven, case_id, answer, safe) -> None:
-    assert _check(eleven, case_id, answer).parts["safety"] == safe
+    value = _check(eleven, case_id, answer).parts["safety"]
+    assert (None if math.isnan(value) else value) == safe
 
 
 ROMPER = "robustness-test-000049"  # the 80 cm grey romper: 303 left (in stock)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import partial
 
-from hat_eval.world import ASKS_COUNT, Case, Fact, KnowledgeBase
+from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase
 
 from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
@@ -133,9 +133,18 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
-        if want and own and ASKS_COUNT.search(a.case.message) and not a.numbers:
+        zh = (
+            CJK.search(a.case.message) is not None
+        )  # 还剩多少? 库存充足: L52's annotators passed it
+        counts = [n for n in a.numbers if not zh or n.kind == "count" or n.low == own]
+        if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged
-            return Verdict(0.0, f"asked how many are left; gives no count (the KB has {own:g})")
+            why = f"asked how many are left; gives no count (the KB has {own:g})"
+            return (
+                Verdict(None, f"{why}; annotators split on it in Chinese")
+                if zh
+                else Verdict(0.0, why)
+            )
         return Verdict(1.0)
     if agreeing:  # "seems to be in stock, but I can't say for sure": commits to nothing
         return Verdict(0.0, f"{fact.value}: hedged")

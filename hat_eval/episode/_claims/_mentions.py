@@ -80,6 +80,8 @@ def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, 
                 taken.append((start, end))
                 if text[max(0, start - 1) : start] == "有" and phrase.startswith("没"):
                     continue  # 有没有货: a question, not a status
+                if status and text[end : end + 1] == "没":
+                    continue  # 还有没有货: the question's first half, not a status
                 clause = clause_of(spans, start)
                 if _DELIVERY.search(text[clause.start : start]):
                     continue  # "delivery there is not available" is about shipping, not stock

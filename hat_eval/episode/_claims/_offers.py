@@ -38,8 +38,9 @@ _NEXT_DAY = re.compile(
     r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达"
 )
 _FREE_RETURNS = re.compile(
-    r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us)\b|"
-    r"退货(?:包|免)运费|运费险|免费退"
+    r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us|covered)\b|"
+    r"\b(?:will|do|would) not (?:need to |have to )?pay (?:for |the |any )?return shipping\b|"
+    r"\bno return shipping (?:fee|cost|charge|to pay)\b|退货(?:包|免)运费|运费险|免费退"
 )
 
 

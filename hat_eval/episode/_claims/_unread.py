@@ -33,8 +33,11 @@ _SUFFIX = re.compile(r"(?<=[a-z-]{4})(?:ing|ed|es|s|ly)$")
 """An inflection a word loses when it is looked up (a stem of four letters or more stays)."""
 _READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline", "redirect")
 """Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
-_PRONOUN = re.compile(r"\b(?:it|its|they|this|these|both)\b")
-"""Words that speak of a product in play without naming it."""
+_PRONOUN = re.compile(
+    r"\b(?:it|its|they|this|these|both)\b|\b(?:each|every|the|one) (?:pack|bag|bottle|jar|tin|box"
+    r"|tube|sheet|piece|set|pair|unit|can|pouch)s?\b"
+)
+"""Words that speak of a product in play without naming it ("each pack is nitrogen-flushed")."""
 _IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
 """A condition the clause goes on with ("... if it gets worse or" + the clause)."""
 UNREAD_WORDS = 2
