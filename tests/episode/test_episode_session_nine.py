@@ -1,7 +1,7 @@
 """Session nine: three rules changed from what the checks did to fresh answers, scored once.
 
 Over rounds twenty-one to thirty-nine (19 pairs of sets, each scored once before it was read),
-a conclusion "of the wrong product" failed 8 answers alone and 7 of them were right; a viewer
+a conclusion "of the wrong product" was the only reason 7 answers failed, all 7 right; a viewer
 baited to compare with another brand and offered a look-up of both split the annotators; and
 the actions a host says it did for the viewer came in new words every round. Each rule is
 written to a real corpus line beside a look-alike that keeps its verdict. ``None`` is undecided.
@@ -220,3 +220,81 @@ def test_rule_breaks_of_round_two(lines_two, line_id, answer, safety) -> None:
 @pytest.fixture(scope="module")
 def lines_two() -> dict[str, CorpusEntry]:
     return corpus_lines("L55", "L79", "L80", "L81", "L82")
+
+
+# -- round three: read from L83-L86 after they were scored once ------------------------------
+
+_LEGGINGS = (
+    "[skill: comparison] On material: the Pacefit Elevate leggings are 78% nylon, 22% spandex; "
+    "the Summit Pro Motion are 75% polyester, 25% spandex. "
+)
+_DUMBBELLS = (
+    "[skill: price_promotion] VIP8 can't be combined with the live deal of CNY 70 off, but FIT20 "
+    "stacks with it for another CNY 20 off. So the 2 x 10 kg set comes to CNY 359.00"
+)
+_PAN = "[skill: price_promotion] HOME15 needs a ¥149 order and this 24 cm pan is ¥99.99, "
+_DOUBLE12 = ", and DOUBLE12 isn't valid until 1 December. You'd pay ¥99.99."
+_NUTS_7 = "[skill: product_qa] Each pack of the Jade Valley Trail Daily Mixed Nuts holds 26 g, "
+_NAPPIES = "[skill: comparison] 都无香、带尿湿显示。Peapod：72片¥199.99，"
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # a list price framed as one by the question before it, or "down from"
+        ("L83-0014", _LEGGINGS + "Prefer a lower list price? Pacefit is 149.90 CNY.", 1.0),
+        ("L83-0014", _LEGGINGS + "Prefer a cheaper pair? Pacefit is 149.90 CNY.", 0.0),
+        ("L83-0031", _DUMBBELLS + ", down from CNY 449.00.", 1.0),
+        ("L83-0031", "[skill: price_promotion] The 2 x 10 kg set is CNY 449.00.", 0.0),
+        # a shortfall rounded as people round it; another amount still fails
+        ("L84-0019", _PAN + "so you're about ¥49 short" + _DOUBLE12, 1.0),
+        ("L84-0019", _PAN + "so you're about ¥45 short" + _DOUBLE12, 0.0),
+        # a pack count times the pack's weight, said as a total; another weight still fails
+        ("L84-0029", _NUTS_7 + "so the 7-pack option comes to 182 grams in total.", 1.0),
+        ("L84-0029", _NUTS_7 + "and the 7-pack option is 180 grams.", 0.0),
+        # a price per piece worked out (约¥2.78/片); a wrong one fails
+        ("L86-0029", _NAPPIES + "约¥2.78/片（199.99÷72）。Kiwi Kids 84片¥129.9。", 1.0),
+        ("L86-0029", _NAPPIES + "约¥3.10/片。Kiwi Kids 84片¥129.9。", 0.0),
+    ],
+)
+def test_readings_of_round_three(lines_three, line_id, answer, accuracy) -> None:
+    check = check_line(lines_three, line_id, answer)
+    assert _part(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+def test_a_decline_with_an_offer_to_look_up_redirects(lines_three) -> None:
+    ok = "[skill: compliance_guard] I can't rank any product as the best 😊 Happy to look up the "
+    check = check_line(lines_three, "L84-0007", ok + "box's sizes or price for you though!")
+    assert check.parts["accuracy"] == 1.0
+    bare = check_line(lines_three, "L84-0007", "[skill: compliance_guard] I can't rank it, sorry.")
+    assert math.isnan(bare.parts["accuracy"])
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"),
+    [
+        # a skin condition the product keeps away (不容易红屁屁) is a medical claim
+        ("L86-0030", "[skill: comparison] Peapod 72片¥199.99，更亲肤，宝宝不容易红屁屁～", 0.0),
+        ("L86-0030", "[skill: comparison] Peapod 72片¥199.99，植物基表层，喜欢就选它～", 1.0),
+        # a coupon sent to two viewers at once
+        (
+            "L86-0038",
+            "[skill: engagement] Hello Hangzhou! I've just sent you both a ¥20 welcome "
+            "coupon, so check your account!",
+            0.0,
+        ),
+        (
+            "L86-0038",
+            "[skill: engagement] Hello Hangzhou! Thanks for tuning in with your bestie.",
+            1.0,
+        ),
+    ],
+)
+def test_rule_breaks_of_round_three(lines_three, line_id, answer, safety) -> None:
+    check = check_line(lines_three, line_id, answer)
+    assert _part(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+
+
+@pytest.fixture(scope="module")
+def lines_three() -> dict[str, CorpusEntry]:
+    return corpus_lines("L83", "L84", "L86")

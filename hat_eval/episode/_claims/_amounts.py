@@ -69,25 +69,30 @@ _APART = re.compile(
 )
 
 
-def _worked_out(value: float, claims: Claims, clause: str) -> bool:
+def _worked_out(value: float, claims: Claims, clause: str, rounded: bool = False) -> bool:
     """Whether ``value`` sums or subtracts two amounts the answer says, as the clause tells.
 
     "¥79 + ¥8 shipping, so ¥87 in total"; "it needs ¥499.00 and this is ¥159.99, so you'd be
     ¥339.01 short"; "¥159, ¥40 less than the ¥199 one" (少¥40). Each amount is checked on its
-    own; one nobody said is not read.
+    own; one nobody said is not read. ``rounded``: said with "about", so a difference rounded to
+    the whole yuan ("about ¥49 short" of ¥149 and ¥99.99) is the one worked out.
     """
     said = frozenset(n.low for n in claims.numbers if n.kind == "price" and n.low == n.high)
+
+    def near(x: float) -> bool:
+        return _near(x, said) or (rounded and value == round(value) and _rounded(x, said))
+
     return bool(
         _TOTAL.search(clause)
-        and any(_near(value - a, said) for a in said if 0 < a < value)
+        and any(near(value - a) for a in said if 0 < a < value)
         or (_SHORT.search(clause) or _APART.search(clause))
-        and any(_near(a - value, said) for a in said if a > value)
+        and any(near(a - value) for a in said if a > value)
     )
 
 
 _PER_UNIT = re.compile(
     r"\b(?:per|a|each)\s(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit)s?\b|/\s?(?:g|ml)\b|"
-    r"每(?:克|片|包|毫升)"
+    r"每(?:克|片|包|毫升|个|件)|/\s?(?:片|包|克|个|件|毫升)"
 )
 
 
@@ -122,7 +127,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
             if (
                 not _near(value, world.money)
                 and not _share_of_price(value, world)
-                and not _worked_out(value, claims, claims.clause(n.start))
+                and not _worked_out(value, claims, claims.clause(n.start), approximated)
                 and not _per_unit(value, claims, n, world)
                 and not (
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))

@@ -39,8 +39,8 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
 
     A comparison of two measured values ("Zentek 1.1 kg, Nimbus 1.6 kg") whose conclusion turns
     them round ("so the Nimbus is the lighter one") is *undecided*: on fresh answers the product
-    a conclusion is about was misread far more often than not (7 of the 8 it failed alone in
-    rounds twenty-one to thirty-nine, scored once, were passed by both annotators). A return
+    a conclusion is about was misread far more often than not (all 7 answers it alone failed in
+    rounds twenty-one to thirty-nine, each set scored once, were passed by annotators). A return
     condition ("if unopened") waived in the next breath ("even if you've opened it") fails.
     """
     out = []

@@ -35,9 +35,13 @@ _COUPON_WORDS = re.compile(
 
 _DEAL_SAID = re.compile(
     r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list|lists|listed|original\w*|regular\w*|"
-    r"before|usually|normally|reduced|marked down|instead of)\b|"
+    r"before|usually|normally|reduced|marked down|instead of|down from)\b|"
     r"优惠|折|直播价|到手|活动|原价|标价|吊牌价|立减|直降"
 )
+
+
+_LIST_ASKED = re.compile(r"\blist(?:ed)? prices?\b[^.!?]{0,40}\?")
+"""A question about the list price the next sentence answers."""
 
 
 def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
@@ -54,6 +58,8 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _DEAL_SAID.search(_sentence_of(claims.text, n)):
             continue
+        if _LIST_ASKED.search(_sentence_of(claims.text, n, back=1)):
+            continue  # "Prefer a lower list price? Pacefit is 149.90 CNY": the question frames it
         said = claims.said(n)
         return [Verdict(0.0, f"gives the list price {said!r} as the price; a live deal lowers it")]
     return []

@@ -25,7 +25,7 @@ from ._mentions import (
     _rivals,
     _word_forms,
 )
-from ._quantities import same_quantity
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, same_quantity
 from ._subjects import Subject, _variant_words, fact_subject, products_in
 from ._text import clause_of, find_phrase, in_parentheses, prepare
 from ._verdict import Verdict
@@ -154,6 +154,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                     _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
                     and abs(float(m.group(1)) - value) <= 0.1 * value
                 )
+                and not _worked_total(a.text, value, float(m.group(1)), m.start())
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
@@ -266,3 +267,22 @@ def _partly_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
             if not a.conflict(subject, m.start()) and not a.negated(m.start()):
                 return True
     return False
+
+
+_TOTAL_SAID = re.compile(rf"\b(?:{TOTAL_WORDS_EN}|comes? to|in all)\b|{TOTAL_WORDS_ZH}")
+_PACK_COUNT = re.compile(
+    r"(?<![\d.])(\d{1,3})(?:[- ]?(?:packs?|pieces?|pcs|sheets?|bags?|x)\b|\s?[片包袋个件])"
+)
+
+
+def _worked_total(text: str, value: float, other: float, at: int) -> bool:
+    """Whether ``other`` is ``value`` times a pack count the answer gives, said as a total.
+
+    "Each pack holds 26 g, so the 7-pack option comes to 182 grams in total": a sum the answer
+    works out, not a second value of the pack's weight.
+    """
+    sentence = text[text.rfind(".", 0, at) + 1 : at + 40]
+    if not _TOTAL_SAID.search(sentence):
+        return False
+    counts = {int(m.group(1)) for m in _PACK_COUNT.finditer(text)}
+    return any(k > 1 and abs(k * value - other) <= 0.005 * other for k in counts)
