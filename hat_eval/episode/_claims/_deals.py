@@ -34,7 +34,8 @@ _COUPON_WORDS = re.compile(
 
 
 _DEAL_SAID = re.compile(
-    r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list|lists|listed|original\w*|regular\w*|"
+    r"\b(?:deal|deals|off|discount\w*|promo\w*|sale|was|list(?! (?:of|its|their|the))|"
+    r"lists (?:at|for)|listed (?:at|for)|lists (?=[¥$\d])|original\w*|regular\w*|"
     r"before|usually|normally|reduced|marked down|instead of|down from)\b|"
     r"优惠|折|直播价|到手|活动|原价|标价|吊牌价|立减|直降"
 )
@@ -157,7 +158,8 @@ _DEAL_NOW = re.compile(
 
 _DEAL_RUNNING = re.compile(
     r"\b(?:a|the|our) (?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale) "
-    r"(?:is )?(?:running|on|live|going on)(?: right)? now\b|正在(?:做|搞)?(?:活动|优惠)"
+    r"(?:is )?(?:running|on|live|going on)(?: right)? now\b|正在(?:做|搞)?(?:活动|优惠)|"
+    r"(?:直播间|今晚)(?:专享)?(?:特惠|特价|专享价)|(?:下单)?(?:还能|还可以)再减"
 )
 
 

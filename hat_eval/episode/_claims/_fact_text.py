@@ -124,7 +124,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             if size in (m.group(1), m.group(2)) and m.group(1) != m.group(2):
                 return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
     negative = _NEGATORS.search(prepare(str(fact.value))) is not None  # "not valid yet"
-    for word in [] if negative else prepare(str(fact.value)).split():
+    # "size XL": the word "size" names the attribute ("without its size chart" denies nothing)
+    for word in [] if negative else prepare(str(fact.value)).removeprefix("size ").split():
         if len(word) > 3 and not word.isdigit() and word not in _STOP:
             for start, _ in find_phrase(word, a.text):
                 if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):

@@ -136,7 +136,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         zh = (
             CJK.search(a.case.message) is not None
         )  # 还剩多少? 库存充足: L52's annotators passed it
-        counts = [n for n in a.numbers if not zh or n.kind == "count" or n.low == own]
+        counts = [n for n in a.numbers if n.kind == "count" or n.low == own]  # not "17 Nov"
         if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged
             why = f"asked how many are left; gives no count (the KB has {own:g})"
@@ -275,7 +275,12 @@ def _fact_verdict(
         verdict = _check_text(a, fact, subject)
     # "SNACK10 won't go through": a reason in unread words, not a decline
     unread = verdict.value is None and _spoken_of_unread(a, fact) is not None
-    if verdict.missing and declined and not fact.optional and not unread:
+    # "Peapod is borosilicate glass ... the Tinytoes details didn't load": said of the other
+    # product only, and declined for this one
+    elsewhere = verdict.value == 0.0 and verdict.reason.endswith(
+        "of another product, size or colour"
+    )
+    if (verdict.missing or elsewhere) and declined and not fact.optional and not unread:
         state = data_state(case, fact, records, partial(_holds, a, fact=fact))
         if state == "unusable":
             return Verdict(1.0)

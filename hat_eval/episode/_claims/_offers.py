@@ -12,9 +12,11 @@ import re
 from functools import cache
 
 from ._answer import _MATCH, Claims, _claims_of, _first, _near
+from ._language import approximated_at
 from ._lexicon import any_found, any_of, groups, words
 from ._quantities import shorter_window_met
 from ._support import Support
+from ._text import in_parentheses
 from ._verdict import Verdict
 
 _NOT_RETURN = r"(?<!return )(?<!returns )(?<!退货)(?<!退回)(?<!寄回)(?<!退换)(?<!换货)"
@@ -73,9 +75,18 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         clause = claims.clause(n.start)
         shown = claims.said(n)
         attribute = _attribute(clause, world)
+        if attribute is None and _no_exchange(clause, world):
+            out.append(Verdict(0.0, f"exchange window {shown!r}: the policy gives no exchange"))
+            continue
         if attribute is not None:  # "exchanges within 30 days": the exchange window's to match
             given = sorted((lo, hi) for a, lo, hi in world.attribute_days if a == attribute)
             if given and shorter_window_met(claims.text, n, min(lo for lo, _ in given)):
+                continue
+            if (  # "fifteen days (about two weeks)": a rough gloss of the window just given
+                in_parentheses(claims.text, n.start)
+                and approximated_at(claims.text, n.start, n.end)
+                and any(abs(n.low - lo) <= 0.15 * lo for lo, _ in given)
+            ):
                 continue
             if not any(abs(n.low - lo) < _MATCH and abs(n.high - hi) < _MATCH for lo, hi in given):
                 kb = ", ".join(f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}" for lo, hi in given)
@@ -87,6 +98,17 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         ):
             out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
     return out
+
+
+def _no_exchange(clause: str, world: Support) -> bool:
+    """Whether the clause gives an exchange window the products' policy does not have.
+
+    "Swap it for another size free within 15 days" where the listing has returns only (and the
+    world knows the products' other windows, so the policy was read).
+    """
+    named = [name for name, form in groups("attributes").items() if form.search(clause)]
+    has = {a for a, _, _ in world.attribute_days}
+    return named == ["exchange"] and "exchange" not in has and bool(has)
 
 
 def _attribute(clause: str, world: Support) -> str | None:

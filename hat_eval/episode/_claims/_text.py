@@ -47,7 +47,8 @@ def prepare(text: str) -> str:
     ``99块9`` -> ``99.9元``; ``8折`` -> ``20% off``; digits spaced the way the gold writes them
     (quantities: :func:`normalise_quantities`).
     """
-    t = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    # a full-width comma ends a phrase, never groups thousands ("立减¥150，999.9−150")
+    t = unicodedata.normalize("NFKC", text.replace("，", ", ")).lower().replace("’", "'")
     t = _CONTRACTION.sub(_expand, t)
     t = normalise_quantities(t)
     t = re.sub(r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])", "", t)
