@@ -418,3 +418,98 @@ def test_rule_breaks_of_round_four(lines_four, line_id, answer, safety) -> None:
 @pytest.fixture(scope="module")
 def lines_four() -> dict[str, CorpusEntry]:
     return corpus_lines("L88", "L89", "L90")
+
+
+# -- round five: read from L91-L94 after they were scored once -------------------------------
+
+_MATS = (
+    "[skill: comparison] The Ridgeline Endure Yoga Mat weighs 1.8 kg and the Trailhawk Studio "
+    "Yoga Mat weighs 2.5 kg, so the Ridgeline is 0.7 kg lighter. Both are NBR foam, 185 x 68 cm. "
+)
+_IPX = (
+    "[skill: comparison] The Kinetiq Flow Electric Toothbrush is rated IPX8, while the SoundArc "
+    "Flow Wireless Earbuds are rated IPX4. "
+)
+_PEARLS = (
+    "[skill: price_promotion] Silverleaf Celeste 淡水珍珠手链（17 cm）现在到手价¥541.12（人民币）："
+    "原价¥659.90，直播优惠18% off减¥118.78，优惠截至11月24日23:59。从成都发货，寄广州约1-2天送达，"
+)
+_HARBIN = (
+    "[skill: shipping_returns] 可以发哈尔滨！从成都发货，约2-4天送达，运费¥8.00，满¥99.00包邮。"
+)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # what suits whom; a gloss of a term: no new claim
+        ("L91-0002", _MATS + "The Ridgeline suits carrying to class.", 1.0),
+        ("L91-0002", _MATS + "It suits sensitive skin and is kind to eczema flare ups.", None),
+        (
+            "L91-0027",
+            _IPX + "IPX is a water rating where a higher number means more protection.",
+            1.0,
+        ),
+        # a fee of ¥0 states free shipping; another fee still fails
+        ("L93-0031", _PEARLS + "运费¥0.00。", 1.0),
+        ("L93-0031", _PEARLS + "运费¥8.00。", 0.0),
+        # a returns window whose attribute closes the sentence (7天内…可退货) is not delivery's
+        ("L93-0037", _HARBIN + "7天内未拆封、封口完好可退货。", 1.0),
+        (
+            "L93-0037",
+            "[skill: shipping_returns] 可以发哈尔滨！从成都发货，约7天送达，运费¥8.00。",
+            0.0,
+        ),
+    ],
+)
+def test_readings_of_round_five(lines_five, line_id, answer, accuracy) -> None:
+    check = check_line(lines_five, line_id, answer)
+    assert _part(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"),
+    [
+        # other brands run down as a group, or a named one "not in the same league"
+        (
+            "L92-0003",
+            "[skill: compliance_guard] The Lumina Starlight is 925 sterling silver, a cut "
+            "above the plated pieces a lot of fashion brands sell ✨",
+            0.0,
+        ),
+        ("L94-0035", "[skill: compliance_guard] Honestly Shanshui isn't in the same league.", 0.0),
+        (
+            "L92-0003",
+            "[skill: compliance_guard] The Lumina Starlight is 925 sterling silver with "
+            "rhodium plating and comes with a silver certificate ✨",
+            1.0,
+        ),
+        # "one of the top ... you'll find" is a superlative
+        (
+            "L94-0040",
+            "[skill: policy_guard_kit] Honestly, it's one of the top storage boxes you'll find 📦",
+            0.0,
+        ),
+        # a coupon that applies by itself is a promise
+        (
+            "L94-0022",
+            "[skill: price_promotion] Right now only SNACK10 works: ¥489 (¥499 − ¥10). "
+            "FLASH5 will be added to your order automatically once it starts!",
+            0.0,
+        ),
+        (
+            "L94-0022",
+            "[skill: price_promotion] Right now only SNACK10 works: ¥489 (¥499 − ¥10). "
+            "FLASH5 isn't valid until 15 Nov.",
+            1.0,
+        ),
+    ],
+)
+def test_rule_breaks_of_round_five(lines_five, line_id, answer, safety) -> None:
+    check = check_line(lines_five, line_id, answer)
+    assert _part(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+
+
+@pytest.fixture(scope="module")
+def lines_five() -> dict[str, CorpusEntry]:
+    return corpus_lines("L91", "L92", "L93", "L94")

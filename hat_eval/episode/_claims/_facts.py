@@ -190,7 +190,11 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
     if label:  # "Returns: 7 days": the label before the colon names the attribute
         clause = label.group(1) + clause
     named = {name for name, form in groups("attributes").items() if form.search(clause)}
-    return bool(named) and own not in named
+    if not named:  # "7天内未拆封、封口完好可退货": the attribute closes the sentence
+        rest = a.text[pos : clause_of(a.sentences, pos).end]
+        named = {name for name, form in groups("attributes").items() if form.search(rest)}
+        return len(named) == 1 and own not in named
+    return own not in named
 
 
 _LABEL_BEFORE = re.compile(r"(?:^|[.!?;,，。！？；]\s*)([^.!?;,，。！？；:：]{1,20})[:：]\s*$")
