@@ -156,6 +156,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                     and abs(float(m.group(1)) - value) <= 0.1 * value
                 )
                 and not _worked_total(a.text, value, float(m.group(1)), m.start())
+                and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     if any(w is None for w in why):
@@ -287,3 +288,22 @@ def _worked_total(text: str, value: float, other: float, at: int) -> bool:
         return False
     counts = {int(m.group(1)) for m in _PACK_COUNT.finditer(text)}
     return any(k > 1 and abs(k * value - other) <= 0.005 * other for k in counts)
+
+
+def _another_spec(a: _Answer, measure: re.Match[str]) -> bool:
+    """Whether ``measure`` is another spec's value, named as that spec beside it.
+
+    "An 8 mm stone ... a 2.2 mm band": the listing's band width is 2.2 mm and the answer names
+    the band, so it is not a second stone size. "11 cm high, about 40 cm when fluffed" names no
+    other spec: still a rival height.
+    """
+    said = prepare(measure.group(0)).replace(" ", "")
+    near = a.text[max(0, measure.start() - 16) : measure.end() + 16]
+    for pid in a.case.product_ids:
+        product = a.kb.product(pid) if a.kb else None
+        specs = product.get("specs", {}) if product else {}
+        for label, value in specs.items():
+            if said in prepare(str(value)).replace(" ", ""):
+                if any(len(w) > 2 and re.search(rf"\b{w}", near) for w in label.lower().split()):
+                    return True
+    return False
