@@ -41,6 +41,8 @@ _DEAL_SAID = re.compile(
 )
 
 
+_TIMES = re.compile(r"\s?(?:[×x*]|times)\s?\d")
+"""A price multiplied in the answer's worked sum ("¥179.9 × 2")."""
 _LIST_ASKED = re.compile(r"\blist(?:ed)? prices?\b[^.!?]{0,40}\?")
 """A question about the list price the next sentence answers."""
 
@@ -59,6 +61,8 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _DEAL_SAID.search(_sentence_of(claims.text, n)):
             continue
+        if _TIMES.match(claims.text, n.end) and _DEAL_SAID.search(claims.text):
+            continue  # "¥179.9 × 2 = ¥359.8; the live deal takes off ¥35.98": worked from it
         if _LIST_ASKED.search(_sentence_of(claims.text, n, back=1)):
             continue  # "Prefer a lower list price? Pacefit is 149.90 CNY": the question frames it
         said = claims.said(n)

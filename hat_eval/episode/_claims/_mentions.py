@@ -160,7 +160,7 @@ _COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
     r"smaller|wider|narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
 )
 _DIFFERENCE_BEFORE = re.compile(
-    r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低)(?:出|了)?(?:约|大约)?$|"
+    r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低|宽|窄|厚|薄)(?:出|了)?(?:约|大约)?$|"
     r"\b(?:more|less|extra|by|difference of|differ by|apart by) (?:about |around |just )?$|"
     r"\d\s?[-−–]\s?\d+(?:\.\d+)?\s?=\s?$"  # "420 − 320 = 100 gsm": worked out
 )
