@@ -155,7 +155,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                     _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
                     and abs(float(m.group(1)) - value) <= 0.1 * value
                 )
-                and not _worked_total(a.text, value, float(m.group(1)), m.start())
+                and not _worked_total(a, value, float(m.group(1)), m.start())
                 and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
@@ -277,16 +277,15 @@ _PACK_COUNT = re.compile(
 )
 
 
-def _worked_total(text: str, value: float, other: float, at: int) -> bool:
+def _worked_total(a: _Answer, value: float, other: float, at: int) -> bool:
     """Whether ``other`` is ``value`` times a pack count the answer gives, said as a total.
 
     "Each pack holds 26 g, so the 7-pack option comes to 182 grams in total": a sum the answer
     works out, not a second value of the pack's weight.
     """
-    sentence = text[text.rfind(".", 0, at) + 1 : at + 40]
-    if not _TOTAL_SAID.search(sentence):
+    if not _TOTAL_SAID.search(a.said(clause_of(a.sentences, at))):
         return False
-    counts = {int(m.group(1)) for m in _PACK_COUNT.finditer(text)}
+    counts = {int(m.group(1)) for m in _PACK_COUNT.finditer(a.text)}
     return any(k > 1 and abs(k * value - other) <= 0.005 * other for k in counts)
 
 
@@ -303,7 +302,8 @@ def _another_spec(a: _Answer, measure: re.Match[str]) -> bool:
         product = a.kb.product(pid) if a.kb else None
         specs = product.get("specs", {}) if product else {}
         for label, value in specs.items():
+            words = [re.escape(w) for w in label.lower().split() if len(w) > 2]
             if said in prepare(str(value)).replace(" ", ""):
-                if any(len(w) > 2 and re.search(rf"\b{w}", near) for w in label.lower().split()):
+                if any(re.search(rf"\b{w}", near) for w in words):
                     return True
     return False

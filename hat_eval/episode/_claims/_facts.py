@@ -16,8 +16,8 @@ from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
-from ._lexicon import groups
-from ._mentions import _MEASURE, _mention_ok, _phrase_mentions, _said_as
+from ._lexicon import groups_named
+from ._mentions import _MEASURE, STATED_ELSEWHERE, _mention_ok, _phrase_mentions, _said_as
 from ._quantities import Number, shorter_window_met
 from ._subjects import (
     Subject,
@@ -133,9 +133,8 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 return Verdict(0.0, f"{fact.value}: also gives {a.said(n)!r} left")
     agreeing = [(start, end) for start, end, in_stock in statements if in_stock == want]
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
-        zh = (
-            CJK.search(a.case.message) is not None
-        )  # 还剩多少? 库存充足: L52's annotators passed it
+        # 还剩多少? 库存充足: L52's annotators passed it, L79's split
+        zh = CJK.search(a.case.message) is not None
         counts = [n for n in a.numbers if n.kind == "count" or n.low == own]  # not "17 Nov"
         if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged
@@ -189,10 +188,9 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
     label = _LABEL_BEFORE.search(a.text, max(0, span.start - 24), span.start)
     if label:  # "Returns: 7 days": the label before the colon names the attribute
         clause = label.group(1) + clause
-    named = {name for name, form in groups("attributes").items() if form.search(clause)}
+    named = groups_named("attributes", clause)
     if not named:  # "7天内未拆封、封口完好可退货": the attribute closes the sentence
-        rest = a.text[pos : clause_of(a.sentences, pos).end]
-        named = {name for name, form in groups("attributes").items() if form.search(rest)}
+        named = groups_named("attributes", a.text[pos : clause_of(a.sentences, pos).end])
         return len(named) == 1 and own not in named
     return own not in named
 
@@ -281,9 +279,7 @@ def _fact_verdict(
     unread = verdict.value is None and _spoken_of_unread(a, fact) is not None
     # "Peapod is borosilicate glass ... the Tinytoes details didn't load": said of the other
     # product only, and declined for this one
-    elsewhere = verdict.value == 0.0 and verdict.reason.endswith(
-        "of another product, size or colour"
-    )
+    elsewhere = verdict.value == 0.0 and verdict.reason.endswith(STATED_ELSEWHERE)
     if (verdict.missing or elsewhere) and declined and not fact.optional and not unread:
         state = data_state(case, fact, records, partial(_holds, a, fact=fact))
         if state == "unusable":

@@ -108,6 +108,11 @@ def groups(key: str) -> dict[str, re.Pattern[str]]:
     return lexicon().groups[key]
 
 
+def groups_named(key: str, text: str) -> list[str]:
+    """The groups of a grouped key whose forms ``text`` holds, in the files' order."""
+    return [name for name, form in groups(key).items() if form.search(text)]
+
+
 def claim_words() -> tuple[ClaimWord, ...]:
     """The claim words, in the order the files first name them."""
     return lexicon().claim_words

@@ -92,6 +92,10 @@ def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, 
     return out
 
 
+STATED_ELSEWHERE = "stated of another product, size or colour"
+"""Why a mention does not state a fact: it is said of another product, option or colour."""
+
+
 def _mention_ok(
     a: _Answer, subject: Subject, start: int, end: int, approx: bool = True
 ) -> str | None:
@@ -103,7 +107,7 @@ def _mention_ok(
     ):  # "I believe 2-4 days"; "roughly 9 to 12 months": a range; "about ¥150" is rounded
         return "hedged"
     if a.conflict(subject, start):
-        return "stated of another product, size or colour"
+        return STATED_ELSEWHERE
     return None
 
 

@@ -13,7 +13,7 @@ from functools import cache
 
 from ._answer import _MATCH, Claims, _claims_of, _first, _near
 from ._language import approximated_at
-from ._lexicon import any_found, any_of, groups, words
+from ._lexicon import any_found, any_of, groups_named, words
 from ._quantities import shorter_window_met
 from ._support import Support
 from ._text import in_parentheses
@@ -106,14 +106,14 @@ def _no_exchange(clause: str, world: Support) -> bool:
     "Swap it for another size free within 15 days" where the listing has returns only (and the
     world knows the products' other windows, so the policy was read).
     """
-    named = [name for name, form in groups("attributes").items() if form.search(clause)]
     has = {a for a, _, _ in world.attribute_days}
+    named = groups_named("attributes", clause)
     return named == ["exchange"] and "exchange" not in has and bool(has)
 
 
 def _attribute(clause: str, world: Support) -> str | None:
     """The one attribute a clause's day count is said of, when the world has days for it."""
-    named = [name for name, form in groups("attributes").items() if form.search(clause)]
+    named = groups_named("attributes", clause)
     if len(named) != 1:
         return None
     has = {a for a, _, _ in world.attribute_days}
