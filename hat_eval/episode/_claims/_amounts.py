@@ -109,6 +109,19 @@ def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
     return any(abs(p / q - value) <= slack for p in world.money for q in quantities)
 
 
+_BOUND_BEFORE = re.compile(r"\b(?:under|below|shy of|less than)\s(?:a\s|an\s)?$|不到$|差.{0,4}到$")
+
+
+def _true_bound(value: float, claims: Claims, n: Number, world: Support) -> bool:
+    """Whether ``value`` is a bound a price just under it meets.
+
+    "¥999.99, just under a thousand yuan": a true comparison, no second price.
+    """
+    if not _BOUND_BEFORE.search(claims.text, max(0, n.start - 14), n.start):
+        return False
+    return any(0 < value - m <= 0.02 * value for m in world.money)
+
+
 def _rounded(value: float, values: frozenset[float]) -> bool:
     """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
     return value == round(value) and any(abs(value - v) < 1.0 for v in values)
@@ -124,6 +137,8 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         for value in {n.low, n.high}:
             if approximated and _rounded(value, world.money):
                 continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
+            if _true_bound(value, claims, n, world):
+                continue
             if (
                 not _near(value, world.money)
                 and not _share_of_price(value, world)

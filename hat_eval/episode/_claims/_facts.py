@@ -190,7 +190,10 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
         clause = label.group(1) + clause
     named = groups_named("attributes", clause)
     if not named:  # "7天内未拆封、封口完好可退货": the attribute closes the sentence
-        named = groups_named("attributes", a.text[pos : clause_of(a.sentences, pos).end])
+        sentence = clause_of(a.sentences, pos)
+        named = groups_named("attributes", a.text[pos : sentence.end])
+        if not named:  # "如需退货，7 天内且未开封": or opens it, a clause before
+            named = groups_named("attributes", a.text[sentence.start : pos])
         return len(named) == 1 and own not in named
     return own not in named
 
@@ -200,8 +203,11 @@ _LABEL_BEFORE = re.compile(r"(?:^|[.!?;,，。！？；]\s*)([^.!?;,，。！？
 
 
 def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:
-    """Whether ``n`` rounds the exact value said just before it ("15 days, about two weeks")."""
-    if low != high or abs(n.low - low) > 1.5 or not approximated_at(a.text, n.start, n.end):
+    """Whether ``n`` rounds the value said just before it ("15 days, about two weeks").
+
+    Or a range's longest ("four to seven days, so about a week at most").
+    """
+    if n.low != n.high or abs(n.low - high) > 1.5 or not approximated_at(a.text, n.start, n.end):
         return False
     sentence = clause_of(a.sentences, n.start)
     return any(sentence.start <= s.start < n.start for s in stated)

@@ -42,7 +42,8 @@ _NEXT_DAY = re.compile(
 _FREE_RETURNS = re.compile(
     r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us|covered)\b|"
     r"\b(?:will|do|would) not (?:need to |have to )?pay (?:for |the |any )?return shipping\b|"
-    r"\bno return shipping (?:fee|cost|charge|to pay)\b|退货(?:包|免)运费|运费险|免费退"
+    r"\bno return shipping (?:fee|cost|charge|to pay)\b|退货(?:包|免)运费|运费险|免费退|"
+    r"退货?运费(?:也)?(?:不用|无需|不需要)(?:您|你)?(?:出|付|承担)|退货?运费(?:由)?(?:我们|商家|店铺)(?:出|承担|包)"
 )
 
 
@@ -191,10 +192,26 @@ _WAIVED = re.compile(
     r"(?P<need>certificate|box|tags?|seal|packaging)\b"
 )
 _CONDITION_WORD = {"证书": "certificate", "盒": "box", "吊牌": "tag", "标签": "tag", "封口": "seal"}
+_OPENED_RETURNABLE = re.compile(
+    r"(?:拆没拆封|开没开封|拆封了?|开封了?)[^。！？，,.!?]{0,4}?(?:都|也)(?:可以|能|支持)(?:退|申请退)|"
+    r"\b(?:can|may|could) (?:still )?(?:be )?return(?:ed)?\b[^.!?]{0,30}?"
+    r"\b(?:opened or not|even (?:if|once|when) (?:it is |it has been |you have |you ve )?opened)|"
+    r"\b(?:opened or (?:not|unopened)|even (?:if|once|when) "
+    r"(?:it is |it has been |you have |you ve )?opened(?: it)?),? "
+    r"(?:it |you )?(?:can|may|could) (?:still )?(?:be )?return"
+)
+"""A return said to be fine once the pack is opened ("7天内拆没拆封都可以退")."""
+_UNOPENED = re.compile(r"unopened|sealed|未开封|未拆封")
 
 
 def _waived_conditions(claims: Claims, world: Support) -> list[Verdict]:
-    """A return condition the policy sets, said not to matter ("证书和盒子丢了也没关系")."""
+    """A return condition the policy sets, said not to matter ("证书和盒子丢了也没关系").
+
+    "拆没拆封都可以退" where returns need the pack unopened is one too.
+    """
+    opened = _OPENED_RETURNABLE.search(claims.text)
+    if opened and _UNOPENED.search(world.text) and not claims.negated(opened.start()):
+        return [Verdict(0.0, f"says {opened.group(0)!r}; the return conditions need it unopened")]
     for m in _WAIVED.finditer(claims.text):
         said = m.group("what") or m.group("need")
         needed = _CONDITION_WORD.get(said, said.rstrip("s").replace("packaging", "box"))

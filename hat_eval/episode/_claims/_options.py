@@ -60,6 +60,38 @@ def _whose_stock(sku: dict[str, Any]) -> str:
     return f"{sku['option']} {sku['colour']}, whose stock is {sku['stock']}"
 
 
+def _all_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """Every colour or size said to be in stock must be.
+
+    "S is in stock in all three colours" when S in Navy has 0 left. The options a clause (or
+    else its sentence) names narrow the SKUs read; a case of several products is read only
+    when one product has SKUs the clause names.
+    """
+    for m in words("all_in_stock").finditer(a.text):
+        if a.negated(m.start()):
+            continue
+        segment = a.said(clause_of(a.clauses, m.start()))
+        every = [s for pid in a.case.product_ids for s in kb.skus(pid)]
+        if not any(names_field(segment, s, "option") for s in every):
+            # "S码…，三个颜色都有货": the size the sentence names
+            segment = a.said(clause_of(a.sentences, m.start()))
+        if len({s["option"] for s in every if names_field(segment, s, "option")}) > 1:
+            continue
+        products = []
+        for pid in a.case.product_ids:
+            skus = kb.skus(pid)
+            named = [s for s in skus if names_field(segment, s, "option")]
+            if named or len(a.case.product_ids) == 1:
+                products.append(named or skus)
+        if len(products) != 1:
+            continue
+        gone = [s for s in products[0] if int(s["stock"]) == 0]
+        if gone:
+            said = m.group(0)
+            return [Verdict(0.0, f"says {said!r}; {_whose_stock(gone[0])}")]
+    return []
+
+
 def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of the option a fact is about must be that option's.
 
@@ -304,6 +336,7 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _coupon_thresholds,
     _option_counts,
     _availability,
+    _all_in_stock,
     _listed_statuses,
     _chart_ranges,
     _fitting_sizes,

@@ -223,6 +223,10 @@ _DURATION_AFTER = re.compile(
     r"^\s?-?\s?(?:years?|months?|weeks?|hours?|年|个?月|周|个?星期|个?小时)"
 )
 """A length of time after a number ("1年保修"): not a number of items left."""
+_MEASURE_AFTER = re.compile(
+    r"^\s?(?:(?:cm|mm|km|kg|ml|oz|lbs?|inch(?:es)?|m|g|l)(?![a-z])|厘米|毫米|公斤|千克|毫升|克|米|升)"
+)
+"""A size, weight or volume after a number ("还有3cm延长链"): not a number of items left."""
 _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")
 TOTAL_WORDS_EN = "together|in total|total|altogether|all in|combined"
 TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
@@ -230,7 +234,7 @@ TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
-    r"up to|capped|max|short|封顶|最多|还差|"
+    r"up to|capped|max|short|under|below|封顶|最多|还差|"
     r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
     rf"立减|券|门槛|以上|起|{TOTAL_WORDS_EN}|{TOTAL_WORDS_ZH})"
 )
@@ -283,8 +287,8 @@ def numbers(text: str) -> list[Number]:
             kind = "price"
         elif _DAYS_AFTER.search(after):
             kind = "days"
-        elif _DURATION_AFTER.search(after):
-            kind = "plain"  # "还有1年保修": a length of time, not a number left
+        elif _DURATION_AFTER.search(after) or _MEASURE_AFTER.search(after):
+            kind = "plain"  # "还有1年保修", "还有3cm延长链": not a number left
         elif _COUNT_AFTER.search(after) or _COUNT_BEFORE.search(before):
             kind = "count"
         else:
