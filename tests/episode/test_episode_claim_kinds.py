@@ -195,6 +195,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "anti-mite": "anti-mite",
         "every skin type": "suits every skin type",
         "water-resistant": "water-resistant",
+        "fine for swimming": "fine for swimming",
+        "spare parts included": "comes with two spare heads",
         "nickel-free": "nickel-free",
         "latex-free": "latex-free",
         "machine washable": "machine-washable",

@@ -26,7 +26,8 @@ _BOTH_AND = re.compile(
 """A first clause "both the X" that the next one ("and the Y are ...") completes (after an
 opening such as "no difference in material:")."""
 _BOTH = re.compile(
-    r"\bboth (?:are|have|come|use|weigh|of them|products|options)\b|\bthey both\b|"
+    r"\bboth (?:are|have|come|use|weigh|of them|products|options|list|share|contain|feature|"
+    r"include|measure|need|take|carry|give|run)\b|\bthey both\b|"
     r"\b(?:they|ones|[a-z]+ [a-z]+) are both\b(?! (?:in stock|available|sold|out|still))|"
     r"\beach of them\b|"
     r"两款都|两个都|两者都|二者都|它们都"

@@ -84,7 +84,7 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
 
 _MINUTES = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|~|to|到|至)\s?(\d+(?:\.\d+)?))?\s?"
-    r"(?:minutes?\b|mins?\b|分钟)"
+    r"(?P<unit>minutes?\b|mins?\b|分钟|hours?\b|hrs?\b|个?小时)"
 )
 
 
@@ -93,9 +93,10 @@ def handoff_wait(
 ) -> list[Verdict]:
     """A failed verdict when the answer gives a wait for the hand-off the tool did not give.
 
-    The hand-off's result names the wait (``eta_minutes``); every number of minutes the answer
-    states must be it ("预计15分钟内…一般5分钟左右就能接入" adds a wait nobody gave). When the
-    result did not reach the agent (a cut-off or failed call), any wait it states is invented.
+    The hand-off's result names the wait (``eta_minutes``); every number of minutes (or hours)
+    the answer states must be it ("预计15分钟内…一般5分钟左右就能接入" adds a wait nobody
+    gave). When the result did not reach the agent (a cut-off or failed call), any wait it
+    states is invented.
     """
     handoffs = [r for r in calls if r.function == "handoff.escalate"]
     if not handoffs or kb is None:
@@ -111,7 +112,8 @@ def handoff_wait(
             continue
         eta = result.get("eta_minutes") if isinstance(result, dict) else None
     for m in stated:
-        values = {float(m.group(1)), float(m.group(2) or m.group(1))}
+        scale = 60.0 if m.group("unit")[0] in "h小个" else 1.0  # "within 24 hours"
+        values = {scale * float(m.group(1)), scale * float(m.group(2) or m.group(1))}
         if eta is None:
             return [Verdict(0.0, f"invented wait {m.group(0)!r}: the hand-off gave the agent none")]
         if values != {float(eta)}:

@@ -84,6 +84,28 @@ def _theirs(a: _Answer, subject: Subject, said: str, start: int) -> bool:
     )
 
 
+def _choice(a: _Answer, subject: Subject, other: str, core: str, start: int) -> bool:
+    """Whether ``other``, another product's value in the case, is said beside the fact's own.
+
+    "So it comes down to the look you like: satin or natural": the two products' values offered
+    as a choice (each said of its product elsewhere), not a rival value of the fact's product.
+    """
+    if len(core) < 3 or a.kb is None:
+        return False
+    kb = a.kb
+    if not any(
+        re.search(rf"\b{re.escape(other)}\b", prepare(str(f.value)))  # "satin" of "satin finish"
+        and fact_subject(a.case, f, kb).product_id not in (None, subject.product_id)
+        for f in a.case.facts
+    ):
+        return False
+    sentence = clause_of(a.sentences, start)
+    return any(
+        sentence.start <= m.start() < sentence.end and not a.negated(m.start())
+        for m in re.finditer(rf"\b{re.escape(core)}\b", a.text)
+    )
+
+
 def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> str | None:
     """Another value the catalogue gives spec ``label``, said of the fact's subject (None: none).
 
@@ -93,12 +115,15 @@ def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> s
     if a.kb is None or label not in _spec_values(a.kb) or not isinstance(fact.value, str):
         return None
     own = prepare(fact.value)
+    core = own.replace(prepare(label), "").strip()  # "natural" of "natural finish"
     for other in _spec_values(a.kb)[label] - {own}:
         if other in own or own in other or other == prepare(label):
             continue  # "stackable: foldable" names the label, not a rival value
         for start, end in find_phrase(other, a.text):
             if _difference(a.text, start, end):
                 continue  # "轻了130g", "130 g lighter": how far apart, not a value
+            if _choice(a, subject, other, core, start):
+                continue  # "go satin for a soft sheen, natural for a skin-like look"
             if a.negated(start) or a.conflict(subject, start):
                 continue
             if _theirs(a, subject, other, start):

@@ -77,6 +77,8 @@ _REFUSAL_BEFORE = re.compile(
     r"\b(?:can not|could not|will not|would not|do not|never|not able to|unable to) "
     r"(?:say|promise|claim|guarantee|call|describe|tell you|state|advertise|suggest|recommend|rank|"
     r"compare|rate|judge|predict|talk about|discuss|comment on|give advice on|advise on)\b|"
+    r"\b(?:can not|could not|will not|would not|do not|not able to|unable to) [a-z ]{0,30}? "
+    r"(?:or|nor) (?:say|promise|claim|guarantee|predict)\b|"  # "can't offer advice or promise"
     r"\bno (?:promises?|guarantees?|claims?)\b|不能说|不敢说|没办法说|没法说|不能承诺|不敢承诺|"
     r"不能保证|没法保证|不敢保证|不能打包票|"
     r"(?:不能|不可以|无法|没法)(?:和|跟|与|同|代替|替代|取代)"  # 不能和母乳画等号
@@ -190,7 +192,10 @@ def factual_claim(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
         if (
             rule in FACTUAL_RULES
             or rule.startswith("MED-")
-            or (rule in ("ABS-GUARANTEE", "SAFETY-ABS") and _FACTUAL_ABSOLUTE.search(claim))
+            or (
+                rule in ("ABS-GUARANTEE", "SAFETY-ABS", "ABS-GENERAL")
+                and _FACTUAL_ABSOLUTE.search(claim)
+            )
             or (rule.startswith("CMP-") and not _PUFFERY.match(claim))  # not "better than"
         ):
             return Verdict(0.0, f"claims {claim!r}, which the listing does not give (see safety)")
