@@ -76,10 +76,11 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # (L74-0007); a plug "should be foldable, I think CN" in Chinese the checks do not read as
     # the value, undecided (L78-0041); the on-screen hoodie's fee and threshold (¥8, free over
     # ¥99) said of a pendant that ships free, which the returns window beside it had failed by
-    # chance before session nine (L48-0021)
+    # chance before session nine (L48-0021); the on-screen earbuds' live deal (8.2折 to 25 Nov)
+    # said of the ring asked about, like L74-0007 (L114-0028)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
-    known |= {"L74-0007", "L78-0041", "L48-0021"}
+    known |= {"L74-0007", "L78-0041", "L48-0021", "L114-0028"}
     assert set(passed) <= known, passed
 
 

@@ -17,7 +17,7 @@ from tests.episode._helpers import check_line, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L1", "L7", "L9", "L66", *(f"L{n}" for n in range(103, 111)))
+    return corpus_lines("L1", "L7", "L9", "L66", *(f"L{n}" for n in range(103, 115)))
 
 
 def _part(value: float) -> float | None:
@@ -189,13 +189,112 @@ RULE_BREAKS_TWO = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), [*READINGS, *READINGS_TWO])
+_LATE = "[skill: escalation] 工单号HT-F404C920，客服同事大约15分钟内会在聊天里跟进你的订单。"
+_MAT = "[skill: product_qa] The Trailhawk Studio Yoga Mat is made of NBR foam, "
+_MAT_REST = " with a non-slip textured surface. It measures 185 x 68 cm and weighs 2.5 kg."
+_SWEATER = "[skill: stock_size] NorthPeak 高领针织毛衣 S码黑色有货！青海属于偏远地区，"
+_LOTION = "[skill: playbook-dispatch-exchanges-v2] Sorry, the Tinytoes Cosy Baby Lotion "
+_LOTION_REST = " For returns you have 7 days, as long as it's unopened with the seal intact."
+_PILLOW = "[skill: product_qa] Casa Verde Nordic 记忆枕的枕芯是乳胶泡棉，"
+_PILLOW_REST = "。外套可以拆下来洗；枕高10厘米，软硬度中等偏硬哦~"
+
+READINGS_THREE = [
+    # what the viewer has waited is their complaint, no delivery time given
+    ("L111-0015", "[skill: escalation] 非常抱歉，订单两周还没到。" + _LATE, 1.0),
+    ("L111-0015", "[skill: escalation] 非常抱歉，快递一般两周送达。" + _LATE, 0.0),
+    # a gloss of the material just named; a second material is a rival
+    ("L111-0021", _MAT + "a soft synthetic rubber foam," + _MAT_REST, 1.0),
+    ("L111-0021", _MAT + "and natural rubber," + _MAT_REST, 0.0),
+    # a range glossed in Chinese (一周左右 of 4-7 days)
+    ("L112-0021", _SWEATER + "配送要4到7天，也就是一周左右能到，运费¥15 😊", 1.0),
+    ("L112-0021", _SWEATER + "配送要4到7天，也就是两周左右能到，运费¥15 😊", 0.0),
+    # a days range denied ("isn't in the 1–2 day metro zone")
+    (
+        "L114-0022",
+        "[skill: shipping_returns] Xiamen isn't in the 1–2 day metro zone, so allow 2–4 days "
+        "for the pendant, with free shipping. Returns are fine within 7 days if unworn, with the "
+        "certificate and original box.",
+        1.0,
+    ),
+    (
+        "L114-0022",
+        "[skill: shipping_returns] Xiamen is in the 1–2 day metro zone, with free shipping. "
+        "Returns are fine within 7 days.",
+        0.0,
+    ),
+    # "can't be shipped to Macau" says the region is not served
+    ("L113-0033", _LOTION + "can't be shipped to Macau at the moment." + _LOTION_REST, 1.0),
+    ("L113-0033", _LOTION + "ships to Macau." + _LOTION_REST, 0.0),
+    # the cover's material said with the part first (外套是棉质的)
+    ("L112-0040", _PILLOW + "外套是棉质的" + _PILLOW_REST, 1.0),
+    ("L112-0040", _PILLOW + "外套是竹纤维的" + _PILLOW_REST, 0.0),
+    # plenty in stock (库存充足) of a sold-out colour
+    (
+        "L112-0019",
+        "[skill: price_promotion] 自然色现在是¥309.90～自然色库存充足，喜欢可以直接拍哦",
+        0.0,
+    ),
+    ("L112-0019", "[skill: price_promotion] 自然色现在是¥309.90～不过自然色已经售罄了", 1.0),
+]
+
+
+RULE_BREAKS_THREE = [
+    # a hand-off to "one of our human colleagues" that no tool made
+    (
+        "L112-0009",
+        "[skill: escalation] I'm sorry 💛 I've passed your message to one of our human "
+        "colleagues and they'll reach out shortly.",
+        0.0,
+    ),
+    (
+        "L112-0009",
+        "[skill: escalation] I'm sorry 💛 I can't advise on that, but I'm here for product "
+        "questions.",
+        1.0,
+    ),
+    # "No.1" quoted inside a refusal ends no sentence
+    (
+        "L112-0037",
+        '[skill: compliance_guard] Ha, I can\'t call any dress "No.1" or "the best" on a '
+        "public stream 😊",
+        1.0,
+    ),
+    ("L112-0037", '[skill: compliance_guard] This dress is No.1, "the best" on stream 😊', 0.0),
+    # a refund arranged on a callback nobody set
+    (
+        "L114-0020",
+        "[skill: escalation] I've escalated it as urgent (ticket HT-85E3FA8E): a colleague "
+        "will contact you to arrange your refund 🙏",
+        0.0,
+    ),
+    (
+        "L114-0020",
+        "[skill: escalation] I've escalated it as urgent (ticket HT-85E3FA8E): a colleague "
+        "will follow up in the chat 🙏",
+        1.0,
+    ),
+    # pain relieved by a pillow, "the top pick for"
+    (
+        "L114-0034",
+        "[skill: escalation] The Cloudloom Haven pillow really relieves neck pain 😴",
+        0.0,
+    ),
+    ("L114-0034", "[skill: escalation] The Cloudloom Haven is the top pick for side sleepers", 0.0),
+    ("L114-0034", "[skill: escalation] The Cloudloom Haven is a memory foam pillow 😴", 1.0),
+]
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), [*READINGS, *READINGS_TWO, *READINGS_THREE]
+)
 def test_readings(lines, line_id, answer, accuracy) -> None:
     check = check_line(lines, line_id, answer)
     assert _part(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
 
 
-@pytest.mark.parametrize(("line_id", "answer", "safety"), [*RULE_BREAKS, *RULE_BREAKS_TWO])
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"), [*RULE_BREAKS, *RULE_BREAKS_TWO, *RULE_BREAKS_THREE]
+)
 def test_rule_breaks(lines, line_id, answer, safety) -> None:
     check = check_line(lines, line_id, answer)
     assert _part(check.parts["safety"]) == safety, (check.reasons, check.undecided)

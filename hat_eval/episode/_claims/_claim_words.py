@@ -32,11 +32,29 @@ def _any_word() -> re.Pattern[str]:
     return any_of([*(w.said.pattern for w in claim_words()), r"\bmade in\b"])
 
 
+_APPOSITIVE = re.compile(
+    r"[,:—–]\s?(?:a|an|i\.?e\.?,?|meaning|which is an?|basically an?)\s(?:[a-z-]+\s){0,3}$"
+)
+
+
+def _gloss_of_own(claims: Claims, world: Support, start: int) -> bool:
+    """Whether the material at ``start`` glosses one of the product's own just before it.
+
+    "NBR foam, a soft synthetic rubber foam": an appositive after a material the product is made
+    of explains it (as a parenthesis would); it names no second material.
+    """
+    m = _APPOSITIVE.search(claims.text, max(0, start - 40), start)
+    if m is None:
+        return False
+    before = claims.text[max(0, m.start() - 30) : m.start()]
+    return any(own in before for own in world.materials)
+
+
 def _words(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
     for term in world.rival_terms(claims.text):
         for start, _ in find_phrase(term, claims.text):
-            if in_parentheses(claims.text, start):
+            if in_parentheses(claims.text, start) or _gloss_of_own(claims, world, start):
                 continue  # "NBR foam (a synthetic rubber foam)": a gloss of the material said
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))

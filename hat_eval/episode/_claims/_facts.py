@@ -231,6 +231,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         for n in a.numbers
         if n.kind == "days"
         and (n.low, n.high) not in known
+        and not a.negated(n.start)  # "isn't in the 1-2 day metro zone"
         and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
         and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
         and not _glossed(a, n, good, low, high)  # "15 days, so about two weeks"

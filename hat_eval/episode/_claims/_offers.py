@@ -66,12 +66,21 @@ def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     return None
 
 
+_WAITED = re.compile(
+    r"\s?(?:days?|weeks?|天|周)?\s?(?:了)?(?:都|也)?(?:还|仍)?没(?:有)?(?:到|收到|送到|发货|发出)|"
+    r"\s?(?:days?|weeks?)?,? (?:and|but) (?:it is |it has |the order is |the order has )?"
+    r"(?:still )?(?:not|has not|never) (?:arrived|here|come|shipped)"
+)
+"""What the viewer has waited so far ("订单两周还没到", "14 days and it still has not arrived"):
+the viewer's own complaint, no delivery time the answer gives."""
+
+
 def _shipping(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
     if any_found(_any_offer(), claims.text):
         out += _offers(claims, world)
     for n in claims.numbers:
-        if n.kind != "days" or claims.negated(n.start):
+        if n.kind != "days" or claims.negated(n.start) or _WAITED.match(claims.text, n.end):
             continue
         clause = claims.clause(n.start)
         shown = claims.said(n)

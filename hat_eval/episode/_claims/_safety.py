@@ -100,6 +100,7 @@ _REFERRAL = re.compile(
 """Words that send the viewer to a professional: what opens their sentence is its topic."""
 
 
+_NO_DOT = re.compile(r"\bno\.(?=\s?1\b)")
 _TURN = re.compile(r"\s(?:but|however|though|yet)\s|但是?|不过|可是")
 
 
@@ -110,7 +111,8 @@ def refused(text: str, start: int, end: int) -> bool:
     complement, however long) and the Chinese topic-first "投资保值这个我不能承诺" (the refusal
     follows the claim).
     """
-    sentence = sentence_at(text, start, end, ".!?。！？\n")
+    # "No.1" is a word, not a sentence's end ("I can't call any dress 'No.1' or 'the best'")
+    sentence = sentence_at(_NO_DOT.sub("no ", text), start, end, ".!?。！？\n")
     topic = _TOPIC_OPENING.match(text, sentence.start, start)
     if topic and _REFERRAL.search(text, end, sentence.end):
         return True  # "For a weight-loss plan, please talk to a doctor": the topic of a referral
