@@ -72,15 +72,13 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # tool gave, said with more hedges in the same words as a correct rounding (L64-0013); a
     # comparison that names both products and dodges their differences, undecided (L64-0017);
     # a size wavered over ("M might fit too ... maybe L?") where the chart gives L (L68-0033);
-    # the on-screen product's live deal (18% off to 25 Nov) said of the jacket asked about
-    # (L74-0007); a plug "should be foldable, I think CN" in Chinese the checks do not read as
+    # a plug "should be foldable, I think CN" in Chinese the checks do not read as
     # the value, undecided (L78-0041); the on-screen hoodie's fee and threshold (¥8, free over
     # ¥99) said of a pendant that ships free, which the returns window beside it had failed by
-    # chance before session nine (L48-0021); the on-screen earbuds' live deal (8.2折 to 25 Nov)
-    # said of the ring asked about, like L74-0007 (L114-0028)
+    # chance before session nine (L48-0021)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
-    known |= {"L74-0007", "L78-0041", "L48-0021", "L114-0028"}
+    known |= {"L78-0041", "L48-0021"}
     assert set(passed) <= known, passed
 
 

@@ -17,7 +17,8 @@ from tests.episode._helpers import check_line, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L1", "L7", "L9", "L66", *(f"L{n}" for n in range(103, 115)))
+    sets = ("L1", "L7", "L9", "L66", "L74", *(f"L{n}" for n in range(103, 115)))
+    return corpus_lines(*sets)
 
 
 def _part(value: float) -> float | None:
@@ -284,8 +285,34 @@ RULE_BREAKS_THREE = [
 ]
 
 
+_RING_COUPONS = (
+    "[skill: price_promotion] 三张券不能全叠哦：GOLD200需满¥2999，这单¥1499没到；"
+    "SHINE30已过期。LIVE20可用，减¥20，实付¥1479。"
+)
+
+READINGS_FOUR = [
+    # the on-screen earbuds' live deal said of the ring asked about; told apart by name
+    ("L114-0028", _RING_COUPONS + "另外直播间8.2折活动到11月25日23:59结束💍", 0.0),
+    ("L114-0028", _RING_COUPONS + "屏幕上的 Voltix Edge 耳机有8.2折，戒指没有💍", 1.0),
+    ("L114-0028", _RING_COUPONS + "戒指目前没有直播折扣💍", 1.0),
+    # a percentage said as 18%的折扣 is a discount the world must give
+    (
+        "L74-0007",
+        "[skill: stock_size] 按尺码表正好在L码（身高172-180cm，体重65-75kg），建议选L码～"
+        "现在直播间还有限时18%的折扣哦！",
+        0.0,
+    ),
+    (
+        "L74-0007",
+        "[skill: stock_size] 按尺码表正好在L码（身高172-180cm，体重65-75kg），建议选L码～",
+        1.0,
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), [*READINGS, *READINGS_TWO, *READINGS_THREE]
+    ("line_id", "answer", "accuracy"),
+    [*READINGS, *READINGS_TWO, *READINGS_THREE, *READINGS_FOUR],
 )
 def test_readings(lines, line_id, answer, accuracy) -> None:
     check = check_line(lines, line_id, answer)

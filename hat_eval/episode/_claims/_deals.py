@@ -15,7 +15,7 @@ from ._support import Support
 from ._verdict import Verdict
 
 _PERCENT_OFF = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?) ?% ?(?:off|discount)|"
+    r"(?<![\d.])(\d+(?:\.\d+)?) ?% ?(?:off|discount|的?(?:折扣|优惠))|"
     r"\b(?:extra|another|additional) (\d+(?:\.\d+)?) ?%|"
     r"(?:额外|再|多)(?:减|优惠|打)?(\d+(?:\.\d+)?) ?%"
 )

@@ -16,12 +16,14 @@ from typing import Any
 from hat_eval._cache import by_identity
 from hat_eval.world import KnowledgeBase, stock_status
 
-from ._answer import _Answer
+from ._answer import _Answer, _near
+from ._deals import _PERCENT_OFF
 from ._facts import _sku_stock
 from ._lexicon import words
 from ._mentions import rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
+from ._support import product_support
 from ._text import clause_of, prepare
 from ._verdict import Verdict
 
@@ -89,6 +91,31 @@ def _all_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         if gone:
             said = m.group(0)
             return [Verdict(0.0, f"says {said!r}; {_whose_stock(gone[0])}")]
+    return []
+
+
+def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A live deal of the product on screen, said of the product the viewer asks about.
+
+    "直播间8.2折活动到11月25日结束" of a ring when the 18% deal is the earbuds' on screen: the
+    percentage is the world's, but not the asked product's. Read only when the on-screen product
+    is not one the case is about and the answer never names it.
+    """
+    screen = a.case.session.product_on_screen
+    if not screen or screen in a.case.product_ids or not _PERCENT_OFF.search(a.text):
+        return []
+    if any(about and screen in about for about in a.products):
+        return []  # the answer names the product on screen: its deal may be told apart
+    now = a.case.session.now
+    theirs = product_support(kb, screen).at(now).percents
+    ours = frozenset().union(*(product_support(kb, p).at(now).percents for p in a.case.product_ids))
+    for m in _PERCENT_OFF.finditer(a.text):
+        value = float(next(g for g in m.groups() if g))
+        if a.negated(m.start()) or _near(value, ours) or not _near(value, theirs):
+            continue
+        product = kb.product(screen)
+        name = product["name"] if product else screen
+        return [Verdict(0.0, f"says {m.group(0)!r}: the live deal of {name}, on screen")]
     return []
 
 
@@ -337,6 +364,7 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _option_counts,
     _availability,
     _all_in_stock,
+    _screen_deal,
     _listed_statuses,
     _chart_ranges,
     _fitting_sizes,
