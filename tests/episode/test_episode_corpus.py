@@ -75,10 +75,12 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # a plug "should be foldable, I think CN" in Chinese the checks do not read as
     # the value, undecided (L78-0041); the on-screen hoodie's fee and threshold (¥8, free over
     # ¥99) said of a pendant that ships free, which the returns window beside it had failed by
-    # chance before session nine (L48-0021)
+    # chance before session nine (L48-0021); a lining hedged ("I believe the dress has a light
+    # lining, possibly") where the listing says unlined, in words the checks leave undecided
+    # (L116-0020)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
-    known |= {"L78-0041", "L48-0021"}
+    known |= {"L78-0041", "L48-0021", "L116-0020"}
     assert set(passed) <= known, passed
 
 

@@ -25,7 +25,7 @@ from ._mentions import (
     _rivals,
     _word_forms,
 )
-from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, same_quantity
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, in_unit, same_quantity
 from ._subjects import Subject, _variant_words, fact_subject, products_in
 from ._text import clause_of, find_phrase, in_parentheses, prepare
 from ._verdict import Verdict
@@ -132,6 +132,33 @@ def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> s
     return None
 
 
+_WANTED_NONE = re.compile(
+    r"\b(?:prefers?|wants?|likes?|needs?|looking for|rather have)\s(?:no|zero)\s$|"
+    r"(?:喜欢|想要|偏爱)(?:无|没有)$"
+)
+
+
+def _rough_gloss(a: _Answer, value: float, unit: str, m: re.Match[str]) -> bool:
+    """Whether measure ``m`` glosses ``value unit`` roughly, as people do.
+
+    "8 mm (just under 1 cm)", "820 g, or about 0.8 kilograms" (within 5%); "198 grams, a little
+    under 200 g", "820 g, a little under 1 kilogram" (a round figure on the right side of it,
+    within a quarter).
+    """
+    said = in_unit(float(m.group(1)), m.group(2), unit)
+    if said is None:
+        return False
+    if approximated_at(a.text, m.start(), m.end()) and (
+        in_parentheses(a.text, m.start()) or abs(said - value) <= 0.05 * value
+    ):
+        return True
+    near = _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
+    if near is None or abs(said - value) > 0.25 * value:
+        return False
+    below = re.search(r"under|below|less|shy", near.group(0)) is not None
+    return said >= value if below else said <= value
+
+
 def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     mentions = _phrase_mentions(a, fact)
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
@@ -153,6 +180,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     for word in [] if negative else prepare(str(fact.value)).removeprefix("size ").split():
         if len(word) > 3 and not word.isdigit() and word not in _STOP:
             for start, _ in find_phrase(word, a.text):
+                if _WANTED_NONE.search(a.text, max(0, start - 30), start):
+                    continue  # "suits parents who prefer no scent": a wish, no denial
                 if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
                     return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
     measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", prepare(str(fact.value)))
@@ -172,14 +201,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _an_option(a, m.group(0))  # "the bangle in 54 mm": a size, not its width
                 and not _in_dimensions(a.text, m.start(), m.end())  # "60 x 40 cm": its footprint
                 and not _CAPACITY_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
-                and not (  # "8 mm (just under 1 cm)": a rough gloss in another unit
-                    in_parentheses(a.text, m.start())
-                    and approximated_at(a.text, m.start(), m.end())
-                )
-                and not (  # "198 grams, a little under 200 g": a round figure beside it
-                    _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
-                    and abs(float(m.group(1)) - value) <= 0.1 * value
-                )
+                and not _rough_gloss(a, value, unit, m)
                 and not _worked_total(a, value, float(m.group(1)), m.start())
                 and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
             ):

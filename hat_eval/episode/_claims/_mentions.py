@@ -206,9 +206,12 @@ def _word_forms(word: str) -> str:
     """A pattern of ``word`` and its inflections: plated, plating, plate; absorbency, absorbent.
 
     A word of five letters or more loses one common suffix (a stem of four letters or more
-    stays) and takes any of them back; shorter words take a plural only.
+    stays) and takes any of them back; a word of four letters takes -ing and -ed too ("wash":
+    "washing machine"); shorter words take a plural only.
     """
     stem = _SUFFIX.sub("", word) if len(word) >= 5 and word.isalpha() else word
+    if len(word) == 4 and word.isalpha():  # "wash": "washing machine"
+        return rf"{re.escape(word)}(?:s|es|ing|ed)?"
     if len(stem) < 4 or stem == word:
         return rf"{re.escape(word)}(?:s|es)?"
     return rf"{re.escape(stem)}(?:{_SUFFIXES})?"

@@ -145,19 +145,27 @@ def _units() -> Any:
     return units
 
 
+def in_unit(b: float, unit_b: str, unit_a: str) -> float | None:
+    """``b unit_b`` in ``unit_a`` (0.8 kg in g -> 800), None when pint cannot convert it."""
+    if unit_a == unit_b:
+        return b
+    import pint
+
+    try:
+        return float(_units().Quantity(b, unit_b).to(unit_a).magnitude)
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError):
+        return None
+
+
 def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
     """Whether ``a unit_a`` equals ``b unit_b`` (1.2 kg = 1200 g; 12 months = 1 year).
 
     None when either unit is unknown to pint or the two are of different dimensions.
     """
-    if unit_a != unit_b:
-        import pint
-
-        try:  # pint reads plurals ("months") and prefixes ("ml") itself
-            b = _units().Quantity(b, unit_b).to(unit_a).magnitude
-        except (pint.errors.PintError, ValueError, TypeError, AttributeError):
-            return None
-    return abs(b - a) <= 1e-6 * max(1.0, abs(a))
+    converted = in_unit(b, unit_b, unit_a)  # pint reads plurals ("months") and prefixes ("ml")
+    if converted is None:
+        return None
+    return abs(converted - a) <= 1e-6 * max(1.0, abs(a))
 
 
 def normalise_quantities(text: str) -> str:

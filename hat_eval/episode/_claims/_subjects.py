@@ -93,12 +93,24 @@ def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
     return Subject(str(pid) if pid else None)
 
 
+_BED = re.compile(r"(?<=\d)(?: ?m bed| ?米床)$")
+
+
+def _forms(value: str) -> tuple[str, ...]:
+    """An option's prepared forms: "1.8 m bed" is said "1.8 m" too (1.8米床, 1.8米)."""
+    word = prepare(value)
+    short = _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word)
+    return (word,) if short == word else (word, short)
+
+
 @lru_cache(maxsize=4096)
 def _variant_words(kb: KnowledgeBase, product_id: str) -> dict[str, frozenset[str]]:
     """Prepared option and colour words of a product's SKUs (English and Chinese)."""
     skus = kb.skus(product_id)
     return {
-        kind: frozenset(prepare(str(s[f])) for s in skus for f in (kind, f"{kind}_zh") if s.get(f))
+        kind: frozenset(
+            w for s in skus for f in (kind, f"{kind}_zh") if s.get(f) for w in _forms(str(s[f]))
+        )
         for kind in ("option", "colour")
     }
 
@@ -152,7 +164,10 @@ def subject_sku(kb: KnowledgeBase | None, subject: Subject) -> dict[str, Any] | 
 def names_field(segment: str, sku: dict[str, Any], key: str) -> bool:
     """Whether ``segment`` names the SKU's option or colour (``key``), in English or Chinese."""
     return any(
-        w and _size_token(prepare(str(w)), segment) for w in (sku.get(key), sku.get(f"{key}_zh"))
+        _size_token(form, segment)
+        for w in (sku.get(key), sku.get(f"{key}_zh"))
+        if w
+        for form in _forms(str(w))
     )
 
 
@@ -163,7 +178,7 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
     sku = subject_sku(kb, subject)
     words = _variant_words(kb, subject.product_id)
     own = {
-        kind: {prepare(str(sku[f])) for f in (kind, f"{kind}_zh") if sku and sku.get(f)}
+        kind: {w for f in (kind, f"{kind}_zh") if sku and sku.get(f) for w in _forms(str(sku[f]))}
         for kind in ("option", "colour")
     }
     return any(  # another colour (or option) named, and not its own
