@@ -138,6 +138,35 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     return []
 
 
+_EXPIRED = re.compile(r"\b(?:expired|expires?|ended|ends?|ran out|runs? out)\b|过期|到期|截止|结束")
+
+
+_STARTS = re.compile(r"\b(?:from|starts?|started|starting|since|begins?|began)\b|开始|生效|起")
+
+
+def coupon_end_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Verdict]:
+    """A date a named coupon is said to expire on must be one of its dates.
+
+    "RUN50 已于 11月8日过期" when RUN50 started on 8 November and ran to 18 November: the coupon
+    (``coupons``: code -> (``starts_at``, ``ends_at``)) and a date said in one clause with an
+    expiry word; its start date is its own too where the clause says when it starts.
+    """
+    for code, (starts_at, ends_at) in coupons.items():
+        for c in re.finditer(rf"(?<![a-z0-9]){re.escape(code.lower())}(?![a-z0-9])", claims.text):
+            clause = claims.clause(c.start())
+            if not _EXPIRED.search(clause):
+                continue
+            month, day = int(ends_at[5:7]), int(ends_at[8:10])
+            own = {(month, day), (month, day + 1)}
+            if _STARTS.search(clause):  # "valid from 8 Nov to 18 Nov": its start is its own
+                own.add((int(starts_at[5:7]), int(starts_at[8:10])))
+            for m in _DATE.finditer(clause):
+                if _month_day(m) not in own:
+                    said = m.group(0)
+                    return [Verdict(0.0, f"says {code} ends {said!r}; it ends {ends_at[:10]}")]
+    return []
+
+
 def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
     """A deal said to end tonight ("ends tonight", 今晚结束) must end on the session's date."""
     if not world.now:

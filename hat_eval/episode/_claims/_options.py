@@ -17,7 +17,7 @@ from hat_eval._cache import by_identity
 from hat_eval.world import KnowledgeBase, stock_status
 
 from ._answer import _Answer, _near
-from ._deals import _PERCENT_OFF
+from ._deals import _PERCENT_OFF, coupon_end_dates
 from ._facts import _sku_stock
 from ._lexicon import words
 from ._mentions import rounds_to
@@ -92,6 +92,14 @@ def _all_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             said = m.group(0)
             return [Verdict(0.0, f"says {said!r}; {_whose_stock(gone[0])}")]
     return []
+
+
+def _coupon_dates(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A named coupon's expiry date said must be its own (:func:`coupon_end_dates`)."""
+    if not re.search(r"\d", a.text):
+        return []
+    dates = {str(c["code"]): (str(c["starts_at"]), str(c["ends_at"])) for c in kb.coupons()}
+    return coupon_end_dates(a, dates)
 
 
 def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -361,6 +369,7 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _threshold_where_none,
     _sold_out_offered,
     _coupon_thresholds,
+    _coupon_dates,
     _option_counts,
     _availability,
     _all_in_stock,
