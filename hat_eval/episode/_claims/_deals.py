@@ -151,7 +151,11 @@ def coupon_end_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> lis
     (``coupons``: code -> (``starts_at``, ``ends_at``)) and a date said in one clause with an
     expiry word; its start date is its own too where the clause says when it starts.
     """
+    if not _EXPIRED.search(claims.text) or not _DATE.search(claims.text):
+        return []
     for code, (starts_at, ends_at) in coupons.items():
+        if code.lower() not in claims.text:
+            continue
         for c in re.finditer(rf"(?<![a-z0-9]){re.escape(code.lower())}(?![a-z0-9])", claims.text):
             clause = claims.clause(c.start())
             if not _EXPIRED.search(clause):

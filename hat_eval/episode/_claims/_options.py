@@ -94,12 +94,15 @@ def _all_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+@by_identity(8)
+def _coupon_days(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
+    """Each coupon code -> (starts_at, ends_at), read once per knowledge base."""
+    return {str(c["code"]): (str(c["starts_at"]), str(c["ends_at"])) for c in kb.coupons()}
+
+
 def _coupon_dates(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A named coupon's expiry date said must be its own (:func:`coupon_end_dates`)."""
-    if not re.search(r"\d", a.text):
-        return []
-    dates = {str(c["code"]): (str(c["starts_at"]), str(c["ends_at"])) for c in kb.coupons()}
-    return coupon_end_dates(a, dates)
+    return coupon_end_dates(a, _coupon_days(kb))
 
 
 def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
