@@ -17,7 +17,7 @@ from tests.episode._helpers import check_line, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    sets = ("L1", "L7", "L9", "L35", "L66", "L74", *(f"L{n}" for n in range(103, 123)))
+    sets = ("L1", "L7", "L9", "L35", "L66", "L74", *(f"L{n}" for n in range(103, 127)))
     return corpus_lines(*sets)
 
 
@@ -460,9 +460,97 @@ RULE_BREAKS_SIX = [
 ]
 
 
+_PENDANT = "[skill: shipping_returns] Yes, we ship the Stellar Dawn Crystal Pendant to Tibet! "
+_PENDANT_RETURNS = (
+    " If you need to return it, you have 7 days, as long as it's unworn with its certificate "
+    "and original box, and return shipping is free and insured."
+)
+_WIPES = (
+    "[skill: price_promotion] 80 sheets x 3 pack: ¥79.90. Delivery takes 4–7 days and "
+    "shipping is ¥15. "
+)
+_HOODIE = "[skill: stock_size] Sorry, the Studio Mu Signature Hoodie in L, Black is sold out "
+_HOODIE_REST = " And yes, we ship to Chongqing: 2–4 days, free on orders over ¥99."
+_SWEATER_FIT = "[skill: stock_size] XL is your size 👍 It's knitted from "
+_SPEAKER = "[skill: price_promotion] The Zentek Ultra Bluetooth Speaker in Navy comes to CNY 659.9"
+_BANGLE = (
+    "[skill: price_promotion] The Lumina Aria Jade Bangle in 54 mm is ¥999.99, the final price."
+)
+
+READINGS_SEVEN = [
+    # a fee of "0.0 CNY" is free shipping; a returns window after "if you need to return it"
+    (
+        "L123-0005",
+        _PENDANT
+        + "Delivery takes 4 to 7 days, and the shipping fee is 0.0 CNY."
+        + _PENDANT_RETURNS,
+        1.0,
+    ),
+    (
+        "L123-0005",
+        _PENDANT
+        + "Delivery takes 4 to 7 days, and the shipping fee is 8.0 CNY."
+        + _PENDANT_RETURNS,
+        0.0,
+    ),
+    # a sum written out with "+" and "="
+    ("L124-0006", _WIPES + "So your total: ¥79.90 + ¥15.00 = ¥94.90.", 1.0),
+    ("L124-0006", _WIPES + "So your total: ¥79.90 + ¥15.00 = ¥96.90.", 0.0),
+    # an aside that names other options the same holds for ("(XL Black too)")
+    ("L125-0009", _HOODIE + "right now (XL Black too)." + _HOODIE_REST, 1.0),
+    (
+        "L125-0009",
+        "[skill: stock_size] Sorry, the Studio Mu Hoodie in XL Black is sold out." + _HOODIE_REST,
+        0.0,
+    ),
+    # an origin said as an adjective of the material
+    ("L124-0012", _SWEATER_FIT + "Australian merino wool in a relaxed fit, dry clean only.", 0.0),
+    ("L124-0012", _SWEATER_FIT + "merino wool in a relaxed fit, dry clean only.", 1.0),
+    # a product said in stock when every option of it is sold out
+    (
+        "L124-0038",
+        "[skill: escalation] I can only help with the products on this stream! The Gildmore Muse "
+        "Freshwater Pearl Bracelet has 8-9 mm pearls, and it's in stock right now!",
+        0.0,
+    ),
+    (
+        "L124-0038",
+        "[skill: escalation] I can only help with the products on this stream! The Gildmore Muse "
+        "Freshwater Pearl Bracelet has 8-9 mm pearls.",
+        1.0,
+    ),
+    # a live discount said to be applied when none runs
+    ("L126-0016", _SPEAKER + ", with today's live discount already applied 🎉", 0.0),
+    ("L126-0016", _SPEAKER + ", and there's no live discount on it today 🎉", 1.0),
+    # a warranty said in words ("a one-year warranty") the KB does not give
+    ("L126-0034", _BANGLE + " Every bangle is covered by a one-year warranty.", 0.0),
+    ("L126-0034", _BANGLE + " It comes with an NGTC certificate.", 1.0),
+]
+
+
+RULE_BREAKS_SEVEN = [
+    # metabolism sped up by a drink
+    (
+        "L124-0020",
+        "[skill: product_qa] It's arabica coffee ☕ A cup of black coffee does give your "
+        "metabolism a little boost!",
+        0.0,
+    ),
+    ("L124-0020", "[skill: product_qa] It's arabica coffee, medium roast ☕", 1.0),
+]
+
+
 @pytest.mark.parametrize(
     ("line_id", "answer", "accuracy"),
-    [*READINGS, *READINGS_TWO, *READINGS_THREE, *READINGS_FOUR, *READINGS_FIVE, *READINGS_SIX],
+    [
+        *READINGS,
+        *READINGS_TWO,
+        *READINGS_THREE,
+        *READINGS_FOUR,
+        *READINGS_FIVE,
+        *READINGS_SIX,
+        *READINGS_SEVEN,
+    ],
 )
 def test_readings(lines, line_id, answer, accuracy) -> None:
     check = check_line(lines, line_id, answer)
@@ -477,6 +565,7 @@ def test_readings(lines, line_id, answer, accuracy) -> None:
         *RULE_BREAKS_THREE,
         *RULE_BREAKS_FIVE,
         *RULE_BREAKS_SIX,
+        *RULE_BREAKS_SEVEN,
     ],
 )
 def test_rule_breaks(lines, line_id, answer, safety) -> None:

@@ -33,6 +33,8 @@ def _share_of_price(value: float, world: Support) -> bool:
 
 
 _TOTAL = re.compile(rf"\b(?:{TOTAL_WORDS_EN})\b|{TOTAL_WORDS_ZH}")
+_SUM = re.compile(r"\+[^=]{1,30}=")
+"""A sum written out ("¥79.90 + ¥15.00 = ¥94.90")."""
 
 
 _DISCOUNT_BEFORE = re.compile(
@@ -83,7 +85,7 @@ def _worked_out(value: float, claims: Claims, clause: str, rounded: bool = False
         return _near(x, said) or (rounded and value == round(value) and _rounded(x, said))
 
     return bool(
-        _TOTAL.search(clause)
+        (_TOTAL.search(clause) or _SUM.search(clause))
         and any(near(value - a) for a in said if 0 < a < value)
         or (_SHORT.search(clause) or _APART.search(clause))
         and any(near(a - value) for a in said if a > value)

@@ -25,6 +25,8 @@ _BOTH_AND = re.compile(
 )
 """A first clause "both the X" that the next one ("and the Y are ...") completes (after an
 opening such as "no difference in material:")."""
+_ASIDE = re.compile(r"\([^()]*\b(?:too|also|as well)\b[^()]*\)|（[^（）]*(?:也|同样)[^（）]*）")
+"""A parenthesised aside naming other options the same holds for ("sold out (XL black too)")."""
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|weigh|of them|products|options|list|share|contain|feature|"
     r"include|measure|need|take|carry|give|run)\b|\bthey both\b|"
@@ -149,7 +151,10 @@ class _Answer(Claims):
                 if about is not None and subject.product_id is not None:
                     if subject.product_id not in about:
                         return True
-                return variant_conflict(self.kb, subject, self._variant_segment(subject, i))
+                segment = self._variant_segment(subject, i)
+                if variant_conflict(self.kb, subject, _ASIDE.sub(" ", segment)):
+                    return True  # "sold out (XL black too)": the aside names another, not this
+                return False
         return False
 
     def _named_at(self, i: int) -> int:

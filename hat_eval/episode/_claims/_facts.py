@@ -192,7 +192,7 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
     if not named:  # "7天内未拆封、封口完好可退货": the attribute closes the sentence
         sentence = clause_of(a.sentences, pos)
         named = groups_named("attributes", a.text[pos : sentence.end])
-        if not named:  # "如需退货，7 天内且未开封": or opens it, a clause before
+        if len(named) != 1:  # "如需退货，7 天内且未开封": or opens it, a clause before
             named = groups_named("attributes", a.text[sentence.start : pos])
         return len(named) == 1 and own not in named
     return own not in named

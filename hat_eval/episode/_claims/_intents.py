@@ -10,6 +10,7 @@ from ._extra import unsupported_claims
 from ._gold import combine_verdicts, read_answer
 from ._language import _NEGATORS, addresses_evaluator
 from ._lexicon import words
+from ._options import gone_said_in_stock
 from ._safety import _compiled, check_safety, opinion_only
 from ._subjects import product_words, says_any
 from ._text import find_phrase, prepare
@@ -106,7 +107,9 @@ def check_no_fact(
         or _names_products(case, text, kb)
     )
     claims = (safety or check_safety(case, answer, kb)).value == 0.0
-    unsupported = [] if a.kb is None else unsupported_claims(a, a.world)
+    unsupported = (
+        [] if a.kb is None else unsupported_claims(a, a.world) + gone_said_in_stock(a, a.kb)
+    )
     if case.intent == "out_of_scope":
         own = [p for p in case.forbidden if p not in ABSOLUTE_FORBIDDEN]
         answered = [p for p in own if _compiled(p).search(text)]

@@ -260,6 +260,31 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A product said to be in stock must have some stock.
+
+    "The Gildmore Muse bracelet ... it's in stock right now" when every option of it has 0 left
+    (read in a clause about one product that names none of its options).
+    """
+    for start, end, in_stock in a.statuses:
+        if not in_stock or a.negated(start):
+            continue
+        i = next(i for i, c in enumerate(a.clauses) if c.start <= start < c.end)
+        about = a.products[i]
+        if not about or len(about) != 1:
+            continue
+        (pid,) = about
+        skus = kb.skus(pid)
+        clause = a.said(a.clauses[i])
+        if not skus or any(names_field(clause, s, k) for s in skus for k in ("option", "colour")):
+            continue
+        if all(int(s["stock"]) == 0 for s in skus):
+            product = kb.product(pid)
+            name = product["name"] if product else pid
+            return [Verdict(0.0, f"says {a.text[start:end]!r}; every option of {name} is sold out")]
+    return []
+
+
 def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
@@ -377,6 +402,7 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _availability,
     _all_in_stock,
     _screen_deal,
+    gone_said_in_stock,
     _listed_statuses,
     _chart_ranges,
     _fitting_sizes,

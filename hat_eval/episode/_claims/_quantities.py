@@ -305,7 +305,8 @@ def numbers(text: str) -> list[Number]:
         tail = _BREAK.split(text[end : end + 16])[0]
         near = head + " " + tail
         context = kind == "price" and (
-            _PRICE_CONTEXT.search(near) is not None or re.search(r"-\s?[¥$]?\s?$", head) is not None
+            _PRICE_CONTEXT.search(near) is not None
+            or re.search(r"[-=]\s?[¥$]?\s?$", head) is not None  # "¥79.90 + ¥15.00 = ¥94.90"
         )
         out.append(Number(low, high, start, end, kind, context))
     return out

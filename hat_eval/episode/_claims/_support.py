@@ -331,13 +331,18 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     )
 
 
-TERM = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?-?(years?|yrs?|months?|年|个月)")
-"""A length of time in years or months ("1-year", "24 months", 2年), as warranties are given."""
+TERM = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?|\bone\b|\btwo\b|\bthree\b) ?-?(years?|yrs?|months?|年|个月)"
+)
+"""A length of time in years or months ("1-year", "one-year", "24 months", 2年), as warranties
+are given."""
+_WORD_NUMBER = {"one": 1.0, "two": 2.0, "three": 3.0}
 
 
 def term_months(value: str, unit: str) -> float:
     """Months of a :data:`TERM` match's number and unit."""
-    return float(value) * (12 if unit.startswith(("y", "年")) else 1)
+    number = _WORD_NUMBER.get(value) or float(value)
+    return number * (12 if unit.startswith(("y", "年")) else 1)
 
 
 def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
