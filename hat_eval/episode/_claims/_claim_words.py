@@ -30,7 +30,7 @@ def _wished(text: str, m: re.Match[str]) -> bool:
 def _any_word() -> re.Pattern[str]:
     """Any claim word at all: one search rules out most answers before each word is looked for."""
     return any_of(
-        [*(w.said.pattern for w in claim_words()), r"\bmade in\b", _ORIGIN_ADJECTIVE.pattern]
+        [*(w.said.pattern for w in claim_words()), r"\bmade in\b", _origin_adjective().pattern]
     )
 
 
@@ -68,38 +68,20 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
         place = m.group(1)
         if not claims.negated(m.start()) and place.split()[0] not in world.text:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
-    for m in _ORIGIN_ADJECTIVE.finditer(claims.text):
-        if not claims.negated(m.start()) and not re.search(_ORIGINS[m.group(1)], world.text):
+    for m in _origin_adjective().finditer(claims.text):
+        supported = groups("origins")[m.group(1)].search(world.text)
+        if not claims.negated(m.start()) and not supported:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
     return out
 
 
-_ORIGINS = {
-    "australian": "austral",
-    "new zealand": "zealand",
-    "italian": "ital",
-    "japanese": "japan",
-    "french": "fran|french",
-    "german": "german",
-    "korean": "korea",
-    "british": "brit|england",
-    "egyptian": "egypt",
-    "turkish": "turk",
-    "peruvian": "peru",
-    "mongolian": "mongol",
-    "scottish": "scot",
-    "swiss": "swiss|switzerland",
-    "irish": "irish|ireland",
-    "belgian": "belg",
-    "ethiopian": "ethiopia",
-    "colombian": "colombia",
-}
-"""A country adjective and the words of the knowledge base that would support it."""
-_ORIGIN_ADJECTIVE = re.compile(
-    rf"\b({'|'.join(_ORIGINS)}) (?:merino|wool|cotton|cashmere|leather|silk|linen|down|coffee|"
-    r"beans?|tea|honey|oats?|milk|chocolate|oak|pearls?|crystal|steel)\b"
-)
-"""An origin said as an adjective of the material ("knitted from Australian merino wool")."""
+@cache
+def _origin_adjective() -> re.Pattern[str]:
+    """An origin said as an adjective of the material ("knitted from Australian merino wool")."""
+    return re.compile(
+        rf"\b({'|'.join(groups('origins'))}) (?:merino|wool|cotton|cashmere|leather|silk|"
+        r"linen|down|coffee|beans?|tea|honey|oats?|milk|chocolate|oak|pearls?|crystal|steel)\b"
+    )
 
 
 def _unsupported_word(word: ClaimWord, claims: Claims, world: Support) -> Verdict | None:

@@ -68,6 +68,7 @@ GROUPS: dict[str, str] = {
     "value_forms": "other wordings of a fact's value (a coupon's reason, a size, a condition)",
     "label_words": "words that speak of a spec label's attribute (a value there is unread)",
     "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
+    "origins": "a country adjective -> the knowledge-base words that support it (australian)",
 }
 """The grouped keys: name -> what its groups hold (one pattern per group)."""
 
