@@ -20,7 +20,7 @@ from ._answer import _Answer, _near
 from ._deals import _PERCENT_OFF, coupon_end_dates
 from ._facts import _sku_stock
 from ._lexicon import words
-from ._mentions import rounds_to
+from ._mentions import _IN_STOCK, rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
 from ._support import product_support
@@ -260,12 +260,20 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_ANY_IN_STOCK = re.compile(
+    "|".join(sorted({re.escape(max(p.split(), key=len)) for p in _IN_STOCK}))
+)
+"""The longest word of each in-stock phrase: the statuses are read only where one is."""
+
+
 def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A product said to be in stock must have some stock.
 
     "The Gildmore Muse bracelet ... it's in stock right now" when every option of it has 0 left
     (read in a clause about one product that names none of its options).
     """
+    if not _ANY_IN_STOCK.search(a.text):
+        return []
     for start, end, in_stock in a.statuses:
         if not in_stock or a.negated(start):
             continue
