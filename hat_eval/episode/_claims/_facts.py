@@ -89,6 +89,10 @@ def _quantity_of(case: Case, fact: Fact) -> int:
     return quantity if isinstance(quantity, int) else 1
 
 
+_OVER = re.compile(r"\b(?:over|more than|above|upwards of)\s(?:a\s)?$|超过$|(?<!不)上$")
+"""A bound said before a number ("well over a hundred", 超过100)."""
+
+
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     want = fact.value == "in stock"
     statements = [s for s in a.statuses if not a.conflict(subject, s[0])]
@@ -136,6 +140,9 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         # 还剩多少? 库存充足: L52's annotators passed it, L79's split
         zh = CJK.search(a.case.message) is not None
         counts = [n for n in a.numbers if n.kind == "count" or n.low == own]  # not "17 Nov"
+        counts += [  # "well over a hundred available" of 137: a bound the count meets
+            n for n in a.numbers if 10 <= n.low < own and _OVER.search(a.text, 0, n.start)
+        ]
         if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged
             why = f"asked how many are left; gives no count (the KB has {own:g})"
