@@ -141,7 +141,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         zh = CJK.search(a.case.message) is not None
         counts = [n for n in a.numbers if n.kind == "count" or n.low == own]  # not "17 Nov"
         counts += [  # "well over a hundred available" of 137: a bound the count meets
-            n for n in a.numbers if 10 <= n.low < own and _OVER.search(a.text, 0, n.start)
+            n for n in a.numbers if 10 <= n.low < (own or 0) and _OVER.search(a.text, 0, n.start)
         ]
         if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged
