@@ -3,7 +3,9 @@
 A stock count or status said of a named option (size, colour) must be that option's; an option
 offered to the viewer must not be sold out; a free-shipping threshold needs a region that has
 one, and a named coupon's threshold must be its own; a size-chart row said or a size said to fit
-must agree with the chart. :data:`OPTION_CHECKERS` lists them, each ``(answer, kb) -> failed or
+must agree with the chart; a named coupon's expiry date must be its own; every colour said in
+stock must be; the live deal of the product on screen is not the asked product's; a product said
+in stock must have some. :data:`OPTION_CHECKERS` lists them, each ``(answer, kb) -> failed or
 undecided verdicts``.
 """
 
@@ -277,9 +279,9 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     for start, end, in_stock in a.statuses:
         if not in_stock or a.negated(start):
             continue
-        i = next(i for i, c in enumerate(a.clauses) if c.start <= start < c.end)
-        about = a.products[i]
-        if not about or len(about) != 1:
+        i = next((i for i, c in enumerate(a.clauses) if c.start <= start < c.end), None)
+        about = None if i is None else a.products[i]
+        if i is None or not about or len(about) != 1:
             continue
         (pid,) = about
         skus = kb.skus(pid)
