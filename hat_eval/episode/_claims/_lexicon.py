@@ -196,22 +196,37 @@ def lexicon() -> Lexicon:
     )
 
 
+_SOURCES: dict[str, tuple[str, ...]] = {}
+"""The forms each :func:`any_of` union was joined from, by its pattern (:func:`any_found`)."""
+
+
 def any_of(forms: Sequence[str]) -> re.Pattern[str]:
     """One pattern matching any of ``forms`` (none: a pattern that never matches)."""
     if not forms:
         return _NEVER
-    return re.compile("|".join(f"(?:{f})" for f in forms))
+    union = re.compile("|".join(f"(?:{f})" for f in forms))
+    _SOURCES[union.pattern] = tuple(forms)
+    return union
 
 
 def any_found(union: re.Pattern[str], text: str) -> bool:
     """Whether ``union`` (:func:`any_of` forms) matches ``text``, mostly without its search.
 
-    That search tries every form at every position; the words each form needs settle most texts.
+    That search tries every form at every position; the words each form needs settle most texts,
+    and where some form's words are all there, only those forms are searched.
     """
     index = _needed_words(union)
-    rests = [rest for word, forms in (index or {}).items() if word in text for rest in forms]
-    maybe = index is None or any(all(any(w in text for w in ws) for ws in rest) for rest in rests)
-    return maybe and union.search(text) is not None
+    if index is None:
+        return union.search(text) is not None
+    words, forms = index
+    maybe = {
+        i
+        for word, entries in words.items()
+        if word in text
+        for rest, i in entries
+        if all(any(w in text for w in ws) for ws in rest)
+    }
+    return any(forms[i].search(text) for i in sorted(maybe))
 
 
 @cache
@@ -223,20 +238,29 @@ def _parser() -> Any:
         return None
 
 
+_Index = tuple[dict[str, list[tuple[list[frozenset[str]], int]]], list[re.Pattern[str]]]
+
+
 @lru_cache(maxsize=64)
-def _needed_words(union: re.Pattern[str]) -> dict[str, list[list[frozenset[str]]]] | None:
-    """Each form by every word of its rarest needed set -> its other sets (None: one needs none)."""
+def _needed_words(union: re.Pattern[str]) -> _Index | None:
+    """The words each form needs, and the source forms compiled (None: a form needs none).
+
+    Each form by every word of its rarest needed set -> (its other sets, the source form it
+    belongs to). A union :func:`any_of` did not build is one source form.
+    """
     parser = _parser()
-    if parser is None:
+    if parser is None or union.flags & re.IGNORECASE:
         return None
-    index: dict[str, list[list[frozenset[str]]]] = {}
-    for form in _forms(parser, parser.parse(union.pattern, union.flags)):
-        needs = _needs(parser, form)
-        if not needs or union.flags & re.IGNORECASE:
-            return None
-        for word in needs[0]:
-            index.setdefault(word, []).append(needs[1:])
-    return index
+    sources = _SOURCES.get(union.pattern, (union.pattern,))
+    index: dict[str, list[tuple[list[frozenset[str]], int]]] = {}
+    for i, source in enumerate(sources):
+        for form in _forms(parser, parser.parse(source, union.flags)):
+            needs = _needs(parser, form)
+            if not needs:
+                return None
+            for word in needs[0]:
+                index.setdefault(word, []).append((needs[1:], i))
+    return index, [re.compile(source, union.flags) for source in sources]
 
 
 def _forms(p: Any, items: Any) -> list[Any]:
