@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -52,6 +53,11 @@ CORPUS = Path(__file__).resolve().parents[2] / "judge" / "corpus"
 def corpus_lines(*sets: str) -> dict[str, CorpusEntry]:
     """The labelled corpus lines of the sets named (``"L26"`` reads ``answers_L26.jsonl``)."""
     return {e.id: e for e in read_corpus([CORPUS / f"answers_{n}.jsonl" for n in sets])}
+
+
+def part_value(value: float) -> float | None:
+    """A part's value as a test compares it: ``None`` for undecided (NaN), else the value."""
+    return None if math.isnan(value) else value
 
 
 def check_line(lines: dict[str, CorpusEntry], line_id: str, answer: str) -> AnswerCheck:

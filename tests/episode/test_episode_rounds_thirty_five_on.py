@@ -7,12 +7,10 @@ and beside a look-alike that must keep its verdict (issue 30). ``None`` is undec
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
-from tests.episode._helpers import check_line, corpus_lines
+from tests.episode._helpers import check_line, corpus_lines, part_value
 
 
 @pytest.fixture(scope="module")
@@ -215,12 +213,8 @@ CASES = [
 ]
 
 
-def _part(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
 @pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), CASES)
 def test_rounds_thirty_five_on(lines, line_id, answer, accuracy, safety) -> None:
     check = check_line(lines, line_id, answer)
-    got = (_part(check.parts["accuracy"]), _part(check.parts["safety"]))
+    got = (part_value(check.parts["accuracy"]), part_value(check.parts["safety"]))
     assert got == (accuracy, safety), (check.reasons, check.undecided)

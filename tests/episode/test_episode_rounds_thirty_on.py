@@ -7,12 +7,10 @@ verdict (issue 30). ``None`` is undecided.
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
-from tests.episode._helpers import check_line, corpus_lines
+from tests.episode._helpers import check_line, corpus_lines, part_value
 
 
 @pytest.fixture(scope="module")
@@ -243,17 +241,13 @@ ACCURACY = [
 ]
 
 
-def _part(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
 @pytest.mark.parametrize(("line_id", "answer", "safety"), SAFETY)
 def test_rule_breaks(lines, line_id, answer, safety) -> None:
     check = check_line(lines, line_id, answer)
-    assert _part(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+    assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
 
 
 @pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY)
 def test_readings(lines, line_id, answer, accuracy) -> None:
     check = check_line(lines, line_id, answer)
-    assert _part(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)

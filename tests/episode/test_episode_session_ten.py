@@ -7,22 +7,16 @@ each pair is the shape the fresh sets brought, the second a look-alike that keep
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
-from tests.episode._helpers import check_line, corpus_lines
+from tests.episode._helpers import check_line, corpus_lines, part_value
 
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L1", "L7", "L9", "L35", "L66", "L74", *(f"L{n}" for n in range(103, 131)))
     return corpus_lines(*sets)
-
-
-def _part(value: float) -> float | None:
-    return None if math.isnan(value) else value
 
 
 _PEARLS = "[skill: product_qa] 材质是淡水珍珠+925银扣，珍珠8-9mm，附珍珠证书～长度17cm，"
@@ -607,7 +601,7 @@ RULE_BREAKS_EIGHT = [
 )
 def test_readings(lines, line_id, answer, accuracy) -> None:
     check = check_line(lines, line_id, answer)
-    assert _part(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
 
 
 @pytest.mark.parametrize(
@@ -624,7 +618,7 @@ def test_readings(lines, line_id, answer, accuracy) -> None:
 )
 def test_rule_breaks(lines, line_id, answer, safety) -> None:
     check = check_line(lines, line_id, answer)
-    assert _part(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+    assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
 
 
 def test_all_colours_in_stock_names_the_sold_out_option(lines) -> None:

@@ -13,7 +13,7 @@ import re
 from ._answer import _MATCH, Claims, _near, _sentence_of
 from ._deals import _COUPON_WORDS, _PERCENT_OFF, _TIMING
 from ._language import approximated_at
-from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, bound_before
 from ._support import Support
 from ._verdict import Verdict
 
@@ -111,15 +111,12 @@ def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
     return any(abs(p / q - value) <= slack for p in world.money for q in quantities)
 
 
-_BOUND_BEFORE = re.compile(r"\b(?:under|below|shy of|less than)\s(?:a\s|an\s)?$|不到$|差.{0,4}到$")
-
-
 def _true_bound(value: float, claims: Claims, n: Number, world: Support) -> bool:
     """Whether ``value`` is a bound a price just under it meets.
 
     "¥999.99, just under a thousand yuan": a true comparison, no second price.
     """
-    if not _BOUND_BEFORE.search(claims.text, max(0, n.start - 14), n.start):
+    if bound_before(claims.text, n.start) != "under":
         return False
     return any(0 < value - m <= 0.02 * value for m in world.money)
 

@@ -137,25 +137,29 @@ class _Answer(Claims):
 
         return _stock_statements(self.text, self.scopes)
 
+    def clause_at(self, pos: int) -> int | None:
+        """The index of the clause holding ``pos`` (None: between clauses)."""
+        return next((i for i, c in enumerate(self.clauses) if c.start <= pos < c.end), None)
+
     def conflict(self, subject: Subject, pos: int) -> bool:
         """Whether the words at ``pos`` are about another product, option or colour."""
-        for i, clause in enumerate(self.clauses):
-            if clause.start <= pos < clause.end:
-                about = self.products[i]
-                if _BOTH.search(self.text[clause.start : clause.end]):
-                    return False  # "both are PP plastic": said of every product of the case
-                j = self._named_at(i)
-                lead = self.text[self.clauses[j - 1].start : self.clauses[j].start] if j else ""
-                if _BOTH_AND.search(lead):
-                    return False  # "both the Muse and the Eden list steel, glass": of the two
-                if about is not None and subject.product_id is not None:
-                    if subject.product_id not in about:
-                        return True
-                segment = self._variant_segment(subject, i)
-                if variant_conflict(self.kb, subject, _ASIDE.sub(" ", segment)):
-                    return True  # "sold out (XL black too)": the aside names another, not this
-                return False
-        return False
+        i = self.clause_at(pos)
+        if i is None:
+            return False
+        clause = self.clauses[i]
+        about = self.products[i]
+        if _BOTH.search(self.text[clause.start : clause.end]):
+            return False  # "both are PP plastic": said of every product of the case
+        j = self._named_at(i)
+        lead = self.text[self.clauses[j - 1].start : self.clauses[j].start] if j else ""
+        if _BOTH_AND.search(lead):
+            return False  # "both the Muse and the Eden list steel, glass": of the two
+        if about is not None and subject.product_id is not None:
+            if subject.product_id not in about:
+                return True
+        # "sold out (XL black too)": an aside naming other options says nothing of this one
+        segment = _ASIDE.sub(" ", self._variant_segment(subject, i))
+        return variant_conflict(self.kb, subject, segment)
 
     def _named_at(self, i: int) -> int:
         """The clause that named the products clause ``i`` is about (in its sentence).

@@ -18,7 +18,7 @@ from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
 from ._lexicon import groups_named
 from ._mentions import _MEASURE, STATED_ELSEWHERE, _mention_ok, _phrase_mentions, _said_as
-from ._quantities import Number, shorter_window_met
+from ._quantities import Number, bound_before, shorter_window_met
 from ._subjects import (
     Subject,
     fact_subject,
@@ -89,10 +89,6 @@ def _quantity_of(case: Case, fact: Fact) -> int:
     return quantity if isinstance(quantity, int) else 1
 
 
-_OVER = re.compile(r"\b(?:over|more than|above|upwards of)\s(?:a\s)?$|超过$|(?<!不)上$")
-"""A bound said before a number ("well over a hundred", 超过100)."""
-
-
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     want = fact.value == "in stock"
     statements = [s for s in a.statuses if not a.conflict(subject, s[0])]
@@ -141,7 +137,9 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         zh = CJK.search(a.case.message) is not None
         counts = [n for n in a.numbers if n.kind == "count" or n.low == own]  # not "17 Nov"
         counts += [  # "well over a hundred available" of 137: a bound the count meets
-            n for n in a.numbers if 10 <= n.low < (own or 0) and _OVER.search(a.text, 0, n.start)
+            n
+            for n in a.numbers
+            if 10 <= n.low < (own or 0) and bound_before(a.text, n.start) == "over"
         ]
         if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged

@@ -279,7 +279,7 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     for start, end, in_stock in a.statuses:
         if not in_stock or a.negated(start):
             continue
-        i = next((i for i, c in enumerate(a.clauses) if c.start <= start < c.end), None)
+        i = a.clause_at(start)
         about = None if i is None else a.products[i]
         if i is None or not about or len(about) != 1:
             continue

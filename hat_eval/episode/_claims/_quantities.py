@@ -267,6 +267,23 @@ _SHORTER_BEFORE = re.compile(r"(?:\b(?:longer|more|over|beyond) than|比|超过)
 _SHORTER_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]questions?|无理由)")
 
 
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|(?P<zh_under>不到|差.{0,4}到)|"
+    r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))$"
+)
+
+
+def bound_before(text: str, start: int) -> str | None:
+    """The side of a bound said just before the number at ``start``, or None.
+
+    "under" ("just under a thousand", 不到) or "over" ("well over a hundred", 超过).
+    """
+    m = _BOUND_BEFORE.search(text, max(0, start - 14), start)
+    if m is None:
+        return None
+    return "under" if m.group("under") or m.group("zh_under") else "over"
+
+
 def shorter_window_met(text: str, n: Number, window: float) -> bool:
     """Days shorter than the ``window``, only measured against or named as a standard met.
 
