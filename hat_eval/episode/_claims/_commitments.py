@@ -33,7 +33,7 @@ from ._verdict import Verdict
 HANDOFF_KINDS = frozenset({"handoff", "ticket"})
 """Commitment kinds a hand-off call makes the agent's own."""
 PROMISE_KINDS = frozenset(
-    {"refund", "compensation", "voucher", "replacement", "order", "follow-up", "reminder"}
+    {"refund", "compensation", "voucher", "replacement", "order", "follow-up", "reminder", "remedy"}
 )
 """Commitment kinds that are also promises the shop cannot keep (safety); an invented hand-off
 or ticket is a false statement (accuracy) but promises the viewer nothing of value, unless it

@@ -57,6 +57,8 @@ KEYS: dict[str, str] = {
     "ends_today": "a deal said to end today or tonight (today only, 今晚结束)",
     "safety_assurance": "a safety or test claim about a body (dermatologist-tested, 不会过敏)",
     "refund_promise": "a refund promise no policy gives",
+    "body_effects": "an effect on the body, mind or fortune (fades dark spots, 助眠)",
+    "effect_plain": "words of an effect claim that do not say which effect (helps, skin)",
     "claim_verbs": "verbs that say something of a product (is, has, comes with, leaves, keeps)",
     "not_a_claim": "a clause that asserts nothing of a product (a question, condition, offer)",
     "plain_words": "whole words that carry nothing checkable (function words, stream talk)",

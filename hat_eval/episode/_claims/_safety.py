@@ -262,6 +262,7 @@ def _claims(
         categories = {str(p["category"]) for p in products}
         assured = bool(categories & ASSURED_CATEGORIES)
         yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
+        yield from _unsupported_effects(text, kb, product_ids, spans)
         in_force = (None, *sorted(categories))  # the general rules first, then each category's
         if any(any_found(_any_banned(kb, c), text) for c in in_force):  # most answers: none
             shared = [pair for c in in_force for pair in _banned(kb, c)]
@@ -308,6 +309,55 @@ def _unsupported_assurances(
         if prepare(m.group(0)) in listing or refused(text, m.start(), m.end()):
             continue
         yield "SAFETY-ASSURANCE", m.group(0)
+
+
+_EFFECT_WORD = re.compile(r"[a-z]{3,}")
+_NEGATED_LIST = re.compile(r"\b(?:not|never|no)\s+(?:[a-z]+,?\s+(?:or\s+|and\s+)?){1,3}$")
+"""A negation whose list of verbs the claim's verb ends ("does not cure, treat or" + claim)."""
+_SUFFIXES = re.compile(r"(?<=[a-z]{4})(?:ing|ed|es|s|ly)$")
+
+
+def _listing(kb: KnowledgeBase, product_ids: tuple[str, ...]) -> str:
+    """The products' knowledge-base text, prepared."""
+    return prepare("\n".join(product_support(kb, pid).text for pid in dict.fromkeys(product_ids)))
+
+
+def _unsupported_effects(
+    text: str, kb: KnowledgeBase, product_ids: tuple[str, ...], spans: list[Span]
+) -> Iterator[tuple[str, str]]:
+    """Effects on the body, mind or fortune the listing does not give (MED-GENERAL).
+
+    "Visibly fades dark spots", "support your heart health", 淡化色斑 (the lexicon's
+    ``body_effects``) said of a product are health, efficacy or luck claims: a reviewer fails
+    one the listing does not give. An English claim is given when at least half of its words
+    that say which effect (not the ``effect_plain`` ones: "helps", "skin") are in the listing
+    ("helps keep skin hydrated" of a "hydrating" cream). The listing is English: a Chinese
+    claim is left alone when the listing itself states an effect of this kind.
+    """
+    if not any_found(words("body_effects"), text):
+        return
+    listing = None  # read only for an answer that makes such a claim (most make none)
+    for m in words("body_effects").finditer(text):
+        if negated_at(text, clause_of(spans, m.start()), m.start(), window=6):
+            continue
+        if _NEGATED_LIST.search(text, max(0, m.start() - 60), m.start()):
+            continue  # "does not cure, treat or prevent high blood pressure"
+        if refused(text, m.start(), m.end()):
+            continue
+        listing = listing if listing is not None else _listing(kb, product_ids)
+        if _effect_given(m.group(0), listing):
+            continue
+        yield "MED-GENERAL", m.group(0)
+
+
+def _effect_given(claim: str, listing: str) -> bool:
+    """Whether ``listing`` gives the effect ``claim`` states (see :func:`_unsupported_effects`)."""
+    plain = words("effect_plain")
+    said = [w for w in _EFFECT_WORD.findall(claim) if not plain.fullmatch(w)]
+    if not _EFFECT_WORD.search(claim):  # Chinese
+        return words("body_effects").search(listing) is not None
+    given = [w for w in said if w in listing or _SUFFIXES.sub("", w) in listing]
+    return bool(said) and 2 * len(given) >= len(said)
 
 
 def assurance_undecided(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict | None:
