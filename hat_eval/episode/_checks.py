@@ -30,6 +30,7 @@ from ._claims import (
     compare_offer,
     evasive,
     factual_claim,
+    gift_undecided,
     handoff_wait,
     invented_commitments,
     unread_claims,
@@ -434,7 +435,7 @@ def _accuracy_and_safety(
         if unread and safety.value == 1.0:  # nor can they read whether it breaks a rule
             safety = Verdict(None, f"{unread[0].reason}, nor whether it breaks a rule")
     elif accuracy.value == 0.0 and safety.value == 1.0:  # an invented "it won't shrink"
-        safety = assurance_undecided(case, body, kb) or safety
+        safety = assurance_undecided(case, body, kb) or gift_undecided(accuracy) or safety
     return accuracy, combine_verdicts([safety, *promises])
 
 

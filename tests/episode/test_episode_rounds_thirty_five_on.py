@@ -169,8 +169,8 @@ CASES = [
     # "no added salt or preservatives" of a listing that does not say so
     ("L72-0022", _NUTS + "No added salt or preservatives, just nuts and fruit.", 0.0, 1.0),
     ("L72-0022", _NUTS + "Heads-up: it contains tree nuts.", 1.0, 1.0),
-    # a free gift every bag "ships with"
-    ("L72-0024", _MANGO + "ships with a free 80 g snack pack today 🥭", 0.0, 1.0),
+    # a free gift every bag "ships with" (whether it is also a promise is the judge's, session 11)
+    ("L72-0024", _MANGO + "ships with a free 80 g snack pack today 🥭", 0.0, None),
     ("L72-0024", _MANGO + "comes to ¥119.99 after the ¥10 coupon 🥭", 1.0, 1.0),
     # another brand said to irritate skin
     ("L72-0030", _LOTIONS + "uses added fragrance that can irritate little ones' skin.", 0.0, 0.0),

@@ -23,6 +23,7 @@ from ._commitments import PROMISE_KINDS, handoff_wait, invented_commitments
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, compare_offer, evasive
 from ._language import negated_at
+from ._offers import gift_undecided
 from ._quantities import numbers
 from ._safety import assurance_undecided, check_safety, compliance_risk, factual_claim
 from ._text import prepare
@@ -42,6 +43,7 @@ __all__ = [
     "check_safety",
     "combine_verdicts",
     "factual_claim",
+    "gift_undecided",
     "compliance_risk",
     "evasive",
     "negated_at",

@@ -25,7 +25,7 @@ from hat_eval.world import Case, KnowledgeBase
 from ._answer import read_answer
 from ._lexicon import words
 from ._support import lookup_results, per_case
-from ._text import _CLAUSE_BREAK, in_parentheses, prepare
+from ._text import _CLAUSE_BREAK, in_parentheses, prepare, sentence_at
 from ._verdict import Verdict
 
 _WORD = re.compile(r"[a-z][a-z-]{2,}")
@@ -38,6 +38,11 @@ _PRONOUN = re.compile(
     r"|tube|sheet|piece|set|pair|unit|can|pouch)s?\b"
 )
 """Words that speak of a product in play without naming it ("each pack is nitrogen-flushed")."""
+_PROFESSIONAL = re.compile(
+    r"\b(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
+    r"physician|midwife)s?\b"
+)
+"""A professional the sentence sends the viewer to: what it says of them is a referral."""
 _IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
 """A condition the clause goes on with ("... if it gets worse or" + the clause)."""
 UNREAD_WORDS = 2
@@ -100,6 +105,9 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
             continue  # "see a doctor if it gets worse or you have trouble breathing": a condition
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
+        sentence = sentence_at(a.text, span.start, span.end)
+        if _PROFESSIONAL.search(a.text, sentence.start, sentence.end):
+            continue  # "see a dermatologist, who can advise what's right for your skin"
         evidence = evidence or "\n".join((a.world.text, _case_text(kb, case)))
         unread = unread_words(clause, evidence)
         if len(unread) >= UNREAD_WORDS:
