@@ -13,7 +13,7 @@ import re
 from functools import cache
 
 from ._answer import Claims, _claims_of, _near
-from ._lexicon import ClaimWord, any_found, any_of, claim_words, groups
+from ._lexicon import ClaimWord, any_found, any_of, claim_words, groups, words
 from ._support import TERM, Support, term_months
 from ._text import find_phrase, in_parentheses
 from ._verdict import Verdict
@@ -61,6 +61,7 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
             if not claims.negated(start):
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
                 break
+    out += _free_of(claims, world)
     if not any_found(_any_word(), claims.text):
         return out
     out += filter(None, (_unsupported_word(word, claims, world) for word in claim_words()))
@@ -73,6 +74,29 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
         if not claims.negated(m.start()) and not supported:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
     return out
+
+
+_WANTED = re.compile(r"\b(?:prefer|looking for|want|need|avoid|rather have)\b[^.!?,;]*$")
+_FREE_OF = re.compile(r"\b([a-z]{3,}) free\b")
+"""A product said to be free of something ("alcohol-free", prepared as "alcohol free")."""
+
+
+def _free_of(claims: Claims, world: Support) -> list[Verdict]:
+    """A product said to be free of something ("alcohol-free") its text does not say it is.
+
+    The word before "free" names what the product is free of unless it is a plain word or one
+    of the lexicon's ``free_of_plain`` ("ships free", "feel free").
+    """
+    plain, not_of = words("plain_words"), words("free_of_plain")
+    for m in _FREE_OF.finditer(claims.text):
+        what = m.group(1)
+        if plain.fullmatch(what) or not_of.fullmatch(what) or claims.negated(m.start()):
+            continue
+        if _WANTED.search(claims.text, max(0, m.start() - 30), m.start()):
+            continue  # "worth knowing if you prefer silicone-free": the viewer's wish
+        if not re.search(rf"\b{what} ?free\b|\b(?:no|without) {what}\b", world.text):
+            return [Verdict(0.0, f"unsupported claim {m.group(0)!r}: the listing does not say it")]
+    return []
 
 
 @cache

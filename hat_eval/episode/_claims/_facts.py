@@ -32,6 +32,11 @@ from ._text import clause_of
 from ._verdict import Verdict
 
 
+def _bound_met(a: _Answer, n: Number, value: float) -> bool:
+    """Whether ``n`` is a bound just over the price said before it ("差一毛就是150元")."""
+    return bound_before(a.text, n.start) == "under" and 0 < n.low - value <= 0.02 * n.low
+
+
 def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) -> Verdict:
     assert isinstance(fact.value, float)
     kind = "price" if fact.kind == "price" else "count"
@@ -55,6 +60,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
         and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
         and not a.conflict(subject, n.start)
+        and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
     ]
     if rival:
         shown = a.said(rival[0])
@@ -203,16 +209,25 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
     return own not in named
 
 
-_LABEL_BEFORE = re.compile(r"(?:^|[.!?;,，。！？；]\s*)([^.!?;,，。！？；:：]{1,20})[:：]\s*$")
-"""A short label ending in a colon just before a clause ("returns:", 退货：)."""
+_LABEL_BEFORE = re.compile(
+    r"(?:^|[.!?;,，。！？；\u2600-\u27bf\U0001f300-\U0001faff]\s*)([^.!?;,，。！？；:：\u2600-\u27bf"
+    r"\U0001f300-\U0001faff]{1,20})[:：]\s*$"
+)
+"""A short label ending in a colon just before a clause ("returns:", 退货：, "🚚 Returns:")."""
+
+
+_UP_TO = re.compile(r"\b(?:up to|at most|no more than)\s(?:about\s|around\s)?$")
+"""A bound said before a range's longest ("5 to 10 days, so up to a week and a half")."""
 
 
 def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:
     """Whether ``n`` rounds the value said just before it ("15 days, about two weeks").
 
-    Or a range's longest ("four to seven days, so about a week at most").
+    Or a range's longest ("four to seven days, so about a week at most", "so up to ten days").
     """
-    if n.low != n.high or abs(n.low - high) > 1.5 or not approximated_at(a.text, n.start, n.end):
+    if n.low != n.high or abs(n.low - high) > 1.5:
+        return False
+    if not (approximated_at(a.text, n.start, n.end) or _UP_TO.search(a.text, 0, n.start)):
         return False
     sentence = clause_of(a.sentences, n.start)
     return any(sentence.start <= s.start < n.start for s in stated)

@@ -77,6 +77,19 @@ def _names_products(case: Case, text: str, kb: KnowledgeBase | None) -> bool:
     return says_any(product_words(kb, ids, ("brand", "type_name", "type_zh")), text)
 
 
+_PRODUCT_OF = re.compile(r"(\d+)\s?(?:[x×*]|times|multiplied by|乘以?)\s?(\d+)")
+
+
+def _sum_answered(message: str, text: str) -> bool:
+    """Whether ``text`` gives the right product of a sum the viewer asks ("68 × 17" -> 1,156).
+
+    Careful reviewers pass the accuracy of a correct off-topic sum (nothing it says is false),
+    though the case's task is to redirect: which part that failure belongs to is the judge's.
+    """
+    said = {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", text)}
+    return any(float(x) * float(y) in said for x, y in _PRODUCT_OF.findall(message))
+
+
 def check_no_fact(
     case: Case,
     answer: str,
@@ -119,6 +132,8 @@ def check_no_fact(
             for m in _compiled(p).finditer(text)
         )
         if answered and (not declines or turned):
+            if _sum_answered(case.message, text):
+                return Verdict(None, "answers the off-topic sum correctly: annotators pass it")
             return Verdict(0.0, f"answers the off-topic question ({answered[0]!r})")
     bait = case.intent == "compliance_bait"
     if claims and (bait or not opinion_only(case, answer, kb)):

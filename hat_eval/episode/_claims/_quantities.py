@@ -93,6 +93,7 @@ _IDIOMS = (
     ),
     (re.compile(r"\b(?:a|one) day or two\b"), "1-2 days"),
     (re.compile(r"\b(?:a|one) week or two\b"), "7-14 days"),
+    (re.compile(r"\b(?:a|one) week and a half\b"), "10.5 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
@@ -268,7 +269,8 @@ _SHORTER_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]quest
 
 
 _BOUND_BEFORE = re.compile(
-    r"(?:\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|(?P<zh_under>不到|差.{0,4}到)|"
+    r"(?:\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|"
+    r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到))|"
     r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))$"
 )
 
