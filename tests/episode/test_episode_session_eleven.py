@@ -240,6 +240,22 @@ def test_rule_breaks_three(lines, line_id, answer, safety) -> None:
     assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
 
 
+_SWEATER = "[skill: price_promotion] The NorthPeak Turtleneck Knit Sweater in S, Black is ¥359.9. "
+
+
+@pytest.mark.parametrize(
+    ("answer", "accuracy"),
+    [
+        # an origin the product's own text does not give, though a shipping region is named so
+        (_SWEATER + "It's Inner Mongolian cashmere in a fine knit, dry clean only ✨", 0.0),
+        (_SWEATER + "It's 100% cashmere in a fine knit, dry clean only ✨", 1.0),
+    ],
+)
+def test_an_origin_must_be_the_products_own(lines, answer, accuracy) -> None:
+    check = check_line(lines, "L140-0013", answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
 def test_a_negated_list_of_effects_claims_none(lines) -> None:
     answer = lines["L126-0009"].answer  # "doesn't cure, treat or prevent high blood pressure"
     check = check_line(lines, "L126-0009", answer)

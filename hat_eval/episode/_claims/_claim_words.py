@@ -67,10 +67,10 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
     out += filter(None, (_unsupported_word(word, claims, world) for word in claim_words()))
     for m in re.finditer(r"\bmade in ([a-z]+(?: [a-z]+)?)", claims.text):
         place = m.group(1)
-        if not claims.negated(m.start()) and place.split()[0] not in world.text:
+        if not claims.negated(m.start()) and place.split()[0] not in world.described:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
     for m in _origin_adjective().finditer(claims.text):
-        supported = groups("origins")[m.group(1)].search(world.text)
+        supported = groups("origins")[m.group(1)].search(world.described)
         if not claims.negated(m.start()) and not supported:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
     return out

@@ -58,6 +58,9 @@ class Support:
     codes: frozenset[str] = frozenset()
     text: str = ""
     """Prepared text of everything the knowledge base says of the products, for claim words."""
+    described: str = ""
+    """Prepared text of the products' own details (name, description, specs, options), without
+    the shipping regions: where an origin ("Inner Mongolian cashmere") must be found."""
     free_shipping: bool = False
     """Shipping is free somewhere, always or over a threshold the product reaches."""
     free_over: frozenset[float] = frozenset()
@@ -135,7 +138,7 @@ class Support:
         merged: dict[str, Any] = {}
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "text":
+            if f.name in ("text", "described"):
                 merged[f.name] = a + "\n" + b
             elif f.name == "fastest_days":
                 merged[f.name] = b if a is None else a if b is None else min(a, b)
@@ -316,6 +319,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         counts=_as_set(counts),
         codes=frozenset(codes),
         text=prepare("\n".join(t for t in texts if t)),
+        described=prepare("\n".join(t for t in (*_strings(details), *sku_words) if t)),
         free_shipping=shipping.free,
         free_over=_as_set(shipping.free_over),
         fastest_days=shipping.fastest,
