@@ -96,6 +96,13 @@ def _sentence_of(text: str, n: Number | re.Match[str], back: int = 0) -> str:
     return text[starts[max(0, len(starts) - 1 - back)] : end.start() if end else None]
 
 
+_OTHER_OPTIONS = re.compile(
+    r"\b(?:other|nearest|neighbou?ring|next|different|adjacent)(?: \w+)? (?:sizes|colou?rs|options|"
+    r"lengths|flavou?rs|shades)\b|其他(?:尺码|颜色|款式|规格)|相邻的?尺码"
+)
+"""Options the clause says are other than the asked one ("in stock in the nearest sizes")."""
+
+
 @dataclass(frozen=True)
 class _Answer(Claims):
     clauses: list[Span]
@@ -150,6 +157,8 @@ class _Answer(Claims):
         about = self.products[i]
         if _BOTH.search(self.text[clause.start : clause.end]):
             return False  # "both are PP plastic": said of every product of the case
+        if _OTHER_OPTIONS.search(self.text[clause.start : clause.end]):
+            return True  # "Grey is still in stock in the nearest sizes": not the asked one
         j = self._named_at(i)
         lead = self.text[self.clauses[j - 1].start : self.clauses[j].start] if j else ""
         if _BOTH_AND.search(lead):

@@ -102,6 +102,12 @@ _REFERRAL = re.compile(
 """Words that send the viewer to a professional: what opens their sentence is its topic."""
 
 
+_OF_PROFESSIONAL = re.compile(
+    r"\b(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
+    r"physician|professional)s?,? (?:who|which|that|they) (?:can|will|could|would)? ?$"
+)
+"""A professional the sentence refers the viewer to, said to do what follows ("who can help")."""
+
 _NO_DOT = re.compile(r"\bno\.(?=\s?1\b)")
 _TURN = re.compile(r"\s(?:but|however|though|yet)\s|但是?|不过|可是")
 
@@ -271,6 +277,8 @@ def _claims(
             negated = negated_at(text, clause_of(spans, m.start()), m.start(), window=8)
             if negated or refused(text, m.start(), m.end()):
                 continue
+            if _OF_PROFESSIONAL.search(text, max(0, m.start() - 40), m.start()):
+                continue  # "please talk to a doctor, who can help properly": the doctor can
             if pattern.startswith("^") and words("decline").search(text[m.start() : m.end() + 60]):
                 continue  # "Sure! I won't compare brands": the yes is to a refusal
             yield rule, m.group(0)
