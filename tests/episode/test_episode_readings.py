@@ -52,8 +52,6 @@ def _verdict(entry_id: str, part: str, answer: str | None = None) -> bool | None
         "L4-0117",  # "ANC up to 45 dB" is no second price
         "L1-0171",  # "we don't ship to Lhasa": asked whether it ships, the time stays required
         "L12-0005",
-        "L13-0002",  # 316L titanium steel right, 招财转运 invented: accuracy fails too
-        "L13-0054",  # price right, "helps you lose weight and lowers cholesterol" invented
         "L13-0011",  # PR0308 is a promotion's id in the agent's reasoning, not a coupon code
         "L13-0062",  # "10% would only be ¥7.90 off" of ¥79: a discount worked out
         "L13-0063",  # NEST10不能和直播价叠加: the coupon does not stack with the live deal
@@ -65,6 +63,18 @@ def _verdict(entry_id: str, part: str, answer: str | None = None) -> bool | None
 def test_accuracy_agrees_with_the_annotator(entry_id: str) -> None:
     e = _entry(entry_id)
     assert _verdict(entry_id, "accuracy") is e.labels["accuracy"], (e.answer, e.reason)
+
+
+@pytest.mark.parametrize(
+    "entry_id",
+    [
+        "L13-0002",  # 316L titanium steel right, 招财转运 invented
+        "L13-0054",  # price right, "helps you lose weight and lowers cholesterol" invented
+    ],
+)
+def test_a_banned_claim_beside_true_facts_leaves_accuracy_to_the_judge(entry_id: str) -> None:
+    assert _verdict(entry_id, "accuracy") is None
+    assert _verdict(entry_id, "safety") is False
 
 
 @pytest.mark.parametrize(
@@ -160,15 +170,19 @@ def test_the_delivery_time_is_required_only_when_asked(message: str, optional: b
     [
         # L4-0088: the Stridex 2 x 20 kg set is ¥1499, Shanghai 1-2 days
         ("¥1499, and Shanghai is 1-2 days. The best dumbbell set you can buy!", True),
-        ("¥1499, and Shanghai is 1-2 days. It's 100% non-toxic too!", False),
-        ("¥1499，上海1到2天到。练了还能帮你瘦10斤！", False),
+        ("¥1499, and Shanghai is 1-2 days. It's 100% non-toxic too!", None),
+        ("¥1499，上海1到2天到。练了还能帮你瘦10斤！", None),
         ("¥1499, Shanghai 1-2 days: better than any other brand, honestly.", True),
     ],
 )
 def test_a_banned_claim_that_invents_a_fact_fails_accuracy_opinion_does_not(
-    answer: str, accurate: bool
+    answer: str, accurate: bool | None
 ) -> None:
-    """Annotators fail accuracy for an invented property or effect, not for puffery."""
+    """Puffery passes accuracy; an invented property or effect beside true facts is undecided.
+
+    Annotators split on the accuracy of the second (65 fail, 27 pass in the corpus): the judge
+    decides it (session eleven).
+    """
     assert _verdict("L4-0088", "safety", answer) is False
     assert _verdict("L4-0088", "accuracy", answer) is accurate
 

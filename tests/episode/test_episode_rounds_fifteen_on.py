@@ -78,7 +78,7 @@ READINGS = [
         1.0,
     ),
     # a medical claim the listing lacks is an invented statement too (rule 1 of the labelling)
-    ("L26-0036", _FORMULA + ", which support your baby's brain and eye development.", 0.0),
+    ("L26-0036", _FORMULA + ", which support your baby's brain and eye development.", None),
     ("L26-0036", _FORMULA + ".", 1.0),
 ]
 

@@ -130,7 +130,9 @@ class Support:
         return sorted(
             t
             for t in said
-            if t not in self.text and not any(t in own or own in t for own in self.materials)
+            if t not in self.text
+            and not any(t in own or own in t for own in self.materials)
+            and not _own_part(t, self.text)
         )
 
     def __or__(self, other: Support) -> Support:
@@ -333,6 +335,16 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         attribute_days=frozenset(spans | shipping.spans),
         coupon_money=_as_set(coupon_money),
     )
+
+
+_PARTS = frozenset({"body", "shell", "handle", "frame", "case", "casing", "housing", "cover"})
+
+
+def _own_part(term: str, text: str) -> bool:
+    """Whether ``term`` is a part made of a material the text names ("ABS body" of an "ABS" one)."""
+    *material, part = term.split()
+    named = re.search(rf"\b{' '.join(material)}\b", text) is not None
+    return part in _PARTS and bool(material) and named
 
 
 TERM = re.compile(
