@@ -104,7 +104,8 @@ def _origin_adjective() -> re.Pattern[str]:
     """An origin said as an adjective of the material ("knitted from Australian merino wool")."""
     return re.compile(
         rf"\b({'|'.join(groups('origins'))}) (?:merino|wool|cotton|cashmere|leather|silk|"
-        r"linen|down|coffee|beans?|tea|honey|oats?|milk|chocolate|oak|pearls?|crystal|steel)\b"
+        r"linen|down|coffee|beans?|tea|honey|oats?|milk|chocolate|oak|pearls?|crystal|steel|"
+        r"moonstone|gemstone|jade|amber|sapphire|ruby|stone|quartz|amethyst)\b"
     )
 
 

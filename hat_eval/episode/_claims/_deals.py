@@ -196,6 +196,8 @@ _DEAL_NOW = re.compile(
 _DEAL_RUNNING = re.compile(
     r"\b(?:a|the|our) (?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale) "
     r"(?:is )?(?:running|on|live|going on)(?: right)? now\b|正在(?:做|搞)?(?:活动|优惠)|"
+    r"\b(?:is|are) (?:one of )?(?:tonight is|today is|our|the) (?:live |flash |stream )"
+    r"?(?:deals|deal|specials?)\b|\b(?:is|are) on (?:a |our )?(?:live|flash) (?:deal|sale)\b|"
     r"(?:直播间|今晚)(?:专享)?(?:特惠|特价|专享价)|(?:下单)?(?:还能|还可以)再减|"
     r"\b(?:with|after|including|includes) (?:today is |tonight is |the |our )?"
     r"(?:live |flash |stream )?(?:discount|deal|promo(?:tion)?) (?:already )?"

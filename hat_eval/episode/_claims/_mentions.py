@@ -7,6 +7,7 @@ nothing.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -221,6 +222,16 @@ _PIECES = re.compile(r"(\d+) pieces")
 """A count of pieces, which an answer may give in the product's own noun ("84 diapers")."""
 
 
+def _with_semicolons(a: _Answer) -> list[Span]:
+    """The answer's sentences, then each two a semicolon joins ("A has 400 thread count; B 300")."""
+    joined = [
+        Span(s.start, t.end)
+        for s, t in itertools.pairwise(a.sentences)
+        if a.text[s.end : t.start].strip()[:1] in (";", "；")
+    ]
+    return [*a.sentences, *joined]
+
+
 def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     form = groups("value_forms").get(str(fact.value))  # wordings the aliases miss
@@ -246,7 +257,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
             if (len(w) > 1 or w.isdigit()) and w not in _STOP
         ]
         if 2 <= len(words) <= 5:
-            for clause in a.sentences:  # "45 cm, adjustable"; "machine wash，水温30°C"
+            for clause in _with_semicolons(a):  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
                 hits = [
                     re.search(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg) for w in words

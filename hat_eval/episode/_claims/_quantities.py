@@ -271,7 +271,8 @@ _SHORTER_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]quest
 _BOUND_BEFORE = re.compile(
     r"(?:\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|"
     r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到))|"
-    r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))$"
+    r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))"
+    r"(?:¥\s?|cny\s?|rmb\s?)?$"
 )
 
 
