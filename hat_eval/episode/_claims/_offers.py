@@ -43,7 +43,7 @@ _FREE_RETURNS = re.compile(
     r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us|covered)\b|"
     r"\b(?:will|do|would) not (?:need to |have to )?pay (?:for |the |any )?return shipping\b|"
     r"\bno return shipping (?:fee|cost|charge|to pay)\b|退货(?:包|免)运费|运费险|免费退|"
-    r"退货?运费(?:也)?(?:不用|无需|不需要)(?:您|你)?(?:出|付|承担)|退货?运费(?:由)?(?:我们|商家|店铺)(?:出|承担|包)"
+    r"退货?运费(?:也)?(?:不用|无需|不需要)(?:您|你)?(?:自己)?(?:出|付|承担)|退货?运费(?:由)?(?:我们|商家|店铺)(?:出|承担|包)"
 )
 
 

@@ -348,11 +348,12 @@ def _own_part(term: str, text: str) -> bool:
 
 
 TERM = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?|\bone\b|\btwo\b|\bthree\b) ?-?(years?|yrs?|months?|年|个月)"
+    r"(?<![\d.])(\d+(?:\.\d+)?|\bone\b|\btwo\b|\bthree\b|[一两二三]) ?-?"
+    r"(years?|yrs?|months?|年|个月)"
 )
 """A length of time in years or months ("1-year", "one-year", "24 months", 2年), as warranties
 are given."""
-_WORD_NUMBER = {"one": 1.0, "two": 2.0, "three": 3.0}
+_WORD_NUMBER = {"one": 1.0, "two": 2.0, "three": 3.0, "一": 1.0, "两": 2.0, "二": 2.0, "三": 3.0}
 
 
 def term_months(value: str, unit: str) -> float:
