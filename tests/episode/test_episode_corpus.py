@@ -79,10 +79,11 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # lining, possibly") where the listing says unlined, in words the checks leave undecided
     # (L116-0020); specs of words hedged one by one ("should be mulberry silk, maybe 100%",
     # "I think it's machine washable"), whose text facts the checks read as stated (L124-0035);
-    # a firmness dodged ("comes down to personal preference"), left undecided (L130-0014)
+    # a firmness dodged ("comes down to personal preference"), left undecided (L130-0014); a
+    # complaint sent to the order page where the hand-off made gave a ticket (L160-0039)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
-    known |= {"L78-0041", "L48-0021", "L116-0020", "L124-0035", "L130-0014"}
+    known |= {"L78-0041", "L48-0021", "L116-0020", "L124-0035", "L130-0014", "L160-0039"}
     assert set(passed) <= known, passed
 
 

@@ -219,6 +219,8 @@ def normalise_quantities(text: str) -> str:
 _NUM = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|—|~|to|至|到)\s?[¥$]?\s?(\d+(?:\.\d+)?))?"
 )
+_CODE_BEFORE = re.compile(r"[a-z]$")
+"""Letters the number is glued to: the end of a code (VIP8, LIVE50), not an amount."""
 _CURRENCY_BEFORE = re.compile(r"(?:[¥$]|rmb|cny|yuan|usd)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny|kuai|dollars?)")
 _COUNT_AFTER = re.compile(
@@ -311,7 +313,9 @@ def numbers(text: str) -> list[Number]:
     out = []
     for low, high, start, end in spans:
         before, after = text[max(0, start - 8) : start], text[end : end + 14]
-        if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
+        if _CODE_BEFORE.search(before) and not _CURRENCY_BEFORE.search(before):
+            kind = "plain"  # "VIP8 CNY 80 off": the digit ends a coupon code
+        elif _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
             kind = "price"
         elif _DAYS_AFTER.search(after):
             kind = "days"
