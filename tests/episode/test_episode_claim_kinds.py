@@ -210,6 +210,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "no additives": "无添加",
         "handmade": "handmade",
         "imported": "imported",
+        "induction": "works on induction",
         "genuine leather": "genuine leather",
         "silk": "pure silk",
         "cashmere": "cashmere",

@@ -126,6 +126,22 @@ def _rounded(value: float, values: frozenset[float]) -> bool:
     return value == round(value) and any(abs(value - v) < 1.0 for v in values)
 
 
+_FUTURE_COUPON = re.compile(
+    r"等[^，。！？]{0,6}(?:生效|开始)后|\bonce (?:the coupon|it|the deal|that) (?:starts|goes live|"
+    r"kicks in|is live)\b|\bafter (?:the coupon|it|the deal) (?:starts|goes live)\b"
+)
+"""A coupon's start said as the condition of what follows ("等券生效后…到手¥329.9")."""
+
+
+def once_coupon_starts(claims: Claims, n: Number, world: Support) -> bool:
+    """Whether ``n`` is a price less a coupon not valid yet, said under the coupon's start."""
+    sentence = _sentence_of(claims.text, n)
+    before = sentence[: max(0, sentence.find(claims.said(n)))]
+    if not _FUTURE_COUPON.search(before):
+        return False
+    return any(abs(p - c - n.low) < 0.01 for p in world.prices for c in world.coupon_money)
+
+
 def _money(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
@@ -143,6 +159,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                 and not _share_of_price(value, world)
                 and not _worked_out(value, claims, claims.clause(n.start), approximated)
                 and not _per_unit(value, claims, n, world)
+                and not once_coupon_starts(claims, n, world)
                 and not (
                     _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
                 )

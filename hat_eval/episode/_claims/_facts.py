@@ -12,6 +12,7 @@ from functools import partial
 
 from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase
 
+from ._amounts import _per_unit, once_coupon_starts
 from ._answer import _Answer
 from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
@@ -61,6 +62,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
         and not a.conflict(subject, n.start)
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
+        and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
+        and not (kind == "price" and once_coupon_starts(a, n, a.world))
     ]
     if rival:
         shown = a.said(rival[0])
