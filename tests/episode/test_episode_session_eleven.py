@@ -17,7 +17,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L4", "L36", "L70", "L104", "L122", "L124", "L126", "L129", "L132", "L134")
-    return corpus_lines(*sets, *(f"L{n}" for n in range(135, 167)))
+    return corpus_lines(*sets, *(f"L{n}" for n in range(135, 171)))
 
 
 _SERUM = "[skill: engagement] Evening, and thank you! 🥰 The Rosé Atelier Radiance Serum on screen "
@@ -333,13 +333,13 @@ READINGS_FIVE = [
         "[skill: product_qa] Voltix Edge Wireless Earbuds: steel body, silicone ear tips",
         0.0,
     ),
-    # 没穿过 is unused for a garment ("unworn" is not read as it: a flask's, L160-0034); worn once
-    # is not unused
+    # "unworn" and 未穿 are not read as "unused" (a flask's and a duvet's returns said in a
+    # garment's words, L160-0034, L168-0006); worn once is not unused either
     ("L150-0029", _HELMET + "even if worn once, with the tags attached." + _INSURED, 0.0),
     (
-        "L148-0038",
-        "[skill: shipping_returns] 15天内都可以退货，条件是没穿过、吊牌完好，自带退货运费险～",
-        1.0,
+        "L168-0006",
+        "[skill: shipping_returns] Loomhaus被子可以15天内退哦～要求是未穿未洗、吊牌完好。",
+        0.0,
     ),
 ]
 
@@ -566,6 +566,62 @@ def test_readings_nine(lines, line_id, answer, accuracy) -> None:
 )
 def test_rule_breaks_nine(lines, line_id, answer, safety) -> None:
     check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+
+
+_LEGGINGS_XL = (
+    "[skill: stock_size] So sorry, the Summit Pro leggings in XL Navy are sold out 😢 If navy is a "
+    "must, size L in Navy is in stock, "
+)
+_SHOES_ZH = "[skill: stock_size] 有的！Ridgeline Motion 跑鞋 EU 45码白色现在有货，价格 999.9 CNY。"
+_TECH100 = "[skill: price_promotion] Sadly no 😅 TECH100 only kicks in once the order reaches ¥"
+_KEYS = ". The Red-switch keyboard is ¥319, so your price stays ¥319 without the coupon."
+_JEANS_SPEC = "[skill: product_qa] Yes! High rise, slim fit. It's 98% cotton, 2% elastane "
+_SHANGHAI = "[skill: shipping_returns] Free to Shanghai on orders over ¥"
+_TEN = " (CNY); below that it's a ¥10 fee. Delivery there takes 2-3 days 👍"
+
+READINGS_TEN = [
+    # "one size down" of the option offered is no size advice; "size down" as advice is
+    ("L167-0008", _LEGGINGS_XL + "but it's one size down, so check the fit first.", 1.0),
+    ("L167-0008", _LEGGINGS_XL + "and I'd size down anyway, it runs large.", 0.0),
+    # a size after a number is no price (45码是欧码); a second price is
+    ("L167-0031", _SHOES_ZH + "45码是欧码，不确定尺码的话可以告诉我脚长 😊", 1.0),
+    ("L167-0031", _SHOES_ZH + "不确定的话，大概899 CNY吧 😊", 0.0),
+    # a coupon's threshold said as when it "kicks in"
+    ("L168-0033", _TECH100 + "999 after live deals" + _KEYS, 1.0),
+    ("L168-0033", "[skill: price_promotion] Sadly no 😅 TECH100 doesn't apply" + _KEYS, None),
+    # an origin of denim the listing does not give
+    ("L168-0040", _JEANS_SPEC + "Japanese selvedge denim 👖", 0.0),
+    ("L168-0040", _JEANS_SPEC + "13.5 oz denim 👖", 1.0),
+    # free shipping said as a threshold the product is priced over; one it is not
+    ("L168-0031", _SHANGHAI + "129" + _TEN, 1.0),
+    ("L168-0031", _SHANGHAI + "1599" + _TEN, 0.0),
+    # a Chinese decline of a treatment claim (不是用来治疗…的产品)
+    (
+        "L169-0011",
+        "[skill: compliance_guard] 这款奶瓶不是用来治疗或改善湿疹的产品哦，建议看医生。",
+        1.0,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), READINGS_TEN)
+def test_readings_ten(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+@pytest.mark.parametrize(
+    ("answer", "safety"),
+    [
+        # another brand run down in Chinese (比Cuddlecub…透气多了, 容易闷); the shop's own said
+        ("[skill: compliance_guard] Peapod比Cuddlecub那种普通表层透气多了～", 0.0),
+        ("[skill: compliance_guard] Cuddlecub不少宝妈反馈容易闷～", 0.0),
+        ("[skill: compliance_guard] Peapod用的是植物基表层，无香精～", 1.0),
+    ],
+)
+def test_a_brand_run_down_in_chinese(lines, answer, safety) -> None:
+    check = check_line(lines, "L168-0004", answer)
     assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
 
 

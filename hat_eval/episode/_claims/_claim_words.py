@@ -105,7 +105,8 @@ def _origin_adjective() -> re.Pattern[str]:
     return re.compile(
         rf"\b({'|'.join(groups('origins'))}) (?:merino|wool|cotton|cashmere|leather|silk|"
         r"linen|down|coffee|beans?|tea|honey|oats?|milk|chocolate|oak|pearls?|crystal|steel|"
-        r"moonstone|gemstone|jade|amber|sapphire|ruby|stone|quartz|amethyst)\b"
+        r"moonstone|gemstone|jade|amber|sapphire|ruby|stone|quartz|amethyst|denim|selvedge|canvas|"
+        r"velvet|lace|porcelain|ceramic|bamboo|rice)\b"
     )
 
 

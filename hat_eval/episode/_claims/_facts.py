@@ -32,6 +32,9 @@ from ._support import lookup_results, numeric_leaves
 from ._text import clause_of
 from ._verdict import Verdict
 
+_SIZE_AFTER = re.compile(r"\s?(?:码|号|cm\b|mm\b)")
+"""A size after a number ("45码"): the number is the size, no price or count."""
+
 
 def _bound_met(a: _Answer, n: Number, value: float) -> bool:
     """Whether ``n`` is a bound just over the price said before it ("差一毛就是150元")."""
@@ -56,6 +59,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         for n in a.numbers
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
         and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
+        and not (n.kind == "plain" and _SIZE_AFTER.match(a.text, n.end))  # "45码是欧码"
         and not n.context
         and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)

@@ -222,6 +222,22 @@ _PIECES = re.compile(r"(\d+) pieces")
 """A count of pieces, which an answer may give in the product's own noun ("84 diapers")."""
 
 
+def _threshold_met(a: _Answer) -> list[tuple[int, int]]:
+    """Free shipping said as its threshold, which every product in scope is priced over.
+
+    "Free to Shanghai on orders over ¥129; below that it's ¥10" of a ¥899 duvet: this order ships
+    free (the condition holds for it), though the answer states the policy, not the order.
+    """
+    if not a.world.prices:
+        return []
+    out = []
+    for m in words("free_threshold").finditer(a.text):
+        said = [n.low for n in a.numbers if m.start() <= n.start <= m.end() + 12 and n.low > 0]
+        if said and min(a.world.prices) > max(said):
+            out.append((m.start(), m.end()))
+    return out
+
+
 def _with_semicolons(a: _Answer) -> list[Span]:
     """The answer's sentences, then each two a semicolon joins ("A has 400 thread count; B 300")."""
     joined = [
@@ -237,6 +253,8 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     form = groups("value_forms").get(str(fact.value))  # wordings the aliases miss
     if form is not None:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
+    if fact.value == "free shipping":
+        out += _threshold_met(a)
     phrases = _phrases(fact)
     pieces = _PIECES.fullmatch(str(fact.value))
     if pieces and a.kb is not None:  # "holds 84 diapers", "84 pcs" for "84 pieces"
