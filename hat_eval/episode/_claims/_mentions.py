@@ -228,10 +228,11 @@ def _threshold_met(a: _Answer) -> list[tuple[int, int]]:
     "Free to Shanghai on orders over ¥129; below that it's ¥10" of a ¥899 duvet: this order ships
     free (the condition holds for it), though the answer states the policy, not the order.
     """
-    if not a.world.prices:
+    said_over = list(words("free_threshold").finditer(a.text))
+    if not said_over or not a.world.prices:  # most answers say no threshold
         return []
     out = []
-    for m in words("free_threshold").finditer(a.text):
+    for m in said_over:
         said = [n.low for n in a.numbers if m.start() <= n.start <= m.end() + 12 and n.low > 0]
         if said and min(a.world.prices) > max(said):
             out.append((m.start(), m.end()))
