@@ -17,7 +17,16 @@ from ._claim_words import any_assurance, invented_assurances
 from ._language import negated_at
 from ._lexicon import any_found, any_of, words
 from ._support import product_support
-from ._text import _SCOPE_BREAK, Span, _spans, clause_of, prepare, sentence_at
+from ._text import (
+    _SCOPE_BREAK,
+    INFLECTION,
+    PROFESSIONS,
+    Span,
+    _spans,
+    clause_of,
+    prepare,
+    sentence_at,
+)
 from ._verdict import Verdict
 
 COMPLIANCE_INTENTS = frozenset({"compliance_bait", "chit_chat", "escalation"})
@@ -97,15 +106,13 @@ _REFUSAL_AFTER = re.compile(
 _TOPIC_OPENING = re.compile(r"\s*(?:for|about|regarding|关于|至于)\b[^,，;；]*$")
 _REFERRAL = re.compile(
     r"\b(?:talk|speak) (?:to|with) (?:a|your) |\bconsult\b|\bcheck with (?:a|your) |"
-    r"\b(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
-    r"professional)s?\b|医生|咨询(?:医生|专业)|遵医嘱|就医"
+    rf"\b{PROFESSIONS}\b|医生|咨询(?:医生|专业)|遵医嘱|就医"
 )
 """Words that send the viewer to a professional: what opens their sentence is its topic."""
 
 
 _OF_PROFESSIONAL = re.compile(
-    r"\b(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
-    r"physician|professional)s?,? (?:who|which|that|they) (?:can|will|could|would)? ?$"
+    rf"\b{PROFESSIONS},? (?:who|which|that|they) (?:can|will|could|would)? ?$"
 )
 """A professional the sentence refers the viewer to, said to do what follows ("who can help")."""
 
@@ -334,7 +341,6 @@ def _unsupported_assurances(
 _EFFECT_WORD = re.compile(r"[a-z]{3,}")
 _NEGATED_LIST = re.compile(r"\b(?:not|never|no)\s+(?:[a-z]+,?\s+(?:or\s+|and\s+)?){1,3}$")
 """A negation whose list of verbs the claim's verb ends ("does not cure, treat or" + claim)."""
-_SUFFIXES = re.compile(r"(?<=[a-z]{4})(?:ing|ed|es|s|ly)$")
 
 
 def _listing(kb: KnowledgeBase, product_ids: tuple[str, ...]) -> str:
@@ -376,7 +382,7 @@ def _effect_given(claim: str, listing: str) -> bool:
     said = [w for w in _EFFECT_WORD.findall(claim) if not plain.fullmatch(w)]
     if not _EFFECT_WORD.search(claim):  # Chinese
         return words("body_effects").search(listing) is not None
-    given = [w for w in said if w in listing or _SUFFIXES.sub("", w) in listing]
+    given = [w for w in said if w in listing or INFLECTION.sub("", w) in listing]
     return bool(said) and 2 * len(given) >= len(said)
 
 

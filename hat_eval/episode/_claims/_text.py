@@ -108,6 +108,15 @@ def clause_of(spans: Sequence[Span], pos: int) -> Span:
     return Span(pos, pos)
 
 
+PROFESSIONS = (
+    r"(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
+    r"physician|midwife|professional)s?"
+)
+"""The professionals an answer sends a viewer to (one list for every referral reading)."""
+INFLECTION = re.compile(r"(?<=[a-z-]{4})(?:ing|ed|es|s|ly)$")
+"""An inflection a word loses when it is looked up in a listing (a stem of four letters stays)."""
+
+
 def sentence_at(text: str, start: int, end: int, stops: str = ".!?;。！？；\n") -> Span:
     """The sentence holding ``text[start:end]``: from the last of ``stops`` before to the next."""
     after = _stop_at(stops).search(text, end)

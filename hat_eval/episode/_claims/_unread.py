@@ -25,12 +25,10 @@ from hat_eval.world import Case, KnowledgeBase
 from ._answer import read_answer
 from ._lexicon import words
 from ._support import lookup_results, per_case
-from ._text import _CLAUSE_BREAK, in_parentheses, prepare, sentence_at
+from ._text import _CLAUSE_BREAK, INFLECTION, PROFESSIONS, in_parentheses, prepare, sentence_at
 from ._verdict import Verdict
 
 _WORD = re.compile(r"[a-z][a-z-]{2,}")
-_SUFFIX = re.compile(r"(?<=[a-z-]{4})(?:ing|ed|es|s|ly)$")
-"""An inflection a word loses when it is looked up (a stem of four letters or more stays)."""
 _READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline", "redirect")
 """Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
 _PRONOUN = re.compile(
@@ -38,10 +36,7 @@ _PRONOUN = re.compile(
     r"|tube|sheet|piece|set|pair|unit|can|pouch)s?\b"
 )
 """Words that speak of a product in play without naming it ("each pack is nitrogen-flushed")."""
-_PROFESSIONAL = re.compile(
-    r"\b(?:doctor|gp|paediatrician|pediatrician|dermatologist|pharmacist|dietitian|nutritionist|"
-    r"physician|midwife)s?\b"
-)
+_PROFESSIONAL = re.compile(rf"\b{PROFESSIONS}\b")
 """A professional the sentence sends the viewer to: what it says of them is a referral."""
 _IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
 """A condition the clause goes on with ("... if it gets worse or" + the clause)."""
@@ -55,7 +50,7 @@ def unread_words(clause: str, evidence: str) -> list[str]:
     return [
         w
         for w in _WORD.findall(clause)
-        if not plain.fullmatch(w) and w not in evidence and _SUFFIX.sub("", w) not in evidence
+        if not plain.fullmatch(w) and w not in evidence and INFLECTION.sub("", w) not in evidence
     ]
 
 
