@@ -25,7 +25,7 @@ from ._mentions import (
     _rivals,
     _word_forms,
 )
-from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, in_unit, same_quantity
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, bound_before, in_unit, same_quantity
 from ._subjects import Subject, _variant_words, fact_subject, products_in
 from ._text import clause_of, find_phrase, in_parentheses, prepare
 from ._verdict import Verdict
@@ -132,12 +132,6 @@ def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> s
     return None
 
 
-_BOUND_NOT = re.compile(
-    r"(?:别|不要|不能|不可以|勿|不)(?:超过|高于|大于)\s?$|"
-    r"\b(?:not|never) (?:exceed|above|over|more than|hotter than|higher than)\s?$|"
-    r"\bno (?:hotter|higher|more) than\s?$"
-)
-"""A bound said as a negation ("别超过40°C"): the value is the limit, not denied."""
 _WANTED_NONE = re.compile(
     r"\b(?:prefers?|wants?|likes?|needs?|looking for|rather have)\s(?:no|zero)\s$|"
     r"(?:喜欢|想要|偏爱)(?:无|没有)$"
@@ -188,7 +182,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             for start, _ in find_phrase(word, a.text):
                 if _WANTED_NONE.search(a.text, max(0, start - 30), start):
                     continue  # "suits parents who prefer no scent": a wish, no denial
-                if _BOUND_NOT.search(a.text, max(0, start - 12), start):
+                if bound_before(a.text, start) == "at most":
                     continue  # "水温别超过40°C", "no hotter than 40°C": a bound, no denial
                 if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
                     return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")

@@ -223,10 +223,6 @@ _LABEL_BEFORE = re.compile(
 """A short label ending in a colon just before a clause ("returns:", 退货：, "🚚 Returns:")."""
 
 
-_UP_TO = re.compile(r"\b(?:up to|at most|no more than)\s(?:about\s|around\s)?$")
-"""A bound said before a range's longest ("5 to 10 days, so up to a week and a half")."""
-
-
 def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:
     """Whether ``n`` rounds the value said just before it ("15 days, about two weeks").
 
@@ -234,7 +230,7 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     """
     if n.low != n.high or abs(n.low - high) > 1.5:
         return False
-    if not (approximated_at(a.text, n.start, n.end) or _UP_TO.search(a.text, 0, n.start)):
+    if not (approximated_at(a.text, n.start, n.end) or bound_before(a.text, n.start) == "at most"):
         return False
     sentence = clause_of(a.sentences, n.start)
     return any(sentence.start <= s.start < n.start for s in stated)

@@ -271,21 +271,27 @@ _SHORTER_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]quest
 
 
 _BOUND_BEFORE = re.compile(
-    r"(?:\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|"
+    r"(?:\b(?P<at_most>up to|at most|no (?:more|hotter|higher) than|(?:not|never) (?:exceed|above|"
+    r"over|more than|hotter than|higher than))\s(?:about\s|around\s)?|"
+    r"(?P<zh_at_most>(?:别|不要|不能|不可以|勿|不)(?:超过|高于|大于))|"
+    r"\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|"
     r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到))|"
     r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))"
-    r"(?:¥\s?|cny\s?|rmb\s?)?$"
+    r"\s?(?:¥\s?|cny\s?|rmb\s?)?$"
 )
 
 
 def bound_before(text: str, start: int) -> str | None:
     """The side of a bound said just before the number at ``start``, or None.
 
-    "under" ("just under a thousand", 不到) or "over" ("well over a hundred", 超过).
+    "under" ("just under a thousand", 不到), "over" ("well over a hundred", 超过) or "at most",
+    a limit the number is ("up to ten days", "no hotter than 40°C", 水温别超过40°C).
     """
-    m = _BOUND_BEFORE.search(text, max(0, start - 14), start)
+    m = _BOUND_BEFORE.search(text, max(0, start - 18), start)
     if m is None:
         return None
+    if m.group("at_most") or m.group("zh_at_most"):
+        return "at most"
     return "under" if m.group("under") or m.group("zh_under") else "over"
 
 
