@@ -58,6 +58,8 @@ KEYS: dict[str, str] = {
     "safety_assurance": "a safety or test claim about a body (dermatologist-tested, 不会过敏)",
     "refund_promise": "a refund promise no policy gives",
     "body_effects": "an effect on the body, mind or fortune (fades dark spots, 助眠)",
+    "brand_verdict": "one brand's product said to beat another's (smarter buy, 比X好多了)",
+    "other_brands": "brands other than the one praised (other brands, their blends, 别家)",
     "free_of_plain": "words before 'free' that name nothing a product is free of (ships, feel)",
     "effect_plain": "words of an effect claim that do not say which effect (helps, skin)",
     "claim_verbs": "verbs that say something of a product (is, has, comes with, leaves, keeps)",

@@ -288,6 +288,7 @@ def _claims(
         assured = bool(categories & ASSURED_CATEGORIES)
         yield from _unsupported_assurances(text, kb, product_ids, spans, assured)
         yield from _unsupported_effects(text, kb, product_ids, spans)
+        yield from _brand_verdicts(text, kb, spans)
         in_force = (None, *sorted(categories))  # the general rules first, then each category's
         if any(any_found(_any_banned(kb, c), text) for c in in_force):  # most answers: none
             shared = [pair for c in in_force for pair in _banned(kb, c)]
@@ -374,6 +375,41 @@ def _unsupported_effects(
         if _effect_given(m.group(0), listing):
             continue
         yield "MED-GENERAL", m.group(0)
+
+
+_VALUE_SAID = re.compile(r"[¥$]\s?\d|\d(?:\.\d+)?\s?(?:%|元|块|[a-z]{1,5}\b)")
+"""A value in a sentence ("20 w versus 10 w", "¥69"): a verdict beside it is the value's."""
+
+
+@lru_cache(maxsize=4)
+def _brand_names(kb: KnowledgeBase) -> re.Pattern[str]:
+    brands = sorted({prepare(str(p["brand"])) for p in kb.products()}, key=len, reverse=True)
+    return re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(b) for b in brands) + r")(?![a-z])")
+
+
+def _brand_verdicts(text: str, kb: KnowledgeBase, spans: list[Span]) -> Iterator[tuple[str, str]]:
+    """A verdict that one brand's product beats another's (CMP-DISPARAGE).
+
+    "So Softhaven is the smarter buy", "Egyptian cotton like Haven's just holds up way better",
+    比Cuddlecub透气多了 (the lexicon's ``brand_verdict``), in an answer that names two of the
+    catalogue's brands or speaks of others (``other_brands``): a comparison with another brand,
+    which the rules ban. A sentence that states a value ("the stronger one here: 20 W versus
+    10 W") compares facts, read by the value checks; a verdict refused ("I can't call either
+    one better") claims nothing.
+    """
+    if not any_found(words("brand_verdict"), text):
+        return
+    if len(set(_brand_names(kb).findall(text))) < 2 and not words("other_brands").search(text):
+        return
+    for m in words("brand_verdict").finditer(text):
+        sentence = sentence_at(text, m.start(), m.end())
+        if _VALUE_SAID.search(text, sentence.start, sentence.end):
+            continue
+        if negated_at(text, clause_of(spans, m.start()), m.start(), window=8):
+            continue
+        if refused(text, m.start(), m.end()):
+            continue
+        yield "CMP-DISPARAGE", m.group(0)
 
 
 def _effect_given(claim: str, listing: str) -> bool:
