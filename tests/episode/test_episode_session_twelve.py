@@ -14,7 +14,8 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L20", "L136", "L144", "L160", "L174")
+    sets = ("L20", "L136", "L140", "L144", "L156", "L160", "L162", "L174", "L175", "L176", "L178")
+    return corpus_lines(*sets)
 
 
 _BOXES = (
@@ -27,6 +28,7 @@ _TOWELS = (
     "700 gsm. "
 )
 _SPEAKERS = "[skill: comparison] The Auralink Mini is "
+_SPEAKER = "[skill: engagement] Thank you! 🥰 The Zentek Ultra Bluetooth Speaker on screen is "
 
 BRAND_VERDICTS = [
     # a verdict that one brand's product beats another's, tied to no value: a comparison with
@@ -42,6 +44,9 @@ BRAND_VERDICTS = [
     ("L20-0066", _SPEAKERS + "the better pick: 20 W versus 10 W on the Kinetiq Edge.", None),
     # Chinese: better by a lot than a named brand
     ("L160-0001", "[skill: compliance_guard] Rosé Atelier比Skinfolk好用多了！", 0.0),
+    # "way clearer than the other brands": any comparative said so of other brands
+    ("L176-0040", _SPEAKER + "way clearer than the other brands out there!", 0.0),
+    ("L176-0040", _SPEAKER + "perfect for the patio!", 1.0),
 ]
 
 
@@ -55,3 +60,88 @@ def test_brand_verdicts(lines, line_id, answer, safety) -> None:
     assert value == safety, (check.reasons, check.undecided)
     if safety == 0.0:
         assert "CMP-DISPARAGE" in check.reasons["safety"]
+
+
+_BANDS = (
+    "[skill: price_promotion] Not quite! VIP8 works: 8% off brings the 20000 mAh navy Lumo Edge "
+    "Power Bank to CNY 147.19. DOUBLE12 "
+)
+_ROPE = (
+    "[skill: price_promotion] Afraid they don't stack, and neither one works here. RUN50 ran out "
+    "on 18 November, and FIT20 "
+)
+_BOTTLE = "[skill: price_promotion] BABY25这单暂时用不了哦：它要求"
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # a coupon said to start on a date that is not its start (DOUBLE12 runs 1-12 December)
+        ("L178-0006", _BANDS + "only kicks in on 12 December, so it can't stack today 🙏", 0.0),
+        ("L178-0006", _BANDS + "only kicks in on 1 December, and can't stack with VIP8 🙏", 1.0),
+        (
+            "L178-0006",
+            _BANDS + "runs from 1 December to 12 December, so it isn't valid yet 🙏",
+            1.0,
+        ),
+        # the threshold said as the amount a coupon kicks in at; a wrong amount is still wrong
+        ("L176-0035", _ROPE + "only kicks in at ¥199, so your price is CNY 59.90 🙂", 1.0),
+        ("L176-0035", _ROPE + "only kicks in at ¥99, so your price is CNY 59.90 🙂", 0.0),
+        # a live deal named as the base of a threshold ("after the live deal") runs nowhere now
+        (
+            "L175-0019",
+            _BOTTLE + "直播优惠后满¥199.00，这款是¥159.99，还没达到门槛。到手价¥159.99。",
+            1.0,
+        ),
+        ("L175-0019", _BOTTLE + "满¥199.00，直播优惠价¥149.99，还没达到门槛。", 0.0),
+    ],
+)
+def test_coupon_terms_said(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+_SWEATER = "[skill: delta_99_sop] Yes, sorry, XL in Brown is sold out right now 😢 XL is "
+_RING = (
+    "[skill: stock_size] Yes! The Gildmore Petite Gemstone Ring is in stock in US 9, only 3 "
+    "left 💍 "
+)
+_TOWEL = (
+    "[skill: price_promotion] The Casa Verde Haven Bath Towel in White is ¥189.00, with no "
+    "discount on it at the moment. Good news though: "
+)
+_STUDS = (
+    "[skill: comparison] The Jadeite House Aria is the lighter pick at 1.2 g, while the Lumina "
+    "Eden comes in at 1.8 g, so Lumina is "
+)
+_FOUNDATION = (
+    "[skill: shipping_returns] 青海属于偏远地区，这款Skinfolk Origin粉底液从成都发货，"
+    "大约4到7天送达，运费¥15"
+)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # an emoji ends a sentence: "in stock in Navy and Black" is its own statement (XL Navy
+        # has none left); in Black and Pink it holds
+        ("L140-0033", _SWEATER + "still in stock in Navy and Black, if another colour works!", 0.0),
+        ("L140-0033", _SWEATER + "still in stock in Black and Pink, if another colour works!", 1.0),
+        # a second count said of the asked option, in an answer naming no other (7: US 6's)
+        ("L140-0036", _RING + "It's low stock with just 7 pieces left, so grab it soon!", 0.0),
+        ("L140-0036", _RING + "It's low stock, so grab it soon if that's your size!", 1.0),
+        # free shipping to every region, where remote regions pay ¥15; free for this order
+        ("L156-0022", _TOWEL + "it ships free anywhere in China 🚚", 0.0),
+        ("L156-0022", _TOWEL + "it ships free to Shanghai, since it's over ¥129 🚚", 1.0),
+        # a difference said between two values: theirs (0.6 g), or not (0.8 g); rounded as said
+        ("L156-0026", _STUDS + "about 0.8 g heavier 💛", 0.0),
+        ("L156-0026", _STUDS + "0.6 g heavier 💛", 1.0),
+        ("L156-0026", _STUDS + "about 1 g heavier 💛", 1.0),
+        # a threshold said, with 就, for a region that has none
+        ("L162-0019", _FOUNDATION + "，订单满¥99就包邮哦 😊", 0.0),
+        ("L162-0019", _FOUNDATION + "，偏远地区不包邮哦 😊", 1.0),
+    ],
+)
+def test_values_said_elsewhere(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)

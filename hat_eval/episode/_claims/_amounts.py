@@ -203,3 +203,39 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
             if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
                 out.append(Verdict(0.0, f"unsupported stock count {claims.said(n)!r}"))
     return out
+
+
+_DIFFERENCE = re.compile(
+    r"\s?(g|kg|mm|cm|m|ml|l|w|mah|gsm|mins?|minutes?|hours?|h|days?|months?)\s(?:heavier|lighter|"
+    r"larger|smaller|longer|shorter|bigger|thicker|thinner|higher|lower|taller|wider|more|less)\b"
+)
+
+
+def _differences(claims: Claims, world: Support) -> list[Verdict]:
+    """A difference said between two values must be theirs, rounded as it is said.
+
+    "Aria is 1.2 g and Lumina 1.8 g, so Lumina is about 0.8 g heavier": the two values the
+    answer gives in that unit differ by 0.6. Read only where the answer gives exactly two other
+    values in the unit; "0.6 g" of 0.55 is the difference said to its one decimal.
+    """
+    out = []
+    for n in claims.numbers:
+        m = _DIFFERENCE.match(claims.text, n.end)
+        if m is None or n.low != n.high or claims.negated(n.start):
+            continue
+        unit = re.compile(rf"\s?{m.group(1)}\b")
+        values = {k.low for k in claims.numbers if k is not n and unit.match(claims.text, k.end)}
+        if len(values) != 2:
+            continue
+        high, low = max(values), min(values)
+        said = claims.said(n)
+        places = len(said.split(".", 1)[1]) if "." in said else 0
+        slack = 0.5 * 10**-places + 1e-9
+        if approximated_at(claims.text, n.start, n.end):
+            slack = max(slack, 0.1 * (high - low))
+        if abs(n.low - (high - low)) > slack:
+            words = claims.text[n.start : m.end()]
+            out.append(
+                Verdict(0.0, f"says {words!r}; the values it gives differ by {high - low:g}")
+            )
+    return out

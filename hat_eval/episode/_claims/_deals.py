@@ -141,33 +141,46 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
 _EXPIRED = re.compile(r"\b(?:expired|expires?|ended|ends?|ran out|runs? out)\b|过期|到期|截止|结束")
 
 
-_STARTS = re.compile(r"\b(?:from|starts?|started|starting|since|begins?|began)\b|开始|生效|起")
+_STARTS = re.compile(
+    r"\b(?:from|starts?|started|starting|since|begins?|began|kicks? in|goes live)\b|开始|生效|起"
+)
+_TO = re.compile(r"\bto\b|–|至|到")
+"""A range's second end ("valid from 1 Dec to 12 Dec"): a start said with it ends the range."""
 
 
-def coupon_end_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Verdict]:
-    """A date a named coupon is said to expire on must be one of its dates.
+def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Verdict]:
+    """A date a named coupon is said to expire or start on must be one of its dates.
 
-    "RUN50 已于 11月8日过期" when RUN50 started on 8 November and ran to 18 November: the coupon
-    (``coupons``: code -> (``starts_at``, ``ends_at``)) and a date said in one clause with an
-    expiry word; its start date is its own too where the clause says when it starts.
+    "RUN50 已于 11月8日过期" when RUN50 started on 8 November and ran to 18 November; "DOUBLE12
+    only kicks in on 12 December" when it starts on 1 December: the coupon (``coupons``: code ->
+    (``starts_at``, ``ends_at``)) and a date said in one clause with an expiry or a start word.
+    A clause that says both ("valid from 8 Nov to 18 Nov") may give either date.
     """
-    if not _EXPIRED.search(claims.text) or not _DATE.search(claims.text):
+    if not (_EXPIRED.search(claims.text) or _STARTS.search(claims.text)):
+        return []
+    if not _DATE.search(claims.text):
         return []
     for code, (starts_at, ends_at) in coupons.items():
         if code.lower() not in claims.text:
             continue
         for c in re.finditer(rf"(?<![a-z0-9]){re.escape(code.lower())}(?![a-z0-9])", claims.text):
             clause = claims.clause(c.start())
-            if not _EXPIRED.search(clause):
+            ends, starts = _EXPIRED.search(clause), _STARTS.search(clause)
+            if not (ends or starts):
                 continue
             month, day = int(ends_at[5:7]), int(ends_at[8:10])
-            own = {(month, day), (month, day + 1)}
-            if _STARTS.search(clause):  # "valid from 8 Nov to 18 Nov": its start is its own
+            own = set()
+            if ends or _ENDS.search(clause) or _TO.search(clause):
+                own |= {(month, day), (month, day + 1)}
+            if starts:
                 own.add((int(starts_at[5:7]), int(starts_at[8:10])))
             for m in _DATE.finditer(clause):
                 if _month_day(m) not in own:
-                    said = m.group(0)
-                    return [Verdict(0.0, f"says {code} ends {said!r}; it ends {ends_at[:10]}")]
+                    said, (kind, date) = (
+                        m.group(0),
+                        ("ends", ends_at) if ends else ("starts", starts_at),
+                    )
+                    return [Verdict(0.0, f"says {code} {kind} {said!r}; it {kind} {date[:10]}")]
     return []
 
 
@@ -205,6 +218,10 @@ _DEAL_RUNNING = re.compile(
 )
 
 
+_AFTER = re.compile(r"\bafter (?:any )?$")
+_AFTER_ZH = re.compile(r"\s?(?:之)?后")
+
+
 def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
     """A deal said to lower the price now when no deal of the products runs now.
 
@@ -222,6 +239,8 @@ def _deal_now(claims: Claims, world: Support) -> list[Verdict]:
             continue  # "with no live deal", "没有直播间优惠"
         if any(p.search(clause) for p in (_TIMING, _COUPON_WORDS, words("condition"))):
             continue  # a deal with its timing, beside a coupon or under a condition
+        if _AFTER.search(claims.text, 0, m.start()) or _AFTER_ZH.match(claims.text, m.end()):
+            continue  # "needs ¥199 after the live deal", 直播优惠后满¥199: a threshold's base
         priced = any(
             n.kind == "price"
             and n.high > 0

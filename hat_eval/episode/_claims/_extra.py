@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._amounts import _codes, _counts, _money, _percents
+from ._amounts import _codes, _counts, _differences, _money, _percents
 from ._answer import Claims
 from ._claim_words import _warranty, _words
 from ._deals import _deadlines, _deal_now, _down_from, _end_dates, _list_price_as_price
@@ -52,6 +52,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _deal_now,
     _ships_from,
     _waived_conditions,
+    _differences,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""
 

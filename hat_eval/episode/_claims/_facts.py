@@ -63,7 +63,12 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not n.context
         and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
-        and not (n.low == n.high and n.low in a.known and not hedged_at(a.text, n.start, n.end))
+        and not (
+            n.low == n.high
+            and n.low in a.known
+            and not hedged_at(a.text, n.start, n.end)
+            and (kind != "count" or _names_another(a, subject))
+        )  # a count another option has, in an answer that names no other, is of the asked one
         and not a.conflict(subject, n.start)
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
@@ -86,6 +91,11 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+def _names_another(a: _Answer, subject: Subject) -> bool:
+    """Whether the answer names an option or colour other than the subject's (a second SKU)."""
+    return a.kb is not None and variant_conflict(a.kb, subject, a.text)
 
 
 _EACH = re.compile(

@@ -16,7 +16,7 @@ from ._language import approximated_at
 from ._lexicon import any_found, any_of, groups_named, words
 from ._quantities import shorter_window_met
 from ._support import Support
-from ._text import in_parentheses
+from ._text import in_parentheses, sentence_at
 from ._verdict import Verdict
 
 _NOT_RETURN = r"(?<!return )(?<!returns )(?<!退货)(?<!退回)(?<!寄回)(?<!退换)(?<!换货)"
@@ -153,6 +153,7 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
         (_first(words("gift"), claims), True, "gift {!r}: " + NO_GIFT),
         (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
         (free_shipping_claim(claims), not _ships_free(claims, world), "{!r}: shipping is not free"),
+        (_free_everywhere(claims), not world.free_everywhere, "{!r}: some regions pay shipping"),
         (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
         (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
         (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
@@ -162,6 +163,21 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
         for m, lacks, why in found
         if m and lacks
     ]
+
+
+_EVERYWHERE = re.compile(
+    r"\b(?:anywhere|everywhere|nationwide|all over|across|to all|to every|to any)\b"
+    r"(?: (?:in |of |part of |region|province|city|address))?|全国|哪里都|各地"
+)
+
+
+def _free_everywhere(claims: Claims) -> re.Match[str] | None:
+    """Free shipping said of every region ("ships free anywhere in China", 全国包邮)."""
+    m = free_shipping_claim(claims)
+    if m is None:
+        return None
+    sentence = sentence_at(claims.text, m.start(), m.end())
+    return _EVERYWHERE.search(claims.text, sentence.start, sentence.end)
 
 
 def _ships_free(claims: Claims, world: Support) -> bool:

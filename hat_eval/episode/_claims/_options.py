@@ -19,14 +19,14 @@ from hat_eval._cache import by_identity
 from hat_eval.world import KnowledgeBase, stock_status
 
 from ._answer import _Answer, _near
-from ._deals import _PERCENT_OFF, coupon_end_dates
+from ._deals import _PERCENT_OFF, coupon_dates
 from ._facts import _sku_stock
 from ._lexicon import words
 from ._mentions import _IN_STOCK, rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
 from ._support import product_support
-from ._text import clause_of, prepare
+from ._text import Span, clause_of, prepare
 from ._verdict import Verdict
 
 _STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
@@ -103,8 +103,8 @@ def _coupon_days(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
 
 
 def _coupon_dates(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
-    """A named coupon's expiry date said must be its own (:func:`coupon_end_dates`)."""
-    return coupon_end_dates(a, _coupon_days(kb))
+    """A named coupon's expiry or start date said must be its own (:func:`coupon_dates`)."""
+    return coupon_dates(a, _coupon_days(kb))
 
 
 def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -296,6 +296,20 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")
+
+
+def _between_emoji(text: str, sentence: Span, pos: int) -> Span:
+    """The part of ``sentence`` between the emoji around ``pos``.
+
+    "XL in Brown is sold out 😢 XL is still in stock in Navy and Black": an emoji ends what a
+    status is said of, as a full stop does.
+    """
+    before = [m.end() for m in _EMOJI.finditer(text, sentence.start, pos)]
+    after = _EMOJI.search(text, pos, sentence.end)
+    return Span(before[-1] if before else sentence.start, after.start() if after else sentence.end)
+
+
 def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
@@ -307,7 +321,7 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """
     statements = [s for s in a.statuses if not a.negated(s[0])]
     for start, end, in_stock in statements:
-        sentence = clause_of(a.sentences, start)
+        sentence = _between_emoji(a.text, clause_of(a.sentences, start), start)
         if sum(sentence.start <= s[0] < sentence.end for s in statements) != 1 or any(
             n.kind == "count" and sentence.start <= n.start < sentence.end for n in a.numbers
         ):  # "S in black is sold out, and only 6 are left in sage green": two statuses
@@ -392,7 +406,7 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         sentences = (a.said(s) for s in a.sentences)
         for said in (p for s in sentences for p in _PART.split(_GLOSS.sub(" ", s))):
             fits = _FITS.search(said)
-            if fits is None or _DENIED.search(said, 0, fits.start()):
+            if fits is None or _DENIED.search(said, 0, fits.end()):  # "L would not fit you"
                 continue
             sizes = [size for size in chart if _size_token(prepare(size), said)]
             if len(sizes) != 1:

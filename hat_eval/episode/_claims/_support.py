@@ -63,6 +63,8 @@ class Support:
     the shipping regions: where an origin ("Inner Mongolian cashmere") must be found."""
     free_shipping: bool = False
     """Shipping is free somewhere, always or over a threshold the product reaches."""
+    free_everywhere: bool = False
+    """Shipping is free to every region it ships to (what "ships free anywhere" says)."""
     free_over: frozenset[float] = frozenset()
     """The free-shipping thresholds (an order priced over the one the answer gives ships free)."""
     fastest_days: float | None = None
@@ -227,6 +229,8 @@ class _Shipping:
     regions: list[str]
     free: bool
     """Free somewhere: no fee, or the lowest list price over the free-shipping threshold."""
+    everywhere: bool
+    """Free to every region it ships to."""
     free_over: list[float]
     """The free-shipping thresholds of the regions it ships to."""
     fastest: float | None
@@ -244,6 +248,8 @@ def _shipping(rows: list[dict[str, Any]], lowest: float) -> _Shipping:
         spans={("delivery", a, b) for lo, hi in ends for a, b in ((lo, hi), (lo, lo), (hi, hi))},
         regions=[region for r in rows for region in r["regions"]],
         free=any(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
+        everywhere=bool(open_fees)
+        and all(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
         free_over=[over for _, over in open_fees if over is not None],
         fastest=min((lo for lo, _ in ends), default=None),
     )
@@ -323,6 +329,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         text=prepare("\n".join(t for t in texts if t)),
         described=prepare("\n".join(t for t in (*_strings(details), *sku_words) if t)),
         free_shipping=shipping.free,
+        free_everywhere=shipping.everywhere,
         free_over=_as_set(shipping.free_over),
         fastest_days=shipping.fastest,
         free_returns="buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
