@@ -70,6 +70,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
             and (kind != "count" or _names_another(a, subject))
         )  # a count another option has, in an answer that names no other, is of the asked one
         and not a.conflict(subject, n.start)
+        and not (kind == "count" and _TAKEN.search(a.text, max(0, n.start - 12), n.start))
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
@@ -91,6 +92,13 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+_TAKEN = re.compile(
+    r"(?:拍|买|抢|留|锁|要|来|限购|预留|保留)(?:了|下)?\s?$|"
+    r"\b(?:grab|get|buy|order|reserve|hold|held|reserved|limit(?: of)?|max(?:imum)?(?: of)?) $"
+)
+"""Words before a count of what the viewer takes ("快拍一个吧", "I've reserved 1"): not a stock."""
 
 
 def _names_another(a: _Answer, subject: Subject) -> bool:
