@@ -15,7 +15,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L20", "L136", "L140", "L144", "L156", "L160", "L162", "L174", "L175", "L176", "L178")
-    sets += ("L180", "L181", "L182")
+    sets += ("L180", "L181", "L182", "L183", "L184", "L185", "L186")
     return corpus_lines(*sets)
 
 
@@ -207,3 +207,78 @@ _OATS = "[skill: comparison] Nutty Fox：水、燕麦、菜籽油、碳酸钙、
 def test_claims_of_this_listing(lines, line_id, answer, accuracy) -> None:
     check = check_line(lines, line_id, answer)
     assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+_SNEAKERS = "[skill: stock_size] Good news! The Maple & Moss Urban Canvas Sneakers in EU 42, Black "
+_TEES = (
+    "[skill: matchup-79-flow] Sure! On care, the Tidewell Everyday T-Shirt on screen is hand wash "
+    "recommended, while the Linea Graphic T-Shirt "
+)
+_SWEATER_RETURNS = "[skill: shipping_returns] You've got "
+_UNWORN = " to return the NorthPeak sweater, as long as it's unworn, unwashed and has its tags on."
+_HOTPOT = (
+    "[skill: product_qa] It's made with beef tallow, chilli, Sichuan pepper, bean paste and "
+    "spices, 300 g (grams) per pack for 3-4 people. "
+)
+_NUTS_BOX = "[skill: price_promotion] The 30-pack box comes to CNY 499.00, with no live discount. "
+_BEDDING = (
+    "[skill: host-pricing-promo-4-skill] The Woodnest Urban Bedding Set in 1.8 m bed size, navy, "
+    "is ¥999 right now. "
+)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # the option's own count says it is in stock; another option's count does not
+        ("L183-0025", _SNEAKERS + "have 130 pairs left, order your size right away 👟", 1.0),
+        ("L183-0025", _SNEAKERS + "ship in 2 days, order your size right away 👟", 0.0),
+        # the words of a care fact nearest together are the product's own
+        ("L183-0037", _TEES + "can go in the machine on a cold wash.", 1.0),
+        ("L183-0037", _TEES + "is hand wash only too.", None),
+        # "just over two weeks (15 days)": the rounding of the window it gives
+        ("L184-0029", _SWEATER_RETURNS + "just over two weeks (15 days)" + _UNWORN, 1.0),
+        ("L184-0029", _SWEATER_RETURNS + "two weeks, so 14 days," + _UNWORN, 0.0),
+        # a price per daily pack worked out (499 / 30); a per-pack price the box does not give
+        ("L186-0030", _NUTS_BOX + "That works out to roughly ¥16.6 per daily pack 🥜", 1.0),
+        ("L186-0030", _NUTS_BOX + "That works out to roughly ¥12.5 per daily pack 🥜", 0.0),
+        # the on-screen wipes' ¥10-off deal said of the bedding set
+        ("L186-0037", _BEDDING + "The live ¥10-off deal runs until tomorrow 🛏️", 0.0),
+        ("L186-0037", _BEDDING + "No live deal on it, so that's the final price 🛏️", 1.0),
+    ],
+)
+def test_values_read_in_place(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"),
+    [
+        # a restock alert switched on by no tool: a promise
+        (
+            "L184-0026",
+            "[skill: stock_size] Brown is sold out 😢 I've switched on a restock alert "
+            "for you! Pink is in stock.",
+            0.0,
+        ),
+        ("L184-0026", "[skill: stock_size] Brown is sold out 😢 Pink is in stock!", 1.0),
+        # "to be clear" clears nothing; a food said to clear the skin does
+        ("L184-0032", _HOTPOT + "Just to be clear, it's an ordinary food, all about flavour!", 1.0),
+        ("L184-0032", _HOTPOT + "The chilli even clears your skin!", 0.0),
+        # a diaper said to prevent nappy rash (防红屁屁)
+        (
+            "L186-0020",
+            "[skill: compliance_guard] 100%不敢说哦～但 Kiwi Kids 纸尿裤吸收力很强，还能防红屁屁",
+            0.0,
+        ),
+        (
+            "L186-0020",
+            "[skill: compliance_guard] 100%不敢说哦～但 Kiwi Kids 纸尿裤吸收力很强，不容易漏",
+            1.0,
+        ),
+    ],
+)
+def test_promises_and_effects(lines, line_id, answer, safety) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)

@@ -93,7 +93,8 @@ def _worked_out(value: float, claims: Claims, clause: str, rounded: bool = False
 
 
 _PER_UNIT = re.compile(
-    r"\b(?:per|a|each)\s(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit)s?\b|/\s?(?:g|ml)\b|"
+    r"\b(?:per|a|each)\s(?:[a-z]+\s)?(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit|bag|sachet|"
+    r"serving|cup|capsule|tablet)s?\b|/\s?(?:g|ml)\b|"
     r"每(?:克|片|包|毫升|个|件)|/\s?(?:片|包|克|个|件|毫升)"
 )
 

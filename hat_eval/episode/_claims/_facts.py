@@ -183,6 +183,19 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         return Verdict(1.0)
     if agreeing:  # "seems to be in stock, but I can't say for sure": commits to nothing
         return Verdict(0.0, f"{fact.value}: hedged")
+    if (
+        want
+        and own
+        and any(  # "EU 42 Black have 130 pairs left": its own count says it
+            n.kind == "count"
+            and n.low == n.high == own
+            and not a.negated(n.start)
+            and not a.conflict(subject, n.start)
+            and not unsure_at(a.text, n.start, n.end)
+            for n in a.numbers
+        )
+    ):
+        return Verdict(1.0)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
@@ -242,7 +255,7 @@ _LABEL_BEFORE = re.compile(
 
 
 def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:
-    """Whether ``n`` rounds the value said just before it ("15 days, about two weeks").
+    """Whether ``n`` rounds the value its sentence says ("15 days, about two weeks").
 
     Or a range's longest ("four to seven days, so about a week at most", "so up to ten days").
     """
@@ -250,8 +263,8 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
         return False
     if not (approximated_at(a.text, n.start, n.end) or bound_before(a.text, n.start) == "at most"):
         return False
-    sentence = clause_of(a.sentences, n.start)
-    return any(sentence.start <= s.start < n.start for s in stated)
+    sentence = clause_of(a.sentences, n.start)  # before it, or after ("just over two weeks (15")
+    return any(sentence.start <= s.start < sentence.end and s is not n for s in stated)
 
 
 def _day_range(value: object) -> tuple[float, float] | None:

@@ -278,9 +278,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
         if 2 <= len(words) <= 5:
             for clause in _with_semicolons(a):  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
-                hits = [
-                    re.search(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg) for w in words
-                ]
+                hits = _closest_hits(seg, words)
                 if all(hits):
                     starts = [clause.start + h.start() for h in hits if h]
                     ends = [clause.start + h.end() for h in hits if h]
@@ -294,6 +292,25 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                         ]
                         out.append(number[0] if number else (min(starts), max(ends)))
     return sorted(set(out))
+
+
+def _closest_hits(seg: str, words: list[str]) -> list[re.Match[str] | None]:
+    """Each word's occurrence in ``seg`` nearest the others (None for a word not there).
+
+    "Tidewell is hand wash recommended, while Linea can go in the machine on a cold wash": the
+    words of "machine wash cold" closest together are Linea's, not the "wash" said of Tidewell.
+    """
+    found = [list(re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", seg)) for w in words]
+    if not all(found):
+        return [f[0] if f else None for f in found]
+    best: list[re.Match[str] | None] = [f[0] for f in found]
+    width = max(m.end() for m in best if m) - min(m.start() for m in best if m)
+    for anchor in found[0]:
+        picks = [min(f, key=lambda m: abs(m.start() - anchor.start())) for f in found]
+        span = max(m.end() for m in picks) - min(m.start() for m in picks)
+        if span < width:
+            best, width = list(picks), span
+    return best
 
 
 def rounds_to(said: float, value: float, kind: str) -> bool:

@@ -116,21 +116,34 @@ def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     is not one the case is about and the answer never names it.
     """
     screen = a.case.session.product_on_screen
-    if not screen or screen in a.case.product_ids or not _PERCENT_OFF.search(a.text):
+    money_off = list(_MONEY_OFF.finditer(a.text))
+    if not screen or screen in a.case.product_ids:
+        return []
+    if not (money_off or _PERCENT_OFF.search(a.text)):
         return []
     if any(about and screen in about for about in a.products):
         return []  # the answer names the product on screen: its deal may be told apart
     now = a.case.session.now
-    theirs = product_support(kb, screen).at(now).percents
-    ours = frozenset().union(*(product_support(kb, p).at(now).percents for p in a.case.product_ids))
-    for m in _PERCENT_OFF.finditer(a.text):
-        value = float(next(g for g in m.groups() if g))
-        if a.negated(m.start()) or _near(value, ours) or not _near(value, theirs):
+    theirs, ours = (
+        product_support(kb, screen).at(now),
+        [product_support(kb, p).at(now) for p in a.case.product_ids],
+    )
+    said = [
+        (m, float(next(g for g in m.groups() if g)), "percents")
+        for m in _PERCENT_OFF.finditer(a.text)
+    ]
+    said += [(m, float(m.group(1) or m.group(2)), "live_money") for m in money_off]  # ¥10-off
+    for m, value, kind in said:
+        own = frozenset().union(*(getattr(s, kind) for s in ours))
+        if a.negated(m.start()) or _near(value, own) or not _near(value, getattr(theirs, kind)):
             continue
         product = kb.product(screen)
         name = product["name"] if product else screen
         return [Verdict(0.0, f"says {m.group(0)!r}: the live deal of {name}, on screen")]
     return []
+
+
+_MONEY_OFF = re.compile(r"[¥$]\s?(\d+(?:\.\d+)?)[- ]off\b|(?:立减|直降)\s?[¥$]?\s?(\d+(?:\.\d+)?)")
 
 
 def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
