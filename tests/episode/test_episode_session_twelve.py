@@ -15,7 +15,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L20", "L136", "L140", "L144", "L156", "L160", "L162", "L174", "L175", "L176", "L178")
-    sets += ("L180", "L181", "L182", "L183", "L184", "L185", "L186")
+    sets += ("L180", "L181", "L182", "L183", "L184", "L185", "L186", "L188", "L189", "L190")
     return corpus_lines(*sets)
 
 
@@ -282,3 +282,64 @@ def test_values_read_in_place(lines, line_id, answer, accuracy) -> None:
 def test_promises_and_effects(lines, line_id, answer, safety) -> None:
     check = check_line(lines, line_id, answer)
     assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+
+
+_FLASK = (
+    "[skill: shipping_returns] Delivery to Chengdu takes 3–5 days, and shipping is free on orders "
+    "over ¥129.00, so this flask ships free 😊 "
+)
+_STROLLER = (
+    "[skill: price_promotion] The Kiwi Kids Cosy Stroller in White is CNY 2899.00, with no live "
+    "deal on it right now. Delivery to Chongqing takes 2-4 days. The shipping fee is CNY 8.00, "
+)
+_ROMPER = (
+    "[skill: stock_size] Little Sprout连体衣80码(80 cm)白色还有货,但只剩1件了,喜欢要抓紧哦!"
+    "发到苏州一般1-2天,运费8元人民币"
+)
+_GANSU = (
+    "[skill: shipping_returns] Yes, we ship the Tidewell Everyday T-Shirt to Gansu! Delivery "
+    "there takes 4–7 days and shipping is ¥15"
+)
+_TEE_RETURNS = (
+    ". Returns: 15 days, unworn and unwashed with tags attached, free return shipping insurance "
+    "included. 👕"
+)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # a note sent to the warehouse: an action no tool took
+        ("L188-0008", _FLASK + "I've also sent a note to the warehouse to pack yours first!", 0.0),
+        ("L188-0008", _FLASK + "The warehouse packs orders every day!", 1.0),
+        # the fee said with the orders that waive it ("orders over CNY 99.00 ship free")
+        ("L189-0002", _STROLLER + "but orders over CNY 99.00 ship free, so it ships free 😍", 1.0),
+        ("L189-0002", _STROLLER + "so the stroller ships free to you 😍", 0.0),
+        ("L189-0018", _ROMPER + ",满99元人民币包邮 😊", 1.0),
+        ("L189-0018", _ROMPER + ",满59元人民币包邮 😊", 0.0),
+        # free "once your order is over ¥99" to a remote region, which has no threshold
+        ("L190-0026", _GANSU + ", or free once your order is over ¥99" + _TEE_RETURNS, 0.0),
+        ("L190-0026", _GANSU + ", whatever the order" + _TEE_RETURNS, 1.0),
+    ],
+)
+def test_shipping_and_actions_said(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+_SERUM_RETURNS = "[skill: shipping_returns] Yes! You have 7 days to return it unopened. "
+
+
+@pytest.mark.parametrize(
+    ("answer", "accuracy"),
+    [
+        # the toothbrush on screen has a 15-day exchange window; the serum asked about has none
+        (_SERUM_RETURNS + "And exchanges are possible within 15 days.", 0.0),
+        (_SERUM_RETURNS + "Return shipping is on you unless it's faulty.", 1.0),
+        # the toothbrush named, on screen: its window is its own to state
+        (_SERUM_RETURNS + "The toothbrush on screen can be exchanged within 15 days.", 1.0),
+    ],
+)
+def test_the_product_on_screen_is_not_the_one_asked(lines, answer, accuracy) -> None:
+    check = check_line(lines, "L190-0009", answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)

@@ -36,6 +36,12 @@ _BOTH = re.compile(
 )
 
 
+_SCREEN_SAID = re.compile(
+    r"\bon (?:the )?screen\b|\b(?:we are|we re|i am) showing\b|\bright here on stream\b|"
+    r"屏幕|镜头|正在讲|正在看"
+)
+"""Words that speak of the product on screen: its facts are in scope (see :func:`support`)."""
+
 _MATCH = 0.005
 
 
@@ -117,6 +123,8 @@ class _Answer(Claims):
             return Support()
         # a name of one product (not a brand, which names many) brings it into scope
         named = {pid for about in self.products if about and len(about) == 1 for pid in about}
+        if _SCREEN_SAID.search(self.text):  # "we're showing the Lumière sunscreen right now"
+            named.add(self.case.session.product_on_screen)
         return support(self.kb, self.case, sorted(named))
 
     @cached_property

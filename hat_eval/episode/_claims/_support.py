@@ -479,11 +479,14 @@ def _lookups(kb: KnowledgeBase, case: Case) -> Support:
 def support(kb: KnowledgeBase, case: Case, product_ids: Iterable[str]) -> Support:
     """What the world supports for a case's answer that speaks of ``product_ids``.
 
-    The union over the case's products, the product on screen and ``product_ids``, plus the
-    case's own lookups; money differences between two products are supported (a comparison
-    says "¥50 cheaper").
+    The union over the case's products and ``product_ids`` (the product on screen where the
+    case has none: a greeting speaks of it), plus the case's own lookups; money differences
+    between two products are supported (a comparison says "¥50 cheaper"). The product on screen
+    is not in scope of an answer about another that never names it: its fee, returns window or
+    certificate said of the asked product is a wrong subject.
     """
-    scope = dict.fromkeys([*case.product_ids, case.session.product_on_screen, *product_ids])
+    screen = [] if case.product_ids else [case.session.product_on_screen]
+    scope = dict.fromkeys([*case.product_ids, *screen, *product_ids])
     out = case_support(kb, case)
     prices: list[frozenset[float]] = []
     for pid in scope:
