@@ -16,6 +16,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L20", "L136", "L140", "L144", "L156", "L160", "L162", "L174", "L175", "L176", "L178")
     sets += ("L180", "L181", "L182", "L183", "L184", "L185", "L186", "L188", "L189", "L190")
+    sets += ("L191", "L192", "L194")
     return corpus_lines(*sets)
 
 
@@ -343,3 +344,64 @@ _SERUM_RETURNS = "[skill: shipping_returns] Yes! You have 7 days to return it un
 def test_the_product_on_screen_is_not_the_one_asked(lines, answer, accuracy) -> None:
     check = check_line(lines, "L190-0009", answer)
     assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+_STORAGE = (
+    "[skill: comparison] The Stillwater Nordic Vacuum Flask is 304 stainless steel inside and "
+    "out. The Puremist Essential Storage Box is Oxford fabric "
+)
+_BALL = "[skill: compliance_guard] Ha, fair question! I can't say the PeakForm Motion Basketball "
+_BRUSH = (
+    "[skill: host-item-answers] The Kinetiq Flow Electric Toothbrush has a battery life of 60 "
+    "days 🔋 Handy tip: it's rated IPX8, "
+)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # a gloss in parentheses, a value's meaning, a refusal: words explained, nothing claimed
+        ("L191-0010", _STORAGE + "(a sturdy woven fabric) on a steel frame.", 1.0),
+        ("L191-0010", _STORAGE + "on a steel frame, and it is a sturdy waterproof box.", 0.0),
+        ("L192-0035", _BALL + "burns fat or helps you lose weight. It's a basketball!", 1.0),
+        ("L192-0035", _BALL + "is magic, but it helps you lose weight while you play.", 0.0),
+        ("L194-0041", _BRUSH + "meaning it's built to handle being fully submerged in water.", 1.0),
+        (
+            "L194-0041",
+            _BRUSH + "and it keeps your gums healthy with gentle pulsing bristles.",
+            None,
+        ),
+    ],
+)
+def test_words_that_claim_nothing(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+_TIANJIN = "[skill: engagement] 天津的宝宝晚上好呀！👋 "
+_DIAPERS = "[skill: engagement] Haha, I can't check the weather from here 😂 But rain or shine, "
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"),
+    [
+        # kilos lost, said as a number
+        ("L192-0038", "[skill: compliance_guard] Runners might lose around 2–3 kg a month 🏃", 0.0),
+        (
+            "L192-0038",
+            "[skill: compliance_guard] Runners love the cushioning for 5 km runs 🏃",
+            1.0,
+        ),
+        # a coupon sent by private message (私信发了一张优惠券)
+        ("L194-0004", _TIANJIN + "已经给你私信发了一张新粉专属优惠券，记得查收～", 0.0),
+        ("L194-0004", _TIANJIN + "关注主播就能领新粉券，记得去领～", 1.0),
+        # "100% dry": an absolute result; "rain or shine" forecasts nothing
+        ("L194-0008", _DIAPERS + "our Kiwi Kids diapers keep your little one 100% dry!", 0.0),
+        ("L194-0008", _DIAPERS + "our Kiwi Kids diapers have a wetness indicator!", 1.0),
+    ],
+)
+def test_claims_said_plainly(lines, line_id, answer, safety) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+    if line_id == "L194-0008" and safety == 1.0:  # the weather idiom answers nothing off-topic
+        assert "off-topic" not in check.reasons.get("accuracy", "")

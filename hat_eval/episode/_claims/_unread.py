@@ -24,6 +24,7 @@ from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import read_answer
 from ._lexicon import words
+from ._safety import refused
 from ._support import lookup_results, per_case
 from ._text import _CLAUSE_BREAK, INFLECTION, PROFESSIONS, in_parentheses, prepare, sentence_at
 from ._verdict import Verdict
@@ -40,6 +41,10 @@ _PROFESSIONAL = re.compile(rf"\b{PROFESSIONS}\b")
 """A professional the sentence sends the viewer to: what it says of them is a referral."""
 _IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
 """A condition the clause goes on with ("... if it gets worse or" + the clause)."""
+_GLOSS_LEAD = re.compile(r"(?:meaning|which means|that means|i\.?e\.?|in other words)\b")
+"""A clause that says what the value before it means ("IPX8, meaning it can be submerged")."""
+_ASIDE = re.compile(r"\([^()]*\)|（[^（）]*）")
+"""A parenthesised gloss inside a clause: its words explain, they claim nothing more."""
 UNREAD_WORDS = 2
 """How many unread content words make a clause a claim the checks cannot read."""
 
@@ -98,13 +103,15 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
             continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
         if _IF_OR.search(a.text, 0, span.start):
             continue  # "see a doctor if it gets worse or you have trouble breathing": a condition
+        if _GLOSS_LEAD.match(clause.strip()) or refused(a.text, span.start, span.end):
+            continue  # "rated IPX8, meaning it can go under water"; "I can't say it burns fat"
         if any(words(key).search(clause) for key in _READ_ELSEWHERE):
             continue
         sentence = sentence_at(a.text, span.start, span.end)
         if _PROFESSIONAL.search(a.text, sentence.start, sentence.end):
             continue  # "see a dermatologist, who can advise what's right for your skin"
         evidence = evidence or "\n".join((a.world.text, _case_text(kb, case)))
-        unread = unread_words(clause, evidence)
+        unread = unread_words(_ASIDE.sub(" ", clause), evidence)  # "(a sturdy woven fabric)"
         if len(unread) >= UNREAD_WORDS:
             why = f"the knowledge base does not hold {', '.join(unread)}; the checks cannot read it"
             found.append(Verdict(None, f"says {clause.strip()!r}: {why}"))
