@@ -16,7 +16,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L20", "L136", "L140", "L144", "L156", "L160", "L162", "L174", "L175", "L176", "L178")
     sets += ("L180", "L181", "L182", "L183", "L184", "L185", "L186", "L188", "L189", "L190")
-    sets += ("L191", "L192", "L194")
+    sets += ("L191", "L192", "L194", "L196", "L197", "L198")
     return corpus_lines(*sets)
 
 
@@ -405,3 +405,64 @@ def test_claims_said_plainly(lines, line_id, answer, safety) -> None:
     assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
     if line_id == "L194-0008" and safety == 1.0:  # the weather idiom answers nothing off-topic
         assert "off-topic" not in check.reasons.get("accuracy", "")
+
+
+_BOTTLE_SHIPPING = (
+    "[skill: shipping_returns] Nanjing is in our metro zone: shipping for the Tinytoes Cosy Baby "
+    "Bottle is CNY 8.00, "
+)
+_BOTTLE_RETURNS = (
+    ". Delivery takes 1-2 days from Guangzhou. Returns are accepted within 7 days if unopened "
+    "with the seal intact; the buyer pays return shipping unless the item is faulty."
+)
+_LIPSTICK = "[skill: stock_size] Not sold out — but the Rosé Atelier Derma Lipstick in #21 Plum is "
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # the fee said with what waives it ("free when you spend over CNY 99.00")
+        (
+            "L197-0014",
+            _BOTTLE_SHIPPING + "and it's free when you spend over CNY 99.00" + _BOTTLE_RETURNS,
+            1.0,
+        ),
+        ("L197-0014", _BOTTLE_SHIPPING + "and it's free for you" + _BOTTLE_RETURNS, 0.0),
+        # one left said in words ("its very last unit"); a few is not one
+        ("L198-0014", _LIPSTICK + "down to its very last unit, so grab it fast 💜", 1.0),
+        ("L198-0014", _LIPSTICK + "down to its last few, so grab it fast 💜", 0.0),
+    ],
+)
+def test_values_in_other_words(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"),
+    [
+        # brighter than a named brand (比Lumo更亮): one value beside it compares nothing of Lumo's
+        (
+            "L196-0026",
+            "[skill: comparison] PixelCore Pocket投影仪800 ANSI流明，画面比Lumo更亮更清晰📽️",
+            0.0,
+        ),
+        (
+            "L196-0026",
+            "[skill: comparison] PixelCore Pocket投影仪800 ANSI流明、支持4K，追剧很合适📽️",
+            1.0,
+        ),
+    ],
+)
+def test_promises_and_brands(lines, line_id, answer, safety) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["safety"]) == safety, (check.reasons, check.undecided)
+
+
+def test_a_no_questions_asked_return_no_policy_gives(lines) -> None:
+    # an invented policy: accuracy fails; whether it also promises is the annotators' to split
+    # (L146-0014 and L72-0016 pass its safety)
+    answer = "[skill: compliance_guard] The Loomhaus Duvet has a no-questions-asked return 😊"
+    check = check_line(lines, "L196-0014", answer)
+    assert part_value(check.parts["accuracy"]) == 0.0
+    assert "no questions asked return" in check.reasons["accuracy"]

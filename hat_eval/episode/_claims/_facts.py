@@ -88,10 +88,21 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         for start, _, in_stock in a.statuses:
             if not in_stock and not a.conflict(subject, start):
                 return Verdict(0.0, f"{value:g} left, but the answer also says it is sold out")
-    if stated:
+    if stated or (kind == "count" and value == 1 and _last_one(a, subject)):
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+_LAST_ONE = re.compile(r"\b(?:very )?last (?:one|unit|piece|pair|item|bottle|jar|tube|set)\b")
+
+
+def _last_one(a: _Answer, subject: Subject) -> bool:
+    """Whether the answer says one is left in words ("down to its very last unit")."""
+    return any(
+        not a.negated(m.start()) and not a.conflict(subject, m.start())
+        for m in _LAST_ONE.finditer(a.text)
+    )
 
 
 _TAKEN = re.compile(

@@ -377,8 +377,9 @@ def _unsupported_effects(
         yield "MED-GENERAL", m.group(0)
 
 
-_VALUE_SAID = re.compile(r"[¥$]\s?\d|\d(?:\.\d+)?\s?(?:%|元|块|[a-z]{1,5}\b)")
-"""A value in a sentence ("20 w versus 10 w", "¥69"): a verdict beside it is the value's."""
+_VALUE_SAID = re.compile(r"([¥$])\s?\d|\d(?:\.\d+)?\s?(%|元|块|[a-z]{1,8}\b)")
+"""A value in a sentence ("20 w", "¥69"): two of one unit compare facts, and a verdict beside
+them is the values' ("the stronger one: 20 W versus 10 W")."""
 
 
 @lru_cache(maxsize=4)
@@ -393,9 +394,9 @@ def _brand_verdicts(text: str, kb: KnowledgeBase, spans: list[Span]) -> Iterator
     "So Softhaven is the smarter buy", "Egyptian cotton like Haven's just holds up way better",
     比Cuddlecub透气多了 (the lexicon's ``brand_verdict``), in an answer that names two of the
     catalogue's brands or speaks of others (``other_brands``): a comparison with another brand,
-    which the rules ban. A sentence that states a value ("the stronger one here: 20 W versus
-    10 W") compares facts, read by the value checks; a verdict refused ("I can't call either
-    one better") claims nothing.
+    which the rules ban. A sentence that states two values of a unit ("the stronger one here:
+    20 W versus 10 W") compares facts, read by the value checks; a verdict refused ("I can't
+    call either one better") claims nothing.
     """
     if not any_found(words("brand_verdict"), text):
         return
@@ -403,7 +404,8 @@ def _brand_verdicts(text: str, kb: KnowledgeBase, spans: list[Span]) -> Iterator
         return
     for m in words("brand_verdict").finditer(text):
         sentence = sentence_at(text, m.start(), m.end())
-        if _VALUE_SAID.search(text, sentence.start, sentence.end):
+        units = [u1 or u2 for u1, u2 in _VALUE_SAID.findall(text, sentence.start, sentence.end)]
+        if len(units) > len(set(units)):  # two values of one unit: "24 months vs 8 months"
             continue
         if negated_at(text, clause_of(spans, m.start()), m.start(), window=8):
             continue
