@@ -104,7 +104,8 @@ def _sentence_of(text: str, n: Number | re.Match[str], back: int = 0) -> str:
 
 _OTHER_OPTIONS = re.compile(
     r"\b(?:other|nearest|neighbou?ring|next|different|adjacent)(?: \w+)? (?:sizes|colou?rs|options|"
-    r"lengths|flavou?rs|shades)\b|其他(?:尺码|颜色|款式|规格)|相邻的?尺码"
+    r"lengths|flavou?rs|shades)\b|\banother (?:size|colou?r|option|flavou?r|shade)\b|"
+    r"其他(?:尺码|颜色|款式|规格)|相邻的?尺码"
 )
 """Options the clause says are other than the asked one ("in stock in the nearest sizes")."""
 

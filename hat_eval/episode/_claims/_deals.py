@@ -12,6 +12,7 @@ from ._answer import Claims, _first, _near, _sentence_of
 from ._language import _NEGATORS
 from ._lexicon import words
 from ._support import Support
+from ._text import in_parentheses
 from ._verdict import Verdict
 
 _PERCENT_OFF = re.compile(
@@ -129,7 +130,10 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     for m in _DATE.finditer(claims.text):
         sentence = _sentence_of(claims.text, m)
         clause = claims.clause(m.start())
-        if not _ENDS.search(clause) or not _DEAL_WORDS.search(sentence):
+        aside = in_parentheses(claims.text, m.start())  # "wraps up tomorrow night (Nov 20)"
+        if not (_ENDS.search(clause) or aside and _ENDS.search(sentence)):
+            continue
+        if not _DEAL_WORDS.search(sentence):
             continue
         if _COUPON_WORDS.search(sentence) or claims.negated(m.start()):
             continue

@@ -254,11 +254,17 @@ def _threshold_coupons(kb: KnowledgeBase) -> tuple[dict[str, float], re.Pattern[
     return needs, re.compile(rf"(?<![a-z0-9])(?:{'|'.join(map(re.escape, needs))})(?![a-z0-9])")
 
 
+_NO_THRESHOLD = re.compile(
+    r"\bno (?:minimum spend|min spend|minimum|threshold)\b|没有(?:使用)?门槛|无门槛|不限金额"
+)
+
+
 def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """The order amount a named coupon needs must be that coupon's threshold.
 
     "LIVE50 only kicks in on orders over ¥199" when LIVE50 needs ¥499: the world has ¥199 (another
-    coupon's threshold), but not for this code. Only a sentence naming exactly one code is read.
+    coupon's threshold), but not for this code; "LIVE50 没有使用门槛" when it needs ¥499. Only a
+    sentence naming exactly one code is read.
     """
     needs, codes = _threshold_coupons(kb)
     if not a.numbers or not codes.search(a.text):
@@ -268,6 +274,10 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         if len(named) != 1:
             continue
         (code,) = named
+        if _NO_THRESHOLD.search(a.said(sentence)):  # "LIVE50 可以直接用，没有使用门槛"
+            return [
+                Verdict(0.0, f"says {code.upper()} has no threshold; it needs ¥{needs[code]:g}")
+            ]
         for n in a.numbers:
             said = sentence.start <= n.start < sentence.end and n.kind == "price"
             if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
