@@ -23,7 +23,8 @@ _NOT_RETURN = r"(?<!return )(?<!returns )(?<!退货)(?<!退回)(?<!寄回)(?<!�
 FREE_SHIPPING = re.compile(
     r"\bfree (?:shipping|delivery)\b|"
     rf"{_NOT_RETURN}\bships? (?:to [a-z]+(?: [a-z]+)? )?(?:for )?free\b|"
-    rf"{_NOT_RETURN}\b(?:shipping|delivery)(?: to [a-z]+(?: [a-z]+)?)? is "
+    rf"{_NOT_RETURN}\b(?:shipping|delivery)"
+    r"(?: to [a-z]+(?: [a-z]+)?| (?:on|for) (?:this|the|your) [a-z]+)? is "
     r"(?:also |totally |completely )?free\b|"
     rf"{_NOT_RETURN}\bno (?:shipping|delivery) (?:fee|cost|charge)s?\b|"
     rf"{_NOT_RETURN}(?:包邮|免运费|免邮|运费全免|不收运费)"

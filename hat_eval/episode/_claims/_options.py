@@ -219,6 +219,11 @@ def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_ELSEWHERE_ONLY = re.compile(
+    r"\bonly (?:covers|applies|for|in)\b|\bdoes not (?:cover|apply)\b|仅限|只限|不包括|不适用"
+)
+
+
 def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A free-shipping threshold said for a region whose shipping has none.
 
@@ -228,6 +233,8 @@ def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     m = words("free_threshold").search(a.text)
     if m is None or a.negated(m.start()):
         return []  # most answers: no threshold said, no fact to look at
+    if _ELSEWHERE_ONLY.search(a.said(clause_of(a.sentences, m.start()))):
+        return []  # "(free shipping over ¥99 only covers metro and mainland cities)"
     for fact in a.case.facts:
         region = re.search(r"shipping\[region_class=([^\]]+)\]\.fee$", fact.source)
         pid = fact_subject(a.case, fact, kb).product_id
