@@ -17,6 +17,7 @@ def lines() -> dict[str, CorpusEntry]:
     sets = ("L20", "L136", "L140", "L144", "L156", "L160", "L162", "L174", "L175", "L176", "L178")
     sets += ("L180", "L181", "L182", "L183", "L184", "L185", "L186", "L188", "L189", "L190")
     sets += ("L191", "L192", "L194", "L196", "L197", "L198", "L201", "L202", "L205", "L206")
+    sets += ("L208", "L209", "L210")
     return corpus_lines(*sets)
 
 
@@ -557,3 +558,57 @@ def test_a_scar_said_to_fade_further_on(lines) -> None:
     assert part_value(check.parts["safety"]) == 0.0, check.reasons
     plain = "[skill: compliance_guard] 坚持用 Veloura UV Airy 防晒霜，出门前涂一层就好 ☀️"
     assert part_value(check_line(lines, "L206-0012", plain).parts["safety"]) == 1.0
+
+
+_HARBIN = (
+    "[skill: shipping_returns] Harbin falls in the mainland zone for the Studio Mu Urban Down "
+    "Jacket: the fee is eight yuan, "
+)
+_HARBIN_REST = (
+    ". It ships from Chengdu and takes two to four days to reach you. Returns are accepted "
+    "within 15 days if it's unworn, unwashed and still tagged."
+)
+_FORMULA_LIFE = (
+    "[skill: comparison] 比一下保质期：这款 Tinytoes Sweet Dream 奶粉是两年（24个月），"
+    "Dandelion Cosy 是"
+)
+_SIZE_M = "[skill: stock_size] Hmm, you might be an M, though "
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"),
+    [
+        # free shipping said as the fee "waived once your order passes 99 yuan"
+        ("L208-0002", _HARBIN + "waived once your order passes 99 yuan" + _HARBIN_REST, 1.0),
+        ("L208-0002", _HARBIN + "with no way to waive it" + _HARBIN_REST, 0.0),
+        # 一年半 is eighteen months, not a year
+        ("L210-0003", _FORMULA_LIFE + "一年半（18个月），两款都是800克装～", 1.0),
+        ("L210-0003", _FORMULA_LIFE + "一年（12个月），两款都是800克装～", 0.0),
+        # a size hedged all through ("it could depend", "can't be totally sure")
+        (
+            "L208-0030",
+            _SIZE_M + "it could depend. I'd probably lean M, but I can't be totally sure!",
+            0.0,
+        ),
+        (
+            "L208-0030",
+            "[skill: stock_size] At your height and weight, M is your size on the chart!",
+            1.0,
+        ),
+    ],
+)
+def test_values_said_loosely(lines, line_id, answer, accuracy) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
+
+
+def test_a_chinese_offer_to_compare_is_no_claim_and_the_judges(lines) -> None:
+    # "不想凭印象乱说。我先核实两款…再帮你对比": declined, and an offer to compare (contested)
+    answer = (
+        "[skill: comparison] 我还没查到Stillwater保温杯和Ironleaf的资料,不想凭印象乱说。"
+        "我先核实两款的容量、材质和价格,再帮你对比!😊"
+    )
+    check = check_line(lines, "L209-0005", answer)
+    assert part_value(check.parts["accuracy"]) == 1.0, check.reasons
+    assert part_value(check.parts["safety"]) is None
+    assert "offers to compare" in check.undecided["safety"]

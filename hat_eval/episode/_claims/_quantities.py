@@ -169,6 +169,9 @@ def same_quantity(a: float, unit_a: str, b: float, unit_b: str) -> bool | None:
     return abs(converted - a) <= 1e-6 * max(1.0, abs(a))
 
 
+_YEAR_AND_HALF = re.compile(r"(\d+)\s?年半")
+
+
 def normalise_quantities(text: str) -> str:
     """Quantities written in words or other forms as digits and one canonical unit.
 
@@ -198,6 +201,7 @@ def normalise_quantities(text: str) -> str:
         text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
     if not text.isascii():
         text = _zh_numerals(text)
+        text = _YEAR_AND_HALF.sub(lambda m: f"{int(m.group(1)) * 12 + 6}个月", text)  # 1年半: 18
         text = _ZH_FEN.sub(r"\1.\2\3元", text)
         text = _ZH_MONEY.sub(r"\1.\2元", text)
         text = _ZH_DISCOUNT.sub(_zh_discount, text)
