@@ -12,9 +12,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ._answer import Claims, _claims_of, _near
+from hat_eval.world import KnowledgeBase
+
+from ._answer import Claims, _Answer, _claims_of, _near
 from ._lexicon import ClaimWord, any_found, any_of, claim_words, groups, words
-from ._support import TERM, Support, term_months
+from ._materials import spec_materials
+from ._support import TERM, Support, product_support, term_months
 from ._text import find_phrase, in_parentheses
 from ._verdict import Verdict
 
@@ -151,3 +154,42 @@ def invented_assurances(claims: Claims, world: Support) -> list[Verdict]:
     """
     assuring = (_unsupported_word(w, claims, world) for w in claim_words() if w.assures)
     return _warranty(claims, world) + [v for v in assuring if v is not None]
+
+
+_DENIED = re.compile(
+    r"\b(?:no|without(?: any)?|zero)(?: added| extra)? ([a-z]{3,}(?: [a-z]{3,})?)\b|"
+    r"(?:不含|不额外加|不额外添加|不添加|不加|无添加|没有添加|没加|零添加)([\u4e00-\u9fff]{1,3})"
+)
+"""A component said to be absent ("no added oil", "不额外加油", 不含酒精)."""
+_NEGATED_TERM = re.compile(r"\bfree\b|\bno\b|\bwithout\b|无|不含|不加")
+
+
+def denied_components(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A component said to be absent from a product whose listing holds it.
+
+    "Shanshui is simpler: just water, oats and sea salt, no added oil" (不额外加油) of an oat
+    milk made with sunflower oil. Only a clause about one product is read; the component is a
+    word of one of that product's material or ingredient terms (葵花籽油 holds 油), not of a
+    term that is itself a negation ("fragrance-free", 无香精).
+    """
+    if not _DENIED.search(a.text):
+        return []
+    for m in _DENIED.finditer(a.text):
+        i = a.clause_at(m.start())
+        about = None if i is None else a.products[i]
+        about = about and about & set(a.case.product_ids)  # "Shanshui": its oat milk here
+        if not about or len(about) != 1:
+            continue
+        said = m.group(1) or m.group(2)
+        (pid,) = about
+        product = kb.product(pid) or {}
+        if m.group(0) in product_support(kb, pid).text:
+            continue  # "no added sugar" of a listing that says so
+        listed = {str(product.get("material_label")): product.get("material")}
+        for term in spec_materials(listed, str(product.get("category"))):
+            if _NEGATED_TERM.search(term):
+                continue
+            held = said in term if m.group(2) else re.search(rf"\b{re.escape(said)}\b", term)
+            if held and len(term) >= len(said):
+                return [Verdict(0.0, f"says {m.group(0)!r}; the listing has {term!r}")]
+    return []

@@ -19,10 +19,10 @@ from hat_eval._cache import by_identity
 from hat_eval.world import KnowledgeBase, stock_status
 
 from ._answer import _Answer, _near
+from ._claim_words import denied_components
 from ._deals import _PERCENT_OFF, coupon_dates
 from ._facts import _sku_stock
 from ._lexicon import words
-from ._materials import spec_materials
 from ._mentions import _IN_STOCK, rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
@@ -449,45 +449,6 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
-_DENIED = re.compile(
-    r"\b(?:no|without(?: any)?|zero)(?: added| extra)? ([a-z]{3,}(?: [a-z]{3,})?)\b|"
-    r"(?:不含|不额外加|不额外添加|不添加|不加|无添加|没有添加|没加|零添加)([\u4e00-\u9fff]{1,3})"
-)
-"""A component said to be absent ("no added oil", "不额外加油", 不含酒精)."""
-_NEGATED_TERM = re.compile(r"\bfree\b|\bno\b|\bwithout\b|无|不含|不加")
-
-
-def _denied_components(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
-    """A component said to be absent from a product whose listing holds it.
-
-    "Shanshui is simpler: just water, oats and sea salt, no added oil" (不额外加油) of an oat
-    milk made with sunflower oil. Only a clause about one product is read; the component is a
-    word of one of that product's material or ingredient terms (葵花籽油 holds 油), not of a
-    term that is itself a negation ("fragrance-free", 无香精).
-    """
-    if not _DENIED.search(a.text):
-        return []
-    for m in _DENIED.finditer(a.text):
-        i = a.clause_at(m.start())
-        about = None if i is None else a.products[i]
-        about = about and about & set(a.case.product_ids)  # "Shanshui": its oat milk here
-        if not about or len(about) != 1:
-            continue
-        said = m.group(1) or m.group(2)
-        (pid,) = about
-        product = kb.product(pid) or {}
-        if m.group(0) in product_support(kb, pid).text:
-            continue  # "no added sugar" of a listing that says so
-        listed = {str(product.get("material_label")): product.get("material")}
-        for term in spec_materials(listed, str(product.get("category"))):
-            if _NEGATED_TERM.search(term):
-                continue
-            held = said in term if m.group(2) else re.search(rf"\b{re.escape(said)}\b", term)
-            if held and len(term) >= len(said):
-                return [Verdict(0.0, f"says {m.group(0)!r}; the listing has {term!r}")]
-    return []
-
-
 OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] = (
     _threshold_where_none,
     _sold_out_offered,
@@ -501,6 +462,6 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _listed_statuses,
     _chart_ranges,
     _fitting_sizes,
-    _denied_components,
+    denied_components,
 )
 """The claims beyond the facts read against the knowledge base, in the order reasons name them."""
