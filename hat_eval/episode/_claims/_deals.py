@@ -180,10 +180,8 @@ def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Ve
                 own.add((int(starts_at[5:7]), int(starts_at[8:10])))
             for m in _DATE.finditer(clause):
                 if _month_day(m) not in own:
-                    said, (kind, date) = (
-                        m.group(0),
-                        ("ends", ends_at) if ends else ("starts", starts_at),
-                    )
+                    kind, date = ("ends", ends_at) if ends else ("starts", starts_at)
+                    said = m.group(0)
                     return [Verdict(0.0, f"says {code} {kind} {said!r}; it {kind} {date[:10]}")]
     return []
 

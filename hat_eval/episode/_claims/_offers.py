@@ -150,11 +150,12 @@ def gift_undecided(accuracy: Verdict) -> Verdict | None:
 def _offers(claims: Claims, world: Support) -> list[Verdict]:
     """Gifts, refund promises, free or fast shipping, free returns."""
     fastest, longer = world.fastest_days, "{!r}: fastest delivery is longer"
+    free = free_shipping_claim(claims)
     found = (  # (the claim, whether the world lacks what it says, the reason)
         (_first(words("gift"), claims), True, "gift {!r}: " + NO_GIFT),
         (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
-        (free_shipping_claim(claims), not _ships_free(claims, world), "{!r}: shipping is not free"),
-        (_free_everywhere(claims), not world.free_everywhere, "{!r}: some regions pay shipping"),
+        (free, not _ships_free(claims, world), "{!r}: shipping is not free"),
+        (_everywhere(claims, free), not world.free_everywhere, "{!r}: some regions pay shipping"),
         (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
         (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
         (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
@@ -172,9 +173,8 @@ _EVERYWHERE = re.compile(
 )
 
 
-def _free_everywhere(claims: Claims) -> re.Match[str] | None:
-    """Free shipping said of every region ("ships free anywhere in China", 全国包邮)."""
-    m = free_shipping_claim(claims)
+def _everywhere(claims: Claims, m: re.Match[str] | None) -> re.Match[str] | None:
+    """Free shipping (claim ``m``) said of every region ("ships free anywhere", 全国包邮)."""
     if m is None:
         return None
     sentence = sentence_at(claims.text, m.start(), m.end())

@@ -27,7 +27,7 @@ from ._mentions import _IN_STOCK, rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
 from ._support import product_support
-from ._text import Span, clause_of, prepare
+from ._text import EMOJI, Span, clause_of, prepare
 from ._verdict import Verdict
 
 _STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
@@ -116,9 +116,9 @@ def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     is not one the case is about and the answer never names it.
     """
     screen = a.case.session.product_on_screen
-    money_off = list(_MONEY_OFF.finditer(a.text))
     if not screen or screen in a.case.product_ids:
         return []
+    money_off = list(_MONEY_OFF.finditer(a.text))
     if not (money_off or _PERCENT_OFF.search(a.text)):
         return []
     if any(about and screen in about for about in a.products):
@@ -327,7 +327,7 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
-_EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")
+_EMOJI = re.compile(EMOJI)
 
 
 def _between_emoji(text: str, sentence: Span, pos: int) -> Span:

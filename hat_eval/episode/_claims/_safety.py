@@ -49,9 +49,15 @@ def _general_patterns(kb: KnowledgeBase) -> tuple[tuple[str, str], ...]:
     whatever the product, refund promises, superlatives and absolutes the category rules miss.
     ``{brands}`` in a pattern is the catalogue's brand names.
     """
-    brands = sorted({prepare(str(p["brand"])) for p in kb.products()}, key=len, reverse=True)
-    names = "|".join(re.escape(b) for b in brands)
+    names = _brand_alternation(kb)
     return tuple((r.rule, r.pattern.replace("{brands}", names)) for r in general_rules().rules)
+
+
+@lru_cache(maxsize=4)
+def _brand_alternation(kb: KnowledgeBase) -> str:
+    """The catalogue's brand names, prepared, longest first, as one regex alternation."""
+    brands = sorted({prepare(str(p["brand"])) for p in kb.products()}, key=len, reverse=True)
+    return "|".join(re.escape(b) for b in brands)
 
 
 class _GeneralRule(DataModel):
@@ -384,8 +390,7 @@ them is the values' ("the stronger one: 20 W versus 10 W")."""
 
 @lru_cache(maxsize=4)
 def _brand_names(kb: KnowledgeBase) -> re.Pattern[str]:
-    brands = sorted({prepare(str(p["brand"])) for p in kb.products()}, key=len, reverse=True)
-    return re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(b) for b in brands) + r")(?![a-z])")
+    return re.compile(rf"(?<![a-z])(?:{_brand_alternation(kb)})(?![a-z])")
 
 
 def _brand_verdicts(text: str, kb: KnowledgeBase, spans: list[Span]) -> Iterator[tuple[str, str]]:

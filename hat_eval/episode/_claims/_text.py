@@ -65,10 +65,12 @@ def find_phrase(phrase: str, text: str) -> Iterator[tuple[int, int]]:
 
 # -- clauses ---------------------------------------------------------------------------------------
 
+EMOJI = "[\U0001f300-\U0001faff\u2600-\u27bf]"
+"""An emoji, which ends a phrase (and what a stock status is said of) as punctuation does."""
 _BREAK = (
     r"[.!?;\n。！？；,，、]|\s[—–-]\s|—|\s(?:vs\.?|versus)\s|对比|相比|但是?|而|不过|"
     r"(?<![\d~])~(?![\d~¥$])|"  # a tone mark ending a Chinese phrase (~ between numbers: a range)
-    "[\U0001f300-\U0001faff\u2600-\u27bf]"  # an emoji ends a phrase as punctuation does
+    f"{EMOJI}"  # an emoji ends a phrase as punctuation does
 )
 _CONTRAST = r"\s(?:but|while|whereas|however|although|though|and)\s|和"
 _CLAUSE_BREAK = re.compile(rf"{_BREAK}|{_CONTRAST}|\sor\s|或")
