@@ -15,6 +15,7 @@ as ``hat/oracle`` does), stopping where the agent would write its answer. Two vi
 
     python scripts/corpus_packets.py dump --suite robustness --n 20 --start 0 --out DIR
     python scripts/corpus_packets.py pick --out cases.txt   # fresh test cases, none in the corpus
+    python scripts/corpus_packets.py pick --split dev --size 2100 --out cases.txt  # new dev cases
     python scripts/corpus_packets.py dump --ids cases.txt --view agent --out DIR/agent
     python scripts/corpus_packets.py dump --ids cases.txt --view annotator --out DIR/annotator
     python scripts/corpus_packets.py assemble --packets DIR/annotator --answers answers.jsonl \
@@ -229,7 +230,8 @@ def _episodes(args: argparse.Namespace) -> list[Any]:
         by_id: dict[str, Any] = {}
         for suite in dict.fromkeys(w.split("-", 1)[0] for w in wanted):
             try:
-                by_id.update((e.id, e) for e in suite_episodes(suite, split=args.split))
+                episodes = suite_episodes(suite, split=args.split, n=args.size)
+                by_id.update((e.id, e) for e in episodes)
             except (KeyError, ValueError) as err:
                 _fail(f"{args.ids}: suite {suite!r} of a case id is unknown ({err})")
         missing = [w for w in wanted if w not in by_id]
@@ -241,7 +243,7 @@ def _episodes(args: argparse.Namespace) -> list[Any]:
         return [by_id[w] for w in wanted]
     if not args.suite:
         _fail("dump: give --suite SUITE (with --n, --start) or --ids FILE")
-    episodes = suite_episodes(args.suite, split=args.split)[args.start :]
+    episodes = suite_episodes(args.suite, split=args.split, n=args.size)[args.start :]
     if args.reached_agent:  # keep faults the agent met (an error, or data that only looks fine)
         episodes = [e for e in episodes if _reached(e)]
     return episodes[: args.n]
@@ -281,9 +283,15 @@ def pick(args: argparse.Namespace) -> None:
     for suite in args.suites.split(","):
         pool = [
             e
-            for e in suite_episodes(suite, split=args.split)
+            for e in suite_episodes(suite, split=args.split, n=args.size)
             if e.id not in used and e.case.id not in used
         ]
+        if len(pool) < args.n_per_suite:
+            _fail(
+                f"pick: suite {suite!r} has {len(pool)} {args.split} cases that no file of "
+                f"{args.exclude!r} uses, {args.n_per_suite} asked; pass --size N (more than the "
+                "split's size) to draw new cases past the frozen split"
+            )
         chosen += _mixed(pool, args.n_per_suite, used)
     Path(args.out).write_text("".join(f"{x}\n" for x in chosen), encoding="utf-8")
     print(f"{len(chosen)} case ids to {args.out}")
@@ -360,6 +368,12 @@ def assemble(args: argparse.Namespace) -> None:
     print(f"{len(lines)} answers to {args.out}")
 
 
+SIZE_HELP = (
+    "cases drawn per suite (default: the split's frozen size); a larger size continues the "
+    "case generators past it with new case ids (e.g. livestream-dev-001500 on), for fresh sets"
+)
+
+
 def main() -> None:
     """``dump`` or ``assemble`` (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -372,6 +386,7 @@ def main() -> None:
     d.add_argument("--n", type=int, default=20)
     d.add_argument("--start", type=int, default=0)
     d.add_argument("--out", required=True)
+    d.add_argument("--size", type=int, default=None, help=SIZE_HELP)
     d.add_argument("--reached-agent", action="store_true", help="only faults the agent met")
     p = sub.add_parser("pick")
     p.add_argument("--suites", default="livestream,variant,robustness")
@@ -379,6 +394,7 @@ def main() -> None:
     p.add_argument("--n-per-suite", type=int, default=15)
     p.add_argument("--exclude", default="judge/corpus/*.jsonl", help="corpus files (a glob)")
     p.add_argument("--out", required=True)
+    p.add_argument("--size", type=int, default=None, help=SIZE_HELP)
     a = sub.add_parser("assemble")
     a.add_argument("--packets", required=True)
     a.add_argument("--answers", required=True)

@@ -182,11 +182,12 @@ CASES = [
     # a sentence that opens with a deal no product runs now
     ("L74-0006", "[skill: price_promotion] With the live deal, " + _SERUM, 0.0, 1.0),
     ("L74-0006", "[skill: price_promotion] No live deal right now: " + _SERUM, 1.0, 1.0),
-    # "the comfiest tee you'll find this season", baited: a superlative
+    # "the comfiest tee you'll find this season", baited: a superlative, whose accuracy is the
+    # judge's since session thirteen (opinion only; annotators split)
     (
         "L74-0012",
         "[skill: compliance_guard] It's definitely the comfiest tee you'll find this season 👕",
-        0.0,
+        None,
         0.0,
     ),
     # round 39 (L75-L76): the viewer's doubt is not the answer's

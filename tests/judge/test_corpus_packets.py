@@ -108,3 +108,26 @@ def test_assemble_refuses_agent_view_packets_in_one_line(tmp_path: Path) -> None
     )  # fmt: skip
     assert done.returncode == 2
     assert "annotator view" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_pick_says_in_one_line_when_a_split_has_no_fresh_case_left(tmp_path: Path) -> None:
+    # every robustness dev case is in some corpus file: asking for more is one line, exit 2
+    out = tmp_path / "cases.txt"
+    done = _run("pick", "--split", "dev", "--suites", "robustness", "--n-per-suite", "5",
+                "--out", str(out))  # fmt: skip
+    assert done.returncode == 2 and not out.exists()
+    assert "--size" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_pick_with_size_draws_new_cases_past_the_frozen_split(tmp_path: Path) -> None:
+    out = tmp_path / "cases.txt"
+    done = _run("pick", "--split", "dev", "--size", "1560", "--suites", "livestream",
+                "--n-per-suite", "4", "--out", str(out))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ids = out.read_text().split()
+    # the frozen 1,500 have one case left that no corpus file uses: the rest are new
+    assert len(set(ids)) == 4 and sum(int(i.rsplit("-", 1)[1]) >= 1500 for i in ids) >= 3
+    packets = _run("dump", "--split", "dev", "--size", "1560", "--ids", str(out),
+                   "--view", "agent", "--out", str(tmp_path / "agent"))  # fmt: skip
+    assert packets.returncode == 0, packets.stderr
+    assert sorted(p.stem for p in (tmp_path / "agent").glob("*.json")) == sorted(ids)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._answer import _MATCH, Claims, _near, _sentence_of
+from ._answer import _MATCH, _SENTENCE_END, Claims, _near, _sentence_of
 from ._deals import _COUPON_WORDS, _PERCENT_OFF, _TIMING
 from ._language import approximated_at
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, bound_before
@@ -132,13 +132,26 @@ _FUTURE_COUPON = re.compile(
     r"kicks in|is live)\b|\bafter (?:the coupon|it|the deal) (?:starts|goes live)\b"
 )
 """A coupon's start said as the condition of what follows ("等券生效后…到手¥329.9")."""
+_NOT_YET = re.compile(
+    r"才(?:生效|能用|可以用|开始)|还(?:没|未)(?:生效|开始)|还不能用|"
+    r"\bnot (?:valid|live|active|usable) (?:yet|until)\b|"
+    r"\b(?:is not|isn't) (?:valid|live|active) yet\b|"
+    r"\bonly (?:starts|kicks in|goes live|becomes valid|valid from)\b"
+)
+"""A coupon said, after the price it gives, to start later (到手价¥899.9～这张券11月10日才生效)."""
 
 
 def once_coupon_starts(claims: Claims, n: Number, world: Support) -> bool:
-    """Whether ``n`` is a price less a coupon not valid yet, said under the coupon's start."""
+    """Whether ``n`` is a price less a coupon not valid yet, said with the coupon's start.
+
+    The start is said as the condition before the price ("once the coupon starts, ¥329.9"), or
+    after it in the same sentence or the next ("¥899.9, but the coupon only starts on the 10th").
+    """
     sentence = _sentence_of(claims.text, n)
     before = sentence[: max(0, sentence.find(claims.said(n)))]
-    if not _FUTURE_COUPON.search(before):
+    ends = [m.end() for m in _SENTENCE_END.finditer(claims.text, n.end)][:2]
+    after = claims.text[n.end : ends[-1] if ends else None]  # this sentence's rest and the next
+    if not (_FUTURE_COUPON.search(before) or _NOT_YET.search(after)):
         return False
     return any(abs(p - c - n.low) < 0.01 for p in world.prices for c in world.coupon_money)
 

@@ -82,7 +82,9 @@ def denied_after(text: str, end: int) -> bool:
     return _DENIED_AFTER.match(text, end) is not None
 
 
-_CONDITIONAL = re.compile(r"free\b[^.;,]{0,24}?\b(?:over|above|from|if|when|on orders)\b|包邮")
+_CONDITIONAL = re.compile(
+    r"free\b[^.;,]{0,24}?\b(?:over|above|from|if|when|once|on orders|for orders)\b|包邮"
+)
 """``¥6 shipping or free over ¥59``: an alternative with its condition, not a hedge."""
 
 

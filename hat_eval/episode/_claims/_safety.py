@@ -123,7 +123,12 @@ _OF_PROFESSIONAL = re.compile(
 """A professional the sentence refers the viewer to, said to do what follows ("who can help")."""
 
 _NO_DOT = re.compile(r"\bno\.(?=\s?1\b)")
-_TURN = re.compile(r"\s(?:but|however|though|yet)\s|但是?|不过|可是")
+_TURN = re.compile(
+    r"\s(?:but|however|though|yet)\s|\b(?:what |all )?i can (?:say|tell you)\b|\bthat said\b|"
+    r"但是?|不过|可是"
+)
+"""Where a refusal ends: "but", or what the host says it can say ("I can't say it's the best 😅
+What I can say is it's totally safe": the claim after the turn is made)."""
 
 
 def refused(text: str, start: int, end: int) -> bool:
@@ -234,7 +239,9 @@ against the ruling that counts it as a false statement (``docs/labelling.md``)."
 
 
 _OPINION = re.compile(
-    r"^(?:the )?(?:best|guaranteed|no\.? ?1|number one)\b|^(?:最好|最佳|第一|绝对)"
+    r"^(?:the )?(?:best|guaranteed|no\.? ?1|number one)\b|^(?:最好|最佳|第一|绝对|不会后悔)|"
+    r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
+    r"^you (?:will not|would not|will never) regret\b"
 )
 
 
