@@ -208,6 +208,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
+    why += [_mention_ok(a, subject, s, e) for s, e in _dimensions_in_unit(a, str(fact.value))]
     if any(w is None for w in why):
         return Verdict(1.0)
     if mentions:
@@ -232,6 +233,30 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if unread:
         return Verdict(None, f"{fact.value}: {unread}", missing=True)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+_DIMENSIONS = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s?[x×*]\s?(\d+(?:\.\d+)?)(?:\s?[x×*]\s?(\d+(?:\.\d+)?))?"
+    r"\s?(mm|cm|m|毫米|厘米|米)(?![a-z])"
+)
+_UNIT_ZH = {"毫米": "mm", "厘米": "cm", "米": "m"}
+
+
+def _dimensions_in_unit(a: _Answer, value: str) -> list[tuple[int, int]]:
+    """Where the answer gives dimensions ``value`` ("15 x 20 mm") in another unit (1.5 × 2 cm)."""
+    own = _DIMENSIONS.fullmatch(prepare(value))
+    if own is None:
+        return []
+    sizes = [float(x) for x in own.groups()[:3] if x]
+    out = []
+    for m in _DIMENSIONS.finditer(a.text):
+        said = [float(x) for x in m.groups()[:3] if x]
+        unit = _UNIT_ZH.get(m.group(4), m.group(4))
+        if len(said) == len(sizes) and all(
+            same_quantity(v, own.group(4), w, unit) for v, w in zip(sizes, said, strict=True)
+        ):
+            out.append(m.span())
+    return out
 
 
 _CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")

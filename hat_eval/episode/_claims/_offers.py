@@ -40,6 +40,12 @@ _NEXT_DAY = re.compile(
     r"\b(?:lands?|arrives?|gets? there|reach(?:es)? you) (?:by |on )?the next day\b|"
     r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达"
 )
+_DISPATCH = re.compile(
+    r"\b(?:ships?|shipped|dispatch(?:es|ed)?|goes|go|sent|leaves?) out (?:first thing )?"
+    r"(?:tomorrow|today|tonight|the same day|the next day|within \d+ hours?)\b|"
+    r"\bdispatch(?:ed)? within \d+ hours?\b|(?:\d+ ?小时内|次日|明天|明早)(?:就)?(?:发货|发出)"
+)
+"""A dispatch time: no policy in the knowledge base gives one ("ships out first thing tomorrow")."""
 _FREE_RETURNS = re.compile(
     r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us|covered)\b|"
     r"\b(?:will|do|would) not (?:need to |have to )?pay (?:for |the |any )?return shipping\b|"
@@ -155,16 +161,32 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
         (_first(words("gift"), claims), True, "gift {!r}: " + NO_GIFT),
         (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
         (free, not _ships_free(claims, world), "{!r}: shipping is not free"),
-        (_everywhere(claims, free), not world.free_everywhere, "{!r}: some regions pay shipping"),
+        (_everywhere(claims, free), not _free_where_said(claims, free, world), _SOME_PAY),
         (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
         (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
         (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
+        (_first(_DISPATCH, claims), True, "dispatch time {!r}: no policy gives one"),
     )
     return [
         Verdict(0.0, "unsupported " + why.format(m.group(0)))
         for m, lacks, why in found
         if m and lacks
     ]
+
+
+_SOME_PAY = "{!r}: some regions pay shipping"
+_MAINLAND = re.compile(r"\bmainland\b|大陆|内地")
+
+
+def _free_where_said(claims: Claims, m: re.Match[str] | None, world: Support) -> bool:
+    """Free shipping to every region the claim speaks of: all, or the mainland's when it says so."""
+    if m is None or world.free_everywhere:
+        return world.free_everywhere
+    sentence = sentence_at(claims.text, m.start(), m.end())
+    return (
+        world.free_mainland
+        and _MAINLAND.search(claims.text, sentence.start, sentence.end) is not None
+    )
 
 
 _EVERYWHERE = re.compile(
@@ -195,7 +217,7 @@ def _ships_free(claims: Claims, world: Support) -> bool:
 def _any_offer() -> re.Pattern[str]:
     """Any offer at all: gifts, refund promises, free or fast shipping, free returns."""
     gift, refund = words("gift"), words("refund_promise")
-    parts = (gift, refund, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS)
+    parts = (gift, refund, FREE_SHIPPING, _SAME_DAY, _NEXT_DAY, _FREE_RETURNS, _DISPATCH)
     return any_of([p.pattern for p in parts])
 
 

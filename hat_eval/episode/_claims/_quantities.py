@@ -230,6 +230,7 @@ _CURRENCY_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny|kuai|dollars?)")
 _COUNT_AFTER = re.compile(
     r"^\s?(?:left|units?|pieces?|pcs|items?|in stock|remaining|件(?!套)|"
     r"(?:pairs?|bottles?|boxes?|bags?|sets?|packs?|tubes?|jars?) (?:left|remaining|in stock)|"
+    r"(?:pairs?|bottles?|boxes?|bags?|sets?|packs?|tubes?|jars?) of (?:the|this|that) |"
     r"of (?:them|those|these) (?:left|rem|in s|avai)|"  # (the 14 characters read after it)
     r"个(?!月|小时|颜色|色|码|尺码|款|规格|选项)|台|盒|瓶)"
 )

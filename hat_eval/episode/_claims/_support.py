@@ -27,6 +27,7 @@ from hat_eval.world import (
 )
 
 from ._materials import spec_materials
+from ._shipping import shipping_terms
 from ._text import prepare
 
 
@@ -65,6 +66,7 @@ class Support:
     """Shipping is free somewhere, always or over a threshold the product reaches."""
     free_everywhere: bool = False
     """Shipping is free to every region it ships to (what "ships free anywhere" says)."""
+    free_mainland: bool = False  # free to every region but Hong Kong, Macau and Taiwan
     free_over: frozenset[float] = frozenset()
     """The free-shipping thresholds (an order priced over the one the answer gives ships free)."""
     fastest_days: float | None = None
@@ -218,43 +220,6 @@ def _coupons(kb: KnowledgeBase, category: object) -> tuple[set[str], list[float]
     return codes, [m for ms, _ in values for m in ms], [p for _, ps in values for p in ps]
 
 
-@dataclass(frozen=True)
-class _Shipping:
-    """What a product's shipping rows give: fees and thresholds, delivery days, regions."""
-
-    money: list[float]
-    days: list[float]
-    spans: set[tuple[str, float, float]]
-    """("delivery", low, high) of each delivery time, and each end alone."""
-    regions: list[str]
-    free: bool
-    """Free somewhere: no fee, or the lowest list price over the free-shipping threshold."""
-    everywhere: bool
-    """Free to every region it ships to."""
-    free_over: list[float]
-    """The free-shipping thresholds of the regions it ships to."""
-    fastest: float | None
-
-
-def _shipping(rows: list[dict[str, Any]], lowest: float) -> _Shipping:
-    """The shipping rows of a product whose lowest list price is ``lowest``."""
-    fees = [(r["fee"], r["free_shipping_over"]) for r in rows]
-    open_fees = [f for r, f in zip(rows, fees, strict=True) if r["available"]]
-    times = [r["delivery_days"] for r in rows if r["available"] and r["delivery_days"]]
-    ends = [(float(t["min"]), float(t["max"])) for t in times]
-    return _Shipping(
-        money=[float(x) for pair in fees for x in pair if x is not None],
-        days=[float(v) for t in times for v in t.values()],
-        spans={("delivery", a, b) for lo, hi in ends for a, b in ((lo, hi), (lo, lo), (hi, hi))},
-        regions=[region for r in rows for region in r["regions"]],
-        free=any(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
-        everywhere=bool(open_fees)
-        and all(fee == 0 or (over is not None and lowest >= over) for fee, over in open_fees),
-        free_over=[over for _, over in open_fees if over is not None],
-        fastest=min((lo for lo, _ in ends), default=None),
-    )
-
-
 def _day_spans(
     returns: dict[str, Any], specs: dict[str, Any]
 ) -> tuple[list[float], set[tuple[str, float, float]]]:
@@ -307,7 +272,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     codes, coupon_money, percents = _coupons(kb, product["category"])
     policy = call_function(kb, session, "policy.shipping_returns", {"product_id": product_id})
     assert isinstance(policy, dict)
-    shipping = _shipping(policy["shipping"], lowest=min(prices, default=0.0))
+    shipping = shipping_terms(policy["shipping"], lowest=min(prices, default=0.0))
     returns = policy["returns"]
     days, spans = _day_spans(returns, specs)
     warranty = str(returns.get("warranty") or "")
@@ -330,6 +295,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         described=prepare("\n".join(t for t in (*_strings(details), *sku_words) if t)),
         free_shipping=shipping.free,
         free_everywhere=shipping.everywhere,
+        free_mainland=shipping.mainland,
         free_over=_as_set(shipping.free_over),
         fastest_days=shipping.fastest,
         free_returns="buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
