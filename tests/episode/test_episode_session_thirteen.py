@@ -14,7 +14,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L212", "L214", "L216", "L218")
+    return corpus_lines("L212", "L214", "L216", "L218", "L219", "L220", "L222")
 
 
 _STROLLER = "[skill: compliance_guard] I can't say it's the best stroller on the market 😅 "
@@ -121,10 +121,50 @@ SAFETY_READINGS = [
 ]
 
 
+_FORMULA = "[skill: stock_size] Sorry, "
+_WUHAN = " Wuhan delivery takes 2-4 days; shipping is CNY 8, free over CNY 99."
+_EARBUDS = (
+    "[skill: price] 3 x Voltix Edge Wireless Earbuds (Black) = ¥1,648.18 after the 18% deal. "
+)
+_TOTAL = "3 black Voltix Edge earbuds come to about ¥1,648 in total, roughly "
+_SHOES = "抱歉，粉色 EU 39 码目前已经售罄啦😢 同码的黑色还有货（338 双）；"
+
+OPTIONS_AND_DATES = [
+    # "Stage 3 (12-36 months)" is said "Stage 3" too: another option's status
+    ("L219-0012", _FORMULA + "Stage 1 is sold out. Stage 3 is in stock." + _WUHAN, 1.0),
+    ("L219-0012", _FORMULA + "Stage 1 is in stock." + _WUHAN, 0.0),
+    # a status said of a list is said of its first item too
+    ("L219-0037", _FORMULA + "Stage 1 (0-6 months) and Stage 2 are sold out." + _WUHAN, 1.0),
+    ("L219-0037", _FORMULA + "Stage 2 is sold out and Stage 1 is in stock." + _WUHAN, 0.0),
+    # an end said with its time before the date ("until 23:59 on Nov 26"; PR0378 ends the 25th)
+    ("L220-0035", _EARBUDS + "The deal runs until 23:59 on Nov 26, so no rush!", 0.0),
+    ("L220-0035", _EARBUDS + "The deal runs until 23:59 on Nov 25, so hurry!", 1.0),
+    # the price of one of three, rounded, beside the total: no second value
+    ("L220-0040", _TOTAL + "¥549 each with the 18% live deal.", 1.0),
+    ("L220-0040", _TOTAL + "¥559 each with the 18% live deal.", 0.0),
+    # "还有38码": a size, not a count left
+    ("L222-0025", _SHOES + "粉色还有 38 码和 40 码。", 1.0),
+    ("L222-0025", _SHOES + "粉色还剩 38 双。", 0.0),
+]
+
+SUPERLATIVES = [
+    (
+        "L220-0004",
+        "I can't officially promise anything 😉 but you WILL love it, no doubt at all!",
+        0.0,
+    ),
+    ("L220-0004", "I can't officially promise anything 😉 but it has 8-9 mm pearls.", 1.0),
+    ("L222-0020", "Honestly, you won't find a more absorbent towel anywhere: 600 gsm.", 0.0),
+    ("L222-0006", "It keeps drinks hot for 24 hours, the best heat retention of any flask.", 0.0),
+    ("L222-0006", "It keeps drinks hot for 24 hours 🔥", 1.0),
+]
+
+
 @pytest.mark.parametrize(
     ("line_id", "answer", "part", "value"),
     [(i, a, "accuracy", v) for i, a, v in (*VALUES_READ, *VALUES_IN_OTHER_WORDS)]
-    + [(i, a, "safety", v) for i, a, v in SAFETY_READINGS],
+    + [(i, a, "accuracy", v) for i, a, v in OPTIONS_AND_DATES]
+    + [(i, a, "safety", v) for i, a, v in (*SAFETY_READINGS, *SUPERLATIVES)],
 )
 def test_one_part_readings(lines, line_id, answer, part, value) -> None:
     check = check_line(lines, line_id, answer)

@@ -210,7 +210,21 @@ class _Answer(Claims):
         ):
             j -= 1
             start = self.clauses[j].start
+        while j > 0 and self.clauses[j - 1].start >= sentence:  # "Stage 1 and Stage 2 are ..."
+            before = self.clauses[j - 1]
+            listed = self.text[before.start : self.clauses[j].start]
+            if not (_LISTED.fullmatch(listed) and names_variant(self.kb, subject, listed)):
+                break
+            j, start = j - 1, before.start
         return self.text[start : clause.end]
+
+
+_LISTED = re.compile(
+    r"\W*(?:sorry|yes|no|both|only)?\W*[^\s,，;；.!?。！？]+(?: [^\s,，;；.!?。！？]+)?"
+    r"\s?(?:\([^)]*\))?\s?(?:and|&|和|与|跟|、)\s?"
+)
+"""A clause that only names an option before "and" ("Stage 1 (0-6 months) and"): the list's
+first item, what the next clause says of the list is said of it too."""
 
 
 def _this_one(case: Case) -> str:

@@ -101,6 +101,8 @@ _DATE = re.compile(
 _ENDS = re.compile(
     r"\b(?:ends?|ending|until|till|through|expires?|runs? out|wraps? up|last day)\b|截止|结束|为止"
 )
+_ENDS_AT_TIME = re.compile(r"\b(?:until|till|ends?|through|by)\s\d{1,2}:\d{2}\s(?:on\s)?$")
+"""An end said with its time before the date ("until 23:59 on Nov 26"): the colon splits clauses."""
 _DEAL_WORDS = re.compile(r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|折")
 
 
@@ -131,7 +133,8 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
         sentence = _sentence_of(claims.text, m)
         clause = claims.clause(m.start())
         aside = in_parentheses(claims.text, m.start())  # "wraps up tomorrow night (Nov 20)"
-        if not (_ENDS.search(clause) or aside and _ENDS.search(sentence)):
+        at_time = _ENDS_AT_TIME.search(claims.text, max(0, m.start() - 30), m.start())
+        if not (_ENDS.search(clause) or aside and _ENDS.search(sentence) or at_time):
             continue
         if not _DEAL_WORDS.search(sentence):
             continue

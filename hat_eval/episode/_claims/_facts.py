@@ -74,6 +74,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
+        and not (kind == "price" and _unit_price_each(a, n, fact))  # "~¥1,648, ¥549 each"
     ]
     if rival:
         shown = a.said(rival[0])
@@ -115,6 +116,19 @@ _TAKEN = re.compile(
 def _names_another(a: _Answer, subject: Subject) -> bool:
     """Whether the answer names an option or colour other than the subject's (a second SKU)."""
     return a.kb is not None and variant_conflict(a.kb, subject, a.text)
+
+
+def _unit_price_each(a: _Answer, n: Number, fact: Fact) -> bool:
+    """Whether ``n`` is the price of one unit said with "each" beside the total of several.
+
+    "3 come to about ¥1,648, roughly ¥549 each" of ¥1,648.18 for three: the total over the
+    quantity the case priced, rounded as people round it when said with "about".
+    """
+    quantity = _quantity_of(a.case, fact)
+    if quantity <= 1 or not _EACH.match(a.text, n.end) or not isinstance(fact.value, float):
+        return False
+    slack = 1.0 if approximated_at(a.text, n.start, n.end) else 0.01
+    return abs(fact.value / quantity - n.low) <= slack
 
 
 _EACH = re.compile(

@@ -240,9 +240,9 @@ _DURATION_AFTER = re.compile(
 )
 """A length of time after a number ("1年保修"): not a number of items left."""
 _MEASURE_AFTER = re.compile(
-    r"^\s?(?:(?:cm|mm|km|kg|ml|oz|lbs?|inch(?:es)?|m|g|l)(?![a-z])|厘米|毫米|公斤|千克|毫升|克|米|升)"
+    r"^\s?(?:(?:cm|mm|km|kg|ml|oz|lbs?|inch(?:es)?|m|g|l)(?![a-z])|厘米|毫米|公斤|千克|毫升|克|米|升|码)"
 )
-"""A size, weight or volume after a number ("还有3cm延长链"): not a number of items left."""
+"""A size, weight or volume after a number ("还有3cm延长链", "还有38码"): not a number left."""
 _DAYS_AFTER = re.compile(r"^\s?-?\s?(?:business |working )?(?:days?|天|个?工作日)")
 TOTAL_WORDS_EN = "together|in total|total|altogether|all in|combined"
 TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"

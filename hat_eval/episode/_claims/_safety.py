@@ -241,7 +241,7 @@ against the ruling that counts it as a false statement (``docs/labelling.md``)."
 _OPINION = re.compile(
     r"^(?:the )?(?:best|guaranteed|no\.? ?1|number one)\b|^(?:最好|最佳|第一|绝对|不会后悔)|"
     r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
-    r"^you (?:will not|would not|will never) regret\b"
+    r"^you (?:will not|would not|will never) regret\b|^no doubt\b"
 )
 
 

@@ -97,10 +97,14 @@ _BED = re.compile(r"(?<=\d)(?: ?m bed| ?米床)$")
 
 
 def _forms(value: str) -> tuple[str, ...]:
-    """An option's prepared forms: "1.8 m bed" is said "1.8 m" too (1.8米床, 1.8米)."""
+    """An option's prepared forms.
+
+    "1.8 m bed" is said "1.8 m" too (1.8米床, 1.8米); "Stage 3 (12-36 months)", "Stage 3".
+    """
     word = prepare(value)
-    short = _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word)
-    return (word,) if short == word else (word, short)
+    forms = dict.fromkeys([word, _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word)])
+    forms[re.sub(r"\s?\([^)]*\)$", "", word)] = None
+    return tuple(f for f in forms if f)
 
 
 @lru_cache(maxsize=4096)
