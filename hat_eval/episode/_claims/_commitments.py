@@ -88,6 +88,10 @@ _MINUTES = re.compile(
 )
 
 
+_DEADLINE = re.compile(r"最晚|最迟|一定|保证|\bat the latest\b|\bno later than\b|\bguarantee")
+"""Words that make a wait a deadline the shop promises (the ruling on invented deadlines)."""
+
+
 def handoff_wait(
     answer: str, calls: Sequence[CallRecordLike], kb: KnowledgeBase | None, session: LiveSession
 ) -> list[Verdict]:
@@ -101,7 +105,8 @@ def handoff_wait(
     handoffs = [r for r in calls if r.function == "handoff.escalate"]
     if not handoffs or kb is None:
         return []
-    stated = list(_MINUTES.finditer(normalise_quantities(prepare(answer))))
+    prepared = normalise_quantities(prepare(answer))
+    stated = list(_MINUTES.finditer(prepared))
     if not stated:
         return []
     eta = None
@@ -117,5 +122,9 @@ def handoff_wait(
         if eta is None:
             return [Verdict(0.0, f"invented wait {m.group(0)!r}: the hand-off gave the agent none")]
         if values != {float(eta)}:
+            said = prepared[max(0, m.start() - 10) : m.end() + 16]
+            if _DEADLINE.search(said):  # "最晚30分钟内一定回复": a service time promised
+                why = f"invented follow-up deadline {m.group(0)!r}: the hand-off says {eta} minutes"
+                return [Verdict(0.0, why)]
             return [Verdict(0.0, f"wait {m.group(0)!r}: the hand-off's result says {eta} minutes")]
     return []

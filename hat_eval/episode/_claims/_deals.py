@@ -155,6 +155,10 @@ _TO = re.compile(r"\bto\b|–|至|到")
 """A range's second end ("valid from 1 Dec to 12 Dec"): a start said with it ends the range."""
 
 
+_OF_IT = re.compile(r"[\s,，:：—-]*(?:it|it is|that|which|它|这张券?|该券)\b")
+"""A clause that goes on about the coupon named before it ("…, it starts on Dec 12")."""
+
+
 def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Verdict]:
     """A date a named coupon is said to expire or start on must be one of its dates.
 
@@ -172,6 +176,10 @@ def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Ve
             continue
         for c in re.finditer(rf"(?<![a-z0-9]){re.escape(code.lower())}(?![a-z0-9])", claims.text):
             clause = claims.clause(c.start())
+            if not _DATE.search(clause):  # "DOUBLE12 isn't active yet, it starts on Dec 12"
+                sentence = _sentence_of(claims.text, c)
+                after = sentence[sentence.find(clause) + len(clause) :]
+                clause += after if _OF_IT.match(after) else ""
             ends, starts = _EXPIRED.search(clause), _STARTS.search(clause)
             if not (ends or starts):
                 continue

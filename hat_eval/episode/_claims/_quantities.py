@@ -10,7 +10,10 @@ from typing import Any
 from ._lexicon import any_found, any_of
 
 _ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?")
-_MEASURE = frozenset("件个块元天周月年小条只双套盒瓶袋罐张台支克米号码层色款斤毫厘公份折毛角")
+_MEASURE = frozenset(
+    "件个块元天周月年小条只双套盒瓶袋罐张台支克米号码层色款斤毫厘公份折毛角"
+    "把包片颗枚副"  # 七把 keyboards, 两包 packs, 三片 sheets
+)
 """Characters that make a preceding Chinese numeral a quantity (一起, 统一, 第一 stay words)."""
 
 
