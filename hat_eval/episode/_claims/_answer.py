@@ -16,7 +16,7 @@ from hat_eval.world import Case, KnowledgeBase
 from ._language import denied_after, negated_at
 from ._lexicon import words
 from ._quantities import Number, numbers
-from ._subjects import Subject, clause_products, names_variant, variant_conflict
+from ._subjects import Subject, clause_products, names_variant, products_in, variant_conflict
 from ._support import Support, case_support, support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
 
@@ -122,11 +122,20 @@ class _Answer(Claims):
         """What the world supports for the products the answer speaks of."""
         if self.kb is None:
             return Support()
-        # a name of one product (not a brand, which names many) brings it into scope
-        named = {pid for about in self.products if about and len(about) == 1 for pid in about}
+        # a name of one product (not a brand, which names many) brings it into scope, in an
+        # aside too ("(today's 12% off is for the Jade Valley nuts)": a brand of the one on screen)
+        screen = self.case.session.product_on_screen
+        named = {pid for about in self.named if len(about) == 1 for pid in about}
         if _SCREEN_SAID.search(self.text):  # "we're showing the Lumière sunscreen right now"
-            named.add(self.case.session.product_on_screen)
+            named.add(screen)
+        live = {screen, *(d.product_id for d in self.case.session.deals)}  # the stream's
+        named |= {pid for about in self.named for pid in about & live}
         return support(self.kb, self.case, sorted(named))
+
+    @cached_property
+    def named(self) -> list[frozenset[str]]:
+        """The products each name in the whole answer may mean, asides included."""
+        return [] if self.kb is None else products_in(self.kb, self.text, Span(0, len(self.text)))
 
     @cached_property
     def known(self) -> frozenset[float]:

@@ -121,7 +121,7 @@ def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     money_off = list(_MONEY_OFF.finditer(a.text))
     if not (money_off or _PERCENT_OFF.search(a.text)):
         return []
-    if any(about and screen in about for about in a.products):
+    if any(screen in about for about in a.named):
         return []  # the answer names the product on screen: its deal may be told apart
     now = a.case.session.now
     theirs, ours = (

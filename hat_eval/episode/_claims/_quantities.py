@@ -119,7 +119,11 @@ _IDIOMS = (
 """Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
 
 _ANY_IDIOM = any_of([pattern.pattern for pattern, _ in _IDIOMS])
-_SPOKEN_CENTS = re.compile(r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|[a-z]|元|块))")
+_SPOKEN_CENTS = re.compile(
+    r"(?<![\d.])(\d+) yuan (\d\d?)\b(?![.,]?\d| ?(?:%|元|块|x\b|(?:days?|weeks?|months?|years?|"
+    r"hours?|minutes?|pieces?|packs?|pairs?|units?|items?|sets?|left|off|percent|per|each|"
+    r"g|kg|ml|cm|mm|m|l|orders?|or more|and up)\b))"
+)
 """Yuan and cents said aloud: "six hundred and eight yuan thirty" (608 yuan 30) -> 608.30 yuan."""
 _HYPHENED_UNIT = re.compile(
     r"\b([a-z]+)-(yuan|kuai|days?|weeks?|months?|years?|hours?|minutes?|pieces?|packs?)\b"

@@ -133,6 +133,11 @@ OURS = re.compile(r"\bours\b|\bthis one\b|\bour (?:one|pick)\b|咱们这款|我�
 """Words for the product on screen ("ours", 这款) where the answer does not name it."""
 
 
+_ASIDE = re.compile(r"\([^()]{12,}\)|（[^（）]{6,}）")
+"""A parenthesised aside long enough to be a sentence of its own: a product it names
+("(tonight's ¥15-off deal is for the Moonbeam romper)") is not what the answer goes on about."""
+
+
 def clause_products(
     kb: KnowledgeBase | None, text: str, clauses: Sequence[Span], own: str | None = None
 ) -> list[frozenset[str] | None]:
@@ -144,8 +149,9 @@ def clause_products(
     """
     out: list[frozenset[str] | None] = []
     current: frozenset[str] | None = None
+    aside = _ASIDE.sub(lambda m: " " * len(m.group(0)), text)  # "(the ¥15 deal is the romper's)"
     for clause in clauses:
-        named = products_in(kb, text, clause) if kb is not None else []
+        named = products_in(kb, aside, clause) if kb is not None else []
         if named:
             current = frozenset().union(*named)
         elif own is not None and OURS.search(text[clause.start : clause.end]):
