@@ -439,9 +439,9 @@ DATES_AND_TERMS_SAID = [
 
 _GUARD = "[skill: compliance_guard] "
 A_BRAND_SAID_TO_FAIL_SOON = [
-    # another brand's blend said to pill after two wears (穿两次就起球); "不起球" of ours
+    # another brand's blend said to pill after two wears (穿两次就起球); ours said soft
     ("L202-0028", _GUARD + "NorthPeak 这件是羊绒，UrbanThread 那种混纺穿两次就起球 😏", 0.0),
-    ("L202-0028", _GUARD + "NorthPeak 这件是羊绒，穿着柔软不容易起球 😏", 1.0),
+    ("L202-0028", _GUARD + "NorthPeak 这件是羊绒，穿着柔软 😏", 1.0),
 ]
 
 

@@ -163,8 +163,11 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     mentions = _phrase_mentions(a, fact)
     if not mentions and isinstance(fact.value, str):  # the vocabulary's Chinese forms
         product = a.kb.product(subject.product_id) if a.kb and subject.product_id else None
-        for form in zh_forms(fact.value, str(product["category"]) if product else None):
+        forms = zh_forms(fact.value, str(product["category"]) if product else None)
+        for form in forms:
             mentions += list(find_phrase(form, a.text))
+        for form in forms if not mentions and CJK.search(a.text) else ():
+            mentions += [m.span() for m in _spread(form).finditer(a.text)]  # 可以放洗碗机清洗
     why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
     rival = _rival_spec_value(a, fact, subject, label)
@@ -257,6 +260,17 @@ def _dimensions_in_unit(a: _Answer, value: str) -> list[tuple[int, int]]:
         ):
             out.append(m.span())
     return out
+
+
+@lru_cache(maxsize=1024)
+def _spread(form: str) -> re.Pattern[str]:
+    """A Chinese form with one more character allowed between any two of its own.
+
+    含树坚果 for 含坚果, 可以放洗碗机清洗 for 可以洗碗机清洗; a shorter form as it is.
+    """
+    if len(form) < 3 or not CJK.fullmatch(form[0]):
+        return re.compile(re.escape(form))
+    return re.compile("[^，。！？,.!?、；;]?".join(map(re.escape, form)))
 
 
 _CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")

@@ -43,11 +43,13 @@ _NEXT_DAY = re.compile(
 _DISPATCH = re.compile(
     r"\b(?:ships?|shipped|dispatch(?:es|ed)?|goes|go|sent|leaves?) out (?:first thing )?"
     r"(?:tomorrow|today|tonight|the same day|the next day|within \d+ hours?)\b|"
-    r"\bdispatch(?:ed)? within \d+ hours?\b|(?:\d+ ?小时内|次日|明天|明早)(?:就)?(?:发货|发出)"
+    r"\bdispatch(?:ed)? within \d+ hours?\b|\bpriority (?:dispatch|shipping|processing)\b|"
+    r"(?:\d+ ?小时内|次日|明天|明早|当天)(?:就)?(?:发货|发出)|优先发货"
 )
 """A dispatch time: no policy in the knowledge base gives one ("ships out first thing tomorrow")."""
 _FREE_RETURNS = re.compile(
-    r"\bfree returns?\b|\bfree return shipping\b|\breturn shipping is (?:free|on us|covered)\b|"
+    r"\bfree returns?\b|\bfree return shipping\b|"
+    r"\breturn shipping is (?:always |fully |completely )?(?:free|on us|covered)\b|"
     r"\b(?:will|do|would) not (?:need to |have to )?pay (?:for |the |any )?return shipping\b|"
     r"\bno return shipping (?:fee|cost|charge|to pay)\b|退货(?:包|免)运费|运费险|免费退|"
     r"退货?运费(?:也)?(?:不用|无需|不需要)(?:您|你)?(?:自己)?(?:出|付|承担)|退货?运费(?:由)?(?:我们|商家|店铺)(?:出|承担|包)"
