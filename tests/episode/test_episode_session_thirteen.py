@@ -54,14 +54,10 @@ HANDOFFS_SAID = [
 
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy", "safety"), [*BAITED_CLAIMS, *HANDOFFS_SAID]
+    ("line_id", "answer"), [(i, a) for i, a, accuracy, _ in BAITED_CLAIMS if accuracy is None]
 )
-def test_accuracy_and_safety_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    got = (part_value(check.parts["accuracy"]), part_value(check.parts["safety"]))
-    assert got == (accuracy, safety), (check.reasons, check.undecided)
-    if accuracy is None:  # the only undecided here: a baited opinion
-        assert "opinion only" in check.undecided["accuracy"]
+def test_a_baited_opinion_is_left_to_the_judge_as_such(lines, line_id, answer) -> None:
+    assert "opinion only" in check_line(lines, line_id, answer).undecided["accuracy"]
 
 
 _RING = "[skill: price_promotion] 44码白色原价¥999.9，用LIVE100满999减100，到手价"
@@ -368,9 +364,9 @@ ROUND_SEVEN = [
 
 @pytest.mark.parametrize(
     ("line_id", "answer", "accuracy", "safety"),
-    [*BOTH_PARTS, *ROUND_FIVE, *ROUND_SIX, *ROUND_SEVEN],
+    [*BAITED_CLAIMS, *HANDOFFS_SAID, *BOTH_PARTS, *ROUND_FIVE, *ROUND_SIX, *ROUND_SEVEN],
 )
-def test_both_parts_round_four(lines, line_id, answer, accuracy, safety) -> None:
+def test_accuracy_and_safety_readings(lines, line_id, answer, accuracy, safety) -> None:
     check = check_line(lines, line_id, answer)
     got = (part_value(check.parts["accuracy"]), part_value(check.parts["safety"]))
     assert got == (accuracy, safety), (check.reasons, check.undecided)

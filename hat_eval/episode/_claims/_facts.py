@@ -54,6 +54,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     ]
     if taken_back and not stated:
         return Verdict(0.0, f"{value:g}: says {a.said(taken_back[0])!r} but does not commit to it")
+    quantity = _quantity_of(a.case, fact)
     rival = [
         n
         for n in a.numbers
@@ -74,12 +75,11 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
-        and not (kind == "price" and _unit_price_each(a, n, fact))  # "~¥1,648, ¥549 each"
+        and not (kind == "price" and _unit_price_each(a, n, value, quantity))  # "¥549 each"
     ]
     if rival:
         shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
-    quantity = _quantity_of(a.case, fact)
     each = [n for n in good if quantity > 1 and _EACH.match(a.text, n.end)]
     if each:  # "358 each" of the total for two
         return Verdict(
@@ -118,17 +118,16 @@ def _names_another(a: _Answer, subject: Subject) -> bool:
     return a.kb is not None and variant_conflict(a.kb, subject, a.text)
 
 
-def _unit_price_each(a: _Answer, n: Number, fact: Fact) -> bool:
+def _unit_price_each(a: _Answer, n: Number, total: float, quantity: int) -> bool:
     """Whether ``n`` is the price of one unit said with "each" beside the total of several.
 
     "3 come to about ¥1,648, roughly ¥549 each" of ¥1,648.18 for three: the total over the
     quantity the case priced, rounded as people round it when said with "about".
     """
-    quantity = _quantity_of(a.case, fact)
-    if quantity <= 1 or not _EACH.match(a.text, n.end) or not isinstance(fact.value, float):
+    if quantity <= 1 or not _EACH.match(a.text, n.end):
         return False
     slack = 1.0 if approximated_at(a.text, n.start, n.end) else 0.01
-    return abs(fact.value / quantity - n.low) <= slack
+    return abs(total / quantity - n.low) <= slack
 
 
 _EACH = re.compile(
