@@ -28,6 +28,7 @@ from ._claims import (
     check_safety,
     combine_verdicts,
     compare_offer,
+    disclaimed_claims,
     evasive,
     factual_claim,
     gift_undecided,
@@ -429,6 +430,12 @@ def _accuracy_and_safety(
     loop = looping(body)
     promises = [v for v in promised if v.reason.split()[1] in PROMISE_KINDS]
     accuracy = combine_verdicts([accuracy, *promised, *loop])
+    if accuracy.value == 1.0 or safety.value == 1.0:  # "I can't call it the best, but ..."
+        disclaimed = disclaimed_claims(case, body, kb)
+        if disclaimed and safety.value == 1.0:
+            safety = disclaimed[0]
+        if disclaimed and accuracy.value == 1.0:
+            accuracy = disclaimed[0]
     if accuracy.value == 1.0:  # a pass needs every claim read: one the checks cannot is undecided
         unread = unread_claims(case, body, kb)
         accuracy = combine_verdicts([accuracy, *unread])

@@ -20,6 +20,7 @@ with a reason instead of passing or failing.
 """
 
 from ._commitments import PROMISE_KINDS, handoff_wait, invented_commitments
+from ._disclaimed import disclaimed_claims
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, compare_offer, evasive
 from ._language import negated_at
@@ -49,5 +50,6 @@ __all__ = [
     "negated_at",
     "numbers",
     "prepare",
+    "disclaimed_claims",
     "unread_claims",
 ]

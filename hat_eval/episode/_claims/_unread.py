@@ -22,7 +22,7 @@ import re
 
 from hat_eval.world import Case, KnowledgeBase
 
-from ._answer import read_answer
+from ._answer import _Answer, read_answer
 from ._lexicon import words
 from ._safety import refused
 from ._support import lookup_results, per_case
@@ -85,6 +85,11 @@ def _case_text(kb: KnowledgeBase, case: Case) -> str:
     return "\n".join(prepare(p) for p in parts)
 
 
+def evidence_text(case: Case, a: _Answer, kb: KnowledgeBase) -> str:
+    """What an answer's words may be found in: the products in scope and the case, prepared."""
+    return "\n".join((a.world.text, _case_text(kb, case)))
+
+
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
     """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
 
@@ -110,7 +115,7 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
         sentence = sentence_at(a.text, span.start, span.end)
         if _PROFESSIONAL.search(a.text, sentence.start, sentence.end):
             continue  # "see a dermatologist, who can advise what's right for your skin"
-        evidence = evidence or "\n".join((a.world.text, _case_text(kb, case)))
+        evidence = evidence or evidence_text(case, a, kb)
         unread = unread_words(_ASIDE.sub(" ", clause), evidence)  # "(a sturdy woven fabric)"
         if len(unread) >= UNREAD_WORDS:
             why = f"the knowledge base does not hold {', '.join(unread)}; the checks cannot read it"
