@@ -210,11 +210,18 @@ def _codes(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
+def _rounds_to(said: float, counts: frozenset[float]) -> bool:
+    """Whether a round count ("about 90", a multiple of 5) is within a tenth of a stock count."""
+    return said % 5 == 0 and any(abs(c - said) <= 0.1 * said for c in counts)
+
+
 def _counts(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
         if n.kind == "count" and n.low == n.high and not claims.negated(n.start):
             if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
+                if approximated_at(claims.text, n.start, n.end) and _rounds_to(n.low, world.counts):
+                    continue  # "a little over 90 left" of 94, "90多件"
                 out.append(Verdict(0.0, f"unsupported stock count {claims.said(n)!r}"))
     return out
 

@@ -127,7 +127,9 @@ def approximated_at(text: str, start: int, end: int) -> bool:
         # "~¥89" approximates; "宝宝~15天" is a tone mark after a word, not an approximation
         or re.search(r"(?<![\u4e00-\u9fff])~\s?[¥$]?\s?$", text[clause_start:start]) is not None
         or re.match(  # "60天左右", "7 days左右" (一周左右 once weeks are days)
-            r"\s*(?:days?|weeks?|天|周)?\s*(?:ish\b|or so\b|左右|上下)", text[end : end + 14]
+            r"\s*(?:days?|weeks?|天|周)?\s*"
+            r"(?:ish\b|or so\b|左右|上下|出头|多(?=[件个瓶双套盒支]))",  # "九十出头", "90多件"
+            text[end : end + 14],
         )
         is not None
     )
