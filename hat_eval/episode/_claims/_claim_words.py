@@ -134,6 +134,23 @@ def _warranty(claims: Claims, world: Support) -> list[Verdict]:
     return []
 
 
+def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
+    """A shelf life ("a 12-month shelf life", 保质期18个月) must be one the specs give.
+
+    Products whose specs give none are not read here (an invented shelf life is an unread claim).
+    """
+    if not world.shelf_life_months:
+        return []
+    for m in TERM.finditer(claims.text):
+        if not words("shelf_life").search(claims.clause(m.start())) or claims.negated(m.start()):
+            continue
+        months = term_months(m.group(1), m.group(2))
+        if not _near(months, world.shelf_life_months):
+            given = ", ".join(f"{w:g} months" for w in sorted(world.shelf_life_months))
+            return [Verdict(0.0, f"shelf life {m.group(0)!r}: the KB gives {given}")]
+    return []
+
+
 def any_assurance(text: str) -> bool:
     """Whether prepared ``text`` says any assuring claim word or a warranty (one search)."""
     return any_found(_any_assurance(), text)

@@ -15,6 +15,7 @@ verify and fails those the knowledge base and the live session do not support (:
 - **returns**: free returns only where the seller pays return shipping; no refund promises
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
+- **shelf life**: a term said of a shelf life is one the products' specs give;
 - **spec, material, certification, origin** (the lexicon's ``claim_words``): a claim word
   ("organic", "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text
   supports; a material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle)
@@ -31,7 +32,7 @@ from collections.abc import Callable
 
 from ._amounts import _codes, _counts, _differences, _money, _percents
 from ._answer import Claims
-from ._claim_words import _warranty, _words
+from ._claim_words import _shelf_life, _warranty, _words
 from ._deals import _deadlines, _deal_now, _down_from, _end_dates, _list_price_as_price
 from ._offers import _shipping, _ships_from, _waived_conditions
 from ._support import Support
@@ -48,6 +49,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _down_from,
     _end_dates,
     _warranty,
+    _shelf_life,
     _deadlines,
     _deal_now,
     _ships_from,

@@ -144,6 +144,10 @@ def _quantity_of(case: Case, fact: Fact) -> int:
     return quantity if isinstance(quantity, int) else 1
 
 
+_PER_PIECE = re.compile(r"\d(?:\s?(?:元|块|rmb|cny))?\s?(?:[(（][^)）]{0,8}[)）])?\s?(?:每|/)?$")
+"""A price just before a count ("¥299.90（人民币）一件", "¥39.9/1件"): the count is its unit."""
+
+
 def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     want = fact.value == "in stock"
     statements = [s for s in a.statuses if not a.conflict(subject, s[0])]
@@ -155,6 +159,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         if n.kind == "count"
         and not a.conflict(subject, n.start)
         and n.low not in a.world.counts  # a real stock of another option is the extras' to judge
+        and not _PER_PIECE.search(a.text, max(0, n.start - 16), n.start)  # "¥299.90一件": a unit
     ]
     if counts and (not want or all(n.low < 10 for n in counts)):
         return Verdict(0.0, f"{fact.value}: the answer gives a stock count the KB does not")

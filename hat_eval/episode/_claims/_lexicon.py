@@ -64,6 +64,7 @@ KEYS: dict[str, str] = {
     "effect_plain": "words of an effect claim that do not say which effect (helps, skin)",
     "claim_verbs": "verbs that say something of a product (is, has, comes with, leaves, keeps)",
     "not_a_claim": "a clause that asserts nothing of a product (a question, condition, offer)",
+    "shelf_life": "words naming a shelf life (shelf life, best before, 保质期)",
     "disclaims": "the host declines to make a claim (I can't call it the best, 不敢说, 不是说)",
     "compared_to_others": "a product set against every other (no other set comes close, 比不上)",
     "disclaim_turns": "the turn from a disclaimer to what the host says (but, 但)",

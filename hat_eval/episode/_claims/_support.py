@@ -83,6 +83,8 @@ class Support:
     """The products' promotions, whose amounts count only while they run (:meth:`at`)."""
     warranty_months: frozenset[float] = frozenset()
     """The warranty terms of the products in scope, in months (none: no warranty)."""
+    shelf_life_months: frozenset[float] = frozenset()
+    """The shelf lives the specs of the products in scope give, in months."""
     ships_from: frozenset[str] = frozenset()
     """The places the products in scope ship from (lower case)."""
     attribute_days: frozenset[tuple[str, float, float]] = frozenset()
@@ -277,6 +279,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     days, spans = _day_spans(returns, specs)
     warranty = str(returns.get("warranty") or "")
     terms = TERM.finditer(warranty.lower())  # the warranty's length, in years or months
+    shelf = TERM.finditer(str(specs.get("shelf life") or "").lower())
     texts = [
         *_strings(details),
         str(product.get("ships_from") or ""),
@@ -304,6 +307,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         catalogue_materials=catalogue_materials(kb),
         deals=deals,
         warranty_months=frozenset(term_months(*m.groups()) for m in terms),
+        shelf_life_months=frozenset(term_months(*m.groups()) for m in shelf),
         ships_from=frozenset({str(product.get("ships_from") or "").lower()} - {""}),
         attribute_days=frozenset(spans | shipping.spans),
         coupon_money=_as_set(coupon_money),
