@@ -127,6 +127,17 @@ def _rounded(value: float, values: frozenset[float]) -> bool:
     return value == round(value) and any(abs(value - v) < 1.0 for v in values)
 
 
+def _to_the_jiao(value: float, values: frozenset[float]) -> bool:
+    """Whether ``value`` is one of ``values`` said to the jiao, its fen dropped.
+
+    "一百七十九块九" for ¥179.99: the way a price ending in 9 fen is spoken.
+    """
+    tenths = round(value * 10)
+    return abs(value * 10 - tenths) < 1e-6 and any(
+        abs(v - value - 0.09) < 1e-6 for v in values if round(v * 100) % 10 == 9
+    )
+
+
 _FUTURE_COUPON = re.compile(
     r"等[^，。！？]{0,6}(?:生效|开始)后|\bonce (?:the coupon|it|the deal|that) (?:starts|goes live|"
     r"kicks in|is live)\b|\bafter (?:the coupon|it|the deal) (?:starts|goes live)\b"
@@ -166,6 +177,8 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         for value in {n.low, n.high}:
             if approximated and _rounded(value, world.money):
                 continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
+            if _to_the_jiao(value, world.money):
+                continue  # "一百七十九块九" of ¥179.99
             if _true_bound(value, claims, n, world):
                 continue
             if (

@@ -7,6 +7,7 @@ then; a price said "down from" another must be lowered by a running deal.
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from ._answer import Claims, _first, _near, _sentence_of
 from ._language import _NEGATORS
@@ -198,18 +199,24 @@ def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Ve
 
 
 def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
-    """A deal said to end tonight ("ends tonight", 今晚结束) must end on the session's date."""
+    """A deal said to end tonight or tomorrow must end on that day.
+
+    "Ends tonight" and 今晚结束 on the session's date; 明晚23:59截止 and "until tomorrow night" on
+    the day after.
+    """
     if not world.now:
         return []
     running = [d for d in world.deals if d.running(world.now)]
-    if any(d.ends_at[:10] == world.now[:10] for d in running):
-        return []
-    m = _first(words("ends_today"), claims)
-    if m is None:
-        return []
-    ends = min((d.ends_at[:10] for d in running), default=None)
-    truth = f"the deal runs until {ends}" if ends else "no deal runs now"
-    return [Verdict(0.0, f"says {m.group(0)!r}; {truth}")]
+    today = date.fromisoformat(world.now[:10])
+    for key, day in (("ends_today", today), ("ends_tomorrow", today + timedelta(days=1))):
+        if any(d.ends_at[:10] == day.isoformat() for d in running):
+            continue
+        m = _first(words(key), claims)
+        if m is not None:
+            ends = min((d.ends_at[:10] for d in running), default=None)
+            truth = f"the deal runs until {ends}" if ends else "no deal runs now"
+            return [Verdict(0.0, f"says {m.group(0)!r}; {truth}")]
+    return []
 
 
 _DEAL_NOW = re.compile(

@@ -83,7 +83,7 @@ def disclaimed_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list
             if _WORD.search(clause):  # English: every clause to the sentence's end
                 if _NUMBER.search(clause):
                     continue  # "with 800 ANSI lumens": a value, read by the fact checks
-                if offer:
+                if offer and not words("compared_to_others").search(clause):
                     break  # "but I'm happy to tell you about its material, sizes or price"
                 evidence = evidence or evidence_text(case, read_answer(case, answer, kb), kb)
                 said = _unheld(clause, evidence)

@@ -55,6 +55,7 @@ KEYS: dict[str, str] = {
     "low_stock": "an option said to be nearly gone (low stock, only a few left, 库存紧张)",
     "all_in_stock": "every colour or size said to be in stock (in all three colours, 全色有货)",
     "ends_today": "a deal said to end today or tonight (today only, 今晚结束)",
+    "ends_tomorrow": "a deal said to end tomorrow (until tomorrow night, 明晚截止)",
     "safety_assurance": "a safety or test claim about a body (dermatologist-tested, 不会过敏)",
     "refund_promise": "a refund promise no policy gives",
     "body_effects": "an effect on the body, mind or fortune (fades dark spots, 助眠)",

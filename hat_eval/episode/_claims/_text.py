@@ -33,6 +33,10 @@ _CONTRACTION = re.compile(
 )
 
 
+_SAME_TERM = re.compile(r"双酚a")
+"""A Chinese term hosts also write as its English abbreviation (不含BPA for 不含双酚A)."""
+
+
 def _expand(m: re.Match[str]) -> str:
     word = m.group(0)  # a listed contraction, or a bare "n't" or "'s"
     return _CONTRACTIONS.get(word) or (" not" if word == "n't" else " is")
@@ -50,6 +54,7 @@ def prepare(text: str) -> str:
     # a full-width comma ends a phrase, never groups thousands ("立减¥150，999.9−150")
     t = unicodedata.normalize("NFKC", text.replace("，", ", ")).lower().replace("’", "'")
     t = _CONTRACTION.sub(_expand, t)
+    t = _SAME_TERM.sub("bpa", t)
     t = normalise_quantities(t)
     t = re.sub(r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])", "", t)
     t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # high-rise -> high rise
