@@ -81,9 +81,10 @@ def disclaimed_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list
             clause = words("disclaims").sub(" ", clause)  # "I won't pretend any other ..."
             offer = words("not_a_claim").search(clause)
             if _WORD.search(clause):  # English: every clause to the sentence's end
-                if _NUMBER.search(clause):
+                compared = words("compared_to_others").search(clause)
+                if _NUMBER.search(clause) and not compared:
                     continue  # "with 800 ANSI lumens": a value, read by the fact checks
-                if offer and not words("compared_to_others").search(clause):
+                if offer and not compared:
                     break  # "but I'm happy to tell you about its material, sizes or price"
                 evidence = evidence or evidence_text(case, read_answer(case, answer, kb), kb)
                 said = _unheld(clause, evidence)

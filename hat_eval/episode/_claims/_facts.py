@@ -283,6 +283,9 @@ _LABEL_BEFORE = re.compile(
 """A short label ending in a colon just before a clause ("returns:", 退货：, "🚚 Returns:")."""
 
 
+_WITHIN = re.compile(r"\bwithin (?:about |around |roughly )?$")
+
+
 def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: float) -> bool:
     """Whether ``n`` rounds the value its sentence says ("15 days, about two weeks").
 
@@ -290,7 +293,9 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     """
     if n.low != n.high or abs(n.low - high) > 1.5:
         return False
-    if not (approximated_at(a.text, n.start, n.end) or bound_before(a.text, n.start) == "at most"):
+    within = _WITHIN.search(a.text, max(0, n.start - 12), n.start)  # "so usually within a week"
+    at_most = bound_before(a.text, n.start) == "at most" or within
+    if not (approximated_at(a.text, n.start, n.end) or at_most):
         return False
     sentence = clause_of(a.sentences, n.start)  # before it, or after ("just over two weeks (15")
     return any(sentence.start <= s.start < sentence.end and s is not n for s in stated)

@@ -378,7 +378,9 @@ def catalogue_materials(kb: KnowledgeBase) -> frozenset[str]:
         details = call_function(kb, session, "catalog.get_product", {"product_id": p["id"]})
         assert isinstance(details, dict)
         terms |= spec_materials(details.get("specs") or {}, str(p["category"]))
-    return frozenset(terms)
+    # "jadeite" of "natural jadeite", 翡翠 of 天然翡翠: the material without its qualifier
+    bare = {re.sub(r"^(?:natural |天然)", "", t) for t in terms}
+    return frozenset(terms | {t for t in bare if len(t) >= 2})
 
 
 T = TypeVar("T")
