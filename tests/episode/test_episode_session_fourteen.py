@@ -15,6 +15,7 @@ from tests.episode._helpers import check_line, corpus_lines, part_value
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L244", "L245", "L246", "L247", "L248", "L249", "L250", "L251", "L252", "L254")
+    sets += ("L256", "L257", "L258")
     return corpus_lines(*sets)
 
 
@@ -163,6 +164,56 @@ ROUND_FIVE = [
 
 @pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_FIVE)
 def test_round_five_readings(lines, line_id, answer, accuracy, safety) -> None:
+    check = check_line(lines, line_id, answer)
+    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
+    assert part_value(check.parts["safety"]) == safety, check.reasons
+
+
+_LIPSTICK = "The Petal & Pine Essentials Lipstick has a "
+_WATCH = (
+    "帮你算了一下：Kinetiq Edge手表灰色42mm原价¥2299。EARLY15已在11月7日过期，TEA15已在11月9日"
+    "过期（而且是食品类券），VIP20是无效券码，三张都用不上，所以到手价还是¥2299。"
+)
+_ENGRAVED = "银色款到手价就是原价¥409。青海属于偏远地区，快递4-7天、包邮；不过这款是定制刻字，"
+_SNEAKERS = " Leather upper, rubber sole, 4 cm sole height, true to size, 320 g."
+
+ROUND_SIX = [
+    # the fact's own value with its label ("velvet matte finish") is no rival value
+    ("L257-0024", _LIPSTICK + "velvet matte finish.", 1.0, 1.0),
+    ("L257-0024", _LIPSTICK + "matte finish.", 0.0, 1.0),
+    # a spaced em dash ends a phrase; it makes no range
+    (
+        "L256-0042",
+        "¥161.10 — ¥179 minus the 10% live deal (¥17.90 off), valid until 21 Nov.",
+        1.0,
+        1.0,
+    ),
+    ("L256-0042", "¥151.10 — ¥179 minus the 10% live deal, valid until 21 Nov.", 0.0, 1.0),
+    # a deal said with its time before a colon ("明晚19:00-23:00有直播闪购28% off")
+    ("L258-0021", _WATCH + "明晚19:00-23:00有直播闪购28% off，可以留意一下～", 1.0, 1.0),
+    ("L258-0021", _WATCH + "另外下单再享28% off哦～", 0.0, 1.0),
+    # a made-to-order lead time before it ships is not the delivery time
+    ("L258-0036", _ENGRAVED + "要先制作3-5天再发货。", 1.0, 1.0),
+    ("L258-0036", _ENGRAVED + "快递3-5天就到。", 0.0, 1.0),
+    # "I can say ..." after a disclaimer's turn, and a Chinese disclaimer 不拉踩: the judge's
+    (
+        "L256-0039",
+        "Can't promise \"best\", but I can say they're far better made than the cheap canvas "
+        "sneakers from the big sports brands." + _SNEAKERS,
+        None,
+        None,
+    ),
+    (
+        "L258-0022",
+        "我们不拉踩其他品牌哈，不过说实话，在同价位里确实比PixelCore更能打～",
+        None,
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_SIX)
+def test_round_six_readings(lines, line_id, answer, accuracy, safety) -> None:
     check = check_line(lines, line_id, answer)
     assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
     assert part_value(check.parts["safety"]) == safety, check.reasons

@@ -25,7 +25,8 @@ _PERCENT_OFF = re.compile(
 
 _TIMING = re.compile(
     r"\b(?:starts?|begins?|ends?|ended|expired|until|from|tomorrow|yesterday|next|last|"
-    r"not (?:yet|live|active|running))\b|开始|结束|明天|昨天|还没|已经过|过期|下周|之后"
+    r"not (?:yet|live|active|running))\b|"
+    r"开始|结束|明天|明晚|明日|后天|昨天|还没|已经过|过期|下周|之后"
 )
 """A deal said with its timing ("the 12% off deal only starts tomorrow") is a real deal."""
 

@@ -31,10 +31,11 @@ _REACH = 90
 """How far after a disclaimer its turn may come (the rest of its sentence, or the next)."""
 _LEAD = re.compile(
     r"[\s,，!！~～:：…\-—]*(?:(?:honestly|to be honest|truthfully|frankly|between us|"
-    r"let is just say|i will say)\b|说实话|讲真|老实说|实话说)?[\s,，!！~～:：…\-—]*"
+    r"let is just say|i will say|i can (?:say|tell you)(?: that| this)?)\b|"
+    r"说实话|讲真|老实说|实话说)?[\s,，!！~～:：…\-—]*"
 )
 """Filler between the turn and its clause ("but, honestly, ...")."""
-_SENTENCE_END = re.compile(r"[.!?。！？\n]|[\U0001f300-\U0001faff\u2600-\u27bf]")
+_SENTENCE_END = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?。！？\n]|[\U0001f300-\U0001faff\u2600-\u27bf]")
 """A sentence's end: its stop, or the emoji a host ends it with ("... comes close 😉 It's")."""
 _CLAUSE_BREAK = re.compile(r"[;:,；：，、]|\s[-—]\s|\s(?:and|so)\s")
 _WORD = re.compile(r"[a-z][a-z-]{2,}")

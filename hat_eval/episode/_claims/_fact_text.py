@@ -116,10 +116,13 @@ def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> s
         return None
     own = prepare(fact.value)
     core = own.replace(prepare(label), "").strip()  # "natural" of "natural finish"
+    said = list(find_phrase(own, a.text))
     for other in _spec_values(a.kb)[label] - {own}:
         if other in own or own in other or other == prepare(label):
             continue  # "stackable: foldable" names the label, not a rival value
         for start, end in find_phrase(other, a.text):
+            if any(s < end and start < e for s, e in said):
+                continue  # "velvet matte finish": the fact's own value, with its label
             if _difference(a.text, start, end):
                 continue  # "轻了130g", "130 g lighter": how far apart, not a value
             if _choice(a, subject, other, core, start):

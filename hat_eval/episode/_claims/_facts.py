@@ -267,6 +267,8 @@ def _other_attribute(a: _Answer, fact: Fact, pos: int) -> bool:
     if label:  # "Returns: 7 days": the label before the colon names the attribute
         clause = label.group(1) + clause
     named = groups_named("attributes", clause)
+    if "made to order" in named and own != "made to order":
+        return True  # "要先制作3-5天再发货": a lead time before it ships, not the delivery
     if not named:  # "7天内未拆封、封口完好可退货": the attribute closes the sentence
         sentence = clause_of(a.sentences, pos)
         named = groups_named("attributes", a.text[pos : sentence.end])

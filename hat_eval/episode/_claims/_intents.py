@@ -90,8 +90,8 @@ def _sum_answered(message: str, text: str) -> bool:
     return any(float(x) * float(y) in said for x, y in _PRODUCT_OF.findall(message))
 
 
-_IDIOMS = re.compile(r"\b(?:come )?rain or shine\b|\bunder the weather\b|风雨无阻")
-"""Idioms that name the weather and answer nothing of it."""
+_IDIOMS = re.compile(r"\b(?:come )?rain or shine\b|\bunder the weather\b|风雨无阻|下雨天|阴雨天")
+"""Idioms that name the weather and answer nothing of it ("下雨天在家冲一杯": on any rainy day)."""
 
 
 _NO_DECLINE = "annotators split on such an answer (7 fail, 5 pass in the corpus)"

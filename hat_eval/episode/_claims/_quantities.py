@@ -228,7 +228,7 @@ def normalise_quantities(text: str) -> str:
 # -- numbers ---------------------------------------------------------------------------------------
 
 _NUM = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|—|~|to|至|到)\s?[¥$]?\s?(\d+(?:\.\d+)?))?"
+    r"(?<![\d.])(\d+(?:\.\d+)?)(?:(?:\s?(?:-|–|~|to|至|到)\s?|—)[¥$]?\s?(\d+(?:\.\d+)?))?"
 )
 _CODE_BEFORE = re.compile(r"[a-z]$")
 """Letters the number is glued to: the end of a code (VIP8, LIVE50), not an amount."""
