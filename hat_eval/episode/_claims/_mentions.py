@@ -75,7 +75,7 @@ def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, 
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
     taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]
-    out = []
+    out: list[tuple[int, int, bool]] = []
     for phrases, status in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
         for phrase in sorted(phrases, key=len, reverse=True):
             for start, end in find_phrase(phrase, text):
@@ -89,6 +89,9 @@ def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, 
                 clause = clause_of(spans, start)
                 if _DELIVERY.search(text[clause.start : start]):
                     continue  # "delivery there is not available" is about shipping, not stock
+                before = [b for a, b, _ in out if clause.start <= a and b <= start]
+                if before:  # "没卖完哦，还有货": the negator is the earlier status's
+                    clause = Span(max(before), clause.end)
                 flip = negated_at(text, clause, start, window=3)
                 if status and _ZERO_BEFORE.search(text, max(0, start - 16), start):
                     flip = True  # "0 units in stock", 库存0件: none in stock
