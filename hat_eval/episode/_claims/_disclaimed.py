@@ -65,6 +65,8 @@ def _unheld(clause: str, evidence: str) -> list[str]:
     unread = unread_words(clause, evidence)
     if len(unread) >= UNREAD_WORDS:
         return unread
+    if words("affirms_declined").search(clause.strip()):
+        return [clause.strip()]  # "but you just might 😉": the declined claim, affirmed
     return [m.group(0) for m in words("compared_to_others").finditer(clause)]
 
 

@@ -68,6 +68,7 @@ KEYS: dict[str, str] = {
     "shelf_life": "words naming a shelf life (shelf life, best before, 保质期)",
     "disclaims": "the host declines to make a claim (I can't call it the best, 不敢说, 不是说)",
     "compared_to_others": "a product set against every other (no other set comes close, 比不上)",
+    "affirms_declined": "a turn that affirms what was just disclaimed (but you just might)",
     "disclaim_turns": "the turn from a disclaimer to what the host says (but, 但)",
     "plain_words": "whole words that carry nothing checkable (function words, stream talk)",
 }

@@ -283,8 +283,11 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                 seg = a.text[clause.start : clause.end]
                 hits = _closest_hits(seg, words)
                 if all(hits):
-                    starts = [clause.start + h.start() for h in hits if h]
-                    ends = [clause.start + h.end() for h in hits if h]
+                    # "Finish: A is satin, B is natural": the heading names the label, the
+                    # value word places the mention
+                    said = [h for h in hits if h and not seg[h.end() :].lstrip().startswith(":")]
+                    starts = [clause.start + h.start() for h in said or hits if h]
+                    ends = [clause.start + h.end() for h in said or hits if h]
                     inside = a.text[min(starts) : max(ends)]
                     own = _NEGATORS.search(prepare(fact.value))  # "no added sugar"
                     if own or not _NEGATORS.search(_NOT_NEGATING.sub(" ", inside)):
