@@ -177,12 +177,11 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         for value in {n.low, n.high}:
             if approximated and _rounded(value, world.money):
                 continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
-            if _to_the_jiao(value, world.money):
-                continue  # "一百七十九块九" of ¥179.99
             if _true_bound(value, claims, n, world):
                 continue
             if (
                 not _near(value, world.money)
+                and not _to_the_jiao(value, world.money)  # "一百七十九块九" of ¥179.99
                 and not _share_of_price(value, world)
                 and not _worked_out(value, claims, claims.clause(n.start), approximated)
                 and not _per_unit(value, claims, n, world)
