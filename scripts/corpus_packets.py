@@ -273,10 +273,19 @@ def pick(args: argparse.Namespace) -> None:
     """Case ids of a fresh validation set: cases no corpus file names, mixed as asked."""
     used: set[str] = set()
     for path in sorted(Path(p) for p in glob.glob(args.exclude)):
-        for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as err:  # a dangling link among the excluded files, say
+            _fail(f"{path}: cannot read it ({err.strerror}); expected a corpus file (--exclude)")
+        for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
-            row = json.loads(line)  # only the ids are read
+            try:
+                row = json.loads(line)  # only the ids are read
+            except json.JSONDecodeError as err:
+                _fail(f"{path}:{n}: not JSON ({err.msg}); expected one corpus row a line")
+            if not isinstance(row, dict):
+                _fail(f"{path}:{n}: a {type(row).__name__}; expected one corpus row (an object)")
             used.add(str(row.get("case_id", "")))
             used.add(str(((row.get("stored") or {}).get("case") or {}).get("id", "")))
     chosen: list[str] = []

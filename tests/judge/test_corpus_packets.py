@@ -131,3 +131,18 @@ def test_pick_with_size_draws_new_cases_past_the_frozen_split(tmp_path: Path) ->
                    "--view", "agent", "--out", str(tmp_path / "agent"))  # fmt: skip
     assert packets.returncode == 0, packets.stderr
     assert sorted(p.stem for p in (tmp_path / "agent").glob("*.json")) == sorted(ids)
+
+
+def test_pick_says_in_one_line_when_an_excluded_file_cannot_be_read(tmp_path: Path) -> None:
+    # a dangling link, or a line that is not JSON, among the excluded files: one line, exit 2
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "missing.jsonl")
+    out = tmp_path / "cases.txt"
+    args = ("pick", "--split", "dev", "--suites", "livestream", "--n-per-suite", "1")
+    done = _run(*args, "--exclude", str(tmp_path / "*.jsonl"), "--out", str(out))
+    assert done.returncode == 2 and not out.exists()
+    assert "gone.jsonl" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    (tmp_path / "gone.jsonl").unlink()
+    (tmp_path / "bad.jsonl").write_text('{"case_id": "x"}\nnot json\n', encoding="utf-8")
+    done = _run(*args, "--exclude", str(tmp_path / "*.jsonl"), "--out", str(out))
+    assert done.returncode == 2 and not out.exists()
+    assert "bad.jsonl:2" in done.stderr and len(done.stderr.strip().splitlines()) == 1
