@@ -204,9 +204,8 @@ def _percents(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for m in _PERCENT_OFF.finditer(claims.text):
         value = float(next(g for g in m.groups() if g))
-        before = _sentence_of(claims.text, m)  # "明晚19:00-23:00有直播闪购28% off": past a colon
-        before = before[: before.find(m.group(0))]
-        said = (claims.clause(m.start()), before)
+        # its sentence up to it: "明晚19:00-23:00有直播闪购28% off", past the colons
+        said = (claims.clause(m.start()), _sentence_of(claims.text[: m.end()], m))
         timed = any(_TIMING.search(t) for t in said) and _near(value, world.any_deal_percents)
         if not claims.negated(m.start()) and not _near(value, world.percents) and not timed:
             out.append(Verdict(0.0, f"unsupported discount {m.group(0)!r}"))

@@ -121,17 +121,28 @@ def _unsupported_word(word: ClaimWord, claims: Claims, world: Support) -> Verdic
     return None
 
 
+def _other_term(claims: Claims, named: re.Pattern[str], terms: frozenset[float]) -> str | None:
+    """The first term said in a clause ``named`` speaks of that none of ``terms`` (months) is."""
+    for m in TERM.finditer(claims.text):
+        if not named.search(claims.clause(m.start())) or claims.negated(m.start()):
+            continue
+        if not _near(term_months(m.group(1), m.group(2)), terms):
+            return m.group(0)
+    return None
+
+
+def _given(terms: frozenset[float]) -> str:
+    """The terms in months, for a reason ("none" without any)."""
+    return ", ".join(f"{w:g} months" for w in sorted(terms)) or "none"
+
+
 def _warranty(claims: Claims, world: Support) -> list[Verdict]:
     """A warranty term ("2-year warranty", 保修2年) must be the products' own, in any unit."""
-    for m in TERM.finditer(claims.text):
-        clause = claims.clause(m.start())
-        if not groups("attributes")["warranty"].search(clause) or claims.negated(m.start()):
-            continue
-        months = term_months(m.group(1), m.group(2))
-        if not _near(months, world.warranty_months):
-            given = ", ".join(f"{w:g} months" for w in sorted(world.warranty_months)) or "none"
-            return [Verdict(0.0, f"unsupported warranty {m.group(0)!r}: the KB gives {given}")]
-    return []
+    terms = world.warranty_months
+    said = _other_term(claims, groups("attributes")["warranty"], terms)
+    if said is None:
+        return []
+    return [Verdict(0.0, f"unsupported warranty {said!r}: the KB gives {_given(terms)}")]
 
 
 def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
@@ -141,14 +152,10 @@ def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
     """
     if not world.shelf_life_months:
         return []
-    for m in TERM.finditer(claims.text):
-        if not words("shelf_life").search(claims.clause(m.start())) or claims.negated(m.start()):
-            continue
-        months = term_months(m.group(1), m.group(2))
-        if not _near(months, world.shelf_life_months):
-            given = ", ".join(f"{w:g} months" for w in sorted(world.shelf_life_months))
-            return [Verdict(0.0, f"shelf life {m.group(0)!r}: the KB gives {given}")]
-    return []
+    said = _other_term(claims, words("shelf_life"), world.shelf_life_months)
+    if said is None:
+        return []
+    return [Verdict(0.0, f"shelf life {said!r}: the KB gives {_given(world.shelf_life_months)}")]
 
 
 def any_assurance(text: str) -> bool:

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 
-from hat_eval.world import Case, KnowledgeBase
+from hat_eval.world import CJK, Case, KnowledgeBase
 
 from ._answer import read_answer
 from ._lexicon import words
-from ._text import prepare
-from ._unread import UNREAD_WORDS, evidence_text, unread_words
+from ._text import EMOJI, prepare
+from ._unread import _WORD, UNREAD_WORDS, evidence_text, unread_words
 from ._verdict import Verdict
 
 _REACH = 90
@@ -35,11 +35,9 @@ _LEAD = re.compile(
     r"说实话|讲真|老实说|实话说)?[\s,，!！~～:：…\-—]*"
 )
 """Filler between the turn and its clause ("but, honestly, ...")."""
-_SENTENCE_END = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?。！？\n]|[\U0001f300-\U0001faff\u2600-\u27bf]")
+_SENTENCE_END = re.compile(rf"(?<!\d)\.|\.(?!\d)|[!?。！？\n]|{EMOJI}")
 """A sentence's end: its stop, or the emoji a host ends it with ("... comes close 😉 It's")."""
 _CLAUSE_BREAK = re.compile(r"[;:,；：，、]|\s[-—]\s|\s(?:and|so)\s")
-_WORD = re.compile(r"[a-z][a-z-]{2,}")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 _NUMBER = re.compile(r"\d")
 
 
@@ -59,8 +57,9 @@ def _unheld(clause: str, evidence: str) -> list[str]:
     """What an English ``clause`` says that the evidence does not hold.
 
     Its unread content words (:func:`~._unread.unread_words`, as many as an unread claim
-    needs), or a comparison with every other product ("no other set comes close"): where a
-    claim was just declined, either may make it.
+    needs), an affirmation of the declined claim ("but you just might") or a comparison with
+    every other product ("no other set comes close"): where a claim was just declined, each may
+    make it.
     """
     unread = unread_words(clause, evidence)
     if len(unread) >= UNREAD_WORDS:
@@ -91,7 +90,7 @@ def disclaimed_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list
                     break  # "but I'm happy to tell you about its material, sizes or price"
                 evidence = evidence or evidence_text(case, read_answer(case, answer, kb), kb)
                 said = _unheld(clause, evidence)
-            elif i == 0 and _HAN.search(clause) and not offer:
+            elif i == 0 and CJK.search(clause) and not offer:
                 said = [clause]  # Chinese, no value, no name: its first clause only
             else:
                 break

@@ -27,7 +27,7 @@ from ._mentions import _IN_STOCK, rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
 from ._support import product_support
-from ._text import EMOJI, Span, clause_of, prepare
+from ._text import between_emoji, clause_of, prepare
 from ._verdict import Verdict
 
 _STOCK_CONTEXT = re.compile(r"\bleft\b|\bin stock\b|\bremain|\bunits?\b|\bpieces?\b|剩|库存|现货")
@@ -327,20 +327,6 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
-_EMOJI = re.compile(EMOJI)
-
-
-def _between_emoji(text: str, sentence: Span, pos: int) -> Span:
-    """The part of ``sentence`` between the emoji around ``pos``.
-
-    "XL in Brown is sold out 😢 XL is still in stock in Navy and Black": an emoji ends what a
-    status is said of, as a full stop does.
-    """
-    before = [m.end() for m in _EMOJI.finditer(text, sentence.start, pos)]
-    after = _EMOJI.search(text, pos, sentence.end)
-    return Span(before[-1] if before else sentence.start, after.start() if after else sentence.end)
-
-
 def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
@@ -352,7 +338,7 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """
     statements = [s for s in a.statuses if not a.negated(s[0])]
     for start, end, in_stock in statements:
-        sentence = _between_emoji(a.text, clause_of(a.sentences, start), start)
+        sentence = between_emoji(a.text, clause_of(a.sentences, start), start)
         if sum(sentence.start <= s[0] < sentence.end for s in statements) != 1 or any(
             n.kind == "count" and sentence.start <= n.start < sentence.end for n in a.numbers
         ):  # "S in black is sold out, and only 6 are left in sage green": two statuses

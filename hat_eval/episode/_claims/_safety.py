@@ -23,6 +23,7 @@ from ._text import (
     PROFESSIONS,
     Span,
     _spans,
+    between_emoji,
     clause_of,
     prepare,
     sentence_at,
@@ -125,8 +126,6 @@ _OF_PROFESSIONAL = re.compile(
 """A professional the sentence refers the viewer to, said to do what follows ("who can help")."""
 
 _NO_DOT = re.compile(r"\bno\.(?=\s?1\b)")
-_EMOJI = re.compile(r"[\U0001f300-\U0001faff\u2600-\u27bf]")
-"""An emoji, which a host may end a sentence with instead of a stop."""
 _TURN = re.compile(
     r"\s(?:but|however|though|yet)\s|\b(?:what |all )?i can (?:say|tell you)\b|\bthat said\b|"
     r"但是?|不过|可是"
@@ -144,9 +143,7 @@ def refused(text: str, start: int, end: int) -> bool:
     """
     # "No.1" is a word, not a sentence's end ("I can't call any dress 'No.1' or 'the best'")
     sentence = sentence_at(_NO_DOT.sub("no ", text), start, end, ".!?。！？\n")
-    opening = max(
-        [sentence.start, *(e.end() for e in _EMOJI.finditer(text, sentence.start, start))]
-    )
+    opening = between_emoji(text, sentence, start).start
     topic = _TOPIC_OPENING.match(text, opening, start)  # "... ride 🚴 For weight-loss advice, ..."
     if topic and _REFERRAL.search(text, end, sentence.end):
         return True  # "For a weight-loss plan, please talk to a doctor": the topic of a referral

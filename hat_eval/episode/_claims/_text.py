@@ -140,3 +140,18 @@ def in_parentheses(text: str, pos: int) -> bool:
     """Whether ``pos`` stands inside an open parenthesis: a gloss ("NBR foam (a rubber foam)")."""
     opened = max(text.rfind("(", 0, pos), text.rfind("（", 0, pos))
     return opened >= 0 and not re.search(r"[)）]", text[opened:pos])
+
+
+_EMOJI = re.compile(EMOJI)
+
+
+def between_emoji(text: str, sentence: Span, pos: int) -> Span:
+    """The part of ``sentence`` between the emoji around ``pos``.
+
+    "XL in Brown is sold out 😢 XL is still in stock in Navy and Black": an emoji ends what a
+    status is said of, as a full stop does; "... while you ride 🚴 For weight-loss advice, ..."
+    opens a new topic after it.
+    """
+    before = [m.end() for m in _EMOJI.finditer(text, sentence.start, pos)]
+    after = _EMOJI.search(text, pos, sentence.end)
+    return Span(before[-1] if before else sentence.start, after.start() if after else sentence.end)
