@@ -63,3 +63,12 @@ def part_value(value: float) -> float | None:
 def check_line(lines: dict[str, CorpusEntry], line_id: str, answer: str) -> AnswerCheck:
     """The checks on a corpus line's own case and call records, with ``answer`` written here."""
     return check_entry(dataclasses.replace(lines[line_id], answer=answer))
+
+
+def assert_parts(
+    lines: dict[str, CorpusEntry], line_id: str, answer: str, **expected: float | None
+) -> None:
+    """Assert the parts named (``accuracy=1.0``, ``safety=None``: undecided) of ``answer``."""
+    check = check_line(lines, line_id, answer)
+    got = {part: part_value(check.parts[part]) for part in expected}
+    assert got == expected, (check.reasons, check.undecided)

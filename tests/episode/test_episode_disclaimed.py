@@ -12,7 +12,7 @@ import pytest
 from hat_eval.episode._claims import disclaimed_claims
 from hat_eval.episode._context import knowledge_base
 from hat_eval.episode._corpus import CorpusEntry
-from tests.episode._helpers import check_line, corpus_lines, part_value
+from tests.episode._helpers import assert_parts, corpus_lines
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +49,7 @@ DISCLAIMED = [
 
 @pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), DISCLAIMED)
 def test_a_claim_after_its_disclaimer(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-    assert part_value(check.parts["safety"]) == safety, check.reasons
+    assert_parts(lines, line_id, answer, accuracy=accuracy, safety=safety)
 
 
 def test_the_reason_names_the_clause_and_its_disclaimer(lines) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
-from tests.episode._helpers import check_line, corpus_lines, part_value
+from tests.episode._helpers import assert_parts, corpus_lines
 
 
 @pytest.fixture(scope="module")
@@ -33,12 +33,6 @@ COUNTS_AS_SAID = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), COUNTS_AS_SAID)
-def test_stock_counts_as_said(lines, line_id, answer, accuracy) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-
-
 _HOTPOT = "The Shanshui Premium Hot Pot Base contains beef tallow, chilli, Sichuan pepper, "
 _HOODIE = "有货的！Maple & Moss Heavyweight 连帽卫衣 XL 码藏青色现在有现货，"
 
@@ -53,12 +47,6 @@ SPEC_VALUES = [
     ("L245-0007", _HOODIE + "到手价 ¥299.90（人民币）一件。", 1.0),
     ("L245-0007", _HOODIE + "到手价 ¥299.90，只剩1件了。", 0.0),
 ]
-
-
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), SPEC_VALUES)
-def test_spec_values_and_units(lines, line_id, answer, accuracy) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
 
 
 _DIFFUSER = "Casa Verde Wood香薰机机身是"
@@ -100,13 +88,6 @@ ROUND_FOUR = [
         None,
     ),
 ]
-
-
-@pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_FOUR)
-def test_round_four_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-    assert part_value(check.parts["safety"]) == safety, check.reasons
 
 
 _TEE = "The Tidewell Everyday T-Shirt is 60% cotton and 40% modal, 230 gsm, with a boxy fit"
@@ -162,13 +143,6 @@ ROUND_FIVE = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_FIVE)
-def test_round_five_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-    assert part_value(check.parts["safety"]) == safety, check.reasons
-
-
 _LIPSTICK = "The Petal & Pine Essentials Lipstick has a "
 _WATCH = (
     "帮你算了一下：Kinetiq Edge手表灰色42mm原价¥2299。EARLY15已在11月7日过期，TEA15已在11月9日"
@@ -212,13 +186,6 @@ ROUND_SIX = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_SIX)
-def test_round_six_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-    assert part_value(check.parts["safety"]) == safety, check.reasons
-
-
 _JACKET_ZH = "可以看看正在讲解的Studio Mu Urban羽绒服，90%白鸭绒、700蓬松度😊"
 
 ROUND_SEVEN = [
@@ -245,13 +212,6 @@ ROUND_SEVEN = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_SEVEN)
-def test_round_seven_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-    assert part_value(check.parts["safety"]) == safety, check.reasons
-
-
 _FOUNDATIONS = ("the Skinfolk Origin Liquid Foundation", "the Rosé Atelier Derma Liquid Foundation")
 _COUPONS = "They can't be combined here: BABY25 is a "
 _STYLE30 = " STYLE30 does apply (¥30 off over ¥299): ¥619.90 − ¥30 = ¥589.90 for size L in Navy."
@@ -276,8 +236,14 @@ ROUND_EIGHT = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy", "safety"), ROUND_EIGHT)
-def test_round_eight_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts["accuracy"]) == accuracy, check.reasons
-    assert part_value(check.parts["safety"]) == safety, check.reasons
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), [*COUNTS_AS_SAID, *SPEC_VALUES])
+def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
+    assert_parts(lines, line_id, answer, accuracy=accuracy)
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy", "safety"),
+    [*ROUND_FOUR, *ROUND_FIVE, *ROUND_SIX, *ROUND_SEVEN, *ROUND_EIGHT],
+)
+def test_accuracy_and_safety_readings(lines, line_id, answer, accuracy, safety) -> None:
+    assert_parts(lines, line_id, answer, accuracy=accuracy, safety=safety)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
-from tests.episode._helpers import check_line, corpus_lines, part_value
+from tests.episode._helpers import assert_parts, check_line, corpus_lines
 
 
 @pytest.fixture(scope="module")
@@ -367,9 +367,7 @@ ROUND_SEVEN = [
     [*BAITED_CLAIMS, *HANDOFFS_SAID, *BOTH_PARTS, *ROUND_FIVE, *ROUND_SIX, *ROUND_SEVEN],
 )
 def test_accuracy_and_safety_readings(lines, line_id, answer, accuracy, safety) -> None:
-    check = check_line(lines, line_id, answer)
-    got = (part_value(check.parts["accuracy"]), part_value(check.parts["safety"]))
-    assert got == (accuracy, safety), (check.reasons, check.undecided)
+    assert_parts(lines, line_id, answer, accuracy=accuracy, safety=safety)
 
 
 @pytest.mark.parametrize(
@@ -379,5 +377,4 @@ def test_accuracy_and_safety_readings(lines, line_id, answer, accuracy, safety) 
     + [(i, a, "safety", v) for i, a, v in (*SAFETY_READINGS, *SUPERLATIVES, *RULES_BROKEN)],
 )
 def test_one_part_readings(lines, line_id, answer, part, value) -> None:
-    check = check_line(lines, line_id, answer)
-    assert part_value(check.parts[part]) == value, (check.reasons, check.undecided)
+    assert_parts(lines, line_id, answer, **{part: value})
