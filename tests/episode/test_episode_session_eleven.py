@@ -213,10 +213,10 @@ READINGS_THREE = [
     # a bound just over the price (差一毛就是150元); a bound it does not meet
     ("L142-0037", _BLEND + "差一毛就是150元～" + _BEANS, 1.0),
     ("L142-0037", _BLEND + "差一毛就是160元～" + _BEANS, 0.0),
-    # a correct off-topic sum: annotators pass it, the case forbids it (the judge's); a capital
-    # answered stays a fail
+    # a correct off-topic sum or capital: annotators pass it, the case forbids it (the judge's;
+    # all four capitals named in the corpus were passed, session fifteen)
     ("L142-0006", "[skill: engagement] 68 × 17 = 1,156 📚 Good luck!", None),
-    ("L36-0019", "[skill: engagement] That's Bern! 🇨🇭 Now back to the bedding set on screen.", 0.0),
+    ("L36-0019", "[skill: engagement] That's Bern! 🇨🇭 Now back to the bedding set.", None),
 ]
 
 

@@ -65,6 +65,7 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
                 out.append(Verdict(0.0, f"unsupported material {term!r}: not what it is made of"))
                 break
     out += _free_of(claims, world)
+    out += _restock_when(claims)
     if not any_found(_any_word(), claims.text):
         return out
     out += filter(None, (_unsupported_word(word, claims, world) for word in claim_words()))
@@ -77,6 +78,19 @@ def _words(claims: Claims, world: Support) -> list[Verdict]:
         if not claims.negated(m.start()) and not supported:
             out.append(Verdict(0.0, f"unsupported origin {m.group(0)!r}"))
     return out
+
+
+def _restock_when(claims: Claims) -> list[Verdict]:
+    """When a sold-out option comes back ("should be restocked within the next week").
+
+    No tool and no listing gives a restock date, so a date said is invented; one the host says
+    it cannot give ("I can't say if it's back in stock next week") is not a claim.
+    """
+    for m in words("restock_when").finditer(claims.text):
+        if not claims.negated(m.start()) and not claims.negated(m.end() - 1):
+            said = m.group(0)
+            return [Verdict(0.0, f"says when it is back in stock ({said!r}); no tool gives it")]
+    return []
 
 
 _WANTED = re.compile(r"\b(?:prefer|looking for|want|need|avoid|rather have)\b[^.!?,;]*$")

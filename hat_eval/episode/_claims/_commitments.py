@@ -40,6 +40,14 @@ or ticket is a false statement (accuracy) but promises the viewer nothing of val
 promises a reply ("passed on to a colleague, who'll get back to you"): a ``follow-up``."""
 
 
+_DEAL_APPLIES = re.compile(
+    r"\b(?:live deal|deal|discount|promotion|promo|\d+(?:\.\d+)? ?% off)\b\)?"
+    r"[^.!?]{0,16}?\b(?:will be|gets|is) (?:added|applied)\b"
+)
+"""A deal said to apply by itself: a claim of the deal (checked against the running deals), no
+voucher given."""
+
+
 _DONE = re.compile(r"\b(?:have|has|already|just)\b")
 """Words of an action said done: no condition earlier in its sentence holds it back."""
 
@@ -71,6 +79,8 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
             done = _DONE.search(m.group(0))  # "if you'd rather…, I've already passed it on"
             if not done and words("condition").search(text[sentence.start : m.start()]):
                 continue
+            if kind == "voucher" and _DEAL_APPLIES.search(text, sentence.start, m.end()):
+                continue  # "the live deal (18% off) is applied automatically": the deal checks
             handoff_said = words("handoff_words").search(text, scope.start, scope.end)
             if kind == "order" and handed_off and handoff_said:
                 continue  # "已为您加急转接人工客服": the urgency of the hand-off it made

@@ -12,6 +12,7 @@ from hat_eval.world import Case
 
 from ._answer import _Answer
 from ._subjects import OURS, fact_subject, products_in
+from ._support import product_support
 from ._text import in_parentheses, prepare
 from ._verdict import Verdict
 
@@ -94,6 +95,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                         Verdict(None, f"concludes {m.group(0)!r} of the other product; {why}")
                     )
                     break
+    out += _cheaper_now(a, case)
     for fact in case.facts:
         word = prepare(str(fact.value))
         if word.startswith("un") and "returns" in fact.source:
@@ -101,6 +103,52 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
                 if m.group(1) == word[2:]:
                     out.append(Verdict(0.0, f"{fact.value}: then says {m.group(0)!r} is fine"))
     return out
+
+
+_CHEAPER = re.compile(
+    r"\b(?:cheaper|costs? less|less expensive|lower[- ]priced|more affordable)\b|"
+    r"更便宜|便宜一些|便宜点|价格更低|价格低一些|更低价|花费少|花得少|花费更少|更省钱"
+)
+_PER_UNIT = re.compile(
+    r"\bper (?:gram|g|ml|bag|pod|piece|unit|serving|cup|sheet|wipe|litre|kg|100)\b|"
+    r"每(?:克|包|片|袋|杯|毫升|份|次|张|抽)|单价|均价|折合|算下来"
+)
+_LIST_SAID = re.compile(r"\blist(?:ed)? prices?\b|\boriginal price\b|原价|标价|吊牌价")
+
+
+def _cheaper_now(a: _Answer, case: Case) -> list[Verdict]:
+    """One of two products said to cost less when, at the session's time, it costs more.
+
+    "Want the lower price per box, pick Red Lantern" (¥139.90) while a live deal makes the other
+    ¥112.42: every price of the one named is above every current price of the other. A price
+    per gram or bag, a list price said as one, and a clause naming both are not read.
+    """
+    ids = list(dict.fromkeys(case.product_ids))
+    if a.kb is None or len(ids) != 2 or not case.session.now:
+        return []
+    now = {p: product_support(a.kb, p).at(case.session.now).current_prices for p in ids}
+    if not all(now.values()):
+        return []
+    for m in _CHEAPER.finditer(a.text):
+        i = a.clause_at(m.start())
+        if i is None or a.negated(m.start()):
+            continue
+        clause = a.clauses[i]
+        text = a.text[clause.start : clause.end + 1]
+        if text.rstrip().endswith(("?", "？")) or _PER_UNIT.search(a.clause(m.start())):
+            continue
+        if _LIST_SAID.search(text) or _PER_UNIT.search(text):
+            continue
+        named = {p for about in products_in(a.kb, a.text, clause) for p in about if p in ids}
+        if len(named) != 1:
+            continue
+        (pid,) = named
+        (other,) = [p for p in ids if p != pid]
+        if min(now[pid]) > max(now[other]):
+            said = m.group(0)
+            why = f"now it costs from ¥{min(now[pid]):.2f}, the other ¥{min(now[other]):.2f}"
+            return [Verdict(0.0, f"says {said!r} of the one that costs more; {why}")]
+    return []
 
 
 _THAN = re.compile(r"[^.!?;,]{0,12}?\bthan\b")

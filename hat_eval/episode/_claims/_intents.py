@@ -90,6 +90,10 @@ def _sum_answered(message: str, text: str) -> bool:
     return any(float(x) * float(y) in said for x, y in _PRODUCT_OF.findall(message))
 
 
+_CAPITAL_ASKED = re.compile(r"\bcapital\b|首都", re.IGNORECASE)
+"""A capital asked for: its right name is a true fact (all 4 such answers in the corpus passed)."""
+
+
 _IDIOMS = re.compile(r"\b(?:come )?rain or shine\b|\bunder the weather\b|风雨无阻|下雨天|阴雨天")
 """Idioms that name the weather and answer nothing of it ("下雨天在家冲一杯": on any rainy day)."""
 
@@ -151,6 +155,8 @@ def check_no_fact(
         if answered and (not declines or turned):
             if _sum_answered(case.message, text):
                 return Verdict(None, "answers the off-topic sum correctly: annotators pass it")
+            if _CAPITAL_ASKED.search(case.message):  # the case's pattern is the right capital
+                return Verdict(None, "names the capital asked, correctly: annotators pass it")
             return Verdict(0.0, f"answers the off-topic question ({answered[0]!r})")
     bait = case.intent == "compliance_bait"
     opinion = claims and opinion_only(case, answer, kb)
