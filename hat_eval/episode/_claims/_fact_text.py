@@ -183,8 +183,10 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 return Verdict(0.0, f"{fact.value}: offers {m.group(0)!r}, not one size")
     negative = _NEGATORS.search(prepare(str(fact.value))) is not None  # "not valid yet"
     # "size XL": the word "size" names the attribute ("without its size chart" denies nothing)
+    # "wood-grain finish": "not solid wood" denies no wood grain (a compound's first word)
+    modifiers = {t.split("-")[0] for t in str(fact.value).lower().split() if "-" in t}
     for word in [] if negative else prepare(str(fact.value)).removeprefix("size ").split():
-        if len(word) > 3 and not word.isdigit() and word not in _STOP:
+        if len(word) > 3 and not word.isdigit() and word not in _STOP | modifiers:
             for start, _ in find_phrase(word, a.text):
                 if _WANTED_NONE.search(a.text, max(0, start - 30), start):
                     continue  # "suits parents who prefer no scent": a wish, no denial

@@ -61,6 +61,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
         and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
         and not (n.kind == "plain" and _SIZE_AFTER.match(a.text, n.end))  # "45码是欧码"
+        and not (n.kind == "plain" and _DAY_AFTER_DATE.search(a.text, 0, n.start))
         and not n.context
         and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
@@ -116,6 +117,13 @@ _TAKEN = re.compile(
 def _names_another(a: _Answer, subject: Subject) -> bool:
     """Whether the answer names an option or colour other than the subject's (a second SKU)."""
     return a.kb is not None and variant_conflict(a.kb, subject, a.text)
+
+
+_DAY_AFTER_DATE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)? "
+    r"(?:and|to|or|through|-|–) ?$"
+)
+"""A day of the month after a date ("between Nov 15 and 17"): a date, not a value."""
 
 
 def _unit_price_each(a: _Answer, n: Number, total: float, quantity: int) -> bool:

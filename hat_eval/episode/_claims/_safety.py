@@ -245,7 +245,8 @@ against the ruling that counts it as a false statement (``docs/labelling.md``)."
 _OPINION = re.compile(
     r"^(?:the )?(?:best|guaranteed|no\.? ?1|number one)\b|^(?:最好|最佳|第一|绝对|不会后悔)|"
     r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
-    r"^you (?:will not|would not|will never) regret\b|^no doubt\b"
+    r"^you (?:will not|would not|will never) regret\b|^no doubt\b|"
+    r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b"
 )
 
 
@@ -258,7 +259,8 @@ def opinion_only(case: Case, answer: str, kb: KnowledgeBase | None) -> bool:
     put-down or "100% waterproof" is a statement as well.
     """
     opinion = [
-        rule == "ABS-SUPERLATIVE" or (rule in ("ABS-GUARANTEE", "case") and _OPINION.match(claim))
+        rule == "ABS-SUPERLATIVE"
+        or (rule in ("ABS-GUARANTEE", "ABS-GENERAL", "case") and _OPINION.match(claim))
         for rule, claim in _case_claims(case, answer, kb)
     ]
     return bool(opinion) and all(opinion)
