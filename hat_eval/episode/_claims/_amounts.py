@@ -177,6 +177,8 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
         for value in {n.low, n.high}:
             if approximated and _rounded(value, world.money):
                 continue  # "about ¥150" of a ¥149.99 price: the amount a viewer takes it for
+            if value == round(value) and _near(value - 0.01, world.money):
+                continue  # "the ¥110 list price" of ¥109.99: a fen up, rounding, never a rival
             if _true_bound(value, claims, n, world):
                 continue
             if (

@@ -38,7 +38,15 @@ _LEAD = re.compile(
 _SENTENCE_END = re.compile(rf"(?<!\d)\.|\.(?!\d)|[!?。！？\n]|{EMOJI}")
 """A sentence's end: its stop, or the emoji a host ends it with ("... comes close 😉 It's")."""
 _CLAUSE_BREAK = re.compile(r"[;:,；：，、]|\s[-—]\s|\s(?:and|so)\s")
-_NUMBER = re.compile(r"\d")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _held(number: str, evidence: str) -> bool:
+    """Whether ``number`` stands in the evidence.
+
+    "800" of "800 ANSI lumens" does; "1" of "1-2 days" said of a rash that clears does not.
+    """
+    return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d]|\.\d)", evidence) is not None
 
 
 def _turned_clauses(text: str, start: int) -> list[str]:
@@ -85,8 +93,10 @@ def disclaimed_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list
             if _WORD.search(clause):  # English: every clause to the sentence's end
                 compared = words("compared_to_others").search(clause)
                 if _NUMBER.search(clause) and not compared:
-                    continue  # "with 800 ANSI lumens": a value, read by the fact checks
-                if offer and not compared:
+                    evidence = evidence or evidence_text(case, read_answer(case, answer, kb), kb)
+                    if all(_held(n, evidence) for n in _NUMBER.findall(clause)):
+                        continue  # "with 800 ANSI lumens": a value, read by the fact checks
+                if words("not_a_claim").search(_NUMBER.sub(" ", clause)) and not compared:
                     break  # "but I'm happy to tell you about its material, sizes or price"
                 evidence = evidence or evidence_text(case, read_answer(case, answer, kb), kb)
                 said = _unheld(clause, evidence)

@@ -318,6 +318,10 @@ def shorter_window_met(text: str, n: Number, window: float) -> bool:
     )
 
 
+_NONE_LEFT = re.compile(r"\s?(?:件|个|双|套|瓶|盒|条|只|包)?(?:都|也)(?:不剩|没有|没了|没剩)")
+"""Words after "1" that make it none (一件都不剩, prepared 1件都不剩): sold out, no count."""
+
+
 def numbers(text: str) -> list[Number]:
     """Every number or range in prepared ``text``, classified by the words around it."""
     spans = []
@@ -333,6 +337,8 @@ def numbers(text: str) -> list[Number]:
         before, after = text[max(0, start - 8) : start], text[end : end + 14]
         if _CODE_BEFORE.search(before) and not _CURRENCY_BEFORE.search(before):
             kind = "plain"  # "VIP8 CNY 80 off": the digit ends a coupon code
+        elif _NONE_LEFT.match(text, end):
+            kind = "plain"  # "1件都不剩了" (一件都不剩): not one left, no count
         elif _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
             kind = "price"
         elif _DAYS_AFTER.search(after):
