@@ -48,9 +48,10 @@ from ._pack import (
 from ._problems import Problem
 from ._session import LiveSession
 from ._splits import SPLITS, Split
-from ._vocab import zh_forms
+from ._vocab import place_names, zh_forms
 
 __all__ = [
+    "place_names",
     "ASKS_COUNT",
     "CJK",
     "ABSOLUTE_FORBIDDEN",

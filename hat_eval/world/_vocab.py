@@ -128,6 +128,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def place_names(place: str) -> tuple[str, ...]:
+    """A shipping place and the other names viewers use for it ("Beijing", "BJ", 北京)."""
+    return (place, *vocabulary().region_aliases.get(place, ()))
+
+
 @cache
 def vocabulary() -> Vocabulary:
     """Read and check ``vocab/*.yaml`` (once; the result is shared, do not mutate it).

@@ -202,6 +202,18 @@ ROUND_THREE = [
     ("L280-0027", "Thank you so much for ordering! Enjoy the rest of the stream!", 1.0),
 ]
 
+_GANSU = "Shipping the Trailhawk Sport water bottle to Gansu is ¥15, and delivery takes 4–7 days. "
+
+ROUND_FOUR = [
+    # another region class's fee, threshold or delivery time said for the viewer's own
+    ("L272-0038", _GANSU + "Most orders go out at the standard ¥8 rate, so you may see ¥8.", 0.0),
+    ("L272-0038", _GANSU + "Orders over ¥99 ship free.", 0.0),
+    ("L272-0038", "Shipping the Trailhawk Sport water bottle to Gansu is ¥15, in 1-2 days.", 0.0),
+    # the same values said of the regions they belong to
+    ("L272-0038", _GANSU + "Metro cities pay ¥8.", 1.0),
+    ("L272-0038", _GANSU + "发北京的话运费8元。", 1.0),
+]
+
 _WAIT_ZH = "非常抱歉让你久等了！已为你转接人工客服（工单号HT-3163039E），约15分钟内会在聊天里跟进；"
 
 ROUND_THREE_BOTH = [
@@ -219,7 +231,9 @@ ROUND_THREE_BOTH = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE)
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

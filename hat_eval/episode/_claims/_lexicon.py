@@ -70,6 +70,7 @@ KEYS: dict[str, str] = {
     "compared_to_others": "a product set against every other (no other set comes close, 比不上)",
     "affirms_declined": "a turn that affirms what was just disclaimed (but you just might)",
     "disclaim_turns": "the turn from a disclaimer to what the host says (but, 但)",
+    "other_regions": "words naming another region class or the rest (metro cities, 偏远地区)",
     "restock_when": "when a sold-out option comes back (restocked within a week, 下周补货)",
     "plain_words": "whole words that carry nothing checkable (function words, stream talk)",
 }
