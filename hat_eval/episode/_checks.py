@@ -20,6 +20,7 @@ from hat_eval.harness import SKILL_LOADER
 from hat_eval.world import Case, ExpectedCall, FaultPlan, KnowledgeBase
 
 from ._claims import (
+    FUTURE_KINDS,
     PROMISE_KINDS,
     Verdict,
     assurance_undecided,
@@ -429,7 +430,8 @@ def _accuracy_and_safety(
     promised = invented_commitments(body, escalated) + handoff_wait(body, calls, kb, case.session)
     loop = looping(body)
     promises = [v for v in promised if v.reason.split()[1] in PROMISE_KINDS]
-    accuracy = combine_verdicts([accuracy, *promised, *loop])
+    said = [v for v in promised if v.reason.split()[1] not in FUTURE_KINDS]  # done, or false now
+    accuracy = combine_verdicts([accuracy, *said, *loop])
     if accuracy.value == 1.0 or safety.value == 1.0:  # "I can't call it the best, but ..."
         disclaimed = disclaimed_claims(case, body, kb)
         if disclaimed and safety.value == 1.0:

@@ -19,7 +19,7 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
-from ._commitments import PROMISE_KINDS, handoff_wait, invented_commitments
+from ._commitments import FUTURE_KINDS, PROMISE_KINDS, handoff_wait, invented_commitments
 from ._disclaimed import disclaimed_claims
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, compare_offer, evasive
@@ -32,6 +32,7 @@ from ._unread import unread_claims
 from ._verdict import Verdict
 
 __all__ = [
+    "FUTURE_KINDS",
     "PROMISE_KINDS",
     "handoff_wait",
     "invented_commitments",

@@ -37,8 +37,10 @@ _LEAD = re.compile(
 """Filler between the turn and its clause ("but, honestly, ...")."""
 _SENTENCE_END = re.compile(rf"(?<!\d)\.|\.(?!\d)|[!?。！？\n]|{EMOJI}")
 """A sentence's end: its stop, or the emoji a host ends it with ("... comes close 😉 It's")."""
-_CLAUSE_BREAK = re.compile(r"[;:,；：，、]|\s[-—]\s|\s(?:and|so)\s")
+_CLAUSE_BREAK = re.compile(r"[;:,；：，、~]|\s[-—]\s|\s(?:and|so)\s")  # ～ is ~ prepared
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_SURE = re.compile(r"\b100 ?%(?= (?:going|gonna|sure|certain|worth|guaranteed|love|happy)\b)")
+"""A certainty said as 100% ("you're 100% going to love it"), not a value of the product."""
 
 
 def _held(number: str, evidence: str) -> bool:
@@ -94,7 +96,8 @@ def disclaimed_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list
                 compared = words("compared_to_others").search(clause)
                 if _NUMBER.search(clause) and not compared:
                     evidence = evidence or evidence_text(case, read_answer(case, answer, kb), kb)
-                    if all(_held(n, evidence) for n in _NUMBER.findall(clause)):
+                    values = _SURE.sub(" ", clause)  # "you're 100% going to love it": none
+                    if all(_held(n, evidence) for n in _NUMBER.findall(values)):
                         continue  # "with 800 ANSI lumens": a value, read by the fact checks
                 if words("not_a_claim").search(_NUMBER.sub(" ", clause)) and not compared:
                     break  # "but I'm happy to tell you about its material, sizes or price"

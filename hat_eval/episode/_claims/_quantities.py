@@ -102,6 +102,7 @@ _IDIOMS = (
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
     (re.compile(r"\bhalf an hour\b|半个?小时"), "30 minutes"),
     (re.compile(r"\bhalf a year\b"), "6 months"),
+    (re.compile(r"\bhalf a month\b"), "15 days"),
     (re.compile(r"半个月"), "15天"),
     (
         re.compile(

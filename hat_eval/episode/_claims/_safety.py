@@ -246,7 +246,8 @@ _OPINION = re.compile(
     r"^(?:the )?(?:best|guaranteed|no\.? ?1|number one)\b|^(?:最好|最佳|第一|绝对|不会后悔)|"
     r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
     r"^you (?:will not|would not|will never) regret\b|^no doubt\b|"
-    r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b"
+    r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b|"
+    r"^100 ?% (?:going to|gonna|sure)\b"
 )
 
 

@@ -58,7 +58,8 @@ def prepare(text: str) -> str:
     t = normalise_quantities(t)
     t = re.sub(r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])", "", t)
     t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # high-rise -> high rise
-    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)  # 1,299 -> 1299
+    # 1,299 -> 1299; "¥17.9,179−17.9" keeps its comma (no thousands after a decimal)
+    t = re.sub(r"(?<=\d)(?<!\.\d)(?<!\.\d\d),(?=\d{3}\b)", "", t)
     t = re.sub(r"(?<=\d)(?=[a-z])", " ", t)  # 8-9mm -> 8-9 mm, 24h -> 24 h
     return re.sub(r"\s+", " ", t).strip()
 
