@@ -238,6 +238,11 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
             if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
                 if approximated_at(claims.text, n.start, n.end) and _rounds_to(n.low, world.counts):
                     continue  # "a little over 90 left" of 94, "90多件"
+                side = bound_before(claims.text, n.start)
+                if side in ("over", "under") and any(
+                    c > n.low if side == "over" else c < n.low for c in world.counts
+                ):
+                    continue  # "well over a hundred pairs left" of 130
                 out.append(Verdict(0.0, f"unsupported stock count {claims.said(n)!r}"))
     return out
 

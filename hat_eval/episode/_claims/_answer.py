@@ -71,6 +71,9 @@ class Claims:
         return self.text[at.start : at.end]
 
 
+_WHETHER = re.compile(r"\b(?:whether|if) (?:it is |they are |it |they )?(?:really |actually )?$")
+
+
 def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[str]]:
     """The matches of ``pattern`` the answer claims: neither negated, denied after nor unconfirmed.
 
@@ -79,6 +82,8 @@ def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[st
     for m in pattern.finditer(claims.text):
         if claims.negated(m.start()) or denied_after(claims.text, m.end()):
             continue
+        if _WHETHER.search(claims.text, max(0, m.start() - 24), m.start()):
+            continue  # "doesn't say whether it's nickel-free": a question, not a claim
         after = claims.text[m.start() : clause_of(claims.scopes, m.start()).end]
         if not words("cannot_confirm").search(after):
             yield m

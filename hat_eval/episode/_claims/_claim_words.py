@@ -14,7 +14,7 @@ from functools import cache
 
 from hat_eval.world import KnowledgeBase
 
-from ._answer import Claims, _Answer, _claims_of, _near
+from ._answer import _WHETHER, Claims, _Answer, _claims_of, _near
 from ._lexicon import ClaimWord, any_found, any_of, claim_words, groups, words
 from ._materials import spec_materials
 from ._support import TERM, Support, product_support, term_months
@@ -111,6 +111,8 @@ def _free_of(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _WANTED.search(claims.text, max(0, m.start() - 30), m.start()):
             continue  # "worth knowing if you prefer silicone-free": the viewer's wish
+        if _WHETHER.search(claims.text, max(0, m.start() - 24), m.start()):
+            continue  # "doesn't say whether it's nickel-free": a question, not a claim
         if not re.search(rf"\b{what} ?free\b|\b(?:no|without) {what}\b", world.text):
             return [Verdict(0.0, f"unsupported claim {m.group(0)!r}: the listing does not say it")]
     return []

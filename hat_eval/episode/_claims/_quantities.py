@@ -17,6 +17,12 @@ _MEASURE = frozenset(
 """Characters that make a preceding Chinese numeral a quantity (一起, 统一, 第一 stay words)."""
 
 
+_ADJACENT = re.compile(
+    r"(一)(两|二)|(两|二)(三)|(三)(四)|(四)(五)|(五)(六)|(六)(七)|(七)(八)|(八)(九)"
+)
+"""Two numerals side by side, each one more than the other (一两周, 三四天): a range, not 12."""
+
+
 def _zh_numerals(text: str) -> str:
     """Chinese numerals before a measure word, currency or range as digits (两百元 -> 200元).
 
@@ -27,6 +33,10 @@ def _zh_numerals(text: str) -> str:
     import cn2an  # lazily: ~0.1 s to import, and only Chinese text needs it
 
     def repl(m: re.Match[str]) -> str:
+        approx = _ADJACENT.fullmatch(m.group(0))
+        if approx and text[m.end() : m.end() + 1] in _MEASURE:  # 一两周: one or two weeks
+            low, high = (cn2an.cn2an(x, "smart") for x in approx.groups() if x)
+            return f"{low}-{high}"
         after = text[m.end() : m.end() + 1]
         if after and after in "到至~-":  # the low end of a range: 一到两天 -> 1到2天
             rest = _ZH_NUMERAL.match(text, m.end() + 1)
@@ -99,6 +109,7 @@ _IDIOMS = (
     (re.compile(r"\b(?:a|one) week and a half\b"), "10.5 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
+    (re.compile(r"\b(\d+) days? to (\d+) days\b"), r"\1-\2 days"),  # "4 days to a week"
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
     (re.compile(r"\bhalf an hour\b|半个?小时"), "30 minutes"),
     (re.compile(r"\bhalf a year\b"), "6 months"),
@@ -112,7 +123,7 @@ _IDIOMS = (
         "1 day",
     ),
     (re.compile(r"\bhalf (?:off|price)\b|半价"), "50% off"),
-    (re.compile(r"\b(?:a|one) (?:full |whole )?year\b"), "1 year"),
+    (re.compile(r"\b(?:a|one)[- ](?:full |whole )?year\b"), "1 year"),
     (re.compile(r"\b(only|just) one (left|remaining|in stock)\b"), r"\1 1 \2"),
     (re.compile(r"\bthe last one\b"), "the last 1"),
     (re.compile(r"\bgrams? (?:per|a|/) ?square met(?:re|er)\b|\bg/m(?:2|²)|克每平方米"), "gsm"),
@@ -141,7 +152,10 @@ _SPELLED = {"millim": "mm", "centim": "cm", "kilogr": "kg", "millil": "ml"}
 _RANGE_TO = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) to (\d+(?:\.\d+)?) ?(mm|cm)\b")
 """A measured range said with "to" ("8 to 9 mm") in the form the catalogue writes (8-9 mm)."""
 _PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
-_WEEKS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)")
+_WEEKS = re.compile(
+    r"(?<![\d.])(?:(\d+(?:\.\d+)?)\s?(?:-|–|to|到)\s?)?(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)"
+)
+"""Weeks, or a range of them ("1-2周", "2 to 3 weeks"), said as days."""
 
 
 @cache
@@ -223,7 +237,13 @@ def normalise_quantities(text: str) -> str:
         ),
         text,
     )
-    return _WEEKS.sub(lambda m: f"{float(m.group(1)) * 7:g} days", text)
+    return _WEEKS.sub(_as_days, text)
+
+
+def _as_days(m: re.Match[str]) -> str:
+    """A number of weeks, or a range of them, in days (1-2周 -> 7-14 days)."""
+    high = f"{float(m.group(2)) * 7:g}"
+    return f"{float(m.group(1)) * 7:g}-{high} days" if m.group(1) else f"{high} days"
 
 
 # -- numbers ---------------------------------------------------------------------------------------
