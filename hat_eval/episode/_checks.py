@@ -265,10 +265,24 @@ def products_named(body: str, catalogue: Mapping[str, Sequence[str]]) -> int:
     from hat_eval.world import normalise, phrase_spans
 
     norm = normalise(body)
-    return sum(
-        any(n in norm and any(True for _ in phrase_spans(n, norm)) for n in names)
-        for names in _normalised_names(catalogue)
-    )
+    owners = _name_owners(catalogue)
+    named = {
+        product
+        for name in filter(norm.__contains__, owners)  # the few names the body holds at all
+        if any(True for _ in phrase_spans(name, norm))
+        for product in owners[name]
+    }
+    return len(named)
+
+
+@by_identity(maxsize=8)
+def _name_owners(catalogue: Mapping[str, Sequence[str]]) -> dict[str, list[int]]:
+    """Each normalised name or id of :func:`_normalised_names` -> the products (by position)."""
+    owners: dict[str, list[int]] = {}
+    for product, names in enumerate(_normalised_names(catalogue)):
+        for name in names:
+            owners.setdefault(name, []).append(product)
+    return owners
 
 
 @by_identity(maxsize=8)

@@ -144,9 +144,10 @@ def test_any_found_searches_when_the_parser_is_gone(monkeypatch) -> None:
     union = _lexicon.any_of([r"\bbetter\b[^.]{0,20}\bthan\b", r"包邮"])
     monkeypatch.setattr(_lexicon, "_parser", lambda: None)
     _lexicon._needed_words.cache_clear()
+    _lexicon._FOUND.clear()
     try:
         for text in ("better value than most", "it is better", "满99包邮", "nothing here"):
             assert _lexicon.any_found(union, text) == (union.search(text) is not None)
-        assert _lexicon._needed_words(union) is None
+        assert _lexicon._needed_words(union.pattern, union.flags) is None
     finally:
         _lexicon._needed_words.cache_clear()

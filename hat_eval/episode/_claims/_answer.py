@@ -14,7 +14,7 @@ from functools import cached_property
 from hat_eval.world import Case, KnowledgeBase
 
 from ._language import denied_after, negated_at
-from ._lexicon import words
+from ._lexicon import any_found, words
 from ._quantities import Number, numbers
 from ._subjects import Subject, clause_products, names_variant, products_in, variant_conflict
 from ._support import Support, case_support, support
@@ -79,6 +79,8 @@ def _claims_of(pattern: re.Pattern[str], claims: Claims) -> Iterator[re.Match[st
 
     "安全认证我这边还没有查到": the certificate is what the host could not find, not a claim.
     """
+    if not any_found(pattern, claims.text):
+        return  # most answers: no match to read
     for m in pattern.finditer(claims.text):
         if claims.negated(m.start()) or denied_after(claims.text, m.end()):
             continue
@@ -247,8 +249,24 @@ def _this_one(case: Case) -> str:
     return next(iter(ids)) if len(ids) == 1 else case.session.product_on_screen
 
 
+_READ: dict[tuple[int, str, int], _Answer] = {}
+"""The answers read last, by case and knowledge base (their ids) and answer: the checks of one
+answer each read it, and its world (:attr:`_Answer.world`) is then gathered once."""
+
+
 def read_answer(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
     """The answer as the fact and claim checks read it (prepared text, clauses, numbers)."""
+    key = (id(case), answer, id(kb))
+    read = _READ.get(key)
+    if read is not None and read.case is case and read.kb is kb:  # the same case and kb objects
+        return read
+    if len(_READ) >= 16:
+        _READ.clear()
+    _READ[key] = read = _read(case, answer, kb)
+    return read
+
+
+def _read(case: Case, answer: str, kb: KnowledgeBase | None) -> _Answer:
     text = prepare(answer)
     clauses = _spans(text, _CLAUSE_BREAK)
     return _Answer(

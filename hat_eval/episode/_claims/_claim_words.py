@@ -86,6 +86,8 @@ def _restock_when(claims: Claims) -> list[Verdict]:
     No tool and no listing gives a restock date, so a date said is invented; one the host says
     it cannot give ("I can't say if it's back in stock next week") is not a claim.
     """
+    if not any_found(words("restock_when"), claims.text):
+        return []  # most answers: no restock date
     for m in words("restock_when").finditer(claims.text):
         if not claims.negated(m.start()) and not claims.negated(m.end() - 1):
             said = m.group(0)

@@ -22,7 +22,7 @@ import re
 from hat_eval.world import CJK, Case, KnowledgeBase
 
 from ._answer import read_answer
-from ._lexicon import words
+from ._lexicon import any_found, words
 from ._text import EMOJI, prepare
 from ._unread import _WORD, UNREAD_WORDS, evidence_text, unread_words
 from ._verdict import Verdict
@@ -85,7 +85,7 @@ def disclaimed_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list
     Without ``kb`` nothing is evidence, and nothing is called a claim.
     """
     text = prepare(answer)
-    if kb is None or not words("disclaims").search(text):
+    if kb is None or not any_found(words("disclaims"), text):
         return []  # most answers decline no claim
     evidence = None
     for m in words("disclaims").finditer(text):

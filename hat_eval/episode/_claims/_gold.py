@@ -19,7 +19,7 @@ from ._declines import CallRecordLike
 from ._extra import unsupported_claims
 from ._facts import _fact_verdict
 from ._language import addresses_evaluator
-from ._lexicon import words
+from ._lexicon import any_found, words
 from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
 from ._regions import other_region_values
@@ -46,7 +46,7 @@ def check_facts(
     a = read_answer(case, answer, kb)
     if addresses_evaluator(a.text):
         return Verdict(0.0, "the answer addresses the evaluator")
-    declined = words("cannot_confirm").search(a.text) is not None
+    declined = any_found(words("cannot_confirm"), a.text)
     found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
@@ -128,7 +128,7 @@ def check_fact(
     a = read_answer(case, answer, kb)
     if addresses_evaluator(a.text):
         return Verdict(0.0, "the answer addresses the evaluator")
-    return _fact_verdict(a, fact, words("cannot_confirm").search(a.text) is not None, records)
+    return _fact_verdict(a, fact, any_found(words("cannot_confirm"), a.text), records)
 
 
 def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:

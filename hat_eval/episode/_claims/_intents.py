@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, KnowledgeBase, call_function, zh_forms
 
@@ -37,6 +38,7 @@ def _answered_after_turn(text: str, pos: int) -> bool:
     return not _NEGATORS.search(between) and not words("decline").search(between)
 
 
+@lru_cache(maxsize=4096)
 def evasive(answer: str) -> bool:
     """Whether an answer says nothing: empty, or fillers only ("ok", "Thanks for watching!")."""
     text = re.sub(r"[^\w\s]", " ", prepare(answer))

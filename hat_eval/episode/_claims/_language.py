@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from ._lexicon import words
+from ._lexicon import any_found, words
 from ._text import Span, sentence_at
 
 # 别 as "don't" (别放洗碗机), not inside 区别, 特别, 别家
@@ -48,6 +49,7 @@ _SCOPE_END = re.compile(r"\bbecause\b|因为|请|的话")
 """Words a negation does not reach past: a reason, what is asked (请), a condition's end."""
 
 
+@lru_cache(maxsize=4096)  # the checks ask of one value in one answer many times
 def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     """Whether a negation governs the words at ``start``: one of the few words before it.
 
@@ -98,10 +100,11 @@ def hedged_at(text: str, start: int, end: int) -> bool:
     return unsure_at(text, start, end) or approximated_at(text, start, end)
 
 
+@lru_cache(maxsize=4096)
 def unsure_at(text: str, start: int, end: int) -> bool:
     """A value the sentence does not commit to: unsure words, "between X and", "or maybe"."""
     sentence = sentence_at(text, start, end)
-    if words("unsure").search(text[sentence.start : sentence.end]):
+    if any_found(words("unsure"), text[sentence.start : sentence.end]):
         return True
     clause_start = sentence_at(text, start, end, ".!?;,，。！？；\n").start
     if words("maybe").search(" ".join(text[clause_start:start].split()[-3:])):
@@ -114,6 +117,7 @@ def unsure_at(text: str, start: int, end: int) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def approximated_at(text: str, start: int, end: int) -> bool:
     """An approximation word just before or after the value (``about ¥150``, ``60天左右``).
 

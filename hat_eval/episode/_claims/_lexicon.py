@@ -226,9 +226,24 @@ def any_found(union: re.Pattern[str], text: str) -> bool:
     """Whether ``union`` (:func:`any_of` forms) matches ``text``, mostly without its search.
 
     That search tries every form at every position; the words each form needs settle most texts,
-    and where some form's words are all there, only those forms are searched.
+    and where some form's words are all there, only those forms are searched. The answer is
+    kept a while: the checks look for one union in one text (an answer, a sentence) many times.
     """
-    index = _needed_words(union)
+    key = (union.pattern, union.flags, text)
+    found = _FOUND.get(key)
+    if found is None:
+        if len(_FOUND) >= 65536:
+            _FOUND.clear()
+        found = _FOUND[key] = _found(union, text)
+    return found
+
+
+_FOUND: dict[tuple[str, int, str], bool] = {}
+""":func:`any_found` of the texts looked in lately, by the union's text and flags and the text."""
+
+
+def _found(union: re.Pattern[str], text: str) -> bool:
+    index = _needed_words(union.pattern, union.flags)
     if index is None:
         return union.search(text) is not None
     words, forms = index
@@ -254,26 +269,28 @@ def _parser() -> Any:
 _Index = tuple[dict[str, list[tuple[list[frozenset[str]], int]]], list[re.Pattern[str]]]
 
 
-@lru_cache(maxsize=64)
-def _needed_words(union: re.Pattern[str]) -> _Index | None:
+@lru_cache(maxsize=256)
+def _needed_words(pattern: str, flags: int) -> _Index | None:
     """The words each form needs, and the source forms compiled (None: a form needs none).
 
     Each form by every word of its rarest needed set -> (its other sets, the source form it
-    belongs to). A union :func:`any_of` did not build is one source form.
+    belongs to). A union :func:`any_of` did not build is one source form. Cached by the
+    union's text and flags, not the compiled union: a compiled pattern's hash is computed
+    afresh from its whole program on every call (tens of microseconds for a long union).
     """
     parser = _parser()
-    if parser is None or union.flags & re.IGNORECASE:
+    if parser is None or flags & re.IGNORECASE:
         return None
-    sources = _SOURCES.get(union.pattern, (union.pattern,))
+    sources = _SOURCES.get(pattern, (pattern,))
     index: dict[str, list[tuple[list[frozenset[str]], int]]] = {}
     for i, source in enumerate(sources):
-        for form in _forms(parser, parser.parse(source, union.flags)):
+        for form in _forms(parser, parser.parse(source, flags)):
             needs = _needs(parser, form)
             if not needs:
                 return None
             for word in needs[0]:
                 index.setdefault(word, []).append((needs[1:], i))
-    return index, [re.compile(source, union.flags) for source in sources]
+    return index, [re.compile(source, flags) for source in sources]
 
 
 def _forms(p: Any, items: Any) -> list[Any]:

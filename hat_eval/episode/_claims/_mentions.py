@@ -15,7 +15,7 @@ from hat_eval.world import Fact
 
 from ._answer import _Answer
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, unsure_at
-from ._lexicon import groups, words
+from ._lexicon import any_found, groups, words
 from ._quantities import Number
 from ._subjects import Subject, product_words
 from ._text import Span, clause_of, find_phrase, prepare
@@ -74,7 +74,8 @@ _ZERO_BEFORE = re.compile(
 def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
-    taken: list[tuple[int, int]] = [m.span() for m in words("not_stock").finditer(text)]
+    not_stock = words("not_stock")
+    taken = [m.span() for m in not_stock.finditer(text)] if any_found(not_stock, text) else []
     out: list[tuple[int, int, bool]] = []
     for phrases, status in ((_OUT_OF_STOCK, False), (_IN_STOCK, True)):
         for phrase in sorted(phrases, key=len, reverse=True):

@@ -22,7 +22,7 @@ from ._answer import _Answer, _near
 from ._claim_words import denied_components
 from ._deals import _PERCENT_OFF, coupon_dates
 from ._facts import _sku_stock
-from ._lexicon import words
+from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK, rounds_to
 from ._quantities import _ZH_UNIT_EN
 from ._subjects import _size_token, fact_subject, names_field
@@ -72,6 +72,8 @@ def _all_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     else its sentence) names narrow the SKUs read; a case of several products is read only
     when one product has SKUs the clause names.
     """
+    if not any_found(words("all_in_stock"), a.text):
+        return []  # most answers: no such claim
     for m in words("all_in_stock").finditer(a.text):
         if a.negated(m.start()):
             continue
@@ -194,6 +196,8 @@ def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     names one) has none left: the viewer cannot pick it. A bare list of the options a product
     comes in offers nothing, and an offer that says the option is sold out is no offer.
     """
+    if not any_found(_OFFER, a.text):
+        return []  # most answers offer nothing (and the search tries 30 characters at each)
     for m in _OFFER.finditer(a.text):
         span = m.group(0)
         if a.negated(m.start()) or any(not in_stock for *_, in_stock in a.statuses):

@@ -299,7 +299,8 @@ def _claims(
 ) -> Iterator[tuple[str, str]]:
     """Each banned claim the answer makes, in rule order: (rule id, the words that make it)."""
     text = prepare(answer)
-    text = words("safe_lookalikes").sub(lambda m: " " * len(m.group(0)), text)
+    if any_found(words("safe_lookalikes"), text):  # most answers: none to blank out
+        text = words("safe_lookalikes").sub(lambda m: " " * len(m.group(0)), text)
     spans = _spans(text, _SCOPE_BREAK)
     shared: list[tuple[str, str]] = []
     if kb is not None:

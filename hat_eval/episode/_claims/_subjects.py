@@ -52,7 +52,12 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
 
     A name inside a longer name (the brand of a full product name) means nothing of its own.
     """
-    segment = text[span.start : span.end]
+    return list(_names_in(kb, text[span.start : span.end]))
+
+
+@lru_cache(maxsize=8192)
+def _names_in(kb: KnowledgeBase, segment: str) -> tuple[frozenset[str], ...]:
+    """:func:`products_in` of one segment (answers repeat their clauses: each is read once)."""
     index = _name_index(kb)
     words = set(re.findall(r"[a-z0-9]+", segment)) | set(re.findall(r"[^\x00-\x7f]", segment))
     spans: list[tuple[int, int, frozenset[str]]] = []
@@ -60,11 +65,11 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
         for name, ids in index[word]:
             spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
     # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
-    return [
+    return tuple(
         ids
         for start, end, ids in spans
         if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)
-    ]
+    )
 
 
 def source_call(case: Case, fact: Fact) -> ExpectedCall | None:
@@ -96,6 +101,7 @@ def fact_subject(case: Case, fact: Fact, kb: KnowledgeBase | None) -> Subject:
 _BED = re.compile(r"(?<=\d)(?: ?m bed| ?米床)$")
 
 
+@lru_cache(maxsize=4096)
 def _forms(value: str) -> tuple[str, ...]:
     """An option's prepared forms.
 

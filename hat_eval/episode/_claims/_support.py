@@ -132,7 +132,7 @@ class Support:
 
     def rival_terms(self, text: str) -> list[str]:
         """Catalogue materials in ``text`` that none of the products in scope is made of."""
-        said = [t for t in self.catalogue_materials if t in text]
+        said = _terms_in(self.catalogue_materials, text)
         return sorted(
             t
             for t in said
@@ -144,41 +144,56 @@ class Support:
     def __or__(self, other: Support) -> Support:
         """Both supports: sets and deals joined, texts one after the other, the faster delivery."""
         merged: dict[str, Any] = {}
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name in ("text", "described"):
-                merged[f.name] = a + "\n" + b
-            elif f.name == "fastest_days":
-                merged[f.name] = b if a is None else a if b is None else min(a, b)
+        for name in _FIELDS:
+            a, b = getattr(self, name), getattr(other, name)
+            if name in ("text", "described"):
+                merged[name] = a + "\n" + b
+            elif name == "fastest_days":
+                merged[name] = b if a is None else a if b is None else min(a, b)
             elif isinstance(a, bool | str):  # free_shipping, free_returns; now
-                merged[f.name] = a or b
+                merged[name] = a or b
             else:
-                merged[f.name] = a | b if isinstance(a, frozenset) else a + b
+                merged[name] = a | b if isinstance(a, frozenset) else a + b
         return Support(**merged)
 
+
+@lru_cache(maxsize=1024)
+def _terms_in(terms: frozenset[str], text: str) -> tuple[str, ...]:
+    """The ``terms`` that ``text`` holds (answers repeat: each is looked through once)."""
+    return tuple(t for t in terms if t in text)
+
+
+_FIELDS = tuple(f.name for f in fields(Support))
+"""The fields :meth:`Support.__or__` joins (read once: ``fields`` is slow per call)."""
 
 _ANY_TIME = "2026-11-01T00:00:00+08:00"
 """The session time of lookups whose results do not depend on it (details, policies)."""
 
 
-def _leaves(value: object, keys: bool = False) -> Iterator[object]:
-    """Every leaf of a JSON-like value, in order (and each dict key before its value)."""
+def _leaves(value: object, keys: bool = False, out: list[object] | None = None) -> list[object]:
+    """Every leaf of a JSON-like value, in order (and each dict key before its value).
+
+    Gathered into ``out`` (a new list by default), not yielded: lookups return big nested
+    results, and a generator per level cost more than the values.
+    """
+    out = [] if out is None else out
     if isinstance(value, dict):
         for k, v in value.items():
             if keys:
-                yield str(k)
-            yield from _leaves(v, keys)
+                out.append(str(k))
+            _leaves(v, keys, out)
     elif isinstance(value, list):
         for v in value:
-            yield from _leaves(v, keys)
+            _leaves(v, keys, out)
     else:
-        yield value
+        out.append(value)
+    return out
 
 
 def numeric_leaves(value: object) -> Iterator[float]:
     """Every number in a JSON-like value (booleans excepted)."""
-    numbers = (v for v in _leaves(value) if isinstance(v, int | float))
-    return (float(v) for v in numbers if not isinstance(v, bool))
+    leaves = _leaves(value)
+    return (float(v) for v in leaves if isinstance(v, int | float) and not isinstance(v, bool))
 
 
 def _strings(value: object) -> list[str]:

@@ -95,7 +95,22 @@ class Span:
     end: int
 
 
+_SPANS: dict[tuple[str, str, int], tuple[Span, ...]] = {}
+"""Spans split lately, by text and break pattern (its text and flags): the checks of one answer
+each split it the same way."""
+
+
 def _spans(text: str, breaks: re.Pattern[str]) -> list[Span]:
+    key = (text, breaks.pattern, breaks.flags)  # not the pattern: its hash is slow to compute
+    spans = _SPANS.get(key)
+    if spans is None:
+        if len(_SPANS) >= 1024:
+            _SPANS.clear()
+        spans = _SPANS[key] = tuple(_split(text, breaks))
+    return list(spans)
+
+
+def _split(text: str, breaks: re.Pattern[str]) -> list[Span]:
     out, start = [], 0
     for m in breaks.finditer(text):
         # a decimal point or a thousands separator is not a break
@@ -128,13 +143,20 @@ INFLECTION = re.compile(r"(?<=[a-z-]{4})(?:ing|ed|es|s|ly)$")
 def sentence_at(text: str, start: int, end: int, stops: str = ".!?;。！？；\n") -> Span:
     """The sentence holding ``text[start:end]``: from the last of ``stops`` before to the next."""
     after = _stop_at(stops).search(text, end)
-    before = max(text.rfind(c, 0, start) for c in stops)
-    return Span(before + 1, after.start() if after else len(text))
+    upto = start if start >= 0 else len(text) + start  # (a negative end counts from the end)
+    last = _last_stop(stops).match(text, 0, upto)  # the last stop before it, if any
+    return Span(last.end() if last else 0, after.start() if after else len(text))
 
 
 @lru_cache(maxsize=8)
 def _stop_at(stops: str) -> re.Pattern[str]:
     return re.compile(f"[{re.escape(stops)}]")
+
+
+@lru_cache(maxsize=8)
+def _last_stop(stops: str) -> re.Pattern[str]:
+    """Everything up to the last of ``stops`` (one backward scan, not one per stop)."""
+    return re.compile(f"(?s).*[{re.escape(stops)}]")
 
 
 def in_parentheses(text: str, pos: int) -> bool:

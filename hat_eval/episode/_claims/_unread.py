@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from hat_eval.world import Case, KnowledgeBase
 
@@ -64,6 +65,7 @@ def _claim_like(clause: str) -> bool:
     return bool(words("claim_verbs").search(clause)) and not words("not_a_claim").search(clause)
 
 
+@lru_cache(maxsize=4096)
 def _candidate(text: str) -> bool:
     """Whether some clause of prepared ``text`` could be an unread claim (before any evidence)."""
     plain = words("plain_words")
