@@ -101,11 +101,12 @@ _DATE = re.compile(
     r"(\d{1,2})月(\d{1,2})[日号]|\b20\d\d-(\d{2})-(\d{2})\b"
 )
 _ENDS = re.compile(
-    r"\b(?:ends?|ending|until|till|through|expires?|runs? out|wraps? up|last day)\b|截止|结束|为止"
+    r"\b(?:ends?|ending|until|till|through|expires?|runs? out|wraps? up|last day)\b|截止|结束|为止|"
+    r"持续到|有效期到"
 )
 _ENDS_AT_TIME = re.compile(r"\b(?:until|till|ends?|through|by)\s\d{1,2}:\d{2}\s(?:on\s)?$")
 """An end said with its time before the date ("until 23:59 on Nov 26"): the colon splits clauses."""
-_DEAL_WORDS = re.compile(r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|折")
+_DEAL_WORDS = re.compile(r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|折|直播价")
 
 
 def _month_day(m: re.Match[str]) -> tuple[int, int]:

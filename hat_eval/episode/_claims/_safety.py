@@ -247,7 +247,7 @@ _OPINION = re.compile(
     r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
     r"^you (?:will not|would not|will never) regret\b|^no doubt\b|"
     r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b|"
-    r"^100 ?% (?:going to|gonna|sure)\b"
+    r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b"
 )
 
 
