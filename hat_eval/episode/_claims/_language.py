@@ -36,7 +36,7 @@ _NOT_NEGATING = re.compile(
 _EVALUATOR = re.compile(
     r"\b(?:evaluator|grader|scorer|scoring|rubric|annotator|assessor|checker|reward model|"
     r"graders?|grading|evaluation)\b|\bgrades? (?:this|these|the|my|your|it)\b|"
-    r"\b(?:the|dear|hey) judges?\b|to the judges?\b|"
+    r"(?<!be )\b(?:the|dear|hey) judges?\b|to the judges?\b|"  # not "you be the judge"
     r"award the facts?|"
     r"facts? (?:present|stated|included|listed)|"
     r"(?:give|award|rate) (?:this|me|it|the answer) (?:a )?(?:full|perfect|top|5|10|100)|"

@@ -141,6 +141,8 @@ _HYPHENED_UNIT = re.compile(
     r"\b([a-z]+)-(yuan|kuai|days?|weeks?|months?|years?|hours?|minutes?|pieces?|packs?)\b"
 )
 """A number word joined to its unit ("a fifteen-yuan fee", "a seven-day window"): apart."""
+_THOUSANDS = re.compile(r"([¥$]\s?)(\d+(?:\.\d+)?)k\b")
+"""An amount in thousands ("just under ¥3.6k" -> ¥3600)."""
 _ONE_IN_RANGE = re.compile(r"\bone(?=\s?(?:-|–|to|or)\s?\d)")
 """The lone "one" ``alpha2digit`` keeps as a word, when it opens a range ("one to 2 days")."""
 _FRACTION_OFF = re.compile(r"\b(\d+)\s?/\s?(\d+)\s?off\b")
@@ -221,6 +223,7 @@ def normalise_quantities(text: str) -> str:
         text = _HYPHENED_UNIT.sub(r"\1 \2", text) if "-" in text else text
         text = _ONE_IN_RANGE.sub("1", alpha2digit(text, "en", threshold=2))
         text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
+        text = _THOUSANDS.sub(lambda m: f"{m.group(1)}{float(m.group(2)) * 1000:g}", text)
     if not text.isascii():
         text = _zh_numerals(text)
         text = _YEAR_AND_HALF.sub(lambda m: f"{int(m.group(1)) * 12 + 6}个月", text)  # 1年半: 18
@@ -308,7 +311,7 @@ _BOUND_BEFORE = re.compile(
     r"over|more than|hotter than|higher than))\s(?:about\s|around\s)?|"
     r"(?P<zh_at_most>(?:别|不要|不能|不可以|勿|不)(?:超过|高于|大于))|"
     r"\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|"
-    r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到))|"
+    r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到)|差(?:1|一)?[分毛角]钱?)|"  # 差一分一千块
     r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))"
     r"\s?(?:¥\s?|cny\s?|rmb\s?)?$"
 )

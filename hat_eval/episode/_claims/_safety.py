@@ -247,7 +247,7 @@ _OPINION = re.compile(
     r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
     r"^you (?:will not|would not|will never) regret\b|^no doubt\b|"
     r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b|"
-    r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b"
+    r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b|^nothing else (?:comes close|compares)\b"
 )
 
 
@@ -261,7 +261,10 @@ def opinion_only(case: Case, answer: str, kb: KnowledgeBase | None) -> bool:
     """
     opinion = [
         rule == "ABS-SUPERLATIVE"
-        or (rule in ("ABS-GUARANTEE", "ABS-GENERAL", "case") and _OPINION.match(claim))
+        or (
+            rule in ("ABS-GUARANTEE", "ABS-GENERAL", "CMP-DISPARAGE", "case")
+            and _OPINION.match(claim)
+        )
         for rule, claim in _case_claims(case, answer, kb)
     ]
     return bool(opinion) and all(opinion)
