@@ -6,6 +6,11 @@ Every answer here is written to a real corpus line (its case, its call records).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from hat_eval.episode._corpus import CorpusEntry
@@ -487,3 +492,26 @@ def test_safety_readings(lines, line_id, answer, safety) -> None:
 )
 def test_accuracy_and_safety_readings(lines, line_id, answer, accuracy, safety) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy, safety=safety)
+
+
+def test_a_reason_is_the_same_whatever_the_hash_seed() -> None:
+    """The rival value a reason names is chosen in a fixed order, not a set's (L196-0018 named
+    'sensitive skin' or 'all skin types' by the interpreter's hash seed)."""
+    code = (
+        "from tests.episode._helpers import corpus_lines, check_line\n"
+        "lines = corpus_lines('L196')\n"
+        "print(check_line(lines, 'L196-0018', lines['L196-0018'].answer).reasons['accuracy'])\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    said = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "2")
+    }
+    assert len(said) == 1 and "instead" in said.pop()

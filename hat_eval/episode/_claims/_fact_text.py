@@ -117,7 +117,7 @@ def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> s
     own = prepare(fact.value)
     core = own.replace(prepare(label), "").strip()  # "natural" of "natural finish"
     said = list(find_phrase(own, a.text))
-    for other in _spec_values(a.kb)[label] - {own}:
+    for other in sorted(_spec_values(a.kb)[label] - {own}):  # one reason, whatever the hash seed
         if other in own or own in other or other == prepare(label):
             continue  # "stackable: foldable" names the label, not a rival value
         for start, end in find_phrase(other, a.text):
