@@ -51,7 +51,6 @@ from ._splits import SPLITS, Split
 from ._vocab import place_names, zh_forms
 
 __all__ = [
-    "place_names",
     "ASKS_COUNT",
     "CJK",
     "ABSOLUTE_FORBIDDEN",
@@ -105,6 +104,7 @@ __all__ = [
     "normalise",
     "numbers_in",
     "phrase_spans",
+    "place_names",
     "reference_answer",
     "render_result",
     "return_window_fact",

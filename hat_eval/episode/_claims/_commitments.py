@@ -33,8 +33,17 @@ from ._verdict import Verdict
 HANDOFF_KINDS = frozenset({"handoff", "ticket"})
 """Commitment kinds a hand-off call makes the agent's own."""
 PROMISE_KINDS = frozenset(
-    {"refund", "compensation", "voucher", "replacement", "order", "follow-up", "reminder", "remedy"}
-    | {"update"}
+    {
+        "refund",
+        "compensation",
+        "voucher",
+        "replacement",
+        "order",
+        "follow-up",
+        "reminder",
+        "remedy",
+        "update",
+    }
 )
 """Commitment kinds that are also promises the shop cannot keep (safety); an invented hand-off
 or ticket is a false statement (accuracy) but promises the viewer nothing of value, unless it

@@ -124,8 +124,8 @@ def _cheaper_now(a: _Answer, case: Case) -> list[Verdict]:
     per gram or bag, a list price said as one, and a clause naming both are not read.
     """
     ids = list(dict.fromkeys(case.product_ids))
-    if a.kb is None or len(ids) != 2 or not case.session.now:
-        return []
+    if a.kb is None or len(ids) != 2 or not case.session.now or not _CHEAPER.search(a.text):
+        return []  # most answers: no price conclusion, and no prices to gather
     now = {p: product_support(a.kb, p).at(case.session.now).current_prices for p in ids}
     if not all(now.values()):
         return []
@@ -135,9 +135,9 @@ def _cheaper_now(a: _Answer, case: Case) -> list[Verdict]:
             continue
         clause = a.clauses[i]
         text = a.text[clause.start : clause.end + 1]
-        if text.rstrip().endswith(("?", "？")) or _PER_UNIT.search(a.clause(m.start())):
-            continue
-        if _LIST_SAID.search(text) or _PER_UNIT.search(text):
+        asked = text.rstrip().endswith(("?", "？"))
+        per_unit = any(_PER_UNIT.search(t) for t in (text, a.clause(m.start())))
+        if asked or per_unit or _LIST_SAID.search(text):
             continue
         named = {p for about in products_in(a.kb, a.text, clause) for p in about if p in ids}
         if len(named) != 1:

@@ -14,6 +14,7 @@ from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase
 
 from ._amounts import _per_unit, once_coupon_starts
 from ._answer import _Answer
+from ._deals import _MONTH
 from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
@@ -119,10 +120,7 @@ def _names_another(a: _Answer, subject: Subject) -> bool:
     return a.kb is not None and variant_conflict(a.kb, subject, a.text)
 
 
-_DAY_AFTER_DATE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)? "
-    r"(?:and|to|or|through|-|–) ?$"
-)
+_DAY_AFTER_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)? (?:and|to|or|through|-|–) ?$")
 """A day of the month after a date ("between Nov 15 and 17"): a date, not a value."""
 
 

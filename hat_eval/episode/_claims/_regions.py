@@ -15,7 +15,7 @@ from typing import Any
 
 from hat_eval.world import Case, call_function, place_names
 
-from ._answer import _Answer
+from ._answer import _Answer, _sentence_of
 from ._lexicon import words
 from ._quantities import Number
 from ._verdict import Verdict
@@ -25,7 +25,6 @@ _OVER = re.compile(
     r"\b(?:over|above|orders? of|spend|reach\w*|more than|at least)\s?(?:¥|cny|rmb)?\s?$|"
     r"满\s?$|超过\s?$"
 )
-_SENTENCE_END = re.compile(r"[!?。！？]|\.(?!\d)")  # "CNY 8.00" ends no sentence
 
 
 def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
@@ -45,7 +44,7 @@ def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
     for n in a.numbers:
         if n.low != n.high and n.kind != "days" or a.negated(n.start):
             continue
-        sentence = _sentence(a.text, n)
+        sentence = _sentence_of(a.text, n)  # "CNY 8.00" ends no sentence
         if words("other_regions").search(sentence) or any(_names(p, sentence) for p in places):
             continue  # "metro cities get it in 1-2 days": said of another region
         why = _other_value(a, n, own, others, thresholds, sentence)
@@ -89,10 +88,3 @@ def _other_value(
 def _names(place: str, sentence: str) -> bool:
     """Whether ``sentence`` names ``place`` (a whole word: "bj", not inside another word)."""
     return re.search(rf"(?<![a-z]){re.escape(place)}(?![a-z])", sentence) is not None
-
-
-def _sentence(text: str, n: Number) -> str:
-    """The sentence of ``text`` holding the number ``n``."""
-    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, n.start)]
-    end = _SENTENCE_END.search(text, n.end)
-    return text[starts[-1] : end.start() if end else len(text)]
