@@ -106,14 +106,17 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # states none of the case's facts as such, undecided (L294-0007); the 1 L White's count said
     # where the viewer asked for the 750 ml White, as L216-0030 (L296-0019); a comparison of two
     # sunscreens that compares nothing, undecided like L210-0016 (L298-0015), and of two storage
-    # boxes (L298-0002)
+    # boxes (L298-0002); the foundation asked for answered with another product's stock and deal
+    # (L304-0041); a live deal of another product said of the one on screen in a greeting
+    # (L310-0007); a fit asked for and dodged with "comes down to personal preference", undecided
+    # (L310-0016)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
     known |= {"L78-0041", "L48-0021", "L116-0020", "L124-0035", "L130-0014", "L160-0039"}
     known |= {"L184-0028", "L186-0006", "L186-0024", "L210-0016", "L216-0030", "L218-0026"}
     known |= {"L234-0013", "L238-0036", "L240-0003", "L248-0003", "L248-0019", "L248-0031"}
     known |= {"L256-0007", "L274-0002", "L278-0031", "L282-0015", "L282-0041", "L294-0007"}
-    known |= {"L296-0019", "L298-0015", "L298-0002"}
+    known |= {"L296-0019", "L298-0015", "L298-0002", "L304-0041", "L310-0007", "L310-0016"}
     assert set(passed) <= known, passed
 
 

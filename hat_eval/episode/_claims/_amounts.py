@@ -13,7 +13,7 @@ import re
 from ._answer import _MATCH, _SENTENCE_END, Claims, _near, _sentence_of
 from ._deals import _COUPON_WORDS, _PERCENT_OFF, _TIMING
 from ._language import approximated_at
-from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, bound_before
+from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, bound_before, rounds_to
 from ._support import Support
 from ._verdict import Verdict
 
@@ -123,8 +123,11 @@ def _true_bound(value: float, claims: Claims, n: Number, world: Support) -> bool
 
 
 def _rounded(value: float, values: frozenset[float]) -> bool:
-    """Whether ``value`` is one of ``values`` rounded to the whole yuan ("about ¥150")."""
-    return value == round(value) and any(abs(value - v) < 1.0 for v in values)
+    """Whether ``value`` is one of ``values`` rounded as a viewer takes it (:func:`rounds_to`).
+
+    To the whole yuan ("about ¥150" for ¥149.99) or to a round ten ("约2300元" for ¥2,299).
+    """
+    return value == round(value) and any(rounds_to(value, v, "price") for v in values)
 
 
 def _to_the_jiao(value: float, values: frozenset[float]) -> bool:

@@ -38,15 +38,15 @@ def _any_word() -> re.Pattern[str]:
 
 
 _APPOSITIVE = re.compile(
-    r"[,:—–]\s?(?:a|an|i\.?e\.?,?|meaning|which is an?|basically an?)\s(?:[a-z-]+\s){0,3}$"
+    r"[,:—–]\s?(?:a|an|i\.?e\.?,?|meaning|which is an?|basically an?)\s(?:[a-z-]+,?\s){0,4}$"
 )
 
 
 def _gloss_of_own(claims: Claims, world: Support, start: int) -> bool:
     """Whether the material at ``start`` glosses one of the product's own just before it.
 
-    "NBR foam, a soft synthetic rubber foam": an appositive after a material the product is made
-    of explains it (as a parenthesis would); it names no second material.
+    "NBR foam, a soft, cushioned synthetic rubber foam": an appositive after a material the
+    product is made of explains it (as a parenthesis would); it names no second material.
     """
     m = _APPOSITIVE.search(claims.text, max(0, start - 40), start)
     if m is None:

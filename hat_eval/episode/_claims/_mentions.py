@@ -16,7 +16,7 @@ from hat_eval.world import Fact
 from ._answer import _Answer
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, negated_at, unsure_at
 from ._lexicon import any_found, groups, words
-from ._quantities import Number
+from ._quantities import Number, rounds_to
 from ._subjects import Subject, product_words
 from ._text import Span, clause_of, find_phrase, prepare
 
@@ -169,7 +169,8 @@ def _rivals(unit: str, other: str) -> bool:
 
 _COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
     r"(?: ?\([^()]{1,12}\))? ?(?:更|还)?(?:lighter|heavier|more|less|longer|shorter|bigger|"
-    r"smaller|wider|narrower|higher|lower|extra|difference|轻|重|多|少|长|短)"
+    r"smaller|wider|narrower|higher|lower|extra|difference|apart\b|between (?:them|the two)\b|"
+    r"轻|重|多|少|长|短)"  # "there's roughly 700 g between them"
 )
 _DIFFERENCE_BEFORE = re.compile(
     r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低|宽|窄|厚|薄)(?:出|了)?(?:约|大约)?$|"
@@ -318,16 +319,6 @@ def _closest_hits(seg: str, words: list[str]) -> list[re.Match[str] | None]:
         if span < width:
             best, width = list(picks), span
     return best
-
-
-def rounds_to(said: float, value: float, kind: str) -> bool:
-    """Whether a viewer takes ``said`` for ``value``: the same, or money to the whole yuan.
-
-    "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer;
-    "about ¥140" is another. Counts and days round to nothing but themselves.
-    """
-    whole_yuan = kind == "price" and said == round(said) and abs(said - value) < 1.0
-    return abs(said - value) < 0.005 or whole_yuan
 
 
 def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:

@@ -23,8 +23,8 @@ from ._claim_words import denied_components
 from ._deals import _PERCENT_OFF, coupon_dates
 from ._facts import _sku_stock
 from ._lexicon import any_found, words
-from ._mentions import _IN_STOCK, rounds_to
-from ._quantities import _ZH_UNIT_EN
+from ._mentions import _IN_STOCK
+from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._subjects import _size_token, fact_subject, names_field
 from ._support import product_support
 from ._text import between_emoji, clause_of, prepare

@@ -118,7 +118,8 @@ _IDIOMS = (
     (
         re.compile(
             r"\b(?:get|gets|receive|arrive|arrives|delivered|delivery|ships?) (?:\w+ )?"
-            r"next[- ]day\b|次日达"
+            r"next[- ]day\b|次日达|隔日达|"
+            r"(?:隔天|第二天)(?:就)?(?:能|可以|可)?(?:收到|送到|送达|到货)"
         ),
         "1 day",
     ),
@@ -281,7 +282,7 @@ TOTAL_WORDS_ZH = "合计|一共|总共|加起来|共计"
 _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
-    r"up to|capped|max|short|under|below|封顶|最多|还差|"
+    r"up to|capped|max|short|under|below|封顶|最多|还差|%\s?of\b|"  # "8% of ¥1,399 is ¥111.92"
     r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
     rf"立减|券|门槛|以上|起|{TOTAL_WORDS_EN}|{TOTAL_WORDS_ZH})"
 )
@@ -331,6 +332,22 @@ def bound_before(text: str, start: int) -> str | None:
     return "under" if m.group("under") or m.group("zh_under") else "over"
 
 
+def rounds_to(said: float, value: float, kind: str) -> bool:
+    """Whether a viewer takes ``said`` for ``value``: the same, or money to the whole yuan.
+
+    "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer, as
+    is a round ten within half a percent ("2300左右" for ¥2,299); "about ¥140" is another.
+    Counts and days round to nothing but themselves.
+    """
+    whole_yuan = kind == "price" and said == round(said) and abs(said - value) < 1.0
+    round_ten = (
+        kind == "price"
+        and said in (round(value, -1), round(value, -2))
+        and abs(said - value) <= 0.005 * value
+    )
+    return abs(said - value) < 0.005 or whole_yuan or round_ten
+
+
 def shorter_window_met(text: str, n: Number, window: float) -> bool:
     """Days shorter than the ``window``, only measured against or named as a standard met.
 
@@ -363,6 +380,8 @@ def numbers(text: str) -> list[Number]:
             kind = "plain"  # "VIP8 CNY 80 off": the digit ends a coupon code
         elif _NONE_LEFT.match(text, end):
             kind = "plain"  # "1件都不剩了" (一件都不剩): not one left, no count
+        elif after.lstrip().startswith("%"):
+            kind = "plain"  # "还有8折优惠" (prepared 还有20% off): a share, not a number left
         elif _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
             kind = "price"
         elif _DAYS_AFTER.search(after):

@@ -21,6 +21,8 @@ from ._quantities import Number
 from ._verdict import Verdict
 
 _FEE = re.compile(r"\b(?:shipping|delivery fee|postage|fee|rate)\b|运费|邮费")
+_DISCOUNT_AFTER = re.compile(r"\s?(?:(?:live )?(?:deal|discount|coupon)\b|off\b|立减|优惠|折扣)")
+"""A price followed by a deal word ("with the ¥30 live deal"): a discount, no fee."""
 _OVER = re.compile(
     r"\b(?:over|above|orders? of|spend|reach\w*|more than|at least)\s?(?:¥|cny|rmb)?\s?$|"
     r"满\s?$|超过\s?$"
@@ -70,7 +72,11 @@ def _other_value(
             mine = own["free_shipping_over"]
             if n.low != mine and n.low in theirs:
                 return f"another region's free-shipping threshold ({cls}: {mine or 'none'})"
-        elif _FEE.search(sentence) and n.low not in thresholds:
+        elif (
+            _FEE.search(sentence)
+            and n.low not in thresholds
+            and not _DISCOUNT_AFTER.match(a.text, n.end)
+        ):
             if n.low != own["fee"] and n.low in {r["fee"] for r in others}:
                 return f"another region's fee ({cls}: ¥{own['fee']:g})"
     if n.kind == "days" and own["delivery_days"]:
