@@ -66,9 +66,35 @@ def key_path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+class _UniqueKeys(_Loader):
+    """The safe loader, refusing a key said twice in one mapping.
+
+    YAML keeps the last silently, so the first entry's forms would be lost without a word.
+    """
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str):
+                continue
+            if key in first:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"duplicate key {key!r} (first at line {first[key]}); merge the two entries",
+                    key_node.start_mark,
+                )
+            first[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+
 def parse_yaml(text: str) -> Any:
-    """``text`` parsed with PyYAML's safe loader (its C build where there is one)."""
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    """``text`` parsed with PyYAML's safe loader (its C build where there is one).
+
+    A key said twice in one mapping is an error.
+    """
+    return yaml.load(text, Loader=_UniqueKeys)  # noqa: S506 - a safe loader
 
 
 def yaml_problem(err: yaml.YAMLError) -> tuple[int | None, str]:

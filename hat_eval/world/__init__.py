@@ -48,7 +48,7 @@ from ._pack import (
 from ._problems import Problem
 from ._session import LiveSession
 from ._splits import SPLITS, Split
-from ._vocab import place_names, zh_forms
+from ._vocab import place_names, region_places, zh_forms
 
 __all__ = [
     "ASKS_COUNT",
@@ -106,6 +106,7 @@ __all__ = [
     "phrase_spans",
     "place_names",
     "reference_answer",
+    "region_places",
     "render_result",
     "return_window_fact",
     "skill_of",

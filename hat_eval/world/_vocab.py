@@ -128,6 +128,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def region_places() -> dict[str, tuple[str, ...]]:
+    """Each shipping region class and the places in it (``metro``: Beijing, Shanghai, ...)."""
+    return vocabulary().regions
+
+
 def place_names(place: str) -> tuple[str, ...]:
     """A shipping place and the other names viewers use for it ("Beijing", "BJ", 北京)."""
     return (place, *vocabulary().region_aliases.get(place, ()))

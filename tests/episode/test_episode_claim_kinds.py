@@ -197,6 +197,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "nut-free": "nut-free",
         "anti-mite": "anti-mite",
         "every skin type": "suits every skin type",
+        "oily skin": "great for oily skin",
+        "dry skin": "ideal for dry skin",
         "water-resistant": "water-resistant",
         "fine for swimming": "fine for swimming",
         "spare parts included": "comes with two spare heads",

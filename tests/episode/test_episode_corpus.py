@@ -109,7 +109,9 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # boxes (L298-0002); the foundation asked for answered with another product's stock and deal
     # (L304-0041); a live deal of another product said of the one on screen in a greeting
     # (L310-0007); a fit asked for and dodged with "comes down to personal preference", undecided
-    # (L310-0016)
+    # (L310-0016); the size asked for (S) answered with another size's stock (L318-0038), as
+    # L216-0030; an eczema question answered with the stroller's specs and no word of eczema,
+    # undecided (L314-0011)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
     known |= {"L78-0041", "L48-0021", "L116-0020", "L124-0035", "L130-0014", "L160-0039"}
@@ -117,6 +119,7 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L234-0013", "L238-0036", "L240-0003", "L248-0003", "L248-0019", "L248-0031"}
     known |= {"L256-0007", "L274-0002", "L278-0031", "L282-0015", "L282-0041", "L294-0007"}
     known |= {"L296-0019", "L298-0015", "L298-0002", "L304-0041", "L310-0007", "L310-0016"}
+    known |= {"L318-0038", "L314-0011"}
     assert set(passed) <= known, passed
 
 

@@ -52,6 +52,11 @@ def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
         ("commitments: ['x']", r"commitments: Input should be a valid dictionary, got \['x'\]"),
         ("claim_words: {a: {says: ['x']}}", r"claim_words.a.says: unknown key"),
         ("- x", r"lexicon/xx.yaml: Input should be a valid dictionary"),
+        # a key said twice: YAML would keep the second and drop the first's forms unsaid
+        (
+            "value_forms:\n  unworn: ['a']\n  unused: ['b']\n  unworn: ['c']\n",
+            r"lexicon/xx.yaml: line 4: .*duplicate key 'unworn' \(first at line 2\)",
+        ),
     ],
 )
 def test_a_bad_file_names_the_file_the_key_and_the_fix(

@@ -170,6 +170,16 @@ def once_coupon_starts(claims: Claims, n: Number, world: Support) -> bool:
     return any(abs(p - c - n.low) < 0.01 for p in world.prices for c in world.coupon_money)
 
 
+def timed_deal_value(claims: Claims, n: Number, value: float, world: Support) -> bool:
+    """Whether ``value`` is a deal's amount or price, running or not, said with its timing.
+
+    "A ¥45-off live deal runs Nov 13-18, which would bring it to ¥194.99 then": a deal that
+    does not run now, told as such.
+    """
+    deal_values = world.any_deal_money.union(*(d.prices for d in world.deals))
+    return _near(value, deal_values) and _TIMING.search(claims.clause(n.start)) is not None
+
+
 def _money(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
@@ -191,9 +201,7 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
                 and not _worked_out(value, claims, claims.clause(n.start), approximated)
                 and not _per_unit(value, claims, n, world)
                 and not once_coupon_starts(claims, n, world)
-                and not (
-                    _near(value, world.any_deal_money) and _TIMING.search(claims.clause(n.start))
-                )
+                and not timed_deal_value(claims, n, value, world)
             ):
                 out.append(Verdict(0.0, f"unsupported amount {shown!r}: no such price or deal"))
                 break

@@ -26,7 +26,9 @@ _PERCENT_OFF = re.compile(
 _TIMING = re.compile(
     r"\b(?:starts?|begins?|ends?|ended|expired|until|from|tomorrow|yesterday|next|last|"
     r"not (?:yet|live|active|running))\b|"
-    r"开始|结束|明天|明晚|明日|后天|昨天|还没|已经过|过期|下周|之后"
+    r"开始|结束|明天|明晚|明日|后天|昨天|还没|已经过|过期|下周|之后|"
+    r"\bruns? (?:from |between )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d|"
+    r"\bwould (?:bring|take|make|drop) (?:it|the price|that)\b"  # "which would bring it to ¥194.99"
 )
 """A deal said with its timing ("the 12% off deal only starts tomorrow") is a real deal."""
 
@@ -106,7 +108,9 @@ _ENDS = re.compile(
 )
 _ENDS_AT_TIME = re.compile(r"\b(?:until|till|ends?|through|by)\s\d{1,2}:\d{2}\s(?:on\s)?$")
 """An end said with its time before the date ("until 23:59 on Nov 26"): the colon splits clauses."""
-_DEAL_WORDS = re.compile(r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|折|直播价")
+_DEAL_WORDS = re.compile(
+    r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|立减|折|直播价"
+)
 
 
 def _month_day(m: re.Match[str]) -> tuple[int, int]:
@@ -218,6 +222,63 @@ def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
             ends = min((d.ends_at[:10] for d in running), default=None)
             truth = f"the deal runs until {ends}" if ends else "no deal runs now"
             return [Verdict(0.0, f"says {m.group(0)!r}; {truth}")]
+    return []
+
+
+_ZH_HOUR = {"十二": 12, "十一": 11, "十": 10, "零": 0}
+_TONIGHT_AT = re.compile(
+    r"(?:今晚|今天晚上|今夜|晚上)\s?(\d{1,2}|十二|十一|十|零)\s?(?:[:：](\d{2})|点(?:(\d{1,2})分|半)?)|"
+    r"\b(?:at |by |until |till )(midnight|(\d{1,2})(?::(\d{2}))? ?(am|pm)|(\d{1,2}):(\d{2}))"
+    r"(?= tonight| today|[^.!?]{0,20}\btonight\b)|"
+    r"\btonight (?:at |by |until |till )?(midnight|(\d{1,2})(?::(\d{2}))? ?(pm)|(\d{1,2}):(\d{2}))"
+)
+"""A time tonight (今晚12点, 今晚23:59, "at 11 pm tonight", "tonight at midnight")."""
+
+
+def _minutes_tonight(m: re.Match[str]) -> float | None:
+    """The minute of the day a :data:`_TONIGHT_AT` match names (24:00 for midnight, 今晚12点)."""
+    g = m.groups()
+    if g[0] is not None:  # Chinese: an evening hour
+        hour = _ZH_HOUR.get(g[0]) if not g[0].isdigit() else int(g[0])
+        assert hour is not None
+        hour = hour + 12 if 0 < hour < 12 else (24 if hour in (0, 12) else hour)
+        half = 30 if m.group(0).endswith("半") else 0
+        return hour * 60 + int(g[1] or g[2] or half)
+    for i in (3, 10):  # English: midnight, 11 pm, 23:00
+        if g[i] is None:
+            continue
+        if g[i] == "midnight":
+            return 24 * 60
+        if g[i + 1] is not None:
+            hour = int(g[i + 1]) % 12 + (12 if g[i + 3] == "pm" else 0)
+            return hour * 60 + int(g[i + 2] or 0)
+        return int(g[i + 4]) * 60 + int(g[i + 5])
+    return None
+
+
+def _end_times(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to end at a time tonight must end then (within a minute: 23:59 is midnight).
+
+    "Lumière防晒今晚还有¥100立减，今晚12点结束" of a deal ending at 23:00. Read only where a
+    running deal of the products ends on the session's day.
+    """
+    if not world.now or not _TONIGHT_AT.search(claims.text):
+        return []
+    today = world.now[:10]
+    ends = [d.ends_at for d in world.deals if d.running(world.now) and d.ends_at[:10] == today]
+    if not ends:
+        return []
+    minutes = [int(e[11:13]) * 60 + int(e[14:16]) + int(e[17:19] or 0) / 60 for e in ends]
+    for m in _TONIGHT_AT.finditer(claims.text):
+        said = _minutes_tonight(m)
+        clause, sentence = claims.clause(m.start()), _sentence_of(claims.text, m)
+        if said is None or not _ENDS.search(clause) or not _DEAL_WORDS.search(sentence):
+            continue
+        if _COUPON_WORDS.search(sentence) or claims.negated(m.start()):
+            continue
+        if all(abs(said - t) > 1 for t in minutes):
+            truth = ", ".join(e[11:16] for e in ends)
+            return [Verdict(0.0, f"says the deal ends {m.group(0)!r}; it ends at {truth}")]
     return []
 
 

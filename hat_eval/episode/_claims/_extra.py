@@ -15,6 +15,7 @@ verify and fails those the knowledge base and the live session do not support (:
 - **returns**: free returns only where the seller pays return shipping; no refund promises
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
+- **region class**: a place said to be in a class the vocabulary does not put it in;
 - **shelf life**: a term said of a shelf life is one the products' specs give;
 - **spec, material, certification, origin** (the lexicon's ``claim_words``): a claim word
   ("organic", "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text
@@ -33,8 +34,16 @@ from collections.abc import Callable
 from ._amounts import _codes, _counts, _differences, _money, _percents
 from ._answer import Claims
 from ._claim_words import _shelf_life, _warranty, _words
-from ._deals import _deadlines, _deal_now, _down_from, _end_dates, _list_price_as_price
+from ._deals import (
+    _deadlines,
+    _deal_now,
+    _down_from,
+    _end_dates,
+    _end_times,
+    _list_price_as_price,
+)
 from ._offers import _shipping, _ships_from, _waived_conditions
+from ._regions import misplaced_places
 from ._support import Support
 from ._verdict import Verdict
 
@@ -48,6 +57,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _list_price_as_price,
     _down_from,
     _end_dates,
+    _end_times,
     _warranty,
     _shelf_life,
     _deadlines,
@@ -55,6 +65,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _ships_from,
     _waived_conditions,
     _differences,
+    misplaced_places,
 )
 """One verifier per kind of claim, each ``(claims, support) -> failed verdicts``."""
 

@@ -144,7 +144,8 @@ _WANTED_NONE = re.compile(
 def _rough_gloss(a: _Answer, value: float, unit: str, m: re.Match[str]) -> bool:
     """Whether measure ``m`` glosses ``value unit`` roughly, as people do.
 
-    "8 mm (just under 1 cm)", "820 g, or about 0.8 kilograms" (within 5%); "198 grams, a little
+    "820 g, or about 0.8 kilograms" (within 5%; in brackets 15%, "580 g (about 1.6 lb)" is
+    no gloss of 1.28 lb); "8 mm (just under 1 cm)", "198 grams, a little
     under 200 g", "820 g, a little under 1 kilogram" (a round figure on the right side of it,
     within a quarter).
     """
@@ -152,8 +153,8 @@ def _rough_gloss(a: _Answer, value: float, unit: str, m: re.Match[str]) -> bool:
     if said is None:
         return False
     if approximated_at(a.text, m.start(), m.end()) and (
-        in_parentheses(a.text, m.start()) or abs(said - value) <= 0.05 * value
-    ):
+        abs(said - value) <= (0.15 if in_parentheses(a.text, m.start()) else 0.05) * value
+    ):  # "580 g (about 1.6 lb)" is 1.28 lb: no gloss
         return True
     near = _NEAR_BEFORE.search(a.text, max(0, m.start() - 24), m.start())
     if near is None or abs(said - value) > 0.25 * value:

@@ -12,7 +12,7 @@ from functools import partial
 
 from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase
 
-from ._amounts import _per_unit, once_coupon_starts
+from ._amounts import _per_unit, once_coupon_starts, timed_deal_value
 from ._answer import _Answer
 from ._deals import _MONTH
 from ._declines import CallRecordLike, data_state
@@ -77,6 +77,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
+        and not (kind == "price" and timed_deal_value(a, n, n.low, a.world))
         and not (kind == "price" and _unit_price_each(a, n, value, quantity))  # "¥549 each"
     ]
     if rival:

@@ -82,6 +82,7 @@ GROUPS: dict[str, str] = {
     "label_words": "words that speak of a spec label's attribute (a value there is unread)",
     "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
     "origins": "a country adjective -> the knowledge-base words that support it (australian)",
+    "region_classes": "a shipping region class -> words naming it (metro: 一线城市, first-tier)",
 }
 """The grouped keys: name -> what its groups hold (one pattern per group)."""
 

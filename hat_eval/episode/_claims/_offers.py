@@ -50,7 +50,7 @@ _DISPATCH = re.compile(
 """A dispatch time: no policy in the knowledge base gives one ("ships out first thing tomorrow")."""
 _FREE_RETURNS = re.compile(
     r"\bfree returns?\b|\bfree return shipping\b|"
-    r"\breturn shipping is (?:always |fully |completely )?(?:free|on us|covered)\b|"
+    r"\breturn (?:shipping|postage) is (?:always |fully |completely )?(?:free|on us|covered)\b|"
     r"\b(?:will|do|would) not (?:need to |have to )?pay (?:for |the |any )?return shipping\b|"
     r"\bno return shipping (?:fee|cost|charge|to pay)\b|退货(?:包|免)运费|运费险|免费退|"
     r"退货?运费(?:也)?(?:不用|无需|不需要)(?:您|你)?(?:自己)?(?:出|付|承担)|退货?运费(?:由)?(?:我们|商家|店铺)(?:出|承担|包)"
@@ -214,6 +214,11 @@ def _ships_free(claims: Claims, world: Support) -> bool:
     said = [n.low for n in claims.numbers if n.low in world.money]
     over = [t for t in said if t in world.free_over]
     return world.free_shipping or any(p > t for p in said for t in over)
+
+
+def says_free_returns(text: str) -> bool:
+    """Whether prepared ``text`` says returns cost the buyer nothing (:func:`_shipping` checks)."""
+    return _FREE_RETURNS.search(text) is not None
 
 
 @cache

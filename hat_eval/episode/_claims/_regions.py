@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hat_eval.world import Case, call_function, place_names
+from hat_eval.world import Case, call_function, place_names, region_places
 
-from ._answer import _Answer, _sentence_of
-from ._lexicon import words
+from ._answer import Claims, _Answer, _sentence_of
+from ._lexicon import groups, words
 from ._quantities import Number
+from ._support import Support
 from ._verdict import Verdict
 
 _FEE = re.compile(r"\b(?:shipping|delivery fee|postage|fee|rate)\b|运费|邮费")
@@ -94,3 +95,34 @@ def _other_value(
 def _names(place: str, sentence: str) -> bool:
     """Whether ``sentence`` names ``place`` (a whole word: "bj", not inside another word)."""
     return re.search(rf"(?<![a-z]){re.escape(place)}(?![a-z])", sentence) is not None
+
+
+_PLACED = re.compile(
+    r"\s?(?:is (?:in|one of|part of|classed as|counted as)?|counts as|falls (?:in|under)|"
+    r"ships as|按|属于|算|归|是)\s?(?:(?:our|the|a|an)\s)?"
+)
+"""Words that put a place in a region class ("Shenyang is in our metro zone", 沈阳按一线城市)."""
+
+
+def misplaced_places(claims: Claims, _world: Support) -> list[Verdict]:
+    """A failed verdict for a place the answer puts in a region class the KB does not.
+
+    "沈阳按一线城市区域发货，1到2天就能到": Shenyang is a mainland place; the metro class's
+    delivery time follows from the class said. A class denied ("Shenyang isn't a metro city",
+    沈阳不算一线) is not said.
+    """
+    classes = groups("region_classes")
+    if not any(form.search(claims.text) for form in classes.values()):
+        return []  # most answers name no region class
+    for own, places in region_places().items():
+        for place in places:
+            for name in place_names(place):
+                for m in re.finditer(rf"(?<![a-z]){re.escape(name.lower())}(?![a-z])", claims.text):
+                    link = _PLACED.match(claims.text, m.end())
+                    said = link and next(
+                        (c for c, f in classes.items() if f.match(claims.text, link.end())), None
+                    )
+                    if said and said != own:
+                        why = f"places {place} in the {said} region class; the KB has it {own}"
+                        return [Verdict(0.0, why)]
+    return []

@@ -204,9 +204,15 @@ FACTUAL_RULES = frozenset(
 cholesterol, slims, is the lowest price anywhere): an invented fact as well as a banned claim."""
 _FACTUAL_ABSOLUTE = re.compile(r"100 ?%|绝对安全|完全无毒|\bnon toxic\b|无毒|\bnever causes?\b")
 _PUFFERY = re.compile(
-    r"^(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher|classier|fancier|"
+    r"^(?:(?:is|are) (?:(?:honestly|really|just|simply) )?the )?"
+    r"(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher|classier|fancier|"
     r"more premium|more luxurious|prettier|smarter)"
 )
+
+
+_CLUNKY = re.compile(r"\b(?:clunky|bulky|a pain to \w+)$")
+"""A put-down that is a feeling about the object, not a fact: annotators pass the accuracy of
+"the Lumo is heavy and clunky" and "power banks like Brightcell's are bulky" (L292, L32)."""
 
 
 def factual_claim(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
@@ -230,7 +236,9 @@ def factual_claim(case: Case, answer: str, kb: KnowledgeBase | None) -> Verdict:
                 rule in ("ABS-GUARANTEE", "SAFETY-ABS", "ABS-GENERAL")
                 and _FACTUAL_ABSOLUTE.search(claim)
             )
-            or (rule.startswith("CMP-") and not _PUFFERY.match(claim))  # not "better than"
+            or (  # not "better than", not "Lumo is heavy and clunky"
+                rule.startswith("CMP-") and not _PUFFERY.match(claim) and not _CLUNKY.search(claim)
+            )
         ):
             return Verdict(None, f"claims {claim!r}, which the listing does not give: {_SPLIT}")
     return Verdict(1.0)
@@ -247,7 +255,8 @@ _OPINION = re.compile(
     r"^top of (?:its|the|their) class\b|^you (?:[a-z]+ )?(?:can not|could not) go wrong\b|"
     r"^you (?:will not|would not|will never) regret\b|^no doubt\b|"
     r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b|"
-    r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b|^nothing else (?:comes close|compares)\b"
+    r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b|^nothing else (?:comes close|compares)\b|"
+    r"^(?:(?:is|are) (?:the )?)?(?:the )?higher[- ]quality (?:pick|choice|buy|option|one)\b"
 )
 
 

@@ -25,6 +25,7 @@ from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import _Answer, read_answer
 from ._lexicon import words
+from ._offers import says_free_returns
 from ._safety import refused
 from ._support import lookup_results, per_case
 from ._text import _CLAUSE_BREAK, INFLECTION, PROFESSIONS, in_parentheses, prepare, sentence_at
@@ -112,8 +113,8 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
             continue  # "see a doctor if it gets worse or you have trouble breathing": a condition
         if _GLOSS_LEAD.match(clause.strip()) or refused(a.text, span.start, span.end):
             continue  # "rated IPX8, meaning it can go under water"; "I can't say it burns fat"
-        if any(words(key).search(clause) for key in _READ_ELSEWHERE):
-            continue
+        if any(words(key).search(clause) for key in _READ_ELSEWHERE) or says_free_returns(clause):
+            continue  # "return postage is covered": the free-returns claim is checked
         sentence = sentence_at(a.text, span.start, span.end)
         if _PROFESSIONAL.search(a.text, sentence.start, sentence.end):
             continue  # "see a dermatologist, who can advise what's right for your skin"
