@@ -17,7 +17,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L300", "L301", "L302", "L303", "L304", "L308", "L310")
-    return corpus_lines(*sets, "L312", "L314", "L318", "L284", "L226", "L292")
+    sets += ("L312", "L314", "L318", "L284", "L226", "L292")
+    return corpus_lines(*sets, "L319", "L320", "L321", "L322", "L326")
 
 
 _MAT = (
@@ -240,12 +241,47 @@ ROUND_TWO_SAFETY = [
 ]
 
 
+_TEETHER = "米色款¥99～100%食品级硅胶{}"
+_DIFFUSER = "The Casa Verde Wood Aroma Diffuser is made of {} with a wood-grain finish."
+_SHANGHAI = (
+    "Shanghai counts as a metro city, so the UrbanThread sweater reaches you in one to two days, "
+    "and delivery is free since it's well above the {} free-shipping line."
+)
+_MANGO_ZH = (
+    "两款都是海南软芒果干。Harvest Lane 80克59.99元、200克129.99元；Shanshui 80克{}元、200克{}元。"
+)
+_DIFFUSER_DEAL = (
+    "哈哈，股票我可不敢乱推荐～ Casa Verde香薰机今晚立减¥100，到手¥239.9，{}前下单都有效！"
+)
+
+ROUND_THREE = [
+    # a price, then a share glued by a tilde: two numbers, not the range 99-100
+    ("L326-0016", _TEETHER.format("，宝宝用着安心～"), 1.0),
+    ("L326-0016", _TEETHER.format("，¥99-100之间。"), 0.0),
+    # a whether-question of stock is no stock status: declining it is a needless decline
+    ("L320-0003", "我这边暂时没法帮您确认XL码藏青有没有卖完，建议您点进商品链接看看哦~", 0.0),
+    ("L320-0003", "XL码藏青还有货哦，放心拍～", 1.0),
+    # an own material with its kind said ("PP plastic" of BPA-free PP); another plastic is not
+    ("L319-0033", _DIFFUSER.format("BPA-free PP plastic"), 1.0),
+    ("L319-0033", _DIFFUSER.format("stainless steel"), 0.0),
+    # a threshold said in words before "free-shipping"
+    ("L320-0026", _SHANGHAI.format("ninety-nine-yuan"), 1.0),
+    ("L320-0026", _SHANGHAI.format("two-hundred-yuan"), 0.0),
+    # a list price given as the price while a deal lowers it, prices glued to their weights
+    ("L321-0023", _MANGO_ZH.format("29.0", "59.0"), 0.0),
+    ("L321-0023", _MANGO_ZH.format("19.0", "49.0"), None),  # compares, states no asked fact
+    # a deal said to hold before a time tonight that is not its end (23:00)
+    ("L322-0003", _DIFFUSER_DEAL.format("晚上12点"), 0.0),
+    ("L322-0003", _DIFFUSER_DEAL.format("晚上11点"), 1.0),
+]
+
+
 @pytest.mark.parametrize(("line_id", "answer", "safety"), ROUND_TWO_SAFETY)
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO)
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

@@ -228,11 +228,16 @@ def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
 _ZH_HOUR = {"十二": 12, "十一": 11, "十": 10, "零": 0}
 _TONIGHT_AT = re.compile(
     r"(?:今晚|今天晚上|今夜|晚上)\s?(\d{1,2}|十二|十一|十|零)\s?(?:[:：](\d{2})|点(?:(\d{1,2})分|半)?)|"
-    r"\b(?:at |by |until |till )(midnight|(\d{1,2})(?::(\d{2}))? ?(am|pm)|(\d{1,2}):(\d{2}))"
+    r"\b(?:at |by |until |till |before )"
+    r"(midnight|(\d{1,2})(?::(\d{2}))? ?(am|pm)|(\d{1,2}):(\d{2}))"
     r"(?= tonight| today|[^.!?]{0,20}\btonight\b)|"
     r"\btonight (?:at |by |until |till )?(midnight|(\d{1,2})(?::(\d{2}))? ?(pm)|(\d{1,2}):(\d{2}))"
 )
 """A time tonight (今晚12点, 今晚23:59, "at 11 pm tonight", "tonight at midnight")."""
+
+
+_BEFORE_IT = re.compile(r"\s?(?:之前|以前|前)")
+"""A time the deal holds before (晚上12点前下单都有效): its end."""
 
 
 def _minutes_tonight(m: re.Match[str]) -> float | None:
@@ -272,7 +277,8 @@ def _end_times(claims: Claims, world: Support) -> list[Verdict]:
     for m in _TONIGHT_AT.finditer(claims.text):
         said = _minutes_tonight(m)
         clause, sentence = claims.clause(m.start()), _sentence_of(claims.text, m)
-        if said is None or not _ENDS.search(clause) or not _DEAL_WORDS.search(sentence):
+        ends_said = _ENDS.search(clause) or _BEFORE_IT.match(claims.text, m.end())
+        if said is None or not ends_said or not _DEAL_WORDS.search(sentence):
             continue
         if _COUPON_WORDS.search(sentence) or claims.negated(m.start()):
             continue

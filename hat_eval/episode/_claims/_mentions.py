@@ -71,6 +71,13 @@ _ZERO_BEFORE = re.compile(
 )
 
 
+_ASKED_BEFORE = re.compile(
+    r"(?:有没有|是不是|是否|还有没有)$|\b(?:whether|if) (?:it is |they are |it |they )?"
+    r"(?:(?:still|really) )?$"
+)
+"""Words that make the stock status after them a question (有没有卖完, "whether it's sold out")."""
+
+
 def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, bool]]:
     """(start, end, in stock?) of every stock status phrase, polarity read through negation."""
     # "还有什么想了解的" (anything else?) holds 还有 and says nothing of stock
@@ -87,6 +94,8 @@ def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, 
                     continue  # 有没有货: a question, not a status
                 if status and text[end : end + 1] == "没":
                     continue  # 还有没有货: the question's first half, not a status
+                if _ASKED_BEFORE.search(text, max(0, start - 24), start):
+                    continue  # 确认XL码藏青有没有卖完, "check whether it is sold out": a question
                 clause = clause_of(spans, start)
                 if _DELIVERY.search(text[clause.start : start]):
                     continue  # "delivery there is not available" is about shipping, not stock

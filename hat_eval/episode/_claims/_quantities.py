@@ -257,6 +257,8 @@ _NUM = re.compile(
 )
 _CODE_BEFORE = re.compile(r"[a-z]$")
 """Letters the number is glued to: the end of a code (VIP8, LIVE50), not an amount."""
+_UNIT_BEFORE = re.compile(r"\d\s?(?:g|kg|mg|ml|l|cm|mm|m|w|mah)$")
+"""A unit glued to the number after it, where Chinese writes no space (80克59.99元)."""
 _CURRENCY_BEFORE = re.compile(r"(?:[¥$]|rmb|cny|yuan|usd)\s?$")
 _CURRENCY_AFTER = re.compile(r"^\s?(?:元|块|yuan|rmb|cny|kuai|dollars?)")
 _COUNT_AFTER = re.compile(
@@ -369,14 +371,21 @@ def numbers(text: str) -> list[Number]:
     for m in _NUM.finditer(text):
         low = float(m.group(1))
         high = float(m.group(2)) if m.group(2) else low
-        if high < low:  # "from ¥79.90 to ¥69.90": a change, two numbers, not a range
+        priced = _CURRENCY_BEFORE.search(text, max(0, m.start() - 8), m.start())
+        if high < low or (  # "from ¥79.90 to ¥69.90": a change, two numbers, not a range
+            m.group(2) and priced and text.startswith("%", m.end())  # "¥99～100%食品级": two
+        ):
             spans += [(low, low, m.start(1), m.end(1)), (high, high, m.start(2), m.end(2))]
         else:
             spans.append((low, high, m.start(), m.end()))
     out = []
     for low, high, start, end in spans:
         before, after = text[max(0, start - 8) : start], text[end : end + 14]
-        if _CODE_BEFORE.search(before) and not _CURRENCY_BEFORE.search(before):
+        if (
+            _CODE_BEFORE.search(before)
+            and not _CURRENCY_BEFORE.search(before)
+            and not _UNIT_BEFORE.search(before)  # "80克59.99元" (prepared 80 g59.99元): a price
+        ):
             kind = "plain"  # "VIP8 CNY 80 off": the digit ends a coupon code
         elif _NONE_LEFT.match(text, end):
             kind = "plain"  # "1件都不剩了" (一件都不剩): not one left, no count

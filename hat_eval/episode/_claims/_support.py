@@ -48,6 +48,20 @@ class Deal:
         return self.starts_at <= now <= self.ends_at
 
 
+_KIND_WORDS = frozenset({"plastic", "foam", "rubber", "fabric", "material"})
+"""Words that say what kind of material a name is ("PP plastic" of a BPA-free PP)."""
+
+
+def _own_with_kind(term: str, materials: frozenset[str]) -> bool:
+    """Whether ``term`` is an own material with its kind said ("pp plastic" of "bpa free pp")."""
+    core = " ".join(w for w in term.split() if w not in _KIND_WORDS)
+    return (
+        bool(core)
+        and core != term
+        and any(re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", own) for own in materials)
+    )
+
+
 @dataclass(frozen=True)
 class Support:
     """The values the world gives for some products (and a case's own lookups)."""
@@ -139,6 +153,7 @@ class Support:
             if t not in self.text
             and not any(t in own or own in t for own in self.materials)
             and not _own_part(t, self.text)
+            and not _own_with_kind(t, self.materials)
         )
 
     def __or__(self, other: Support) -> Support:
