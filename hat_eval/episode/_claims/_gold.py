@@ -23,6 +23,7 @@ from ._lexicon import any_found, words
 from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
 from ._regions import other_region_values
+from ._screen import wrong_screen
 from ._subjects import OURS, product_words, says_any
 from ._text import clause_of
 from ._verdict import Verdict
@@ -52,7 +53,7 @@ def check_facts(
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
     verdicts += _conclusions(a, case)
-    verdicts += other_region_values(a, case)
+    verdicts += other_region_values(a, case) + wrong_screen(a)
     if any("rejected_coupons" in f.source for f in case.facts):  # "they stack" contradicts it
         for m in words("stack_claim").finditer(a.text):
             if not a.negated(m.start()):

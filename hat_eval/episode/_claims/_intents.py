@@ -12,7 +12,9 @@ from ._gold import combine_verdicts, read_answer
 from ._language import _NEGATORS, addresses_evaluator
 from ._lexicon import words
 from ._options import gone_said_in_stock
+from ._regions import other_region_values
 from ._safety import _compiled, check_safety, opinion_only
+from ._screen import wrong_screen
 from ._subjects import product_words, says_any
 from ._text import find_phrase, prepare
 from ._verdict import Verdict
@@ -143,7 +145,12 @@ def check_no_fact(
     )
     claims = (safety or check_safety(case, answer, kb)).value == 0.0
     unsupported = (
-        [] if a.kb is None else unsupported_claims(a, a.world) + gone_said_in_stock(a, a.kb)
+        []
+        if a.kb is None
+        else unsupported_claims(a, a.world)
+        + gone_said_in_stock(a, a.kb)
+        + other_region_values(a, case)
+        + wrong_screen(a)
     )
     if case.intent == "out_of_scope":
         own = [p for p in case.forbidden if p not in ABSOLUTE_FORBIDDEN]

@@ -32,11 +32,15 @@ _OVER = re.compile(
 
 def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
     """A failed verdict for a fee, threshold or delivery time of another region class."""
-    own_class = case.details.get("region_class")
+    own_class, place = case.details.get("region_class"), case.details.get("place")
     calls = [c for c in case.expected_calls if c.function == "policy.shipping_returns"]
-    if a.kb is None or not own_class or not calls or "product_id" not in calls[0].args:
+    args = dict(calls[0].args) if calls else {}
+    if not own_class and not calls:  # a greeting to a place: "orders to Tianjin arrive in 1-2 days"
+        place, own_class = _place_named(a.text) or (None, None)
+        args = {"product_id": case.session.product_on_screen}
+    if a.kb is None or not own_class or not args.get("product_id"):
         return []
-    policy = call_function(a.kb, case.session, "policy.shipping_returns", dict(calls[0].args))
+    policy = call_function(a.kb, case.session, "policy.shipping_returns", args)
     rows: list[dict[str, Any]] = policy["shipping"] if isinstance(policy, dict) else []
     own = next((r for r in rows if r["region_class"] == own_class), None)
     if own is None:
@@ -52,9 +56,26 @@ def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
             continue  # "metro cities get it in 1-2 days": said of another region
         why = _other_value(a, n, own, others, thresholds, sentence)
         if why:
-            place = case.details.get("place") or own_class
-            return [Verdict(0.0, f"says {a.said(n)!r} for {place}: {why}")]
+            return [Verdict(0.0, f"says {a.said(n)!r} for {place or own_class}: {why}")]
     return []
+
+
+_ORIGIN = re.compile(r"\bfrom (?:our |the )?$|从$")
+_ORIGIN_AFTER = re.compile(r"\s?(?:发货|发出|仓|warehouse)")
+
+
+def _place_named(text: str) -> tuple[str, str] | None:
+    """The one shipping place ``text`` names and its region class (None: none, or several)."""
+    named = {
+        (place, cls)
+        for cls, places in region_places().items()
+        for place in places
+        for name in place_names(place)
+        for m in re.finditer(rf"(?<![a-z]){re.escape(name.lower())}(?![a-z])", text)
+        if not _ORIGIN.search(text, max(0, m.start() - 8), m.start())
+        and not _ORIGIN_AFTER.match(text, m.end())  # 天津发货, "from our Tianjin warehouse"
+    }
+    return named.pop() if len(named) == 1 else None
 
 
 def _other_value(

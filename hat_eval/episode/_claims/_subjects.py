@@ -58,17 +58,31 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
 @lru_cache(maxsize=8192)
 def _names_in(kb: KnowledgeBase, segment: str) -> tuple[frozenset[str], ...]:
     """:func:`products_in` of one segment (answers repeat their clauses: each is read once)."""
+    return tuple(ids for _, ids, _, _ in named_spans(kb, segment))
+
+
+@lru_cache(maxsize=8192)
+def named_spans(kb: KnowledgeBase, text: str) -> tuple[tuple[str, frozenset[str], int, int], ...]:
+    """(name, the products it may mean, start, end) of each product name in prepared ``text``.
+
+    A name inside a longer name means nothing of its own: "the Bamboo Hill Homestyle Dried
+    Mango" names the mango, not every Bamboo Hill product.
+    """
     index = _name_index(kb)
-    words = set(re.findall(r"[a-z0-9]+", segment)) | set(re.findall(r"[^\x00-\x7f]", segment))
-    spans: list[tuple[int, int, frozenset[str]]] = []
+    words = set(re.findall(r"[a-z0-9]+", text)) | set(re.findall(r"[^\x00-\x7f]", text))
+    spans: list[tuple[str, frozenset[str], int, int]] = []
     for word in words & index.keys():
         for name, ids in index[word]:
-            spans += [(start, end, ids) for start, end in find_phrase(name, segment)]
-    # "the Bamboo Hill Homestyle Dried Mango" names the mango, not every Bamboo Hill product
+            spans += [(name, ids, start, end) for start, end in find_phrase(name, text)]
     return tuple(
-        ids
-        for start, end, ids in spans
-        if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)
+        sorted(
+            (
+                (name, ids, start, end)
+                for name, ids, start, end in spans
+                if not any(s <= start and end <= e and e - s > end - start for _, _, s, e in spans)
+            ),
+            key=lambda span: (span[2], span[3]),
+        )
     )
 
 
