@@ -112,7 +112,10 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # (L310-0016); the size asked for (S) answered with another size's stock (L318-0038), as
     # L216-0030; an eczema question answered with the stroller's specs and no word of eczema,
     # undecided (L314-0011); another product called the one on screen in a thank-you (L326-0038);
-    # two bracelets compared as "each has its style", undecided (L326-0007)
+    # two bracelets compared as "each has its style", undecided (L326-0007); a size said only
+    # in hedges with a question mark ("I think S could probably work for you?", L332-0014); two
+    # pairs of shoes compared as "each has its style", undecided (L334-0002); a T-shirt's material
+    # asked and its weight given, the material unread and undecided (L332-0011)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
     known |= {"L78-0041", "L48-0021", "L116-0020", "L124-0035", "L130-0014", "L160-0039"}
@@ -120,7 +123,8 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L234-0013", "L238-0036", "L240-0003", "L248-0003", "L248-0019", "L248-0031"}
     known |= {"L256-0007", "L274-0002", "L278-0031", "L282-0015", "L282-0041", "L294-0007"}
     known |= {"L296-0019", "L298-0015", "L298-0002", "L304-0041", "L310-0007", "L310-0016"}
-    known |= {"L318-0038", "L314-0011", "L326-0038", "L326-0007"}
+    known |= {"L318-0038", "L314-0011", "L326-0038", "L326-0007", "L332-0014", "L334-0002"}
+    known |= {"L332-0011"}
     assert set(passed) <= known, passed
 
 

@@ -108,6 +108,8 @@ _ENDS = re.compile(
 )
 _ENDS_AT_TIME = re.compile(r"\b(?:until|till|ends?|through|by)\s\d{1,2}:\d{2}\s(?:on\s)?$")
 """An end said with its time before the date ("until 23:59 on Nov 26"): the colon splits clauses."""
+_TIME_THEN_ENDS = re.compile(r"\s?\d{1,2}[:：]\d{2}(?:[:：]\d{2})?\s?(?:就|前)?(?:截止|结束)")
+"""A date's time and its end after it (11月22日23:59截止): the colon splits clauses."""
 _DEAL_WORDS = re.compile(
     r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|立减|折|直播价"
 )
@@ -140,7 +142,9 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
         sentence = _sentence_of(claims.text, m)
         clause = claims.clause(m.start())
         aside = in_parentheses(claims.text, m.start())  # "wraps up tomorrow night (Nov 20)"
-        at_time = _ENDS_AT_TIME.search(claims.text, max(0, m.start() - 30), m.start())
+        at_time = _ENDS_AT_TIME.search(
+            claims.text, max(0, m.start() - 30), m.start()
+        ) or _TIME_THEN_ENDS.match(claims.text, m.end())
         if not (_ENDS.search(clause) or aside and _ENDS.search(sentence) or at_time):
             continue
         if not _DEAL_WORDS.search(sentence):

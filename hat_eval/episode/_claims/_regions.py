@@ -24,6 +24,8 @@ from ._verdict import Verdict
 _FEE = re.compile(r"\b(?:shipping|delivery fee|postage|fee|rate)\b|运费|邮费")
 _DISCOUNT_AFTER = re.compile(r"\s?(?:(?:live )?(?:deal|discount|coupon)\b|off\b|立减|优惠|折扣)")
 """A price followed by a deal word ("with the ¥30 live deal"): a discount, no fee."""
+_ARRIVES = re.compile(r"到|送达|收到|\barriv|\bdeliver|\bget there\b|\breach")
+"""Words of a sentence that make its days a delivery time (哈尔滨一般2-4天到，快的话次日就能到)."""
 _OVER = re.compile(
     r"\b(?:over|above|orders? of|spend|reach\w*|more than|at least)\s?(?:¥|cny|rmb)?\s?$|"
     r"满\s?$|超过\s?$"
@@ -110,6 +112,8 @@ def _other_value(
         }
         if (n.low, n.high) != mine and (n.low, n.high) in theirs:
             return f"another region's delivery time ({cls}: {mine[0]:g}-{mine[1]:g} days)"
+        if n.high < mine[0] and _ARRIVES.search(sentence):  # "快的话次日就能到" of 2-4 days
+            return f"faster than its delivery time ({cls}: {mine[0]:g}-{mine[1]:g} days)"
     return None
 
 
