@@ -19,7 +19,7 @@ def lines() -> dict[str, CorpusEntry]:
     sets = ("L300", "L301", "L302", "L303", "L304", "L308", "L310")
     sets += ("L312", "L314", "L318", "L284", "L226", "L292")
     sets += ("L319", "L320", "L321", "L322", "L326")
-    return corpus_lines(*sets, "L327", "L328", "L330", "L332", "L334")
+    return corpus_lines(*sets, "L327", "L328", "L330", "L332", "L334", "L336", "L338")
 
 
 _MAT = (
@@ -337,6 +337,28 @@ ROUND_FIVE = [
     ("L334-0018", _BRACELET_DEAL.format("11月24日"), 1.0),
 ]
 
+_PILLOW = "With the live deal (25% off), the pillow in 60 x 40 cm comes to {}. The deal ends {}."
+_HELMETS = (
+    "The Pacefit Vital is about 0.28 kg, versus roughly 0.31 kg for the CoreMotion Elevate — {}."
+)
+_LEGGINGS = (
+    "欢迎北京的宝子！🎉 这款Pacefit Elevate运动紧身裤正在限时闪购，八折到手¥119.92，{}结束～"
+)
+
+ROUND_SIX = [
+    # the running deal's end, not that of a flash deal still to come (5 Nov, 19:00-23:00)
+    ("L336-0016", _PILLOW.format("¥217.49", "5 Nov at 23:00"), 0.0),
+    ("L336-0016", _PILLOW.format("¥217.49", "8 Nov at 23:59"), 1.0),
+    # a price to the jiao ("about ¥217.5" of ¥217.49); another amount is not
+    ("L336-0016", _PILLOW.format("about ¥217.5", "8 Nov at 23:59"), 1.0),
+    ("L336-0016", _PILLOW.format("about ¥217.9", "8 Nov at 23:59"), 0.0),
+    # a difference said "grams' difference"
+    ("L336-0020", _HELMETS.format("around 30 grams' difference"), 1.0),
+    # a tonight end time in a sentence whose deal is "off" glued to Chinese (20% off到手)
+    ("L338-0007", _LEGGINGS.format("今晚12点"), 0.0),
+    ("L338-0007", _LEGGINGS.format("今晚11点"), 1.0),
+]
+
 ROUND_FIVE_BOTH = [
     # a coupon sent to the viewer and a friend; a question passed to a team that writes back
     (
@@ -370,7 +392,7 @@ def test_safety_readings(lines, line_id, answer, safety) -> None:
 
 @pytest.mark.parametrize(
     ("line_id", "answer", "accuracy"),
-    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE,
+    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX,
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)

@@ -125,9 +125,10 @@ def _true_bound(value: float, claims: Claims, n: Number, world: Support) -> bool
 def _rounded(value: float, values: frozenset[float]) -> bool:
     """Whether ``value`` is one of ``values`` rounded as a viewer takes it (:func:`rounds_to`).
 
-    To the whole yuan ("about ¥150" for ¥149.99) or to a round ten ("约2300元" for ¥2,299).
+    To the whole yuan ("about ¥150" for ¥149.99), the jiao ("about ¥217.5" for ¥217.49) or a
+    round ten ("约2300元" for ¥2,299).
     """
-    return value == round(value) and any(rounds_to(value, v, "price") for v in values)
+    return any(rounds_to(value, v, "price") for v in values)
 
 
 def _to_the_jiao(value: float, values: frozenset[float]) -> bool:

@@ -111,7 +111,7 @@ _ENDS_AT_TIME = re.compile(r"\b(?:until|till|ends?|through|by)\s\d{1,2}:\d{2}\s(
 _TIME_THEN_ENDS = re.compile(r"\s?\d{1,2}[:：]\d{2}(?:[:：]\d{2})?\s?(?:就|前)?(?:截止|结束)")
 """A date's time and its end after it (11月22日23:59截止): the colon splits clauses."""
 _DEAL_WORDS = re.compile(
-    r"\b(?:deal|promo\w*|offer|discount|sale|off)\b|活动|优惠|直降|立减|折|直播价"
+    r"\b(?:deal|promo\w*|offer|discount|sale|off)(?![a-z])|活动|优惠|直降|立减|折|直播价|闪购|限时"
 )
 
 
@@ -126,6 +126,12 @@ def _month_day(m: re.Match[str]) -> tuple[int, int]:
     return int(g[6]), int(g[7])
 
 
+_LATER = re.compile(
+    r"\b(?:starts?|begins?|from|upcoming|next|later|another|also|flash)\b|开始|明天|明晚|之后|另|闪购"
+)
+"""Words of a deal still to come ("a flash deal from 19:00 that ends 5 Nov at 23:00")."""
+
+
 def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     """A date a deal is said to end on must be the end date of one of the products' deals.
 
@@ -134,10 +140,13 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     """
     if not world.deals or not _DATE.search(claims.text):
         return []
-    ends = set()
+    running = [d for d in world.deals if world.now and d.running(world.now)]
+    ends, ends_running = set(), set()
     for d in world.deals:
         month, day = int(d.ends_at[5:7]), int(d.ends_at[8:10])
-        ends |= {(month, day), (month, day - 1)}  # "ends at midnight" of a deal to 00:00
+        days = {(month, day), (month, day - 1)}  # "ends at midnight" of a deal to 00:00
+        ends |= days
+        ends_running |= days if d in running else set()
     for m in _DATE.finditer(claims.text):
         sentence = _sentence_of(claims.text, m)
         clause = claims.clause(m.start())
@@ -151,7 +160,10 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _COUPON_WORDS.search(sentence) or claims.negated(m.start()):
             continue
-        if _month_day(m) not in ends:
+        # "the deal ends 5 Nov" of a running deal: not the end of a flash deal still to come,
+        # unless the sentence speaks of one that starts later
+        said_ends = ends if not running or _LATER.search(sentence) else ends_running
+        if _month_day(m) not in said_ends:
             return [Verdict(0.0, f"says the deal ends {m.group(0)!r}; no deal of it ends then")]
     return []
 

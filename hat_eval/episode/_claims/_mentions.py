@@ -177,7 +177,7 @@ def _rivals(unit: str, other: str) -> bool:
 
 
 _COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
-    r"(?: ?\([^()]{1,12}\))? ?(?:更|还)?(?:lighter|heavier|more|less|longer|shorter|bigger|"
+    r"(?: ?\([^()]{1,12}\))?'?s? ?(?:更|还)?(?:lighter|heavier|more|less|longer|shorter|bigger|"
     r"smaller|wider|narrower|higher|lower|extra|difference|apart\b|between (?:them|the two)\b|"
     r"轻|重|多|少|长|短)"  # "there's roughly 700 g between them"
 )

@@ -337,17 +337,19 @@ def bound_before(text: str, start: int) -> str | None:
 def rounds_to(said: float, value: float, kind: str) -> bool:
     """Whether a viewer takes ``said`` for ``value``: the same, or money to the whole yuan.
 
-    "about ¥150" for ¥149.99 and "about ¥630" for ¥629.99 are the same amount to a viewer, as
+    "about ¥150" for ¥149.99, "about ¥217.5" for ¥217.49 and "about ¥630" for ¥629.99 are the
+    same amount to a viewer, as
     is a round ten within half a percent ("2300左右" for ¥2,299); "about ¥140" is another.
     Counts and days round to nothing but themselves.
     """
     whole_yuan = kind == "price" and said == round(said) and abs(said - value) < 1.0
+    to_the_jiao = kind == "price" and said == round(said, 1) and abs(said - value) < 0.05
     round_ten = (
         kind == "price"
         and said in (round(value, -1), round(value, -2))
         and abs(said - value) <= 0.005 * value
     )
-    return abs(said - value) < 0.005 or whole_yuan or round_ten
+    return abs(said - value) < 0.005 or whole_yuan or to_the_jiao or round_ten
 
 
 def shorter_window_met(text: str, n: Number, window: float) -> bool:
