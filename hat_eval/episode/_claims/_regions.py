@@ -11,6 +11,7 @@ about that one, and is not read.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from hat_eval.world import Case, call_function, place_names, region_places
@@ -66,14 +67,31 @@ _ORIGIN = re.compile(r"\bfrom (?:our |the )?$|从$")
 _ORIGIN_AFTER = re.compile(r"\s?(?:发货|发出|仓|warehouse)")
 
 
+@cache
+def _places() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
+    """One pattern of every shipping place's names, and each name's (place, region class)."""
+    owner = {
+        name.lower(): (place, cls)
+        for cls, places in region_places().items()
+        for place in places
+        for name in place_names(place)
+    }
+    names = sorted(owner, key=len, reverse=True)
+    pattern = re.compile(rf"(?<![a-z])(?:{'|'.join(map(re.escape, names))})(?![a-z])")
+    return pattern, owner
+
+
+def _places_in(text: str) -> list[tuple[re.Match[str], str, str]]:
+    """(where, place, its region class) of every shipping place ``text`` names."""
+    pattern, owner = _places()
+    return [(m, *owner[m.group(0)]) for m in pattern.finditer(text)]
+
+
 def _place_named(text: str) -> tuple[str, str] | None:
     """The one shipping place ``text`` names and its region class (None: none, or several)."""
     named = {
         (place, cls)
-        for cls, places in region_places().items()
-        for place in places
-        for name in place_names(place)
-        for m in re.finditer(rf"(?<![a-z]){re.escape(name.lower())}(?![a-z])", text)
+        for m, place, cls in _places_in(text)
         if not _ORIGIN.search(text, max(0, m.start() - 8), m.start())
         and not _ORIGIN_AFTER.match(text, m.end())  # 天津发货, "from our Tianjin warehouse"
     }
@@ -139,15 +157,12 @@ def misplaced_places(claims: Claims, _world: Support) -> list[Verdict]:
     classes = groups("region_classes")
     if not any(form.search(claims.text) for form in classes.values()):
         return []  # most answers name no region class
-    for own, places in region_places().items():
-        for place in places:
-            for name in place_names(place):
-                for m in re.finditer(rf"(?<![a-z]){re.escape(name.lower())}(?![a-z])", claims.text):
-                    link = _PLACED.match(claims.text, m.end())
-                    said = link and next(
-                        (c for c, f in classes.items() if f.match(claims.text, link.end())), None
-                    )
-                    if said and said != own:
-                        why = f"places {place} in the {said} region class; the KB has it {own}"
-                        return [Verdict(0.0, why)]
+    for m, place, own in _places_in(claims.text):
+        link = _PLACED.match(claims.text, m.end())
+        said = link and next(
+            (c for c, f in classes.items() if f.match(claims.text, link.end())), None
+        )
+        if said and said != own:
+            why = f"places {place} in the {said} region class; the KB has it {own}"
+            return [Verdict(0.0, why)]
     return []
