@@ -38,8 +38,7 @@ _SAME_DAY = re.compile(
 _NEXT_DAY = re.compile(
     r"\bnext ?day (?:shipping|delivery)\b|\b(?:arrives?|delivered|get it) tomorrow\b|"
     r"\b(?:lands?|arrives?|gets? there|reach(?:es)? you|get it|have it) (?:by |on )?the next day\b|"
-    r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达|"
-    r"(?:隔天|第二天)(?:就)?(?:能|可以|可)?(?:收到|送到|送达|到货)"
+    r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达"
 )
 _DISPATCH = re.compile(
     r"\b(?:ships?|shipped|dispatch(?:es|ed)?|goes|go|sent|leaves?) out (?:first thing )?"

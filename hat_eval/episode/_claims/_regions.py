@@ -49,13 +49,15 @@ def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
     if own is None:
         return []
     others = [r for r in rows if r is not own]
-    places = [n.lower() for r in others for p in r["regions"] for n in place_names(p)]
+    other_classes = {r["region_class"] for r in others}
     thresholds = {r["free_shipping_over"] for r in rows} - {None}
     for n in a.numbers:
         if n.low != n.high and n.kind != "days" or a.negated(n.start):
             continue
         sentence = _sentence_of(a.text, n)  # "CNY 8.00" ends no sentence
-        if words("other_regions").search(sentence) or any(_names(p, sentence) for p in places):
+        if words("other_regions").search(sentence) or any(
+            cls in other_classes for _, _, cls in _places_in(sentence)
+        ):
             continue  # "metro cities get it in 1-2 days": said of another region
         why = _other_value(a, n, own, others, thresholds, sentence)
         if why:
@@ -133,11 +135,6 @@ def _other_value(
         if n.high < mine[0] and _ARRIVES.search(sentence):  # "快的话次日就能到" of 2-4 days
             return f"faster than its delivery time ({cls}: {mine[0]:g}-{mine[1]:g} days)"
     return None
-
-
-def _names(place: str, sentence: str) -> bool:
-    """Whether ``sentence`` names ``place`` (a whole word: "bj", not inside another word)."""
-    return re.search(rf"(?<![a-z]){re.escape(place)}(?![a-z])", sentence) is not None
 
 
 _PLACED = re.compile(

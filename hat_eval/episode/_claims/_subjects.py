@@ -52,18 +52,14 @@ def products_in(kb: KnowledgeBase, text: str, span: Span) -> list[frozenset[str]
 
     A name inside a longer name (the brand of a full product name) means nothing of its own.
     """
-    return list(_names_in(kb, text[span.start : span.end]))
-
-
-@lru_cache(maxsize=8192)
-def _names_in(kb: KnowledgeBase, segment: str) -> tuple[frozenset[str], ...]:
-    """:func:`products_in` of one segment (answers repeat their clauses: each is read once)."""
-    return tuple(ids for _, ids, _, _ in named_spans(kb, segment))
+    return [ids for _, ids, _, _ in named_spans(kb, text[span.start : span.end])]
 
 
 @lru_cache(maxsize=8192)
 def named_spans(kb: KnowledgeBase, text: str) -> tuple[tuple[str, frozenset[str], int, int], ...]:
     """(name, the products it may mean, start, end) of each product name in prepared ``text``.
+
+    Cached: answers repeat their clauses, and each is read once.
 
     A name inside a longer name means nothing of its own: "the Bamboo Hill Homestyle Dried
     Mango" names the mango, not every Bamboo Hill product.
