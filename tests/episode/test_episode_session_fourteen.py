@@ -207,7 +207,8 @@ ROUND_SEVEN = [
     ("L262-0017", "没卖完哦～400 ml还有货，库存288瓶。", 1.0, 1.0),
     ("L262-0017", "400 ml没货了哦～", 0.0, 1.0),
     # 要是 ("if") opens a condition, not a forecast
-    ("L262-0035", "天气我这边查不到哦～要是降温了，" + _JACKET_ZH, None, 1.0),
+    # (我这边查不到 turns the weather down since session seventeen: a pass)
+    ("L262-0035", "天气我这边查不到哦～要是降温了，" + _JACKET_ZH, 1.0, 1.0),
     ("L262-0035", "天气我这边查不到哦～不过周五会降温，" + _JACKET_ZH, 0.0, 1.0),
 ]
 

@@ -23,7 +23,7 @@ _CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,}[0-9]{1,4})(?![A-Za-z0-9-])")
 _STOCK_WORDS = re.compile(r"\b(?:left|in stock|remaining|available|stock)\b|剩|库存|现货|还有|有货")
 
 
-def _share_of_price(value: float, world: Support) -> bool:
+def share_of_price(value: float, world: Support) -> bool:
     """Whether ``value`` is a percentage of a price the world has: a discount worked out.
 
     "10% would only be ¥7.90 off" of a ¥79 box with a 10% coupon: the answer shows its work.
@@ -93,7 +93,7 @@ def _worked_out(value: float, claims: Claims, clause: str, rounded: bool = False
 
 
 _PER_UNIT = re.compile(
-    r"\b(?:per|a|each)\s(?:[a-z]+\s)?(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit|bag|sachet|"
+    r"\b(?:per|a|each)\s(?:[a-z]+\s)?(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit|bag|sachet|jar|tube|"
     r"serving|cup|capsule|tablet)s?\b|/\s?(?:g|ml)\b|"
     r"每(?:克|片|包|毫升|个|件)|/\s?(?:片|包|克|个|件|毫升)"
 )
@@ -108,8 +108,27 @@ def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
     if not _PER_UNIT.search(_sentence_of(claims.text, n)):
         return False
     quantities = {m.low for m in claims.numbers if m.kind != "price" and m.low == m.high > 0}
-    slack = 0.05 * value if approximated_at(claims.text, n.start, n.end) else 0.005
-    return any(abs(p / q - value) <= slack for p in world.money for q in quantities)
+    if not approximated_at(claims.text, n.start, n.end):
+        return any(abs(p / q - value) <= 0.005 for p in world.money for q in quantities)
+    if value >= 10:  # "about ¥63 a jar" of ¥188.73 for three: to the whole yuan
+        return any(rounds_to(value, p / q, "price") for p in world.money for q in quantities)
+    return any(abs(p / q - value) <= 0.05 * value for p in world.money for q in quantities)
+
+
+_COUNT_OF = re.compile(
+    r"(?<![\d.])([2-9]|10) ?(?:\d+(?:\.\d+)? ?[a-z]{1,2}\b ?)?"
+    r"(?:个|件|瓶|盒|套|双|包|罐|支|份|[a-z]+)"
+)
+
+
+def multiple_of_price(value: float, claims: Claims, n: Number, world: Support) -> bool:
+    """Whether ``value`` is a price the world has times a count said in its sentence.
+
+    "比如买两个55L（¥159.98）就包邮" of a ¥79.99 box; "two boxes (¥159.98)": the total of
+    the quantity the sentence names, worked out to the cent.
+    """
+    counts = {int(m.group(1)) for m in _COUNT_OF.finditer(_sentence_of(claims.text, n))}
+    return any(abs(k * p - value) < _MATCH for k in counts for p in world.prices)
 
 
 def _true_bound(value: float, claims: Claims, n: Number, world: Support) -> bool:
@@ -198,9 +217,10 @@ def _money(claims: Claims, world: Support) -> list[Verdict]:
             if (
                 not _near(value, world.money)
                 and not _to_the_jiao(value, world.money)  # "一百七十九块九" of ¥179.99
-                and not _share_of_price(value, world)
+                and not share_of_price(value, world)
                 and not _worked_out(value, claims, claims.clause(n.start), approximated)
                 and not _per_unit(value, claims, n, world)
+                and not multiple_of_price(value, claims, n, world)
                 and not once_coupon_starts(claims, n, world)
                 and not timed_deal_value(claims, n, value, world)
             ):

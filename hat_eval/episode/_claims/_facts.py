@@ -12,8 +12,14 @@ from functools import partial
 
 from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase
 
-from ._amounts import _per_unit, once_coupon_starts, timed_deal_value
-from ._answer import _Answer
+from ._amounts import (
+    _per_unit,
+    multiple_of_price,
+    once_coupon_starts,
+    share_of_price,
+    timed_deal_value,
+)
+from ._answer import _Answer, _sentence_of
 from ._deals import _MONTH
 from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
@@ -79,6 +85,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
         and not (kind == "price" and timed_deal_value(a, n, n.low, a.world))
         and not (kind == "price" and _unit_price_each(a, n, value, quantity))  # "¥549 each"
+        and not (kind == "price" and _share_worked_out(a, n))  # "MOM5 would take 5%, about ¥10"
+        and not (kind == "price" and _fee_beside_price(fact, n, a))  # "运费¥10 … 30L¥59.99"
     ]
     if rival:
         shown = a.said(rival[0])
@@ -138,10 +146,35 @@ def _unit_price_each(a: _Answer, n: Number, total: float, quantity: int) -> bool
 
 
 _EACH = re.compile(
-    r"\s?(?:each\b|apiece\b|per (?:pair|piece|unit|item|one|bottle|pack|box)\b|"
-    r"(?:a|/) ?(?:pair|piece|bottle|pack|box)\b|(?:一|每)(?:件|个|双|瓶|盒|包))"
+    r"\s?(?:each\b|apiece\b|"
+    r"per (?:pair|piece|unit|item|one|bottle|pack|box|jar|tube|can|tin|set|bag)\b|"
+    r"(?:a|/) ?(?:pair|piece|bottle|pack|box|jar|tube|can|tin|set|bag)\b|"
+    r"(?:一|每)(?:件|个|双|瓶|盒|包|罐|支|套|袋))"
 )
 """Words right after a price that make it a price per unit ("¥358 each", "¥358 a pair")."""
+
+
+def _fee_beside_price(fact: Fact, n: Number, a: _Answer) -> bool:
+    """Whether ``n`` is a product's price said in an answer about a shipping fee.
+
+    "运费¥10，满¥129包邮 … 单个30L¥59.99、55L¥79.99都不到¥129": the options' prices set
+    against the free-shipping line are no second fee.
+    """
+    return fact.source.endswith("].fee") and (
+        n.low in a.world.prices or multiple_of_price(n.low, a, n, a.world)
+    )
+
+
+_PERCENT = re.compile(r"\d\s?%|\d\s?percent\b|[一二三四五六七八九\d]折")
+
+
+def _share_worked_out(a: _Answer, n: Number) -> bool:
+    """Whether ``n`` is a percentage the sentence names, worked out of a price the world has.
+
+    "MOM5 would only take 5%, about ¥10" of a ¥199.99 pack: the saving of another coupon, no
+    second price of the thing asked.
+    """
+    return bool(_PERCENT.search(_sentence_of(a.text, n))) and share_of_price(n.low, a.world)
 
 
 def _quantity_of(case: Case, fact: Fact) -> int:

@@ -40,6 +40,25 @@ def _answered_after_turn(text: str, pos: int) -> bool:
     return not _NEGATORS.search(between) and not words("decline").search(between)
 
 
+_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}[:：][0-5]\d(?!\d)")
+_DEAL_SENTENCE = re.compile(r"截止|结束|活动|立减|直播价|优惠|\b(?:ends?|until|deal|off|sale)\b")
+
+
+def _clock_times(own: list[str], text: str) -> list[str]:
+    """Clock times ("19:35开球") told in answer to a case that forbids telling a time.
+
+    The case's patterns name the forms it knows ("7点", "7 pm"); a time said as "19:35" is
+    the same answer. One in a sentence about a deal ("今晚23:59截止") is the deal's.
+    """
+    if not any(_compiled(p).search(s) for p in own for s in ("7 pm", "7点")):
+        return []
+    return [
+        re.escape(m.group(0))
+        for m in _CLOCK.finditer(text)
+        if not _DEAL_SENTENCE.search(text[text.rfind("。", 0, m.start()) + 1 : m.end() + 12])
+    ]
+
+
 @lru_cache(maxsize=4096)
 def evasive(answer: str) -> bool:
     """Whether an answer says nothing: empty, or fillers only ("ok", "Thanks for watching!")."""
@@ -156,6 +175,7 @@ def check_no_fact(
         own = [p for p in case.forbidden if p not in ABSOLUTE_FORBIDDEN]
         said = _IDIOMS.sub(" ", text)  # "rain or shine, our diapers ...": no forecast
         answered = [p for p in own if _compiled(p).search(said)]
+        answered += _clock_times(own, said)
         turned = any(  # "I can only help with products, but I believe it kicks off at 7:30"
             _answered_after_turn(text, m.start())
             for p in answered

@@ -62,6 +62,9 @@ _SHIPPING_WORDS = re.compile(
 )
 
 
+_SENTENCE_STOP = re.compile(r"[。！？!?;；\n]|\.(?!\d)")
+
+
 def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     """The first claim that this order ships free, if any.
 
@@ -70,7 +73,9 @@ def free_shipping_claim(claims: Claims) -> re.Match[str] | None:
     policy's threshold, whose amount the money check verifies.
     """
     for m in _claims_of(FREE_SHIPPING, claims):
-        if not words("free_condition").search(claims.clause(m.start())):
+        before = _SENTENCE_STOP.split(claims.text[max(0, m.start() - 50) : m.start()])[-1]
+        condition = words("free_condition")
+        if not condition.search(claims.clause(m.start())) and not condition.search(before):
             return m
     return None
 
