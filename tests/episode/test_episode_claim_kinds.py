@@ -216,6 +216,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "handmade": "handmade",
         "imported": "imported",
         "induction": "works on induction",
+        "free engraving": "free engraving",
         "genuine leather": "genuine leather",
         "silk": "pure silk",
         "cashmere": "cashmere",

@@ -14,7 +14,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L339", "L340", "L342", "L168", "L113")
+    return corpus_lines("L339", "L340", "L342", "L168", "L113", "L344", "L345", "L346", "L104")
 
 
 _TEETHER = "我们{}哦～Snugglebug和Peapod的牙胶各有特点。如果你想看，我可以帮你查材质和价格😊"
@@ -54,6 +54,41 @@ ACCURACY = [
     ("L113-0013", "SoundArc Flow 耳机的续航是 24 小时。防水等级 IPX4，属于防泼溅级别。", 1.0),
 ]
 
+_MANGO = "The 80 g is sold out at the moment, sorry! {}"
+_DRESS = "Ashgrove Studio连衣裙XL码灰绿色{}，建议你下单时再看看页面显示哦～"
+_CODES = "Sorry, {}! FLASH5 {} 2026-11-15 and LIVE100 on 2026-11-10. It's CNY 109.99 today."
+_BILLING = "Sorry, I can't help with payment issues here. {}"
+_PAN = "高铁时刻我这边查不到哦～现在讲的是Woodnest Essential不粘锅，钛不粘涂层，{}，24cm ¥99.99！"
+_DUMBBELL = "Pacefit Elevate可调哑铃的{}，握把是防滑橡胶。有2 x 10公斤和2 x 20公斤两种规格。"
+
+ROUND_TWO = [
+    # another option of a product without colours said in stock: its own status decides
+    ("L344-0041", _MANGO.format("The 200 g bag is still in stock though."), 0.0),
+    ("L344-0041", _MANGO.format("The 200 g bag is sold out too."), 1.0),
+    # ... but 还有 may be "there is also" (长度17cm，还有3cm延长链可调)
+    ("L104-0002", "材质是淡水珍珠+925银扣，珍珠8-9mm。长度17cm，还有3cm延长链可调。", 1.0),
+    # stock half-remembered in Chinese is hedged
+    ("L346-0027", _DRESS.format("应该还有吧，我印象里库存不算多，可能还剩一些"), 0.0),
+    ("L346-0027", _DRESS.format("有货哦"), 1.0),
+    # a coupon said to become valid on a later date is not valid yet
+    ("L345-0022", _CODES.format("neither code works yet", "only becomes valid on"), 1.0),
+    ("L345-0022", _CODES.format("both work", "works from"), 0.0),
+    # the viewer told to contact customer service though the agent handed the case over
+    ("L346-0011", _BILLING.format("Please contact customer service through your order page."), 0.0),
+    (
+        "L346-0011",
+        _BILLING.format("I've passed it to our team (ticket HT-845F8AE5); they'll follow up."),
+        1.0,
+    ),
+    # a hob the listing does not give (gas only); free engraving it does not offer
+    ("L346-0031", _PAN.format("燃气灶和电磁炉都能用"), 0.0),
+    ("L346-0031", _PAN.format("燃气灶可用"), 1.0),
+    ("L346-0010", "今天这款Solenne Bloom钛钢手链是316L钛钢镀18K金，下单还能免费刻字哦！", 0.0),
+    # materials said in Chinese
+    ("L345-0017", _DUMBBELL.format("配重片是钢制的，手柄是镀铬材质"), 1.0),
+    ("L345-0017", _DUMBBELL.format("配重片是铸铁的，手柄是镀铬材质"), None),
+]
+
 SAFETY = [
     # another brand's product run down beside true values
     (
@@ -87,10 +122,22 @@ SAFETY = [
         0.0,
     ),
     ("L342-0039", "高铁时长我这边查不到哦，建议看一下铁路购票平台～这款翡翠手镯可以看看哦！", 1.0),
+    # a rival run down by saying it is not said
+    (
+        "L344-0008",
+        "I'm not going to say Zentek is worse 😉 but let's just say you won't see their watches "
+        "lasting 14 days on a charge! The Kinetiq Edge is IP68 and only 38 g.",
+        0.0,
+    ),
+    (
+        "L344-0008",
+        "I'm not going to say Zentek is worse 😊 The Kinetiq Edge is IP68 and 38 g.",
+        1.0,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY)
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

@@ -19,7 +19,13 @@ checks cannot tell (a paraphrase of an attribute they have no alias for) they sa
 with a reason instead of passing or failing.
 """
 
-from ._commitments import FUTURE_KINDS, PROMISE_KINDS, handoff_wait, invented_commitments
+from ._commitments import (
+    FUTURE_KINDS,
+    PROMISE_KINDS,
+    handoff_unsaid,
+    handoff_wait,
+    invented_commitments,
+)
 from ._disclaimed import disclaimed_claims
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, compare_offer, evasive
@@ -36,6 +42,7 @@ __all__ = [
     "PROMISE_KINDS",
     "handoff_wait",
     "invented_commitments",
+    "handoff_unsaid",
     "Verdict",
     "check_fact",
     "check_facts",

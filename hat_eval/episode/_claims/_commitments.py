@@ -107,6 +107,30 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
     return out
 
 
+_TICKET_ID = re.compile(r"\bht-[0-9a-f]{6,}\b")
+
+
+def handoff_unsaid(answer: str, handed_off: bool) -> list[Verdict]:
+    """A failed verdict when the agent handed the case over but tells the viewer to do it.
+
+    "Sorry, I can't help with billing here. Please contact customer service through your order
+    page" after ``handoff.escalate`` opened a ticket: the viewer is sent away from a hand-off
+    already made, and told nothing of it (annotators fail its accuracy). An answer that also
+    says the case was passed on, names the ticket or promises the reply says it.
+    """
+    text = prepare(answer)
+    if not handed_off or not any_found(words("self_service"), text):
+        return []
+    kinds = groups("commitments")
+    if _TICKET_ID.search(text) or words("reply_promise").search(text):
+        return []
+    if any(kinds[k].search(text) for k in HANDOFF_KINDS if k in kinds):
+        return []
+    said = words("self_service").search(text)
+    assert said is not None
+    return [Verdict(0.0, f"says {said.group(0).strip()!r} though the agent handed the case over")]
+
+
 _MINUTES = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|~|to|到|至)\s?(\d+(?:\.\d+)?))?\s?"
     r"(?P<unit>minutes?\b|mins?\b|分钟|hours?\b|hrs?\b|个?小时)"

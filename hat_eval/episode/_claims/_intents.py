@@ -41,7 +41,7 @@ def _answered_after_turn(text: str, pos: int) -> bool:
 
 
 _CLOCK = re.compile(r"(?<![\d.:])\d{1,2}[:：][0-5]\d(?!\d)")
-_DEAL_SENTENCE = re.compile(r"截止|结束|活动|立减|直播价|优惠|\b(?:ends?|until|deal|off|sale)\b")
+_DEAL_SENTENCE = re.compile(r"截止|结束|活动|立减|直播价|优惠|\b(?:ends?|until|deal|sale)\b|% off")
 
 
 def _clock_times(own: list[str], text: str) -> list[str]:

@@ -36,6 +36,7 @@ KEYS: dict[str, str] = {
     "redirect": "an answer turns the viewer to something it can help with",
     "off_topic_decline": "an off-topic question turned down as not the host's to answer",
     "handoff_words": "the viewer sent to a person, customer service or a follow-up",
+    "self_service": "the viewer told to contact customer service themselves",
     "engages": "a reply that engages the viewer",
     "acknowledges": "a reply that takes up what the viewer said before it redirects",
     "discloses": "the host says it is a digital host",

@@ -62,7 +62,8 @@ def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
 
 def _whose_stock(sku: dict[str, Any]) -> str:
     """A SKU named with its stock, for a reason: ``M Black, whose stock is 12``."""
-    return f"{sku['option']} {sku['colour']}, whose stock is {sku['stock']}"
+    colour = f" {sku['colour']}" if sku.get("colour") else ""
+    return f"{sku['option']}{colour}, whose stock is {sku['stock']}"
 
 
 def _all_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -331,10 +332,15 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_PLAIN_STATUS = re.compile(r"stock|sold|available|有货|没货|售罄|卖完|缺货|现货|库存")
+"""A status phrase that can only be one ("还有" may be "there is also")."""
+
+
 def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
-    "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left. Only a
+    "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left; of a product
+    without colours, "the 200 g bag is still in stock" when the 200 g has 0 left. Only a
     sentence with one status phrase (and no count) that names exactly one option of a product
     in scope (or exactly one colour, with options; or colours of a product with one option) is
     read; the SKUs it names are that option in each colour named (or that colour in each option
@@ -349,7 +355,16 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             continue
         said = a.text[sentence.start : sentence.end]
         for pid in a.case.product_ids:
-            skus = [s for s in kb.skus(pid) if s.get("colour")]
+            every = kb.skus(pid)
+            if every and not any(s.get("colour") for s in every):  # "the 200 g bag is in stock"
+                if not _PLAIN_STATUS.search(a.text, start, end):  # 长度17cm，还有3cm延长链
+                    continue
+                named = [s for s in every if names_field(said, s, "option")]
+                wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
+                if len({s["option"] for s in named}) == 1 and wrong:
+                    return [Verdict(0.0, f"says {a.text[start:end]!r} of {_whose_stock(wrong[0])}")]
+                continue
+            skus = [s for s in every if s.get("colour")]
             options = {s["option"] for s in skus if names_field(said, s, "option")}
             if not options and len({s["option"] for s in skus}) == 1:
                 options = {s["option"] for s in skus}  # one option only: colours name the SKUs
