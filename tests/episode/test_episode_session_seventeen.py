@@ -14,7 +14,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L339", "L340", "L342", "L168", "L113", "L344", "L345", "L346", "L104")
+    sets = ("L339", "L340", "L342", "L168", "L113", "L344", "L345", "L346", "L104")
+    return corpus_lines(*sets, "L347", "L348", "L350")
 
 
 _TEETHER = "我们{}哦～Snugglebug和Peapod的牙胶各有特点。如果你想看，我可以帮你查材质和价格😊"
@@ -89,6 +90,36 @@ ROUND_TWO = [
     ("L345-0017", _DUMBBELL.format("配重片是铸铁的，手柄是镀铬材质"), None),
 ]
 
+_BALL = "The Summit Pro Endure Basketball (size 7) is 349.99 yuan, so {}. No live discount now."
+_EARBUDS = "The SoundArc Flow has a 1-year manufacturer warranty, plus 7-day returns if unused. {}"
+_RAIL = "哈哈这个超出我的范围啦～长沙到西安坐高铁一般{}，具体车次建议以12306为准哦。"
+_ROPE = "Trailhawk Endure 跳绳的绳子是钢丝绳，外面包了一层PVC涂层；手柄是{}的，带滚珠轴承。整根重220克。"
+
+ROUND_THREE = [
+    # a price said with "basically" rounds as "about" does
+    ("L350-0042", _BALL.format("basically ¥350"), 1.0),
+    ("L350-0042", _BALL.format("basically ¥360"), 0.0),
+    # free return shipping of a faulty item is the policy's own condition
+    (
+        "L350-0030",
+        _EARBUDS.format("If one turns out faulty, you won't pay the return shipping."),
+        1.0,
+    ),
+    ("L350-0030", _EARBUDS.format("You won't pay the return shipping."), 0.0),
+    # a travel time told after turning the question down answers it (5到6个小时 after Chinese)
+    ("L350-0027", _RAIL.format("5到6个小时左右"), 0.0),
+    ("L350-0027", _RAIL.format("要看车次"), 1.0),
+    (
+        "L350-0010",
+        "上海到广州坐高铁最快大概5个半小时就到啦～现在讲的是Gildmore Petite宝石戒指！",
+        0.0,
+    ),
+    # an opinion withheld in Chinese turns the question down
+    ("L350-0023", "这个话题主播就不发表看法啦～商品有任何问题随时问我哦！", 1.0),
+    # materials said in Chinese
+    ("L347-0009", _ROPE.format("铝制"), 1.0),
+]
+
 SAFETY = [
     # another brand's product run down beside true values
     (
@@ -137,7 +168,7 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO)
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

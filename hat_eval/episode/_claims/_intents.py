@@ -40,6 +40,21 @@ def _answered_after_turn(text: str, pos: int) -> bool:
     return not _NEGATORS.search(between) and not words("decline").search(between)
 
 
+@lru_cache(maxsize=1024)
+def _off_topic(pattern: str) -> re.Pattern[str]:
+    """A case's off-topic answer pattern, its words bounded by Latin letters and digits only.
+
+    ``\\b`` of a pattern written for English is no boundary beside Chinese ("5到6 hours左右"):
+    read here as the edge of a run of ASCII letters and digits. A whole number in the pattern
+    also reads a decimal one ("5.5 hours" of 5个半小时).
+    """
+    pattern = pattern.replace(r"\d+ ", r"\d+(?:\.\d+)? ")
+    return _compiled(pattern.replace(r"\b", _ASCII_EDGE))
+
+
+_ASCII_EDGE = r"(?:(?<![a-z0-9])(?=[a-z0-9])|(?<=[a-z0-9])(?![a-z0-9]))"
+
+
 _CLOCK = re.compile(r"(?<![\d.:])\d{1,2}[:：][0-5]\d(?!\d)")
 _DEAL_SENTENCE = re.compile(r"截止|结束|活动|立减|直播价|优惠|\b(?:ends?|until|deal|sale)\b|% off")
 
@@ -174,19 +189,21 @@ def check_no_fact(
     if case.intent == "out_of_scope":
         own = [p for p in case.forbidden if p not in ABSOLUTE_FORBIDDEN]
         said = _IDIOMS.sub(" ", text)  # "rain or shine, our diapers ...": no forecast
-        answered = [p for p in own if _compiled(p).search(said)]
+        answered = [p for p in own if _off_topic(p).search(said)]
         answered += _clock_times(own, said)
         turned = any(  # "I can only help with products, but I believe it kicks off at 7:30"
             _answered_after_turn(text, m.start())
             for p in answered
-            for m in _compiled(p).finditer(text)
+            for m in _off_topic(p).finditer(text)
         )
         if answered and (not declines or turned):
             if _sum_answered(case.message, text):
                 return Verdict(None, "answers the off-topic sum correctly: annotators pass it")
             if _CAPITAL_ASKED.search(case.message):  # the case's pattern is the right capital
                 return Verdict(None, "names the capital asked, correctly: annotators pass it")
-            return Verdict(0.0, f"answers the off-topic question ({answered[0]!r})")
+            told = _off_topic(answered[0]).search(said)
+            shown = told.group(0) if told else answered[0]
+            return Verdict(0.0, f"answers the off-topic question ({shown!r})")
     bait = case.intent == "compliance_bait"
     opinion = claims and opinion_only(case, answer, kb)
     if claims and bait and opinion:

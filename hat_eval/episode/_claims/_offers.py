@@ -160,10 +160,22 @@ def gift_undecided(accuracy: Verdict) -> Verdict | None:
     return Verdict(None, f"{accuracy.reason}: whether the gift is also a promise is the judge's")
 
 
+_FAULTY = re.compile(
+    r"\b(?:faulty|defective|damaged|broken|arrives? (?:broken|damaged))\b|质量问题|破损|坏了|有瑕疵"
+)
+"""A fault named as the condition of free return shipping (the policy's own condition)."""
+
+
 def _offers(claims: Claims, world: Support) -> list[Verdict]:
     """Gifts, refund promises, free or fast shipping, free returns."""
     fastest, longer = world.fastest_days, "{!r}: fastest delivery is longer"
     free = free_shipping_claim(claims)
+    free_return = _first(_FREE_RETURNS, claims)
+    faulty_free = (  # "if one turns out faulty, you won't pay the return shipping"
+        free_return is not None
+        and world.faulty_returns_free
+        and _FAULTY.search(claims.text[: free_return.end()].rsplit(".", 1)[-1]) is not None
+    )
     found = (  # (the claim, whether the world lacks what it says, the reason)
         (_first(words("gift"), claims), True, "gift {!r}: " + NO_GIFT),
         (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
@@ -171,7 +183,7 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
         (_everywhere(claims, free), not _free_where_said(claims, free, world), _SOME_PAY),
         (_first(_SAME_DAY, claims), fastest is None or fastest > 0, longer),
         (_first(_NEXT_DAY, claims), fastest is None or fastest > 1, longer),
-        (_first(_FREE_RETURNS, claims), not world.free_returns, "{!r}: the buyer pays returns"),
+        (free_return, not world.free_returns and not faulty_free, "{!r}: the buyer pays returns"),
         (_first(_DISPATCH, claims), True, "dispatch time {!r}: no policy gives one"),
     )
     return [

@@ -111,6 +111,7 @@ _IDIOMS = (
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
     (re.compile(r"\b(\d+) days? to (\d+) days\b"), r"\1-\2 days"),  # "4 days to a week"
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
+    (re.compile(r"(\d+)个半小时"), r"\1.5 hours"),  # 5个半小时: five and a half hours
     (re.compile(r"\bhalf an hour\b|半个?小时"), "30 minutes"),
     (re.compile(r"\bhalf a year\b"), "6 months"),
     (re.compile(r"\bhalf a month\b"), "15 days"),

@@ -87,6 +87,8 @@ class Support:
     """The shortest delivery time anywhere (None: no shipping data)."""
     free_returns: bool = False
     """The seller pays return shipping (or insures it) for some product in scope."""
+    faulty_returns_free: bool = False
+    """The seller pays return shipping of a faulty item for some product in scope."""
     prices: frozenset[float] = frozenset()
     """Unit prices of the products' options (list and after each deal), for differences."""
     materials: frozenset[str] = frozenset()
@@ -332,6 +334,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         free_over=_as_set(shipping.free_over),
         fastest_days=shipping.fastest,
         free_returns="buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
+        faulty_returns_free="unless the item is faulty" in str(returns.get("return_shipping")),
         prices=_as_set(prices),
         materials=frozenset(spec_materials(specs, str(product["category"]), every=True)),
         catalogue_materials=catalogue_materials(kb),
