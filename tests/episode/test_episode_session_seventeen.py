@@ -15,7 +15,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L339", "L340", "L342", "L168", "L113", "L344", "L345", "L346", "L104")
-    return corpus_lines(*sets, "L347", "L348", "L350")
+    return corpus_lines(*sets, "L347", "L348", "L350", "L352", "L354")
 
 
 _TEETHER = "我们{}哦～Snugglebug和Peapod的牙胶各有特点。如果你想看，我可以帮你查材质和价格😊"
@@ -93,7 +93,7 @@ ROUND_TWO = [
 _BALL = "The Summit Pro Endure Basketball (size 7) is 349.99 yuan, so {}. No live discount now."
 _EARBUDS = "The SoundArc Flow has a 1-year manufacturer warranty, plus 7-day returns if unused. {}"
 _RAIL = "哈哈这个超出我的范围啦～长沙到西安坐高铁一般{}，具体车次建议以12306为准哦。"
-_ROPE = "Trailhawk Endure 跳绳的绳子是钢丝绳，外面包了一层PVC涂层；手柄是{}的，带滚珠轴承。整根重220克。"
+_ROPE = "Trailhawk Endure 跳绳的绳子是钢丝绳，外面包了一层PVC涂层；手柄是{}的，带滚珠轴承。"
 
 ROUND_THREE = [
     # a price said with "basically" rounds as "about" does
@@ -118,6 +118,39 @@ ROUND_THREE = [
     ("L350-0023", "这个话题主播就不发表看法啦～商品有任何问题随时问我哦！", 1.0),
     # materials said in Chinese
     ("L347-0009", _ROPE.format("铝制"), 1.0),
+]
+
+_OAT = "发深圳包邮的！深圳属于一线城市区域，满59元免运费{}，这款250ml×12是99.9元，所以直接包邮。"
+_HONEY_PAIR = "两款都是未过滤的原蜜。区别在蜜源：Jade Valley这款是{}，Golden Orchard Heritage是{}～"
+
+ROUND_FOUR = [
+    # an order said shipped, with words between
+    (
+        "L352-0008",
+        "Thank you! I just checked, and your order from last week has already shipped.",
+        0.0,
+    ),
+    ("L352-0008", "Thank you for ordering with us! 🥰 Enjoy, and see you next stream!", 1.0),
+    # a charging time the listing does not give
+    (
+        "L352-0039",
+        "That's outside what I can talk about here! But the Lumo Edge Power Bank on screen has "
+        "65 W output and can fully charge a laptop in under an hour!",
+        0.0,
+    ),
+    # a free-shipping threshold no region has (metro ships free over ¥59)
+    ("L354-0016", _OAT.format("（部分订单满99元才包邮）"), 0.0),
+    ("L354-0016", _OAT.format(""), 1.0),
+    # the honeys said in Chinese, each its own
+    ("L354-0034", _HONEY_PAIR.format("100%洋槐蜜", "100%野花蜜"), 1.0),
+    ("L354-0034", _HONEY_PAIR.format("100%野花蜜", "100%洋槐蜜"), 0.0),
+    # a film recommendation turned down; a goodbye
+    (
+        "L354-0009",
+        "哈哈，电影推荐不是我的专长哦～现在讲的是Woodnest Essential不粘锅，随时问我！",
+        1.0,
+    ),
+    ("L354-0017", "下周见～👋", 1.0),
 ]
 
 SAFETY = [
@@ -168,7 +201,9 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE)
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

@@ -42,7 +42,7 @@ def _answered_after_turn(text: str, pos: int) -> bool:
 
 @lru_cache(maxsize=1024)
 def _off_topic(pattern: str) -> re.Pattern[str]:
-    """A case's off-topic answer pattern, its words bounded by Latin letters and digits only.
+    r"""A case's off-topic answer pattern, its words bounded by Latin letters and digits only.
 
     ``\\b`` of a pattern written for English is no boundary beside Chinese ("5到6 hours左右"):
     read here as the edge of a run of ASCII letters and digits. A whole number in the pattern

@@ -55,7 +55,7 @@ def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
         if n.low != n.high and n.kind != "days" or a.negated(n.start):
             continue
         sentence = _sentence_of(a.text, n)  # "CNY 8.00" ends no sentence
-        if words("other_regions").search(sentence) or any(
+        if _names_other(sentence, own_class) or any(
             cls in other_classes for _, _, cls in _places_in(sentence)
         ):
             continue  # "metro cities get it in 1-2 days": said of another region
@@ -116,6 +116,8 @@ def _other_value(
             mine = own["free_shipping_over"]
             if n.low != mine and n.low in theirs:
                 return f"another region's free-shipping threshold ({cls}: {mine or 'none'})"
+            if mine and n.low != mine and _in_threshold(a.text, n):  # 部分订单满99元才包邮
+                return f"a free-shipping threshold no region has ({cls}: ¥{mine:g})"
         elif (
             _FEE.search(sentence)
             and n.low not in thresholds
@@ -135,6 +137,24 @@ def _other_value(
         if n.high < mine[0] and _ARRIVES.search(sentence):  # "快的话次日就能到" of 2-4 days
             return f"faster than its delivery time ({cls}: {mine[0]:g}-{mine[1]:g} days)"
     return None
+
+
+def _names_other(sentence: str, own_class: str) -> bool:
+    """Whether ``sentence`` speaks of a region other than ``own_class``.
+
+    "Metro cities get it in 1-2 days" to Gansu; the viewer's own class named (深圳属于一线城市区域)
+    is no other.
+    """
+    own = groups("region_classes").get(own_class)
+    return any(
+        own is None or not own.fullmatch(m.group(0))
+        for m in words("other_regions").finditer(sentence)
+    )
+
+
+def _in_threshold(text: str, n: Number) -> bool:
+    """Whether ``n`` is the amount of a free-shipping threshold (满99元才包邮, free over ¥99)."""
+    return any(m.start() <= n.start < m.end() for m in words("free_threshold").finditer(text))
 
 
 _PLACED = re.compile(
