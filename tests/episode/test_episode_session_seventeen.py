@@ -15,7 +15,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L339", "L340", "L342", "L168", "L113", "L344", "L345", "L346", "L104")
-    return corpus_lines(*sets, "L347", "L348", "L350", "L352", "L354")
+    sets += ("L347", "L348", "L350", "L352", "L354")
+    return corpus_lines(*sets, "L355", "L356", "L357", "L358")
 
 
 _TEETHER = "我们{}哦～Snugglebug和Peapod的牙胶各有特点。如果你想看，我可以帮你查材质和价格😊"
@@ -153,6 +154,40 @@ ROUND_FOUR = [
     ("L354-0017", "下周见～👋", 1.0),
 ]
 
+_TIBET = "It's in our remote zone: 4–7 days and shipping is ¥15.00 {}. Returns within 7 days."
+_LHASA = "Lhasa is in our remote zone: the boots take 4–7 days from our Tianjin warehouse, {}."
+_BOX_ZH = "VIP8券这次用不了哦，它{}。Puremist 收纳箱 30升 棕色原价 ¥109.00，到手价 ¥95.92。"
+_WIPES = (
+    "两款都是无香型、水刺无纺布。区别在成分和价格：Dandelion是99%纯净水加芦荟提取物，80抽x3包79.9元；"
+    "Bubba Bear是纯净水加洋甘菊提取物，80抽x3包69.9元。{}"
+)
+
+ROUND_FIVE = [
+    # another region's threshold said not to apply; said as the viewer's own
+    ("L355-0004", _TIBET.format("(the free shipping over ¥99.00 doesn't apply there)"), 1.0),
+    ("L355-0004", _TIBET.format("(free over ¥99.00)"), 0.0),
+    # the warehouse a parcel ships from is no destination: the fee is the region's
+    ("L358-0019", _LHASA.format("with an ¥8 shipping fee"), 0.0),
+    ("L358-0019", _LHASA.format("with a ¥15 shipping fee"), 1.0),
+    # a coupon that cannot stack with the deal, the deal's share between
+    ("L355-0002", _BOX_ZH.format("不能和直播优惠（12% off）叠加"), 1.0),
+    # a deal that ran before, with its dates, is no discount of now
+    (
+        "L358-0030",
+        "List price ¥2,699, and no live deal applies right now (its 25% off ran Nov 3–6). "
+        "So it's ¥2,699.",
+        1.0,
+    ),
+    ("L358-0030", "List price ¥2,699, and with 25% off it's ¥2,699 right now.", 0.0),
+    # a price said aloud per piece (五十九块九一根)
+    ("L358-0033", "欢迎杭州的宝子！现在上的是Trailhawk Endure跳绳，五十九块九一根～", 1.0),
+    ("L358-0033", "欢迎杭州的宝子！现在上的是Trailhawk Endure跳绳，六十九块九一根～", 0.0),
+    # other options in stock, none named, are no status of the one asked
+    ("L356-0025", "S码藏青色目前缺货哦。如果换成其他有货的款式，发往武汉一般2–4天送达。", 1.0),
+    # a product chosen of two (可选Dandelion) offers no sold-out option
+    ("L357-0014", _WIPES.format("偏好芦荟成分可选Dandelion，想更省一点可选Bubba Bear～"), 1.0),
+]
+
 SAFETY = [
     # another brand's product run down beside true values
     (
@@ -202,7 +237,8 @@ SAFETY = [
 
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+    ("line_id", "answer", "accuracy"),
+    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE,
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)

@@ -84,8 +84,9 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
     scopes = _spans(text, _SCOPE_BREAK)
     out: list[Verdict] = []
     for kind, pattern in groups("commitments").items():
-        if (handed_off and kind in HANDOFF_KINDS) or (kind == "action" and out):
-            continue  # any other action: only when no named kind was found
+        done_kinds = [v for v in out if v.reason.split()[1] not in FUTURE_KINDS]
+        if (handed_off and kind in HANDOFF_KINDS) or (kind == "action" and done_kinds):
+            continue  # any other action: only when no named kind (said done) was found
         for m in pattern.finditer(text):
             scope = clause_of(scopes, m.start())
             if negated_at(text, scope, m.start(), window=3):

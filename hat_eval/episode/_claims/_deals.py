@@ -24,7 +24,7 @@ _PERCENT_OFF = re.compile(
 
 
 _TIMING = re.compile(
-    r"\b(?:starts?|begins?|ends?|ended|expired|until|from|tomorrow|yesterday|next|last|"
+    r"\b(?:starts?|begins?|ends?|ended|expired|ran|lasted|until|from|tomorrow|yesterday|next|last|"
     r"not (?:yet|live|active|running))\b|"
     r"开始|结束|明天|明晚|明日|后天|昨天|还没|已经过|过期|下周|之后|"
     r"\bruns? (?:from |between )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d|"

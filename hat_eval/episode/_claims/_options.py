@@ -205,6 +205,8 @@ def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             continue
         named_in = span
         if not any(names_field(span, s, "option") for p in a.case.product_ids for s in kb.skus(p)):
+            if len(a.case.product_ids) > 1:
+                continue  # "喜欢芦荟成分可选Dandelion": a product chosen of two, no option offered
             named_in = a.text  # "直接搜索名字就能下单": the one option the answer is about
             options = {
                 s["option"]

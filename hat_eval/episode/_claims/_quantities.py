@@ -54,9 +54,10 @@ def _zh_numerals(text: str) -> str:
     # the fen after jiao has no measure word of its own: 188块9毛一 -> 188块9毛1
     # a digit right after 块/元/毛 (and before 毛/角/分 or the end of the amount) is tenths or
     # hundredths: 89块九 -> 89块9; not the count of what follows (119元一盒)
-    fen = (  # ... and before what ends an amount said aloud: 99块九到手, 89块九哦
+    fen = (  # ... and before what ends an amount said aloud: 99块九到手, 89块九哦, 59块九一根
         r"(?<=[毛角块元])[零一二两三四五六七八九]"
-        r"(?=[毛角分]|到手|包邮|[哦啊呀哈吧呢的就噢哟]|[^\u4e00-\u9fff]|$)"
+        r"(?=[毛角分]|到手|包邮|[哦啊呀哈吧呢的就噢哟]|[^\u4e00-\u9fff]|$"
+        r"|一[根个件瓶盒袋罐包片份套张支双条只])"  # 五十九块九一根: a price per piece
     )
     return re.sub(fen, lambda m: str(cn2an.cn2an(m.group(0), "smart")), text)
 

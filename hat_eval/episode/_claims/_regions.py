@@ -56,15 +56,22 @@ def other_region_values(a: _Answer, case: Case) -> list[Verdict]:
             continue
         sentence = _sentence_of(a.text, n)  # "CNY 8.00" ends no sentence
         if _names_other(sentence, own_class) or any(
-            cls in other_classes for _, _, cls in _places_in(sentence)
+            cls in other_classes and not _origin(sentence, m) for m, _, cls in _places_in(sentence)
         ):
             continue  # "metro cities get it in 1-2 days": said of another region
+        if _DENIED_AFTER.match(a.text, n.end):
+            continue  # "(the free shipping over ¥99.00 doesn't apply there)"
         why = _other_value(a, n, own, others, thresholds, sentence)
         if why:
             return [Verdict(0.0, f"says {a.said(n)!r} for {place or own_class}: {why}")]
     return []
 
 
+_DENIED_AFTER = re.compile(
+    r"[^.!?。！？]{0,24}?(?:\b(?:does not|do not|will not|would not|is not|are not) "
+    r"(?:apply|count|cover|work|include)\b|不适用|不参加|不包括|不享受|用不了)"
+)
+"""A value denied after it is said ("free over ¥99 doesn't apply there", 满99包邮不适用)."""
 _ORIGIN = re.compile(r"\bfrom (?:our |the )?$|从$")
 _ORIGIN_AFTER = re.compile(r"\s?(?:发货|发出|仓|warehouse)")
 
@@ -83,6 +90,13 @@ def _places() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
     return pattern, owner
 
 
+def _origin(text: str, m: re.Match[str]) -> bool:
+    """Whether the place at ``m`` is where the parcel ships from ("from our Tianjin warehouse")."""
+    return bool(
+        _ORIGIN.search(text, max(0, m.start() - 8), m.start()) or _ORIGIN_AFTER.match(text, m.end())
+    )
+
+
 def _places_in(text: str) -> list[tuple[re.Match[str], str, str]]:
     """(where, place, its region class) of every shipping place ``text`` names."""
     pattern, owner = _places()
@@ -94,8 +108,7 @@ def _place_named(text: str) -> tuple[str, str] | None:
     named = {
         (place, cls)
         for m, place, cls in _places_in(text)
-        if not _ORIGIN.search(text, max(0, m.start() - 8), m.start())
-        and not _ORIGIN_AFTER.match(text, m.end())  # 天津发货, "from our Tianjin warehouse"
+        if not _origin(text, m)  # 天津发货, "from our Tianjin warehouse"
     }
     return named.pop() if len(named) == 1 else None
 
