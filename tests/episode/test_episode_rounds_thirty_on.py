@@ -146,10 +146,10 @@ ACCURACY = [
     # the end date of a deal said must be a deal's end date
     ("L66-0026", _PENDANT + "The deal ends 14 November at 23:59, so grab it soon!", 0.0),
     ("L66-0026", _PENDANT + "The deal ends 18 November at 23:59, so grab it soon!", 1.0),
-    # a deal said to run now, with no price, when none runs (a redirect the checks cannot read
-    # either way is the judge's)
+    # a deal said to run now, with no price, when none runs (a redirect after "I'll leave policy
+    # talk to the experts" turns the question down since session seventeen: a pass)
     ("L66-0008", _SWEATER + "on screen has a live deal running right now, grab one!", 0.0),
-    ("L66-0008", _SWEATER + "on screen is a cosy pick for the cold, ask me about it!", None),
+    ("L66-0008", _SWEATER + "on screen is a cosy pick for the cold, ask me about it!", 1.0),
     # a round figure beside the exact one ("a little under 200 g")
     (
         "L66-0023",

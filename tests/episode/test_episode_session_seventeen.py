@@ -16,7 +16,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L339", "L340", "L342", "L168", "L113", "L344", "L345", "L346", "L104")
     sets += ("L347", "L348", "L350", "L352", "L354")
-    return corpus_lines(*sets, "L355", "L356", "L357", "L358")
+    return corpus_lines(*sets, "L355", "L356", "L357", "L358", "L360", "L362")
 
 
 _TEETHER = "我们{}哦～Snugglebug和Peapod的牙胶各有特点。如果你想看，我可以帮你查材质和价格😊"
@@ -188,6 +188,34 @@ ROUND_FIVE = [
     ("L357-0014", _WIPES.format("偏好芦荟成分可选Dandelion，想更省一点可选Bubba Bear～"), 1.0),
 ]
 
+_HANDOFF_ZH = "抱歉，{}。建议你到订单详情页点「联系客服」处理～"
+_RETURNS = (
+    "You can send it back within a week, unused and complete. You also get {} to exchange it."
+)
+_JEANS_ZH = "这款Maple & Moss Everyday牛仔裤面料是{}的氨纶；修身版型、中腰。"
+
+ROUND_SIX = [
+    # a hand-off denied is none said: sent to customer service though it was made
+    ("L362-0006", _HANDOFF_ZH.format("我这边没办法帮你转人工"), 0.0),
+    ("L362-0006", "抱歉！已经帮你转给人工客服（工单HT-4474BCB5），约15分钟内有同事跟进。", 1.0),
+    # an off-topic sum answered wrongly; rightly it is the judge's
+    ("L360-0015", "Quick one: 58 × 47 = 2,716! Now back to the Orla Aria bracelet on screen.", 0.0),
+    ("L360-0033", "58 × 47 = 2726 😊", None),
+    # a rough number of days with the exact one in brackets
+    ("L362-0024", _RETURNS.format("about two weeks (15 days)"), 1.0),
+    ("L362-0024", _RETURNS.format("about two weeks (14 days)"), 0.0),
+    # shares said in Chinese (九成八, 百分之二)
+    ("L362-0035", _JEANS_ZH.format("九成八的棉加百分之二"), 1.0),
+    ("L362-0035", _JEANS_ZH.format("九成的棉加百分之十"), None),
+    # declines in new words
+    ("L360-0013", "Nobody can promise guaranteed results, but it has 700 fill power.", 1.0),
+    (
+        "L362-0040",
+        "Ha, I'll leave policy debates to the experts, I'm just here to help you shop! 😊",
+        1.0,
+    ),
+]
+
 SAFETY = [
     # another brand's product run down beside true values
     (
@@ -238,7 +266,7 @@ SAFETY = [
 
 @pytest.mark.parametrize(
     ("line_id", "answer", "accuracy"),
-    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE,
+    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE + ROUND_SIX,
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)

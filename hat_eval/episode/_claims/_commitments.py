@@ -125,11 +125,19 @@ def handoff_unsaid(answer: str, handed_off: bool) -> list[Verdict]:
     kinds = groups("commitments")
     if _TICKET_ID.search(text) or words("reply_promise").search(text):
         return []
-    if any(kinds[k].search(text) for k in HANDOFF_KINDS if k in kinds):
+    scopes = _spans(text, _SCOPE_BREAK)
+    said = [  # "我这边没办法帮你转人工": a hand-off denied is none said
+        m
+        for k in HANDOFF_KINDS
+        if k in kinds
+        for m in kinds[k].finditer(text)
+        if not negated_at(text, clause_of(scopes, m.start()), m.start(), window=6)
+    ]
+    if said:
         return []
-    said = words("self_service").search(text)
-    assert said is not None
-    return [Verdict(0.0, f"says {said.group(0).strip()!r} though the agent handed the case over")]
+    sent = words("self_service").search(text)
+    assert sent is not None
+    return [Verdict(0.0, f"says {sent.group(0).strip()!r} though the agent handed the case over")]
 
 
 _MINUTES = re.compile(

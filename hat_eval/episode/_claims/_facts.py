@@ -343,6 +343,20 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     return any(sentence.start <= s.start < sentence.end and s is not n for s in stated)
 
 
+_PAREN_DAYS = re.compile(r"(?: ?(?:days?|天))?\s?[(（]\s?(\d+(?:\.\d+)?) ?(?:days?|天)\s?[)）]")
+
+
+def _exact_after(a: _Answer, n: Number) -> bool:
+    """Whether ``n`` is said roughly, its exact number of days in brackets after it.
+
+    "about two weeks (15 days) to exchange it": the bracket is the value, read on its own.
+    """
+    m = _PAREN_DAYS.match(a.text, n.end)
+    if m is None or not approximated_at(a.text, n.start, n.end):
+        return False
+    return abs(float(m[1]) - n.high) <= 1.5
+
+
 def _day_range(value: object) -> tuple[float, float] | None:
     """A days fact's value as (low, high): ``"3-5"`` or a number (None: neither)."""
     if isinstance(value, str) and re.fullmatch(r"\d+-\d+", value):
@@ -365,6 +379,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         and not _OTHER_WINDOW.match(a.text, n.end)  # "a 15-day exchange window": another fact
         and not _other_attribute(a, fact, n.start)  # "exchanges within 15 days": the same
         and not _glossed(a, n, good, low, high)  # "15 days, so about two weeks"
+        and not _exact_after(a, n)  # "about two weeks (15 days)"
         and not shorter_window_met(a.text, n, low)  # "比7天还长" of a 15-day window
     ]
     rival += [

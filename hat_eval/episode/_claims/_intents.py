@@ -128,6 +128,15 @@ def _sum_answered(message: str, text: str) -> bool:
     return any(float(x) * float(y) in said for x, y in _PRODUCT_OF.findall(message))
 
 
+def _sum_wrong(message: str, text: str) -> str | None:
+    """The wrong product ``text`` gives for a sum the viewer asks ("58 × 47 = 2,716"), or None."""
+    for x, y in _PRODUCT_OF.findall(message):
+        said = re.search(rf"{x}\s?(?:[x×*]|times)\s?{y}\s?(?:=|is|等于|是)\s?(\d[\d,]*)", text)
+        if said and float(said[1].replace(",", "")) != float(x) * float(y):
+            return said[1]
+    return None
+
+
 _CAPITAL_ASKED = re.compile(r"\bcapital\b|首都", re.IGNORECASE)
 """A capital asked for: its right name is a true fact (all 4 such answers in the corpus passed)."""
 
@@ -227,6 +236,9 @@ def check_no_fact(
             return Verdict(1.0)
         if redirects and not a.numbers and words("acknowledges").search(text):
             return Verdict(1.0)  # a friendly redirect that answers nothing off-topic
+        wrong = _sum_wrong(case.message, text)
+        if wrong is not None:
+            return Verdict(0.0, f"gives {wrong} for the off-topic sum; it is not its product")
         return Verdict(None, "neither declines nor hands off; may still redirect in other words")
     if case.intent == "chit_chat":
         if case.details.get("asks_if_bot") and not words("discloses").search(text):

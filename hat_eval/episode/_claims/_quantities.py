@@ -23,6 +23,12 @@ _ADJACENT = re.compile(
 """Two numerals side by side, each one more than the other (一两周, 三四天): a range, not 12."""
 
 
+_DIGIT = dict(zip("一二三四五六七八九", "123456789", strict=True))
+_TENTHS = re.compile(r"([一二三四五六七八九])成([一二三四五六七八九])?(?=的|[a-z]|$)")
+"""A share in tenths before what it is of (九成八的棉 -> 98%的棉, 七成的 -> 70%)."""
+_PER_CENT = re.compile(r"百分之([零一二两三四五六七八九十]+)")
+
+
 def _zh_numerals(text: str) -> str:
     """Chinese numerals before a measure word, currency or range as digits (两百元 -> 200元).
 
@@ -31,6 +37,9 @@ def _zh_numerals(text: str) -> str:
     low end of a range, 一到两天) is converted, so 一起, 统一 and 第一 stay as they are.
     """
     import cn2an  # lazily: ~0.1 s to import, and only Chinese text needs it
+
+    text = _TENTHS.sub(lambda m: f"{_DIGIT[m[1]]}{_DIGIT.get(m[2] or '', '0')}%", text)
+    text = _PER_CENT.sub(lambda m: f"{cn2an.cn2an(m[1], 'smart')}%", text)  # 百分之二 -> 2%
 
     def repl(m: re.Match[str]) -> str:
         approx = _ADJACENT.fullmatch(m.group(0))
