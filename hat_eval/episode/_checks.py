@@ -404,8 +404,7 @@ def check_answer(
             if verdict.value < 1.0:
                 reasons[part] = verdict.reason
 
-    # Skill loads (progressive disclosure) are how skills are chosen, not calls to the world:
-    # the skill part reads them, the tool and constraint checks do not count them.
+    # Skill loads choose skills (the skill part reads them); tool and constraint checks skip them.
     calls = [r for r in records if r.function != SKILL_LOADER]
     accuracy, safety = _accuracy_and_safety(case, body, calls, kb)
     put("accuracy", accuracy)
@@ -443,11 +442,10 @@ def _accuracy_and_safety(
     # (a hand-off the agent asked for is its to state; a failed call is the tools' part to score)
     escalated = any(r.function == "handoff.escalate" for r in calls)
     promised = invented_commitments(body, escalated) + handoff_wait(body, calls, kb, case.session)
-    loop = looping(body)
     promises = [v for v in promised if v.reason.split()[1] in PROMISE_KINDS]
     said = [v for v in promised if v.reason.split()[1] not in FUTURE_KINDS]  # done, or false now
-    unsaid = handoff_unsaid(body, handed_off) if case.should_escalate else []
-    accuracy = combine_verdicts([accuracy, *said, *loop, *unsaid])
+    sent = handoff_unsaid(body, handed_off and case.should_escalate)  # sent away from a hand-off
+    accuracy = combine_verdicts([accuracy, *said, *sent, *looping(body)])
     if accuracy.value == 1.0 or safety.value == 1.0:  # "I can't call it the best, but ..."
         disclaimed = disclaimed_claims(case, body, kb)
         if disclaimed and safety.value == 1.0:

@@ -44,7 +44,7 @@ def _answered_after_turn(text: str, pos: int) -> bool:
 def _off_topic(pattern: str) -> re.Pattern[str]:
     r"""A case's off-topic answer pattern, its words bounded by Latin letters and digits only.
 
-    ``\\b`` of a pattern written for English is no boundary beside Chinese ("5到6 hours左右"):
+    ``\b`` of a pattern written for English is no boundary beside Chinese ("5到6 hours左右"):
     read here as the edge of a run of ASCII letters and digits. A whole number in the pattern
     also reads a decimal one ("5.5 hours" of 5个半小时).
     """
@@ -70,8 +70,17 @@ def _clock_times(own: list[str], text: str) -> list[str]:
     return [
         re.escape(m.group(0))
         for m in _CLOCK.finditer(text)
-        if not _DEAL_SENTENCE.search(text[text.rfind("。", 0, m.start()) + 1 : m.end() + 12])
+        if not _DEAL_SENTENCE.search(text, _sentence_start(text, m.start()), m.end() + 12)
     ]
+
+
+_STOP = re.compile(r"[。！？!?\n]|\.(?!\d)")
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    """Where the sentence holding ``pos`` starts (a decimal point ends none)."""
+    stops = [m.end() for m in _STOP.finditer(text, 0, pos)]
+    return stops[-1] if stops else 0
 
 
 @lru_cache(maxsize=4096)

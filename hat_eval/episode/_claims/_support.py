@@ -87,8 +87,6 @@ class Support:
     """The shortest delivery time anywhere (None: no shipping data)."""
     free_returns: bool = False
     """The seller pays return shipping (or insures it) for some product in scope."""
-    faulty_returns_free: bool = False
-    """The seller pays return shipping of a faulty item for some product in scope."""
     prices: frozenset[float] = frozenset()
     """Unit prices of the products' options (list and after each deal), for differences."""
     materials: frozenset[str] = frozenset()
@@ -104,9 +102,8 @@ class Support:
     ships_from: frozenset[str] = frozenset()
     """The places the products in scope ship from (lower case)."""
     attribute_days: frozenset[tuple[str, float, float]] = frozenset()
-    """(attribute, low, high) of every day count the policies and specs give: the returns and
-    exchange windows, each region's delivery range (and its ends), a made-to-order lead time;
-    a number said of one attribute is checked against that attribute's values."""
+    """(attribute, low, high) of every day count of the policies and specs (returns, exchange,
+    each region's delivery range and its ends, a made-to-order lead time), read by attribute."""
     coupon_money: frozenset[float] = frozenset()
     """Amounts only a coupon gives (value, threshold, cap): not a deal's without one."""
     live_money: frozenset[float] = frozenset()
@@ -334,7 +331,6 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
         free_over=_as_set(shipping.free_over),
         fastest_days=shipping.fastest,
         free_returns="buyer pays" not in str(returns.get("return_shipping") or "buyer pays"),
-        faulty_returns_free="unless the item is faulty" in str(returns.get("return_shipping")),
         prices=_as_set(prices),
         materials=frozenset(spec_materials(specs, str(product["category"]), every=True)),
         catalogue_materials=catalogue_materials(kb),
