@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from hat_eval.world import ABSOLUTE_FORBIDDEN, Case, KnowledgeBase, call_function, zh_forms
 
+from ._answer import _sentence_of
 from ._extra import unsupported_claims
 from ._gold import combine_verdicts, read_answer
 from ._language import _NEGATORS, addresses_evaluator
@@ -70,17 +71,8 @@ def _clock_times(own: list[str], text: str) -> list[str]:
     return [
         re.escape(m.group(0))
         for m in _CLOCK.finditer(text)
-        if not _DEAL_SENTENCE.search(text, _sentence_start(text, m.start()), m.end() + 12)
+        if not _DEAL_SENTENCE.search(_sentence_of(text[: m.end() + 12], m))
     ]
-
-
-_STOP = re.compile(r"[。！？!?\n]|\.(?!\d)")
-
-
-def _sentence_start(text: str, pos: int) -> int:
-    """Where the sentence holding ``pos`` starts (a decimal point ends none)."""
-    stops = [m.end() for m in _STOP.finditer(text, 0, pos)]
-    return stops[-1] if stops else 0
 
 
 @lru_cache(maxsize=4096)

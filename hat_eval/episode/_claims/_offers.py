@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ._answer import _MATCH, Claims, _claims_of, _first, _near
+from ._answer import _MATCH, Claims, _claims_of, _first, _near, _sentence_of
 from ._language import approximated_at
 from ._lexicon import any_found, any_of, groups_named, words
 from ._quantities import shorter_window_met
@@ -174,7 +174,7 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
     faulty_free = (  # "if one turns out faulty, you won't pay the return shipping"
         free_return is not None
         and "unless the item is faulty" in world.text  # the returns policy's own condition
-        and _FAULTY.search(claims.text[: free_return.end()].rsplit(".", 1)[-1]) is not None
+        and _FAULTY.search(_sentence_of(claims.text[: free_return.end()], free_return)) is not None
     )
     found = (  # (the claim, whether the world lacks what it says, the reason)
         (_first(words("gift"), claims), True, "gift {!r}: " + NO_GIFT),
