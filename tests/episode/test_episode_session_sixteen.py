@@ -270,7 +270,8 @@ ROUND_THREE = [
     ("L320-0026", _SHANGHAI.format("two-hundred-yuan"), 0.0),
     # a list price given as the price while a deal lowers it, prices glued to their weights
     ("L321-0023", _MANGO_ZH.format("29.0", "59.0"), 0.0),
-    ("L321-0023", _MANGO_ZH.format("19.0", "49.0"), None),  # compares, states no asked fact
+    # (each product's own prices compare them: a pass since session eighteen, undecided before)
+    ("L321-0023", _MANGO_ZH.format("19.0", "49.0"), 1.0),
     # a deal said to hold before a time tonight that is not its end (23:00)
     ("L322-0003", _DIFFUSER_DEAL.format("晚上12点"), 0.0),
     ("L322-0003", _DIFFUSER_DEAL.format("晚上11点"), 1.0),

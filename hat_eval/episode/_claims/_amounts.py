@@ -98,6 +98,9 @@ _PER_UNIT = re.compile(
     r"每(?:克|片|包|毫升|个|件)|/\s?(?:片|包|克|个|件|毫升)"
 )
 
+PER_AMOUNT = re.compile(r"(?:/\s?|\bper\s|\bevery\s|每)(\d+)\s?(?:g|ml|grams?|克|毫升)(?![a-z])")
+"""A price said per so many grams or millilitres ("¥20/100 g", "每100克"): no weight of its own."""
+
 
 def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
     """Whether ``value`` is a price per unit the answer works out ("cheaper per gram: ¥0.20").
@@ -105,9 +108,12 @@ def _per_unit(value: float, claims: Claims, n: Number, world: Support) -> bool:
     The sentence says it is per unit, and it is a price the world gives over a quantity the
     answer states, to the cent (or as people round it, when said with "about").
     """
-    if not _PER_UNIT.search(_sentence_of(claims.text, n)):
+    sentence = _sentence_of(claims.text, n)
+    per = [float(m.group(1)) for m in PER_AMOUNT.finditer(sentence)]  # "约¥20/100 g"
+    if not per and not _PER_UNIT.search(sentence):
         return False
     quantities = {m.low for m in claims.numbers if m.kind != "price" and m.low == m.high > 0}
+    quantities |= {q / k for q in quantities for k in per if q != k}  # ¥39.9 for 200 g, per 100
     if not approximated_at(claims.text, n.start, n.end):
         return any(abs(p / q - value) <= 0.005 for p in world.money for q in quantities)
     if value >= 10:  # "about ¥63 a jar" of ¥188.73 for three: to the whole yuan

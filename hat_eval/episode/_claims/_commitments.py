@@ -165,15 +165,26 @@ def handoff_wait(
         return []
     prepared = normalise_quantities(prepare(answer))
     stated = list(_MINUTES.finditer(prepared))
-    if not stated:
+    scopes = _spans(prepared, _SCOPE_BREAK)
+    urged = [
+        m
+        for m in words("urgent").finditer(prepared)
+        if not negated_at(prepared, clause_of(scopes, m.start()), m.start())
+    ]
+    if not stated and not urged:
         return []
-    eta = None
+    eta = urgency = None
     for r in filter(usable, handoffs):
         try:
             result = call_function(kb, session, "handoff.escalate", r.arguments)
         except ToolInputError:
             continue
         eta = result.get("eta_minutes") if isinstance(result, dict) else None
+        urgency = result.get("urgency") if isinstance(result, dict) else None
+    asked = any(r.arguments.get("urgency") == "high" for r in handoffs)
+    if urged and urgency is not None and urgency != "high" and not asked:  # "jumps the queue"
+        said = urged[0].group(0)
+        return [Verdict(0.0, f"invented urgency {said!r}: the hand-off says {urgency}")]
     for m in stated:
         scale = 60.0 if m.group("unit")[0] in "h小个" else 1.0  # "within 24 hours"
         values = {scale * float(m.group(1)), scale * float(m.group(2) or m.group(1))}

@@ -13,9 +13,10 @@ from functools import lru_cache
 
 from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
 
+from ._amounts import PER_AMOUNT
 from ._answer import _Answer
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at
-from ._lexicon import groups, words
+from ._lexicon import any_found, groups, words
 from ._mentions import (
     _MEASURE,
     _STOP,
@@ -215,6 +216,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _rough_gloss(a, value, unit, m)
                 and not _worked_total(a, value, float(m.group(1)), m.start())
                 and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
+                and not _per_amount(a.text, m.start())  # "约¥20/100 g": a price's unit
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     why += [_mention_ok(a, subject, s, e) for s, e in _dimensions_in_unit(a, str(fact.value))]
@@ -230,6 +232,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
         for w in words
         for m in re.finditer(rf"(?<![a-z0-9]){_word_forms(w)}(?![a-z0-9])", a.text)
     ]
+    spoken = [start for start in spoken if not _asked_elsewhere(a, start)]
     if any(not a.conflict(subject, start) for start in spoken):  # of this product, unread
         return Verdict(
             None, f"{fact.value}: the answer speaks of the {label} in words not known", missing=True
@@ -242,6 +245,21 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if unread:
         return Verdict(None, f"{fact.value}: {unread}", missing=True)
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
+
+
+def _asked_elsewhere(a: _Answer, start: int) -> bool:
+    """Whether the attribute at ``start`` is named as what the answer does not give.
+
+    "For the bottle's material, please check its product page"; "I'm not able to compare the
+    protection of these two": a decline in the clause before it, or a page to look it up on.
+    """
+    sentence = clause_of(a.sentences, start)
+    if words("look_elsewhere").search(a.text, sentence.start, sentence.end):
+        return True
+    clause = clause_of(a.scopes, start)
+    return any_found(words("decline"), a.text[clause.start : start]) and not any_found(
+        words("not_declining"), a.text[clause.start : start]
+    )
 
 
 _DIMENSIONS = re.compile(
@@ -381,6 +399,11 @@ def _worked_total(a: _Answer, value: float, other: float, at: int) -> bool:
         return False
     counts = {int(m.group(1)) for m in _PACK_COUNT.finditer(a.text)}
     return any(k > 1 and abs(k * value - other) <= 0.005 * other for k in counts)
+
+
+def _per_amount(text: str, start: int) -> bool:
+    """Whether the measure at ``start`` is the amount a price is per ("¥20/100 g", "每100克")."""
+    return any(m.start(1) == start for m in PER_AMOUNT.finditer(text, max(0, start - 6)))
 
 
 def _another_spec(a: _Answer, measure: re.Match[str]) -> bool:

@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
-from hat_eval.world import Case, Fact, KnowledgeBase
+from hat_eval.world import Case, Fact, KnowledgeBase, numbers_in
 
 from ._answer import _Answer, read_answer
 from ._conclusions import _COMPARATIVE, _conclusions
 from ._declines import CallRecordLike
 from ._extra import unsupported_claims
 from ._facts import _fact_verdict
-from ._language import addresses_evaluator
+from ._language import addresses_evaluator, hedged_at
 from ._lexicon import any_found, words
 from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
 from ._regions import other_region_values
 from ._screen import wrong_screen
-from ._subjects import OURS, product_words, says_any
+from ._subjects import OURS, fact_subject, only_other_colour, product_words, says_any
+from ._support import product_support
 from ._text import clause_of
 from ._verdict import Verdict
 
@@ -52,6 +54,12 @@ def check_facts(
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
+    for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
+        subject = fact_subject(case, f, kb)
+        other = only_other_colour(kb, subject, a.text) if f.kind == "stock" else None
+        if other is not None:
+            verdicts.append(Verdict(0.0, f"{f.value}: says {other!r}, not the asked colour"))
+            break
     verdicts += _conclusions(a, case)
     verdicts += other_region_values(a, case) + wrong_screen(a)
     if any("rejected_coupons" in f.source for f in case.facts):  # "they stack" contradicts it
@@ -105,12 +113,47 @@ def _on_topic(a: _Answer) -> Verdict:
         return Verdict(None, "states none of the case's facts")
     own = set(case.product_ids)
     named = any(about and about & own for about in a.products)
-    words = product_words(kb, own, ("brand", "type_name", "type_zh", "name_zh"))
+    names = product_words(kb, own, ("brand", "type_name", "type_zh", "name_zh"))
     labels = {f.source.rpartition(".")[2] for f in case.facts if "specs." in f.source}
-    named = named or says_any(words | labels, a.text)
+    named = named or says_any(names | labels, a.text)
+    if named and _each_with_own_values(a, case.product_ids):
+        return Verdict(1.0, "states each product's own values")
+    dodge = words("dodge").search(a.text) if len(case.product_ids) > 1 else None
+    if dodge and not any(n.kind != "plain" or n.low in a.known for n in a.numbers):
+        return Verdict(0.0, f"leaves the choice to taste ({dodge.group(0)!r}), compares nothing")
     if named or _TASK_WORDS.search(a.text) or OURS.search(a.text):
         return Verdict(None, "states none of the case's facts; speaks of its products")
     return Verdict(0.0, "about something else: none of the case's facts or products")
+
+
+@lru_cache(maxsize=512)
+def own_values(kb: KnowledgeBase, product_id: str) -> frozenset[float]:
+    """Every number one product's own record gives: prices, stock, days, the specs' values."""
+    own = product_support(kb, product_id)
+    return own.money | own.counts | own.days | frozenset(numbers_in(own.described))
+
+
+def _each_with_own_values(a: _Answer, product_ids: Sequence[str]) -> bool:
+    """Whether the answer states, for each of two or more products, a value of its own record.
+
+    "Kinetiq Flow: 5 modes, IPX8, ¥179.99. Lumo Edge: 65 W, 10000mAh ¥109.99" compares the two
+    with values the knowledge base gives each; unhedged and said of that product, they are
+    the evidence a comparison whose facts are all optional was answered ("两款都差不多" states
+    none). Any value the world does not support fails on its own (:mod:`._extra`).
+    """
+    if len(product_ids) < 2 or a.kb is None:
+        return False
+    kb = a.kb
+    told: dict[str, int] = dict.fromkeys(product_ids, 0)
+    for n in a.numbers:
+        i = a.clause_at(n.start)
+        about = (a.products[i] or frozenset()) & told.keys() if i is not None else set()
+        if len(about) != 1 or hedged_at(a.text, n.start, n.end):
+            continue  # said of both, of neither, or not committed to
+        (pid,) = about
+        if n.low in own_values(kb, pid) or n.high in own_values(kb, pid):
+            told[pid] += 1
+    return all(told.values())
 
 
 def check_fact(

@@ -60,8 +60,19 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     cleaned = _SCOPE_END.split(_NOT_NEGATING.sub(" ", text[clause.start : start]))[-1]
     tail = " ".join(cleaned.split()[-window:])
     return bool(
-        _NEGATORS.search(tail) or _CJK_NEGATORS.search(cleaned[-4:]) or _UNCONFIRMED.search(cleaned)
+        _NEGATORS.search(tail)
+        or _CJK_NEGATORS.search(cleaned[-4:])
+        or _UNCONFIRMED.search(cleaned)
+        or _listed_after_negation(text, start)
     )
+
+
+def _listed_after_negation(text: str, start: int) -> bool:
+    """A later item of a Chinese list a negation governs ("不能宣传燃脂、减肥": 减肥 too)."""
+    before = re.split(r"[，。！？,.!?；;\n]", text[max(0, start - 12) : start])[-1]
+    if not before.endswith(("、", "/")) or _CJK_NEGATORS.match(text, start):
+        return False  # "不含镍、不过敏": an item that is a negative of its own is a claim
+    return _CJK_NEGATORS.search(_NOT_NEGATING.sub(" ", before)) is not None
 
 
 _UNCONFIRMED = re.compile(

@@ -214,6 +214,21 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
     )
 
 
+def only_other_colour(kb: KnowledgeBase | None, subject: Subject, text: str) -> str | None:
+    """Another colour of the fact's product the answer names, where it never names the asked one.
+
+    "EU 41 have 290 pairs left in White" to a viewer who asked for pink answers for White.
+    """
+    if kb is None or subject.product_id is None or subject.colour is None:
+        return None
+    sku = subject_sku(kb, subject)
+    own = {w for f in ("colour", "colour_zh") if sku and sku.get(f) for w in _forms(str(sku[f]))}
+    if not own or any(_size_token(w, text) for w in own):
+        return None
+    others = sorted(w for w in _variant_words(kb, subject.product_id)["colour"] - own)
+    return next((w for w in others if _size_token(w, text)), None)
+
+
 def names_variant(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
     """Whether a clause names any option or colour of the fact's product (its own or another)."""
     if kb is None or subject.product_id is None or subject.option is None:
