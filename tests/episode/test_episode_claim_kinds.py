@@ -218,6 +218,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "induction": "works on induction",
         "free engraving": "free engraving",
         "safety harness": "a 5-point safety harness",
+        "blood oxygen": "tracks blood oxygen",
         "harvest": "first-flush leaves",
         "charging time": "able to fully charge a laptop in under an hour",
         "genuine leather": "genuine leather",

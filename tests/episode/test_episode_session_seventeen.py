@@ -41,7 +41,7 @@ ACCURACY = [
     ("L340-0020", _HONEY.format("about ¥73 a jar"), 0.0),
     # another coupon's saving, its percentage worked out of the price, is no second price
     ("L340-0042", _DIAPERS.format("MOM5 would only take 5%, about ¥10."), 1.0),
-    ("L340-0042", _DIAPERS.format("MOM5 would only take ¥10."), 0.0),
+    ("L340-0042", _DIAPERS.format("MOM5 would only take ¥20."), 0.0),
     # the options' prices set against the free-shipping line, and two of one, are no fee
     ("L342-0012", _BOX.format("单个55L¥79.99不到¥129，比如买两个55L（¥159.98）就包邮啦～"), 1.0),
     ("L342-0012", _BOX.format("单个55L¥79.99不到¥129，买两个55L要¥169.98"), 0.0),

@@ -317,6 +317,7 @@ _DEAL_RUNNING = re.compile(
     r"\b(?:is|are) (?:one of )?(?:tonight is|today is|our|the) (?:live |flash |stream )"
     r"?(?:deals|deal|specials?)\b|\b(?:is|are) on (?:a |our )?(?:live|flash) (?:deal|sale)\b|"
     r"(?:直播间|今晚)(?:专享)?(?:特惠|特价|专享价)|(?:下单)?(?:还能|还可以)再减|"
+    r"\b(?:deal|promo(?:tion)?|discount|sale) (?:is |are )?still (?:on|running|live|going)\b|"
     r"\b(?:with|after|including|includes) (?:today is |tonight is |the |our )?"
     r"(?:live |flash |stream )?(?:discount|deal|promo(?:tion)?) (?:already )?"
     r"(?:applied|included|taken off|factored in)\b"

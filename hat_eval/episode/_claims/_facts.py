@@ -171,10 +171,15 @@ _PERCENT = re.compile(r"\d\s?%|\d\s?percent\b|[一二三四五六七八九\d]折
 def _share_worked_out(a: _Answer, n: Number) -> bool:
     """Whether ``n`` is a percentage the sentence names, worked out of a price the world has.
 
-    "MOM5 would only take 5%, about ¥10" of a ¥199.99 pack: the saving of another coupon, no
-    second price of the thing asked.
+    "MOM5 would only take 5%, about ¥10" of a ¥199.99 pack, "VIP8 would give ¥46.32" of ¥579:
+    the saving of another coupon (its percentage or its code named), no second price.
     """
-    return bool(_PERCENT.search(_sentence_of(a.text, n))) and share_of_price(n.low, a.world)
+    sentence = _sentence_of(a.text, n)
+    named = _PERCENT.search(sentence) or any(  # "a bigger saving than VIP8 would give (¥46.32)"
+        re.search(rf"(?<![a-z0-9]){re.escape(code.lower())}(?![a-z0-9])", sentence)
+        for code in a.world.codes
+    )
+    return bool(named) and share_of_price(n.low, a.world)
 
 
 def _quantity_of(case: Case, fact: Fact) -> int:

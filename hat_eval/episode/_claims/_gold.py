@@ -25,7 +25,7 @@ from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
 from ._regions import other_region_values
 from ._screen import wrong_screen
-from ._subjects import OURS, fact_subject, only_other_colour, product_words, says_any
+from ._subjects import OURS, fact_subject, only_other_variant, product_words, says_any
 from ._support import product_support
 from ._text import clause_of
 from ._verdict import Verdict
@@ -56,9 +56,9 @@ def check_facts(
         verdicts.append(_on_topic(a))
     for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
         subject = fact_subject(case, f, kb)
-        other = only_other_colour(kb, subject, a.text) if f.kind == "stock" else None
+        other = only_other_variant(kb, subject, a.text) if f.kind == "stock" else None
         if other is not None:
-            verdicts.append(Verdict(0.0, f"{f.value}: says {other!r}, not the asked colour"))
+            verdicts.append(Verdict(0.0, f"{f.value}: says {other!r}, not the asked option"))
             break
     verdicts += _conclusions(a, case)
     verdicts += other_region_values(a, case) + wrong_screen(a)

@@ -47,6 +47,8 @@ def _zh_numerals(text: str) -> str:
             low, high = (cn2an.cn2an(x, "smart") for x in approx.groups() if x)
             return f"{low}-{high}"
         after = text[m.end() : m.end() + 1]
+        if text[m.start() - 1 : m.start()] in ("块", "元") and _TENTHS_THEN_ONE.fullmatch(m[0]):
+            return m.group(0)  # 一百三十九块九一份: 9 jiao, then "one portion" (not 91)
         if after and after in "到至~-":  # the low end of a range: 一到两天 -> 1到2天
             rest = _ZH_NUMERAL.match(text, m.end() + 1)
             if rest is None or text[rest.end() : rest.end() + 1] not in _MEASURE:
@@ -70,6 +72,9 @@ def _zh_numerals(text: str) -> str:
     )
     return re.sub(fen, lambda m: str(cn2an.cn2an(m.group(0), "smart")), text)
 
+
+_TENTHS_THEN_ONE = re.compile(r"[一二两三四五六七八九]一")
+"""A jiao digit after 块 with the 一 of "one piece" after it (块九一份), read as one numeral."""
 
 _ZH_UNITS_AFTER_NUMBER = (
     ("个月", "months"),

@@ -214,19 +214,24 @@ def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -
     )
 
 
-def only_other_colour(kb: KnowledgeBase | None, subject: Subject, text: str) -> str | None:
-    """Another colour of the fact's product the answer names, where it never names the asked one.
+def only_other_variant(kb: KnowledgeBase | None, subject: Subject, text: str) -> str | None:
+    """Another colour or option of the fact's product the answer names, never the asked one.
 
-    "EU 41 have 290 pairs left in White" to a viewer who asked for pink answers for White.
+    "EU 41 have 290 pairs left in White" to a viewer who asked for pink, "The Original flavour
+    has 24 packs left" to one who asked for Spicy: the answer is for another SKU.
     """
-    if kb is None or subject.product_id is None or subject.colour is None:
+    if kb is None or subject.product_id is None:
         return None
     sku = subject_sku(kb, subject)
-    own = {w for f in ("colour", "colour_zh") if sku and sku.get(f) for w in _forms(str(sku[f]))}
-    if not own or any(_size_token(w, text) for w in own):
-        return None
-    others = sorted(w for w in _variant_words(kb, subject.product_id)["colour"] - own)
-    return next((w for w in others if _size_token(w, text)), None)
+    words = _variant_words(kb, subject.product_id)
+    for kind, asked in (("colour", subject.colour), ("option", subject.option)):
+        own = {w for f in (kind, f"{kind}_zh") if sku and sku.get(f) for w in _forms(str(sku[f]))}
+        if asked is None or not own or any(_size_token(w, text) for w in own):
+            continue
+        other = next((w for w in sorted(words[kind] - own) if _size_token(w, text)), None)
+        if other is not None:
+            return other
+    return None
 
 
 def names_variant(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
