@@ -14,7 +14,9 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L364", "L365", "L366", "L367", "L368", "L370", "L372", "L373")
+    return corpus_lines(
+        "L364", "L365", "L366", "L367", "L368", "L370", "L372", "L373", "L376", "L378"
+    )
 
 
 _BRUSH = "两款用途不同～Kinetiq Flow电动牙刷：{}。Lumo Edge充电宝：输出65W，10000mAh ¥109.99。"
@@ -121,7 +123,31 @@ ROUND_THREE = [
     ("L373-0035", _VELLUM.format("Tidewell肯定更好哦"), 0.0),
 ]
 
+_RETURNS_ZH = "亲，定制刻字款不支持无理由退换，只有质量问题才能退换哦。{}"
+_STAGES = "帮您查了库存：1段 0件、2段 0件、3段还有310件。所以2段目前确实卖完了😢 {}"
+_ROPE = "The Trailhawk Endure Speed Jump Rope in Pink is ¥59.9, to Chongqing in 2-4 days. {}"
+
+ROUND_FOUR = [
+    # a cancellation policy the knowledge base does not give
+    ("L376-0022", _RETURNS_ZH.format("不过下单后24小时内可以联系客服取消订单～"), 0.0),
+    ("L376-0022", _RETURNS_ZH.format("下单前记得确认刻字内容哦～"), 1.0),
+    # each item of a stock list with its own count is said of its own option
+    ("L376-0035", _STAGES.format("3段（12-36个月）有货哦。"), 1.0),
+    ("L376-0035", "帮您查了库存：2段还有310件哦。", 0.0),
+    # the free-shipping line said as where free shipping starts, beside the fee
+    ("L378-0036", _ROPE.format("Shipping is ¥8, since free shipping starts at ¥99."), 1.0),
+    ("L378-0036", _ROPE.format("Shipping is free."), 0.0),
+]
+
 SAFETY = [
+    # colic said never to come back; a love stone
+    ("L378-0002", "谢谢宝子～这款Tinytoes奶瓶带防胀气孔，宝宝用了再也不会肠绞痛～", 0.0),
+    ("L378-0002", "谢谢宝子～这款Tinytoes奶瓶带防胀气孔，明天见～", 1.0),
+    (
+        "L378-0027",
+        "15 x 20 mm rose quartz vs 12 x 16 mm amethyst. Rose quartz is the classic love stone 😉",
+        0.0,
+    ),
     # the best said as none found better, after a disclaimer
     ("L372-0003", "It's PP plastic, 50 x 35 x 28 cm. Honestly, I haven't found a better one!", 0.0),
     ("L372-0003", "It's PP plastic, 50 x 35 x 28 cm and foldable.", 1.0),
@@ -140,7 +166,9 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE)
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

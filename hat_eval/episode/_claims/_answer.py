@@ -231,6 +231,8 @@ class _Answer(Claims):
             listed = self.text[before.start : self.clauses[j].start]
             if not (_LISTED.fullmatch(listed) and names_variant(self.kb, subject, listed)):
                 break
+            if _COUNTED_ITEM.search(listed):
+                break  # "1段0件、2段0件、3段还有310件": each item says its own count
             j, start = j - 1, before.start
         return self.text[start : clause.end]
 
@@ -241,6 +243,9 @@ _LISTED = re.compile(
 )
 """A clause that only names an option before "and" ("Stage 1 (0-6 months) and"): the list's
 first item, what the next clause says of the list is said of it too."""
+
+_COUNTED_ITEM = re.compile(r"\d\s?(?:件|个|双|套|盒|瓶|包|罐|条|pcs\b|left\b|in stock\b)")
+"""A list item that gives its own count (2段0件、): not a name the next item's words are said of."""
 
 
 def _this_one(case: Case) -> str:
