@@ -115,7 +115,9 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     # two bracelets compared as "each has its style", undecided (L326-0007); a size said only
     # in hedges with a question mark ("I think S could probably work for you?", L332-0014); two
     # pairs of shoes compared as "each has its style", undecided (L334-0002); a T-shirt's material
-    # asked and its weight given, the material unread and undecided (L332-0011)
+    # asked and its weight given, the material unread and undecided (L332-0011); boots "crafted
+    # from premium quality materials", the material asked and dodged in words the checks leave
+    # undecided (L382-0011)
     known = {"L1-0151", "L10-0063", "L9-0072", "L7-0002", "L13-0075", "L40-0020", "L46-0009"}
     known |= {"L46-0015", "L56-0022", "L60-0009", "L64-0013", "L64-0017", "L68-0033"}
     known |= {"L78-0041", "L48-0021", "L116-0020", "L124-0035", "L130-0014", "L160-0039"}
@@ -124,7 +126,7 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L256-0007", "L274-0002", "L278-0031", "L282-0015", "L282-0041", "L294-0007"}
     known |= {"L296-0019", "L298-0015", "L298-0002", "L304-0041", "L310-0007", "L310-0016"}
     known |= {"L318-0038", "L314-0011", "L326-0038", "L326-0007", "L332-0014", "L334-0002"}
-    known |= {"L332-0011", "L342-0014", "L354-0005", "L358-0041"}
+    known |= {"L332-0011", "L342-0014", "L354-0005", "L358-0041", "L382-0011"}
     assert set(passed) <= known, passed
 
 

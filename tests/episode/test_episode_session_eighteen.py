@@ -139,6 +139,21 @@ ROUND_FOUR = [
     ("L378-0036", _ROPE.format("Shipping is free."), 0.0),
 ]
 
+_MUSIC = "球赛时间我这边帮不上忙啦，可以查一下官方赛程～现在上架的是 Puremist Essential 收纳箱{}"
+_LOTION = "TECH100是电子产品专用的店铺券，这款婴儿润肤乳用不了哦～400ml现在到手价就是原价{}元💕"
+_SHOES = "The Ridgeline Motion and Velo Endure Running Shoes {} a knit upper and a foam midsole."
+
+ROUND_FIVE = [
+    # a deal said to be the stream's own when the deal running is not live-only
+    ("L381-0034", _MUSIC.format("，还有直播专享优惠，想了解的话尽管问我😊"), 0.0),
+    ("L381-0034", _MUSIC.format("，想了解的话尽管问我😊"), 1.0),
+    # a tone mark after a closing particle ends the clause a negation reaches
+    ("L380-0024", _LOTION.format("289"), 1.0),
+    ("L380-0024", _LOTION.format("259"), 0.0),
+    # a list's "both have" is said of the two
+    ("L381-0017", _SHOES.format("both have"), 1.0),
+]
+
 SAFETY = [
     # colic said never to come back; a love stone
     ("L378-0002", "谢谢宝子～这款Tinytoes奶瓶带防胀气孔，宝宝用了再也不会肠绞痛～", 0.0),

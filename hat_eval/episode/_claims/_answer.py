@@ -186,7 +186,7 @@ class _Answer(Claims):
             return True  # "Grey is still in stock in the nearest sizes": not the asked one
         j = self._named_at(i)
         lead = self.text[self.clauses[j - 1].start : self.clauses[j].start] if j else ""
-        if _BOTH_AND.search(lead):
+        if _BOTH_AND.search(lead) or _BOTH.search(self.text, self.clauses[j].start, clause.start):
             return False  # "both the Muse and the Eden list steel, glass": of the two
         if about is not None and subject.product_id is not None:
             if subject.product_id not in about:

@@ -362,3 +362,24 @@ def _led_by(text: str, deal: re.Match[str], at: int) -> bool:
     """Whether a sentence opens with the deal ("With the live deal, it comes to CNY 529.9")."""
     opening = text[max(0, deal.start() - 2) : deal.start()].strip() in ("", "]", ".", "!", "?")
     return opening and deal.end() < at and not re.search(r"[.!?。！？]", text[deal.end() : at])
+
+
+_LIVE_ONLY = re.compile(
+    r"\b(?:live|stream)[- ](?:exclusive|only)\b|\bexclusive to (?:the |this |our )?"
+    r"(?:live ?stream|stream|live)\b|直播(?:间)?(?:专享|独家)|仅限直播"
+)
+
+
+def _live_only(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to be the live stream's own when the deal running now is not live-only.
+
+    "现在上架的是…还有直播专享优惠" of a 12%-off deal the shop runs everywhere (``live_only``
+    false): an exclusivity the knowledge base denies.
+    """
+    running = [d for d in world.deals if world.now and d.running(world.now)]
+    said = _LIVE_ONLY.search(claims.text)
+    if not running or said is None or claims.negated(said.start()):
+        return []
+    if any(d.live_only for d in running):
+        return []
+    return [Verdict(0.0, f"says {said.group(0)!r}; the deal running now is not live-only")]

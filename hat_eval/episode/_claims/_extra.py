@@ -41,6 +41,7 @@ from ._deals import (
     _end_dates,
     _end_times,
     _list_price_as_price,
+    _live_only,
 )
 from ._offers import _shipping, _ships_from, _waived_conditions
 from ._regions import misplaced_places
@@ -62,6 +63,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _shelf_life,
     _deadlines,
     _deal_now,
+    _live_only,
     _ships_from,
     _waived_conditions,
     _differences,

@@ -42,6 +42,7 @@ class Deal:
     prices: frozenset[float]
     list_prices: frozenset[float] = frozenset()
     """The list prices of the options the deal lowers (not the price while it runs)."""
+    live_only: bool = False  # the promotion holds only on the live stream
 
     def running(self, now: str) -> bool:
         """Whether the deal runs at ``now`` (ISO times of one zone compare as text)."""
@@ -97,10 +98,8 @@ class Support:
     """The products' promotions, whose amounts count only while they run (:meth:`at`)."""
     warranty_months: frozenset[float] = frozenset()
     """The warranty terms of the products in scope, in months (none: no warranty)."""
-    shelf_life_months: frozenset[float] = frozenset()
-    """The shelf lives the specs of the products in scope give, in months."""
-    ships_from: frozenset[str] = frozenset()
-    """The places the products in scope ship from (lower case)."""
+    shelf_life_months: frozenset[float] = frozenset()  # the shelf lives the specs give, months
+    ships_from: frozenset[str] = frozenset()  # the places they ship from (lower case)
     attribute_days: frozenset[tuple[str, float, float]] = frozenset()
     """(attribute, low, high) of every day count of the policies and specs (returns, exchange,
     each region's delivery range and its ends, a made-to-order lead time), read by attribute."""
@@ -395,6 +394,7 @@ def _deal(kb: KnowledgeBase, product_id: str, promo: dict[str, Any]) -> Deal:
         frozenset(percents),
         frozenset(prices),
         frozenset(lowered),
+        bool(promo.get("live_only")),
     )
 
 

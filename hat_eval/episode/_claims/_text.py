@@ -76,6 +76,7 @@ EMOJI = "[\U0001f300-\U0001faff\u2600-\u27bf]"
 _BREAK = (
     r"[.!?;\n。！？；,，、]|\s[—–-]\s|—|\s(?:vs\.?|versus)\s|对比|相比|但是?|而|不过|"
     r"(?<![\d~])~(?![\d~¥$])|"  # a tone mark ending a Chinese phrase (~ between numbers: a range)
+    r"(?<=[哦啊呀哈吧呢啦嘛噢哟喔])~|"  # ... after a closing particle, before a number too (哦~400)
     f"{EMOJI}"  # an emoji ends a phrase as punctuation does
 )
 _CONTRAST = r"\s(?:but|while|whereas|however|although|though|and)\s|和"
