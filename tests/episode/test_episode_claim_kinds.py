@@ -220,6 +220,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "safety harness": "a 5-point safety harness",
         "blood oxygen": "tracks blood oxygen",
         "order cancellation": "you can cancel the order within 24 hours",
+        "dispatch time": "it ships within 24 hours",
         "harvest": "first-flush leaves",
         "charging time": "able to fully charge a laptop in under an hour",
         "genuine leather": "genuine leather",

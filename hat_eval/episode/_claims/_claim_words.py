@@ -14,7 +14,7 @@ from functools import cache
 
 from hat_eval.world import KnowledgeBase
 
-from ._answer import _WHETHER, Claims, _Answer, _claims_of, _near
+from ._answer import _WHETHER, Claims, _Answer, _claims_of, _near, _sentence_of
 from ._lexicon import ClaimWord, any_found, any_of, claim_words, groups, words
 from ._materials import spec_materials
 from ._support import TERM, Support, product_support, term_months
@@ -174,6 +174,33 @@ def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
     if said is None:
         return []
     return [Verdict(0.0, f"shelf life {said!r}: the KB gives {_given(world.shelf_life_months)}")]
+
+
+_RUNS = re.compile(
+    r"\b(?:runs?|running|lasts?|battery|playtime|play time|run ?time|"
+    r"on (?:a|one) (?:[\w ]{0,12})?(?:charge|tank|fill)|"
+    r"keeps? (?:drinks |it |things |your \w+ )?(?:hot|cold|warm))\b|续航|运行|保温|保冷"
+)
+_HOURS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s?(?:hours?|hrs?|小时)(?![a-z])")
+
+
+def _run_time(claims: Claims, world: Support) -> list[Verdict]:
+    """A run time ("up to 24 hours on one tank", 续航30小时) must be one the products' specs give.
+
+    Products whose specs give no hours are not read here (an unread claim, for the judge).
+    """
+    given = {float(x) for x in _HOURS.findall(world.described)}
+    if not given or not _HOURS.search(claims.text):
+        return []
+    differences = {abs(a - b) for a in given for b in given}  # "Kinetiq多6个小时" of 36 and 30
+    for m in _HOURS.finditer(claims.text):
+        sentence = _sentence_of(claims.text, m)
+        if not _RUNS.search(sentence) or claims.negated(m.start()):
+            continue
+        if float(m.group(1)) not in given | differences:
+            hours = ", ".join(f"{h:g} hours" for h in sorted(given))
+            return [Verdict(0.0, f"unsupported run time {m.group(0)!r}: the KB gives {hours}")]
+    return []
 
 
 def any_assurance(text: str) -> bool:

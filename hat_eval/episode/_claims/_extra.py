@@ -16,7 +16,8 @@ verify and fails those the knowledge base and the live session do not support (:
   (a full refund, a refund within a day), which no policy gives;
 - **stock count**: a number left that is a SKU's or the product's stock;
 - **region class**: a place said to be in a class the vocabulary does not put it in;
-- **shelf life**: a term said of a shelf life is one the products' specs give;
+- **shelf life, run time**: a term said of a shelf life, or hours said of a run time, is one the
+  products' specs give;
 - **spec, material, certification, origin** (the lexicon's ``claim_words``): a claim word
   ("organic", "fireproof", "BPA-free", 防水, 进口, "made in Italy") the product's own text
   supports; a material the catalogue uses elsewhere ("stainless steel" for a Tritan bottle)
@@ -33,7 +34,7 @@ from collections.abc import Callable
 
 from ._amounts import _codes, _counts, _differences, _money, _percents
 from ._answer import Claims
-from ._claim_words import _shelf_life, _warranty, _words
+from ._claim_words import _run_time, _shelf_life, _warranty, _words
 from ._deals import (
     _deadlines,
     _deal_now,
@@ -61,6 +62,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _end_times,
     _warranty,
     _shelf_life,
+    _run_time,
     _deadlines,
     _deal_now,
     _live_only,

@@ -128,6 +128,7 @@ _OF_PROFESSIONAL = re.compile(
 _NO_DOT = re.compile(r"\bno\.(?=\s?1\b)")
 _TURN = re.compile(
     r"\s(?:but|however|though|yet)\s|\b(?:what |all )?i can (?:say|tell you)\b|\bthat said\b|"
+    r"\blet is just say\b|"  # "I'd never call X trash 😅 — let's just say they can't match"
     r"但是?|不过|可是"
 )
 """Where a refusal ends: "but", or what the host says it can say ("I can't say it's the best 😅
