@@ -55,8 +55,9 @@ def check_facts(
     if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
         verdicts.append(_on_topic(a))
     for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
-        subject = fact_subject(case, f, kb)
-        other = only_other_variant(kb, subject, a.text) if f.kind == "stock" else None
+        if f.kind != "stock":
+            continue
+        other = only_other_variant(kb, fact_subject(case, f, kb), a.text)
         if other is not None:
             verdicts.append(Verdict(0.0, f"{f.value}: says {other!r}, not the asked option"))
             break
@@ -105,8 +106,11 @@ def _on_topic(a: _Answer) -> Verdict:
 
     An answer that names none of the case's products (by name, brand or type, in any language)
     and neither compares nor speaks of an asked attribute is about something else: it fails
-    ("game-changers in the world of gaming" for two water bottles). One that does is
-    undecided: the checks cannot tell a fair comparison in other words from a vague one.
+    ("game-changers in the world of gaming" for two water bottles). One that says a value of
+    each product's own record of it passes (:func:`_each_with_own_values`); one that leaves the
+    choice to taste and states no value fails (lexicon ``dodge``: 各有各的特色, "it depends on
+    your taste"). Any other is undecided: the checks cannot tell a fair comparison in other
+    words from a vague one.
     """
     case, kb = a.case, a.kb
     if kb is None:
