@@ -189,8 +189,10 @@ def _run_time(claims: Claims, world: Support) -> list[Verdict]:
 
     Products whose specs give no hours are not read here (an unread claim, for the judge).
     """
+    if not _HOURS.search(claims.text):  # most answers: no hours, the listing not read
+        return []
     given = {float(x) for x in _HOURS.findall(world.described)}
-    if not given or not _HOURS.search(claims.text):
+    if not given:
         return []
     differences = {abs(a - b) for a in given for b in given}  # "Kinetiq多6个小时" of 36 and 30
     for m in _HOURS.finditer(claims.text):

@@ -27,7 +27,7 @@ from ._declines import CallRecordLike, usable
 from ._language import negated_at
 from ._lexicon import any_found, any_of, groups, words
 from ._quantities import normalise_quantities
-from ._text import _SCOPE_BREAK, _spans, clause_of, prepare, sentence_at
+from ._text import _SCOPE_BREAK, Span, _spans, clause_of, prepare, sentence_at
 from ._verdict import Verdict
 
 HANDOFF_KINDS = frozenset({"handoff", "ticket"})
@@ -125,19 +125,23 @@ def handoff_unsaid(answer: str, handed_off: bool) -> list[Verdict]:
     kinds = groups("commitments")
     if _TICKET_ID.search(text) or words("reply_promise").search(text):
         return []
-    scopes = _spans(text, _SCOPE_BREAK)
-    said = [  # "我这边没办法帮你转人工": a hand-off denied is none said
-        m
-        for k in HANDOFF_KINDS
-        if k in kinds
-        for m in kinds[k].finditer(text)
-        if not negated_at(text, clause_of(scopes, m.start()), m.start(), window=6)
-    ]
-    if said:
+    scopes = _spans(text, _SCOPE_BREAK)  # "我这边没办法帮你转人工": a hand-off denied is none said
+    if any(_unnegated(kinds[k], text, scopes, window=6) for k in HANDOFF_KINDS if k in kinds):
         return []
     sent = words("self_service").search(text)
     assert sent is not None
     return [Verdict(0.0, f"says {sent.group(0).strip()!r} though the agent handed the case over")]
+
+
+def _unnegated(
+    pattern: re.Pattern[str], text: str, scopes: list[Span], window: int = 4
+) -> list[re.Match[str]]:
+    """The matches of ``pattern`` in prepared ``text`` that no negation governs."""
+    return [
+        m
+        for m in pattern.finditer(text)
+        if not negated_at(text, clause_of(scopes, m.start()), m.start(), window=window)
+    ]
 
 
 _MINUTES = re.compile(
@@ -153,38 +157,27 @@ _DEADLINE = re.compile(r"最晚|最迟|一定|保证|\bat the latest\b|\bno late
 def handoff_wait(
     answer: str, calls: Sequence[CallRecordLike], kb: KnowledgeBase | None, session: LiveSession
 ) -> list[Verdict]:
-    """A failed verdict when the answer gives a wait for the hand-off the tool did not give.
+    """A failed verdict when the answer gives a wait or an urgency the hand-off did not give.
 
     The hand-off's result names the wait (``eta_minutes``); every number of minutes (or hours)
     the answer states must be it ("预计15分钟内…一般5分钟左右就能接入" adds a wait nobody
     gave). When the result did not reach the agent (a cut-off or failed call), any wait it
-    states is invented.
+    states is invented. An urgency said ("marked it as urgent, so it jumps the queue") must be
+    the result's too (:func:`_urgency_invented`).
     """
     handoffs = [r for r in calls if r.function == "handoff.escalate"]
     if not handoffs or kb is None:
         return []
     prepared = normalise_quantities(prepare(answer))
     stated = list(_MINUTES.finditer(prepared))
-    scopes = _spans(prepared, _SCOPE_BREAK)
-    urged = [
-        m
-        for m in words("urgent").finditer(prepared)
-        if not negated_at(prepared, clause_of(scopes, m.start()), m.start())
-    ]
+    urged = _unnegated(words("urgent"), prepared, _spans(prepared, _SCOPE_BREAK))
     if not stated and not urged:
         return []
-    eta = urgency = None
-    for r in filter(usable, handoffs):
-        try:
-            result = call_function(kb, session, "handoff.escalate", r.arguments)
-        except ToolInputError:
-            continue
-        eta = result.get("eta_minutes") if isinstance(result, dict) else None
-        urgency = result.get("urgency") if isinstance(result, dict) else None
-    asked = any(r.arguments.get("urgency") == "high" for r in handoffs)
-    if urged and urgency is not None and urgency != "high" and not asked:  # "jumps the queue"
-        said = urged[0].group(0)
-        return [Verdict(0.0, f"invented urgency {said!r}: the hand-off says {urgency}")]
+    result = _handoff_result(handoffs, kb, session)
+    eta = result.get("eta_minutes") if isinstance(result, dict) else None
+    invented = _urgency_invented(urged, handoffs, result)
+    if invented:
+        return invented
     for m in stated:
         scale = 60.0 if m.group("unit")[0] in "h小个" else 1.0  # "within 24 hours"
         values = {scale * float(m.group(1)), scale * float(m.group(2) or m.group(1))}
@@ -197,3 +190,31 @@ def handoff_wait(
                 return [Verdict(0.0, why)]
             return [Verdict(0.0, f"wait {m.group(0)!r}: the hand-off's result says {eta} minutes")]
     return []
+
+
+def _handoff_result(
+    handoffs: Sequence[CallRecordLike], kb: KnowledgeBase, session: LiveSession
+) -> object:
+    """What the last hand-off call that reached the agent returned (None: none did)."""
+    result: object = None
+    for r in filter(usable, handoffs):
+        try:
+            result = call_function(kb, session, "handoff.escalate", r.arguments)
+        except ToolInputError:
+            continue
+    return result
+
+
+def _urgency_invented(
+    urged: list[re.Match[str]], handoffs: Sequence[CallRecordLike], result: object
+) -> list[Verdict]:
+    """A failed verdict for an urgency the hand-off's result does not give.
+
+    Not when the call asked for high urgency, nor when no result reached the agent (a cut-off
+    result still showed it the urgency it asked for).
+    """
+    urgency = result.get("urgency") if isinstance(result, dict) else None
+    asked = any(r.arguments.get("urgency") == "high" for r in handoffs)
+    if not urged or urgency is None or urgency == "high" or asked:
+        return []
+    return [Verdict(0.0, f"invented urgency {urged[0].group(0)!r}: the hand-off says {urgency}")]

@@ -15,8 +15,8 @@ from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
 
 from ._amounts import PER_AMOUNT
 from ._answer import _Answer
-from ._language import _NEGATORS, _NOT_NEGATING, approximated_at
-from ._lexicon import any_found, groups, words
+from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, declines
+from ._lexicon import groups, words
 from ._mentions import (
     _MEASURE,
     _STOP,
@@ -256,10 +256,7 @@ def _asked_elsewhere(a: _Answer, start: int) -> bool:
     sentence = clause_of(a.sentences, start)
     if words("look_elsewhere").search(a.text, sentence.start, sentence.end):
         return True
-    clause = clause_of(a.scopes, start)
-    return any_found(words("decline"), a.text[clause.start : start]) and not any_found(
-        words("not_declining"), a.text[clause.start : start]
-    )
+    return declines(a.text[clause_of(a.scopes, start).start : start])
 
 
 _DIMENSIONS = re.compile(

@@ -36,7 +36,7 @@ from ._subjects import (
     variant_conflict,
 )
 from ._support import lookup_results, numeric_leaves
-from ._text import clause_of
+from ._text import clause_of, find_phrase
 from ._verdict import Verdict
 
 _SIZE_AFTER = re.compile(r"\s?(?:码|号|cm\b|mm\b)")
@@ -176,8 +176,7 @@ def _share_worked_out(a: _Answer, n: Number) -> bool:
     """
     sentence = _sentence_of(a.text, n)
     named = _PERCENT.search(sentence) or any(  # "a bigger saving than VIP8 would give (¥46.32)"
-        re.search(rf"(?<![a-z0-9]){re.escape(code.lower())}(?![a-z0-9])", sentence)
-        for code in a.world.codes
+        next(find_phrase(code, sentence), None) for code in a.world.codes
     )
     return bool(named) and share_of_price(n.low, a.world)
 

@@ -147,17 +147,17 @@ def _each_with_own_values(a: _Answer, product_ids: Sequence[str]) -> bool:
     """
     if len(product_ids) < 2 or a.kb is None:
         return False
-    kb = a.kb
-    told: dict[str, int] = dict.fromkeys(product_ids, 0)
+    kb, compared = a.kb, set(product_ids)
+    told: set[str] = set()
     for n in a.numbers:
         i = a.clause_at(n.start)
-        about = (a.products[i] or frozenset()) & told.keys() if i is not None else set()
+        about = (a.products[i] or frozenset()) & compared if i is not None else set()
         if len(about) != 1 or hedged_at(a.text, n.start, n.end):
             continue  # said of both, of neither, or not committed to
         (pid,) = about
         if n.low in own_values(kb, pid) or n.high in own_values(kb, pid):
-            told[pid] += 1
-    return all(told.values())
+            told.add(pid)
+    return told == compared
 
 
 def check_fact(

@@ -67,6 +67,14 @@ def negated_at(text: str, clause: Span, start: int, window: int = 4) -> bool:
     )
 
 
+def declines(text: str) -> bool:
+    """Whether prepared ``text`` declines something (lexicon ``decline``).
+
+    Idioms that only look like it ("not gonna lie", lexicon ``not_declining``) do not count.
+    """
+    return words("decline").search(words("not_declining").sub(" ", text)) is not None
+
+
 def _listed_after_negation(text: str, start: int) -> bool:
     """A later item of a Chinese list a negation governs ("不能宣传燃脂、减肥": 减肥 too)."""
     before = re.split(r"[，。！？,.!?；;\n]", text[max(0, start - 12) : start])[-1]
