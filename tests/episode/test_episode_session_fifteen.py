@@ -284,7 +284,7 @@ ROUND_FIVE_BOTH = [
         "防晒剂成分是Tinosorb S、Uvinul A Plus和octocrylene。咱不说它是美白产品哈，但天天用下来"
         "皮肤真的会越来越白～完整配料表可以看详情页哦",
         None,
-        None,
+        0.0,  # whiter skin is read since session 19 (MED-PERMANENT), as the labels have it
     ),
 ]
 

@@ -27,6 +27,8 @@ _BOTH_AND = re.compile(
 opening such as "no difference in material:")."""
 _ASIDE = re.compile(r"\([^()]*\b(?:too|also|as well)\b[^()]*\)|（[^（）]*(?:也|同样)[^（）]*）")
 """A parenthesised aside naming other options the same holds for ("sold out (XL black too)")."""
+_ZH_AND = re.compile(r"(?:和|跟|与)\s*$")
+_ZH_BOTH = re.compile(r"[^，。！？,;；]{0,30}?都(?:是|有|用|采用|为)")
 _BOTH = re.compile(
     r"\bboth (?:are|have|come|use|weigh|of them|products|options|list|share|contain|feature|"
     r"include|measure|need|take|carry|give|run)\b|\bthey both\b|"
@@ -188,6 +190,8 @@ class _Answer(Claims):
         lead = self.text[self.clauses[j - 1].start : self.clauses[j].start] if j else ""
         if _BOTH_AND.search(lead) or _BOTH.search(self.text, self.clauses[j].start, clause.start):
             return False  # "both the Muse and the Eden list steel, glass": of the two
+        if _ZH_BOTH.match(self.text, self.clauses[j].start, clause.end) and _ZH_AND.search(lead):
+            return False  # "Ridgeline Motion 和 Velo Endure 都是针织鞋面": of the two
         if about is not None and subject.product_id is not None:
             if subject.product_id not in about:
                 return True

@@ -163,7 +163,8 @@ def handoff_wait(
     the answer states must be it ("预计15分钟内…一般5分钟左右就能接入" adds a wait nobody
     gave). When the result did not reach the agent (a cut-off or failed call), any wait it
     states is invented. An urgency said ("marked it as urgent, so it jumps the queue") must be
-    the result's too (:func:`_urgency_invented`).
+    the result's too (:func:`_urgency_invented`). A wait left open ("not sure when, it could
+    take a while") when the result gives one withholds it.
     """
     handoffs = [r for r in calls if r.function == "handoff.escalate"]
     if not handoffs or kb is None:
@@ -171,13 +172,17 @@ def handoff_wait(
     prepared = normalise_quantities(prepare(answer))
     stated = list(_MINUTES.finditer(prepared))
     urged = _unnegated(words("urgent"), prepared, _spans(prepared, _SCOPE_BREAK))
-    if not stated and not urged:
+    unknown = words("wait_unknown").search(prepared)
+    if not stated and not urged and unknown is None:
         return []
     result = _handoff_result(handoffs, kb, session)
     eta = result.get("eta_minutes") if isinstance(result, dict) else None
     invented = _urgency_invented(urged, handoffs, result)
     if invented:
         return invented
+    if unknown is not None and not stated and eta is not None:  # "not sure when" of 15 minutes
+        why = f"says {unknown.group(0)!r}; the hand-off's result says {eta} minutes"
+        return [Verdict(0.0, why)]
     for m in stated:
         scale = 60.0 if m.group("unit")[0] in "h小个" else 1.0  # "within 24 hours"
         values = {scale * float(m.group(1)), scale * float(m.group(2) or m.group(1))}

@@ -174,6 +174,9 @@ _EXPIRED = re.compile(r"\b(?:expired|expires?|ended|ends?|ran out|runs? out)\b|�
 _STARTS = re.compile(
     r"\b(?:from|starts?|started|starting|since|begins?|began|kicks? in|goes live)\b|开始|生效|起"
 )
+_NOT_UNTIL = re.compile(
+    r"\bnot (?:start|begin|open|kick in|go live|work|valid|active|live)\w* (?:until|till|before)\b"
+)
 _TO = re.compile(r"\bto\b|–|至|到")
 """A range's second end ("valid from 1 Dec to 12 Dec"): a start said with it ends the range."""
 
@@ -208,7 +211,9 @@ def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Ve
                 continue
             month, day = int(ends_at[5:7]), int(ends_at[8:10])
             own = set()
-            if ends or _ENDS.search(clause) or _TO.search(clause):
+            if (ends or _ENDS.search(clause) or _TO.search(clause)) and not _NOT_UNTIL.search(
+                clause
+            ):  # "doesn't start until Dec 12" says the start, not the end
                 own |= {(month, day), (month, day + 1)}
             if starts:
                 own.add((int(starts_at[5:7]), int(starts_at[8:10])))

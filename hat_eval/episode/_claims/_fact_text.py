@@ -407,17 +407,18 @@ def _another_spec(a: _Answer, measure: re.Match[str]) -> bool:
     """Whether ``measure`` is another spec's value, named as that spec beside it.
 
     "An 8 mm stone ... a 2.2 mm band": the listing's band width is 2.2 mm and the answer names
-    the band, so it is not a second stone size. "11 cm high, about 40 cm when fluffed" names no
+    the band, so it is not a second stone size; "an 8 mm natural moonstone" names the stone at a
+    compound's end. "11 cm high, about 40 cm when fluffed" names no
     other spec: still a rival height.
     """
     said = prepare(measure.group(0)).replace(" ", "")
-    near = a.text[max(0, measure.start() - 16) : measure.end() + 16]
+    near = a.text[max(0, measure.start() - 16) : measure.end() + 24]
     for pid in a.case.product_ids:
         product = a.kb.product(pid) if a.kb else None
         specs = product.get("specs", {}) if product else {}
         for label, value in specs.items():
             words = [re.escape(w) for w in label.lower().split() if len(w) > 2]
             if said in prepare(str(value)).replace(" ", ""):
-                if any(re.search(rf"\b{w}", near) for w in words):
+                if any(re.search(rf"\b{w}|{w}\b", near) for w in words):
                     return True
     return False

@@ -38,6 +38,7 @@ KEYS: dict[str, str] = {
     "handoff_words": "the viewer sent to a person, customer service or a follow-up",
     "self_service": "the viewer told to contact customer service themselves",
     "urgent": "a hand-off said to be urgent or put first",
+    "wait_unknown": "a wait said to be unknown or long (not sure when, could take a while)",
     "dodge": "a comparison left to the viewer's taste with nothing compared",
     "look_elsewhere": "the viewer sent to look a fact up on a product page or listing",
     "engages": "a reply that engages the viewer",

@@ -286,9 +286,9 @@ _COUNT_AFTER = re.compile(
 )
 _COUNT_BEFORE = re.compile(r"(?:only|just|last|剩下?|还剩|仅剩|最后|还有)\s?$")
 _DURATION_AFTER = re.compile(
-    r"^\s?-?\s?(?:years?|months?|weeks?|hours?|年|个?月|周|个?星期|个?小时)"
+    r"^\s?-?\s?(?:years?|months?|weeks?|hours?|minutes?|mins?|年|个?月|周|个?星期|个?小时|分钟)"
 )
-"""A length of time after a number ("1年保修"): not a number of items left."""
+"""A length of time after a number ("1年保修", "只剩24分钟"): not a number of items left."""
 _MEASURE_AFTER = re.compile(
     r"^\s?(?:(?:cm|mm|km|kg|ml|oz|lbs?|inch(?:es)?|m|g|l)(?![a-z])|厘米|毫米|公斤|千克|毫升|克|米|升|码)"
 )

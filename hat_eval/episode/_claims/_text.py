@@ -54,7 +54,7 @@ def prepare(text: str) -> str:
     # a full-width comma ends a phrase, never groups thousands ("立减¥150，999.9−150")
     t = unicodedata.normalize("NFKC", text.replace("，", ", ")).lower().replace("’", "'")
     t = _CONTRACTION.sub(_expand, t)
-    t = _SAME_TERM.sub("bpa", t)
+    t = _SAME_TERM.sub("bpa", t).replace("aluminum", "aluminium")  # the catalogue's spelling
     t = normalise_quantities(t)
     t = re.sub(r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])", "", t)
     t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # high-rise -> high rise

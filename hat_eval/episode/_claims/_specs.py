@@ -1,0 +1,99 @@
+"""A measured spec said with a value the listing does not give ("重300g" of a 310 g helmet).
+
+An answer that compares two helmets' materials and adds each one's weight has made a claim the
+listing can deny: the weight said is read against the ``weight`` spec of the products the
+clause is about. A measure is read only where its clause names the spec (the lexicon's
+``label_words``, else the label's own words: "weighs", 重, "tank capacity"), in a unit the
+spec is measured in; a value any product in scope gives for any spec is no claim against it
+(an 8 mm stone beside a 2.2 mm band), and neither is a difference ("轻了30g"), a per-amount
+("¥20/100 g") or a rounding a viewer accepts ("about 300 g" of 310 g). Time (shelf life, run
+time, days) has its own readers.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hat_eval.world import KnowledgeBase
+
+from ._answer import _Answer
+from ._language import approximated_at
+from ._lexicon import groups
+from ._mentions import _MEASURE, _difference
+from ._quantities import in_unit, same_quantity
+from ._text import clause_of, prepare
+from ._verdict import Verdict
+
+_PHYSICAL = frozenset({"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm"})
+_VALUE = re.compile(r"(\d+(?:\.\d+)?)\s?([a-z]+)")
+_RANGE_BEFORE = re.compile(r"\d\s?(?:-|–|~|to|至|到)\s?$")
+_COMPARED = re.compile(
+    r"比|更|差|than|more|less|lighter|heavier|bigger|smaller|longer|shorter|\bby\b"
+)
+_VIEWER = re.compile(r"\byou(?:r|'re)?\b|你|您|宝宝")  # "if you weigh 55 kg": the viewer's own
+
+
+def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A measure said of a named spec that no product in scope gives (see the module)."""
+    if not any(m.group(2) in _PHYSICAL for m in _MEASURE.finditer(a.text)):
+        return []  # most answers: no physical measure
+    # a brand names many products: only a name of one brings it into scope
+    scope = {pid for about in a.named if len(about) == 1 for pid in about} | set(a.case.product_ids)
+    specs = {pid: _measured(kb, pid) for pid in sorted(scope)}
+    given = [v for spec in specs.values() for vs in spec.values() for v in vs]
+    for m in _MEASURE.finditer(a.text):
+        said, unit = float(m.group(1)), m.group(2)
+        if unit not in _PHYSICAL or any(same_quantity(v, u, said, unit) for v, u in given):
+            continue
+        if _RANGE_BEFORE.search(a.text, max(0, m.start() - 8), m.start()) or a.text.startswith(
+            "半", m.end()
+        ):
+            continue  # "weight 45-55 kg" (a size chart's range), "两公斤半" (2.5 kg)
+        clause = clause_of(a.scopes, m.start())
+        words = a.text[clause.start : clause.end]
+        if a.negated(m.start()) or (  # "重300g" names the weight; "比它重30g" is a difference
+            _difference(a.text, m.start(), m.end()) and _COMPARED.search(words)
+        ):
+            continue
+        if _VIEWER.search(words) or re.match(r"\s?/|\s?每", a.text[m.end() : m.end() + 2]):
+            continue
+        i = a.clause_at(m.start())
+        about = (a.products[i] if i is not None else None) or frozenset()
+        of = (about & set(a.case.product_ids)) or (about if len(about) == 1 else a.case.product_ids)
+        for pid in sorted(of):
+            for label, values in specs.get(pid, {}).items():
+                if not _label(label).search(words):
+                    continue
+                if all(same_quantity(v, u, said, unit) is None for v, u in values):
+                    continue  # another quantity than the spec's
+                if approximated_at(a.text, m.start(), m.end()) and any(
+                    (x := in_unit(v, u, unit)) is not None and abs(said - x) <= 0.05 * x
+                    for v, u in values
+                ):
+                    continue  # "about 300 g" of 310 g
+                gives = ", ".join(f"{v:g} {u}" for v, u in sorted(values))
+                why = f"says {m.group(0)!r} for the {label}: the listing gives {gives}"
+                return [Verdict(0.0, why)]
+    return []
+
+
+def _measured(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, str]]]:
+    """The product's specs measured in a physical unit: label -> [(value, unit)]."""
+    product = kb.product(pid)
+    out: dict[str, list[tuple[float, str]]] = {}
+    for label, value in (product.get("specs", {}) if product else {}).items():
+        m = _VALUE.fullmatch(prepare(str(value)))
+        if m and m.group(2) in _PHYSICAL:
+            out.setdefault(str(label), []).append((float(m.group(1)), m.group(2)))
+    return out
+
+
+@lru_cache(maxsize=256)
+def _label(label: str) -> re.Pattern[str]:
+    """What names spec ``label`` in an answer: the lexicon's words, else its own."""
+    named = groups("label_words").get(label)
+    if named is not None:
+        return named
+    own = [re.escape(w) for w in label.lower().split() if len(w) > 2]
+    return re.compile(r"\b(?:" + "|".join(own) + r")\b" if own else r"(?!)")
