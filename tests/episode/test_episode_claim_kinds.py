@@ -184,6 +184,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
     samples = {
         "organic": "organic",
         "newborn": "suitable for newborns",
+        "shade depth": "a much lighter shade",
         "pure cotton": "pure cotton",
         "newcomer offer": "a newcomer discount",
         "lint-free": "lint-free",

@@ -452,6 +452,8 @@ def test_a_warranty_on_a_product_without_one_fails(cases) -> None:
         ("test-000001", "Within 7 days, as long as it has not been worn."),
         ("test-000001", "7天内没戴过就可以退。"),
         ("test-000104", "So sorry! Our after-sales team will sort it out for you."),
+        # 吸水性很好 is "high absorbency" (lexicon value_forms, session 19); 500克重 its weight
+        ("test-000045", "吸水性很好哦，500克重的长绒棉。"),
     ],
 )
 def test_a_value_in_other_words_passes(cases, case_id, answer) -> None:
@@ -462,7 +464,6 @@ def test_a_value_in_other_words_passes(cases, case_id, answer) -> None:
     ("case_id", "answer"),
     [
         ("test-000045", "The towel is super absorbent, 500 gsm long-staple cotton."),
-        ("test-000045", "吸水性很好哦，500克重的长绒棉。"),
         ("test-000213", "SNACK10 won't go through here, LIVE99 neither; ¥71.1 with the deal."),
         ("test-000104", "So sorry! Our after-sales team is the place for this mix-up."),
     ],

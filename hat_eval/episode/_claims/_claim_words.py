@@ -100,6 +100,9 @@ _FREE_OF = re.compile(r"\b([a-z]{3,}) free\b")
 """A product said to be free of something ("alcohol-free", prepared as "alcohol free")."""
 
 
+_FREE_WHAT = re.compile(r"\s?(?:shipping|delivery|postage|returns?|gifts?|samples?|of charge)\b")
+
+
 def _free_of(claims: Claims, world: Support) -> list[Verdict]:
     """A product said to be free of something ("alcohol-free") its text does not say it is.
 
@@ -115,6 +118,8 @@ def _free_of(claims: Claims, world: Support) -> list[Verdict]:
             continue  # "worth knowing if you prefer silicone-free": the viewer's wish
         if _WHETHER.search(claims.text, max(0, m.start() - 24), m.start()):
             continue  # "doesn't say whether it's nickel-free": a question, not a claim
+        if _FREE_WHAT.match(claims.text, m.end()):
+            continue  # "please note free-shipping offers": free shipping, not free of "note"
         if not re.search(rf"\b{what} ?free\b|\b(?:no|without) {what}\b", world.text):
             return [Verdict(0.0, f"unsupported claim {m.group(0)!r}: the listing does not say it")]
     return []

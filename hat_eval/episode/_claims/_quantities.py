@@ -241,6 +241,8 @@ def normalise_quantities(text: str) -> str:
         text = _ONE_IN_RANGE.sub("1", alpha2digit(text, "en", threshold=2))
         text = _SPOKEN_CENTS.sub(r"\1.\2 yuan", text)
         text = _THOUSANDS.sub(lambda m: f"{m.group(1)}{float(m.group(2)) * 1000:g}", text)
+        if "and a half" in text:  # "twenty-two and a half watts" (alpha2digit: "22 and a half")
+            text = re.sub(r"(?<![\d.])(\d+) and a half\b", r"\1.5", text)
     if not text.isascii():
         text = _zh_numerals(text)
         text = _YEAR_AND_HALF.sub(lambda m: f"{int(m.group(1)) * 12 + 6}个月", text)  # 1年半: 18

@@ -24,7 +24,7 @@ from functools import lru_cache
 from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import _Answer, read_answer
-from ._lexicon import words
+from ._lexicon import groups, words
 from ._offers import says_free_returns
 from ._safety import refused
 from ._support import lookup_results, per_case
@@ -93,6 +93,18 @@ def evidence_text(case: Case, a: _Answer, kb: KnowledgeBase) -> str:
     return "\n".join((a.world.text, _case_text(kb, case)))
 
 
+def _read_values(case: Case, clause: str) -> str:
+    """``clause`` without its asides and the facts' values said in other words (read already).
+
+    "(a sturdy woven fabric)" explains; "a ceramic outer shell" is the fact "ceramic cover" in
+    the lexicon's ``value_forms``, which the fact checks read.
+    """
+    for fact in case.facts:
+        form = groups("value_forms").get(str(fact.value))
+        clause = form.sub(" ", clause) if form is not None else clause
+    return clause
+
+
 def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Verdict]:
     """An undecided verdict per clause of ``answer`` that claims what the checks cannot read.
 
@@ -119,7 +131,7 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
         if _PROFESSIONAL.search(a.text, sentence.start, sentence.end):
             continue  # "see a dermatologist, who can advise what's right for your skin"
         evidence = evidence or evidence_text(case, a, kb)
-        unread = unread_words(_ASIDE.sub(" ", clause), evidence)  # "(a sturdy woven fabric)"
+        unread = unread_words(_read_values(case, _ASIDE.sub(" ", clause)), evidence)
         if len(unread) >= UNREAD_WORDS:
             why = f"the knowledge base does not hold {', '.join(unread)}; the checks cannot read it"
             found.append(Verdict(None, f"says {clause.strip()!r}: {why}"))

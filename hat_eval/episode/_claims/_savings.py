@@ -1,0 +1,43 @@
+"""A saving said beside the final price must be what the final price saves.
+
+"到手 ¥247.48，相当于帮你省了 ¥26.90" when the list price is ¥269: the saving is ¥21.52. Every
+amount in the answer is checked against the world elsewhere (:mod:`._amounts`), but ¥26.90 is a
+world amount too (another coupon's 10% of ¥269), so there it passes. Here a saving said ("省了",
+"save", "a saving of") is read against the case's final price: it must be some price of the
+products in scope less the final price, a difference of two of their prices, or an amount the
+case's own lookups gave (a coupon's or a deal's value).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hat_eval.world import KnowledgeBase
+
+from ._answer import _Answer
+from ._verdict import Verdict
+
+_SAVING = re.compile(
+    r"(?:省了?|节省了?|少花了?|\bsav(?:e|es|ed|ing)(?: of)?(?: you)?\s|\bknocks? off\s)\s?"
+    r"(约|about |around |roughly )?[¥$]?\s?(\d+(?:\.\d+)?)"
+)
+
+
+def wrong_savings(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """A saving said that the case's final price does not give (see the module)."""
+    finals = [float(f.value) for f in a.case.facts if f.source.endswith(":final_price")]
+    if not finals or not _SAVING.search(a.text):
+        return []
+    prices = a.world.prices
+    near = lambda x, y: abs(x - y) <= 0.011  # noqa: E731  (cents as said)
+    for m in _SAVING.finditer(a.text):
+        said = float(m.group(2))
+        if m.group(1):  # "you save about ¥48" of ¥47.98: a rounding
+            near = lambda x, y: abs(x - y) <= max(1.0, 0.02 * y)  # noqa: E731
+        if a.negated(m.start()) or any(near(said, k) for k in a.known):
+            continue  # the case's own lookups gave it (a coupon's or a deal's value)
+        if any(near(said, p - q) for p in prices for q in (*prices, *finals)):
+            continue  # a price less the final one, or the difference of two prices
+        final = ", ".join(f"¥{f:g}" for f in finals)
+        return [Verdict(0.0, f"says a saving of {m.group(0)!r}; the final price is {final}")]
+    return []
