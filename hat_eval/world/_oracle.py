@@ -162,15 +162,29 @@ def _ship_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
     days = next(f for f in case.facts if f.kind == "days" and isinstance(f.value, str)).value
     fee = [f for f in case.facts if f.kind == "price" and "shipping" in f.source]
     free = any(f.value == "free shipping" for f in case.facts)
+    lead = _lead_days(case, kb)  # a made-to-order piece is made before it ships
     if zh:
         tail = "，包邮" if free else f"，运费{_yuan(float(fee[0].value))}" if fee else ""
-        return f"发{place}大约{days}天到{tail}。"
+        made = f"定制款需{lead}天制作，做好后" if lead else ""
+        return f"{made}发{place}大约{days}天到{tail}。"
     tail = (
         " and shipping is free"
         if free
         else (f", with a {_yuan(float(fee[0].value))} shipping fee" if fee else "")
     )
-    return f"Delivery to {place} takes {days} days{tail}."
+    made = f" It is made to order in {lead} days first." if lead else ""
+    return f"Delivery to {place} takes {days} days{tail}.{made}"
+
+
+def _lead_days(case: Case, kb: KnowledgeBase) -> str | None:
+    """The making time of a made-to-order product of the case ("3-5"), None for stock items."""
+    for pid in case.product_ids:
+        product = kb.product(pid)
+        lead = str((product or {}).get("specs", {}).get("made to order", ""))
+        days = re.search(r"(\d+\s?-\s?\d+) days", lead)
+        if days is not None:
+            return days.group(1)
+    return None
 
 
 def _returns_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:

@@ -185,6 +185,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "organic": "organic",
         "newborn": "suitable for newborns",
         "shade depth": "a much lighter shade",
+        "extension chain": "with an extension chain",
+        "insulated": "double-wall insulated",
         "pure cotton": "pure cotton",
         "newcomer offer": "a newcomer discount",
         "lint-free": "lint-free",

@@ -98,13 +98,14 @@ _SHORT = "[skill: price_promotion] Sorry, LIVE50 can't be used here: it needs an
 
 ROUND_TWENTY = [
     # a fee of nothing is free shipping
-    ("L39-0009", _NECKLACE + "Changsha with a CNY 0.00 fee and takes 2-4 days.", 1.0),
+    # (the making time said: a made-to-order piece's shipping alone is undecided, session 19)
+    ("L39-0009", _NECKLACE + "Changsha with a CNY 0.00 fee and takes 2-4 days once made.", 1.0),
     ("L39-0009", _NECKLACE + "Changsha with a CNY 8.00 fee and takes 2-4 days.", 0.0),
     # a parenthesis glosses the clause before it: "no return window (0 days)" is the returns'
     (
         "L39-0010",
-        _NECKLACE + "Changsha for free, in 2-4 days. It's engraved, so there's no return window "
-        "(0 days).",
+        _NECKLACE + "Changsha for free, in 2-4 days once made. It's engraved, so there's no return "
+        "window (0 days).",
         1.0,
     ),
     ("L39-0010", _NECKLACE + "Changsha for free, in 2-4 days (or 5 days).", 0.0),

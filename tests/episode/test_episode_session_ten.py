@@ -36,7 +36,12 @@ READINGS = [
     # a length after 还有 is no number of items left
     ("L104-0002", _PEARLS + "还有3cm延长链可调💎", 1.0),
     # a range's longest, glossed ("so about a week at most"); another length is a rival
-    ("L104-0017", _YINCHUAN + "delivery takes four to seven days, so about a week at most.", 1.0),
+    # (once made: a made-to-order piece's shipping alone is undecided since session 19)
+    (
+        "L104-0017",
+        _YINCHUAN + "once made, delivery takes four to seven days, so about a week at most.",
+        1.0,
+    ),
     ("L104-0017", _YINCHUAN + "delivery takes four to seven days, about two weeks at most.", 0.0),
     # a returns window whose attribute opens the sentence (如需退货，7 天内…) is not delivery's
     ("L105-0037", _FORMULA + "一般 2 到 4 天送达。如需退货，7 天内且未开封才可以哦", 1.0),

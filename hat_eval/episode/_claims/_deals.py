@@ -27,6 +27,8 @@ _TIMING = re.compile(
     r"\b(?:starts?|begins?|ends?|ended|expired|ran|lasted|until|from|tomorrow|yesterday|next|last|"
     r"not (?:yet|live|active|running))\b|"
     r"开始|结束|明天|明晚|明日|后天|昨天|还没|已经过|过期|下周|之后|"
+    # a scheduled one ("11月19日晚7点到11点")
+    r"\d+月\d+[日号]\s?(?:晚上?|早上?|上午|下午)?\s?\d+点|"
     r"\bruns? (?:from |between )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d|"
     r"\bwould (?:bring|take|make|drop) (?:it|the price|that)\b"  # "which would bring it to ¥194.99"
 )

@@ -19,7 +19,7 @@ from ._conclusions import _COMPARATIVE, _conclusions
 from ._declines import CallRecordLike
 from ._extra import unsupported_claims
 from ._facts import _fact_verdict
-from ._language import addresses_evaluator, hedged_at
+from ._language import addresses_evaluator, declines, hedged_at
 from ._lexicon import any_found, words
 from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
@@ -52,7 +52,9 @@ def check_facts(
     declined = any_found(words("cannot_confirm"), a.text)
     found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
-    if not verdicts and not declined:  # every fact optional and none stated: a pass needs more
+    if _comparison_declined(a, records):  # "没法帮您对比，建议您点开详情页"
+        verdicts.append(Verdict(0.0, "declines the comparison the tools' data answered"))
+    elif not verdicts and not declined:  # every fact optional and none stated: needs more
         verdicts.append(_on_topic(a))
     for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
         if f.kind != "stock":
@@ -99,6 +101,28 @@ _TASK_WORDS = re.compile(
     + r"|更(?:轻|重|便宜|贵|大|小|长|短|好)|(?:两|2)(?:款|个)|都是|比较|对比|相比"
 )
 """Words of an answer that compares (the task of a comparison whose facts are all optional)."""
+
+
+_COMPARING = re.compile(r"\bcompar\w*|对比|比较|比一比")
+
+
+def _comparison_declined(a: _Answer, records: Sequence[CallRecordLike]) -> bool:
+    """Whether a comparison is declined and sent to the product pages though the tools answered.
+
+    "具体的接口和价格我这边暂时没法帮您对比，建议您点开两款的商品详情页看看": every product's
+    lookup came back, and the answer states no value of each (a dodge of facts it had).
+    """
+    case = a.case
+    if case.intent != "comparison" or not (
+        declines(a.text) or any_found(words("cannot_confirm"), a.text)
+    ):
+        return False
+    if not (_COMPARING.search(a.text) and words("look_elsewhere").search(a.text)):
+        return False
+    lookups = [r for r in records if r.function == "catalog.get_product"]
+    if not lookups or any(r.outcome != "ok" for r in lookups):
+        return False
+    return not _each_with_own_values(a, case.product_ids)
 
 
 def _on_topic(a: _Answer) -> Verdict:

@@ -23,7 +23,7 @@ _NOT_NEGATING = re.compile(
     r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少|"
     # words that hold a negator character but name a thing or a degree ("very", "discomfort",
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
-    r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|无门槛|未达到|没达到|达不到|未满足|不满足|"
+    r"非常|不适|不舒服|无线|不粘|不锈钢|无纺|无缝|无痕|无袖|无框|无门槛|未达到|没达到|达不到|未满足|不满足|不满|"
     # acceptance, not denial ("don't mind hand washing", 不介意手洗), and a price's condition
     # ("the price without a coupon", 不用券的到手价): neither denies the words after it
     r"(?:do|does|did|would|will) not mind|never mind|不介意|不在意|不在乎|"

@@ -73,9 +73,10 @@ _ZERO_BEFORE = re.compile(
 
 _ASKED_BEFORE = re.compile(
     r"(?:有没有|是不是|是否|还有没有)$|\b(?:whether|if) (?:it is |they are |it |they )?"
-    r"(?:(?:still|really) )?$"
+    r"(?:(?:still|really) )?$|\b(?:whether|if) (?:[a-z0-9-]+ ){1,3}(?:is|are) (?:still )?$"
 )
-"""Words that make the stock status after them a question (有没有卖完, "whether it's sold out")."""
+"""Words that make the stock status after them a question (有没有卖完, "whether it's sold out",
+"confirm whether Natural is available")."""
 
 
 def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, bool]]:

@@ -26,7 +26,7 @@ from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK
 from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
-from ._specs import wrong_spec_measures
+from ._specs import lead_time_unsaid, wrong_spec_measures
 from ._subjects import _size_token, fact_subject, names_field
 from ._support import product_support
 from ._text import between_emoji, clause_of, prepare
@@ -474,5 +474,6 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     denied_components,
     wrong_spec_measures,
     wrong_savings,
+    lead_time_unsaid,
 )
 """The claims beyond the facts read against the knowledge base, in the order reasons name them."""

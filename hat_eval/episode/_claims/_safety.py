@@ -125,6 +125,11 @@ _OF_PROFESSIONAL = re.compile(
 )
 """A professional the sentence refers the viewer to, said to do what follows ("who can help")."""
 
+_SEE_PROFESSIONAL = re.compile(
+    rf"\b(?:see|visit|ask|consult) (?:a|your) {PROFESSIONS} (?:for|about|to)\b[^.!?]{{0,12}}$"
+)
+"""A professional the viewer is sent to for what follows ("see a doctor for help with")."""
+
 _NO_DOT = re.compile(r"\bno\.(?=\s?1\b)")
 _TURN = re.compile(
     r"\s(?:but|however|though|yet)\s|\b(?:what |all )?i can (?:say|tell you)\b|\bthat said\b|"
@@ -333,6 +338,8 @@ def _claims(
                 continue
             if _OF_PROFESSIONAL.search(text, max(0, m.start() - 40), m.start()):
                 continue  # "please talk to a doctor, who can help properly": the doctor can
+            if _SEE_PROFESSIONAL.search(text, max(0, m.start() - 40), m.start()):
+                continue  # "please see a doctor for help with your skin": the doctor helps
             if pattern.startswith("^") and words("decline").search(text[m.start() : m.end() + 60]):
                 continue  # "Sure! I won't compare brands": the yes is to a refusal
             yield rule, m.group(0)
@@ -405,6 +412,8 @@ def _unsupported_effects(
             continue  # "does not cure, treat or prevent high blood pressure"
         if refused(text, m.start(), m.end()):
             continue
+        if _SEE_PROFESSIONAL.search(text, max(0, m.start() - 40), m.start()):
+            continue  # "please see a doctor for help with your skin": the doctor's help
         listing = listing if listing is not None else _listing(kb, product_ids)
         if _effect_given(m.group(0), listing):
             continue

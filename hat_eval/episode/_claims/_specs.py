@@ -20,29 +20,37 @@ from hat_eval.world import KnowledgeBase
 from ._answer import _Answer
 from ._language import approximated_at
 from ._lexicon import groups
-from ._mentions import _MEASURE, _difference
+from ._mentions import _difference
 from ._quantities import in_unit, same_quantity
 from ._text import clause_of, prepare
 from ._verdict import Verdict
 
-_PHYSICAL = frozenset({"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm"})
-_VALUE = re.compile(r"(\d+(?:\.\d+)?)\s?([a-z]+)")
+_PHYSICAL = frozenset({"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm", "inch"})
+_VALUE = re.compile(r"(\d+(?:\.\d+)?)[\s-]?([a-z]+)(?=\s[a-z]+$|$)")  # "1.32-inch amoled"
+_SAID = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)[ -]?([a-z]+)(?![a-z])")
+"""A measure said (``_MEASURE``, and with a hyphen: "a 1.39-inch display")."""
 _RANGE_BEFORE = re.compile(r"\d\s?(?:-|–|~|to|至|到)\s?$")
 _COMPARED = re.compile(
     r"比|更|差|than|more|less|lighter|heavier|bigger|smaller|longer|shorter|\bby\b"
 )
+_NOUN_AFTER = re.compile(
+    r"\s(?!(?:and|or|with|of|for|in|at|so|but|which|that|per|each|only|just|to|is|are|vs|"
+    r"versus|while|compared|than|too|also|both|lighter|heavier)\b)[a-z]+(?: [a-z]+)?"
+)
+"""The words right after a measure ("a 42 mm case", "1.39-inch amoled display") that name what
+it measures; a function word ("300 g and 22 vents") names nothing."""
 _VIEWER = re.compile(r"\byou(?:r|'re)?\b|你|您|宝宝")  # "if you weigh 55 kg": the viewer's own
 
 
 def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A measure said of a named spec that no product in scope gives (see the module)."""
-    if not any(m.group(2) in _PHYSICAL for m in _MEASURE.finditer(a.text)):
+    if not any(m.group(2) in _PHYSICAL for m in _SAID.finditer(a.text)):
         return []  # most answers: no physical measure
     # a brand names many products: only a name of one brings it into scope
     scope = {pid for about in a.named if len(about) == 1 for pid in about} | set(a.case.product_ids)
     specs = {pid: _measured(kb, pid) for pid in sorted(scope)}
     given = [v for spec in specs.values() for vs in spec.values() for v in vs]
-    for m in _MEASURE.finditer(a.text):
+    for m in _SAID.finditer(a.text):
         said, unit = float(m.group(1)), m.group(2)
         if unit not in _PHYSICAL or any(same_quantity(v, u, said, unit) for v, u in given):
             continue
@@ -57,6 +65,9 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         ):
             continue
         if _VIEWER.search(words) or re.match(r"\s?/|\s?每", a.text[m.end() : m.end() + 2]):
+            continue
+        noun = _NOUN_AFTER.match(a.text, m.end())  # "a 42 mm case": the case's, not the display's
+        if noun and not any(_label(lb).search(noun.group(0)) for sp in specs.values() for lb in sp):
             continue
         i = a.clause_at(m.start())
         about = (a.products[i] if i is not None else None) or frozenset()
@@ -83,7 +94,7 @@ def _measured(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, str]]]
     product = kb.product(pid)
     out: dict[str, list[tuple[float, str]]] = {}
     for label, value in (product.get("specs", {}) if product else {}).items():
-        m = _VALUE.fullmatch(prepare(str(value)))
+        m = _VALUE.match(prepare(str(value)))
         if m and m.group(2) in _PHYSICAL:
             out.setdefault(str(label), []).append((float(m.group(1)), m.group(2)))
     return out
@@ -97,3 +108,37 @@ def _label(label: str) -> re.Pattern[str]:
         return named
     own = [re.escape(w) for w in label.lower().split() if len(w) > 2]
     return re.compile(r"\b(?:" + "|".join(own) + r")\b" if own else r"(?!)")
+
+
+_MAKING = re.compile(
+    r"\b(?:once|after|when) (?:it is |it has been |it's |they are )?"
+    r"(?:made|engraved|ready|finished)|\bmade to order in\b|\bto (?:make|engrave)\b"
+    r"|\b(?:production|making|engraving) (?:time|takes)"
+    r"|制作(?:完成|好|完)?(?:后|之后|再)|做好(?:后|之后|再)|(?:制作|定制|刻字)(?:需要|要|周期|时间)"
+)
+
+
+def lead_time_unsaid(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """Undecided: a delivery time of a made-to-order piece given as the shipping's alone.
+
+    "Delivery to Nanjing takes 1-2 days" of a necklace made to order in 3-5 days first. The
+    annotators of the fresh sets L373, L395, L399 and L403 fail it (it cannot arrive in 1-2
+    days); the corpus's earlier labels pass 21 such answers. The case's gold gives the shipping
+    days, so the checks do not guess: the judge decides. An answer that says the making time
+    (its days, or that shipping starts once the piece is made) is read as usual.
+    """
+    if not any(f.source.endswith(".delivery_days") for f in a.case.facts):
+        return []
+    for pid in a.case.product_ids:
+        product = kb.product(pid)
+        lead = str((product or {}).get("specs", {}).get("made to order", ""))
+        days = re.search(r"(\d+)\s?-\s?(\d+) days", lead)
+        if days is None:
+            continue
+        low, high = days.groups()
+        said = re.search(rf"(?<![\d.]){low}\s?(?:-|–|~|to|至|到)\s?{high}(?![\d.])", a.text)
+        if said is None and not _MAKING.search(a.text):
+            name = (product or {}).get("name", pid)
+            why = f"gives the shipping time only; {name} is {lead} first: annotators split"
+            return [Verdict(None, why)]
+    return []
