@@ -187,6 +187,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "shade depth": "a much lighter shade",
         "extension chain": "with an extension chain",
         "insulated": "double-wall insulated",
+        "stretch": "stretchy",
         "pure cotton": "pure cotton",
         "newcomer offer": "a newcomer discount",
         "lint-free": "lint-free",

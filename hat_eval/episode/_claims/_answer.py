@@ -195,6 +195,11 @@ class _Answer(Claims):
         if about is not None and subject.product_id is not None:
             if subject.product_id not in about:
                 return True
+        left = self.text.rfind("(", clause.start, pos)
+        right = self.text.find(")", pos, clause.end)
+        if left >= 0 and right >= 0 and ")" not in self.text[left:pos]:  # "(80 g is in stock)"
+            if variant_conflict(self.kb, subject, self.text[left + 1 : right]):
+                return True  # an aside about another option says nothing of this one
         # "sold out (XL black too)": an aside naming other options says nothing of this one
         segment = _ASIDE.sub(" ", self._variant_segment(subject, i))
         return variant_conflict(self.kb, subject, segment)

@@ -30,6 +30,7 @@ from ._support import product_support
 from ._text import clause_of
 from ._verdict import Verdict
 
+_REJECTED = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 
 
@@ -65,8 +66,13 @@ def check_facts(
             break
     verdicts += _conclusions(a, case)
     verdicts += other_region_values(a, case) + wrong_screen(a)
-    if any("rejected_coupons" in f.source for f in case.facts):  # "they stack" contradicts it
+    rejected = {c.lower() for f in case.facts for c in _REJECTED.findall(f.source)}
+    if rejected:  # "they stack" contradicts it
         for m in words("stack_claim").finditer(a.text):
+            said = re.split(r"[,，;；。！？!?.]", a.text[max(0, m.start() - 60) : m.start()])[-1]
+            named = {c for c in case.coupon_codes if c.lower() in said}
+            if named and not named & rejected:
+                continue  # "LIVE20（满199减20）可以叠加": said of a coupon that applies
             if not a.negated(m.start()):
                 verdicts.append(Verdict(0.0, f"says {m.group(0)!r} but the KB rejects a coupon"))
                 break

@@ -12,7 +12,7 @@ from ._extra import unsupported_claims
 from ._gold import combine_verdicts, read_answer
 from ._language import _NEGATORS, addresses_evaluator, declines
 from ._lexicon import words
-from ._options import gone_said_in_stock
+from ._options import gone_said_in_stock, listed_statuses
 from ._regions import other_region_values
 from ._safety import _compiled, check_safety, opinion_only
 from ._screen import wrong_screen
@@ -193,6 +193,7 @@ def check_no_fact(
         if a.kb is None
         else unsupported_claims(a, a.world)
         + gone_said_in_stock(a, a.kb)
+        + listed_statuses(a, a.kb)
         + other_region_values(a, case)
         + wrong_screen(a)
     )

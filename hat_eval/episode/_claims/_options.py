@@ -336,11 +336,13 @@ def gone_said_in_stock(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_BOTH_LISTED = re.compile(r"\bboth\b|两(?:款|个|种)?都|都有货|都还有")
+"""Options listed under one status ("both black and beige are in stock", 黑色和米色都有货)."""
 _PLAIN_STATUS = re.compile(r"stock|sold|available|有货|没货|售罄|卖完|缺货|现货|库存")
 """A status phrase that can only be one ("还有" may be "there is also")."""
 
 
-def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+def listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
     "S is in stock in White, Brown and Grey" when S White and S Grey have 0 left; of a product
@@ -358,14 +360,16 @@ def _listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         ):  # "S in black is sold out, and only 6 are left in sage green": two statuses
             continue
         said = a.text[sentence.start : sentence.end]
-        for pid in a.case.product_ids:
+        screen = a.case.session.product_on_screen  # a chit-chat answer speaks of the one on screen
+        for pid in a.case.product_ids or ((screen,) if screen else ()):
             every = kb.skus(pid)
             if every and not any(s.get("colour") for s in every):  # "the 200 g bag is in stock"
                 if not _PLAIN_STATUS.search(a.text, start, end):  # 长度17cm，还有3cm延长链
                     continue
                 named = [s for s in every if names_field(said, s, "option")]
                 wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
-                if len({s["option"] for s in named}) == 1 and wrong:
+                listed = len({s["option"] for s in named}) == 1 or _BOTH_LISTED.search(said)
+                if listed and wrong:  # "both black and beige are in stock" of a sold-out black
                     return [Verdict(0.0, f"says {a.text[start:end]!r} of {_whose_stock(wrong[0])}")]
                 continue
             skus = [s for s in every if s.get("colour")]
@@ -468,7 +472,7 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _all_in_stock,
     _screen_deal,
     gone_said_in_stock,
-    _listed_statuses,
+    listed_statuses,
     _chart_ranges,
     _fitting_sizes,
     denied_components,

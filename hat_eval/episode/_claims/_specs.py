@@ -8,6 +8,8 @@ spec is measured in; a value any product in scope gives for any spec is no claim
 (an 8 mm stone beside a 2.2 mm band), and neither is a difference ("轻了30g"), a per-amount
 ("¥20/100 g") or a rounding a viewer accepts ("about 300 g" of 310 g). Time (shelf life, run
 time, days) has its own readers.
+
+A made-to-order piece's making time is read here too (:func:`lead_time_unsaid`).
 """
 
 from __future__ import annotations
