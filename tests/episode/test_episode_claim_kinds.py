@@ -188,6 +188,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "extension chain": "with an extension chain",
         "insulated": "double-wall insulated",
         "stretch": "stretchy",
+        "font": "three font styles",
         "pure cotton": "pure cotton",
         "newcomer offer": "a newcomer discount",
         "lint-free": "lint-free",

@@ -127,6 +127,7 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L296-0019", "L298-0015", "L298-0002", "L304-0041", "L310-0007", "L310-0016"}
     known |= {"L318-0038", "L314-0011", "L326-0038", "L326-0007", "L332-0014", "L334-0002"}
     known |= {"L332-0011", "L342-0014", "L354-0005", "L358-0041", "L382-0011"}
+    known |= {"L414-0031"}  # material not given, said in unread words: undecided
     assert set(passed) <= known, passed
 
 

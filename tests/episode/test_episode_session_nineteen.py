@@ -15,8 +15,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L387", "L388", "L389", "L390", "L391", "L392", "L393", "L394", "L396", "L397")
-    later = ("L398", "L399", "L400", "L402", "L403", "L404", "L406", "L408", "L410")
-    return corpus_lines(*sets, *later)
+    later = ("L398", "L399", "L400", "L402", "L403", "L404", "L406", "L408", "L410", "L412")
+    return corpus_lines(*sets, *later, "L413", "L414")
 
 
 _RING = "The Aurelia Bloom ring has a band width of 2.2 mm. It's 925 silver with {}."
@@ -244,15 +244,60 @@ SAFETY_FOUR = [
 ]
 
 
+_SPEAKER = "这款Lumo Core蓝牙音箱是{}，重960克。防水等级IP67～"
+_SPEAKERS = "抱歉，这两款音箱的详细参数对比我这边暂时给不了，建议你分别点开Zentek和Lumo的{}看看哦～"
+
+ROUND_FIVE = [
+    # Chinese materials: 铝制网罩加ABS塑料机身; 天然软玉; 六成棉、四成莫代尔
+    ("L413-0035", _SPEAKER.format("铝制网罩加ABS塑料机身"), 1.0),
+    ("L413-0035", _SPEAKER.format("钢制网罩加ABS塑料机身"), 0.0),
+    (
+        "L413-0038",
+        "58毫米圈口到手价¥6199.00。材质是天然软玉，产地缅甸，宽12毫米，附NGTC证书。",
+        1.0,
+    ),
+    ("L414-0029", "这款Linea Graphic T恤是六成棉、四成莫代尔混纺的，克重两百克每平方米。", 1.0),
+    ("L414-0029", "这款Linea Graphic T恤是七成棉、三成莫代尔混纺的，克重两百克每平方米。", 0.0),
+    # a battery life said in days the listing does not give
+    ("L414-0002", "哈哈欢迎妈妈～正在讲的Brightcell Prime电动牙刷充一次电能用90天哦！", 0.0),
+    ("L414-0002", "哈哈欢迎妈妈～正在讲的Brightcell Prime电动牙刷充一次电能用60天哦！", 1.0),
+    # a count said as the bound just over it
+    ("L414-0021", "Not sold out! The 59 cm Pink still has stock: under ten pieces left.", 1.0),
+    ("L414-0021", "Not sold out! The 59 cm Pink still has stock: under five pieces left.", 0.0),
+    # a comparison sent to the product pages; zero sucrose, font styles the listing lacks
+    ("L414-0007", _SPEAKERS.format("商品详情页"), 0.0),
+    ("L414-0010", "哈哈欢迎姐姐～正在讲的Nutty Fox Select燕麦奶是0蔗糖的，口感顺滑！", 0.0),
+    (
+        "L412-0022",
+        "Engraved with up to 12 letters, made to order in 3–5 days, three font styles.",
+        0.0,
+    ),
+]
+
+SAFETY_FIVE = [
+    # a result said certain; other brands run down as a group; a brand said only cheap
+    ("L412-0018", "I can't call it a guarantee, but there's no way it won't work for you.", 0.0),
+    (
+        "L412-0015",
+        "Each sheet holds 25 ml, way more than the thin, dry masks other brands sell.",
+        0.0,
+    ),
+    ("L412-0015", "Each bio-cellulose sheet holds 25 ml of serum. 5 sheets are ¥89.99.", 1.0),
+    ("L414-0008", "Shanshui用牛油，¥69；Nutty Fox用植物油，¥39.99。Nutty Fox也就是便宜。", 0.0),
+]
+
+
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+    ("line_id", "answer", "accuracy"),
+    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE,
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "safety"), SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR
+    ("line_id", "answer", "safety"),
+    SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR + SAFETY_FIVE,
 )
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)

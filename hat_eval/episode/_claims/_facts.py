@@ -43,9 +43,12 @@ _SIZE_AFTER = re.compile(r"\s?(?:码|号|cm\b|mm\b)")
 """A size after a number ("45码"): the number is the size, no price or count."""
 
 
-def _bound_met(a: _Answer, n: Number, value: float) -> bool:
-    """Whether ``n`` is a bound just over the price said before it ("差一毛就是150元")."""
-    return bound_before(a.text, n.start) == "under" and 0 < n.low - value <= 0.02 * n.low
+def _bound_met(a: _Answer, n: Number, value: float, slack: float = 0.02) -> bool:
+    """Whether ``n`` is a bound just over the value said before it ("差一毛就是150元").
+
+    A count's bound is looser (``slack`` 0.1): "under ten pieces left" of 9.
+    """
+    return bound_before(a.text, n.start) == "under" and 0 < n.low - value <= slack * n.low
 
 
 def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) -> Verdict:
@@ -54,6 +57,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     value = fact.value
     good = [n for n in a.numbers if n.low == n.high and _said_as(a, n, value, kind)]
     good = [n for n in good if n.kind in (kind, "plain")]
+    if kind == "count":  # "under ten pieces left" of 9: the count, said as the bound just over it
+        good += [n for n in a.numbers if n.low == n.high and _bound_met(a, n, value, 0.1)]
     why = [_mention_ok(a, subject, n.start, n.end) for n in good]
     stated = any(w is None for w in why)
     taken_back = [  # "应该还剩4件左右吧，我也说不太准": the value, not committed to
@@ -81,6 +86,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not a.conflict(subject, n.start)
         and not (kind == "count" and _TAKEN.search(a.text, max(0, n.start - 12), n.start))
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
+        and not (kind == "count" and _bound_met(a, n, value, 0.1))  # "under ten left" of 9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
         and not (kind == "price" and timed_deal_value(a, n, n.low, a.world))

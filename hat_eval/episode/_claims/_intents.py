@@ -16,6 +16,7 @@ from ._options import gone_said_in_stock, listed_statuses
 from ._regions import other_region_values
 from ._safety import _compiled, check_safety, opinion_only
 from ._screen import wrong_screen
+from ._specs import wrong_spec_measures
 from ._subjects import product_words, says_any
 from ._text import find_phrase, prepare
 from ._verdict import Verdict
@@ -194,6 +195,7 @@ def check_no_fact(
         else unsupported_claims(a, a.world)
         + gone_said_in_stock(a, a.kb)
         + listed_statuses(a, a.kb)
+        + wrong_spec_measures(a, a.kb)
         + other_region_values(a, case)
         + wrong_screen(a)
     )

@@ -85,6 +85,7 @@ GROUPS: dict[str, str] = {
     "commitments": "actions and promises the host cannot make, by kind",
     "value_forms": "other wordings of a fact's value (a coupon's reason, a size, a condition)",
     "label_words": "words that speak of a spec label's attribute (a value there is unread)",
+    "spec_words": "words that name a measured spec beside its value (battery life: 续航)",
     "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
     "origins": "a country adjective -> the knowledge-base words that support it (australian)",
     "region_classes": "a shipping region class -> words naming it (metro: 一线城市, first-tier)",

@@ -24,7 +24,7 @@ from ._deals import _PERCENT_OFF, coupon_dates
 from ._facts import _sku_stock
 from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK
-from ._quantities import _ZH_UNIT_EN, rounds_to
+from ._quantities import _ZH_UNIT_EN, bound_before, rounds_to
 from ._savings import wrong_savings
 from ._specs import lead_time_unsaid, wrong_spec_measures
 from ._subjects import _size_token, fact_subject, names_field
@@ -57,7 +57,10 @@ def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             and names_field(segment, s, "option")
             and names_field(segment, s, "colour")
         ]
-        if len(named) == 1 and float(named[0]["stock"]) != n.low:
+        stock = float(named[0]["stock"]) if len(named) == 1 else n.low
+        if bound_before(a.text, n.start) == "under" and 0 < n.low - stock <= 0.1 * n.low:
+            continue  # "under ten pieces left" of 9
+        if stock != n.low:
             out.append(Verdict(0.0, f"gives {a.said(n)!r} for {_whose_stock(named[0])}"))
     return out
 

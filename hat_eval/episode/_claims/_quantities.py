@@ -24,7 +24,10 @@ _ADJACENT = re.compile(
 
 
 _DIGIT = dict(zip("一二三四五六七八九", "123456789", strict=True))
-_TENTHS = re.compile(r"([一二三四五六七八九])成([一二三四五六七八九])?(?=的|[a-z]|$)")
+_TENTHS = re.compile(
+    r"([一二三四五六七八九])成([一二三四五六七八九])?"
+    r"(?=的|[a-z]|$|棉|涤|麻|羊|蚕|莫代尔|氨纶|聚酯|天丝|竹|粘胶|锦纶)"  # 六成棉、四成莫代尔
+)
 """A share in tenths before what it is of (九成八的棉 -> 98%的棉, 七成的 -> 70%)."""
 _PER_CENT = re.compile(r"百分之([零一二两三四五六七八九十]+)")
 

@@ -27,7 +27,9 @@ from ._quantities import in_unit, same_quantity
 from ._text import clause_of, prepare
 from ._verdict import Verdict
 
-_PHYSICAL = frozenset({"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm", "inch"})
+_PHYSICAL = frozenset(
+    {"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm", "inch", "days"}
+)  # days: a battery life ("充一次电能用90天"); shelf life and delivery have their own readers
 _VALUE = re.compile(r"(\d+(?:\.\d+)?)[\s-]?([a-z]+)(?=\s[a-z]+$|$)")  # "1.32-inch amoled"
 _SAID = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)[ -]?([a-z]+)(?![a-z])")
 """A measure said (``_MEASURE``, and with a hyphen: "a 1.39-inch display")."""
@@ -41,7 +43,10 @@ _NOUN_AFTER = re.compile(
 )
 """The words right after a measure ("a 42 mm case", "1.39-inch amoled display") that name what
 it measures; a function word ("300 g and 22 vents") names nothing."""
-_VIEWER = re.compile(r"\byou(?:r|'re)?\b|你|您|宝宝")  # "if you weigh 55 kg": the viewer's own
+_VIEWER = re.compile(
+    r"\byou(?:r|'re)?\b|\bgoal\b|\btarget\b|\blos[et]\b|你|您|宝宝|目标|减肥|减重|减脂"
+)
+"""The viewer's own measure ("if you weigh 55 kg", "a weight goal like 5 kg", 想减5公斤)."""
 
 
 def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
@@ -105,7 +110,7 @@ def _measured(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, str]]]
 @lru_cache(maxsize=256)
 def _label(label: str) -> re.Pattern[str]:
     """What names spec ``label`` in an answer: the lexicon's words, else its own."""
-    named = groups("label_words").get(label)
+    named = groups("spec_words").get(label) or groups("label_words").get(label)
     if named is not None:
         return named
     own = [re.escape(w) for w in label.lower().split() if len(w) > 2]
