@@ -197,9 +197,9 @@ class _Answer(Claims):
                 return True
         left = self.text.rfind("(", clause.start, pos)
         right = self.text.find(")", pos, clause.end)
-        if left >= 0 and right >= 0 and ")" not in self.text[left:pos]:  # "(80 g is in stock)"
+        if left >= 0 and right >= 0 and ")" not in self.text[left:pos]:
             if variant_conflict(self.kb, subject, self.text[left + 1 : right]):
-                return True  # an aside about another option says nothing of this one
+                return True  # "200 g is sold out (80 g is in stock)": the aside is the 80 g's
         # "sold out (XL black too)": an aside naming other options says nothing of this one
         segment = _ASIDE.sub(" ", self._variant_segment(subject, i))
         return variant_conflict(self.kb, subject, segment)

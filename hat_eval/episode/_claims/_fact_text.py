@@ -294,7 +294,8 @@ def _spread(form: str) -> re.Pattern[str]:
     return re.compile("[^，。！？,.!?、；;]?".join(map(re.escape, form)))
 
 
-_CODE_OF = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+REJECTED_CODE = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
+"""The code of a rejected coupon a fact's source names (``rejected_coupons[code=X].reason``)."""
 _JOINS = re.compile(r"^(?:\s|,|，|、|and|和|与|跟|or|&)*$")
 
 
@@ -306,13 +307,13 @@ def _other_coupon(a: _Answer, fact: Fact, pos: int) -> str | None:
     fact only when none of them is the fact's coupon and their own reason differs (a reason
     two coupons share may be said once for both: "FLASH5 starts Nov 15 and DOUBLE12 on Dec 1").
     """
-    own = _CODE_OF.search(fact.source)
+    own = REJECTED_CODE.search(fact.source)
     if own is None:
         return None
     reasons = {
         m.group(1).lower(): str(f.value)
         for f in a.case.facts
-        if (m := _CODE_OF.search(f.source)) is not None
+        if (m := REJECTED_CODE.search(f.source)) is not None
     }
     sentence = clause_of(a.sentences, pos)
     head = a.text[sentence.start : pos]
@@ -341,7 +342,7 @@ def _spoken_of_unread(a: _Answer, fact: Fact) -> str | None:
     ("our after-sales team will sort it out") is offered a follow-up. Neither is a fail on
     evidence: the judge decides.
     """
-    code = _CODE_OF.search(fact.source)
+    code = REJECTED_CODE.search(fact.source)
     if code is not None:
         for start, _ in find_phrase(code.group(1).lower(), a.text):
             clause = a.clause(start)

@@ -18,6 +18,7 @@ from ._answer import _Answer, read_answer
 from ._conclusions import _COMPARATIVE, _conclusions
 from ._declines import CallRecordLike
 from ._extra import unsupported_claims
+from ._fact_text import REJECTED_CODE
 from ._facts import _fact_verdict
 from ._language import addresses_evaluator, declines, hedged_at
 from ._lexicon import any_found, words
@@ -30,7 +31,6 @@ from ._support import product_support
 from ._text import clause_of
 from ._verdict import Verdict
 
-_REJECTED = re.compile(r"rejected_coupons\[code=([^\]]+)\]")
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 
 
@@ -53,7 +53,7 @@ def check_facts(
     declined = any_found(words("cannot_confirm"), a.text)
     found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
-    if _comparison_declined(a, records):  # "没法帮您对比，建议您点开详情页"
+    if _comparison_declined(a, records, declined):  # "没法帮您对比，建议您点开详情页"
         verdicts.append(Verdict(0.0, "declines the comparison the tools' data answered"))
     elif not verdicts and not declined:  # every fact optional and none stated: needs more
         verdicts.append(_on_topic(a))
@@ -66,7 +66,7 @@ def check_facts(
             break
     verdicts += _conclusions(a, case)
     verdicts += other_region_values(a, case) + wrong_screen(a)
-    rejected = {c.lower() for f in case.facts for c in _REJECTED.findall(f.source)}
+    rejected = {c.lower() for f in case.facts for c in REJECTED_CODE.findall(f.source)}
     if rejected:  # "they stack" contradicts it
         for m in words("stack_claim").finditer(a.text):
             said = re.split(r"[,，;；。！？!?.]", a.text[max(0, m.start() - 60) : m.start()])[-1]
@@ -112,16 +112,14 @@ _TASK_WORDS = re.compile(
 _COMPARING = re.compile(r"\bcompar\w*|对比|比较|比一比")
 
 
-def _comparison_declined(a: _Answer, records: Sequence[CallRecordLike]) -> bool:
+def _comparison_declined(a: _Answer, records: Sequence[CallRecordLike], declined: bool) -> bool:
     """Whether a comparison is declined and sent to the product pages though the tools answered.
 
     "具体的接口和价格我这边暂时没法帮您对比，建议您点开两款的商品详情页看看": every product's
     lookup came back, and the answer states no value of each (a dodge of facts it had).
     """
     case = a.case
-    if case.intent != "comparison" or not (
-        declines(a.text) or any_found(words("cannot_confirm"), a.text)
-    ):
+    if case.intent != "comparison" or not (declined or declines(a.text)):
         return False
     if not (_COMPARING.search(a.text) and words("look_elsewhere").search(a.text)):
         return False

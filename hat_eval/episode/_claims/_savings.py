@@ -29,14 +29,13 @@ def wrong_savings(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     if not finals or not _SAVING.search(a.text):
         return []
     prices = a.world.prices
-    near = lambda x, y: abs(x - y) <= 0.011  # noqa: E731  (cents as said)
     for m in _SAVING.finditer(a.text):
         said = float(m.group(2))
-        if m.group(1):  # "you save about ¥48" of ¥47.98: a rounding
-            near = lambda x, y: abs(x - y) <= max(1.0, 0.02 * y)  # noqa: E731
-        if a.negated(m.start()) or any(near(said, k) for k in a.known):
+        # cents as said; "you save about ¥48" of ¥47.98 is a rounding
+        slack = max(1.0, 0.02 * said) if m.group(1) else 0.011
+        if a.negated(m.start()) or any(abs(said - k) <= slack for k in a.known):
             continue  # the case's own lookups gave it (a coupon's or a deal's value)
-        if any(near(said, p - q) for p in prices for q in (*prices, *finals)):
+        if any(abs(said - (p - q)) <= slack for p in prices for q in (*prices, *finals)):
             continue  # a price less the final one, or the difference of two prices
         final = ", ".join(f"¥{f:g}" for f in finals)
         return [Verdict(0.0, f"says a saving of {m.group(0)!r}; the final price is {final}")]

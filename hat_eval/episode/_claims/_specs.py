@@ -51,15 +51,19 @@ _VIEWER = re.compile(
 
 def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A measure said of a named spec that no product in scope gives (see the module)."""
-    if not any(m.group(2) in _PHYSICAL for m in _SAID.finditer(a.text)):
-        return []  # most answers: no physical measure
+    measures = [m for m in _SAID.finditer(a.text) if m.group(2) in _PHYSICAL]
+    own = [v for pid in a.case.product_ids for vs in _measured(kb, pid).values() for v in vs]
+    if not any(  # most answers: no physical measure, or only the case's own products' values
+        not any(_same(v, u, float(m.group(1)), m.group(2)) for v, u in own) for m in measures
+    ):
+        return []
     # a brand names many products: only a name of one brings it into scope
     scope = {pid for about in a.named if len(about) == 1 for pid in about} | set(a.case.product_ids)
     specs = {pid: _measured(kb, pid) for pid in sorted(scope)}
     given = [v for spec in specs.values() for vs in spec.values() for v in vs]
-    for m in _SAID.finditer(a.text):
+    for m in measures:
         said, unit = float(m.group(1)), m.group(2)
-        if unit not in _PHYSICAL or any(same_quantity(v, u, said, unit) for v, u in given):
+        if unit not in _PHYSICAL or any(_same(v, u, said, unit) for v, u in given):
             continue
         if _RANGE_BEFORE.search(a.text, max(0, m.start() - 8), m.start()) or a.text.startswith(
             "半", m.end()
@@ -83,7 +87,7 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             for label, values in specs.get(pid, {}).items():
                 if not _label(label).search(words):
                     continue
-                if all(same_quantity(v, u, said, unit) is None for v, u in values):
+                if all(_same(v, u, said, unit) is None for v, u in values):
                     continue  # another quantity than the spec's
                 if approximated_at(a.text, m.start(), m.end()) and any(
                     (x := in_unit(v, u, unit)) is not None and abs(said - x) <= 0.05 * x
@@ -96,6 +100,25 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+_FAMILY = {"g": "mass", "kg": "mass", "mg": "mass", "ml": "volume", "l": "volume", "mm": "length"}
+_FAMILY |= {"cm": "length", "m": "length", "inch": "length", "w": "w", "mah": "mah", "gsm": "gsm"}
+_FAMILY |= {"days": "days"}
+
+
+@lru_cache(maxsize=8192)
+def _same(value: float, unit: str, said: float, unit_said: str) -> bool | None:
+    """Whether two measures are the same amount (None: not the same quantity).
+
+    ``same_quantity`` without pint where the units settle it, as they do for most pairs.
+    """
+    if _FAMILY.get(unit) != _FAMILY.get(unit_said):
+        return None
+    if unit == unit_said:
+        return abs(value - said) < 1e-9
+    return same_quantity(value, unit, said, unit_said)
+
+
+@lru_cache(maxsize=4096)
 def _measured(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, str]]]:
     """The product's specs measured in a physical unit: label -> [(value, unit)]."""
     product = kb.product(pid)
