@@ -34,7 +34,15 @@ from ._facts import ExpectedCall, Fact, numbers_in, phrase_spans
 from ._faults import FAULT_KINDS, FaultInjector, FaultPlan, ToolFault, drift, render_result
 from ._function_registry import PARAMETERS
 from ._functions import IMPLEMENTATIONS, call_function, check_arguments, stock_status
-from ._kb import KnowledgeBase, build_kb, builtin_pack, generate_pack, kb_from_pack, load_kb
+from ._kb import (
+    KnowledgeBase,
+    build_kb,
+    builtin_pack,
+    generate_pack,
+    kb_from_pack,
+    load_kb,
+    made_to_order_days,
+)
 from ._oracle import ASKS_COUNT, CJK, reference_answer
 from ._pack import (
     PackError,
@@ -87,6 +95,7 @@ __all__ = [
     "ToolFault",
     "ToolInputError",
     "build_kb",
+    "made_to_order_days",
     "builtin_pack",
     "builtin_pack_dir",
     "check_pack",

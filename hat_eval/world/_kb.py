@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
@@ -40,6 +41,20 @@ from ._vocab import (
 )
 
 _PCT_VALUES = (10, 12, 15, 18, 20, 25, 30)
+
+
+def made_to_order_days(product: dict[str, Any] | None) -> tuple[int, int] | None:
+    """The making time of a made-to-order product (spec "made to order in 3-5 days": (3, 5)).
+
+    None for a stock item. The oracle says it beside a delivery time, and the checks read
+    whether an answer does.
+    """
+    lead = str((product or {}).get("specs", {}).get("made to order", ""))
+    days = _MADE_IN.search(lead)
+    return (int(days.group(1)), int(days.group(2))) if days else None
+
+
+_MADE_IN = re.compile(r"(\d+)\s?-\s?(\d+) days")
 
 
 def money(value: float | Decimal) -> float:

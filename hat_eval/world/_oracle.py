@@ -15,7 +15,7 @@ from ._cases import Case
 from ._cases._draft import variant_axes
 from ._cases._phrases import case_phrases
 from ._facts import Fact, fact_mentioned
-from ._kb import KnowledgeBase
+from ._kb import KnowledgeBase, made_to_order_days
 from ._vocab import CATEGORY_ZH, REGION_ALIASES, zh_forms
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -179,11 +179,9 @@ def _ship_sentence(case: Case, kb: KnowledgeBase, zh: bool) -> str:
 def _lead_days(case: Case, kb: KnowledgeBase) -> str | None:
     """The making time of a made-to-order product of the case ("3-5"), None for stock items."""
     for pid in case.product_ids:
-        product = kb.product(pid)
-        lead = str((product or {}).get("specs", {}).get("made to order", ""))
-        days = re.search(r"(\d+\s?-\s?\d+) days", lead)
+        days = made_to_order_days(kb.product(pid))
         if days is not None:
-            return days.group(1)
+            return f"{days[0]}-{days[1]}"
     return None
 
 

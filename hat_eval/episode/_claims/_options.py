@@ -21,10 +21,10 @@ from hat_eval.world import KnowledgeBase, stock_status
 from ._answer import _Answer, _near
 from ._claim_words import denied_components
 from ._deals import _PERCENT_OFF, coupon_dates
-from ._facts import _sku_stock
+from ._facts import _bound_met, _sku_stock
 from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK
-from ._quantities import _ZH_UNIT_EN, bound_before, rounds_to
+from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
 from ._specs import lead_time_unsaid, wrong_spec_measures
 from ._subjects import _size_token, fact_subject, names_field
@@ -58,9 +58,7 @@ def _option_counts(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             and names_field(segment, s, "colour")
         ]
         stock = float(named[0]["stock"]) if len(named) == 1 else n.low
-        if bound_before(a.text, n.start) == "under" and 0 < n.low - stock <= 0.1 * n.low:
-            continue  # "under ten pieces left" of 9
-        if stock != n.low:
+        if stock != n.low and not _bound_met(a, n, stock, 0.1):  # "under ten left" of 9
             out.append(Verdict(0.0, f"gives {a.said(n)!r} for {_whose_stock(named[0])}"))
     return out
 
