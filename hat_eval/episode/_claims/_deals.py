@@ -108,8 +108,12 @@ _ENDS = re.compile(
     r"\b(?:ends?|ending|until|till|through|expires?|runs? out|wraps? up|last day)\b|截止|结束|为止|"
     r"持续到|有效期到"
 )
-_ENDS_AT_TIME = re.compile(r"\b(?:until|till|ends?|through|by)\s\d{1,2}:\d{2}\s(?:on\s)?$")
-"""An end said with its time before the date ("until 23:59 on Nov 26"): the colon splits clauses."""
+_ENDS_AT_TIME = re.compile(
+    r"\b(?:until|till|ends?|through|by)\s(?:\d{1,2}:\d{2}\s(?:on\s)?|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s(?:the\s)?)$|活动到$"
+)
+"""An end said with its time or weekday before the date ("until 23:59 on Nov 26", "lasts
+through Saturday, Nov 21": the comma splits clauses) or as the deal's reach (活动到11月15日)."""
 _TIME_THEN_ENDS = re.compile(r"\s?\d{1,2}[:：]\d{2}(?:[:：]\d{2})?\s?(?:就|前)?(?:截止|结束)")
 """A date's time and its end after it (11月22日23:59截止): the colon splits clauses."""
 _DEAL_WORDS = re.compile(
@@ -390,3 +394,26 @@ def _live_only(claims: Claims, world: Support) -> list[Verdict]:
     if any(d.live_only for d in running):
         return []
     return [Verdict(0.0, f"says {said.group(0)!r}; the deal running now is not live-only")]
+
+
+_DEAL_COMING = re.compile(
+    r"\b(?:deal|discount|promo(?:tion)?|offer|sale|price drop)s?\b[^.!?]{0,40}?\b(?:dropping|"
+    r"drops?|coming|landing|launching|going live|starts?|starting|kicks? off)\b[^.!?]{0,24}?"
+    r"\b(?:later|soon|tomorrow|this week|next week|tonight|this weekend)\b|"
+    r"(?:明天|之后|过几天|下周|晚点|稍后|晚些)[^，。！？,.!?]{0,10}(?:有|上|开)[^，。！？,.!?]{0,8}"
+    r"(?:优惠|活动|折扣|福利|秒杀)"
+)
+
+
+def _deal_coming(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to come later when none of the products' deals starts after now.
+
+    "We've got a special live-only discount on the cleanser dropping later this week" of a
+    product with no promotion: a deal the viewer will wait for that the shop never planned.
+    """
+    if not world.now or not world.prices or any(d.starts_at > world.now for d in world.deals):
+        return []
+    said = _DEAL_COMING.search(claims.text)
+    if said is None or claims.negated(said.start()):
+        return []
+    return [Verdict(0.0, f"says {said.group(0)!r}; no deal of it starts later")]

@@ -37,6 +37,7 @@ from ._answer import Claims
 from ._claim_words import _run_time, _shelf_life, _warranty, _words
 from ._deals import (
     _deadlines,
+    _deal_coming,
     _deal_now,
     _down_from,
     _end_dates,
@@ -65,6 +66,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _run_time,
     _deadlines,
     _deal_now,
+    _deal_coming,
     _live_only,
     _ships_from,
     _waived_conditions,

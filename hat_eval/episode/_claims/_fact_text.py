@@ -128,12 +128,31 @@ def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> s
                 continue  # "轻了130g", "130 g lighter": how far apart, not a value
             if _choice(a, subject, other, core, start):
                 continue  # "go satin for a soft sheen, natural for a skin-like look"
+            if _between(a.text, start, end):
+                continue  # "a soft sheen that sits between matte and glossy": a scale's end
             if a.negated(start) or a.conflict(subject, start):
                 continue
             if _theirs(a, subject, other, start):
                 continue
             return other
     return None
+
+
+_BETWEEN_BEFORE = re.compile(r"\bbetween\s(?:[\w-]+\s){0,3}(?:and\s)?$|介于\w{0,6}(?:和|与)?$")
+_BETWEEN_AFTER = re.compile(r"^\s(?:and\s[\w-]+|\w{0,6}之间)|^(?:和|与)?\w{0,6}之间")
+
+
+def _between(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``start:end`` is one end of a scale said with "between ... and ...".
+
+    "a soft sheen that sits between matte and glossy", "介于哑光和亮面之间": a place on a
+    scale, not the value said of the product.
+    """
+    before = _BETWEEN_BEFORE.search(text, max(0, start - 40), start)
+    return before is not None and (
+        before.group(0).rstrip().endswith(("and", "和", "与"))
+        or _BETWEEN_AFTER.search(text[end : end + 16]) is not None
+    )
 
 
 _WANTED_NONE = re.compile(

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import partial
 
-from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase
+from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase, zh_forms
 
 from ._amounts import (
     _per_unit,
@@ -421,6 +421,31 @@ def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:
     )
 
 
+_ASKS_MATERIAL = re.compile(r"材质|面料|\bmaterials?\b|\bmade (?:of|from)\b|\bfabric\b")
+_ASKS_INGREDIENTS = re.compile(r"成分|配料|\bingredients?\b|\bformula\b")
+
+
+def _spec_material_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
+    """Whether a material question is answered with the product's spec material instead.
+
+    Baby wipes list their "ingredients" (99% purified water, aloe extract) as the material the
+    gold asks for, and a spec "material" (spunlace nonwoven) too: "材质是水刺无纺布" answers
+    "什么材质?" (both annotators pass it), unless the viewer asked for the ingredients.
+    """
+    product = a.kb.product(subject.product_id) if a.kb and subject.product_id else None
+    if product is None or "material" not in product["specs"]:
+        return False
+    label = str(product["material_label"])
+    message = a.case.message.lower()
+    if label == "material" or not fact.source.endswith(f"specs.{label}"):
+        return False
+    if not _ASKS_MATERIAL.search(message) or _ASKS_INGREDIENTS.search(message):
+        return False
+    material = str(product["specs"]["material"])
+    forms = [material, *zh_forms(material, str(product["category"]))]
+    return any(list(find_phrase(form, a.text)) for form in forms)
+
+
 def _fact_verdict(
     a: _Answer, fact: Fact, declined: bool, records: Sequence[CallRecordLike]
 ) -> Verdict:
@@ -437,6 +462,8 @@ def _fact_verdict(
         verdict = _check_days(a, fact, subject, [o for o in others if o.kind == "days"])
     else:
         verdict = _check_text(a, fact, subject)
+        if verdict.missing and _spec_material_said(a, fact, subject):
+            return Verdict(1.0)
     # "SNACK10 won't go through": a reason in unread words, not a decline
     unread = verdict.value is None and _spoken_of_unread(a, fact) is not None
     # "Peapod is borosilicate glass ... the Tinytoes details didn't load": said of the other

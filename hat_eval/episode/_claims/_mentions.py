@@ -185,7 +185,7 @@ _COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
 _DIFFERENCE_BEFORE = re.compile(
     r"(?:多|少|长|短|轻|重|差|贵|便宜|大|小|高|低|宽|窄|厚|薄)(?:出|了)?(?:约|大约)?$|"
     r"\b(?:more|less|extra|by|difference of|differ by|apart by) (?:about |around |just )?$|"
-    r"\d\s?[-−–]\s?\d+(?:\.\d+)?\s?=\s?$"  # "420 − 320 = 100 gsm": worked out
+    r"\d(?: ?[a-z]{1,4})?\s?[-−–]\s?\d+(?:\.\d+)?(?: ?[a-z]{1,4})?\s?=\s?$"  # "4 cm − 3 cm = 1 cm"
 )
 
 

@@ -62,7 +62,10 @@ def _zh_numerals(text: str) -> str:
             value = cn2an.cn2an(m.group(0), "smart")
         except ValueError:
             return m.group(0)
-        return f"{value:g}" if isinstance(value, float) else str(value)
+        digits = f"{value:g}" if isinstance(value, float) else str(value)
+        # "studio mu三百零九元" -> "studio mu 309元": a name's last letter stays a word's end
+        before = text[m.start() - 1 : m.start()]
+        return f" {digits}" if before.isascii() and before.isalpha() else digits
 
     text = _ZH_NUMERAL.sub(repl, text)
     # the fen after jiao has no measure word of its own: 188块9毛一 -> 188块9毛1
@@ -127,7 +130,6 @@ _IDIOMS = (
     (re.compile(r"\b(?:a|one) week and a half\b"), "10.5 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),
     (re.compile(r"\b(?:a|one) fortnight\b"), "14 days"),
-    (re.compile(r"\b(\d+) days? to (\d+) days\b"), r"\1-\2 days"),  # "4 days to a week"
     (re.compile(r"\b(?:a|one) quarter of an hour\b"), "15 minutes"),
     (re.compile(r"(\d+)个半小时"), r"\1.5 hours"),  # 5个半小时: five and a half hours
     (re.compile(r"\bhalf an hour\b|半个?小时"), "30 minutes"),
@@ -171,8 +173,9 @@ _SPELLED_UNIT = re.compile(
 )
 _SPELLED = {"millim": "mm", "centim": "cm", "kilogr": "kg", "millil": "ml"}
 """A unit spelled out after a number ("8 to 9 millimetres") as its symbol."""
-_RANGE_TO = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) to (\d+(?:\.\d+)?) ?(mm|cm)\b")
-"""A measured range said with "to" ("8 to 9 mm") in the form the catalogue writes (8-9 mm)."""
+_RANGE_TO = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) (?:days? )?to (\d+(?:\.\d+)?) ?(mm|cm|days)\b")
+"""A measured range said with "to" ("8 to 9 mm") in the form the catalogue writes (8-9 mm), and
+days to a week ("four days to a week": 4-7 days, once the idiom and the numeral are read)."""
 _PERCENT_WORD = re.compile(r"(?<=\d)\s?(?:percent|per cent)\b")
 _WEEKS = re.compile(
     r"(?<![\d.])(?:(\d+(?:\.\d+)?)\s?(?:-|–|to|到)\s?)?(\d+(?:\.\d+)?)\s?(?:weeks?|周|个?星期|個?星期)"

@@ -307,7 +307,7 @@ def product_support(kb: KnowledgeBase, product_id: str) -> Support:
     days, spans = _day_spans(returns, specs)
     warranty = str(returns.get("warranty") or "")
     terms = TERM.finditer(warranty.lower())  # the warranty's length, in years or months
-    shelf = TERM.finditer(str(specs.get("shelf life") or "").lower())
+    shelf = TERM.finditer(f"{specs.get('shelf life')} {specs.get('shelf life after opening')}")
     texts = [
         *_strings(details),
         str(product.get("ships_from") or ""),
