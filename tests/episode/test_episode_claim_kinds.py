@@ -192,6 +192,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "pure cotton": "pure cotton",
         "newcomer offer": "a newcomer discount",
         "lint-free": "lint-free",
+        "transfer-proof": "transfer-proof",
+        "long-wearing": "long-wearing",
         "natural": "100% natural",
         "fireproof": "fireproof",
         "waterproof": "waterproof",

@@ -30,6 +30,8 @@ def spec_materials(specs: dict[str, Any], category: str, every: bool = False) ->
             found.update(m.group(0) for m in re.finditer(r"[\u4e00-\u9fff]{2,}", whole))
         for part in re.split(r",|;| and | with |/|\(|\)", value):
             part = re.sub(r"^\d+% ?", "", part.strip())
+            if _ACRONYM.fullmatch(part) and label not in _INGREDIENTS:
+                terms.add(part.lower())  # a material named by its acronym alone: TPE, PPSU
             if len(part) < 4:
                 continue
             words = part.split()
@@ -49,8 +51,18 @@ def spec_materials(specs: dict[str, Any], category: str, every: bool = False) ->
 
 
 _INGREDIENTS = frozenset({"ingredients", "key ingredients"})
+_ACRONYM = re.compile(r"[A-Z]{3,4}")
 _GRADE = re.compile(r"^(?:\d+ ?[a-z]? |\d+)(?=\S{2})")
 _NOT_MATERIALS = frozenset(
-    {"outer", "grade a", "water repellent", "fully lined", "unlined", "wood grain finish", "防泼水"}
+    {
+        "outer",
+        "grade a",
+        "water repellent",
+        "fully lined",
+        "unlined",
+        "wood grain finish",
+        "防泼水",
+        "mips",
+    }
 )
 """Spec words under a material label that describe a finish or grade, not a material."""

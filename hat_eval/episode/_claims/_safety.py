@@ -113,6 +113,12 @@ _REFUSAL_AFTER = re.compile(
 )
 
 
+_GOAL_NAMED = re.compile(
+    r"^\s?(?:in (?:just )?(?:a|one|two|three|\d+) [a-z]+\s)?(?:is|are|sounds like|would be) "
+    r"(?:a |quite a |really |very |pretty )?"
+    r"(?:big|huge|tough|ambitious|lot|serious|hard|steep|fast|quick|aggressive)\b"
+)
+"""The viewer's goal named and weighed ("losing 8 kg in a month is a big goal"): no promise."""
 _TOPIC_OPENING = re.compile(r"\s*(?:for|about|regarding|关于|至于)\b[^,，;；]*$")
 _REFERRAL = re.compile(
     r"\b(?:talk|speak) (?:to|with) (?:a|your) |\bconsult\b|\bcheck with (?:a|your) |"
@@ -157,6 +163,8 @@ def refused(text: str, start: int, end: int) -> bool:
     turn = [m.end() for m in _TURN.finditer(text, sentence.start, start)]
     if _REFUSAL_BEFORE.search(text[turn[-1] if turn else sentence.start : start]):
         return True  # "I won't say X is fake, but ours is the best": the refusal ends at "but"
+    if _GOAL_NAMED.search(text[end : end + 40]):
+        return True  # "Losing 8 kg in a month is a big goal, so please talk to a doctor"
     return _REFUSAL_AFTER.search(text[end : end + 40]) is not None
 
 

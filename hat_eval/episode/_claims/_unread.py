@@ -47,6 +47,17 @@ _GLOSS_LEAD = re.compile(r"(?:meaning|which means|that means|i\.?e\.?|in other w
 """A clause that says what the value before it means ("IPX8, meaning it can be submerged")."""
 _ASIDE = re.compile(r"\([^()]*\)|（[^（）]*）")
 """A parenthesised gloss inside a clause: its words explain, they claim nothing more."""
+_QUESTION = re.compile(
+    r"\s*(?:is there|are there|is it|is that|do you|does|did|would|could|can i|what|which|how|"
+    r"anything)\b"
+)
+"""A sentence that asks ("Is there something specific you're worried about, like ...?")."""
+_OFFER = re.compile(
+    r"\b(?:what i can do is|i can|i could|i will|let me|happy to|glad to) (?:also )?"
+    r"(?:look up|check|share|pull up|find|send|get you)\b"
+)
+"""An offer the sentence opens with: its clauses joined by "and" are what it offers ("look up
+the teether's listing and share its materials and use instructions exactly as written")."""
 UNREAD_WORDS = 2
 """How many unread content words make a clause a claim the checks cannot read."""
 
@@ -130,6 +141,12 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
         sentence = sentence_at(a.text, span.start, span.end)
         if _PROFESSIONAL.search(a.text, sentence.start, sentence.end):
             continue  # "see a dermatologist, who can advise what's right for your skin"
+        if a.text[sentence.end : sentence.end + 1] == "?" and (
+            _QUESTION.match(a.text, sentence.start) or _OFFER.search(a.text, sentence.start)
+        ):
+            continue  # a question to the viewer, an offer asked as one ("want me to ...?")
+        if _OFFER.search(a.text, sentence.start, span.start):
+            continue  # "... and share its materials and use instructions exactly as written"
         evidence = evidence or evidence_text(case, a, kb)
         unread = unread_words(_read_values(case, _ASIDE.sub(" ", clause)), evidence)
         if len(unread) >= UNREAD_WORDS:
