@@ -214,6 +214,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 if bound_before(a.text, start) == "at most":
                     continue  # "水温别超过40°C", "no hotter than 40°C": a bound, no denial
                 if a.negated(start, window=2) and not any(s <= start < e for s, e in mentions):
+                    if a.conflict(subject, start):
+                        continue  # "while the Skinfolk contains no silicones": the other's
                     return Verdict(0.0, f"{fact.value}: the answer also denies {word!r}")
     measured = re.fullmatch(r"(\d+(?:\.\d+)?)\s?([a-z°%]+)", prepare(str(fact.value)))
     if measured:  # the same quantity in another unit states it; another quantity contradicts it

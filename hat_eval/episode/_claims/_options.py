@@ -141,6 +141,8 @@ def _screen_deal(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     said += [(m, float(m.group(1) or m.group(2)), "live_money") for m in money_off]  # ¥10-off
     for m, value, kind in said:
         own = frozenset().union(*(getattr(s, kind) for s in ours))
+        if kind == "live_money":  # "the full ¥10 off" of the asked product's ¥10 coupon
+            own |= frozenset().union(*(s.coupon_money for s in ours))
         if a.negated(m.start()) or _near(value, own) or not _near(value, getattr(theirs, kind)):
             continue
         product = kb.product(screen)
