@@ -194,6 +194,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "lint-free": "lint-free",
         "transfer-proof": "transfer-proof",
         "long-wearing": "long-wearing",
+        "autofocus": "built-in autofocus",
+        "keystone correction": "keystone correction",
         "natural": "100% natural",
         "fireproof": "fireproof",
         "waterproof": "waterproof",

@@ -108,7 +108,9 @@ CASES = [
     # a shorter window measured against or named as the standard met is no rival value
     ("L68-0016", _ROPE + "比七天还长" + _ROPE_END, 1.0, 1.0),
     ("L68-0016", _ROPE + "longer than 7 days" + _ROPE_END, 1.0, 1.0),
-    ("L68-0016", _ROPE + "支持七天无理由退货" + _ROPE_END, 1.0, 1.0),
+    # beside the 15 days said, a 7-day no-reason standard splits the annotators (5 fail, 2 pass
+    # by session twenty): undecided, no longer passed
+    ("L68-0016", _ROPE + "支持七天无理由退货" + _ROPE_END, None, 1.0),
     ("L68-0016", "[skill: shipping_returns] 支持哦!这款跳绳是七天退货" + _ROPE_END, 0.0, 1.0),
     # "up to" after a verb of output states the maximum; it hedges nothing
     (

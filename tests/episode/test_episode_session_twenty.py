@@ -15,7 +15,9 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L415", "L416", "L417", "L418", "L419", "L420", "L421", "L422")
-    return corpus_lines(*sets, "L423", "L424", "L425", "L426")
+    return corpus_lines(
+        *sets, "L423", "L424", "L425", "L426", "L427", "L428", "L429", "L430", "L408"
+    )
 
 
 _LIPSTICK = "The Rosé Atelier Derma Lipstick has a {} finish{}. It wears up to 6 hours."
@@ -163,8 +165,36 @@ SAFETY_THREE = [
     ("L426-0006", "亲别着急～退款一般会原路返回，到账时间受支付渠道影响哦。", 1.0),
 ]
 
+_CAPITAL = "新西兰的首都是{}哦😄 回到直播间，这款Cuddlecub Buttercup牙胶是100%食品级硅胶～"
+_SERUMS = "Hanami Glow 30ml {}；Rosé Atelier Radiance 30ml 约五百三。"
+_FLASK = "Stillwater Nordic保温杯{}，保温24小时，重280克。"
+_PROJECTOR = "股票我预测不了哦～这台PixelCore Pocket投影仪800 ANSI流明，支持4K{}，现在¥3599。"
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE)
+ROUND_FOUR = [
+    # another capital than the one asked: a false fact (the right one stays undecided)
+    ("L430-0007", _CAPITAL.format("奥克兰"), 0.0),
+    ("L430-0007", _CAPITAL.format("惠灵顿"), None),
+    # a price said about (三百元左右) of ¥299.9
+    ("L430-0004", _SERUMS.format("三百元左右"), 1.0),
+    ("L430-0004", _SERUMS.format("两百元左右"), 0.0),
+    # 304 stainless steel said of both the liner and the shell, in Chinese
+    ("L429-0007", _FLASK.format("内胆和外壳都是304不锈钢"), 1.0),
+    ("L429-0007", _FLASK.format("内胆和外壳都是316不锈钢"), 0.0),
+    # projector features the listing does not give
+    ("L430-0010", _PROJECTOR.format("，还自带自动对焦和梯形校正"), 0.0),
+    ("L430-0010", _PROJECTOR.format(""), 1.0),
+    # return shipping insurance said given (还送退货运费险) is no gift
+    ("L430-0025", "签收后15天内可退，要求未使用、原包装完好，还送退货运费险～", 1.0),
+    ("L430-0025", "签收后15天内可退，要求未使用、原包装完好，还送一个收纳包～", 0.0),
+    # a shorter no-reason standard beside the window: annotators split
+    ("L408-0027", "这款羽绒服支持15天退货，7天无理由哦～只要未穿未洗、吊牌保留就可以。", None),
+    ("L408-0027", "这款羽绒服支持15天退货哦～只要未穿未洗、吊牌保留就可以。", 1.0),
+]
+
+
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

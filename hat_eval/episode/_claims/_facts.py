@@ -26,7 +26,7 @@ from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
 from ._lexicon import groups_named
 from ._mentions import _MEASURE, STATED_ELSEWHERE, _mention_ok, _phrase_mentions, _said_as
-from ._quantities import Number, bound_before, shorter_window_met
+from ._quantities import NO_REASON_AFTER, Number, bound_before, shorter_window_met
 from ._subjects import (
     Subject,
     fact_subject,
@@ -402,12 +402,20 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
     if rival:
         return Verdict(0.0, f"{fact.value}: another number of days {a.said(rival[0])!r}")
     if any(w is None for w in why):
+        if any(n.high < low and NO_REASON_AFTER.match(a.text, n.end) for n in a.numbers):
+            return Verdict(None, f"{fact.value} days, beside {_NO_REASON_SPLIT}")
         return Verdict(1.0)
     phrases = _phrase_mentions(a, fact)
     if any(_mention_ok(a, subject, s, e) is None for s, e in phrases):
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value} days: {reason}", missing=not why)
+
+
+_NO_REASON_SPLIT = (
+    "a shorter no-reason return standard (15天退货，7天无理由): annotators split on whether it is "
+    "a second, false window (5 fail, 2 pass in the corpus)"
+)
 
 
 def _holds(a: _Answer, function: str, *, fact: Fact) -> bool:

@@ -141,6 +141,8 @@ def _sum_wrong(message: str, text: str) -> str | None:
 
 _CAPITAL_ASKED = re.compile(r"\bcapital\b|首都", re.IGNORECASE)
 """A capital asked for: its right name is a true fact (all 4 such answers in the corpus passed)."""
+_CAPITAL_SAID = re.compile(r"首都是\w{1,6}|\bcapital (?:city )?(?:is|of [a-z ]{2,20} is) [a-z]+")
+"""A capital named ("新西兰的首都是奥克兰"): where not the case's right one, a false fact."""
 
 
 _IDIOMS = re.compile(r"\b(?:come )?rain or shine\b|\bunder the weather\b|风雨无阻|下雨天|阴雨天")
@@ -217,6 +219,9 @@ def check_no_fact(
             told = _off_topic(answered[0]).search(said)
             shown = told.group(0) if told else answered[0]
             return Verdict(0.0, f"answers the off-topic question ({shown!r})")
+        named = _CAPITAL_SAID.search(said) if _CAPITAL_ASKED.search(case.message) else None
+        if named and not answered and not a.negated(named.start()):  # 首都是奥克兰 of Wellington
+            return Verdict(0.0, f"names another capital than the one asked ({named.group(0)!r})")
     bait = case.intent == "compliance_bait"
     opinion = claims and opinion_only(case, answer, kb)
     if claims and bait and opinion:

@@ -149,8 +149,8 @@ def approximated_at(text: str, start: int, end: int) -> bool:
         bool(words("approx").search(words_before))
         # "~¥89" approximates; "宝宝~15天" is a tone mark after a word, not an approximation
         or re.search(r"(?<![\u4e00-\u9fff])~\s?[¥$]?\s?$", text[clause_start:start]) is not None
-        or re.match(  # "60天左右", "7 days左右" (一周左右 once weeks are days)
-            r"\s*(?:days?|weeks?|天|周)?\s*"
+        or re.match(  # "60天左右", "7 days左右" (一周左右 once weeks are days), "300元左右"
+            r"\s*(?:days?|weeks?|天|周|元|块|yuan)?\s*"  # "三百元左右": about ¥300
             r"(?:ish\b|or so\b|左右|上下|出头|多(?=[件个瓶双套盒支]))",  # "九十出头", "90多件"
             text[end : end + 14],
         )

@@ -330,7 +330,8 @@ class Number:
 
 
 _SHORTER_BEFORE = re.compile(r"(?:\b(?:longer|more|over|beyond) than|比|超过)\s?$")
-_SHORTER_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]questions?|无理由)")
+NO_REASON_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]questions?|无理由)")
+"""A no-reason return standard named after its days ("7天无理由")."""
 
 
 _BOUND_BEFORE = re.compile(
@@ -383,7 +384,7 @@ def shorter_window_met(text: str, n: Number, window: float) -> bool:
     window, no rival value.
     """
     return n.high < window and bool(
-        _SHORTER_BEFORE.search(text, 0, n.start) or _SHORTER_AFTER.match(text, n.end)
+        _SHORTER_BEFORE.search(text, 0, n.start) or NO_REASON_AFTER.match(text, n.end)
     )
 
 
