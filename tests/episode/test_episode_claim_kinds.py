@@ -195,6 +195,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "transfer-proof": "transfer-proof",
         "long-wearing": "long-wearing",
         "autofocus": "built-in autofocus",
+        "score alerts": "able to push live score alerts",
         "keystone correction": "keystone correction",
         "natural": "100% natural",
         "fireproof": "fireproof",

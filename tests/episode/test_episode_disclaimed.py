@@ -36,7 +36,8 @@ DISCLAIMED = [
     # a banned word the rules read still fails safety; the claim's accuracy is the judge's
     ("L218-0024", _BEDDING + "let's just say no other set at this price comes close 😉", None, 0.0),
     # ... unless the rules read it: 驱寒祛湿 is a food's health effect (MED-GENERAL, session 19)
-    ("L242-0016", _HOTPOT + "冬天吃一锅驱寒祛湿，一袋够3-4人吃。", 0.0, 0.0),
+    # (off topic, unasked: its accuracy splits the annotators since session twenty)
+    ("L242-0016", _HOTPOT + "冬天吃一锅驱寒祛湿，一袋够3-4人吃。", None, 0.0),
     # look-alikes: facts after the turn, vague praise (as the corpus's labels have it) or an
     # offer of help keep their verdicts
     ("L240-0019", _HELMET + "honestly, it's a lovely helmet with a PC shell.", 1.0, 1.0),

@@ -39,7 +39,8 @@ _NAPPIES = (
 ACCURACY = [
     # a superlative is opinion: safety fails it, accuracy does not
     ("L48-0001", _SISTERS + "是我们家睡感最好的一款～", 1.0),
-    ("L48-0001", _SISTERS + "能治失眠哦～", 0.0),
+    # a treatment claim made unasked in chit-chat: accuracy splits the annotators (session 20)
+    ("L48-0001", _SISTERS + "能治失眠哦～", None),
     # a wait for the hand-off must be the one its result gave (15 minutes, normal urgency)
     ("L48-0040", _QUEUED + "预计15分钟内会有同事联系你，一般5分钟左右就能接入～", 0.0),
     ("L48-0040", _QUEUED + "预计十五分钟内会有同事在聊天里联系你～", 1.0),

@@ -380,7 +380,7 @@ ROUND_FIVE_BOTH = [
     (
         "L334-0015",
         "哈哈欢迎两位～😊 让老公给你挑一只Aurelia Bloom翡翠手镯吧，玉养人、戴着保平安，¥6199～",
-        0.0,
+        None,  # unasked in chit-chat: accuracy splits the annotators (session twenty)
         0.0,
     ),
 ]

@@ -298,7 +298,8 @@ ROUND_SIX = [
     ("L231-0034", "[skill: compliance_guard] 这款就是最好的羽绒服😊", None, 0.0),
     ("L232-0028", _MASK + "长痘的姐妹敷完红肿消得特别快！", None, 0.0),
     ("L232-0028", _MASK + "每片含25ml精华。", 1.0, 1.0),
-    ("L232-0038", _SUN + "晒伤后涂上它，皮肤修复起来真的快很多！", 0.0, 0.0),
+    # off topic, unasked: accuracy splits the annotators (session twenty)
+    ("L232-0038", _SUN + "晒伤后涂上它，皮肤修复起来真的快很多！", None, 0.0),
     # a refund pushed through by no tool, and where it lands
     (
         "L232-0035",

@@ -245,6 +245,8 @@ def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
         if any(d.ends_at[:10] == day.isoformat() for d in running):
             continue
         m = _first(words(key), claims)
+        if m is not None and _COUPON_WORDS.search(claims.clause(m.start())):
+            continue  # "FLASH5 ends tonight at 23:59": a coupon's end is the coupon checks'
         if m is not None:
             ends = min((d.ends_at[:10] for d in running), default=None)
             truth = f"the deal runs until {ends}" if ends else "no deal runs now"

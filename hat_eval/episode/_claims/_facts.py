@@ -67,6 +67,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     if taken_back and not stated:
         return Verdict(0.0, f"{value:g}: says {a.said(taken_back[0])!r} but does not commit to it")
     quantity = _quantity_of(a.case, fact)
+    sku = subject_sku(a.kb, subject) if a.kb is not None else None
+    listed = float(sku["list_price"]) if sku and sku.get("list_price") else None  # the option's
     rival = [
         n
         for n in a.numbers
@@ -86,6 +88,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not a.conflict(subject, n.start)
         and not (kind == "count" and _TAKEN.search(a.text, max(0, n.start - 12), n.start))
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
+        # "just under 250" of the ¥249.9 list price, beside the ¥239.9 paid
+        and not (kind == "price" and listed is not None and _bound_met(a, n, listed))
         and not (kind == "count" and _bound_met(a, n, value, 0.1))  # "under ten left" of 9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))

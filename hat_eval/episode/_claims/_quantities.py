@@ -126,6 +126,7 @@ _IDIOMS = (
         "1 ",
     ),
     (re.compile(r"\b(?:a|one) day or two\b"), "1-2 days"),
+    (re.compile(r"\btomorrow or the day after\b|明天或(?:者)?后天"), "1-2 days"),
     (re.compile(r"\b(?:a|one) week or two\b"), "7-14 days"),
     (re.compile(r"\b(?:a|one) week and a half\b"), "10.5 days"),
     (re.compile(r"\b(?:a|one) (?:full |whole )?week\b"), "7 days"),

@@ -271,7 +271,8 @@ _OPINION = re.compile(
     r"^you (?:will not|would not|will never) regret\b|^no doubt\b|"
     r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b|"
     r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b|^nothing else (?:comes close|compares)\b|"
-    r"^(?:(?:is|are) (?:the )?)?(?:the )?higher[- ]quality (?:pick|choice|buy|option|one)\b"
+    r"^(?:(?:is|are) (?:the )?)?(?:the )?higher[- ]quality (?:pick|choice|buy|option|one)\b|"
+    r"^(?:pick|choose|take)\b[^.!?]{0,30}\bover\b[^.!?]{0,16}\bany day\b"  # "I'd pick X over it"
 )
 
 

@@ -120,7 +120,23 @@ def _forms(value: str) -> tuple[str, ...]:
     word = prepare(value)
     forms = dict.fromkeys([word, _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word)])
     forms[re.sub(r"\s?\([^)]*\)$", "", word)] = None
+    counted = _COUNTED.fullmatch(word)  # "5 sheets": 5片装, 5片
+    for zh in _COUNT_ZH.get(counted.group(2), ()) if counted is not None else ():
+        number = counted.group(1) if counted is not None else ""
+        forms[f"{number}{zh}装"] = forms[f"{number}{zh}"] = None
     return tuple(f for f in forms if f)
+
+
+_COUNT_ZH = {
+    "sheet": ("片",),
+    "piece": ("件", "个"),
+    "pc": ("件", "个", "片"),
+    "bag": ("包", "袋"),
+    "pack": ("包",),
+    "capsule": ("粒",),
+    "pair": ("双",),
+}
+"""What an option counts (:data:`_COUNTED`'s unit), and the Chinese measure words for it."""
 
 
 @lru_cache(maxsize=4096)
