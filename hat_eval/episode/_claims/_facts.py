@@ -31,6 +31,7 @@ from ._subjects import (
     Subject,
     fact_subject,
     names_field,
+    says_any,
     source_call,
     subject_sku,
     variant_conflict,
@@ -67,7 +68,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     if taken_back and not stated:
         return Verdict(0.0, f"{value:g}: says {a.said(taken_back[0])!r} but does not commit to it")
     quantity = _quantity_of(a.case, fact)
-    sku = subject_sku(a.kb, subject) if a.kb is not None else None
+    sku = subject_sku(a.kb, subject) if a.kb is not None and kind == "price" else None
     listed = float(sku["list_price"]) if sku and sku.get("list_price") else None  # the option's
     rival = [
         n
@@ -454,8 +455,7 @@ def _spec_material_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
     if not _ASKS_MATERIAL.search(message) or _ASKS_INGREDIENTS.search(message):
         return False
     material = str(product["specs"]["material"])
-    forms = [material, *zh_forms(material, str(product["category"]))]
-    return any(list(find_phrase(form, a.text)) for form in forms)
+    return says_any([material, *zh_forms(material, str(product["category"]))], a.text)
 
 
 def _fact_verdict(
