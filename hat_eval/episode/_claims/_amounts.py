@@ -15,6 +15,7 @@ from ._deals import _COUPON_WORDS, _PERCENT_OFF, _TIMING
 from ._language import approximated_at
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, bound_before, rounds_to
 from ._support import Support
+from ._text import in_parentheses
 from ._verdict import Verdict
 
 _CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,}[0-9]{1,4})(?![A-Za-z0-9-])")
@@ -203,7 +204,10 @@ def timed_deal_value(claims: Claims, n: Number, value: float, world: Support) ->
     does not run now, told as such.
     """
     deal_values = world.any_deal_money.union(*(d.prices for d in world.deals))
-    return _near(value, deal_values) and _TIMING.search(claims.clause(n.start)) is not None
+    said = claims.clause(n.start)
+    if in_parentheses(claims.text, n.start):  # "(its ¥45-off and 22% flash deals have ended)"
+        said += claims.text[n.end : n.end + 80].split(")")[0].split("）")[0]
+    return _near(value, deal_values) and _TIMING.search(said) is not None
 
 
 def _money(claims: Claims, world: Support) -> list[Verdict]:

@@ -398,6 +398,35 @@ def _live_only(claims: Claims, world: Support) -> list[Verdict]:
     return [Verdict(0.0, f"says {said.group(0)!r}; the deal running now is not live-only")]
 
 
+_DEAL_STARTS = re.compile(
+    r"\b(?:starts?|starting|begins?|beginning|kicks? off|goes live)\b|开始|开启"
+)
+
+
+def _start_dates(claims: Claims, world: Support) -> list[Verdict]:
+    """A date a deal is said to start on must be the start date of one of the products' deals.
+
+    "A 10% off live deal on this bangle starts on Nov 15" when it starts on 16 November (the day
+    before counts only where midnight is said: "starts at midnight on the 15th").
+    """
+    if not world.deals or not _DATE.search(claims.text):
+        return []
+    for m in _DATE.finditer(claims.text):
+        sentence = _sentence_of(claims.text, m)
+        if not _DEAL_STARTS.search(claims.clause(m.start())) or not _DEAL_WORDS.search(sentence):
+            continue
+        if _COUPON_WORDS.search(sentence) or _ENDS.search(claims.clause(m.start())):
+            continue  # a coupon's dates are the coupon checks'; "runs Nov 13-18" the ends'
+        if claims.negated(m.start()):
+            continue
+        starts = {(int(d.starts_at[5:7]), int(d.starts_at[8:10])) for d in world.deals}
+        if re.search(r"\bmidnight\b|零点|凌晨", sentence):
+            starts |= {(mo, day - 1) for mo, day in starts}
+        if _month_day(m) not in starts:
+            return [Verdict(0.0, f"says the deal starts {m.group(0)!r}; no deal of it starts then")]
+    return []
+
+
 _DEAL_COMING = re.compile(
     r"\b(?:deal|discount|promo(?:tion)?|offer|sale|price drop)s?\b[^.!?]{0,40}?\b(?:dropping|"
     r"drops?|coming|landing|launching|going live|starts?|starting|kicks? off)\b[^.!?]{0,24}?"

@@ -44,6 +44,7 @@ from ._deals import (
     _end_times,
     _list_price_as_price,
     _live_only,
+    _start_dates,
 )
 from ._offers import _shipping, _ships_from, _waived_conditions
 from ._regions import misplaced_places
@@ -60,6 +61,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _list_price_as_price,
     _down_from,
     _end_dates,
+    _start_dates,
     _end_times,
     _warranty,
     _shelf_life,

@@ -155,6 +155,9 @@ def _between(text: str, start: int, end: int) -> bool:
     )
 
 
+_FRACTION = re.compile(r"\b(?:half|quarters?|thirds?)(?: of)? $")
+"""A unit's fraction before a quantity ("three-quarters of a year (9 months)"): not that value."""
+
 _WANTED_NONE = re.compile(
     r"\b(?:prefers?|wants?|likes?|needs?|looking for|rather have)\s(?:no|zero)\s$|"
     r"(?:喜欢|想要|偏爱)(?:无|没有)$"
@@ -238,6 +241,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _worked_total(a, value, float(m.group(1)), m.start())
                 and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
                 and not _per_amount(a.text, m.start())  # "约¥20/100 g": a price's unit
+                and not _FRACTION.search(a.text, max(0, m.start() - 20), m.start())
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     why += [_mention_ok(a, subject, s, e) for s, e in _dimensions_in_unit(a, str(fact.value))]

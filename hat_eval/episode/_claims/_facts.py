@@ -14,6 +14,7 @@ from hat_eval.world import ASKS_COUNT, CJK, Case, Fact, KnowledgeBase, zh_forms
 
 from ._amounts import (
     _per_unit,
+    _to_the_jiao,
     multiple_of_price,
     once_coupon_starts,
     share_of_price,
@@ -58,6 +59,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     value = fact.value
     good = [n for n in a.numbers if n.low == n.high and _said_as(a, n, value, kind)]
     good = [n for n in good if n.kind in (kind, "plain")]
+    if kind == "price" and CJK.search(a.text):  # "四百五十九块九" of ¥459.99, spoken to the jiao
+        good += [n for n in a.numbers if n.kind == kind and _to_the_jiao(n.low, frozenset({value}))]
     if kind == "count":  # "under ten pieces left" of 9: the count, said as the bound just over it
         good += [n for n in a.numbers if n.low == n.high and _bound_met(a, n, value, 0.1)]
     why = [_mention_ok(a, subject, n.start, n.end) for n in good]
@@ -98,6 +101,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (kind == "price" and _unit_price_each(a, n, value, quantity))  # "¥549 each"
         and not (kind == "price" and _share_worked_out(a, n))  # "MOM5 would take 5%, about ¥10"
         and not (kind == "price" and _fee_beside_price(fact, n, a))  # "运费¥10 … 30L¥59.99"
+        and not (kind == "price" and n in good)  # "四百五十九块九" of ¥459.99
     ]
     if rival:
         shown = a.said(rival[0])

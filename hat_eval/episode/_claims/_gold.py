@@ -52,6 +52,8 @@ def check_facts(
         return Verdict(0.0, "the answer addresses the evaluator")
     declined = any_found(words("cannot_confirm"), a.text)
     found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
+    if _price_if_in_stock(a):  # "sold out? If not, what does it cost?": sold out, no price asked
+        found = [(f, v) for f, v in found if not (v.missing and f.kind == "price")]
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if _comparison_declined(a, records, declined):  # "没法帮您对比，建议您点开详情页"
         verdicts.append(Verdict(0.0, "declines the comparison the tools' data answered"))
@@ -100,6 +102,20 @@ def check_facts(
         verdicts += [v for check in OPTION_CHECKERS for v in check(a, kb)]
         verdicts += unsupported_claims(a, a.world)
     return combine_verdicts(verdicts)
+
+
+_IF_IN_STOCK = re.compile(
+    r"\bif (?:not|so)\b|\bif (?:it is|it's|they are|they're) (?:still )?(?:in stock|available)|"
+    r"如果(?:没|还有|有货)|(?:有货|还有|没卖完|没售罄)的话"
+)
+"""A question that asks the price only of an option still in stock ("sold out? If not, ...")."""
+
+
+def _price_if_in_stock(a: _Answer) -> bool:
+    """Whether the viewer asked the price only if in stock, and the answer says it is sold out."""
+    return bool(_IF_IN_STOCK.search(a.case.message.lower())) and any(
+        not in_stock for _, _, in_stock in a.statuses
+    )
 
 
 _TASK_WORDS = re.compile(

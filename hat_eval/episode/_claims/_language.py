@@ -19,7 +19,8 @@ _NEGATORS = re.compile(
 )
 _NOT_NEGATING = re.compile(
     r"without (?:a|any) doubt|no doubt|not only|no wonder|never been (?:easier|better)|"
-    r"(?:without|no) exaggeration|not to exaggerate|no kidding|no joke|no lie|"
+    r"(?:without|no) exaggeration|not to exaggerate|not exaggerating|no kidding|not kidding|"
+    r"no joke|no lie|not lying|"
     r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少|"
     # words that hold a negator character but name a thing or a degree ("very", "discomfort",
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")
@@ -45,8 +46,9 @@ _EVALUATOR = re.compile(
 )
 
 
-_SCOPE_END = re.compile(r"\bbecause\b|因为|请|的话")
-"""Words a negation does not reach past: a reason, what is asked (请), a condition's end."""
+_SCOPE_END = re.compile(r"\bbecause\b|因为|请|的话|→|=>|[)）]")
+"""Words a negation does not reach past: a reason, what is asked (请), a condition's end, an
+arrow or a closing bracket ("减¥78.72（没超80封顶）→ 到手¥905.28": the total is no denial)."""
 
 
 @lru_cache(maxsize=4096)  # the checks ask of one value in one answer many times

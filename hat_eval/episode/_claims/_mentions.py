@@ -73,7 +73,7 @@ _ZERO_BEFORE = re.compile(
 
 _ASKED_BEFORE = re.compile(
     r"(?:有没有|是不是|是否|还有没有)$|\b(?:whether|if) (?:it is |they are |it |they )?"
-    r"(?:(?:still|really) )?$|\b(?:whether|if) (?:[a-z0-9-]+ ){1,3}(?:is|are) (?:still )?$"
+    r"(?:(?:still|really) )?$|\b(?:whether|if) (?:[a-z0-9-]+ ){1,7}(?:is|are) (?:still )?$"
 )
 """Words that make the stock status after them a question (有没有卖完, "whether it's sold out",
 "confirm whether Natural is available")."""
@@ -95,7 +95,7 @@ def _stock_statements(text: str, spans: Sequence[Span]) -> list[tuple[int, int, 
                     continue  # 有没有货: a question, not a status
                 if status and text[end : end + 1] == "没":
                     continue  # 还有没有货: the question's first half, not a status
-                if _ASKED_BEFORE.search(text, max(0, start - 24), start):
+                if _ASKED_BEFORE.search(text, max(0, start - 64), start):
                     continue  # 确认XL码藏青有没有卖完, "check whether it is sold out": a question
                 clause = clause_of(spans, start)
                 if _DELIVERY.search(text[clause.start : start]):
@@ -208,7 +208,10 @@ def _difference(text: str, start: int, end: int) -> bool:
     )
 
 
-_GLOSSED = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?) ?[a-z]* ?\( ?$")
+_GLOSSED = re.compile(  # "1,300 g (about 1.3 kg) lighter"
+    r"(?<![\d.])(\d+(?:\.\d+)?) ?[a-z]* ?[(（] ?(?:(?:about|around|roughly|approx\.?|just over|"
+    r"just under) |约|大约)?$"
+)
 
 
 _STOP = frozenset({"with", "and", "the", "of", "in", "on", "at", "for", "to", "is", "an"})
@@ -290,9 +293,12 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
             for w in re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]+", prepare(fact.value))
             if (len(w) > 1 or w.isdigit()) and w not in _STOP
         ]
+        swapped = _swapped_share(a, fact)
         if 2 <= len(words) <= 5:
             for clause in _with_semicolons(a):  # "45 cm, adjustable"; "machine wash，水温30°C"
                 seg = a.text[clause.start : clause.end]
+                if swapped is not None and swapped.search(seg):
+                    continue  # "70% cotton and 30% bamboo viscose" of 70% bamboo viscose
                 hits = _closest_hits(seg, words)
                 if all(hits):
                     # "Finish: A is satin, B is natural": the heading names the label, the
@@ -310,6 +316,30 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                         ]
                         out.append(number[0] if number else (min(starts), max(ends)))
     return sorted(set(out))
+
+
+_SHARE = re.compile(r"(\d+(?:\.\d+)?) ?% ([a-z]+)")
+
+
+def _swapped_share(a: _Answer, fact: Fact) -> re.Pattern[str] | None:
+    """The fact's share said of another part of the same blend: a pattern of it, else None.
+
+    "70% cotton" of a romper of 70% bamboo viscose and 30% cotton (None: the fact is no share).
+    """
+    own = _SHARE.match(prepare(str(fact.value)))
+    if own is None:
+        return None
+    others = {
+        m.group(2)
+        for f in a.case.facts
+        if f is not fact and f.source == fact.source
+        for m in [_SHARE.match(prepare(str(f.value)))]
+        if m is not None and m.group(2) != own.group(2)
+    }
+    if not others:
+        return None
+    alternation = "|".join(map(re.escape, sorted(others)))
+    return re.compile(rf"(?<![\d.]){re.escape(own.group(1))} ?% (?:{alternation})\b")
 
 
 def _closest_hits(seg: str, words: list[str]) -> list[re.Match[str] | None]:

@@ -37,7 +37,8 @@ _SAME_DAY = re.compile(
 )
 _NEXT_DAY = re.compile(
     r"\bnext ?day (?:shipping|delivery)\b|\b(?:arrives?|delivered|get it) tomorrow\b|"
-    r"\b(?:lands?|arrives?|gets? there|reach(?:es)? you|get it|have it) (?:by |on )?the next day\b|"
+    r"\b(?:lands?|arrives?|gets? there|reach(?:es)? you|get it|have it) (?:by |on )?"
+    r"the (?:very )?next day\b|"
     r"\bovernight (?:shipping|delivery)\b|次日达|明天(?:就)?(?:到|送达)|隔日达"
 )
 _DISPATCH = re.compile(

@@ -25,16 +25,18 @@ from ._language import approximated_at
 from ._lexicon import groups
 from ._mentions import _difference
 from ._quantities import in_unit, same_quantity
-from ._text import clause_of, prepare
+from ._text import clause_of, in_parentheses, prepare
 from ._verdict import Verdict
 
 _PHYSICAL = frozenset(
-    {"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm", "inch", "days"}
+    {"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm", "inch", "days", "db", "fill"}
 )  # days: a battery life ("充一次电能用90天"); shelf life and delivery have their own readers
 _VALUE = re.compile(r"(\d+(?:\.\d+)?)[\s-]?([a-z]+)(?=\s[a-z]+$|$)")  # "1.32-inch amoled"
+_UP_TO = re.compile(r"\bup to (\d+(?:\.\d+)?)\s?([a-z]+)$")  # "noise cancelling up to 45 db"
 _SAID = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)[ -]?([a-z]+)(?![a-z])")
 """A measure said (``_MEASURE``, and with a hyphen: "a 1.39-inch display")."""
-_RANGE_BEFORE = re.compile(r"\d\s?(?:-|–|~|to|至|到)\s?$")
+_RANGE_BEFORE = re.compile(r"(\d+(?:\.\d+)?)\s?(?:-|–|~|to|至|到)\s?$")
+_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s?[-–~]\s?(\d+(?:\.\d+)?)\s?([a-z]+)$")  # "7-8 mm"
 _COMPARED = re.compile(rf"比|更|差|\bthan\b|\bby\b|{_COMPARATIVE.pattern}")
 """Words that make "重30g" a difference ("比它重30g", "30 g lighter"): the comparatives of
 :mod:`._conclusions` and their Chinese and English frames."""
@@ -66,12 +68,20 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         said, unit = float(m.group(1)), m.group(2)
         if unit not in _PHYSICAL or any(_same(v, u, said, unit) for v, u in given):
             continue
-        if _RANGE_BEFORE.search(a.text, max(0, m.start() - 8), m.start()) or a.text.startswith(
-            "半", m.end()
-        ):
-            continue  # "weight 45-55 kg" (a size chart's range), "两公斤半" (2.5 kg)
+        if a.text.startswith("半", m.end()):
+            continue  # "两公斤半" (2.5 kg)
         clause = clause_of(a.scopes, m.start())
         words = a.text[clause.start : clause.end]
+        ranged = _RANGE_BEFORE.search(a.text, max(0, m.start() - 12), m.start())
+        if ranged:  # "pearls (8-9 mm)" of 7-8 mm pearls; "weight 45-55 kg" of a size chart: none
+            low = float(ranged.group(1))
+            if in_parentheses(a.text, m.start()):  # "freshwater pearls (8-9 mm)": the words before
+                opened = max(a.text.rfind("(", 0, m.start()), a.text.rfind("（", 0, m.start()))
+                words = a.text[clause_of(a.scopes, max(0, opened - 1)).start : clause.end]
+            why = _wrong_range(a, kb, m.start(), words, (low, said, unit), m.group(0))
+            if why:
+                return [Verdict(0.0, why)]
+            continue
         if a.negated(m.start()) or (  # "重300g" names the weight; "比它重30g" is a difference
             _difference(a.text, m.start(), m.end()) and _COMPARED.search(words)
         ):
@@ -101,9 +111,48 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+def _wrong_range(
+    a: _Answer, kb: KnowledgeBase, at: int, words: str, said: tuple[float, float, str], shown: str
+) -> str | None:
+    """Why a range said of a spec the listing gives as another range is wrong (None: it is not).
+
+    Read only where the clause names a spec given as a range in the same unit, of one product.
+    """
+    if a.negated(at):
+        return None
+    i = a.clause_at(at)
+    about = (a.products[i] if i is not None else None) or frozenset()
+    of = (about & set(a.case.product_ids)) or (about if len(about) == 1 else a.case.product_ids)
+    low, high, unit = said
+    for pid in sorted(of):
+        for label, ranges in _ranged(kb, pid).items():
+            if not _label(label).search(words):
+                continue
+            same = [r for r in ranges if _same(r[0], r[2], low, unit) is not None]
+            if same and not any(
+                _same(lo, u, low, unit) and _same(hi, u, high, unit) for lo, hi, u in same
+            ):
+                gives = ", ".join(f"{lo:g}-{hi:g} {u}" for lo, hi, u in same)
+                return f"says '{low:g}-{shown}' for the {label}: the listing gives {gives}"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _ranged(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, float, str]]]:
+    """The product's specs given as a range in a physical unit: label -> [(low, high, unit)]."""
+    product = kb.product(pid)
+    out: dict[str, list[tuple[float, float, str]]] = {}
+    for label, value in (product.get("specs", {}) if product else {}).items():
+        m = _RANGE.search(prepare(str(value))) if isinstance(value, str) else None
+        if m and m.group(3) in _PHYSICAL and m.start() == 0:
+            low, high = float(m.group(1)), float(m.group(2))
+            out.setdefault(str(label), []).append((low, high, m.group(3)))
+    return out
+
+
 _FAMILY = {"g": "mass", "kg": "mass", "mg": "mass", "ml": "volume", "l": "volume", "mm": "length"}
 _FAMILY |= {"cm": "length", "m": "length", "inch": "length", "w": "w", "mah": "mah", "gsm": "gsm"}
-_FAMILY |= {"days": "days"}
+_FAMILY |= {"days": "days", "db": "db", "fill": "fill"}
 
 
 @lru_cache(maxsize=8192)
@@ -125,7 +174,7 @@ def _measured(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, str]]]
     product = kb.product(pid)
     out: dict[str, list[tuple[float, str]]] = {}
     for label, value in (product.get("specs", {}) if product else {}).items():
-        m = _VALUE.match(prepare(str(value)))
+        m = _VALUE.match(prepare(str(value))) or _UP_TO.search(prepare(str(value)))
         if m and m.group(2) in _PHYSICAL:
             out.setdefault(str(label), []).append((float(m.group(1)), m.group(2)))
     return out
@@ -138,7 +187,7 @@ def _label(label: str) -> re.Pattern[str]:
     if named is not None:
         return named
     own = [re.escape(w) for w in label.lower().split() if len(w) > 2]
-    return re.compile(r"\b(?:" + "|".join(own) + r")\b" if own else r"(?!)")
+    return re.compile(r"\b(?:" + "|".join(own) + r")s?\b" if own else r"(?!)")
 
 
 _MAKING = re.compile(
@@ -171,17 +220,4 @@ def lead_time_unsaid(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             name = (product or {}).get("name", pid)
             why = f"gives the shipping time only; {name} is made to order in {low}-{high} days"
             return [Verdict(None, f"{why} first: annotators split")]
-    return []
-    for pid in a.case.product_ids:
-        product = kb.product(pid)
-        lead = str((product or {}).get("specs", {}).get("made to order", ""))
-        days = re.search(r"(\d+)\s?-\s?(\d+) days", lead)
-        if days is None:
-            continue
-        low, high = days.groups()
-        said = re.search(rf"(?<![\d.]){low}\s?(?:-|–|~|to|至|到)\s?{high}(?![\d.])", a.text)
-        if said is None and not _MAKING.search(a.text):
-            name = (product or {}).get("name", pid)
-            why = f"gives the shipping time only; {name} is {lead} first: annotators split"
-            return [Verdict(None, why)]
     return []
