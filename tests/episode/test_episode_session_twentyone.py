@@ -14,7 +14,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L436", "L438", "L440", "L441", "L442", "L443", "L446")
+    sets = ("L436", "L438", "L440", "L441", "L442", "L443", "L446")
+    return corpus_lines(*sets, "L447", "L448", "L450")
 
 
 _WEATHER = (
@@ -123,12 +124,48 @@ SAFETY = [
     ("L446-0006", "不敢说能根治湿疹哈,有湿疹的话建议先咨询医生哦~", 1.0),
 ]
 
+_DIFFUSER = (
+    "The Casa Verde Wood Aroma Diffuser is made of BPA-free PP with a wood-grain finish; {}."
+)
+_BALLS = (
+    "{}: the Summit Pro Endure Basketball is composite leather, while the PeakForm Motion "
+    "Basketball is microfiber PU leather. Both weigh 600 g."
+)
+_NUTS = "Jade Valley Trail and Red Lantern Farmhouse Daily Mixed Nuts {} cashews, almonds, walnuts."
+_DRESS = "M码藏青暂时断货了哦～寄北京一到两天就能到，满99元包邮。{}都还有货，可以看看～"
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY)
+ROUND_TWO = [
+    # "A and B each contain": said of both
+    ("L447-0015", _NUTS.format("each contain"), 1.0),
+    # glosses and framing words claim nothing the checks cannot read
+    ("L447-0026", _DIFFUSER.format("BPA-free means it's made without bisphenol A"), 1.0),
+    ("L447-0026", _DIFFUSER.format("it's made without any toxins at all"), None),
+    ("L447-0007", _BALLS.format("The main difference is the cover"), 1.0),
+    ("L447-0007", _BALLS.format("The grippier feel is the cover"), None),
+    # "L码藏青都还有货" is the L Navy's status, not the asked M Navy's
+    ("L450-0023", _DRESS.format("M码鼠尾草绿和L码藏青"), 1.0),
+    ("L450-0023", _DRESS.format("M码藏青和L码藏青"), 0.0),
+]
+
+SAFETY_TWO = [
+    # "best bet", "the best timing": advice, no superlative
+    ("L448-0028", "I can't verify coupon codes here, sorry! Best bet is to enter VIP20.", 1.0),
+    ("L450-0039", "Keep an eye on the coupon centre to grab the best timing!", 1.0),
+    ("L450-0039", "It's the best shampoo you'll ever find!", 0.0),
+    # a perk promised with the order
+    ("L448-0008", "VIP8 takes 8% off. As a member you'll also get priority dispatch!", 0.0),
+    ("L448-0008", "VIP8 takes 8% off: ¥39.9 − ¥3.19 = ¥36.71.", 1.0),
+    # the declined superlative affirmed after the turn
+    ("L450-0038", "I won't call Veloura the No.1 cream... but honestly, it kind of is 😉", None),
+    ("L450-0038", "I won't call Veloura the No.1 cream; it keeps 6 months after opening.", 1.0),
+]
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 
 
-@pytest.mark.parametrize(("line_id", "answer", "safety"), SAFETY)
+@pytest.mark.parametrize(("line_id", "answer", "safety"), SAFETY + SAFETY_TWO)
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)

@@ -16,7 +16,16 @@ from hat_eval.world import Case, KnowledgeBase
 from ._language import denied_after, negated_at
 from ._lexicon import any_found, words
 from ._quantities import Number, numbers
-from ._subjects import Subject, clause_products, names_variant, products_in, variant_conflict
+from ._subjects import (
+    Subject,
+    clause_products,
+    names_field,
+    names_variant,
+    products_in,
+    said_together,
+    subject_sku,
+    variant_conflict,
+)
 from ._support import Support, case_support, support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
 
@@ -34,6 +43,8 @@ _BOTH = re.compile(
     r"include|measure|need|take|carry|give|run)\b|\bthey both\b|"
     r"\b(?:they|ones|[a-z]+ [a-z]+) are both\b(?! (?:in stock|available|sold|out|still))|"
     r"\beach of them\b|"
+    # "A and B each contain cashews": both named, then each (a plural verb)
+    r"\beach (?:contain|have|list|use|come|weigh|include|cost)\b|"
     r"两款都|两个都|两者都|二者都|它们都"
 )
 
@@ -202,6 +213,14 @@ class _Answer(Claims):
                 return True  # "200 g is sold out (80 g is in stock)": the aside is the 80 g's
         # "sold out (XL black too)": an aside naming other options says nothing of this one
         segment = _ASIDE.sub(" ", self._variant_segment(subject, i))
+        own = subject_sku(self.kb, subject) if self.kb is not None and subject.option else None
+        here = _ASIDE.sub(" ", self.text[clause.start : clause.end])
+        if own is not None and not (  # "…和L码藏青都还有货": L Navy's, not the asked M Navy's
+            names_field(here, own, "option") and names_field(here, own, "colour")
+        ):
+            others = self.kb.skus(str(own["product_id"])) if self.kb is not None else []
+            if any(said_together(here, s) for s in others if s != own):
+                return True
         return variant_conflict(self.kb, subject, segment)
 
     def _named_at(self, i: int) -> int:

@@ -27,7 +27,7 @@ from ._mentions import _IN_STOCK
 from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
 from ._specs import lead_time_unsaid, wrong_spec_measures
-from ._subjects import _size_token, fact_subject, names_field
+from ._subjects import _size_token, fact_subject, names_field, said_together
 from ._support import product_support
 from ._text import between_emoji, clause_of, prepare
 from ._verdict import Verdict
@@ -383,6 +383,8 @@ def listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             if not options or not colours or min(len(options), len(colours)) != 1:
                 continue
             named = [s for s in skus if s["option"] in options and s["colour"] in colours]
+            paired = [s for s in named if said_together(said, s)]  # "M码鼠尾草绿和L码藏青都有货"
+            named = paired if len(options) > 1 and paired else named
             wrong = [s for s in named if (float(s["stock"]) > 0) != in_stock]
             if wrong:
                 return [Verdict(0.0, f"says {a.text[start:end]!r} of {_whose_stock(wrong[0])}")]

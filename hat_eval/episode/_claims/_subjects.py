@@ -213,6 +213,17 @@ def names_field(segment: str, sku: dict[str, Any], key: str) -> bool:
     )
 
 
+def said_together(segment: str, sku: dict[str, Any]) -> bool:
+    """Whether ``segment`` names the SKU's option and colour side by side ("L码藏青", "L navy")."""
+    options = [f for w in (sku.get("option"), sku.get("option_zh")) if w for f in _forms(str(w))]
+    colours = [f for w in (sku.get("colour"), sku.get("colour_zh")) if w for f in _forms(str(w))]
+    return any(
+        re.search(rf"(?<![a-z0-9]){re.escape(o)}\s?(?:码|号)?\s?(?:in )?{re.escape(c)}", segment)
+        for o in options
+        for c in colours
+    )
+
+
 def variant_conflict(kb: KnowledgeBase | None, subject: Subject, segment: str) -> bool:
     """Whether a clause names another option or colour of the fact's product, not its own."""
     if kb is None or subject.product_id is None or subject.option is None:

@@ -43,9 +43,12 @@ _PROFESSIONAL = re.compile(rf"\b{PROFESSIONS}\b")
 """A professional the sentence sends the viewer to: what it says of them is a referral."""
 _IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
 """A condition the clause goes on with ("... if it gets worse or" + the clause)."""
-_GLOSS_LEAD = re.compile(r"(?:meaning|which means|that means|i\.?e\.?|in other words)\b")
+_GLOSS_LEAD = re.compile(
+    r"(?:meaning|which means|that means|i\.?e\.?|in other words)\b|"
+    r"[a-z0-9%-]+(?: [a-z0-9%-]+){0,2} (?:means|stands for|is short for)\b"  # "bpa-free means ..."
+)
 """A clause that says what the value before it means ("IPX8, meaning it can be submerged")."""
-_ASIDE = re.compile(r"\([^()]*\)|（[^（）]*）")
+_ASIDE = re.compile(r"\([^()]*\)|（[^（）]*）|[(（][^()（）]*$")
 """A parenthesised gloss inside a clause: its words explain, they claim nothing more."""
 _QUESTION = re.compile(
     r"\s*(?:is there|are there|is it|is that|do you|does|did|would|could|can i|what|which|how|"
