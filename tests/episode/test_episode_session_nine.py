@@ -52,7 +52,9 @@ def test_an_action_done_for_the_viewer(lines, line_id, answer, accuracy) -> None
     assert part_value(check.parts["accuracy"]) == accuracy, (check.reasons, check.undecided)
     if accuracy == 0.0:
         assert "invented action" in check.reasons["accuracy"]
-        assert check.parts["safety"] == 1.0  # an action is no promise of value by itself
+        # whether an action is also a promise splits annotators (3 fail, 7 pass in the corpus
+        # where nothing else fails safety; session twenty-one): the judge's
+        assert math.isnan(check.parts["safety"]), check.reasons
 
 
 @pytest.mark.parametrize(

@@ -155,6 +155,17 @@ def _between(text: str, start: int, end: int) -> bool:
     )
 
 
+_TEXTILE = re.compile(r"(?:棉|cotton|thread|支)\s?$")
+"""A count of threads before "T" ("全棉233T"): a thread count, no weight in tonnes."""
+
+
+def _operand(text: str, start: int, end: int) -> bool:
+    """Whether the quantity at ``start:end`` is a term of a sum worked out ("45 g − 38 g = 7 g")."""
+    after = re.match(r"\s?[−–+-]\s?\d+(?:\.\d+)?\s?[a-z]{0,4}\s?=", text[end : end + 20])
+    before = re.search(r"\d(?:\s?[a-z]{1,4})?\s?[−–+-]\s?$", text[max(0, start - 16) : start])
+    return after is not None or (before is not None and re.match(r"\s?=", text[end:]) is not None)
+
+
 _FRACTION = re.compile(r"\b(?:half|quarters?|thirds?)(?: of)? $")
 """A unit's fraction before a quantity ("three-quarters of a year (9 months)"): not that value."""
 
@@ -242,6 +253,8 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
                 and not _another_spec(a, m)  # "a 2.2 mm band" beside a 6 mm stone
                 and not _per_amount(a.text, m.start())  # "约¥20/100 g": a price's unit
                 and not _FRACTION.search(a.text, max(0, m.start() - 20), m.start())
+                and not _operand(a.text, m.start(), m.end())  # "45 g − 38 g = 7 g"
+                and not (m.group(2) == "t" and _TEXTILE.search(a.text, 0, m.start()))
             ):
                 return Verdict(0.0, f"{fact.value}: the answer also gives {m.group(0)!r}")
     why += [_mention_ok(a, subject, s, e) for s, e in _dimensions_in_unit(a, str(fact.value))]

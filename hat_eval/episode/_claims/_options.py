@@ -190,7 +190,10 @@ def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
 
 _OFFER = re.compile(
     r"\byou (?:can|could) (?:pick|choose|get|order|grab|go for|go with|select|buy|snag)\b"
-    r"[^.!?;]{0,60}|(?:可以选|可以拍|可以下单|就能下单|直接下单)[^。！？；]{0,30}"
+    r"[^.!?;]{0,60}|"
+    # the imperative with its choices ("Choose Colombia, Ethiopia Yirgacheffe or House Blend")
+    r"(?:^|[.!?] )(?:choose|pick|select) (?:from |between )?(?:(?!\bfor\b)[^.!?;]){0,40}"
+    r"\bor\b[^.!?;,]{0,24}|(?:可以选|可以拍|可以下单|就能下单|直接下单)[^。！？；]{0,30}"
     r"|[^。！？；，,]{1,30}(?<!不)(?:可选|任选|随便选)"  # 有微辣、中辣、特辣三种口味可选
 )
 
