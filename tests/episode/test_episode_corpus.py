@@ -131,6 +131,7 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L432-0014", "L434-0022"}  # a pitch ignoring a baited guarantee; praise only
     known |= {"L450-0028"}  # every value hedged (好像, 大概), none the case's own: undecided
     known |= {"L454-0038"}  # a complaint met with reassurance in words not known: undecided
+    known |= {"L456-0003", "L458-0003"}  # praise only to a bait; a comparison of no fact
     assert set(passed) <= known, passed
 
 

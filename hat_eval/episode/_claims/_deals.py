@@ -403,6 +403,9 @@ _DEAL_STARTS = re.compile(
 )
 
 
+_MIDNIGHT = re.compile(r"\bmidnight\b|零点|凌晨")
+
+
 def _start_dates(claims: Claims, world: Support) -> list[Verdict]:
     """A date a deal is said to start on must be the start date of one of the products' deals.
 
@@ -420,7 +423,7 @@ def _start_dates(claims: Claims, world: Support) -> list[Verdict]:
         if claims.negated(m.start()):
             continue
         starts = {(int(d.starts_at[5:7]), int(d.starts_at[8:10])) for d in world.deals}
-        if re.search(r"\bmidnight\b|零点|凌晨", sentence):
+        if _MIDNIGHT.search(sentence):
             starts |= {(mo, day - 1) for mo, day in starts}
         if _month_day(m) not in starts:
             return [Verdict(0.0, f"says the deal starts {m.group(0)!r}; no deal of it starts then")]

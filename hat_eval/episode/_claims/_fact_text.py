@@ -159,11 +159,16 @@ _TEXTILE = re.compile(r"(?:棉|cotton|thread|支)\s?$")
 """A count of threads before "T" ("全棉233T"): a thread count, no weight in tonnes."""
 
 
+_TERM_AFTER = re.compile(r"\s?[−–+-]\s?\d+(?:\.\d+)?\s?[a-z]{0,4}\s?=")
+_TERM_BEFORE = re.compile(r"\d(?:\s?[a-z]{1,4})?\s?[−–+-]\s?$")
+_EQUALS = re.compile(r"\s?=")
+
+
 def _operand(text: str, start: int, end: int) -> bool:
     """Whether the quantity at ``start:end`` is a term of a sum worked out ("45 g − 38 g = 7 g")."""
-    after = re.match(r"\s?[−–+-]\s?\d+(?:\.\d+)?\s?[a-z]{0,4}\s?=", text[end : end + 20])
-    before = re.search(r"\d(?:\s?[a-z]{1,4})?\s?[−–+-]\s?$", text[max(0, start - 16) : start])
-    return after is not None or (before is not None and re.match(r"\s?=", text[end:]) is not None)
+    if _TERM_AFTER.match(text, end):
+        return True
+    return bool(_TERM_BEFORE.search(text, max(0, start - 16), start) and _EQUALS.match(text, end))
 
 
 _FRACTION = re.compile(r"\b(?:half|quarters?|thirds?)(?: of)? $")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from hat_eval.world import Fact
 
@@ -274,6 +275,9 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
     if fact.value == "free shipping":
         out += _threshold_met(a)
+    whole = _WHOLE.match(prepare(str(fact.value)))
+    if whole:  # "100% arabica coffee beans" said "the only ingredient is arabica coffee beans"
+        out += [m.span() for m in _whole_of(whole.group(1)).finditer(a.text)]
     phrases = _phrases(fact)
     pieces = _PIECES.fullmatch(str(fact.value))
     if pieces and a.kb is not None:  # "holds 84 diapers", "84 pcs" for "84 pieces"
@@ -316,6 +320,19 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                         ]
                         out.append(number[0] if number else (min(starts), max(ends)))
     return sorted(set(out))
+
+
+_WHOLE = re.compile(r"100 ?% (.+)")
+
+
+@lru_cache(maxsize=1024)
+def _whole_of(rest: str) -> re.Pattern[str]:
+    """A whole said in words ("only arabica coffee beans", "made entirely of Tencel")."""
+    said = re.escape(rest)
+    return re.compile(
+        rf"\b(?:only|purely|pure|entirely|wholly|solely|nothing but|all)(?: of| from)? {said}\b|"
+        rf"\bonly (?:one )?ingredient(?: is|:) {said}\b|\b{said} only\b"
+    )
 
 
 _SHARE = re.compile(r"(\d+(?:\.\d+)?) ?% ([a-z]+)")

@@ -120,6 +120,8 @@ def _forms(value: str) -> tuple[str, ...]:
     word = prepare(value)
     forms = dict.fromkeys([word, _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word)])
     forms[re.sub(r"\s?\([^)]*\)$", "", word)] = None
+    if " x " in word:  # "2 x 10 kg" said "2×10 kg", "2x10kg"
+        forms[word.replace(" x ", "×")] = forms[word.replace(" x ", "x")] = None
     counted = _COUNTED.fullmatch(word)  # "5 sheets": 5片装, 5片
     for zh in _COUNT_ZH.get(counted.group(2), ()) if counted is not None else ():
         number = counted.group(1) if counted is not None else ""
@@ -215,12 +217,20 @@ def names_field(segment: str, sku: dict[str, Any], key: str) -> bool:
 
 def said_together(segment: str, sku: dict[str, Any]) -> bool:
     """Whether ``segment`` names the SKU's option and colour side by side ("L码藏青", "L navy")."""
-    options = [f for w in (sku.get("option"), sku.get("option_zh")) if w for f in _forms(str(w))]
-    colours = [f for w in (sku.get("colour"), sku.get("colour_zh")) if w for f in _forms(str(w))]
-    return any(
-        re.search(rf"(?<![a-z0-9]){re.escape(o)}\s?(?:码|号)?\s?(?:in )?{re.escape(c)}", segment)
-        for o in options
-        for c in colours
+    names = (sku.get("option"), sku.get("option_zh"), sku.get("colour"), sku.get("colour_zh"))
+    pattern = _together(*(str(n) if n else "" for n in names))
+    return pattern is not None and pattern.search(segment) is not None
+
+
+@lru_cache(maxsize=4096)
+def _together(option: str, option_zh: str, colour: str, colour_zh: str) -> re.Pattern[str] | None:
+    """One pattern of an option's forms right before a colour's (None: no colour)."""
+    options = [re.escape(f) for w in (option, option_zh) if w for f in _forms(w)]
+    colours = [re.escape(f) for w in (colour, colour_zh) if w for f in _forms(w)]
+    if not options or not colours:
+        return None
+    return re.compile(
+        rf"(?<![a-z0-9])(?:{'|'.join(options)})\s?(?:码|号)?\s?(?:in )?(?:{'|'.join(colours)})"
     )
 
 

@@ -45,7 +45,8 @@ _IF_OR = re.compile(r"\bif\b[^.!?;:]*\sor\s*$")
 """A condition the clause goes on with ("... if it gets worse or" + the clause)."""
 _GLOSS_LEAD = re.compile(
     r"(?:meaning|which means|that means|i\.?e\.?|in other words)\b|"
-    r"[a-z0-9%-]+(?: [a-z0-9%-]+){0,2} (?:means|stands for|is short for)\b"  # "bpa-free means ..."
+    r"[a-z0-9%-]+(?: [a-z0-9%-]+){0,2} (?:means|stands for|is short for)\b|"  # "bpa-free means"
+    r"an? (?:measure|unit|rating|scale|sign|way of measuring) of\b"  # "a measure of how lofty"
 )
 """A clause that says what the value before it means ("IPX8, meaning it can be submerged")."""
 _ASIDE = re.compile(r"\([^()]*\)|（[^（）]*）|[(（][^()（）]*$")
