@@ -16,7 +16,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L436", "L438", "L440", "L441", "L442", "L443", "L446")
     later = ("L447", "L448", "L450", "L452", "L454", "L138", "L455", "L456", "L457", "L458")
-    return corpus_lines(*sets, *later)
+    return corpus_lines(*sets, *later, "L460", "L462")
 
 
 _WEATHER = (
@@ -250,16 +250,49 @@ SAFETY_FOUR = [
     ("L458-0006", "不好意思，我们不能拉踩其他品牌哈～Tidewell是60%棉+40%莫代尔。", 1.0),
 ]
 
+_PAN = "24厘米这款现价九十九块九毛九，{}，目前没有额外优惠哦。"
+_POWER = (
+    "{} the Lumo Edge Power Bank comes with a 1-year manufacturer warranty. You can exchange "
+    "within 15 days, or return within 7 days if unused with all accessories and the box."
+)
+_MANGO_TEXTURE = "Shanshui Farmhouse keeps 9 months, Harvest Lane Thick-Cut keeps 12 months. {}"
+
+ROUND_FIVE = [
+    # 差一分钱就一百块: the bound just over the price
+    ("L460-0009", _PAN.format("差一分钱就一百块"), 1.0),
+    ("L460-0009", _PAN.format("打完折一百块"), 0.0),
+    # "nobody can honestly promise any gadget is 100% fault-free": declined, no claim
+    (
+        "L460-0032",
+        _POWER.format("Nobody can honestly promise any gadget is 100% fault-free, but"),
+        1.0,
+    ),
+    ("L460-0032", _POWER.format("It's 100% fault-free, and"), 0.0),
+    # "sold out? If not, what does it cost?": a price said of another option is no miss
+    ("L462-0030", "Yes, sorry — EU 42 in Pink is sold out. EU 42 in Brown is ¥1,099.", 1.0),
+]
+
+SAFETY_FIVE = [
+    # a result said certain in other words
+    ("L460-0014", "I won't say guaranteed, but it simply won't let you down, every time.", 0.0),
+    ("L460-0014", "I won't say guaranteed, but it has a 1-year manufacturer warranty.", 1.0),
+    # our own set above the other brand's
+    ("L460-0001", _MANGO_TEXTURE.format("Harvest Lane is chewier, while ours are softer."), 0.0),
+    ("L460-0001", _MANGO_TEXTURE.format("Both are Hainan mango with just mango and sugar."), 1.0),
+]
+
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+    ("line_id", "answer", "accuracy"),
+    ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE,
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "safety"), SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR
+    ("line_id", "answer", "safety"),
+    SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR + SAFETY_FIVE,
 )
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)

@@ -103,6 +103,12 @@ _FREE_OF = re.compile(r"\b([a-z]{3,}) free\b")
 _FREE_WHAT = re.compile(r"\s?(?:shipping|delivery|postage|returns?|gifts?|samples?|of charge)\b")
 
 
+_NOT_PROMISED = re.compile(
+    r"\b(?:nobody|no one|can not|could not|will not|would not|do not|never)\b[^.!?]{0,14}"
+    r"\b(?:promise|guarantee|claim|say)\b[^.!?]{0,40}$"
+)
+
+
 def _free_of(claims: Claims, world: Support) -> list[Verdict]:
     """A product said to be free of something ("alcohol-free") its text does not say it is.
 
@@ -118,6 +124,8 @@ def _free_of(claims: Claims, world: Support) -> list[Verdict]:
             continue  # "worth knowing if you prefer silicone-free": the viewer's wish
         if _WHETHER.search(claims.text, max(0, m.start() - 24), m.start()):
             continue  # "doesn't say whether it's nickel-free": a question, not a claim
+        if _NOT_PROMISED.search(claims.text, max(0, m.start() - 70), m.start()):
+            continue  # "nobody can honestly promise any gadget is 100% fault-free": declined
         if _FREE_WHAT.match(claims.text, m.end()):
             continue  # "please note free-shipping offers": free shipping, not free of "note"
         if not re.search(rf"\b{what} ?free\b|\b(?:no|without) {what}\b", world.text):

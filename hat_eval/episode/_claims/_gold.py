@@ -22,6 +22,7 @@ from ._fact_text import REJECTED_CODE
 from ._facts import _fact_verdict
 from ._language import addresses_evaluator, declines, hedged_at
 from ._lexicon import any_found, words
+from ._mentions import STATED_ELSEWHERE
 from ._offers import free_shipping_claim
 from ._options import OPTION_CHECKERS
 from ._regions import other_region_values
@@ -53,7 +54,11 @@ def check_facts(
     declined = any_found(words("cannot_confirm"), a.text)
     found = [(f, _fact_verdict(a, f, declined, records)) for f in case.facts]
     if _price_if_in_stock(a):  # "sold out? If not, what does it cost?": sold out, no price asked
-        found = [(f, v) for f, v in found if not (v.missing and f.kind == "price")]
+        found = [
+            (f, v)
+            for f, v in found
+            if not (f.kind == "price" and (v.missing or v.reason.endswith(STATED_ELSEWHERE)))
+        ]
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if _comparison_declined(a, records, declined):  # "没法帮您对比，建议您点开详情页"
         verdicts.append(Verdict(0.0, "declines the comparison the tools' data answered"))

@@ -340,7 +340,7 @@ _BOUND_BEFORE = re.compile(
     r"over|more than|hotter than|higher than))\s(?:about\s|around\s)?|"
     r"(?P<zh_at_most>(?:别|不要|不能|不可以|勿|不)(?:超过|高于|大于))|"
     r"\b(?P<under>under|below|shy of|less than)\s(?:a\s|an\s)?|"
-    r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到)|差(?:1|一)?[分毛角]钱?)|"  # 差一分一千块
+    r"(?P<zh_under>不到|差.{0,4}(?:到|就是|就到)|差(?:1|一)?[分毛角]钱?就?)|"  # 差一分钱就一百块
     r"\b(?P<over>over|more than|above|upwards of)\s(?:a\s)?|(?P<zh_over>超过|(?<!不)上))"
     r"\s?(?:¥\s?|cny\s?|rmb\s?)?$"
 )
