@@ -6,8 +6,10 @@ clause is about. A measure is read only where its clause names the spec (the lex
 ``label_words``, else the label's own words: "weighs", 重, "tank capacity"), in a unit the
 spec is measured in; a value any product in scope gives for any spec is no claim against it
 (an 8 mm stone beside a 2.2 mm band), and neither is a difference ("轻了30g"), a per-amount
-("¥20/100 g") or a rounding a viewer accepts ("about 300 g" of 310 g). Time (shelf life, run
-time, days) has its own readers.
+("¥20/100 g") or a rounding a viewer accepts ("about 300 g" of 310 g). A range said of a spec
+the listing gives as a range is read whole ("pearls (8–9 mm)" of 7–8 mm pearls), and a spec
+given as a bound is its value ("noise cancelling up to 45 dB"). Time (shelf life, run time,
+days) has its own readers.
 
 A made-to-order piece's making time is read here too (:func:`lead_time_unsaid`).
 """
