@@ -414,6 +414,7 @@ def _start_dates(claims: Claims, world: Support) -> list[Verdict]:
     """
     if not world.deals or not _DATE.search(claims.text):
         return []
+    starts = {(int(d.starts_at[5:7]), int(d.starts_at[8:10])) for d in world.deals}
     for m in _DATE.finditer(claims.text):
         sentence = _sentence_of(claims.text, m)
         if not _DEAL_STARTS.search(claims.clause(m.start())) or not _DEAL_WORDS.search(sentence):
@@ -422,10 +423,10 @@ def _start_dates(claims: Claims, world: Support) -> list[Verdict]:
             continue  # a coupon's dates are the coupon checks'; "runs Nov 13-18" the ends'
         if claims.negated(m.start()):
             continue
-        starts = {(int(d.starts_at[5:7]), int(d.starts_at[8:10])) for d in world.deals}
-        if _MIDNIGHT.search(sentence):
-            starts |= {(mo, day - 1) for mo, day in starts}
-        if _month_day(m) not in starts:
+        days = (
+            starts | {(mo, day - 1) for mo, day in starts} if _MIDNIGHT.search(sentence) else starts
+        )
+        if _month_day(m) not in days:
             return [Verdict(0.0, f"says the deal starts {m.group(0)!r}; no deal of it starts then")]
     return []
 

@@ -93,10 +93,7 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         noun = _NOUN_AFTER.match(a.text, m.end())  # "a 42 mm case": the case's, not the display's
         if noun and not any(_label(lb).search(noun.group(0)) for sp in specs.values() for lb in sp):
             continue
-        i = a.clause_at(m.start())
-        about = (a.products[i] if i is not None else None) or frozenset()
-        of = (about & set(a.case.product_ids)) or (about if len(about) == 1 else a.case.product_ids)
-        for pid in sorted(of):
+        for pid in _products_at(a, m.start()):
             for label, values in specs.get(pid, {}).items():
                 if not _label(label).search(words):
                     continue
@@ -113,6 +110,14 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     return []
 
 
+def _products_at(a: _Answer, at: int) -> list[str]:
+    """The products a measure at ``at`` is said of: its clause's, else the case's (sorted)."""
+    i = a.clause_at(at)
+    about = (a.products[i] if i is not None else None) or frozenset()
+    of = (about & set(a.case.product_ids)) or (about if len(about) == 1 else a.case.product_ids)
+    return sorted(of)
+
+
 def _wrong_range(
     a: _Answer, kb: KnowledgeBase, at: int, words: str, said: tuple[float, float, str], shown: str
 ) -> str | None:
@@ -122,11 +127,8 @@ def _wrong_range(
     """
     if a.negated(at):
         return None
-    i = a.clause_at(at)
-    about = (a.products[i] if i is not None else None) or frozenset()
-    of = (about & set(a.case.product_ids)) or (about if len(about) == 1 else a.case.product_ids)
     low, high, unit = said
-    for pid in sorted(of):
+    for pid in _products_at(a, at):
         for label, ranges in _ranged(kb, pid).items():
             if not _label(label).search(words):
                 continue
@@ -176,7 +178,8 @@ def _measured(kb: KnowledgeBase, pid: str) -> dict[str, list[tuple[float, str]]]
     product = kb.product(pid)
     out: dict[str, list[tuple[float, str]]] = {}
     for label, value in (product.get("specs", {}) if product else {}).items():
-        m = _VALUE.match(prepare(str(value))) or _UP_TO.search(prepare(str(value)))
+        said = prepare(str(value))
+        m = _VALUE.match(said) or _UP_TO.search(said)
         if m and m.group(2) in _PHYSICAL:
             out.setdefault(str(label), []).append((float(m.group(1)), m.group(2)))
     return out

@@ -123,9 +123,10 @@ def _forms(value: str) -> tuple[str, ...]:
     if " x " in word:  # "2 x 10 kg" said "2×10 kg", "2x10kg"
         forms[word.replace(" x ", "×")] = forms[word.replace(" x ", "x")] = None
     counted = _COUNTED.fullmatch(word)  # "5 sheets": 5片装, 5片
-    for zh in _COUNT_ZH.get(counted.group(2), ()) if counted is not None else ():
-        number = counted.group(1) if counted is not None else ""
-        forms[f"{number}{zh}装"] = forms[f"{number}{zh}"] = None
+    if counted is not None:
+        number = counted.group(1)
+        for zh in _COUNT_ZH.get(counted.group(2), ()):
+            forms[f"{number}{zh}装"] = forms[f"{number}{zh}"] = None
     return tuple(f for f in forms if f)
 
 
