@@ -85,7 +85,8 @@ def _stacking(case: Case, kb: KnowledgeBase, zh: bool) -> str:
 
 
 ASKS_COUNT = re.compile(
-    r"\bhow many\b[^?]{0,60}\b(?:left|remain\w*|in stock)\b"
+    r"\bhow (?:many|mnay|mny|maany)\b[^?]{0,60}"  # with the typos viewers make (_render._typos)
+    r"\b(?:left|lfet|lft|leeft|r(?:e|ea|)m(?:ai|ia|a|i)n\w*|in s(?:t\w{2,4}|otck|ock))\b"
     r"|(?:还剩|剩下|还有|剩)(?:多少|几)|库存(?:还有|还剩)?(?:多少|几)",
     re.I,
 )

@@ -196,6 +196,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "long-wearing": "long-wearing",
         "autofocus": "built-in autofocus",
         "score alerts": "able to push live score alerts",
+        "tangle-free": "a tangle-free cable",
+        "engraving": "free engraving of your name",
         "keystone correction": "keystone correction",
         "natural": "100% natural",
         "fireproof": "fireproof",

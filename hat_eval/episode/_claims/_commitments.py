@@ -146,7 +146,7 @@ def _unnegated(
 
 _MINUTES = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)(?:\s?(?:-|–|~|to|到|至)\s?(\d+(?:\.\d+)?))?\s?"
-    r"(?P<unit>minutes?\b|mins?\b|分钟|hours?\b|hrs?\b|个?小时)"
+    r"(?P<unit>minutes?(?![a-z])|mins?(?![a-z])|分钟|hours?(?![a-z])|hrs?(?![a-z])|个?小时)"
 )
 
 

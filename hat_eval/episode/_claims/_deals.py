@@ -181,7 +181,8 @@ _STARTS = re.compile(
     r"\b(?:from|starts?|started|starting|since|begins?|began|kicks? in|goes live)\b|开始|生效|起"
 )
 _NOT_UNTIL = re.compile(
-    r"\bnot (?:start|begin|open|kick in|go live|work|valid|active|live)\w* (?:until|till|before)\b"
+    r"(?:\bnot|n't|n’t) (?:be )?(?:usable |used )?"
+    r"(?:start|begin|open|kick in|go live|work|valid|active|live|usable)\w* (?:until|till|before)\b"
 )
 _TO = re.compile(r"\bto\b|–|至|到")
 """A range's second end ("valid from 1 Dec to 12 Dec"): a start said with it ends the range."""
@@ -199,7 +200,7 @@ def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Ve
     (``starts_at``, ``ends_at``)) and a date said in one clause with an expiry or a start word.
     A clause that says both ("valid from 8 Nov to 18 Nov") may give either date.
     """
-    if not (_EXPIRED.search(claims.text) or _STARTS.search(claims.text)):
+    if not any(p.search(claims.text) for p in (_EXPIRED, _STARTS, _NOT_UNTIL)):
         return []
     if not _DATE.search(claims.text):
         return []
@@ -212,7 +213,8 @@ def coupon_dates(claims: Claims, coupons: dict[str, tuple[str, str]]) -> list[Ve
                 sentence = _sentence_of(claims.text, c)
                 after = sentence[sentence.find(clause) + len(clause) :]
                 clause += after if _OF_IT.match(after) else ""
-            ends, starts = _EXPIRED.search(clause), _STARTS.search(clause)
+            ends = _EXPIRED.search(clause)
+            starts = _STARTS.search(clause) or _NOT_UNTIL.search(clause)  # "isn't valid until"
             if not (ends or starts):
                 continue
             month, day = int(ends_at[5:7]), int(ends_at[8:10])

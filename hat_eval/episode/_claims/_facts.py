@@ -27,7 +27,7 @@ from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
 from ._lexicon import groups_named
 from ._mentions import _MEASURE, STATED_ELSEWHERE, _mention_ok, _phrase_mentions, _said_as
-from ._quantities import NO_REASON_AFTER, Number, bound_before, shorter_window_met
+from ._quantities import _CODE_BEFORE, NO_REASON_AFTER, Number, bound_before, shorter_window_met
 from ._subjects import (
     Subject,
     fact_subject,
@@ -77,6 +77,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         n
         for n in a.numbers
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
+        and not (n.kind == "plain" and _CODE_BEFORE.search(a.text, 0, n.start))  # HOME15大概…
         and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
         and not (n.kind == "plain" and _SIZE_AFTER.match(a.text, n.end))  # "45码是欧码"
         and not (n.kind == "plain" and _DAY_AFTER_DATE.search(a.text, 0, n.start))

@@ -275,6 +275,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
         out += [(m.start(), m.end()) for m in form.finditer(a.text)]
     if fact.value == "free shipping":
         out += _threshold_met(a)
+    out += _parts_said(a, str(fact.value))
     whole = _WHOLE.match(prepare(str(fact.value)))
     if whole:  # "100% arabica coffee beans" said "the only ingredient is arabica coffee beans"
         out += [m.span() for m in _whole_of(whole.group(1)).finditer(a.text)]
@@ -320,6 +321,39 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
                         ]
                         out.append(number[0] if number else (min(starts), max(ends)))
     return sorted(set(out))
+
+
+_AND = re.compile(r",? and |, ")
+
+
+def _part_spans(part: str, text: str) -> list[tuple[int, int]]:
+    """Where one part of a value is said: a wording of the lexicon's, or the part itself."""
+    form = groups("value_forms").get(part)
+    spans = [m.span() for m in form.finditer(text)] if form is not None else []
+    said = prepare(part)
+    if len(said) <= 3 and said.isalpha() and said.isascii():  # "abs", "pc": whole words
+        pattern = rf"(?<![a-z0-9'-]){re.escape(said)}(?![a-z0-9'-])"
+        return spans + [m.span() for m in re.finditer(pattern, text)]
+    return spans + list(find_phrase(said, text))
+
+
+def _parts_said(a: _Answer, value: str) -> list[tuple[int, int]]:
+    """A value of two or three parts, each said in one sentence in its own words.
+
+    "机身是ABS，耳塞是硅胶的" of "ABS and silicone ear tips": ABS as written, the ear tips in
+    the lexicon's Chinese wording of that part.
+    """
+    parts = _AND.split(value)
+    if not 2 <= len(parts) <= 3 or not any(groups("value_forms").get(p) for p in parts):
+        return []
+    found = [_part_spans(p, a.text) for p in parts]
+    for sentence in a.sentences:
+        inside = [[s for s in spans if sentence.start <= s[0] < sentence.end] for spans in found]
+        if all(inside):
+            starts = [spans[0][0] for spans in inside]
+            ends = [spans[0][1] for spans in inside]
+            return [(min(starts), max(ends))]
+    return []
 
 
 _WHOLE = re.compile(r"100 ?% (.+)")

@@ -92,11 +92,13 @@ def general_rules() -> GeneralRules:
 _REFUSAL_BEFORE = re.compile(
     r"\b(?:can not|could not|will not|would not|do not|never|not able to|unable to) "
     r"(?:say|promise|claim|guarantee|call|describe|tell you|state|advertise|suggest|recommend|rank|"
-    r"compare|rate|judge|predict|talk about|discuss|comment on|give advice on|advise on)\b|"
+    r"compare|rate|judge|predict|talk about|discuss|comment on|give advice on|advise on|"
+    r"make (?:any |such )?(?:claims?|promises?|predictions?|guarantees?))\b|"
     r"\b(?:can not|could not|will not|would not|do not|not able to|unable to) [a-z ]{0,30}? "
     r"(?:or|nor) (?:say|promise|claim|guarantee|predict)\b|"  # "can't offer advice or promise"
     # "made to wear or give as a gift rather than as an investment"
-    r"\b(?:rather than|instead of|not as|not meant as) (?:as )?(?:an? )?$|"
+    r"\b(?:rather than|instead of|not as|not meant as) "
+    r"(?:(?:bought|buying|purchased|kept|treated|seen|viewed) )?(?:as )?(?:an? )?$|"
     r"\bno (?:promises?|guarantees?|claims?)\b|不能说|不敢说|没办法说|没法说|不能承诺|不敢承诺|"
     r"不能保证|没法保证|不敢保证|不能打包票|"
     r"(?:不能|不可以|无法|没法)(?:和|跟|与|同|代替|替代|取代)"  # 不能和母乳画等号
