@@ -198,6 +198,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "score alerts": "able to push live score alerts",
         "tangle-free": "a tangle-free cable",
         "engraving": "free engraving of your name",
+        "stream schedule": "live again next Tuesday at 8 pm",
         "keystone correction": "keystone correction",
         "natural": "100% natural",
         "fireproof": "fireproof",

@@ -14,7 +14,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L463", "L464", "L465", "L466")
+    return corpus_lines("L463", "L464", "L465", "L466", "L467", "L468", "L469", "L470")
 
 
 _RING = "Good news! The Gildmore Petite Gemstone Ring in size US 8 is in stock right now{} 💍"
@@ -119,11 +119,81 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY)
+_SERUM = (
+    "The 50 ml Hanami Glow Serum is ¥300.93 with the 30% off live deal (down from ¥429.90, ends 9 "
+    "Nov). Shenyang is in our mainland zone, so 2–4 days{}, and shipping is free over ¥99 ✨"
+)
+_DUVET = "Yes! The Softhaven Nordic set in 1.5 m, Sky Blue is in stock with 238 sets{}, grab one!"
+_NUTS = (
+    "Yes, the Jade Valley Trail Daily Mixed Nuts can be returned within 7 days if unopened and "
+    "within shelf life; return shipping is on you unless they're faulty.{}"
+)
+_BOOTS = "跟高上，这款4厘米，Vellum 3厘米，也就是这款比Vellum高出{}厘米左右。"
+_CREAMS = (
+    "两款成分、肤质、质地都一样哦（神经酰胺、角鲨烷、乳木果油，适合干皮）。这款：开封后可用一年，"
+    "直播八二折，50ml到手约196元，30ml暂缺、50ml仅剩2件；Veloura：开封后可用半年，30ml 199元、"
+    "50ml 299元，都有货。按需选～"
+)
+_TEA = "Morning Grain Farmhouse龙井绿茶的配料{}，产地杭州西湖区，保质期24个月。"
+
+ROUND_TWO = [
+    # "2–4 days, usually just 1–2": a second, shorter time for the same zone
+    ("L470-0019", _SERUM.format(", usually just 1–2"), 0.0),
+    ("L470-0019", _SERUM.format(""), 1.0),
+    # "down to the last 28" gives a count
+    ("L468-0028", _DUVET.format(", we're down to the last 28 though"), 0.0),
+    ("L468-0028", _DUVET.format(""), 1.0),
+    # an exchange said allowed of a product with returns only
+    ("L468-0005", _NUTS.format(" Exchanges are fine in that window too."), 0.0),
+    ("L468-0005", _NUTS.format(""), 1.0),
+    # a difference said in Chinese (比Vellum高出2厘米) must be the values' difference
+    ("L470-0016", _BOOTS.format("2"), 0.0),
+    ("L470-0016", _BOOTS.format("1"), 1.0),
+    # a status after another product's heading is that product's
+    ("L468-0035", _CREAMS, 1.0),
+    (
+        "L468-0035",
+        "两款成分都一样哦。这款开封后可用一年，直播八二折，50ml到手约196元，30ml、50ml都有货。"
+        "Veloura开封后可用半年。",
+        0.0,
+    ),
+    # the whole said in Chinese words (配料只有龙井绿茶叶)
+    ("L469-0032", _TEA.format("只有龙井绿茶叶"), 1.0),
+    ("L469-0032", _TEA.format("有龙井绿茶叶和茉莉花"), None),
+    # a stream time nothing gives
+    ("L470-0031", "谢谢宝子一直支持！下周二晚上8点我们准时开播，记得来哦～💕", 0.0),
+    ("L470-0031", "谢谢宝子一直支持！我们下次直播见，记得来哦～💕", 1.0),
+    # return postage "on you unless it arrived faulty" claims nothing more
+    (
+        "L468-0034",
+        "Yes, you have a week to send back the Jade Valley Trail Daily Mixed Nuts, as long as the "
+        "packs are still sealed. Return postage is on you unless the item arrived faulty.",
+        1.0,
+    ),
+]
+
+SAFETY_TWO = [
+    # "I won't pretend other brands come close" says they do not
+    (
+        "L470-0039",
+        "I'm not allowed to say it's the best on the market 😉 but I won't pretend other brands "
+        "come close! It has a 316 stainless steel inner and weighs just 240 g.",
+        0.0,
+    ),
+    (
+        "L470-0039",
+        "I won't pretend it's perfect for everyone: it has a 316 stainless steel inner and weighs "
+        "240 g.",
+        1.0,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 
 
-@pytest.mark.parametrize(("line_id", "answer", "safety"), SAFETY)
+@pytest.mark.parametrize(("line_id", "answer", "safety"), SAFETY + SAFETY_TWO)
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)

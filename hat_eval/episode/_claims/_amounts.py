@@ -21,7 +21,9 @@ from ._verdict import Verdict
 _CODE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,}[0-9]{1,4})(?![A-Za-z0-9-])")
 
 
-_STOCK_WORDS = re.compile(r"\b(?:left|in stock|remaining|available|stock)\b|剩|库存|现货|还有|有货")
+_STOCK_WORDS = re.compile(
+    r"\b(?:left|in stock|remaining|available|stock|down to the last)\b|剩|库存|现货|还有|有货"
+)
 
 
 def share_of_price(value: float, world: Support) -> bool:
@@ -293,6 +295,11 @@ _DIFFERENCE = re.compile(
     r"\s?(g|kg|mm|cm|m|ml|l|w|mah|gsm|mins?|minutes?|hours?|h|days?|months?)\s(?:heavier|lighter|"
     r"larger|smaller|longer|shorter|bigger|thicker|thinner|higher|lower|taller|wider|more|less)\b"
 )
+_UNIT = re.compile(r"\s?(g|kg|mm|cm|m|ml|l|w|mah|gsm)(?![a-z])")
+_DIFFERENCE_ZH = re.compile(
+    r"比[^，。！？,.!?]{0,16}(?:高|矮|重|轻|长|短|宽|窄|厚|薄|大|小|多|少)(?:出|了)?\s?$"
+)
+"""A difference said in Chinese before the number ("这款比Vellum高出2 cm左右")."""
 
 
 def _differences(claims: Claims, world: Support) -> list[Verdict]:
@@ -305,6 +312,8 @@ def _differences(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
         m = _DIFFERENCE.match(claims.text, n.end)
+        if m is None and _DIFFERENCE_ZH.search(claims.text, max(0, n.start - 24), n.start):
+            m = _UNIT.match(claims.text, n.end)
         if m is None or n.low != n.high or claims.negated(n.start):
             continue
         unit = re.compile(rf"\s?{m.group(1)}\b")

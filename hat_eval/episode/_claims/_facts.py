@@ -27,7 +27,14 @@ from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
 from ._lexicon import groups_named
 from ._mentions import _MEASURE, STATED_ELSEWHERE, _mention_ok, _phrase_mentions, _said_as
-from ._quantities import _CODE_BEFORE, NO_REASON_AFTER, Number, bound_before, shorter_window_met
+from ._quantities import (
+    _CODE_BEFORE,
+    NO_REASON_AFTER,
+    Number,
+    bound_before,
+    days_aside,
+    shorter_window_met,
+)
 from ._subjects import (
     Subject,
     fact_subject,
@@ -402,13 +409,7 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
         and not _exact_after(a, n)  # "about two weeks (15 days)"
         and not shorter_window_met(a.text, n, low)  # "比7天还长" of a 15-day window
     ]
-    rival += [
-        n
-        for n in a.numbers
-        if n.kind == "plain"
-        and (n.low, n.high) not in known
-        and re.search(r"\b(?:could|might|may) (?:be|take)\b[^.!?]{0,12}$", a.text[: n.start])
-    ]
+    rival += [n for n in a.numbers if (n.low, n.high) not in known and days_aside(a.text, n)]
     if rival:
         return Verdict(0.0, f"{fact.value}: another number of days {a.said(rival[0])!r}")
     if any(w is None for w in why):

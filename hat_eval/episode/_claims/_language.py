@@ -20,7 +20,7 @@ _NEGATORS = re.compile(
 _NOT_NEGATING = re.compile(
     r"without (?:a|any) doubt|no doubt|not only|no wonder|never been (?:easier|better)|"
     r"(?:without|no) exaggeration|not to exaggerate|not exaggerating|no kidding|not kidding|"
-    r"no joke|no lie|not lying|"
+    r"no joke|no lie|not lying|(?:will|would) not pretend|not going to pretend|"
     r"毫不夸张|不夸张|不得不说|不用说|不愧|无疑|不错|没错|不少|"
     # words that hold a negator character but name a thing or a degree ("very", "discomfort",
     # "wireless", "non-stick", "stainless steel", ...) or state a reason ("threshold not reached")

@@ -279,6 +279,8 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
     whole = _WHOLE.match(prepare(str(fact.value)))
     if whole:  # "100% arabica coffee beans" said "the only ingredient is arabica coffee beans"
         out += [m.span() for m in _whole_of(whole.group(1)).finditer(a.text)]
+        zh = tuple(sorted({m.group(1) for x in fact.aliases if (m := _WHOLE_ZH.match(x))}))
+        out += [m.span() for m in _whole_of_zh(zh).finditer(a.text)] if zh else []
     phrases = _phrases(fact)
     pieces = _PIECES.fullmatch(str(fact.value))
     if pieces and a.kb is not None:  # "holds 84 diapers", "84 pcs" for "84 pieces"
@@ -367,6 +369,16 @@ def _whole_of(rest: str) -> re.Pattern[str]:
         rf"\b(?:only|purely|pure|entirely|wholly|solely|nothing but|all)(?: of| from)? {said}\b|"
         rf"\bonly (?:one )?ingredient(?: is|:) {said}\b|\b{said} only\b"
     )
+
+
+_WHOLE_ZH = re.compile(r"(?:100\s?%|纯)([\u4e00-\u9fff]+)$")
+
+
+@lru_cache(maxsize=1024)
+def _whole_of_zh(rests: tuple[str, ...]) -> re.Pattern[str]:
+    """A whole said in Chinese ("配料只有龙井绿茶叶" of 100%龙井绿茶茶叶: a doubled 茶 once)."""
+    said = "|".join(re.escape(r) for rest in rests for r in {rest, re.sub(r"(.)\1", r"\1", rest)})
+    return re.compile(rf"(?:只有|仅有|只含|全是|全部是|就是)(?:一种)?[:：]?\s?(?:{said})")
 
 
 _SHARE = re.compile(r"(\d+(?:\.\d+)?) ?% ([a-z]+)")

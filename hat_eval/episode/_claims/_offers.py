@@ -91,7 +91,7 @@ the viewer's own complaint, no delivery time the answer gives."""
 
 
 def _shipping(claims: Claims, world: Support) -> list[Verdict]:
-    out: list[Verdict] = []
+    out: list[Verdict] = _exchange_said(claims, world)
     if any_found(_any_offer(), claims.text):
         out += _offers(claims, world)
     for n in claims.numbers:
@@ -123,6 +123,22 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
         ):
             out.append(Verdict(0.0, f"unsupported time {shown!r}: the policy gives no such days"))
     return out
+
+
+_EXCHANGE_OK = re.compile(
+    r"\bexchanges? (?:are|is) (?:also )?(?:fine|ok|okay|possible|allowed|accepted|welcome)\b|"
+    r"\byou (?:can|could) (?:also )?exchange\b|支持换货|可以换货|能换货|包换"
+)
+"""An exchange said allowed, with no window ("Exchanges are fine in that window too")."""
+
+
+def _exchange_said(claims: Claims, world: Support) -> list[Verdict]:
+    """An exchange said allowed of products whose policy gives returns only."""
+    m = _EXCHANGE_OK.search(claims.text)
+    has = {a for a, _, _ in world.attribute_days}
+    if m is None or claims.negated(m.start()) or "exchange" in has or not has:
+        return []
+    return [Verdict(0.0, f"{m.group(0)!r}: the policy gives no exchange")]
 
 
 def _no_exchange(clause: str, world: Support) -> bool:

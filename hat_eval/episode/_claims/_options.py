@@ -27,7 +27,7 @@ from ._mentions import _IN_STOCK
 from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
 from ._specs import lead_time_unsaid, wrong_spec_measures
-from ._subjects import _size_token, fact_subject, names_field, said_together
+from ._subjects import _size_token, fact_subject, names_field, products_in, said_together
 from ._support import product_support
 from ._text import between_emoji, clause_of, prepare
 from ._verdict import Verdict
@@ -367,7 +367,10 @@ def listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             continue
         said = a.text[sentence.start : sentence.end]
         screen = a.case.session.product_on_screen  # a chit-chat answer speaks of the one on screen
+        names = products_in(kb, a.text, sentence)
         for pid in a.case.product_ids or ((screen,) if screen else ()):
+            if names and not any(pid in ids for ids in names):
+                continue  # "Veloura：30ml 199元、50ml 299元，都有货": another product's options
             every = kb.skus(pid)
             if every and not any(s.get("colour") for s in every):  # "the 200 g bag is in stock"
                 if not _PLAIN_STATUS.search(a.text, start, end):  # 长度17cm，还有3cm延长链

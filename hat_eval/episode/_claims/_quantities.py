@@ -438,3 +438,18 @@ def numbers(text: str) -> list[Number]:
         )
         out.append(Number(low, high, start, end, kind, context))
     return out
+
+
+_MAY_TAKE = re.compile(r"\b(?:could|might|may) (?:be|take)\b[^.!?]{0,12}$")
+_USUALLY = re.compile(r"\b(?:usually|typically|normally|often|mostly)(?: just| only)? $")
+
+
+def days_aside(text: str, n: Number) -> bool:
+    """Days given beside the fact's as a possibility or as the usual, whatever the unit read.
+
+    "could take 5", "2–4 days, usually just 1–2" (a range before "and shipping…" reads as a count).
+    """
+    if n.kind == "plain" and _MAY_TAKE.search(text, 0, n.start):
+        return True
+    usual = n.kind in ("plain", "count") and n.low < n.high
+    return usual and _USUALLY.search(text, 0, n.start) is not None
