@@ -199,6 +199,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "tangle-free": "a tangle-free cable",
         "engraving": "free engraving of your name",
         "stream schedule": "live again next Tuesday at 8 pm",
+        "infant grade": "infant-grade fabric",
         "keystone correction": "keystone correction",
         "natural": "100% natural",
         "fireproof": "fireproof",

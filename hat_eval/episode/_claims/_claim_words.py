@@ -176,6 +176,12 @@ def _warranty(claims: Claims, world: Support) -> list[Verdict]:
     return [Verdict(0.0, f"unsupported warranty {said!r}: the KB gives {_given(terms)}")]
 
 
+_OPENED = re.compile(
+    r"\b(?:once (?:you )?open|once (?:it is )?opened|after opening)\b|开封后?|打开后"
+)
+_TERM = re.compile(r"(?<![\d.])\d+\s?(?:days?|weeks?|months?|天|周|个?月)(?![a-z])")
+
+
 def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
     """A shelf life ("a 12-month shelf life", 保质期18个月) must be one the specs give.
 
@@ -183,6 +189,18 @@ def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
     """
     if not world.shelf_life_months:
         return []
+    opened = _OPENED.search(claims.text)
+    if opened and not claims.negated(opened.start()):  # "once you open it, finish it in 7 days"
+        rest = re.split(r"[.!?。！？;；)）]", claims.text[opened.end() :], maxsplit=1)[0]
+        rest = re.split(r"shelf[ -]?life|保质期|\blasts?\b|\bkeeps? for\b", rest, maxsplit=1)[0]
+        term = _TERM.search(rest)
+        given = [  # "refrigerate after opening and drink within 5 days": the listing's own
+            float(x)
+            for m in _OPENED.finditer(world.described)
+            for x in re.findall(r"\d+", world.described[m.start() : m.end() + 60])
+        ]
+        if term and float(re.findall(r"\d+", term.group(0))[0]) not in given:
+            return [Verdict(0.0, f"time after opening {term.group(0)!r}: the KB gives none")]
     said = _other_term(claims, words("shelf_life"), world.shelf_life_months)
     if said is None:
         return []

@@ -48,8 +48,10 @@ _DEAL_SAID = re.compile(
 )
 
 
-_TIMES = re.compile(r"\s?(?:[×x*]|times)\s?\d")
-"""A price multiplied in the answer's worked sum ("¥179.9 × 2")."""
+_TIMES = re.compile(r"\s?(?:[×x*]|times)\s?\d|\s?each\b|\s?(?:一|每)(?:件|个|罐|瓶|盒)")
+"""A price multiplied in the answer's worked sum ("¥179.9 × 2"), or a unit price ("¥299 each")."""
+_TIMES_BEFORE = re.compile(r"\d\s?[×x*]\s?(?:¥|cny ?|rmb ?)?$")
+"""A price multiplied, said after the count ("2 × ¥299")."""
 _LIST_ASKED = re.compile(r"\blist(?:ed)? prices?\b[^.!?]{0,40}\?")
 """A question about the list price the next sentence answers."""
 
@@ -68,7 +70,8 @@ def _list_price_as_price(claims: Claims, world: Support) -> list[Verdict]:
             continue
         if _DEAL_SAID.search(_sentence_of(claims.text, n)):
             continue
-        if _TIMES.match(claims.text, n.end) and _DEAL_SAID.search(claims.text):
+        times = _TIMES.match(claims.text, n.end) or _TIMES_BEFORE.search(claims.text, 0, n.start)
+        if times and _DEAL_SAID.search(claims.text):
             continue  # "¥179.9 × 2 = ¥359.8; the live deal takes off ¥35.98": worked from it
         if _LIST_ASKED.search(_sentence_of(claims.text, n, back=1)):
             continue  # "Prefer a lower list price? Pacefit is 149.90 CNY": the question frames it
@@ -322,6 +325,7 @@ def _end_times(claims: Claims, world: Support) -> list[Verdict]:
 _DEAL_NOW = re.compile(
     r"\b(?:today is|tonight is|the|our|this|a|with)\s(?:[a-z%¥\d.]+\s){0,3}?"
     r"(?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale)\b|"
+    r"\b(?:today is|tonight is|the|our|with) (?:live|stream|livestream) price\b|"
     r"直播间?(?:优惠|活动)|活动价|直降"
 )
 

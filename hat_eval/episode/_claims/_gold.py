@@ -172,7 +172,10 @@ def _on_topic(a: _Answer) -> Verdict:
     if named and _each_with_own_values(a, case.product_ids):
         return Verdict(1.0, "states each product's own values")
     dodge = words("dodge").search(a.text) if len(case.product_ids) > 1 else None
-    if dodge and not any(n.kind != "plain" or n.low in a.known for n in a.numbers):
+    if dodge and not any(  # a price or deal of one product compares nothing
+        n.kind not in ("plain", "price") or (n.low in a.known and n.kind != "price")
+        for n in a.numbers
+    ):
         return Verdict(0.0, f"leaves the choice to taste ({dodge.group(0)!r}), compares nothing")
     if named or _TASK_WORDS.search(a.text) or OURS.search(a.text):
         return Verdict(None, "states none of the case's facts; speaks of its products")
