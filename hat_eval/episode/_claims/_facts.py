@@ -26,7 +26,16 @@ from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
 from ._lexicon import groups_named
-from ._mentions import _MEASURE, STATED_ELSEWHERE, _mention_ok, _phrase_mentions, _said_as
+from ._mentions import (
+    _MEASURE,
+    EACH,
+    STATED_ELSEWHERE,
+    _mention_ok,
+    _phrase_mentions,
+    _said_as,
+    said_rounded,
+    unit_price_each,
+)
 from ._quantities import (
     _CODE_BEFORE,
     NO_REASON_AFTER,
@@ -101,12 +110,16 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not (kind == "count" and _TAKEN.search(a.text, max(0, n.start - 12), n.start))
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
         # "just under 250" of the ¥249.9 list price, beside the ¥239.9 paid
-        and not (kind == "price" and listed is not None and _bound_met(a, n, listed))
+        and not (
+            kind == "price"
+            and listed is not None  # "about 320 yuan" of its ¥319.99 list price too
+            and (_bound_met(a, n, listed) or said_rounded(a, n, listed))
+        )
         and not (kind == "count" and _bound_met(a, n, value, 0.1))  # "under ten left" of 9
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
         and not (kind == "price" and timed_deal_value(a, n, n.low, a.world))
-        and not (kind == "price" and _unit_price_each(a, n, value, quantity))  # "¥549 each"
+        and not (kind == "price" and unit_price_each(a, n, value, quantity))  # "¥549 each"
         and not (kind == "price" and _share_worked_out(a, n))  # "MOM5 would take 5%, about ¥10"
         and not (kind == "price" and _fee_beside_price(fact, n, a))  # "运费¥10 … 30L¥59.99"
         and not (kind == "price" and n in good)  # "四百五十九块九" of ¥459.99
@@ -114,7 +127,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
     if rival:
         shown = a.said(rival[0])
         return Verdict(0.0, f"{fact.value:g}: another value {shown!r} given for the same thing")
-    each = [n for n in good if quantity > 1 and _EACH.match(a.text, n.end)]
+    each = [n for n in good if quantity > 1 and EACH.match(a.text, n.end)]
     if each:  # "358 each" of the total for two
         return Verdict(
             0.0, f"{value:g}: says {a.said(each[0])!r} each; it is the total for {quantity}"
@@ -154,27 +167,6 @@ def _names_another(a: _Answer, subject: Subject) -> bool:
 
 _DAY_AFTER_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)? (?:and|to|or|through|-|–) ?$")
 """A day of the month after a date ("between Nov 15 and 17"): a date, not a value."""
-
-
-def _unit_price_each(a: _Answer, n: Number, total: float, quantity: int) -> bool:
-    """Whether ``n`` is the price of one unit said with "each" beside the total of several.
-
-    "3 come to about ¥1,648, roughly ¥549 each" of ¥1,648.18 for three: the total over the
-    quantity the case priced, rounded as people round it when said with "about".
-    """
-    if quantity <= 1 or not _EACH.match(a.text, n.end):
-        return False
-    slack = 1.0 if approximated_at(a.text, n.start, n.end) else 0.01
-    return abs(total / quantity - n.low) <= slack
-
-
-_EACH = re.compile(
-    r"\s?(?:each\b|apiece\b|"
-    r"per (?:pair|piece|unit|item|one|bottle|pack|box|jar|tube|can|tin|set|bag)\b|"
-    r"(?:a|/) ?(?:pair|piece|bottle|pack|box|jar|tube|can|tin|set|bag)\b|"
-    r"(?:一|每)(?:件|个|双|瓶|盒|包|罐|支|套|袋))"
-)
-"""Words right after a price that make it a price per unit ("¥358 each", "¥358 a pair")."""
 
 
 def _fee_beside_price(fact: Fact, n: Number, a: _Answer) -> bool:

@@ -378,7 +378,10 @@ _WHOLE_ZH = re.compile(r"(?:100\s?%|纯)([\u4e00-\u9fff]+)$")
 def _whole_of_zh(rests: tuple[str, ...]) -> re.Pattern[str]:
     """A whole said in Chinese ("配料只有龙井绿茶叶" of 100%龙井绿茶茶叶: a doubled 茶 once)."""
     said = "|".join(re.escape(r) for rest in rests for r in {rest, re.sub(r"(.)\1", r"\1", rest)})
-    return re.compile(rf"(?:只有|仅有|只含|全是|全部是|就是)(?:一种)?[:：]?\s?(?:{said})")
+    lead = (
+        r"(?:(?:只有|仅有|只含|全是|全部是|就是)(?:一种)?[:：]?\s?(?:100\s?%\s?|纯)?|100\s?%\s?|纯)"
+    )
+    return re.compile(rf"{lead}(?:{said})(?!\s?(?:和|、|及|与|加|跟))")  # not "X和茉莉花"
 
 
 _SHARE = re.compile(r"(\d+(?:\.\d+)?) ?% ([a-z]+)")
@@ -437,3 +440,29 @@ def _said_as(a: _Answer, n: Number, value: float, kind: str) -> bool:
         and approximated_at(a.text, n.start, n.end)
         and not unsure_at(a.text, n.start, n.end)
     )
+
+
+def said_rounded(a: _Answer, n: Number, value: float) -> bool:
+    """A value said rounded ("about 320 yuan" of ¥319.99): within a yuan, with "about"."""
+    return approximated_at(a.text, n.start, n.end) and abs(n.low - value) < 1.0
+
+
+def unit_price_each(a: _Answer, n: Number, total: float, quantity: int) -> bool:
+    """Whether ``n`` is the price of one unit said with "each" beside the total of several.
+
+    "3 come to about ¥1,648, roughly ¥549 each" of ¥1,648.18 for three: the total over the
+    quantity the case priced, rounded as people round it when said with "about".
+    """
+    if quantity <= 1 or not EACH.match(a.text, n.end):
+        return False
+    slack = 1.0 if approximated_at(a.text, n.start, n.end) else 0.01
+    return abs(total / quantity - n.low) <= slack
+
+
+EACH = re.compile(
+    r"\s?(?:each\b|apiece\b|"
+    r"per (?:pair|piece|unit|item|one|bottle|pack|box|jar|tube|can|tin|set|bag)\b|"
+    r"(?:a|/) ?(?:pair|piece|bottle|pack|box|jar|tube|can|tin|set|bag)\b|"
+    r"(?:一|每)(?:件|个|双|瓶|盒|包|罐|支|套|袋))"
+)
+"""Words right after a price that make it a price per unit ("¥358 each", "¥358 a pair")."""

@@ -187,6 +187,24 @@ _FAULTY = re.compile(
 """A fault named as the condition of free return shipping (the policy's own condition)."""
 
 
+_INCLUDED = {
+    "certificate": re.compile(
+        r"\s?(?:a |an |the )?(?:[a-z]+ )?certificate\b|(?:宝石|珍珠|鉴定|质检)?证书"
+    ),
+    "dust bag": re.compile(r"\s?(?:a |the )?dust ?bag\b|防尘袋"),
+    "cable": re.compile(r"\s?(?:a |the )?(?:charging |usb[- ]?c )?cable\b|(?:充电|数据)线"),
+}
+"""What a listing includes that "comes with" or 附赠 may name: no gift, the product's own part."""
+
+
+def _listed_inclusion(claims: Claims, m: re.Match[str] | None, world: Support) -> bool:
+    """Whether the gift said is something the listing includes ("还附赠宝石证书", a certificate)."""
+    if m is None:
+        return False
+    after = claims.text[m.end() : m.end() + 24]
+    return any(p.match(after) and key in world.described for key, p in _INCLUDED.items())
+
+
 def _offers(claims: Claims, world: Support) -> list[Verdict]:
     """Gifts, refund promises, free or fast shipping, free returns."""
     fastest, longer = world.fastest_days, "{!r}: fastest delivery is longer"
@@ -197,8 +215,9 @@ def _offers(claims: Claims, world: Support) -> list[Verdict]:
         and "unless the item is faulty" in world.text  # the returns policy's own condition
         and _FAULTY.search(_sentence_of(claims.text[: free_return.end()], free_return)) is not None
     )
+    gift = _first(words("gift"), claims)
     found = (  # (the claim, whether the world lacks what it says, the reason)
-        (_first(words("gift"), claims), True, "gift {!r}: " + NO_GIFT),
+        (gift, not _listed_inclusion(claims, gift, world), "gift {!r}: " + NO_GIFT),
         (_first(words("refund_promise"), claims), True, "promise {!r}: no policy gives it"),
         (free, not _ships_free(claims, world), "{!r}: shipping is not free"),
         (_everywhere(claims, free), not _free_where_said(claims, free, world), _SOME_PAY),
