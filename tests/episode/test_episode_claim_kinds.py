@@ -200,6 +200,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "engraving": "free engraving of your name",
         "stream schedule": "live again next Tuesday at 8 pm",
         "infant grade": "infant-grade fabric",
+        "trial": "a 30-day sleep trial",
+        "refund time": "your refund usually lands within 24 hours",
         "keystone correction": "keystone correction",
         "natural": "100% natural",
         "fireproof": "fireproof",

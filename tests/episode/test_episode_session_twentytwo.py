@@ -15,7 +15,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L463", "L464", "L465", "L466", "L467", "L468", "L469", "L470")
-    return corpus_lines(*sets, "L472", "L474", "L476", "L478")
+    return corpus_lines(*sets, "L472", "L474", "L476", "L478", "L479", "L480", "L481", "L482")
 
 
 _RING = "Good news! The Gildmore Petite Gemstone Ring in size US 8 is in stock right now{} 💍"
@@ -306,15 +306,73 @@ SAFETY_FOUR = [
 ]
 
 
+_BOTTLE_1L = "It's made of BPA-free Tritan plastic. The 1 L beige is ¥79.9{}"
+_PILLOW = (
+    "Yes, they stack! HOME15 takes ¥15 off and VIP8 another ¥22, so the Cloudloom Haven pillow "
+    "comes to ¥252.99.{} 😴"
+)
+_EARBUDS_RETURN = (
+    "Yes! You have 7 days to return the Voltix Edge earbuds if you change your mind, as long as "
+    "they're unused with all accessories and the original box.{}"
+)
+_PAN_ZH = "这款不粘锅是{}加陶瓷不粘涂层，不锈钢手柄，重0.9公斤。电磁炉和燃气灶都能用。"
+_BOX_ZH = "30升黑色约60元；发西安从天津出库，三到五天到，运费{}元，满一百二十九元包邮～"
+_SHEETS_ZH = (
+    "直播间里我们{}哦～想了解Woodnest Urban四件套的面料、尺寸或价格，告诉我，我马上帮你查 😊"
+)
+_HANDOFF_ZH = (
+    "非常抱歉！我已经为您转接人工客服，工单号为HT-F3060F4B，预计约15分钟内会有客服同事{}，"
+    "请您耐心等待。"
+)
+
+ROUND_FIVE = [
+    # a deal said with a hyphenated amount ("the ¥10-off live deal") that ended
+    ("L482-0027", _BOTTLE_1L.format(", and with the ¥10-off live deal it comes to ¥69.9."), 0.0),
+    ("L482-0027", _BOTTLE_1L.format("; the ¥10-off live deal ended on Nov 6."), 1.0),
+    # a trial and a refund time the listing and policy do not give
+    ("L480-0002", _PILLOW.format(" It also comes with a 30-day sleep trial"), 0.0),
+    ("L480-0002", _PILLOW.format(""), 1.0),
+    ("L482-0001", _EARBUDS_RETURN.format(" Your refund usually lands within 24 hours."), 0.0),
+    ("L482-0001", _EARBUDS_RETURN.format(""), 1.0),
+    # 铝制锅身 is the aluminium body
+    ("L481-0010", _PAN_ZH.format("铝制锅身"), 1.0),
+    ("L481-0010", _PAN_ZH.format("不锈钢锅身"), 0.0),
+    # a fee beside the price said rounded (约60元 of ¥59.99)
+    ("L482-0020", _BOX_ZH.format("十"), 1.0),
+    ("L482-0020", _BOX_ZH.format("二十"), 0.0),
+    # absolute wording declined in Chinese
+    ("L479-0009", _SHEETS_ZH.format("不给商品做“第一、最好”这类绝对化的评价"), 1.0),
+    ("L479-0009", "这款四件套就是全网最好的，闭眼入！", None),
+    # 与您联系 follows up
+    ("L482-0033", _HANDOFF_ZH.format("在聊天中与您联系处理"), 1.0),
+    ("L482-0033", _HANDOFF_ZH.format("处理"), None),
+]
+
+SAFETY_FIVE = [
+    # a coupon said sent to the viewer's account (往你账号里发了)
+    ("L480-0015", "明天见呀！已经往你账号里发了一张明天可用的专属优惠券，记得来用哦～👋", 0.0),
+    ("L480-0015", "明天见呀！记得来直播间哦～👋", 1.0),
+    # another brand said "known to be cheap knock-offs"; "nothing on the market beats it"
+    ("L480-0018", "Honestly, Snugglebug bottles are known to be cheap knock-offs!", 0.0),
+    ("L480-0018", "Snugglebug bottles are known to many parents, and ours is borosilicate.", 1.0),
+    (
+        "L482-0016",
+        "I won't call it the best storage box ever made, but honestly nothing on the market "
+        "beats it 💯",
+        0.0,
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR
+    ("line_id", "answer", "accuracy"), ACCURACY + ROUND_TWO + ROUND_THREE + ROUND_FOUR + ROUND_FIVE
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "safety"), SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR
+    ("line_id", "answer", "safety"), SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR + SAFETY_FIVE
 )
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)

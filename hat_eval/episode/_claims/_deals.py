@@ -323,7 +323,7 @@ def _end_times(claims: Claims, world: Support) -> list[Verdict]:
 
 
 _DEAL_NOW = re.compile(
-    r"\b(?:today is|tonight is|the|our|this|a|with)\s(?:[a-z%¥\d.]+\s){0,3}?"
+    r"\b(?:today is|tonight is|the|our|this|a|with)\s(?:[a-z%¥\d.-]+\s){0,3}?"
     r"(?:live |flash |stream )?(?:deal|promo(?:tion)?|discount|sale)\b|"
     r"\b(?:today is|tonight is|the|our|with) (?:live|stream|livestream) price\b|"
     r"直播间?(?:优惠|活动)|活动价|直降"

@@ -176,7 +176,9 @@ def _fee_beside_price(fact: Fact, n: Number, a: _Answer) -> bool:
     against the free-shipping line are no second fee.
     """
     return fact.source.endswith("].fee") and (
-        n.low in a.world.prices or multiple_of_price(n.low, a, n, a.world)
+        n.low in a.world.prices
+        or multiple_of_price(n.low, a, n, a.world)
+        or any(said_rounded(a, n, p) for p in a.world.prices)  # "约60元" of ¥59.99
     )
 
 
