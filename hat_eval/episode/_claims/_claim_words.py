@@ -185,6 +185,10 @@ _TERM = re.compile(r"(?<![\d.])\d+\s?(?:days?|weeks?|months?|天|周|个?月)(?!
 def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
     """A shelf life ("a 12-month shelf life", 保质期18个月) must be one the specs give.
 
+    So must a time to finish it once opened ("once you open the jerky, finish it within about 7
+    days"): a number the listing says after "after opening" ("refrigerate after opening and
+    drink within 5 days"), else none.
+
     Products whose specs give none are not read here (an invented shelf life is an unread claim).
     """
     if not world.shelf_life_months:
