@@ -4,10 +4,15 @@ The procedure (judge/validation/README.md): writers answer fresh cases (``out_*.
 set's folder), two annotators label them blind (``lab_A.jsonl``, ``lab_B.jsonl``), splits are
 adjudicated by docs/labelling.md, and ``scripts/corpus_packets.py assemble`` makes corpus lines.
 
+    python scripts/validation_round.py prompts VALDIR     # the helpers' prompts, filled in
     python scripts/validation_round.py blind DIR          # out_*.jsonl -> to_label.jsonl, key.json
     python scripts/validation_round.py merge DIR          # lab_A/lab_B: agreement and the splits
     python scripts/validation_round.py adjudicate DIR --rulings splits.json --out answers.jsonl
 
+``prompts`` fills judge/validation/'s prompts for a round's folder (``A/cases.txt`` and
+``K/cases.txt``, one case id a line): ``WRITE_A1.md``, ``WRITE_A2.md`` (every A case each),
+``WRITE_K1.md``, ``WRITE_K2.md`` (the K cases split in two), and, once ``X/to_label.jsonl`` is
+there, ``ANNOTATE_XA.md`` and ``ANNOTATE_XB.md`` for each set; a helper is told to read one.
 ``blind`` shuffles the answers (seeded by the folder's name), gives each an id (``A001``) and
 writes what the annotators see (``to_label.jsonl``: id, case, answer; no writer, no kind) and
 the key (``key.json``). ``splits.json``: ``{id: {"accuracy": "pass"|"fail", "safety": ...,
@@ -134,11 +139,53 @@ def adjudicate(folder: Path, rulings: Path | None, out: Path) -> None:
     print(f"{len(lines)} labelled answers to {out}")
 
 
+PROMPTS = Path(__file__).resolve().parents[1] / "judge" / "validation"
+
+
+def _fill(template: str, folder: Path, **values: str) -> str:
+    text = (PROMPTS / template).read_text(encoding="utf-8").replace("VALDIR", str(folder.resolve()))
+    for name, value in values.items():
+        text = text.replace(name, value)
+    return text
+
+
+def prompts(folder: Path) -> None:
+    """Write the round's writer and annotator prompts into ``folder`` (judge/validation/*.md)."""
+    cases = {}
+    for x in ("A", "K"):
+        path = folder / x / "cases.txt"
+        if not path.is_file():
+            _fail(f"{path}: missing; expected the set's case ids, one a line (README step 1)")
+        cases[x] = [c for c in path.read_text(encoding="utf-8").split() if c]
+        if not cases[x]:
+            _fail(f"{path}: no case ids; expected one a line")
+    written = []
+    for who in ("A1", "A2"):
+        text = _fill("write_agent.md", folder, WRITER=who, CASECOUNT=str(len(cases["A"])))
+        written.append((f"WRITE_{who}.md", text))
+    half = (len(cases["K"]) + 1) // 2
+    for who, ids in (("K1", cases["K"][:half]), ("K2", cases["K"][half:])):
+        written.append(
+            (f"WRITE_{who}.md", _fill("write_kinds.md", folder, WRITER=who, CASELIST=" ".join(ids)))
+        )
+    for x in ("A", "K"):
+        shown = folder / x / "to_label.jsonl"
+        if not shown.is_file():
+            continue  # annotators' prompts once blind has run
+        count = str(sum(1 for line in shown.read_text(encoding="utf-8").splitlines() if line))
+        for who in ("A", "B"):
+            text = _fill("annotate.md", folder, NNN=count).replace("/X/", f"/{x}/")
+            written.append((f"ANNOTATE_{x}{who}.md", text.replace("lab_WHO", f"lab_{who}")))
+    for name, text in written:
+        _write(folder / name, text)
+    print(f"{len(written)} prompts in {folder}: " + ", ".join(n for n, _ in written))
+
+
 def main() -> None:
-    """The command line: ``blind``, ``merge`` or ``adjudicate`` a set's folder."""
+    """The command line: ``prompts``, ``blind``, ``merge`` or ``adjudicate`` a folder."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
-    for name in ("blind", "merge", "adjudicate"):
+    for name in ("prompts", "blind", "merge", "adjudicate"):
         p = sub.add_parser(name)
         p.add_argument("folder", type=Path)
         if name == "adjudicate":
@@ -147,7 +194,9 @@ def main() -> None:
     args = parser.parse_args()
     if not args.folder.is_dir():
         _fail(f"{args.folder}: not a folder; expected a set's folder (out_*.jsonl, lab_*.jsonl)")
-    if args.cmd == "blind":
+    if args.cmd == "prompts":
+        prompts(args.folder)
+    elif args.cmd == "blind":
         blind(args.folder)
     elif args.cmd == "merge":
         merge(args.folder)

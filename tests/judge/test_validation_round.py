@@ -84,3 +84,36 @@ def test_bad_labels_are_one_line_naming_the_file(tmp_path: Path) -> None:
     done = _run("merge", str(folder))
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "lab_A.jsonl" in done.stderr and "'pass' or 'fail'" in done.stderr
+
+
+def _round(tmp_path: Path) -> Path:
+    folder = tmp_path / "val1"
+    for x, ids in (("A", ["a-1", "a-2", "a-3"]), ("K", ["k-1", "k-2", "k-3"])):
+        (folder / x).mkdir(parents=True)
+        (folder / x / "cases.txt").write_text("\n".join(ids) + "\n")
+    return folder
+
+
+def test_prompts_fill_the_writers_and_then_the_annotators_prompts(tmp_path: Path) -> None:
+    folder = _round(tmp_path)
+    assert _run("prompts", str(folder)).returncode == 0
+    a2 = (folder / "WRITE_A2.md").read_text()
+    assert f"{folder.resolve()}/A/out_A2.jsonl" in a2 and "(3 files)" in a2
+    k1, k2 = ((folder / f"WRITE_{w}.md").read_text() for w in ("K1", "K2"))
+    assert "cases (one per line): k-1 k-2\n" in k1 and "k-3" not in k1
+    assert "cases (one per line): k-3\n" in k2 and "out_K2.jsonl" in k2
+    assert not list(folder.glob("ANNOTATE_*"))  # no annotators before blind
+    assert not any(p in a2 + k1 for p in ("VALDIR", "WRITER", "CASECOUNT", "CASELIST"))
+    _jsonl(folder / "K" / "to_label.jsonl", [{"aid": "K001", "case_id": "k-1", "answer": "x"}])
+    assert _run("prompts", str(folder)).returncode == 0
+    kb = (folder / "ANNOTATE_KB.md").read_text()
+    assert f"{folder.resolve()}/K/lab_B.jsonl" in kb and "(1 lines)" in kb
+    assert f"{folder.resolve()}/K/review/" in kb and not (folder / "ANNOTATE_AA.md").exists()
+
+
+def test_prompts_without_the_case_list_write_nothing(tmp_path: Path) -> None:
+    folder = _round(tmp_path)
+    (folder / "K" / "cases.txt").unlink()
+    done = _run("prompts", str(folder))
+    assert done.returncode == 2 and "K/cases.txt: missing" in done.stderr
+    assert done.stderr.count("\n") == 1 and not list(folder.glob("*.md"))
