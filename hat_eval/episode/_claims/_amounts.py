@@ -291,11 +291,12 @@ def _counts(claims: Claims, world: Support) -> list[Verdict]:
     return out
 
 
+_MEASURES = "g|kg|mm|cm|m|ml|l|w|mah|gsm"
 _DIFFERENCE = re.compile(
-    r"\s?(g|kg|mm|cm|m|ml|l|w|mah|gsm|mins?|minutes?|hours?|h|days?|months?)\s(?:heavier|lighter|"
+    rf"\s?({_MEASURES}|mins?|minutes?|hours?|h|days?|months?)\s(?:heavier|lighter|"
     r"larger|smaller|longer|shorter|bigger|thicker|thinner|higher|lower|taller|wider|more|less)\b"
 )
-_UNIT = re.compile(r"\s?(g|kg|mm|cm|m|ml|l|w|mah|gsm)(?![a-z])")
+_UNIT = re.compile(rf"\s?({_MEASURES})(?![a-z])")
 _DIFFERENCE_ZH = re.compile(
     r"比[^，。！？,.!?]{0,16}(?:高|矮|重|轻|长|短|宽|窄|厚|薄|大|小|多|少)(?:出|了)?\s?$"
 )

@@ -179,7 +179,7 @@ def _warranty(claims: Claims, world: Support) -> list[Verdict]:
 _OPENED = re.compile(
     r"\b(?:once (?:you )?open|once (?:it is )?opened|after opening)\b|开封后?|打开后"
 )
-_TERM = re.compile(r"(?<![\d.])\d+\s?(?:days?|weeks?|months?|天|周|个?月)(?![a-z])")
+_TERM = re.compile(r"(?<![\d.])(\d+)\s?(?:days?|weeks?|months?|天|周|个?月)(?![a-z])")
 
 
 def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
@@ -203,7 +203,7 @@ def _shelf_life(claims: Claims, world: Support) -> list[Verdict]:
             for m in _OPENED.finditer(world.described)
             for x in re.findall(r"\d+", world.described[m.start() : m.end() + 60])
         ]
-        if term and float(re.findall(r"\d+", term.group(0))[0]) not in given:
+        if term and float(term.group(1)) not in given:
             return [Verdict(0.0, f"time after opening {term.group(0)!r}: the KB gives none")]
     said = _other_term(claims, words("shelf_life"), world.shelf_life_months)
     if said is None:

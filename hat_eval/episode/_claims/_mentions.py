@@ -287,13 +287,7 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
         nouns = product_words(a.kb, a.case.product_ids, ("type_key",)) | {"pcs", "count"}
         phrases += [f"{pieces.group(1)} {noun}" for noun in sorted(nouns)]
     for phrase in phrases:
-        if len(phrase) <= 3 and phrase.isalpha() and phrase.isascii():
-            out += [
-                (m.start(), m.end())
-                for m in re.finditer(rf"(?<![a-z0-9'-]){re.escape(phrase)}(?![a-z0-9'-])", a.text)
-            ]
-        else:
-            out += list(find_phrase(phrase, a.text))
+        out += _spans_of(phrase, a.text)
     if not out and isinstance(fact.value, str):  # all words of a short phrase, in one sentence
         words = [
             w
@@ -328,15 +322,19 @@ def _phrase_mentions(a: _Answer, fact: Fact) -> list[tuple[int, int]]:
 _AND = re.compile(r",? and |, ")
 
 
+def _spans_of(phrase: str, text: str) -> list[tuple[int, int]]:
+    """Where a prepared phrase is said; a short latin word ("abs", "pc") only as a whole word."""
+    if len(phrase) <= 3 and phrase.isalpha() and phrase.isascii():
+        pattern = rf"(?<![a-z0-9'-]){re.escape(phrase)}(?![a-z0-9'-])"
+        return [m.span() for m in re.finditer(pattern, text)]
+    return list(find_phrase(phrase, text))
+
+
 def _part_spans(part: str, text: str) -> list[tuple[int, int]]:
     """Where one part of a value is said: a wording of the lexicon's, or the part itself."""
     form = groups("value_forms").get(part)
     spans = [m.span() for m in form.finditer(text)] if form is not None else []
-    said = prepare(part)
-    if len(said) <= 3 and said.isalpha() and said.isascii():  # "abs", "pc": whole words
-        pattern = rf"(?<![a-z0-9'-]){re.escape(said)}(?![a-z0-9'-])"
-        return spans + [m.span() for m in re.finditer(pattern, text)]
-    return spans + list(find_phrase(said, text))
+    return spans + _spans_of(prepare(part), text)
 
 
 def _parts_said(a: _Answer, value: str) -> list[tuple[int, int]]:

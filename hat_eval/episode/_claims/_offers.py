@@ -136,8 +136,7 @@ left out: it is also how a warranty's replacement is said."""
 def _exchange_said(claims: Claims, world: Support) -> list[Verdict]:
     """An exchange said allowed of products whose policy gives returns only."""
     m = _EXCHANGE_OK.search(claims.text)
-    has = {a for a, _, _ in world.attribute_days}
-    if m is None or claims.negated(m.start()) or "exchange" in has or not has:
+    if m is None or claims.negated(m.start()) or not _returns_only(world):
         return []
     return [Verdict(0.0, f"{m.group(0)!r}: the policy gives no exchange")]
 
@@ -148,9 +147,13 @@ def _no_exchange(clause: str, world: Support) -> bool:
     "Swap it for another size free within 15 days" where the listing has returns only (and the
     world knows the products' other windows, so the policy was read).
     """
+    return groups_named("attributes", clause) == ["exchange"] and _returns_only(world)
+
+
+def _returns_only(world: Support) -> bool:
+    """Whether the products' policy was read and gives windows but no exchange window."""
     has = {a for a, _, _ in world.attribute_days}
-    named = groups_named("attributes", clause)
-    return named == ["exchange"] and "exchange" not in has and bool(has)
+    return "exchange" not in has and bool(has)
 
 
 def _attribute(clause: str, world: Support) -> str | None:
