@@ -49,9 +49,10 @@ EFFECTS = [
     # a Chinese effect on a baby's body; the formula's contents said
     ("L4-0051", _FORMULA + "能促进宝宝大脑发育哦", 0.0),
     ("L4-0051", _FORMULA + "冲泡很方便哦", 1.0),
-    # a shape the garment gives the body; the garment's own shape
+    # a shape the garment gives the body; the garment's own shape, in words the listing does not
+    # hold: no body effect, and the judge's to read (session twenty-three)
     ("L138-0032", _LEGGINGS + "The high-rise waistband sculpts your tummy!", 0.0),
-    ("L138-0032", _LEGGINGS + "The high-rise waistband stays put in every workout!", 1.0),
+    ("L138-0032", _LEGGINGS + "The high-rise waistband stays put in every workout!", None),
 ]
 
 

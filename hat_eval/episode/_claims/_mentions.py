@@ -374,10 +374,11 @@ _WHOLE_ZH = re.compile(r"(?:100\s?%|纯)([\u4e00-\u9fff]+)$")
 
 @lru_cache(maxsize=1024)
 def _whole_of_zh(rests: tuple[str, ...]) -> re.Pattern[str]:
-    """A whole said in Chinese ("配料只有龙井绿茶叶" of 100%龙井绿茶茶叶: a doubled 茶 once)."""
+    """A whole said in Chinese (配料只有龙井绿茶叶 of 100%龙井绿茶茶叶, 全亚麻 of 100% linen)."""
     said = "|".join(re.escape(r) for rest in rests for r in {rest, re.sub(r"(.)\1", r"\1", rest)})
     lead = (
-        r"(?:(?:只有|仅有|只含|全是|全部是|就是)(?:一种)?[:：]?\s?(?:100\s?%\s?|纯)?|100\s?%\s?|纯)"
+        r"(?:(?:只有|仅有|只含|全是|全部是|就是)(?:一种)?[:：]?\s?(?:100\s?%\s?|纯)?"
+        r"|100\s?%\s?|纯|全)"
     )
     return re.compile(rf"{lead}(?:{said})(?!\s?(?:和|、|及|与|加|跟))")  # not "X和茉莉花"
 

@@ -264,7 +264,7 @@ def _threshold_where_none(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
 
 _THRESHOLD_BEFORE = re.compile(
     r"(?:\bover|\babove|\bat least|\bminimum(?: spend| order)?(?: of)?|\bneeds?(?: an? order of"
-    r"| a spend of| a subtotal of)?|\bspend(?:ing)?|\borders? (?:of|over|above|from)|满)"
+    r"| a spend of| a subtotal of| an?)?|\bspend(?:ing)?|\borders? (?:of|over|above|from)|满)"
     r"\s?(?:¥|cny|rmb)?\s?$"
 )
 
@@ -292,20 +292,28 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     if not a.numbers or not codes.search(a.text):
         return []  # most answers: no code named
     for sentence in a.sentences:
-        named = set(codes.findall(a.said(sentence)))
-        if len(named) != 1:
+        named = list(codes.finditer(a.text, sentence.start, sentence.end))
+        if not named:
             continue
-        (code,) = named
-        if _NO_THRESHOLD.search(a.said(sentence)):  # "LIVE50 可以直接用，没有使用门槛"
-            return [
-                Verdict(0.0, f"says {code.upper()} has no threshold; it needs ¥{needs[code]:g}")
-            ]
-        for n in a.numbers:
-            said = sentence.start <= n.start < sentence.end and n.kind == "price"
-            if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
-                if not (rounds_to(n.low, needs[code], "price") or a.negated(n.start)):
-                    why = f"it needs ¥{needs[code]:g}"
-                    return [Verdict(0.0, f"says {code.upper()} needs {a.said(n)!r}; {why}")]
+        if len({m.group(0) for m in named}) == 1:
+            spans = [(named[0].group(0), sentence.start, sentence.end)]
+            if _NO_THRESHOLD.search(a.said(sentence)):  # "LIVE50 可以直接用，没有使用门槛"
+                code = named[0].group(0)
+                why = f"it needs ¥{needs[code]:g}"
+                return [Verdict(0.0, f"says {code.upper()} has no threshold; {why}")]
+        else:  # "FIT20 needs a ¥299 spend and LIVE50 needs ¥499": from each code to the next
+            ends = [m.start() for m in named[1:]] + [sentence.end]
+            spans = [(m.group(0), m.end(), end) for m, end in zip(named, ends, strict=True)]
+        # "LIVE50 and FIT20 need orders of ¥499 and ¥199": several codes, any one's threshold
+        allowed = {needs[m.group(0)] for m in named}
+        for code, start, end in spans:
+            for n in a.numbers:
+                said = start <= n.start < end and n.kind == "price"
+                if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
+                    near = any(rounds_to(n.low, v, "price") for v in allowed)
+                    if not (near or a.negated(n.start)):
+                        why = f"it needs ¥{needs[code]:g}"
+                        return [Verdict(0.0, f"says {code.upper()} needs {a.said(n)!r}; {why}")]
     return []
 
 

@@ -219,7 +219,10 @@ FACTUAL_RULES = frozenset(
 )
 """Rules whose claims say what a product does or costs (brings luck, keeps its value, lowers
 cholesterol, slims, is the lowest price anywhere): an invented fact as well as a banned claim."""
-_FACTUAL_ABSOLUTE = re.compile(r"100 ?%|绝对安全|完全无毒|\bnon toxic\b|无毒|\bnever causes?\b")
+_FACTUAL_ABSOLUTE = re.compile(
+    r"100 ?%|绝对安全|完全无毒|\bnon toxic\b|无毒|\bnever causes?\b|\bnot to irritate\b|"
+    r"\b(?:totally|completely|perfectly|absolutely) safe\b"
+)
 _PUFFERY = re.compile(
     r"^(?:(?:is|are) (?:(?:honestly|really|just|simply) )?the )?"
     r"(?:better|nicer|softer|stronger|cheaper|superior|safer|healthier|higher|classier|fancier|"

@@ -5,11 +5,13 @@ The fact and claim checks read the values and the kinds of claim they know (:mod
 in words none of them reads ("a soft dewy glow", "no added preservatives", "AAA-grade pearls").
 Passing such an answer guesses that the claim is true. :func:`unread_claims` finds the clauses
 that assert something of a product (a claim verb, no question, condition, offer or number; the
-lexicon's ``claim_verbs`` and ``not_a_claim``) and hold at least two content words that neither
-the knowledge base's text of the products in scope, the viewer's message, the live session nor
-what the case's lookups return holds (words that carry nothing checkable, the lexicon's
-``plain_words``, are skipped). Each is an *undecided* :class:`Verdict` naming the clause and its
-unread words: the Agent-as-Judge decides it when ``--judge`` is given.
+lexicon's ``claim_verbs`` and ``not_a_claim``) about a product named, one spoken of as "it", or,
+before any is named, a part of one the clause opens with ("the high waist stays put"), and that
+hold at least two content words that neither the knowledge base's text of the products in scope,
+the viewer's message, the live session nor what the case's lookups return holds (words that
+carry nothing checkable, the lexicon's ``plain_words``, are skipped). Each is an *undecided*
+:class:`Verdict` naming the clause and its unread words: the Agent-as-Judge decides it when
+``--judge`` is given.
 
 English only: a clause of another script has no words here, and stays as the other checks
 read it.
@@ -32,8 +34,10 @@ from ._text import _CLAUSE_BREAK, INFLECTION, PROFESSIONS, in_parentheses, prepa
 from ._verdict import Verdict
 
 _WORD = re.compile(r"[a-z][a-z-]{2,}")
-_READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline", "redirect")
-"""Lexicon keys of clauses another check reads (a decline, a redirect, a hand-off)."""
+_READ_ELSEWHERE = ("cannot_confirm", "decline", "handoff_words", "off_topic_decline")
+"""Lexicon keys of clauses another check reads (a decline, a hand-off). Not ``redirect``: its
+topic words ("made from", "ingredients") are also how a claim speaks ("and is made from
+pre-Qingming spring pickings"); what the host says of its lookup is ``not_a_claim``."""
 _PRONOUN = re.compile(
     r"\b(?:it|its|they|this|these|both)\b|\b(?:each|every|the|one) (?:pack|bag|bottle|jar|tin|box"
     r"|tube|sheet|piece|set|pair|unit|can|pouch)s?\b"
@@ -74,6 +78,23 @@ def unread_words(clause: str, evidence: str) -> list[str]:
         for w in _WORD.findall(clause)
         if not plain.fullmatch(w) and w not in evidence and INFLECTION.sub("", w) not in evidence
     ]
+
+
+def _part_named(clause: str, text: str) -> bool:
+    """Whether ``clause`` names a part of the product before any is named ("the high waist")."""
+    plain = words("plain_words")
+    return any(
+        w in text or INFLECTION.sub("", w) in text
+        for subject in _PART.findall(clause)
+        for w in subject.split()
+        if not plain.fullmatch(w)
+    )
+
+
+_PART = re.compile(
+    r"^\s*(?:and |so |also )?(?:the|its|this|that) ([a-z][a-z-]{2,}(?: [a-z][a-z-]{2,})?)"
+)
+"""The subject a clause opens with ("the high waist also stays put")."""
 
 
 def _claim_like(clause: str) -> bool:
@@ -132,8 +153,10 @@ def unread_claims(case: Case, answer: str, kb: KnowledgeBase | None) -> list[Ver
     found = []
     for span, about in zip(a.clauses, a.products, strict=True):
         clause = a.text[span.start : span.end]
-        if not (about or _PRONOUN.search(clause)) or not _claim_like(clause):
-            continue  # said of no product, or claims nothing
+        if not _claim_like(clause):
+            continue  # claims nothing
+        if not (about or _PRONOUN.search(clause) or _part_named(clause, a.world.text)):
+            continue  # said of no product
         if in_parentheses(a.text, span.start + 1):
             continue  # "(gsm: grams per square metre, so higher is thicker)": a gloss
         if _IF_OR.search(a.text, 0, span.start):
