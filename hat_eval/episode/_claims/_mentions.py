@@ -36,6 +36,7 @@ _IN_STOCK = (
     "货源充足",
     "现货",
     "还有",
+    "right here waiting",  # "see you next time, the bracelet will be right here waiting"
 )
 _OUT_OF_STOCK = (
     "sold out",

@@ -285,35 +285,32 @@ def _coupon_thresholds(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """The order amount a named coupon needs must be that coupon's threshold.
 
     "LIVE50 only kicks in on orders over ¥199" when LIVE50 needs ¥499: the world has ¥199 (another
-    coupon's threshold), but not for this code; "LIVE50 没有使用门槛" when it needs ¥499. Only a
-    sentence naming exactly one code is read.
+    coupon's threshold), but not for this code; "LIVE50 没有使用门槛" when it needs ¥499. A sentence
+    naming several codes is read from each to the next, any named code's threshold allowed
+    ("FIT20 needs a ¥299 spend and LIVE50 needs ¥499"; "LIVE50 and FIT20 need ¥499 and ¥199").
     """
     needs, codes = _threshold_coupons(kb)
     if not a.numbers or not codes.search(a.text):
         return []  # most answers: no code named
     for sentence in a.sentences:
-        named = list(codes.finditer(a.text, sentence.start, sentence.end))
-        if not named:
+        if not (named := list(codes.finditer(a.text, sentence.start, sentence.end))):
             continue
-        if len({m.group(0) for m in named}) == 1:
-            spans = [(named[0].group(0), sentence.start, sentence.end)]
-            if _NO_THRESHOLD.search(a.said(sentence)):  # "LIVE50 可以直接用，没有使用门槛"
-                code = named[0].group(0)
-                why = f"it needs ¥{needs[code]:g}"
-                return [Verdict(0.0, f"says {code.upper()} has no threshold; {why}")]
-        else:  # "FIT20 needs a ¥299 spend and LIVE50 needs ¥499": from each code to the next
-            ends = [m.start() for m in named[1:]] + [sentence.end]
-            spans = [(m.group(0), m.end(), end) for m, end in zip(named, ends, strict=True)]
-        # "LIVE50 and FIT20 need orders of ¥499 and ¥199": several codes, any one's threshold
+        one = len({m.group(0) for m in named}) == 1
+        if one and _NO_THRESHOLD.search(a.said(sentence)):  # "LIVE50 可以直接用，没有使用门槛"
+            code, why = named[0][0], f"it needs ¥{needs[named[0][0]]:g}"
+            return [Verdict(0.0, f"says {code.upper()} has no threshold; {why}")]
+        ends = [m.start() for m in named[1:]] + [sentence.end]
+        spans = [(m[0], m.end(), e) for m, e in zip(named, ends, strict=True)]
+        spans = [(named[0][0], sentence.start, sentence.end)] if one else spans
         allowed = {needs[m.group(0)] for m in named}
         for code, start, end in spans:
             for n in a.numbers:
-                said = start <= n.start < end and n.kind == "price"
-                if said and _THRESHOLD_BEFORE.search(a.text[max(0, n.start - 24) : n.start]):
-                    near = any(rounds_to(n.low, v, "price") for v in allowed)
-                    if not (near or a.negated(n.start)):
-                        why = f"it needs ¥{needs[code]:g}"
-                        return [Verdict(0.0, f"says {code.upper()} needs {a.said(n)!r}; {why}")]
+                said = start <= n.start < end and n.kind == "price" and not a.negated(n.start)
+                near = any(rounds_to(n.low, v, "price") for v in allowed)
+                before = a.text[max(0, n.start - 24) : n.start]
+                if said and not near and _THRESHOLD_BEFORE.search(before):
+                    why = f"it needs ¥{needs[code]:g}"
+                    return [Verdict(0.0, f"says {code.upper()} needs {a.said(n)!r}; {why}")]
     return []
 
 

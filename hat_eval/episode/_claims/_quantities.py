@@ -13,6 +13,7 @@ _ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿]
 _MEASURE = frozenset(
     "件个块元天周月年小条只双套盒瓶袋罐张台支克米号码层色款斤毫厘公份折毛角"
     "把包片颗枚副"  # 七把 keyboards, 两包 packs, 三片 sheets
+    "日"  # 七日内 (within 7 days), 二十日 (the 20th), as written in digits
 )
 """Characters that make a preceding Chinese numeral a quantity (一起, 统一, 第一 stay words)."""
 
