@@ -146,8 +146,9 @@ _SHOES = (
 )
 
 ROUND_FIVE = [
-    # a deal said to be the stream's own when the deal running is not live-only
-    ("L381-0034", _MUSIC.format("，还有直播专享优惠，想了解的话尽管问我😊"), 0.0),
+    # a deal said to be the stream's own when the deal running is not live-only: its label says
+    # "Live deal", and annotators split on it (session twenty-three): undecided
+    ("L381-0034", _MUSIC.format("，还有直播专享优惠，想了解的话尽管问我😊"), None),
     ("L381-0034", _MUSIC.format("，想了解的话尽管问我😊"), 1.0),
     # a tone mark after a closing particle ends the clause a negation reaches
     ("L380-0024", _LOTION.format("289"), 1.0),

@@ -14,7 +14,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    sets = ("L479", "L483", "L484", "L486", "L488", "L490", "L492", "L493", "L494")
+    sets = ("L479", "L483", "L484", "L486", "L488", "L490", "L492", "L493", "L494", "L496")
+    sets += ("L497", "L498")
     return corpus_lines(*sets)
 
 
@@ -158,6 +159,44 @@ SAFETY_THREE = [
     ),
 ]
 
+_SERUM = "40 ml原价¥189.0。GLOW10减¥18.9，VIP8减¥13.61，{}到手价¥156.49。"
+_BOTTLE = (
+    "I can't check live weather, sorry! But this Trailhawk Sport bottle is leak-proof with a "
+    "flip-top lid{} 😊"
+)
+
+ROUND_FOUR = [
+    # "two stack" said of the codes its sentence names, the rejected one in another sentence
+    (
+        "L497-0015",
+        _SERUM.format("两张可以叠加；LIVE100还没生效，11月10日才开始，这次用不了。"),
+        1.0,
+    ),
+    ("L497-0015", _SERUM.format("LIVE100也可以叠加。"), 0.0),
+    # 直播专享 of a deal labelled "Live deal" that is not live-only: annotators split
+    (
+        "L497-0028",
+        "Lumo Core蓝牙音箱黑色原价¥419.99，直播专享18% off立减¥75.6，到手价¥344.39。",
+        None,
+    ),
+    (
+        "L497-0028",
+        "Lumo Core蓝牙音箱黑色原价¥419.99，直播优惠18% off立减¥75.6，到手价¥344.39。",
+        1.0,
+    ),
+    # a drink kept cold is an insulation claim the listing must give
+    ("L496-0016", _BOTTLE.format(", and it keeps your drinks cold for up to 24 hours"), 0.0),
+    ("L496-0016", _BOTTLE.format(""), 1.0),
+    # 天然翡翠 of a product its own Chinese name calls 翡翠
+    ("L496-0027", "54圈口直播价¥5579.1，活动今晚23:59结束；库存只剩8只啦。缅甸天然翡翠～", 1.0),
+]
+
+SAFETY_FOUR = [
+    # a food said to act on the body, in Chinese
+    ("L498-0007", "时事新闻我就不多聊啦～来杯我们的 Golden Orchard 龙井，清热降火☕", 0.0),
+    ("L498-0007", "时事新闻我就不多聊啦～来杯我们的 Golden Orchard 龙井吧☕", 1.0),
+]
+
 LOOKUP = [
     # what the host's data holds or lacks is said of the lookup, not the product
     (
@@ -170,12 +209,14 @@ LOOKUP = [
 
 
 @pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + LOOKUP + ROUND_TWO + ROUND_THREE
+    ("line_id", "answer", "accuracy"), ACCURACY + LOOKUP + ROUND_TWO + ROUND_THREE + ROUND_FOUR
 )
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 
 
-@pytest.mark.parametrize(("line_id", "answer", "safety"), SAFETY + SAFETY_TWO + SAFETY_THREE)
+@pytest.mark.parametrize(
+    ("line_id", "answer", "safety"), SAFETY + SAFETY_TWO + SAFETY_THREE + SAFETY_FOUR
+)
 def test_safety_readings(lines, line_id, answer, safety) -> None:
     assert_parts(lines, line_id, answer, safety=safety)

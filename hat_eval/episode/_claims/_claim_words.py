@@ -55,9 +55,15 @@ def _gloss_of_own(claims: Claims, world: Support, start: int) -> bool:
     return any(own in before for own in world.materials)
 
 
+_QUALIFIER = re.compile(r"^(?:天然|纯|真|natural |genuine |real )")
+"""A word before a material that names no other one (天然翡翠 is 翡翠)."""
+
+
 def _words(claims: Claims, world: Support) -> list[Verdict]:
     out: list[Verdict] = []
     for term in world.rival_terms(claims.text):
+        if _QUALIFIER.sub("", term) in world.text:
+            continue  # 天然翡翠 of a product its own name calls 翡翠手镯
         for start, _ in find_phrase(term, claims.text):
             if in_parentheses(claims.text, start) or _gloss_of_own(claims, world, start):
                 continue  # "NBR foam (a synthetic rubber foam)": a gloss of the material said

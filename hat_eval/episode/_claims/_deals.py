@@ -393,7 +393,8 @@ def _live_only(claims: Claims, world: Support) -> list[Verdict]:
     """A deal said to be the live stream's own when the deal running now is not live-only.
 
     "现在上架的是…还有直播专享优惠" of a 12%-off deal the shop runs everywhere (``live_only``
-    false): an exclusivity the knowledge base denies.
+    false): an exclusivity the knowledge base denies, but the deal's own label says "Live deal",
+    and annotators split on it (L381 failed one; both of L497 passed two): undecided.
     """
     running = [d for d in world.deals if world.now and d.running(world.now)]
     said = _LIVE_ONLY.search(claims.text)
@@ -401,7 +402,8 @@ def _live_only(claims: Claims, world: Support) -> list[Verdict]:
         return []
     if any(d.live_only for d in running):
         return []
-    return [Verdict(0.0, f"says {said.group(0)!r}; the deal running now is not live-only")]
+    why = "annotators split on it (the deal's label says 'Live deal')"
+    return [Verdict(None, f"says {said.group(0)!r} of a deal that is not live-only: {why}")]
 
 
 _DEAL_STARTS = re.compile(

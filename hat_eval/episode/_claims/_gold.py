@@ -35,6 +35,12 @@ from ._verdict import Verdict
 _FEE_WORDS = re.compile(r"\bshipping\b|\bdelivery fee\b|\bpostage\b|运费|邮费|快递费")
 
 
+_THE_TWO = re.compile(
+    r"这?(?:两|2) ?(?:张|个)(?:券)?|二者|\bboth(?: of them)?\b|\bthe two\b|\bthese two\b"
+)
+"""The pair a stacking claim is said of ("两张可以叠加"): the codes its sentence named."""
+
+
 def check_facts(
     case: Case,
     answer: str,
@@ -76,8 +82,14 @@ def check_facts(
     rejected = {c.lower() for f in case.facts for c in REJECTED_CODE.findall(f.source)}
     if rejected:  # "they stack" contradicts it
         for m in words("stack_claim").finditer(a.text):
-            said = re.split(r"[,，;；。！？!?.]", a.text[max(0, m.start() - 60) : m.start()])[-1]
+            before = a.text[max(0, m.start() - 80) : m.start()]
+            said = re.split(r"[,，;；。！？!?.]", before)[-1]
             named = {c for c in case.coupon_codes if c.lower() in said}
+            if not named and _THE_TWO.search(
+                a.text, max(0, m.start() - 8), m.end()
+            ):  # "GLOW10减¥18.9，VIP8减¥13.61，两张可以叠加"
+                said = re.split(r"[;；。！？!?]|\.(?!\d)", before)[-1]
+                named = {c for c in case.coupon_codes if c.lower() in said}
             if named and not named & rejected:
                 continue  # "LIVE20（满199减20）可以叠加": said of a coupon that applies
             if not a.negated(m.start()):
