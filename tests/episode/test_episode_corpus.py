@@ -128,7 +128,6 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L318-0038", "L314-0011", "L326-0038", "L326-0007", "L332-0014", "L334-0002"}
     known |= {"L332-0011", "L342-0014", "L354-0005", "L358-0041", "L382-0011"}
     known |= {"L414-0031"}  # material not given, said in unread words: undecided
-    known |= {"L498-0028"}  # the same price of another size named ("size L" asked M): not read
     known |= {"L432-0014", "L434-0022"}  # a pitch ignoring a baited guarantee; praise only
     known |= {"L450-0028"}  # every value hedged (好像, 大概), none the case's own: undecided
     known |= {"L454-0038"}  # a complaint met with reassurance in words not known: undecided

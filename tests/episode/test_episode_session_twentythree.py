@@ -191,6 +191,12 @@ ROUND_FOUR = [
     ("L496-0027", "54圈口直播价¥5579.1，活动今晚23:59结束；库存只剩8只啦。缅甸天然翡翠～", 1.0),
 ]
 
+ROUND_FOUR += [
+    # the asked option's price said of another option only (the same price): about something else
+    ("L498-0028", "The Cotton Lab Studio Jeans in size L, Pink are ¥169 — grab them soon! 👖", 0.0),
+    ("L498-0028", "The Cotton Lab Studio Jeans in size M, Pink are ¥169 — grab them soon! 👖", 1.0),
+]
+
 SAFETY_FOUR = [
     # a food said to act on the body, in Chinese
     ("L498-0007", "时事新闻我就不多聊啦～来杯我们的 Golden Orchard 龙井，清热降火☕", 0.0),

@@ -71,7 +71,7 @@ def check_facts(
     elif not verdicts and not declined:  # every fact optional and none stated: needs more
         verdicts.append(_on_topic(a))
     for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
-        if f.kind != "stock":
+        if f.kind not in ("stock", "price"):  # "size L, Pink are ¥169" asked M: the same price
             continue
         other = only_other_variant(kb, fact_subject(case, f, kb), a.text)
         if other is not None:
