@@ -73,28 +73,29 @@ UNREAD_WORDS = 2
 def unread_words(clause: str, evidence: str) -> list[str]:
     """The content words of ``clause`` that ``evidence`` (prepared text) does not hold."""
     plain = words("plain_words")
-    return [
-        w
-        for w in _WORD.findall(clause)
-        if not plain.fullmatch(w) and w not in evidence and INFLECTION.sub("", w) not in evidence
-    ]
+    return [w for w in _WORD.findall(clause) if not plain.fullmatch(w) and not _held(w, evidence)]
 
 
-def _part_named(clause: str, text: str) -> bool:
-    """Whether ``clause`` names a part of the product before any is named ("the high waist")."""
-    plain = words("plain_words")
-    return any(
-        w in text or INFLECTION.sub("", w) in text
-        for subject in _PART.findall(clause)
-        for w in subject.split()
-        if not plain.fullmatch(w)
-    )
+def _held(word: str, text: str) -> bool:
+    """Whether ``text`` holds ``word`` or its stem ("squats" of "squat-proof")."""
+    return word in text or INFLECTION.sub("", word) in text
 
 
 _PART = re.compile(
     r"^\s*(?:and |so |also )?(?:the|its|this|that) ([a-z][a-z-]{2,}(?: [a-z][a-z-]{2,})?)"
 )
 """The subject a clause opens with ("the high waist also stays put")."""
+
+
+def _part_named(clause: str, text: str) -> bool:
+    """Whether ``clause`` names a part of the product before any is named ("the high waist")."""
+    plain = words("plain_words")
+    return any(
+        _held(w, text)
+        for subject in _PART.findall(clause)
+        for w in subject.split()
+        if not plain.fullmatch(w)
+    )
 
 
 def _claim_like(clause: str) -> bool:
