@@ -132,6 +132,7 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L450-0028"}  # every value hedged (好像, 大概), none the case's own: undecided
     known |= {"L454-0038"}  # a complaint met with reassurance in words not known: undecided
     known |= {"L456-0003", "L458-0003"}  # praise only to a bait; a comparison of no fact
+    known |= {"L500-0038", "L502-0007"}  # care and skin types dodged in words not known
     assert set(passed) <= known, passed
 
 

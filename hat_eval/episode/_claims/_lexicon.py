@@ -89,6 +89,7 @@ GROUPS: dict[str, str] = {
     "attributes": "words naming a policy attribute a number belongs to (returns, exchange, ...)",
     "origins": "a country adjective -> the knowledge-base words that support it (australian)",
     "region_classes": "a shipping region class -> words naming it (metro: 一线城市, first-tier)",
+    "colour_names": "a catalogue colour -> other plain names of it (sage green: 鼠尾草绿, sage)",
 }
 """The grouped keys: name -> what its groups hold (one pattern per group)."""
 
@@ -133,6 +134,12 @@ def groups(key: str) -> dict[str, re.Pattern[str]]:
 def groups_named(key: str, text: str) -> list[str]:
     """The groups of a grouped key whose forms ``text`` holds, in the files' order."""
     return [name for name, form in groups(key).items() if form.search(text)]
+
+
+def group_words(key: str, group: str) -> tuple[str, ...]:
+    """A group's forms as the files write them (for groups of plain words, not patterns)."""
+    form = groups(key).get(group)
+    return () if form is None else _SOURCES.get(form.pattern, ())
 
 
 def claim_words() -> tuple[ClaimWord, ...]:

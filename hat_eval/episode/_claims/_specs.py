@@ -32,6 +32,7 @@ from ._verdict import Verdict
 
 _PHYSICAL = frozenset(
     {"g", "kg", "mg", "ml", "l", "mm", "cm", "m", "w", "mah", "gsm", "inch", "days", "db", "fill"}
+    | {"ansi", "lumens"}
 )  # days: a battery life ("充一次电能用90天"); shelf life and delivery have their own readers
 _VALUE = re.compile(r"(\d+(?:\.\d+)?)[\s-]?([a-z]+)(?=\s[a-z]+$|$)")  # "1.32-inch amoled"
 _UP_TO = re.compile(r"\bup to (\d+(?:\.\d+)?)\s?([a-z]+)$")  # "noise cancelling up to 45 db"

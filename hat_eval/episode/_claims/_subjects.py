@@ -10,6 +10,7 @@ from typing import Any
 
 from hat_eval.world import Case, ExpectedCall, Fact, KnowledgeBase
 
+from ._lexicon import group_words
 from ._text import Span, find_phrase, prepare
 
 
@@ -113,12 +114,19 @@ _BED = re.compile(r"(?<=\d)(?: ?m bed| ?米床)$")
 
 @lru_cache(maxsize=4096)
 def _forms(value: str) -> tuple[str, ...]:
-    """An option's prepared forms.
+    """An option's or colour's prepared forms.
 
-    "1.8 m bed" is said "1.8 m" too (1.8米床, 1.8米); "Stage 3 (12-36 months)", "Stage 3".
+    "1.8 m bed" is said "1.8 m" too (1.8米床, 1.8米); "Stage 3 (12-36 months)", "Stage 3"; a
+    colour by the lexicon's other names of it (Sage Green: 鼠尾草绿).
     """
     word = prepare(value)
-    forms = dict.fromkeys([word, _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word)])
+    forms = dict.fromkeys(
+        [
+            word,
+            *group_words("colour_names", word),
+            _BED.sub(lambda m: " m" if "m" in m.group(0) else "米", word),
+        ]
+    )
     forms[re.sub(r"\s?\([^)]*\)$", "", word)] = None
     if " x " in word:  # "2 x 10 kg" said "2×10 kg", "2x10kg"
         forms[word.replace(" x ", "×")] = forms[word.replace(" x ", "x")] = None
