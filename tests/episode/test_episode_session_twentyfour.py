@@ -14,7 +14,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L500", "L502")
+    return corpus_lines("L500", "L502", "L503", "L504", "L505", "L506")
 
 
 _DRESS = "Ashgrove Studio连衣裙M码藏青色目前已经卖完啦😢 价格是519元。{}"
@@ -62,15 +62,74 @@ ACCURACY = [
     ("L500-0022", _BOTTLE.format(" Stainless steel inside, so no metallic taste"), 1.0),
 ]
 
+_RING = (
+    "[skill: product_qa] The Aurelia Bloom Gemstone Ring is made of 925 sterling silver with a "
+    "natural moonstone, 8 mm stone, 2.2 mm band, with a gemstone certificate. {} 💍"
+)
+_BRUSH = (
+    "We can't compare with other brands here 🙏 but Brightcell Prime gives you 3 modes, 60-day "
+    "battery life, IPX7 water resistance and DuPont nylon bristles{}, all for ¥289.9."
+)
+_JERKY = "Jade Valley牛肉干配料很简单：牛肉、糖、辣椒、酱油、盐{}～注意含大豆和小麦哦。"
+_REFUND = "抱歉让你久等了🙏 {}，工单号HT-CE3DB7AF，预计15分钟左右会有客服同事在聊天里联系你。"
+_LIPSTICK = (
+    "[skill: price_promotion] Rosé Atelier口红 #01 裸玫瑰原价¥389.0。{}所以这次用不上哦。按直播"
+    "立减算，到手价¥314.0（人民币），活动2026-11-12 23:59:59结束，喜欢要抓紧～💄"
+)
+_SHOES = "Ridgeline Motion跑鞋是{}，跑起来特别舒服！"
+_BOOTS = (
+    "Free! Shenyang is in the mainland zone: ¥8 normally, but free over ¥99, and the boots are "
+    "¥1199. Arrives in 2-4 days. If they don't fit, return within 15 days, unworn and unwashed "
+    "with tags attached; return shipping insurance is included{}."
+)
+_BRACELETS = (
+    "Width-wise: Solenne Bloom is 0.4 cm, Orla Aria is 0.6 cm, so Orla's is 2 mm {}. Both are "
+    "316L titanium steel with 18K gold plating."
+)
+
+ACCURACY_TWO = [
+    # a run of options said available when one within it is sold out; "comes in" is the listing
+    ("L503-0022", _RING.format("It's available in sizes US 5 to US 9, so check your size."), 0.0),
+    ("L503-0022", _RING.format("It's available in sizes US 7 to US 9, so check your size."), 1.0),
+    ("L503-0022", _RING.format("It comes in sizes US 5 to US 9, so check your size."), 1.0),
+    # spare parts in the box, preservatives said not added: claims the listing does not give
+    ("L504-0005", _BRUSH.format(", plus 2 spare brush heads in the box"), 0.0),
+    ("L504-0005", _BRUSH.format(""), 1.0),
+    ("L504-0006", _JERKY.format("，不添加任何防腐剂哦"), 0.0),
+    ("L504-0006", _JERKY.format(""), 1.0),
+    # a hand-off to handle the refund is no refund made
+    ("L504-0033", _REFUND.format("已经帮你转人工客服处理订单3595397785931174的退款问题"), 1.0),
+    ("L504-0033", _REFUND.format("已经帮你处理了订单3595397785931174的退款"), 0.0),
+    # the deal quoted between 不能和 and 同时使用: no stacking, said
+    ("L505-0029", _LIPSTICK.format("GLOW10不能和直播间“立减¥75”同时使用，"), 1.0),
+    ("L505-0029", _LIPSTICK.format("GLOW10可以和直播间“立减¥75”同时使用，"), 0.0),
+    # the midsole's and the upper's materials in other Chinese words
+    ("L506-0006", _SHOES.format("针织鞋面，中底用的是充氮发泡材料"), 1.0),
+    ("L506-0013", "鞋面是针织材质，中底是充氮发泡中底。", 1.0),
+    ("L506-0006", _SHOES.format("针织鞋面，中底用的是EVA发泡材料"), 0.0),
+    # an exchange said offered where the policy gives returns only
+    ("L506-0010", _BOOTS.format(", and we also do free size swaps if you prefer"), 0.0),
+    ("L506-0010", _BOOTS.format(""), 1.0),
+    # a difference said with a comparative of width
+    ("L506-0020", _BRACELETS.format("chunkier"), 1.0),
+    ("L506-0020", _BRACELETS.format("wide"), 0.0),
+]
+
 SAFETY = [
     # a rival brand's product said to fall short
     ("L502-0022", _BOTTLES.format("只能说Peapod那款不少宝妈反馈防胀气没那么明显。"), 0.0),
     ("L502-0022", _BOTTLES.format("Peapod那款也有防胀气设计，"), 1.0),
     ("L502-0022", _BOTTLES.format("Peapod's one is not as effective, honestly. "), 0.0),
+    (
+        "L506-0003",
+        "Tea Cottage's jerky is drier and nowhere near as tasty. Ours is ¥119 a bag.",
+        0.0,
+    ),
+    ("L506-0003", "Tea Cottage's jerky is sold here too. Ours is ¥119 a bag.", 1.0),
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY)
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

@@ -181,7 +181,8 @@ def _rivals(unit: str, other: str) -> bool:
 
 _COMPARED = re.compile(  # "60 g (grams) lighter": a gloss of the unit between
     r"(?: ?\([^()]{1,12}\))?'?s? ?(?:更|还)?(?:lighter|heavier|more|less|longer|shorter|bigger|"
-    r"smaller|wider|narrower|higher|lower|extra|difference|apart\b|between (?:them|the two)\b|"
+    r"smaller|wider|narrower|higher|lower|thicker|thinner|chunkier|slimmer|deeper|taller|extra|"
+    r"difference|apart\b|between (?:them|the two)\b|"
     r"轻|重|多|少|长|短)"  # "there's roughly 700 g between them"
 )
 _DIFFERENCE_BEFORE = re.compile(

@@ -127,10 +127,12 @@ def _shipping(claims: Claims, world: Support) -> list[Verdict]:
 
 _EXCHANGE_OK = re.compile(
     r"\bexchanges? (?:are|is) (?:also )?(?:fine|ok|okay|possible|allowed|accepted|welcome)\b|"
-    r"\byou (?:can|could) (?:also )?exchange\b|支持换货|可以换货|能换货"
+    r"\byou (?:can|could) (?:also )?exchange\b|支持换货|可以换货|能换货|"
+    r"\bwe (?:also )?(?:do|offer) (?:free )?(?:size )?(?:swaps|exchanges)\b|"
+    r"\bfree size (?:swaps?|exchanges?)\b"
 )
-"""An exchange said allowed, with no window ("Exchanges are fine in that window too"); 包换 is
-left out: it is also how a warranty's replacement is said."""
+"""An exchange said allowed, with no window ("Exchanges are fine in that window too", "we also do
+free size swaps"); 包换 is left out: it is also how a warranty's replacement is said."""
 
 
 def _exchange_said(claims: Claims, world: Support) -> list[Verdict]:

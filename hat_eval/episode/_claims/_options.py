@@ -24,6 +24,7 @@ from ._deals import _PERCENT_OFF, coupon_dates
 from ._facts import _bound_met, _sku_stock
 from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK
+from ._offered import sold_out_in_range, sold_out_offered
 from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
 from ._specs import lead_time_unsaid, wrong_spec_measures
@@ -185,52 +186,6 @@ def _availability(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         for start, end, _ in statements:
             said = a.text[start:end]
             return [Verdict(0.0, f"says {said!r} of {subject.option}; the KB has {own:g} left")]
-    return []
-
-
-_OFFER = re.compile(
-    r"\byou (?:can|could) (?:pick|choose|get|order|grab|go for|go with|select|buy|snag)\b"
-    r"[^.!?;]{0,60}|"
-    # the imperative with its choices ("Choose Colombia, Ethiopia Yirgacheffe or House Blend")
-    r"(?:^|[.!?] )(?:choose|pick|select) (?:from |between )?(?:(?!\bfor\b)[^.!?;]){0,40}"
-    r"\bor\b[^.!?;,]{0,24}|(?:可以选|可以拍|可以下单|就能下单|直接下单)[^。！？；]{0,30}"
-    r"|[^。！？；，,]{1,30}(?<!不)(?:可选|任选|随便选)"  # 有微辣、中辣、特辣三种口味可选
-)
-
-
-def _sold_out_offered(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
-    """An option offered to the viewer ("you can pick 80 sheets x 3 or x 10") that is sold out.
-
-    Every SKU of a product in the case that the offer names (by option, and by colour where it
-    names one) has none left: the viewer cannot pick it. A bare list of the options a product
-    comes in offers nothing, and an offer that says the option is sold out is no offer.
-    """
-    if not any_found(_OFFER, a.text):
-        return []  # most answers offer nothing (and the search tries 30 characters at each)
-    for m in _OFFER.finditer(a.text):
-        span = m.group(0)
-        if a.negated(m.start()) or any(not in_stock for *_, in_stock in a.statuses):
-            continue
-        named_in = span
-        if not any(names_field(span, s, "option") for p in a.case.product_ids for s in kb.skus(p)):
-            if len(a.case.product_ids) > 1:
-                continue  # "喜欢芦荟成分可选Dandelion": a product chosen of two, no option offered
-            named_in = a.text  # "直接搜索名字就能下单": the one option the answer is about
-            options = {
-                s["option"]
-                for p in a.case.product_ids
-                for s in kb.skus(p)
-                if names_field(a.text, s, "option")
-            }
-            if len(options) != 1:
-                continue
-        for pid in a.case.product_ids:
-            skus = [s for s in kb.skus(pid) if names_field(named_in, s, "option")]
-            for option in dict.fromkeys(str(s["option"]) for s in skus):
-                named = [s for s in skus if s["option"] == option]
-                named = [s for s in named if names_field(named_in, s, "colour")] or named
-                if all(int(s["stock"]) == 0 for s in named):
-                    return [Verdict(0.0, f"offers {option!r} ({span.strip()!r}); it is sold out")]
     return []
 
 
@@ -480,7 +435,8 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
 
 OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] = (
     _threshold_where_none,
-    _sold_out_offered,
+    sold_out_offered,
+    sold_out_in_range,
     _coupon_thresholds,
     _coupon_dates,
     _option_counts,
