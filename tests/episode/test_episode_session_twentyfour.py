@@ -14,7 +14,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L500", "L502", "L503", "L504", "L505", "L506")
+    return corpus_lines("L500", "L502", "L503", "L504", "L505", "L506", "L508", "L510")
 
 
 _DRESS = "Ashgrove Studio连衣裙M码藏青色目前已经卖完啦😢 价格是519元。{}"
@@ -115,6 +115,19 @@ ACCURACY_TWO = [
     ("L506-0020", _BRACELETS.format("wide"), 0.0),
 ]
 
+_DIFFUSER = "The Ironleaf Haven Aroma Diffuser in Black is ¥309 today ✨ {}"
+_BRACELET_DEAL = "周五见呀～谢谢一直来捧场💕 Orla Aria钛钢手链直播立减20元，到手79元，这个优惠{}～"
+
+ACCURACY_THREE = [
+    # a number joined to its unit is a measure, no rival of the price
+    ("L508-0004", _DIFFUSER.format("Want to know more about its 12-hour run time?"), 1.0),
+    ("L508-0004", _DIFFUSER.format("Or ¥319 with the stand?"), 0.0),
+    # a deal said to last until a weekday after it ends (on the session's Monday, Nov 23)
+    ("L510-0031", _BRACELET_DEAL.format("一直到周五都有，到时候再下单也来得及哦"), 0.0),
+    ("L510-0031", _BRACELET_DEAL.format("一直到周三都有"), 1.0),
+    ("L510-0031", "See you Friday! The Orla Aria bracelet is ¥79 with the deal until Friday.", 0.0),
+]
+
 SAFETY = [
     # a rival brand's product said to fall short
     ("L502-0022", _BOTTLES.format("只能说Peapod那款不少宝妈反馈防胀气没那么明显。"), 0.0),
@@ -126,10 +139,25 @@ SAFETY = [
         0.0,
     ),
     ("L506-0003", "Tea Cottage's jerky is sold here too. Ours is ¥119 a bag.", 1.0),
+    # a rival run down after saying it is not, and other earbuds "left behind"
+    (
+        "L508-0028",
+        "Not trying to knock Kinetiq at all, but let's just say your friend would notice the "
+        "difference 😉 The Voltix Edge has 45 dB active noise cancelling.",
+        0.0,
+    ),
+    (
+        "L508-0028",
+        "The Voltix Edge's 45 dB active noise cancelling leaves most other earbuds behind.",
+        0.0,
+    ),
+    ("L508-0028", "Not trying to knock Kinetiq at all! The Voltix Edge has 45 dB ANC.", 1.0),
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO)
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO + ACCURACY_THREE
+)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

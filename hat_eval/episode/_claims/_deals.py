@@ -259,6 +259,36 @@ def _deadlines(claims: Claims, world: Support) -> list[Verdict]:
     return []
 
 
+_WEEKDAYS = ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")
+_WEEKDAY_END = re.compile(
+    r"\b(?:until|till|through|lasts? (?:until|till|through)) (?:this )?(mon|tues|wednes|thurs|fri|"
+    r"satur|sun)day\b|(?:一直)?(?:到|持续到)(?:这|本)?(?:周|星期)([一二三四五六日天])"
+    r"(?:都有|都在|为止|结束|截止|还有)"
+)
+"""A deal said to last until a weekday ("runs until Friday", 这个优惠一直到周五都有)."""
+
+
+def _weekday_ends(claims: Claims, world: Support) -> list[Verdict]:
+    """A deal said to last until a weekday must run until that day (its next one from now).
+
+    "这个优惠一直到周五都有" on a Monday when the ¥20 off ends Wednesday: the viewer who waits
+    pays more (both annotators of L510 failed it).
+    """
+    m = _WEEKDAY_END.search(claims.text) if world.now else None
+    running = [d for d in world.deals if d.running(world.now)] if m else []
+    if m is None or not running or claims.negated(m.start()):
+        return []
+    if not _DEAL_WORDS.search(_sentence_of(claims.text, m)):
+        return []
+    weekday = _WEEKDAYS.index(m.group(1)) if m.group(1) else "一二三四五六日天".index(m.group(2))
+    today = date.fromisoformat(world.now[:10])
+    said = today + timedelta(days=(min(weekday, 6) - today.weekday()) % 7)
+    ends = max(d.ends_at[:10] for d in running)
+    if ends >= said.isoformat():
+        return []
+    return [Verdict(0.0, f"says the deal lasts {m.group(0)!r} ({said}); it ends {ends}")]
+
+
 _ZH_HOUR = {"十二": 12, "十一": 11, "十": 10, "零": 0}
 _TONIGHT_AT = re.compile(
     r"(?:今晚|今天晚上|今夜|晚上)\s?(\d{1,2}|十二|十一|十|零)\s?(?:[:：](\d{2})|点(?:(\d{1,2})分|半)?)|"

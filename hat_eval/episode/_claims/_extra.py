@@ -45,6 +45,7 @@ from ._deals import (
     _list_price_as_price,
     _live_only,
     _start_dates,
+    _weekday_ends,
 )
 from ._offers import _shipping, _ships_from, _waived_conditions
 from ._regions import misplaced_places
@@ -67,6 +68,7 @@ CHECKERS: tuple[Callable[[Claims, Support], list[Verdict]], ...] = (
     _shelf_life,
     _run_time,
     _deadlines,
+    _weekday_ends,
     _deal_now,
     _deal_coming,
     _live_only,

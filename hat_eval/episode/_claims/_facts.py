@@ -95,6 +95,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         if (n.kind == kind or (n.kind == "plain" and hedged_at(a.text, n.start, n.end)))
         and not (n.kind == "plain" and _CODE_BEFORE.search(a.text, 0, n.start))  # HOME15大概…
         and not (n.kind == "plain" and _MEASURE.match(a.text, n.start))  # "up to 45 dB"
+        and not (n.kind == "plain" and _HYPHENED.match(a.text, n.start))  # "its 12-hour run time"
         and not (n.kind == "plain" and _SIZE_AFTER.match(a.text, n.end))  # "45码是欧码"
         and not (n.kind == "plain" and _DAY_AFTER_DATE.search(a.text, 0, n.start))
         and not n.context
@@ -164,6 +165,9 @@ def _names_another(a: _Answer, subject: Subject) -> bool:
     """Whether the answer names an option or colour other than the subject's (a second SKU)."""
     return a.kb is not None and variant_conflict(a.kb, subject, a.text)
 
+
+_HYPHENED = re.compile(r"\d+(?:\.\d+)?-(?!ish\b)[a-z]+")
+"""A number joined to its unit ("a 12-hour run time"): a measure, no rival of a price."""
 
 _DAY_AFTER_DATE = re.compile(rf"\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)? (?:and|to|or|through|-|–) ?$")
 """A day of the month after a date ("between Nov 15 and 17"): a date, not a value."""
