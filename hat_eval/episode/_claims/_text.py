@@ -65,7 +65,7 @@ def prepare(text: str) -> str:
     if "," in t:  # 1,299 -> 1299; "¥17.9,179−17.9" keeps its comma (no thousands after a decimal)
         t = _THOUSANDS_COMMA.sub("", t)
     t = _DIGIT_LETTER.sub(" ", t)  # 8-9mm -> 8-9 mm, 24h -> 24 h
-    return _SPACES.sub(" ", t).strip()
+    return " ".join(t.split())  # runs of white space as one space, none at the ends
 
 
 _CJK_SPACE = re.compile(
@@ -74,7 +74,6 @@ _CJK_SPACE = re.compile(
 _WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d)(?<!\.\d)(?<!\.\d\d),(?=\d{3}\b)")
 _DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
-_SPACES = re.compile(r"\s+")
 
 
 def find_phrase(phrase: str, text: str) -> Iterator[tuple[int, int]]:
