@@ -86,11 +86,20 @@ class KnowledgeBase:
         self.seed = seed
         self.pack = pack
         self._stacks = {c.code: frozenset(c.stacks_with) for c in pack.coupons}
+        self._read: dict[tuple[str, tuple[Any, ...]], tuple[dict[str, Any], ...]] = {}
 
     # -- raw access ----------------------------------------------------------------------------
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        """Run a read query and return its rows as dicts."""
-        return [dict(row) for row in self._db.execute(sql, params)]
+        """Run a read query and return its rows as dicts (new ones: a caller may change them).
+
+        The database is read-only, so each query is run once and its rows kept: the checks ask
+        for the same promotions, coupons and policies for answer after answer.
+        """
+        rows = self._read.get((sql, params))
+        if rows is None:
+            rows = tuple(dict(row) for row in self._db.execute(sql, params))
+            self._read[sql, params] = rows
+        return [dict(row) for row in rows]
 
     def iterdump(self) -> Iterator[str]:
         """The SQL statements that recreate the database (``sqlite3`` ``iterdump``)."""

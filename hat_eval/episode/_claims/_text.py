@@ -53,15 +53,27 @@ def prepare(text: str) -> str:
     """
     # a full-width comma ends a phrase, never groups thousands ("立减¥150，999.9−150")
     t = unicodedata.normalize("NFKC", text.replace("，", ", ")).lower().replace("’", "'")
-    t = _CONTRACTION.sub(_expand, t)
-    t = _SAME_TERM.sub("bpa", t).replace("aluminum", "aluminium")  # the catalogue's spelling
-    t = normalise_quantities(t)
-    t = re.sub(r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])", "", t)
-    t = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)  # high-rise -> high rise
-    # 1,299 -> 1299; "¥17.9,179−17.9" keeps its comma (no thousands after a decimal)
-    t = re.sub(r"(?<=\d)(?<!\.\d)(?<!\.\d\d),(?=\d{3}\b)", "", t)
-    t = re.sub(r"(?<=\d)(?=[a-z])", " ", t)  # 8-9mm -> 8-9 mm, 24h -> 24 h
-    return re.sub(r"\s+", " ", t).strip()
+    if "'" in t or "cannot" in t:  # every contraction has an apostrophe, but "cannot"
+        t = _CONTRACTION.sub(_expand, t)
+    if "双酚a" in t:
+        t = _SAME_TERM.sub("bpa", t)
+    t = normalise_quantities(t.replace("aluminum", "aluminium"))  # the catalogue's spelling
+    if not t.isascii():  # a space between Chinese and latin words, digits
+        t = _CJK_SPACE.sub("", t)
+    if "-" in t:
+        t = _WORD_HYPHEN.sub(" ", t)  # high-rise -> high rise
+    if "," in t:  # 1,299 -> 1299; "¥17.9,179−17.9" keeps its comma (no thousands after a decimal)
+        t = _THOUSANDS_COMMA.sub("", t)
+    t = _DIGIT_LETTER.sub(" ", t)  # 8-9mm -> 8-9 mm, 24h -> 24 h
+    return " ".join(t.split())  # runs of white space as one space, none at the ends
+
+
+_CJK_SPACE = re.compile(
+    r"(?<=[a-z0-9%])\s+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s+(?=[a-z0-9¥])"
+)
+_WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_THOUSANDS_COMMA = re.compile(r"(?<=\d)(?<!\.\d)(?<!\.\d\d),(?=\d{3}\b)")
+_DIGIT_LETTER = re.compile(r"(?<=\d)(?=[a-z])")
 
 
 def find_phrase(phrase: str, text: str) -> Iterator[tuple[int, int]]:
