@@ -261,6 +261,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "dishwasher safe": "dishwasher-safe",
         "courier": "shipped by SF Express",
         "coating": "ceramic-coated inside",
+        "anti-slip finish": "with an anti-slip coating",
         "weather": "looking sunny this weekend",
     }
     assert set(samples) == {w.name for w in claim_words()}  # the table is the one owner

@@ -361,12 +361,15 @@ def _glossed(a: _Answer, n: Number, stated: list[Number], low: float, high: floa
     if n.low != n.high or abs(n.low - high) > 1.5:
         return False
     within = _WITHIN.search(a.text, max(0, n.start - 12), n.start)  # "so usually within a week"
-    at_most = bound_before(a.text, n.start) == "at most" or within
+    at_most = bound_before(a.text, n.start) == "at most" or within or _AT_MOST.match(a.text, n.end)
     if not (approximated_at(a.text, n.start, n.end) or at_most):
         return False
     sentence = clause_of(a.sentences, n.start)  # before it, or after ("just over two weeks (15")
     return any(sentence.start <= s.start < sentence.end and s is not n for s in stated)
 
+
+_AT_MOST = re.compile(r"(?: days?)? (?:at (?:the )?most|max|tops)\b")
+"""A bound said after the days ("4 to 7 days, so a week at most")."""
 
 _PAREN_DAYS = re.compile(r"(?: ?(?:days?|天))?\s?[(（]\s?(\d+(?:\.\d+)?) ?(?:days?|天)\s?[)）]")
 

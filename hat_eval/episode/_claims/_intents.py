@@ -138,7 +138,8 @@ def _sum_answered(message: str, text: str) -> bool:
 def _sum_wrong(message: str, text: str) -> str | None:
     """The wrong product ``text`` gives for a sum the viewer asks ("58 × 47 = 2,716"), or None."""
     for x, y in _PRODUCT_OF.findall(message):
-        said = re.search(rf"{x}\s?(?:[x×*]|times)\s?{y}\s?(?:=|is|等于|是)\s?(\d[\d,]*)", text)
+        times = rf"{x}\s?(?:[x×*]|times|乘以?)\s?{y}"
+        said = re.search(rf"{times}\s?(?:=|is|等于|是)\s?(\d[\d,]*)", text)
         if said and float(said[1].replace(",", "")) != float(x) * float(y):
             return said[1]
     return None

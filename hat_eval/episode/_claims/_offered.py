@@ -25,6 +25,8 @@ _OFFER = re.compile(
     r"(?:^|[.!?] )(?:choose|pick|select) (?:from |between )?(?:(?!\bfor\b)[^.!?;]){0,40}"
     r"\bor\b[^.!?;,]{0,24}|(?:可以选|可以拍|可以下单|就能下单|直接下单)[^。！？；]{0,30}"
     r"|[^。！？；，,]{1,30}(?<!不)(?:可选|任选|随便选)"  # 有微辣、中辣、特辣三种口味可选
+    # the viewer urged to buy ("grab it before then", 赶紧下单)
+    r"|\b(?:grab|snap up) (?:it|one|yours)\b[^.!?;]{0,30}|(?:赶紧|快)(?:下单|拍|抢)"
 )
 
 
