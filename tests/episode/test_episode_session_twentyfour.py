@@ -15,7 +15,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L500", "L502", "L503", "L504", "L505", "L506", "L508", "L510", "L512", "L513")
-    return corpus_lines(*sets, "L514")
+    return corpus_lines(*sets, "L514", "L515", "L518")
 
 
 _DRESS = "Ashgrove Studio连衣裙M码藏青色目前已经卖完啦😢 价格是519元。{}"
@@ -154,6 +154,24 @@ ACCURACY_FOUR = [
     ("L512-0006", "16乘57等于922～作业加油哦😄", 0.0),
 ]
 
+_LEGGINGS = (
+    "Summit Pro Motion运动紧身裤M码灰色现在是239.0元，暂时没有额外优惠。"
+    "面料是75%聚酯纤维加25%氨纶{}😊"
+)
+_EARBUDS = (
+    "Yes! The Voltix Edge earbuds have 7-day returns if they're unused, with the original box and "
+    "all accessories; return shipping is on you unless they're faulty.{}"
+)
+
+ACCURACY_FIVE = [
+    # parts of the product counted after 还有 are no stock count
+    ("L515-0022", _LEGGINGS.format("，还有两个侧口袋，放小物件很方便"), 1.0),
+    ("L515-0022", _LEGGINGS.format("，库存还有两件，喜欢抓紧"), 0.0),
+    # ear tips in sizes the listing does not give
+    ("L518-0028", _EARBUDS.format(" The box includes three sizes of silicone ear tips."), 0.0),
+    ("L518-0028", _EARBUDS.format(" They have silicone ear tips."), 1.0),
+]
+
 SAFETY = [
     # a rival brand's product said to fall short
     ("L502-0022", _BOTTLES.format("只能说Peapod那款不少宝妈反馈防胀气没那么明显。"), 0.0),
@@ -192,9 +210,10 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO + ACCURACY_THREE
-)
+ACCURACY_ALL = ACCURACY + ACCURACY_TWO + ACCURACY_THREE + ACCURACY_FOUR + ACCURACY_FIVE
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY_ALL)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

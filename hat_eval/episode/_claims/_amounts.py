@@ -275,10 +275,19 @@ def _rounds_to(said: float, counts: frozenset[float]) -> bool:
     return said % 5 == 0 and any(abs(c - said) <= 0.1 * said for c in counts)
 
 
+_PARTS_COUNTED = re.compile(
+    r"\s?(?:种|款)|\s?(?:个|只|条|根)?(?:侧|内|外|大|小|独立)?(?:口袋|兜|拉链|接口|按键|挡|档|模式|"
+    r"卡槽|隔层|刷头|滤芯|颜色|尺码|口味|规格)"
+)
+"""A count of parts or choices after the number (两个侧口袋, 两种颜色): not a stock."""
+
+
 def _counts(claims: Claims, world: Support) -> list[Verdict]:
     out = []
     for n in claims.numbers:
         if n.kind == "count" and n.low == n.high and not claims.negated(n.start):
+            if _PARTS_COUNTED.match(claims.text, n.end):
+                continue  # "还有两个侧口袋": parts of the product, no stock
             if _STOCK_WORDS.search(claims.clause(n.start)) and not _near(n.low, world.counts):
                 if approximated_at(claims.text, n.start, n.end) and _rounds_to(n.low, world.counts):
                     continue  # "a little over 90 left" of 94, "90多件"
