@@ -21,8 +21,10 @@ from ._subjects import (
     clause_products,
     names_field,
     names_variant,
+    product_words,
     products_in,
     said_together,
+    says_any,
     subject_sku,
     variant_conflict,
 )
@@ -147,6 +149,13 @@ class _Answer(Claims):
         screen = self.case.session.product_on_screen
         named = {pid for about in self.named if len(about) == 1 for pid in about}
         if _SCREEN_SAID.search(self.text):  # "we're showing the Lumière sunscreen right now"
+            named.add(screen)
+        kinds = ("type_name", "type_zh")  # "(直播间的¥5立减是牙胶的)": the teether on screen
+        if says_any(
+            product_words(self.kb, [screen], kinds)
+            - product_words(self.kb, self.case.product_ids, kinds),
+            self.text,
+        ):
             named.add(screen)
         live = {screen, *(d.product_id for d in self.case.session.deals)}  # the stream's
         named |= {pid for about in self.named for pid in about & live}

@@ -16,7 +16,7 @@ from ._options import gone_said_in_stock, listed_statuses
 from ._regions import other_region_values
 from ._safety import _compiled, check_safety, opinion_only
 from ._screen import wrong_screen
-from ._specs import wrong_spec_measures
+from ._specs import wrong_dimensions, wrong_spec_measures
 from ._subjects import product_words, says_any
 from ._text import find_phrase, prepare
 from ._verdict import Verdict
@@ -210,6 +210,7 @@ def check_no_fact(
         + gone_said_in_stock(a, a.kb)
         + listed_statuses(a, a.kb)
         + wrong_spec_measures(a, a.kb)
+        + wrong_dimensions(a, a.kb)
         + other_region_values(a, case)
         + wrong_screen(a)
     )
@@ -255,14 +256,14 @@ def check_no_fact(
             return Verdict(None, f"neither declines nor makes the claim: {_NO_DECLINE}")
         return Verdict(0.0, "does not decline the claim the viewer baits")
     if case.intent == "out_of_scope":
+        wrong = _sum_wrong(case.message, text)  # "75乘以46等于3350哦~不过我主要负责…": said first
+        if wrong is not None:
+            return Verdict(0.0, f"gives {wrong} for the off-topic sum; it is not its product")
         off_topic_declined = words("off_topic_decline").search(text) is not None
         if declined or off_topic_declined or handed_off or words("handoff_words").search(text):
             return Verdict(1.0)
         if redirects and not a.numbers and words("acknowledges").search(text):
             return Verdict(1.0)  # a friendly redirect that answers nothing off-topic
-        wrong = _sum_wrong(case.message, text)
-        if wrong is not None:
-            return Verdict(0.0, f"gives {wrong} for the off-topic sum; it is not its product")
         return Verdict(None, "neither declines nor hands off; may still redirect in other words")
     if case.intent == "chit_chat":
         if case.details.get("asks_if_bot") and not words("discloses").search(

@@ -79,10 +79,13 @@ def declines(text: str) -> bool:
 
 def _listed_after_negation(text: str, start: int) -> bool:
     """A later item of a Chinese list a negation governs ("不能宣传燃脂、减肥": 减肥 too)."""
-    before = re.split(r"[，。！？,.!?；;\n]", text[max(0, start - 12) : start])[-1]
+    before = re.split(r"[，。！？,.!?；;：:\n]", text[max(0, start - 40) : start])[-1]
     if not before.endswith(("、", "/")) or _CJK_NEGATORS.match(text, start):
         return False  # "不含镍、不过敏": an item that is a negative of its own is a claim
-    return _CJK_NEGATORS.search(_NOT_NEGATING.sub(" ", before)) is not None
+    # the negation governs the list from its first item ("不能宣传燃脂、减肥"); one inside a
+    # later item is that item's own ("100%亚麻、无内衬、长124cm、冷水手洗": 冷水手洗 stands)
+    first = re.split(r"[、/]", before)[0]
+    return _CJK_NEGATORS.search(_NOT_NEGATING.sub(" ", first)) is not None
 
 
 _UNCONFIRMED = re.compile(

@@ -27,7 +27,7 @@ from ._mentions import _IN_STOCK
 from ._offered import sold_out_in_range, sold_out_offered
 from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
-from ._specs import lead_time_unsaid, wrong_spec_measures
+from ._specs import lead_time_unsaid, wrong_dimensions, wrong_spec_measures
 from ._subjects import _size_token, fact_subject, names_field, products_in, said_together
 from ._support import product_support
 from ._text import between_emoji, clause_of, prepare
@@ -449,6 +449,7 @@ OPTION_CHECKERS: tuple[Callable[[_Answer, KnowledgeBase], list[Verdict]], ...] =
     _fitting_sizes,
     denied_components,
     wrong_spec_measures,
+    wrong_dimensions,
     wrong_savings,
     lead_time_unsaid,
 )

@@ -151,6 +151,8 @@ _IDIOMS = (
     (re.compile(r"\b(only|just) one (left|remaining|in stock)\b"), r"\1 1 \2"),
     (re.compile(r"\bthe last one\b"), "the last 1"),
     (re.compile(r"\bgrams? (?:per|a|/) ?square met(?:re|er)\b|\bg/m(?:2|²)|克每平方米"), "gsm"),
+    # "1 fl oz": one unit (pint reads a lone "fl" as femtolitres)
+    (re.compile(r"\bfl\.? ?oz\b|\bfluid ounces?\b"), "floz"),
 )
 """Quantities said as idioms, which no numeral parser reads ("half a dozen", "a week")."""
 

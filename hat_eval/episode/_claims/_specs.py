@@ -23,6 +23,7 @@ from hat_eval.world import KnowledgeBase, made_to_order_days
 
 from ._answer import _Answer
 from ._conclusions import _COMPARATIVE
+from ._fact_text import _DIMENSIONS, _UNIT_ZH
 from ._language import approximated_at
 from ._lexicon import groups
 from ._mentions import _difference
@@ -109,6 +110,66 @@ def wrong_spec_measures(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
                 why = f"says {m.group(0)!r} for the {label}: the listing gives {gives}"
                 return [Verdict(0.0, why)]
     return []
+
+
+def wrong_dimensions(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
+    """Dimensions said ("183×61 cm") that no product in scope gives, of one that gives others.
+
+    Read against the listing's dimensions (``dimensions``, ``sheet size``, ``stone size``) of
+    the product the clause is about, in any order and unit; a rounding a viewer accepts
+    ("about 185 x 70 cm"), the viewer's own ("my bed is 180 x 200 cm") and a denial are none.
+    """
+    found = list(_DIMENSIONS.finditer(a.text)) if re.search(r"\d\s?[x×*]\s?\d", a.text) else []
+    if not found:
+        return []
+    scope = {pid for about in a.named if len(about) == 1 for pid in about} | set(a.case.product_ids)
+    given = {pid: _dimensioned(kb, pid) for pid in sorted(scope)}
+    for m in found:
+        said = sorted(float(x) for x in m.groups()[:3] if x)
+        unit = _UNIT_ZH.get(m.group(4), m.group(4))
+        rough = 0.05 if approximated_at(a.text, m.start(), m.end()) else 1e-6
+        if any(
+            _dims_near(sizes, u, said, unit, rough)
+            for dims in given.values()
+            for _, sizes, u, _ in dims
+        ):
+            continue
+        clause = clause_of(a.scopes, m.start())
+        if a.negated(m.start()) or _VIEWER.search(a.text[clause.start : clause.end]):
+            continue
+        for pid in _products_at(a, m.start()):
+            rows = [(lb, shown) for lb, sz, _, shown in given.get(pid, []) if len(sz) == len(said)]
+            if rows:
+                gives = ", ".join(shown for _, shown in rows)
+                why = f"says {m.group(0)!r} for the {rows[0][0]}: the listing gives {gives}"
+                return [Verdict(0.0, why)]
+    return []
+
+
+def _dims_near(
+    sizes: list[float], unit: str, said: list[float], unit_said: str, rough: float
+) -> bool:
+    """Whether two sets of dimensions are the same, side by side (in order of size)."""
+    if len(sizes) != len(said):
+        return False
+    for v, w in zip(sizes, said, strict=True):
+        x = in_unit(w, unit_said, unit)
+        if x is None or abs(x - v) > rough * v:
+            return False
+    return True
+
+
+@lru_cache(maxsize=4096)
+def _dimensioned(kb: KnowledgeBase, pid: str) -> list[tuple[str, list[float], str, str]]:
+    """The product's specs given as dimensions: (label, sides sorted, unit, "185 x 68 cm")."""
+    product = kb.product(pid)
+    out = []
+    for label, value in (product.get("specs", {}) if product else {}).items():
+        m = _DIMENSIONS.fullmatch(prepare(str(value))) if isinstance(value, str) else None
+        if m:
+            sides = sorted(float(x) for x in m.groups()[:3] if x)
+            out.append((str(label), sides, _UNIT_ZH.get(m.group(4), m.group(4)), str(value)))
+    return out
 
 
 def _products_at(a: _Answer, at: int) -> list[str]:
