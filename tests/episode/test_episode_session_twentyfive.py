@@ -14,7 +14,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L281", "L496", "L520", "L521", "L522")
+    return corpus_lines("L281", "L496", "L520", "L521", "L522", "L524", "L526")
 
 
 _DRESSES = (
@@ -73,6 +73,54 @@ ACCURACY = [
     ("L496-0011", _TEE.format("75乘以46等于3450哦~"), None),
 ]
 
+_RING = "54圈口原价¥6199，SHINE30是店铺珠宝券，满299减30：6199−30=6169，到手价¥6169～{}"
+_JERKY = "配料是牛肉、酱油、糖、盐和香辛料（含大豆）。黑胡椒味现在是{}，净含量300克～"
+_PENDANT = "这款Solenne Muse水晶吊坠原价319元，直播间打八二折，{}，活动到11月21日当天结束～"
+_FORMULA = (
+    "Only MOM5 applies, since BEAUTY20 is for beauty products only. MOM5 gives 5% off (up to "
+    "¥40), so Tinytoes Stage 1 goes from ¥389.90 to ¥370.40, saving you {}."
+)
+_BRACELET = (
+    "The Gildmore Muse Freshwater Pearl Bracelet is ¥1,399 (no discount running right now). "
+    "Xinjiang counts as a remote region, so delivery takes 4-7 days with free shipping{}."
+)
+
+ACCURACY_TWO = [
+    # a ring size said with 圈口 is no rival of the price
+    ("L524-0037", _RING.format("54圈口目前只剩8只，喜欢的话抓紧哦！"), 1.0),
+    ("L524-0037", _RING.format("6154元也能拿下！"), 0.0),
+    # a price per pack (¥119一包) is not ¥1191
+    ("L524-0042", _JERKY.format("¥119一包"), 1.0),
+    ("L524-0042", _JERKY.format("¥129一包"), 0.0),
+    # a deal of ¥57.42 said to the jiao (57块4)
+    ("L526-0042", _PENDANT.format("立减57块4，到手大约261块6"), 1.0),
+    ("L526-0042", _PENDANT.format("立减58块4，到手大约260块6"), 0.0),
+    # a saving said after the drop it makes must be that drop, not the coupon's cap
+    ("L526-0002", _FORMULA.format("¥40"), 0.0),
+    ("L526-0002", _FORMULA.format("¥19.50"), 1.0),
+    # a deal said to come next week when none is planned
+    (
+        "L524-0015",
+        "下周见呀宝子！记得准时来，下周直播间的Skinfolk粉底液还有25%的限时折扣等你哦💕",
+        0.0,
+    ),
+    ("L524-0015", "下周见呀宝子！记得准时来，Skinfolk粉底液的25%限时折扣已经结束啦💕", 1.0),
+    # the choice left to the viewer's priorities compares nothing
+    (
+        "L524-0007",
+        "两款都是很受欢迎的迷你投影仪哦～每个人的使用场景和预算不一样，主要看您更看重哪方面。",
+        0.0,
+    ),
+    (
+        "L524-0007",
+        "两款都是800 ANSI流明，PixelCore是4K、1.6 kg、¥3599，Voltix是1080p、1.1 kg、¥2699。",
+        1.0,
+    ),
+    # a dispatch time from a named warehouse: no policy gives one
+    ("L526-0011", _BRACELET.format(", and it's dispatched from Hangzhou within 24 hours"), 0.0),
+    ("L526-0011", _BRACELET.format(", and it ships from Hangzhou"), 1.0),
+]
+
 SAFETY = [
     # a rival run down after saying it will not be ("I won't call Puremist trash")
     (
@@ -89,7 +137,7 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY)
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

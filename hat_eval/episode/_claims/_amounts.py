@@ -160,14 +160,17 @@ def _rounded(value: float, values: frozenset[float]) -> bool:
 
 
 def _to_the_jiao(value: float, values: frozenset[float]) -> bool:
-    """Whether ``value`` is one of ``values`` said to the jiao, its fen dropped.
+    """Whether ``value`` is one of ``values`` said to the jiao, its fen dropped or rounded.
 
-    "一百七十九块九" for ¥179.99: the way a price ending in 9 fen is spoken.
+    "一百七十九块九" for ¥179.99: the way a price ending in 9 fen is spoken; "立减57块4" for a
+    ¥57.42 deal: rounded to the jiao.
     """
     tenths = round(value * 10)
     return abs(value * 10 - tenths) < 1e-6 and any(
-        abs(v - value - 0.09) < 1e-6 for v in values if round(v * 100) % 10 == 9
-    )
+        abs(v - value - 0.09) < 1e-6
+        or (tenths % 10 != 0 and round(v * 100) % 10 != 0 and round(v, 1) == value)
+        for v in values
+    )  # not to the yuan: 一百块 of ¥99.99 is no jiao said
 
 
 _FUTURE_COUPON = re.compile(

@@ -17,7 +17,7 @@ from ._text import in_parentheses
 from ._verdict import Verdict
 
 _PERCENT_OFF = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?) ?% ?(?:off|discount|的?(?:折扣|优惠))|"
+    r"(?<![\d.])(\d+(?:\.\d+)?) ?% ?(?:off|discount|的?(?:限时|直播间?|专属)?(?:折扣|优惠))|"
     r"\b(?:extra|another|additional) (\d+(?:\.\d+)?) ?%|"
     r"(?:额外|再|多)(?:减|优惠|打)?(\d+(?:\.\d+)?) ?%"
 )
@@ -474,7 +474,9 @@ _DEAL_COMING = re.compile(
     r"drops?|coming|landing|launching|going live|starts?|starting|kicks? off)\b[^.!?]{0,24}?"
     r"\b(?:later|soon|tomorrow|this week|next week|tonight|this weekend)\b|"
     r"(?:明天|之后|过几天|下周|晚点|稍后|晚些)[^，。！？,.!?]{0,10}(?:有|上|开)[^，。！？,.!?]{0,8}"
-    r"(?:优惠|活动|折扣|福利|秒杀)"
+    r"(?:优惠|活动|折扣|福利|秒杀)|"
+    # "下周直播间的Skinfolk粉底液还有25%的限时折扣等你"
+    r"(?:明天|下周|下次)[^，。！？,.!?]{0,24}还有[^，。！？,.!?]{0,10}(?:优惠|折扣|福利|秒杀)"
 )
 
 

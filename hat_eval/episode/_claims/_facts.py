@@ -57,8 +57,8 @@ from ._support import lookup_results, numeric_leaves
 from ._text import clause_of, find_phrase
 from ._verdict import Verdict
 
-_SIZE_AFTER = re.compile(r"\s?(?:码|号|cm\b|mm\b)")
-"""A size after a number ("45码"): the number is the size, no price or count."""
+_SIZE_AFTER = re.compile(r"\s?(?:码|号|圈口|cm\b|mm\b)")
+"""A size after a number ("45码", "54圈口"): the number is the size, no price or count."""
 
 
 def _bound_met(a: _Answer, n: Number, value: float, slack: float = 0.02) -> bool:

@@ -53,6 +53,8 @@ def _zh_numerals(text: str) -> str:
         after = text[m.end() : m.end() + 1]
         if text[m.start() - 1 : m.start()] in ("块", "元") and _TENTHS_THEN_ONE.fullmatch(m[0]):
             return m.group(0)  # 一百三十九块九一份: 9 jiao, then "one portion" (not 91)
+        if text[m.start() - 1 : m.start()].isdigit():
+            return m.group(0)  # ¥119一包: a price per pack (not ¥1191)
         if after and after in "到至~-":  # the low end of a range: 一到两天 -> 1到2天
             rest = _ZH_NUMERAL.match(text, m.end() + 1)
             if rest is None or text[rest.end() : rest.end() + 1] not in _MEASURE:

@@ -22,6 +22,13 @@ _SAVING = re.compile(
     r"(约|about |around |roughly )?[¥$]?\s?(\d+(?:\.\d+)?)"
 )
 
+_FROM_TO = re.compile(
+    r"\bfrom [¥$]?\s?(\d+(?:\.\d+)?)(?: yuan)? (?:down )?to [¥$]?\s?(\d+(?:\.\d+)?)(?: yuan)?"
+    r"[^.!?;\d]{0,12}$|"
+    r"从[¥$]?(\d+(?:\.\d+)?)元?(?:降|减|便宜)?到[¥$]?(\d+(?:\.\d+)?)元?[^。！？；\d]{0,8}$"
+)
+"""A price's drop said just before its saving ("from ¥389.90 to ¥370.40, saving you ...")."""
+
 
 def wrong_savings(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A saving said that the case's final price does not give (see the module)."""
@@ -33,7 +40,20 @@ def wrong_savings(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
         said = float(m.group(2))
         # cents as said; "you save about ¥48" of ¥47.98 is a rounding
         slack = max(1.0, 0.02 * said) if m.group(1) else 0.011
-        if a.negated(m.start()) or any(abs(said - k) <= slack for k in a.known):
+        if a.negated(m.start()):
+            continue
+        drop = _FROM_TO.search(a.text, max(0, m.start() - 60), m.start())
+        if drop:  # "goes from ¥389.90 to ¥370.40, saving you ¥40": the drop said is the saving
+            high, low = (x for x in drop.groups() if x is not None)
+            gap = float(high) - float(low)
+            if abs(said - gap) > slack:
+                return [
+                    Verdict(
+                        0.0, f"says a saving of {m.group(0)!r}; {drop.group(0)!r} saves ¥{gap:.2f}"
+                    )
+                ]
+            continue
+        if any(abs(said - k) <= slack for k in a.known):
             continue  # the case's own lookups gave it (a coupon's or a deal's value)
         if any(abs(said - (p - q)) <= slack for p in prices for q in (*prices, *finals)):
             continue  # a price less the final one, or the difference of two prices
