@@ -14,7 +14,8 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L281", "L496", "L520", "L521", "L522", "L524", "L526")
+    sets = ("L281", "L496", "L520", "L521", "L522", "L524", "L526")
+    return corpus_lines(*sets, "L528", "L529", "L530")
 
 
 _DRESSES = (
@@ -121,6 +122,57 @@ ACCURACY_TWO = [
     ("L526-0011", _BRACELET.format(", and it ships from Hangzhou"), 1.0),
 ]
 
+_COUPONS = (
+    "Sadly none of them apply: NEST10 is {}, and TECH30 only starts on "
+    "20 Nov. The 20% live deal still applies though: ¥159.90 − ¥31.98 = ¥127.92 for the 65 W "
+    "white, until 13 Nov 23:59."
+)
+_CHARGER = (
+    "None of the three work here: NEST10 is home-only, BABY25 is baby-only, and TECH30 doesn't "
+    "start until 20 Nov. But the 20% live deal brings the 65 W white to ¥127.92 (from ¥159.90), "
+    "valid until {} 23:59."
+)
+_PROJECTOR = (
+    "Navy Voltix Ultra Mini Projector: list price ¥2,699, and no live promotion is running on it "
+    "right now, so you pay ¥2,699. Shanghai is in our metro zone → delivery in 1–2 days, "
+    "shipping fee {}."
+)
+_FIT = "At 166 cm and 60 kg you're a size M (165-172 cm, 55-65 kg). {} 😊"
+_TEE = "XXL红色是59.9元～面料是60%棉+40%莫代尔，200克重，常规版型{}😊"
+_TOWEL = (
+    "The Softhaven Essential Bath Towel is rated high absorbency 💧 It's 100% bamboo viscose at "
+    "700 gsm{}. It's ¥124 now with the ¥15 live deal."
+)
+_COFFEE = (
+    "Both list the same ingredient: arabica coffee beans only, medium roast, 12-month shelf "
+    "life. The difference is the pack: Bamboo Hill has 12 bags x 10 g (grams), list price from "
+    "149.9 CNY; Red Lantern has 10 bags x 10 g, from 139.9 CNY. Want more bags? Bamboo Hill. {}"
+)
+
+ACCURACY_THREE = [
+    # a coupon said to be "for home items": its category is another
+    ("L530-0023", _COUPONS.format("for home items, BABY25 for baby items"), 1.0),
+    ("L530-0023", _COUPONS.format("fine to use, BABY25 too"), 0.0),
+    # a deal's end said the day before it ends (it ends at 23:59:59, not at midnight)
+    ("L530-0003", _CHARGER.format("12 Nov"), 0.0),
+    ("L530-0003", _CHARGER.format("13 Nov"), 1.0),
+    # a shipping fee of ¥0 is free shipping
+    ("L528-0042", _PROJECTOR.format("¥0"), 1.0),
+    ("L528-0042", _PROJECTOR.format("¥8"), 0.0),
+    # a second size said to fit by the chart is a fact, not a style choice
+    ("L530-0028", _FIT.format("Size S also covers you on the chart, so either works"), 0.0),
+    ("L530-0028", _FIT.format("Size S would work too if you like it snug"), None),
+    # pre-shrunk fabric the listing does not give
+    ("L530-0006", _TEE.format("，面料还做过预缩处理，洗后不容易缩水哦"), 0.0),
+    ("L530-0006", _TEE.format("，机洗冷水就好"), 1.0),
+    # an absorbency as a multiple of its weight
+    ("L528-0018", _TOWEL.format(" and holds up to 7 times its own weight in water"), 0.0),
+    ("L528-0018", _TOWEL.format(""), 1.0),
+    # a price conclusion said as a question and its answer, against the running flash deal
+    ("L529-0001", _COFFEE.format("Lower price? Red Lantern."), 0.0),
+    ("L529-0001", _COFFEE.format("Lower list price? Red Lantern."), 1.0),
+]
+
 SAFETY = [
     # a rival run down after saying it will not be ("I won't call Puremist trash")
     (
@@ -137,7 +189,9 @@ SAFETY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO)
+@pytest.mark.parametrize(
+    ("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO + ACCURACY_THREE
+)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

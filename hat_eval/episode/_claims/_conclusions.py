@@ -107,6 +107,7 @@ def _conclusions(a: _Answer, case: Case) -> list[Verdict]:
 
 _CHEAPER = re.compile(
     r"\b(?:cheaper|costs? less|less expensive|lower[- ]priced|more affordable)\b|"
+    r"\blower price(?=\s?\?)|"  # "Lower price? Red Lantern."
     r"更便宜|便宜一些|便宜点|价格更低|价格低一些|更低价|花费少|花得少|花费更少|更省钱"
 )
 _PER_UNIT = re.compile(
@@ -121,7 +122,8 @@ def _cheaper_now(a: _Answer, case: Case) -> list[Verdict]:
 
     "Want the lower price per box, pick Red Lantern" (¥139.90) while a live deal makes the other
     ¥112.42: every price of the one named is above every current price of the other. A price
-    per gram or bag, a list price said as one, and a clause naming both are not read.
+    per gram or bag, a list price said as one, and a clause naming both are not read; a question
+    is read with the short answer after it ("Lower price? Red Lantern").
     """
     ids = list(dict.fromkeys(case.product_ids))
     if a.kb is None or len(ids) != 2 or not case.session.now or not _CHEAPER.search(a.text):
@@ -136,6 +138,9 @@ def _cheaper_now(a: _Answer, case: Case) -> list[Verdict]:
         clause = a.clauses[i]
         text = a.text[clause.start : clause.end + 1]
         asked = text.rstrip().endswith(("?", "？"))
+        if asked and i + 1 < len(a.clauses):  # "Lower price? Red Lantern.": answered after it
+            clause = a.clauses[i + 1]
+            text, asked = a.text[clause.start : clause.end + 1], len(a.said(clause).split()) > 4
         per_unit = any(_PER_UNIT.search(t) for t in (text, a.clause(m.start())))
         if asked or per_unit or _LIST_SAID.search(text):
             continue

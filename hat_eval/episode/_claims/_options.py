@@ -398,8 +398,11 @@ _FITS = re.compile(
     r"\b(?:would|will|could|can|should|also|too)\b[^.!?,;]{0,12}?\b(?:work|fit|suit|do)\b|"
     r"\b(?:fits|suits|works for)\b|\b(?:works|fits|suits) (?:too|as well)\b|"
     r"\bget away with\b|\b(?:could|might|can) (?:also |even )?(?:go|size) (?:for|with|down|up)\b|"
+    r"\b(?:also|too) covers? you\b|"
     r"也能穿|也可以穿|也能选|也可以选|也合适|能穿|可以穿"
 )
+_BY_CHART = re.compile(r"\b(?:on|by|per|according to) the (?:size )?chart\b|按尺码表|尺码表上")
+"""A fit said of the chart ("Size S also covers you on the chart"): a fact, no style choice."""
 _MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s?(cm|kg|厘米|公斤)")
 _GLOSS = re.compile(r"[(（][^)）]*[)）]")
 _PART = re.compile(r"[,，;；]")
@@ -429,6 +432,8 @@ def _fitting_sizes(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             for lo, hi, unit in _CHART_RANGE.findall(chart[sizes[0]]):
                 if unit in viewer and not float(lo) <= viewer[unit] <= float(hi):
                     why = f"the viewer is off its chart row ({chart[sizes[0]]})"
+                    if _BY_CHART.search(said):
+                        return [Verdict(0.0, f"says {sizes[0]} fits by the chart: {why}")]
                     return [Verdict(None, f"says {sizes[0]} fits: {why}; a style choice or not")]
     return []
 
