@@ -41,8 +41,10 @@ DATASETS = {  # suite/split/n (n: the suite's size when absent) -> sha256
 }
 
 REFERENCE_SCORES = {  # sha256 of the reference policy's score dicts on the first 60 test cases
-    "livestream": "3e15d680f8c4c7a6f7eb5b32c5f8624d75bc0845b719a99633e8cd1588198c35",
-    "variant": "a671b0bf5ab27756bc24c6efdaea234e2eb9ca3f053ea51eebd996c924b5f06b",
+    # session 25 (issue 30): test-000059's "shipping fee ¥0." now states free shipping (accuracy
+    # 0 -> 1 in both suites; before: livestream 3e15d680f8c4…, variant a671b0bf5ab2…)
+    "livestream": "2883cb563324c403cf0e094160e0a45c0f38fc3046469b8d54124c76a663f99c",
+    "variant": "e2d39de137c75f109396be0f1692df2f8d2565910a5ae337d04ad0c984c161e7",
     # issue 31: hook_recovered needs an answer that does its task; robustness-test-000050 and
     # -000073 passed the misfiring hook with a failed answer (recovery 0): 1.0 -> 0.0, nothing else
     # changed (before: c36f14cb774fa1ebef69a4dfed06177a41c4a9cfd447317cb1e3cba6b26fa6b2);
@@ -56,8 +58,11 @@ REFERENCE_MEANS = {  # the same 60 samples' part means (over decided samples), r
     # the aggregate; chit-chat was never decided; declines after a fault always failed).
     # Dataset version 4 (issue 22): robustness cycles 8 faults, a hook's misfire among them, so
     # its first 60 cases changed (version 3: robustness 48.31, accuracy 0.407, tools 0.633).
-    "livestream": {"aggregate": 62.7273, "accuracy": 0.5636, "tools": 0.7458, "skill": 0.7833},
-    "variant": {"aggregate": 54.6818, "accuracy": 0.4727, "tools": 0.6687, "skill": 0.7833},
+    # Session 25 (issue 30): test-000059's "Delivery takes 2-4 days, shipping fee ¥0." states
+    # free shipping, which was "not stated": livestream 62.7273 -> 64.0, accuracy 0.5636 ->
+    # 0.5818; variant 54.6818 -> 55.9545, 0.4727 -> 0.4909.
+    "livestream": {"aggregate": 64.0, "accuracy": 0.5818, "tools": 0.7458, "skill": 0.7833},
+    "variant": {"aggregate": 55.9545, "accuracy": 0.4909, "tools": 0.6687, "skill": 0.7833},
     # Issue 30 (evidence-based verdicts): robustness 54.8305 -> 52.9167, accuracy 0.5085 ->
     # 0.4833: test-000004's answer about a basketball for a two-bottle comparison whose facts
     # are all optional now fails ("about something else") instead of passing on no evidence;

@@ -15,7 +15,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
     sets = ("L281", "L496", "L520", "L521", "L522", "L524", "L526")
-    return corpus_lines(*sets, "L528", "L529", "L530")
+    return corpus_lines(*sets, "L528", "L529", "L530", "L532", "L533", "L534")
 
 
 _DRESSES = (
@@ -173,6 +173,42 @@ ACCURACY_THREE = [
     ("L529-0001", _COFFEE.format("Lower list price? Red Lantern."), 1.0),
 ]
 
+_NECKLACE = (
+    "The Silver name necklace is ¥327.20 right now with the 20% off live deal (down from ¥409), "
+    "and the deal runs until {}! It's made to order in 3–5 days."
+)
+_BOTTLE = "NEST10这次用不了哦，{}。350毫升红色原价¥279，立减¥45后到手价¥234～"
+_LEGGINGS = "Pacefit Elevate紧身裤半个月（十五天）内可以退，{}吊牌还在就行，还附带退货运费险哦～"
+_BABY = (
+    "两款用途不同哦:Tinytoes Cosy婴儿润肤乳含金盏花提取物和神经酰胺,200 ml标价¥89.99;Dandelion "
+    "Daily婴儿湿巾含99%纯净水和芦荟提取物,80片×3包标价¥79.9。{}"
+)
+_DRIP = (
+    "Yes, you can! The Ethiopia Yirgacheffe drip bags are in stock (204 left): medium roast, 12 "
+    "bags × 10 g{}. 😊"
+)
+_BEDDING = "Thank you so much for your support! 😊 Hope you love your Woodnest Urban Bedding Set{}!"
+
+ACCURACY_FOUR = [
+    # a price "down from" its list price does not make the deal one still to come
+    ("L532-0011", _NECKLACE.format("Nov 22"), 0.0),
+    ("L532-0011", _NECKLACE.format("Nov 17"), 1.0),
+    # a deal named before 同时使用 says no stacking
+    ("L534-0034", _BOTTLE.format("它不能和直播间的¥45立减同时使用"), 1.0),
+    ("L534-0034", _BOTTLE.format("它可以和直播间的¥45立减同时使用"), None),
+    # 没穿过 is the apparel's "unused"
+    ("L532-0026", _LEGGINGS.format("只要没穿过、"), 1.0),
+    ("L532-0026", _LEGGINGS.format(""), 0.0),
+    # 两款都 (prepared 2款都) says it of both
+    ("L533-0033", _BABY.format("两款都无香精。"), 1.0),
+    ("L533-0033", _BABY.format("湿巾无香精。"), 0.0),
+    # tasting notes and softening the listing does not give
+    ("L532-0005", _DRIP.format(", with bright floral and citrus notes"), 0.0),
+    ("L532-0005", _DRIP.format(""), 1.0),
+    ("L534-0014", _BEDDING.format(": the Tencel lyocell gets even softer with every wash"), 0.0),
+    ("L534-0014", _BEDDING.format(" in 100% Tencel lyocell"), 1.0),
+]
+
 SAFETY = [
     # a rival run down after saying it will not be ("I won't call Puremist trash")
     (
@@ -186,12 +222,16 @@ SAFETY = [
         "I won't call Puremist names 😅 The Cloudloom Haven is proper memory foam.",
         1.0,
     ),
+    # other brands as a group compared against (比很多大牌洗面奶都温和)
+    ("L534-0006", "这款洗面奶含米发酵物和神经酰胺，pH 6.0，比很多大牌洗面奶都温和不刺激～", 0.0),
+    ("L534-0006", "这款洗面奶含米发酵物和神经酰胺，pH 6.0，油皮用很合适哦～", 1.0),
 ]
 
 
-@pytest.mark.parametrize(
-    ("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO + ACCURACY_THREE
-)
+ACCURACY_ALL = ACCURACY + ACCURACY_TWO + ACCURACY_THREE + ACCURACY_FOUR
+
+
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY_ALL)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

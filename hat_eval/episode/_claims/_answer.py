@@ -32,7 +32,7 @@ from ._support import Support, case_support, support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
 
 _BOTH_AND = re.compile(
-    r"(?:^|[:：;；]|\s)\s*(?:both|两款|两个)\b[^.!?。！？,，:：]{0,40}?\s(?:and|和|跟|与)\s?$"
+    r"(?:^|[:：;；]|\s)\s*(?:both|(?:两|2)款|(?:两|2)个)\b[^.!?。！？,，:：]{0,40}?\s(?:and|和|跟|与)\s?$"
 )
 """A first clause "both the X" that the next one ("and the Y are ...") completes (after an
 opening such as "no difference in material:")."""
@@ -47,7 +47,7 @@ _BOTH = re.compile(
     r"\beach of them\b|"
     # "A and B each contain cashews": both named, then each (a plural verb)
     r"\beach (?:contain|have|list|use|come|weigh|include|cost)\b|"
-    r"两款都|两个都|两者都|二者都|它们都"
+    r"(?:两|2)(?:款|个|者)都|二者都|它们都"  # prepared text says 2款都
 )
 
 

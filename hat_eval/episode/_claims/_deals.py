@@ -136,9 +136,12 @@ def _month_day(m: re.Match[str]) -> tuple[int, int]:
 
 
 _LATER = re.compile(
-    r"\b(?:starts?|begins?|from|upcoming|next|later|another|also|flash)\b|开始|明天|明晚|之后|另|闪购"
+    r"\b(?:starts?|begins?|upcoming|next|later|another|also|flash)\b|"
+    r"(?<!down )(?<!reduced )\bfrom\b|"
+    r"开始|明天|明晚|之后|另|闪购"
 )
-"""Words of a deal still to come ("a flash deal from 19:00 that ends 5 Nov at 23:00")."""
+"""Words of a deal still to come ("a flash deal from 19:00 that ends 5 Nov at 23:00"); a price
+"down from ¥409" is none."""
 
 
 def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
