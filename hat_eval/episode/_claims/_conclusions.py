@@ -140,7 +140,8 @@ def _cheaper_now(a: _Answer, case: Case) -> list[Verdict]:
         asked = text.rstrip().endswith(("?", "？"))
         if asked and i + 1 < len(a.clauses):  # "Lower price? Red Lantern.": answered after it
             clause = a.clauses[i + 1]
-            text, asked = a.text[clause.start : clause.end + 1], len(a.said(clause).split()) > 4
+            text = a.text[clause.start : clause.end + 1]
+            asked = len(a.said(clause).split()) > 4  # a clause of its own, not a short answer
         per_unit = any(_PER_UNIT.search(t) for t in (text, a.clause(m.start())))
         if asked or per_unit or _LIST_SAID.search(text):
             continue

@@ -156,10 +156,8 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     ends, ends_running = set(), set()
     for d in world.deals:
         month, day = int(d.ends_at[5:7]), int(d.ends_at[8:10])
-        midnight = (
-            d.ends_at[11:16] == "00:00"
-        )  # "ends at midnight" of a deal to 00:00: the day before
-        days = {(month, day), (month, day - 1)} if midnight else {(month, day)}
+        # a deal to 00:00 ends "at midnight" of the day before too
+        days = {(month, day), (month, day - 1)} if d.ends_at[11:16] == "00:00" else {(month, day)}
         ends |= days
         ends_running |= days if d in running else set()
     for m in _DATE.finditer(claims.text):

@@ -309,6 +309,11 @@ _DIMENSIONS = re.compile(
 _UNIT_ZH = {"毫米": "mm", "厘米": "cm", "米": "m"}
 
 
+def dimensions_of(m: re.Match[str]) -> tuple[list[float], str]:
+    """The sides (in the order said) and the unit of a ``_DIMENSIONS`` match ("15 x 20 mm")."""
+    return [float(x) for x in m.groups()[:3] if x], _UNIT_ZH.get(m.group(4), m.group(4))
+
+
 def _dimensions_in_unit(a: _Answer, value: str) -> list[tuple[int, int]]:
     """Where the answer gives dimensions ``value`` ("15 x 20 mm") in another unit (1.5 × 2 cm)."""
     own = _DIMENSIONS.fullmatch(prepare(value))
@@ -317,8 +322,7 @@ def _dimensions_in_unit(a: _Answer, value: str) -> list[tuple[int, int]]:
     sizes = [float(x) for x in own.groups()[:3] if x]
     out = []
     for m in _DIMENSIONS.finditer(a.text):
-        said = [float(x) for x in m.groups()[:3] if x]
-        unit = _UNIT_ZH.get(m.group(4), m.group(4))
+        said, unit = dimensions_of(m)
         if len(said) == len(sizes) and all(
             same_quantity(v, own.group(4), w, unit) for v, w in zip(sizes, said, strict=True)
         ):

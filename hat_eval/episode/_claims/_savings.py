@@ -47,11 +47,8 @@ def wrong_savings(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             high, low = (x for x in drop.groups() if x is not None)
             gap = float(high) - float(low)
             if abs(said - gap) > slack:
-                return [
-                    Verdict(
-                        0.0, f"says a saving of {m.group(0)!r}; {drop.group(0)!r} saves ¥{gap:.2f}"
-                    )
-                ]
+                why = f"says a saving of {m.group(0)!r}; {drop.group(0)!r} saves ¥{gap:.2f}"
+                return [Verdict(0.0, why)]
             continue
         if any(abs(said - k) <= slack for k in a.known):
             continue  # the case's own lookups gave it (a coupon's or a deal's value)

@@ -23,7 +23,7 @@ from hat_eval.world import KnowledgeBase, made_to_order_days
 
 from ._answer import _Answer
 from ._conclusions import _COMPARATIVE
-from ._fact_text import _DIMENSIONS, _UNIT_ZH
+from ._fact_text import _DIMENSIONS, dimensions_of
 from ._language import approximated_at
 from ._lexicon import groups
 from ._mentions import _difference
@@ -119,14 +119,14 @@ def wrong_dimensions(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     the product the clause is about, in any order and unit; a rounding a viewer accepts
     ("about 185 x 70 cm"), the viewer's own ("my bed is 180 x 200 cm") and a denial are none.
     """
-    found = list(_DIMENSIONS.finditer(a.text)) if re.search(r"\d\s?[x×*]\s?\d", a.text) else []
+    found = list(_DIMENSIONS.finditer(a.text))
     if not found:
         return []
     scope = {pid for about in a.named if len(about) == 1 for pid in about} | set(a.case.product_ids)
     given = {pid: _dimensioned(kb, pid) for pid in sorted(scope)}
     for m in found:
-        said = sorted(float(x) for x in m.groups()[:3] if x)
-        unit = _UNIT_ZH.get(m.group(4), m.group(4))
+        sides, unit = dimensions_of(m)
+        said = sorted(sides)
         rough = 0.05 if approximated_at(a.text, m.start(), m.end()) else 1e-6
         if any(
             _dims_near(sizes, u, said, unit, rough)
@@ -167,8 +167,8 @@ def _dimensioned(kb: KnowledgeBase, pid: str) -> list[tuple[str, list[float], st
     for label, value in (product.get("specs", {}) if product else {}).items():
         m = _DIMENSIONS.fullmatch(prepare(str(value))) if isinstance(value, str) else None
         if m:
-            sides = sorted(float(x) for x in m.groups()[:3] if x)
-            out.append((str(label), sides, _UNIT_ZH.get(m.group(4), m.group(4)), str(value)))
+            sides, unit = dimensions_of(m)
+            out.append((str(label), sorted(sides), unit, str(value)))
     return out
 
 
