@@ -265,6 +265,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "weight multiple": "it holds 7 times its own weight in water",
         "tasting notes": "with bright floral and citrus notes",
         "softens with washing": "it gets even softer with every wash",
+        "slim fit": "a slim fit",
+        "loose fit": "a relaxed fit",
         "weather": "looking sunny this weekend",
     }
     assert set(samples) == {w.name for w in claim_words()}  # the table is the one owner

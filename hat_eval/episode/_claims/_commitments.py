@@ -96,6 +96,8 @@ def invented_commitments(answer: str, handed_off: bool) -> list[Verdict]:
         if (handed_off and kind in HANDOFF_KINDS) or (kind == "action" and done_kinds):
             continue  # any other action: only when no named kind (said done) was found
         for m in pattern.finditer(text):
+            if kind == "action" and handed_off and _own_handoff_at(text, m.start()):
+                continue  # "I've put you through to a human colleague": the hand-off it made
             scope = clause_of(scopes, m.start())
             if negated_at(text, scope, m.start(), window=3):
                 continue
@@ -233,3 +235,12 @@ def _urgency_invented(
     if not urged or urgency is None or urgency == "high" or asked:
         return []
     return [Verdict(0.0, f"invented urgency {urged[0].group(0)!r}: the hand-off says {urgency}")]
+
+
+def _own_handoff_at(text: str, start: int) -> bool:
+    """Whether a hand-off form starts at ``start`` (the action is the hand-off the agent made)."""
+    return any(
+        m.start() == start
+        for kind in HANDOFF_KINDS
+        for m in groups("commitments")[kind].finditer(text, start)
+    )

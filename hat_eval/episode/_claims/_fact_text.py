@@ -19,6 +19,7 @@ from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, declines
 from ._lexicon import groups, words
 from ._mentions import (
     _MEASURE,
+    _SHARE,
     _STOP,
     _difference,
     _mention_ok,
@@ -105,6 +106,28 @@ def _choice(a: _Answer, subject: Subject, other: str, core: str, start: int) -> 
         sentence.start <= m.start() < sentence.end and not a.negated(m.start())
         for m in re.finditer(rf"\b{re.escape(core)}\b", a.text)
     )
+
+
+_RATIO = re.compile(r"(?<![\d.])(\d{1,2})/(\d{1,2}) ([a-z]+)[-/ ]([a-z]+)\b")
+"""A blend said as a ratio ("a 60/40 bamboo-cotton blend": 60% bamboo, 40% cotton)."""
+
+
+def _other_share(a: _Answer, fact: Fact, subject: Subject) -> str | None:
+    """Another share of the fact's material ("60% bamboo", "60/40 bamboo-cotton" of 70%)."""
+    own = _SHARE.match(prepare(str(fact.value)))
+    if own is None:
+        return None
+    share, word = float(own.group(1)), own.group(2)
+    said = [(m.group(1), m.group(2), m) for m in _SHARE.finditer(a.text)]
+    for m in _RATIO.finditer(a.text):
+        if int(m.group(1)) + int(m.group(2)) == 100:
+            said += [(m.group(1), m.group(3), m), (m.group(2), m.group(4), m)]
+    for value, material, m in said:
+        if material != word or abs(float(value) - share) < 0.5:
+            continue
+        if not a.negated(m.start()) and not a.conflict(subject, m.start()):
+            return m.group(0)
+    return None
 
 
 def _rival_spec_value(a: _Answer, fact: Fact, subject: Subject, label: str) -> str | None:
@@ -213,7 +236,7 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             mentions += [m.span() for m in _spread(form).finditer(a.text)]  # 可以放洗碗机清洗
     why = [_mention_ok(a, subject, s, e) or _other_coupon(a, fact, s) for s, e in mentions]
     label = fact.source.partition(":")[2].removeprefix("specs.") if "specs." in fact.source else ""
-    rival = _rival_spec_value(a, fact, subject, label)
+    rival = _rival_spec_value(a, fact, subject, label) or _other_share(a, fact, subject)
     if rival is not None:
         return Verdict(0.0, f"{fact.value}: the answer says {rival!r} instead")
     if isinstance(fact.value, str) and fact.value.startswith("size "):

@@ -21,13 +21,14 @@ from hat_eval.world import KnowledgeBase, stock_status
 from ._answer import _Answer, _near
 from ._claim_words import denied_components
 from ._deals import _PERCENT_OFF, coupon_dates
-from ._facts import _bound_met, _sku_stock
+from ._facts import _bound_met
 from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK
 from ._offered import sold_out_in_range, sold_out_offered
 from ._quantities import _ZH_UNIT_EN, rounds_to
 from ._savings import wrong_savings
 from ._specs import lead_time_unsaid, wrong_dimensions, wrong_spec_measures
+from ._stock import _sku_stock
 from ._subjects import _size_token, fact_subject, names_field, products_in, said_together
 from ._support import product_support
 from ._text import between_emoji, clause_of, prepare

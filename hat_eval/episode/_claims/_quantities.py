@@ -153,6 +153,11 @@ _IDIOMS = (
     (re.compile(r"\b(only|just) one (left|remaining|in stock)\b"), r"\1 1 \2"),
     (re.compile(r"\bthe last one\b"), "the last 1"),
     (re.compile(r"\bgrams? (?:per|a|/) ?square met(?:re|er)\b|\bg/m(?:2|²)|克每平方米"), "gsm"),
+    # a share in tenths ("seven-tenths bamboo viscose, three-tenths cotton": 70% and 30%)
+    *(
+        (re.compile(rf"\b{word}[- ]tenths?\b"), f"{n}0%")
+        for n, word in enumerate("one two three four five six seven eight nine".split(), 1)
+    ),
     # "1 fl oz": one unit (pint reads a lone "fl" as femtolitres)
     (re.compile(r"\bfl\.? ?oz\b|\bfluid ounces?\b"), "floz"),
 )
@@ -335,7 +340,7 @@ _PRICE_CONTEXT = re.compile(
     r"(?:was|originally|original|list(?:ed)?|regular(?:ly)?|usually|normally|before|"
     r"spend|over|above|minimum|at least|threshold|off|save|saving|discount|coupon|worth|"
     r"up to|capped|max|short|under|below|封顶|最多|还差|%\s?of\b|"  # "8% of ¥1,399 is ¥111.92"
-    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|"
+    r"less|minus|deduct|deal|promo|promotion|flash|直降|活动|原价|划线价|日常价|标价|吊牌价|满|减|省|优惠|便宜|"
     rf"立减|券|门槛|以上|起|{TOTAL_WORDS_EN}|{TOTAL_WORDS_ZH})"
 )
 
