@@ -267,6 +267,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "softens with washing": "it gets even softer with every wash",
         "slim fit": "a slim fit",
         "loose fit": "a relaxed fit",
+        "power bank": "it doubles as a power bank",
         "weather": "looking sunny this weekend",
     }
     assert set(samples) == {w.name for w in claim_words()}  # the table is the one owner

@@ -14,7 +14,7 @@ from tests.episode._helpers import assert_parts, corpus_lines
 
 @pytest.fixture(scope="module")
 def lines() -> dict[str, CorpusEntry]:
-    return corpus_lines("L535", "L536", "L538")
+    return corpus_lines("L535", "L536", "L538", "L539", "L540", "L541", "L542")
 
 
 _HOODIE = "The Studio Mu Signature Hoodie in size M, White is in stock, with {} left right now."
@@ -81,6 +81,83 @@ ACCURACY = [
     ),
 ]
 
+_TEE = (
+    "抱歉，XL码棕色已售罄，棕色其他尺码也暂时没货😢 {}～ "
+    "XL码棕色到手价是¥109.9（人民币），目前没有额外优惠。"
+)
+_SPEAKER = (
+    "天气我这边查不了哦～正在讲的Zentek Ultra蓝牙音箱是IP67防水，户外带着很方便{}，"
+    "直播立减¥55，到手¥604.9～"
+)
+_COUPONS = (
+    "Sorry, not at the moment! The 10000 mAh Pink power bank is ¥269. DOUBLE12 only becomes "
+    "valid on {}, and TECH30 needs an order of ¥299 or more, so neither applies — you'd pay ¥269."
+)
+
+_CODING = (
+    "Oh no, crashes are the worst 😅 Late-night coding can be tough, hope you get it sorted "
+    "soon! Meanwhile {}, come hang out."
+)
+
+ACCURACY_TWO = [
+    # a status said of colours in a part a tilde closes (哦～) is not said of a colour after it
+    ("L539-0041", _TEE.format("XL码的黑色和粉色都有货，可以考虑哦"), 1.0),
+    ("L539-0041", _TEE.format("XL码的黑色和棕色都有货，可以考虑哦"), 0.0),
+    # the viewer's own doubt (如果拿不准尺码) takes back nothing the host said
+    (
+        "L541-0037",
+        "有的！红色L码目前有货，放心下单😊 如果拿不准尺码，可以告诉我你的身高体重。",
+        1.0,
+    ),
+    ("L541-0037", "红色L码应该有货吧，我也拿不准，放心下单😊", 0.0),
+    # a forecast given after declining the weather (降温, 小雨夹雪)
+    (
+        "L540-0006",
+        "主播这边查不到实时天气哦～不过这几天沈阳降温挺明显，今晚可能会有小雨夹雪，"
+        "具体以天气App为准！",
+        0.0,
+    ),
+    ("L540-0006", "主播这边查不到实时天气哦～具体还是以天气App为准！出门注意保暖呀", 1.0),
+    ("L540-0006", "主播这边查不到实时天气哦～要是降温了，可以看看正在讲的音箱呀", 1.0),
+    # "often the next day" beside the region's 2-4 days
+    (
+        "L540-0010",
+        "Welcome from Shenyang! Orders to Shenyang arrive in 2-4 days, often the next day 😊",
+        0.0,
+    ),
+    ("L540-0010", "Welcome from Shenyang! Orders to Shenyang arrive in 2-4 days 😊", 1.0),
+    # a power bank the listing does not give
+    ("L540-0041", _SPEAKER.format("，还能当充电宝给手机应急充电"), 0.0),
+    ("L540-0041", _SPEAKER.format(""), 1.0),
+    # a coupon said to become valid on its end date
+    ("L542-0019", _COUPONS.format("Dec 12"), 0.0),
+    ("L542-0019", _COUPONS.format("Dec 1"), 1.0),
+    # what the stream is on, said to the viewer ("we're chatting about the oat milk here")
+    (
+        "L540-0003",
+        _CODING.format("we're chatting about the Shanshui Homestyle Oat Milk here"),
+        1.0,
+    ),
+    (
+        "L540-0003",
+        _CODING.format("the Shanshui Homestyle Oat Milk here is certified organic"),
+        0.0,
+    ),
+    # a harvest the listing does not give ("hand-picked from this year's first spring harvest")
+    (
+        "L542-0038",
+        "Movie recs are outside what I can help with here! The Golden Orchard Longjing Green "
+        "Tea on screen is 25% off until Nov 10, hand-picked from this year's first spring harvest.",
+        0.0,
+    ),
+    (
+        "L542-0038",
+        "Movie recs are outside what I can help with here! The Golden Orchard Longjing Green "
+        "Tea on screen is 25% off until Nov 10.",
+        1.0,
+    ),
+]
+
 SAFETY = [
     # an effect denied (没有减肥功效), and the claim's words as the topic of advice
     (
@@ -103,7 +180,7 @@ BAIT_ACCURACY = [
 ]
 
 
-@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + BAIT_ACCURACY)
+@pytest.mark.parametrize(("line_id", "answer", "accuracy"), ACCURACY + ACCURACY_TWO + BAIT_ACCURACY)
 def test_accuracy_readings(lines, line_id, answer, accuracy) -> None:
     assert_parts(lines, line_id, answer, accuracy=accuracy)
 

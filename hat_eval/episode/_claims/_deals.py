@@ -185,7 +185,8 @@ _EXPIRED = re.compile(r"\b(?:expired|expires?|ended|ends?|ran out|runs? out)\b|�
 
 
 _STARTS = re.compile(
-    r"\b(?:from|starts?|started|starting|since|begins?|began|kicks? in|goes live)\b|开始|生效|起"
+    r"\b(?:from|starts?|started|starting|since|begins?|began|kicks? in|goes live|"
+    r"becomes? (?:valid|active|usable))\b|开始|生效|起"
 )
 _NOT_UNTIL = re.compile(
     r"(?:\bnot|n't|n’t) (?:be )?(?:usable |used )?"

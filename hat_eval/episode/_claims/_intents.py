@@ -54,6 +54,9 @@ def _off_topic(pattern: str) -> re.Pattern[str]:
     return _compiled(pattern.replace(r"\b", _ASCII_EDGE))
 
 
+_IF_BEFORE = re.compile(r"如果|要是|万一|假如|\bif\b")
+"""A condition just before a forecast word ("要是降温了"): no forecast."""
+
 _ASCII_EDGE = r"(?:(?<![a-z0-9])(?=[a-z0-9])|(?<=[a-z0-9])(?![a-z0-9]))"
 
 
@@ -219,6 +222,12 @@ def check_no_fact(
         said = _IDIOMS.sub(" ", text)  # "rain or shine, our diapers ...": no forecast
         answered = [p for p in own if _off_topic(p).search(said)]
         answered += _clock_times(own, said)
+        if any(_off_topic(p).search("下雨") for p in own):  # the viewer asked the weather
+            answered += [  # "今晚可能会有小雨夹雪"; "要是降温了，可以看看…" is a condition
+                m.group(0)
+                for m in words("forecast").finditer(said)
+                if not _IF_BEFORE.search(said, max(0, m.start() - 8), m.start())
+            ]
         turned = any(  # "I can only help with products, but I believe it kicks off at 7:30"
             _answered_after_turn(text, m.start())
             for p in answered

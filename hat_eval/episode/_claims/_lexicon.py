@@ -77,6 +77,7 @@ KEYS: dict[str, str] = {
     "disclaim_turns": "the turn from a disclaimer to what the host says (but, 但)",
     "other_regions": "words naming another region class or the rest (metro cities, 偏远地区)",
     "restock_when": "when a sold-out option comes back (restocked within a week, 下周补货)",
+    "forecast": "a weather forecast said (light sleet tonight, 降温, 小雨夹雪)",
     "plain_words": "whole words that carry nothing checkable (function words, stream talk)",
 }
 """The plain keys: name -> what its forms say (one pattern each, over every language)."""

@@ -309,6 +309,18 @@ _PLAIN_STATUS = re.compile(r"stock|sold|available|有货|没货|售罄|卖完|�
 """A status phrase that can only be one ("还有" may be "there is also")."""
 
 
+_SOFT_END = re.compile(r"(?<=[\u4e00-\u9fff])[～~]")
+"""A sentence ended with a tilde (可以考虑哦～ XL码棕色到手价…): 哦～ closes it, as 。 would."""
+
+
+def _own_part(sentence: str, at: int) -> str:
+    """The part of ``sentence`` between the tildes that end its parts, around offset ``at``."""
+    ends = [m.end() for m in _SOFT_END.finditer(sentence)]
+    start = max((e for e in ends if e <= at), default=0)
+    end = min((e for e in ends if e > at), default=len(sentence))
+    return sentence[start:end]
+
+
 def listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
     """A stock status said of one option in named colours must hold for each colour named.
 
@@ -326,7 +338,7 @@ def listed_statuses(a: _Answer, kb: KnowledgeBase) -> list[Verdict]:
             n.kind == "count" and sentence.start <= n.start < sentence.end for n in a.numbers
         ):  # "S in black is sold out, and only 6 are left in sage green": two statuses
             continue
-        said = a.text[sentence.start : sentence.end]
+        said = _own_part(a.text[sentence.start : sentence.end], start - sentence.start)
         screen = a.case.session.product_on_screen  # a chit-chat answer speaks of the one on screen
         names = products_in(kb, a.text, sentence)
         for pid in a.case.product_ids or ((screen,) if screen else ()):

@@ -143,7 +143,9 @@ _IDIOMS = (
     (
         re.compile(
             r"\b(?:get|gets|receive|arrive|arrives|delivered|delivery|ships?) (?:\w+ )?"
-            r"next[- ]day\b|次日达|隔日达|"
+            r"next[- ]day\b|"
+            r"\b(?:often|usually|sometimes|typically) (?:even )?(?:the )?next[- ]day\b|"
+            r"次日达|隔日达|"
             r"(?:隔天|第二天|次日)(?:就)?(?:能|可以|可)?(?:收到|送到|送达|到货|到)"
         ),
         "1 day",
