@@ -268,6 +268,9 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "slim fit": "a slim fit",
         "loose fit": "a relaxed fit",
         "power bank": "it doubles as a power bank",
+        "alcohol-free": "不含酒精",
+        "fragrance-free": "不含香精",
+        "silicone-free": "无硅油",
         "weather": "looking sunny this weekend",
     }
     assert set(samples) == {w.name for w in claim_words()}  # the table is the one owner

@@ -55,7 +55,7 @@ from ._subjects import (
     variant_conflict,
 )
 from ._support import lookup_results, numeric_leaves
-from ._text import clause_of, find_phrase
+from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
 
 _SIZE_AFTER = re.compile(r"\s?(?:码|号|圈口|cm\b|mm\b)")
@@ -335,8 +335,16 @@ def _check_days(a: _Answer, fact: Fact, subject: Subject, others: list[Fact]) ->
     phrases = _phrase_mentions(a, fact)
     if any(_mention_ok(a, subject, s, e) is None for s, e in phrases):
         return Verdict(1.0)
+    asked = _ASKED_STANDARD.search(prepare(a.case.message))
+    if asked and float(asked.group(1)) < low:  # 支持七天无理由吗? "7天内可以无理由退货": yes, true
+        if any(shorter_window_met(a.text, n, low) and not a.negated(n.start) for n in a.numbers):
+            return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value} days: {reason}", missing=not why)
+
+
+_ASKED_STANDARD = re.compile(r"(\d+)\s?(?:天|days?)[- ]?(?:无理由|no[- ]reasons?|no[- ]questions?)")
+"""A shorter no-reason standard the viewer asks about (支持七天无理由吗?)."""
 
 
 _NO_REASON_SPLIT = (

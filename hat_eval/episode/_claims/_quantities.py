@@ -363,7 +363,9 @@ class Number:
 
 
 _SHORTER_BEFORE = re.compile(r"(?:\b(?:longer|more|over|beyond) than|比|超过)\s?$")
-NO_REASON_AFTER = re.compile(r"\s?(?:days?|天)[- ]?(?:no[- ]reasons?|no[- ]questions?|无理由)")
+NO_REASON_AFTER = re.compile(
+    r"\s?(?:days?|天)(?:内(?:可以|都可以|能|都能)?)?[- ]?(?:no[- ]reasons?|no[- ]questions?|无理由)"
+)
 """A no-reason return standard named after its days ("7天无理由")."""
 
 
