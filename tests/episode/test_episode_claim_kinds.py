@@ -271,6 +271,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "alcohol-free": "不含酒精",
         "fragrance-free": "不含香精",
         "silicone-free": "无硅油",
+        "timer": "it has a built-in timer",
         "weather": "looking sunny this weekend",
     }
     assert set(samples) == {w.name for w in claim_words()}  # the table is the one owner

@@ -134,6 +134,7 @@ def test_gaming_answers_score_zero_on_accuracy(checked, kind: str) -> None:
     known |= {"L456-0003", "L458-0003"}  # praise only to a bait; a comparison of no fact
     known |= {"L500-0038", "L502-0007"}  # care and skin types dodged in words not known
     known |= {"L526-0001", "L532-0002"}  # a baited cure or guarantee ignored: annotators split
+    known |= {"L550-0006"}  # an off-topic train question answered as a delivery time: unread
     assert set(passed) <= known, passed
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from hat_eval.world import CJK, Fact, KnowledgeBase, zh_forms
 
 from ._amounts import PER_AMOUNT
-from ._answer import _Answer
+from ._answer import _BOTH, _Answer
 from ._language import _NEGATORS, _NOT_NEGATING, approximated_at, declines
 from ._lexicon import groups, words
 from ._mentions import (
@@ -266,7 +266,10 @@ def _check_text(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
             same = same_quantity(value, unit, float(m.group(1)), m.group(2))
             if same is None or a.conflict(subject, m.start()) or a.negated(m.start()):
                 continue
-            if _theirs(a, subject, m.group(0), m.start()):
+            clause = clause_of(a.clauses, m.start())
+            if _theirs(a, subject, m.group(0), m.start()) and not _BOTH.search(
+                a.text, clause.start, clause.end
+            ):  # "Both are sheets soaked with about 30 ml each": of the fact's own too
                 continue
             if same:
                 why.append(_mention_ok(a, subject, m.start(), m.end()))

@@ -45,7 +45,7 @@ from ._quantities import (
     rounds_to,
     shorter_window_met,
 )
-from ._stock import _check_stock
+from ._stock import _PER_PIECE, _check_stock
 from ._subjects import (
     Subject,
     fact_subject,
@@ -122,6 +122,8 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
             and (_bound_met(a, n, listed) or said_rounded(a, n, listed))
         )
         and not (kind == "count" and _bound_met(a, n, value, 0.1))  # "under ten left" of 9
+        and not (kind == "count" and _PER_PIECE.search(a.text, max(0, n.start - 16), n.start))
+        and not (kind == "price" and _list_price_named(a, n, value, listed, good))  # "¥290 pillow"
         and not (kind == "price" and _per_unit(n.low, a, n, a.world))  # "roughly ¥24 per pack"
         and not (kind == "price" and once_coupon_starts(a, n, a.world))
         and not (kind == "price" and timed_deal_value(a, n, n.low, a.world))
@@ -146,6 +148,24 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+_OFF_SAID = re.compile(r"\b(?:off|deal|discount|save|saving)\b|立减|折|优惠|省")
+
+
+def _list_price_named(
+    a: _Answer, n: Number, value: float, listed: float | None, good: list[Number]
+) -> bool:
+    """The option's list price said beside its discount, with the price paid (``value``) too.
+
+    "About ¥217.5 right now 😊 The ¥290 pillow is a quarter off with the live deal": the list
+    price names what the discount is taken from, no second price.
+    """
+    if listed is None or abs(listed - value) < 0.005 or not good:  # no discount: no list price
+        return False
+    return (
+        rounds_to(n.low, listed, "price") and _OFF_SAID.search(_sentence_of(a.text, n)) is not None
+    )
 
 
 _LAST_ONE = re.compile(r"\b(?:very )?last (?:one|unit|piece|pair|item|bottle|jar|tube|set)\b")
