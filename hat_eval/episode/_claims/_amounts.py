@@ -97,7 +97,7 @@ def _worked_out(value: float, claims: Claims, clause: str, rounded: bool = False
 
 _PER_UNIT = re.compile(
     r"\b(?:per|a|each)\s(?:[a-z]+\s)?(?:gram|g|ml|millilitre|piece|pc|pack|sheet|unit|bag|sachet|jar|tube|"
-    r"serving|cup|capsule|tablet)s?\b|/\s?(?:g|ml)\b|"
+    r"serving|cup|capsule|tablet|diaper|nappy|nappie|wipe|pod|stick)s?\b|/\s?(?:g|ml)\b|"
     r"每(?:克|片|包|毫升|个|件)|/\s?(?:片|包|克|个|件|毫升)"
 )
 
@@ -279,7 +279,7 @@ def _rounds_to(said: float, counts: frozenset[float]) -> bool:
 
 
 _PARTS_COUNTED = re.compile(
-    r"\s?(?:种|款)|\s?(?:个|只|条|根)?(?:侧|内|外|大|小|独立)?(?:口袋|兜|拉链|接口|按键|挡|档|模式|"
+    r"\s?(?:种|款|级)|\s?(?:个|只|条|根)?(?:侧|内|外|大|小|独立)?(?:口袋|兜|拉链|接口|按键|挡|档|模式|"
     r"卡槽|隔层|刷头|滤芯|颜色|尺码|口味|规格)"
 )
 """A count of parts or choices after the number (两个侧口袋, 两种颜色): not a stock."""

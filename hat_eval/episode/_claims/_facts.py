@@ -106,12 +106,7 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         and not n.context
         and (n.low != n.high or not _said_as(a, n, value, kind))
         and not any(abs(n.low - o) < 0.005 and n.low == n.high for o in others)
-        and not (
-            n.low == n.high
-            and n.low in a.known
-            and not hedged_at(a.text, n.start, n.end)
-            and (kind != "count" or _names_another(a, subject))
-        )  # a count another option has, in an answer that names no other, is of the asked one
+        and not _known_value(a, n, kind, subject)
         and not a.conflict(subject, n.start)
         and not (kind == "count" and _TAKEN.search(a.text, max(0, n.start - 12), n.start))
         and not (kind == "price" and _bound_met(a, n, value))  # "差一毛就是150元" of 149.9
@@ -148,6 +143,29 @@ def _check_number(a: _Answer, fact: Fact, subject: Subject, others: set[float]) 
         return Verdict(1.0)
     reason = next((w for w in why if w), "not stated")
     return Verdict(0.0, f"{fact.value:g}: {reason}", missing=not why)
+
+
+_PAID_BEFORE = re.compile(
+    r"\b(?:final price|you(?: will|'ll)? pay|checkout)\b[^.!?\d,]{0,12}$|"
+    r"(?:到手价?|最终价?|实付)\s?$"
+)
+
+
+def _known_value(a: _Answer, n: Number, kind: str, subject: Subject) -> bool:
+    """Whether ``n`` is a value another option or product of the case has, said of it.
+
+    A count another option has, or a price said as what the viewer pays ("Final price: ¥59.99",
+    the 30 L's), is said of the asked option unless the answer names another one.
+    """
+    if n.low != n.high or n.low not in a.known or hedged_at(a.text, n.start, n.end):
+        return False
+    paid = _PAID_BEFORE.search(a.text, max(0, n.start - 24), n.start)
+    if kind == "count" or (paid and not _OPERATOR_AFTER.match(a.text, n.end)):
+        return _names_another(a, subject)
+    return True  # "Final price: ¥149.90 - ¥11.99 = ¥137.91": an operand of the worked sum
+
+
+_OPERATOR_AFTER = re.compile(r"\s?(?:yuan|元|cny)?\s?[-−–+×x*]\s?[¥\d]")
 
 
 _OFF_SAID = re.compile(r"\b(?:off|deal|discount|save|saving)\b|立减|折|优惠|省")
