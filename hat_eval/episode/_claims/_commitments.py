@@ -239,8 +239,4 @@ def _urgency_invented(
 
 def _own_handoff_at(text: str, start: int) -> bool:
     """Whether a hand-off form starts at ``start`` (the action is the hand-off the agent made)."""
-    return any(
-        m.start() == start
-        for kind in HANDOFF_KINDS
-        for m in groups("commitments")[kind].finditer(text, start)
-    )
+    return any(groups("commitments")[kind].match(text, start) for kind in HANDOFF_KINDS)

@@ -160,9 +160,10 @@ def _known_value(a: _Answer, n: Number, kind: str, subject: Subject) -> bool:
     if n.low != n.high or n.low not in a.known or hedged_at(a.text, n.start, n.end):
         return False
     paid = _PAID_BEFORE.search(a.text, max(0, n.start - 24), n.start)
+    # "Final price: ¥149.90 - ¥11.99 = ¥137.91": an operand of the worked sum, not what is paid
     if kind == "count" or (paid and not _OPERATOR_AFTER.match(a.text, n.end)):
         return _names_another(a, subject)
-    return True  # "Final price: ¥149.90 - ¥11.99 = ¥137.91": an operand of the worked sum
+    return True
 
 
 _OPERATOR_AFTER = re.compile(r"\s?(?:yuan|元|cny)?\s?[-−–+×x*]\s?[¥\d]")

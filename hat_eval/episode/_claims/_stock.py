@@ -69,16 +69,7 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     if any(not unsure_at(a.text, start, end) for start, end in agreeing):
         # 还剩多少? 库存充足: L52's annotators passed it, L79's split
         zh = CJK.search(a.case.message) is not None
-        counts = [  # not "17 Nov"; "more than ten left" of 52 says no count (L535)
-            n
-            for n in a.numbers
-            if (n.kind == "count" or n.low == own) and not _loose_bound(a.text, n, own)
-        ]
-        counts += [  # "well over a hundred available" of 137: a bound the count meets
-            n
-            for n in a.numbers
-            if (own or 0) / 2 <= n.low < (own or 0) and bound_before(a.text, n.start) == "over"
-        ]
+        counts = [n for n in a.numbers if _says_count(a.text, n, own)]
         if want and own and ASKS_COUNT.search(a.case.message) and not counts:
             # "how many are left?" "in stock, plenty available": the count it had, dodged
             why = f"asked how many are left; gives no count (the KB has {own:g})"
@@ -106,13 +97,19 @@ def _check_stock(a: _Answer, fact: Fact, subject: Subject) -> Verdict:
     return Verdict(0.0, f"{fact.value}: not stated", missing=True)
 
 
-def _loose_bound(text: str, n: Number, own: float | None) -> bool:
-    """Whether ``n`` is a lower bound under half the count ("more than ten left" of 52).
+def _says_count(text: str, n: Number, own: float | None) -> bool:
+    """Whether ``n`` tells the count ``own`` to a viewer who asked how many are left.
 
-    Such a bound answers "how many are left?" no better than "plenty": a viewer learns the
-    count is not small, not what it is ("well over a hundred" of 137 does say it).
+    A count (not "17 Nov") or the stock itself does; so does a lower bound of at least half of
+    it ("well over a hundred" of 137), and one under half does not ("more than ten left" of 52
+    says no more than "plenty").
     """
-    return bool(own) and n.low < (own or 0) / 2 and bound_before(text, n.start) == "over"
+    if own and bound_before(text, n.start) == "over":
+        if n.low < own / 2:
+            return False
+        if n.low < own:
+            return True
+    return n.kind == "count" or n.low == own
 
 
 def _sku_stock(kb: KnowledgeBase | None, subject: Subject) -> float | None:
