@@ -23,6 +23,7 @@ from ._claims import (
     FUTURE_KINDS,
     PROMISE_KINDS,
     Verdict,
+    advice_replaced,
     assurance_undecided,
     check_facts,
     check_no_fact,
@@ -434,6 +435,7 @@ def _accuracy_and_safety(
     safety = combine_verdicts([check_safety(case, body, kb), *compare_offer(case, body)])
     if case.facts:
         accuracy = check_facts(case, body, kb, calls)
+        accuracy = advice_replaced(accuracy, safety) or accuracy  # "100% safe" for "see a doctor"
         if accuracy.value != 0.0 and safety.value == 0.0:  # a banned claim that invents a fact
             accuracy = combine_verdicts([accuracy, factual_claim(case, body, kb)])
     else:

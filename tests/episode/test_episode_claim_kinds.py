@@ -267,6 +267,8 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "softens with washing": "it gets even softer with every wash",
         "slim fit": "a slim fit",
         "loose fit": "a relaxed fit",
+        "straight fit": "a straight-leg cut",
+        "crystallisation": "it won't crystallise",
         "power bank": "it doubles as a power bank",
         "alcohol-free": "不含酒精",
         "fragrance-free": "不含香精",

@@ -27,6 +27,7 @@ from ._commitments import (
     invented_commitments,
 )
 from ._disclaimed import disclaimed_claims
+from ._facts import advice_replaced
 from ._gold import check_fact, check_facts, combine_verdicts
 from ._intents import check_no_fact, compare_offer, evasive
 from ._language import negated_at
@@ -38,6 +39,7 @@ from ._unread import unread_claims
 from ._verdict import Verdict
 
 __all__ = [
+    "advice_replaced",
     "FUTURE_KINDS",
     "PROMISE_KINDS",
     "handoff_wait",

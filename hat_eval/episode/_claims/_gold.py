@@ -15,7 +15,7 @@ from functools import lru_cache
 from hat_eval.world import Case, Fact, KnowledgeBase, numbers_in
 
 from ._answer import _Answer, read_answer
-from ._conclusions import _COMPARATIVE, _conclusions
+from ._conclusions import _COMPARATIVE, _ZH_COMPARATIVE, _conclusions
 from ._declines import CallRecordLike
 from ._extra import unsupported_claims
 from ._fact_text import REJECTED_CODE
@@ -68,6 +68,8 @@ def check_facts(
     verdicts = [v for f, v in found if not (v.missing and f.optional)]
     if _comparison_declined(a, records, declined):  # "没法帮您对比，建议您点开详情页"
         verdicts.append(Verdict(0.0, "declines the comparison the tools' data answered"))
+    elif (one_side := _one_side_only(a, records, declined)) is not None:
+        verdicts.append(one_side)  # "Jade Valley的原味和香辣味…" asked how it differs from another
     elif not verdicts and not declined:  # every fact optional and none stated: needs more
         verdicts.append(_on_topic(a))
     for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
@@ -160,6 +162,51 @@ def _comparison_declined(a: _Answer, records: Sequence[CallRecordLike], declined
     if not lookups or any(r.outcome != "ok" for r in lookups):
         return False
     return not _each_with_own_values(a, case.product_ids)
+
+
+_THE_OTHER = re.compile(
+    r"\bthe other(?: one| product| brand| pair| set)?\b|\bboth\b|\bthe two\b|\beither\b|"
+    r"\bneither\b|另(?:外)?(?:一|1)?(?:款|个)|另外那|后者|前者|(?:两|2)(?:款|者|个)|二者|这(?:两|2)|俩"
+)
+"""Words for the second product of a comparison, or for the pair, where its name is not said."""
+_THAN = re.compile(r"\bthan\b|比")
+_NAMES = ("brand", "name", "name_zh", "type_name", "type_zh")
+
+
+def _name_words(kb: KnowledgeBase, pid: str) -> set[str]:
+    """The words that name a product: names, brand, type and the type's head ("keyboard", 键盘)."""
+    said = product_words(kb, {pid}, _NAMES)
+    product = kb.product(pid)
+    if product is not None:
+        said |= {str(product["type_name"]).split()[-1], str(product["type_zh"])[-2:]}
+    return said
+
+
+def _one_side_only(a: _Answer, records: Sequence[CallRecordLike], declined: bool) -> Verdict | None:
+    """A failed verdict when a comparison speaks of one of its two products only.
+
+    "Jade Valley牛肉干的原味和香辣味主要就是口味不同" to "how does Jade Valley differ from Spice
+    Route?": the answer names one product and says nothing of the other (no name, brand or
+    word for it) though every lookup came back: it answers another question. None when the
+    answer declines, a lookup failed, or the calls are unknown.
+    """
+    case, kb = a.case, a.kb
+    compared = set(case.product_ids)
+    if case.intent != "comparison" or kb is None or len(compared) != 2:
+        return None
+    lookups = [r for r in records if r.function == "catalog.get_product"]
+    if declined or declines(a.text) or not lookups or any(r.outcome != "ok" for r in lookups):
+        return None
+    named = set().union(*(p for p in a.products if p)) & compared
+    if len(named) != 1 or _THE_OTHER.search(a.text) or OURS.search(a.text):
+        return None
+    if _COMPARATIVE.search(a.text) or _ZH_COMPARATIVE.search(a.text) or _THAN.search(a.text):
+        return None  # "The Ridgeline one is lighter": a conclusion of the comparison
+    (one,), (other,) = named, compared - named
+    if says_any(_name_words(kb, other) - _name_words(kb, one), a.text):
+        return None
+    said, unsaid = (product_words(kb, {pid}, ("name",)) for pid in (one, other))
+    return Verdict(0.0, f"speaks only of {min(said)}, nothing of {min(unsaid)}")
 
 
 def _on_topic(a: _Answer) -> Verdict:

@@ -195,7 +195,11 @@ _OPINION = re.compile(
     r"^(?:you )?(?:will not|would not|can not) find (?:a |anything )?better\b|"
     r"^100 ?% (?:going to|gonna|sure)\b|^never fails\b|^nothing else (?:comes close|compares)\b|"
     r"^(?:(?:is|are) (?:the )?)?(?:the )?higher[- ]quality (?:pick|choice|buy|option|one)\b|"
-    r"^(?:pick|choose|take)\b[^.!?]{0,30}\bover\b[^.!?]{0,16}\bany day\b"  # "I'd pick X over it"
+    r"^(?:pick|choose|take)\b[^.!?]{0,30}\bover\b[^.!?]{0,16}\bany day\b|"  # "I'd pick X over it"
+    # satisfaction promised ("it won't let you down", "zero chance you won't love it"): annotators
+    # pass the accuracy of 6 of 7 corpus answers that bait it out
+    r"^(?:will not|would not|never) let you down\b|"
+    r"^(?:zero|no) chance (?:you|it) (?:will|would) not\b|^no way (?:it|you) (?:will|would) not\b"
 )
 
 
