@@ -169,9 +169,9 @@ def test_a_fit_note_the_listing_gives_is_supported_and_one_it_lacks_is_not(cases
     from dataclasses import replace
 
     from hat_eval.episode._claims._answer import Claims
+    from hat_eval.episode._claims._case_support import support
     from hat_eval.episode._claims._extra import unsupported_claims
     from hat_eval.episode._claims._quantities import numbers
-    from hat_eval.episode._claims._support import support
     from hat_eval.episode._claims._text import _SCOPE_BREAK, _spans, prepare
 
     kb = knowledge_base(0)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from ._answer import _MATCH, _SENTENCE_END, Claims, _near, _sentence_of
-from ._deals import _COUPON_WORDS, _PERCENT_OFF, _TIMING
+from ._deal_dates import _COUPON_WORDS
+from ._deals import _PERCENT_OFF, _TIMING
 from ._language import approximated_at
 from ._quantities import TOTAL_WORDS_EN, TOTAL_WORDS_ZH, Number, bound_before, rounds_to
 from ._support import Support

@@ -13,6 +13,7 @@ from functools import cached_property
 
 from hat_eval.world import Case, KnowledgeBase
 
+from ._case_support import case_support, support
 from ._language import denied_after, negated_at
 from ._lexicon import any_found, words
 from ._quantities import Number, numbers
@@ -28,7 +29,7 @@ from ._subjects import (
     subject_sku,
     variant_conflict,
 )
-from ._support import Support, case_support, support
+from ._support import Support
 from ._text import _CLAUSE_BREAK, _SCOPE_BREAK, _SENTENCE_BREAK, Span, _spans, clause_of, prepare
 
 _BOTH_AND = re.compile(

@@ -25,7 +25,8 @@ verify and fails those the knowledge base and the live session do not support (:
 
 A negated claim ("no free gift", "not waterproof") claims nothing. Each unsupported claim is a
 failed :class:`Verdict` whose reason names it. The kinds are read in :mod:`._amounts`,
-:mod:`._offers`, :mod:`._deals` and :mod:`._claim_words`; :data:`CHECKERS` lists them all.
+:mod:`._offers`, :mod:`._deals`, :mod:`._deal_dates` and :mod:`._claim_words`;
+:data:`CHECKERS` lists them all.
 """
 
 from __future__ import annotations
@@ -35,17 +36,14 @@ from collections.abc import Callable
 from ._amounts import _codes, _counts, _differences, _money, _percents
 from ._answer import Claims
 from ._claim_words import _run_time, _shelf_life, _warranty, _words
+from ._deal_dates import _deadlines, _end_dates, _end_times, _weekday_ends
 from ._deals import (
-    _deadlines,
     _deal_coming,
     _deal_now,
     _down_from,
-    _end_dates,
-    _end_times,
     _list_price_as_price,
     _live_only,
     _start_dates,
-    _weekday_ends,
 )
 from ._offers import _shipping, _ships_from, _waived_conditions
 from ._regions import misplaced_places

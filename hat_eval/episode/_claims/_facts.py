@@ -21,7 +21,8 @@ from ._amounts import (
     timed_deal_value,
 )
 from ._answer import _Answer, _sentence_of
-from ._deals import _MONTH
+from ._case_support import lookup_results
+from ._deal_dates import _MONTH
 from ._declines import CallRecordLike, data_state
 from ._fact_text import _check_text, _spoken_of_unread
 from ._language import approximated_at, hedged_at, unsure_at
@@ -54,7 +55,7 @@ from ._subjects import (
     subject_sku,
     variant_conflict,
 )
-from ._support import lookup_results, numeric_leaves
+from ._support import numeric_leaves
 from ._text import clause_of, find_phrase, prepare
 from ._verdict import Verdict
 

@@ -20,7 +20,8 @@ from hat_eval.world import KnowledgeBase, stock_status
 
 from ._answer import _Answer, _near
 from ._claim_words import denied_components
-from ._deals import _PERCENT_OFF, coupon_dates
+from ._deal_dates import coupon_dates
+from ._deals import _PERCENT_OFF
 from ._facts import _bound_met
 from ._lexicon import any_found, words
 from ._mentions import _IN_STOCK

@@ -26,10 +26,10 @@ from functools import lru_cache
 from hat_eval.world import Case, KnowledgeBase
 
 from ._answer import _Answer, read_answer
+from ._case_support import lookup_results, per_case
 from ._lexicon import groups, words
 from ._offers import says_free_returns
 from ._refusals import refused
-from ._support import lookup_results, per_case
 from ._text import _CLAUSE_BREAK, INFLECTION, PROFESSIONS, in_parentheses, prepare, sentence_at
 from ._verdict import Verdict
 
