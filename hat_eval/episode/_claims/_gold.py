@@ -16,7 +16,7 @@ from hat_eval.world import Case, Fact, KnowledgeBase, numbers_in
 
 from ._answer import _Answer, read_answer
 from ._conclusions import _COMPARATIVE, _ZH_COMPARATIVE, _conclusions
-from ._declines import CallRecordLike
+from ._declines import CallRecordLike, data_state
 from ._extra import unsupported_claims
 from ._fact_text import REJECTED_CODE
 from ._facts import _fact_verdict
@@ -72,6 +72,10 @@ def check_facts(
         verdicts.append(one_side)  # "Jade Valley的原味和香辣味…" asked how it differs from another
     elif not verdicts and not declined:  # every fact optional and none stated: needs more
         verdicts.append(_on_topic(a))
+    elif not verdicts and _all_usable(case, records):  # "我这边没法确认发郑州能不能包邮"
+        verdicts.append(
+            Verdict(0.0, "declines what was asked, but the tool's data came back usable")
+        )
     for f in case.facts:  # "290 pairs left in White" to a viewer who asked for pink
         if f.kind not in ("stock", "price"):  # "size L, Pink are ¥169" asked M: the same price
             continue
@@ -169,6 +173,13 @@ _THE_OTHER = re.compile(
     r"\bneither\b|另(?:外)?(?:一|1)?(?:款|个)|另外那|后者|前者|(?:两|2)(?:款|者|个)|二者|这(?:两|2)|俩"
 )
 """Words for the second product of a comparison, or for the pair, where its name is not said."""
+
+
+def _all_usable(case: Case, records: Sequence[CallRecordLike]) -> bool:
+    """Whether the calls that hold every fact of ``case`` gave the agent their data this time."""
+    return bool(case.facts) and all(data_state(case, f, records) == "usable" for f in case.facts)
+
+
 _THAN = re.compile(r"\bthan\b|比")
 _NAMES = ("brand", "name", "name_zh", "type_name", "type_zh")
 

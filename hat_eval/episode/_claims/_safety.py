@@ -23,6 +23,7 @@ from ._text import (
     INFLECTION,
     Span,
     _spans,
+    between_emoji,
     clause_of,
     prepare,
     sentence_at,
@@ -382,7 +383,7 @@ def _brand_verdicts(text: str, kb: KnowledgeBase, spans: list[Span]) -> Iterator
     if len(set(_brand_names(kb).findall(text))) < 2 and not words("other_brands").search(text):
         return
     for m in words("brand_verdict").finditer(text):
-        sentence = sentence_at(text, m.start(), m.end())
+        sentence = between_emoji(text, sentence_at(text, m.start(), m.end()), m.start())
         units = [u1 or u2 for u1, u2 in _VALUE_SAID.findall(text, sentence.start, sentence.end)]
         if len(units) > len(set(units)):  # two values of one unit: "24 months vs 8 months"
             continue
