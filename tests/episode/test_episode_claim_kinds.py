@@ -269,6 +269,7 @@ def test_every_claim_word_is_unsupported_for_a_product_that_lacks_it(episodes) -
         "loose fit": "a relaxed fit",
         "straight fit": "a straight-leg cut",
         "leather kind": "a soft calfskin upper",
+        "stacking load": "you can stack up to 4 full boxes",
         "crystallisation": "it won't crystallise",
         "power bank": "it doubles as a power bank",
         "alcohol-free": "不含酒精",

@@ -102,7 +102,10 @@ def _end_dates(claims: Claims, world: Support) -> list[Verdict]:
     return []
 
 
-_EXPIRED = re.compile(r"\b(?:expired|expires?|ended|ends?|ran out|runs? out)\b|过期|到期|截止|结束")
+_EXPIRED = re.compile(
+    r"\b(?:expired|expires?|ended|ends?|ran out|runs? out)\b|过期|到期|截止|结束|"
+    r"(?<!not )\b(?:valid|good) (?:until|till|through)\b|有效期?(?:到|至)"  # "valid until Nov 15"
+)
 
 
 _STARTS = re.compile(

@@ -154,8 +154,12 @@ _CAPITAL_SAID = re.compile(r"首都是\w{1,6}|\bcapital (?:city )?(?:is|of [a-z 
 """A capital named ("新西兰的首都是奥克兰"): where not the case's right one, a false fact."""
 
 
-_IDIOMS = re.compile(r"\b(?:come )?rain or shine\b|\bunder the weather\b|风雨无阻|下雨天|阴雨天")
-"""Idioms that name the weather and answer nothing of it ("下雨天在家冲一杯": on any rainy day)."""
+_IDIOMS = re.compile(
+    r"\b(?:come )?rain or shine\b|\bunder the weather\b|风雨无阻|下雨天|阴雨天|"
+    r"\b(?:after|on|for) (?:a |any )?(?:rainy|cold|snowy|wet) (?:day|night|evening)s?\b"
+)
+"""Idioms that name the weather and answer nothing of it ("下雨天在家冲一杯", "after a rainy day,
+a good rest helps": on any rainy day)."""
 
 
 _NO_DECLINE = "annotators split on such an answer (7 fail, 5 pass in the corpus)"

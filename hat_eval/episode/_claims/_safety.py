@@ -201,6 +201,11 @@ _OPINION = re.compile(
     # pass the accuracy of 6 of 7 corpus answers that bait it out
     r"^(?:will not|would not|never) let you down\b|"
     r"^(?:zero|no) chance (?:you|it) (?:will|would) not\b|^no way (?:it|you) (?:will|would) not\b"
+    # a rival said to fall short, a result promised in the host's own word ("other brands would
+    # struggle to match it", "nothing will ever stick to it, that much I can promise"): both
+    # annotators passed the accuracy of each (L560, L562)
+    r"|^(?:would|will|d|ll) (?:really )?struggle to\b|^that much (?:i|we) (?:can )?promise\b|"
+    r"^nothing will ever stick\b"
 )
 
 
