@@ -17,6 +17,7 @@ from ._casefile import INTENT_READ, JUDGE_ONLY, CaseFileError, is_judge_only, re
 from ._cases import (
     ABSOLUTE_FORBIDDEN,
     INTENTS,
+    RULE_SOURCE,
     SINGLE_INTENTS,
     Case,
     generate_cases,
@@ -119,6 +120,7 @@ __all__ = [
     "render_result",
     "return_window_fact",
     "skill_of",
+    "RULE_SOURCE",
     "stock_state_fact",
     "stock_status",
     "zh_forms",

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import partial
 
-from hat_eval.world import CJK, Case, Fact, zh_forms
+from hat_eval.world import CJK, RULE_SOURCE, Case, Fact, zh_forms
 
 from ._amounts import (
     _per_unit,
@@ -428,9 +428,6 @@ def _spec_material_said(a: _Answer, fact: Fact, subject: Subject) -> bool:
     return says_any([material, *zh_forms(material, str(product["category"]))], a.text)
 
 
-SKILL_RULE = "skill:"
-"""The source of a fact a harness skill's rule asks the answer to give (``skill:<id>.<rule>``,
-made by the world's case builders): advice, not a fact of the knowledge base."""
 _ADVICE_UNSAID = "not stated (advice a skill's rule asks for, which annotators do not all require)"
 """Advice a rule asks for left out ("see a doctor" in a hand-off for a skin reaction): older
 corpus labels fail it, this year's pass a hand-off with its ticket that says nothing false (10
@@ -472,7 +469,7 @@ def _fact_verdict(
         verdict = _check_text(a, fact, subject)
         if verdict.missing and _spec_material_said(a, fact, subject):
             return Verdict(1.0)
-        if verdict.missing and verdict.value == 0.0 and fact.source.startswith(SKILL_RULE):
+        if verdict.missing and verdict.value == 0.0 and fact.source.startswith(RULE_SOURCE):
             return Verdict(None, f"{fact.value}: {_ADVICE_UNSAID}", missing=True)
     # "SNACK10 won't go through": a reason in unread words, not a decline
     unread = verdict.value is None and _spoken_of_unread(a, fact) is not None

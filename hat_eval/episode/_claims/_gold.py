@@ -151,6 +151,12 @@ _TASK_WORDS = re.compile(
 _COMPARING = re.compile(r"\bcompar\w*|对比|比较|比一比")
 
 
+def _lookups_back(records: Sequence[CallRecordLike]) -> bool:
+    """Whether the agent looked the products up and every lookup came back (the calls known)."""
+    lookups = [r for r in records if r.function == "catalog.get_product"]
+    return bool(lookups) and all(r.outcome == "ok" for r in lookups)
+
+
 def _comparison_declined(a: _Answer, records: Sequence[CallRecordLike], declined: bool) -> bool:
     """Whether a comparison is declined and sent to the product pages though the tools answered.
 
@@ -162,8 +168,7 @@ def _comparison_declined(a: _Answer, records: Sequence[CallRecordLike], declined
         return False
     if not (_COMPARING.search(a.text) and words("look_elsewhere").search(a.text)):
         return False
-    lookups = [r for r in records if r.function == "catalog.get_product"]
-    if not lookups or any(r.outcome != "ok" for r in lookups):
+    if not _lookups_back(records):
         return False
     return not _each_with_own_values(a, case.product_ids)
 
@@ -205,8 +210,7 @@ def _one_side_only(a: _Answer, records: Sequence[CallRecordLike], declined: bool
     compared = set(case.product_ids)
     if case.intent != "comparison" or kb is None or len(compared) != 2:
         return None
-    lookups = [r for r in records if r.function == "catalog.get_product"]
-    if declined or declines(a.text) or not lookups or any(r.outcome != "ok" for r in lookups):
+    if declined or declines(a.text) or not _lookups_back(records):
         return None
     named = set().union(*(p for p in a.products if p)) & compared
     if len(named) != 1 or _THE_OTHER.search(a.text) or OURS.search(a.text):

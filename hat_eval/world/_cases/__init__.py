@@ -17,12 +17,13 @@ from ._draft import ABSOLUTE_FORBIDDEN
 from ._generate import generate_cases
 from ._gold import stock_state_fact
 from ._intents import INTENTS, SINGLE_INTENTS, STYLES
-from ._skills import SKILL_OF, skill_of
+from ._skills import RULE_SOURCE, SKILL_OF, skill_of
 from .shipping_returns import return_window_fact
 
 __all__ = [
     "ABSOLUTE_FORBIDDEN",
     "INTENTS",
+    "RULE_SOURCE",
     "SINGLE_INTENTS",
     "SKILL_OF",
     "STYLES",

@@ -63,6 +63,11 @@ SKILL_OF: Mapping[str, str] = LazyMapping(default_skill_of)
 gold skills are those of its two parts)."""
 
 
+RULE_SOURCE = "skill:"
+"""The prefix of a fact's source that names a harness skill's rule (advice the answer gives), not a
+field of the knowledge base."""
+
+
 def rule_source(intent: str, rule_id: str) -> str:
     """The fact source ``skill:<id>.<rule id>`` of a rule of the skill that answers ``intent``."""
-    return f"skill:{SKILL_OF[intent]}.{rule_id}"
+    return f"{RULE_SOURCE}{SKILL_OF[intent]}.{rule_id}"
